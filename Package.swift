@@ -1,0 +1,116 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "assistantd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "assistantd", targets: ["assistantd"]),
+        .executable(name: "assistantctl", targets: ["assistantctl"]),
+        .library(name: "HostCore", targets: ["HostCore"]),
+        .library(name: "AssistantClient", targets: ["AssistantClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+    ],
+    targets: [
+        // Wire types shared by the daemon, the CLI and the tests: JSON values, ids, errors, notices.
+        .target(
+            name: "AssistantRPC",
+            swiftSettings: strictSwift
+        ),
+        // A small NIO client for the daemon's socket, used by assistantctl, the tests and the benchmark.
+        .target(
+            name: "AssistantClient",
+            dependencies: [
+                "AssistantRPC",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "HostCore",
+            dependencies: [
+                "AssistantRPC",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "assistantd",
+            dependencies: [
+                "HostCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "assistantctl",
+            dependencies: [
+                "AssistantClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // Starts real daemons and real peers for tests (Hummingbird's HummingbirdTesting shape).
+        .target(
+            name: "AssistantTesting",
+            dependencies: ["HostCore", "AssistantClient"],
+            path: "Tests/AssistantTesting",
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "HostCoreTests",
+            dependencies: [
+                "HostCore", "AssistantClient", "AssistantTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: ["HostCore", "AssistantClient", "AssistantTesting"],
+            swiftSettings: strictSwift
+        ),
+        // Benchmarks: run with `swift run -c release ping-bench` (see README).
+        .executableTarget(
+            name: "echo-floor",
+            path: "Benchmarks/EchoFloor"
+        ),
+        .executableTarget(
+            name: "ping-bench",
+            dependencies: ["AssistantClient"],
+            path: "Benchmarks/PingBench",
+            swiftSettings: strictSwift
+        ),
+    ]
+)

@@ -1,0 +1,151 @@
+@_exported import AssistantRPC
+import Foundation
+
+/// How a plugin describes itself. `help`, `rpc.discover`, the CLI's argument handling and the
+/// README's command lists are all generated from manifests, so they never drift from the code.
+public struct PluginManifest: Sendable {
+    public var id: String
+    public var version: String
+    public var summary: String
+    public var commands: [CommandDescriptor]
+    public var jobs: [JobDescriptor]
+    public var topics: [TopicDescriptor]
+    /// Vault names the plugin reads or writes, relative to its scope (`octoprint/<name>/api_key`).
+    public var vaultNames: [String]
+    public var configOptions: [ConfigOption]
+
+    public init(
+        id: String, version: String, summary: String, commands: [CommandDescriptor] = [],
+        jobs: [JobDescriptor] = [], topics: [TopicDescriptor] = [], vaultNames: [String] = [],
+        configOptions: [ConfigOption] = []
+    ) {
+        self.id = id
+        self.version = version
+        self.summary = summary
+        self.commands = commands
+        self.jobs = jobs
+        self.topics = topics
+        self.vaultNames = vaultNames
+        self.configOptions = configOptions
+    }
+}
+
+public struct CommandDescriptor: Sendable {
+    public var name: String
+    public var summary: String
+    public var params: [ParamSpec]
+    public var result: String
+    public var example: String?
+    /// Calls longer than this get -32005.
+    public var timeout: Duration
+
+    public init(
+        name: String, summary: String, params: [ParamSpec] = [], result: String, example: String? = nil,
+        timeout: Duration = .seconds(120)
+    ) {
+        self.name = name
+        self.summary = summary
+        self.params = params
+        self.result = result
+        self.example = example
+        self.timeout = timeout
+    }
+}
+
+public indirect enum ParamType: Sendable, Hashable {
+    case string
+    case integer(min: Int64? = nil, max: Int64? = nil)
+    case number(min: Double? = nil, max: Double? = nil)
+    case boolean
+    case object
+    case array(of: ParamType?)
+    /// A file system path. The CLI makes it absolute before sending because the daemon resolves it.
+    case path
+    /// Never accepted from argv by the CLI; redacted from every result, log line and error.
+    case secret
+    case oneOf([String])
+    /// An ISO 8601 date (YYYY-MM-DD).
+    case date
+    /// An ISO 8601 date-time in UTC.
+    case dateTime
+    case any
+
+    public var name: String {
+        switch self {
+        case .string: "string"
+        case .integer: "integer"
+        case .number: "number"
+        case .boolean: "boolean"
+        case .object: "object"
+        case .array: "array"
+        case .path: "path"
+        case .secret: "secret"
+        case .oneOf: "enum"
+        case .date: "date"
+        case .dateTime: "datetime"
+        case .any: "any"
+        }
+    }
+}
+
+public struct ParamSpec: Sendable {
+    public var name: String
+    public var type: ParamType
+    public var required: Bool
+    public var defaultValue: JSONValue?
+    public var help: String
+
+    public init(_ name: String, _ type: ParamType, required: Bool = false, default defaultValue: JSONValue? = nil, help: String) {
+        self.name = name
+        self.type = type
+        self.required = required
+        self.defaultValue = defaultValue
+        self.help = help
+    }
+}
+
+public enum JobSchedule: Sendable, Hashable {
+    /// Every `interval`, measured from the last run.
+    case every(Duration)
+    /// Once a day at this wall-clock time in the configured time zone.
+    case daily(hour: Int, minute: Int)
+}
+
+public struct JobDescriptor: Sendable {
+    /// Local id; the scheduler knows it as `<plugin>.<id>`.
+    public var id: String
+    public var summary: String
+    public var schedule: JobSchedule
+    public var jitter: Duration
+    public var timeout: Duration
+
+    public init(id: String, summary: String, schedule: JobSchedule, jitter: Duration = .zero, timeout: Duration = .seconds(300)) {
+        self.id = id
+        self.summary = summary
+        self.schedule = schedule
+        self.jitter = jitter
+        self.timeout = timeout
+    }
+}
+
+public struct TopicDescriptor: Sendable {
+    public var topic: String
+    public var summary: String
+    public init(_ topic: String, _ summary: String) {
+        self.topic = topic
+        self.summary = summary
+    }
+}
+
+public struct ConfigOption: Sendable {
+    public var key: String
+    public var type: ParamType
+    public var defaultValue: JSONValue?
+    public var help: String
+    public init(_ key: String, _ type: ParamType, default defaultValue: JSONValue? = nil, help: String) {
+        self.key = key
+        self.type = type
+        self.defaultValue = defaultValue
+        self.help = help
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Parameters after validation against a command's `ParamSpec`s: named, typed, defaults applied.
+public struct Params: Sendable {
+    public let values: [String: JSONValue]
+
+    public init(_ values: [String: JSONValue]) { self.values = values }
+
+    public subscript(name: String) -> JSONValue? {
+        guard let v = values[name], v != .null else { return nil }
+        return v
+    }
+
+    public func string(_ name: String) -> String? { self[name]?.stringValue }
+    public func int(_ name: String) -> Int64? { self[name]?.intValue }
+    public func double(_ name: String) -> Double? { self[name]?.doubleValue }
+    public func bool(_ name: String) -> Bool? { self[name]?.boolValue }
+    public func array(_ name: String) -> [JSONValue]? { self[name]?.arrayValue }
+    public func object(_ name: String) -> [String: JSONValue]? { self[name]?.objectValue }
+
+    /// For required parameters the validator has already guaranteed presence.
+    public func requiredString(_ name: String) throws -> String {
+        guard let s = string(name) else { throw RPCError.invalidParam(name, "is required") }
+        return s
+    }
+}
+
+public enum ParamValidator {
+    /// Validates `raw` (an object, an array, or absent) against `specs`.
+    public static func validate(_ raw: JSONValue?, against specs: [ParamSpec], method: String) throws(RPCError) -> Params {
+        var named: [String: JSONValue] = [:]
+        switch raw {
+        case nil, .null?:
+            break
+        case .object(let object)?:
+            let known = Set(specs.map(\.name))
+            if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+                let list = specs.isEmpty ? "none" : specs.map(\.name).joined(separator: ", ")
+                throw RPCError.invalidParam(unknown, "is not a parameter of '\(method)' (parameters: \(list))")
+            }
+            named = object
+        case .array(let items)?:
+            if items.count > specs.count {
+                throw RPCError.invalidParams(
+                    "'\(method)' takes at most \(specs.count) positional parameter\(specs.count == 1 ? "" : "s"), got \(items.count)")
+            }
+            for (spec, item) in zip(specs, items) where item != .null {
+                named[spec.name] = item
+            }
+        case let other?:
+            throw RPCError.invalidRequest("params must be an object or an array, got \(other.typeName)")
+        }
+
+        var result: [String: JSONValue] = [:]
+        for spec in specs {
+            if let value = named[spec.name], value != .null {
+                result[spec.name] = try check(value, spec.type, name: spec.name)
+            } else if spec.required {
+                throw RPCError.invalidParam(spec.name, "is required (\(spec.help))")
+            } else if let d = spec.defaultValue {
+                result[spec.name] = d
+            }
+        }
+        return Params(result)
+    }
+
+    static func check(_ value: JSONValue, _ type: ParamType, name: String) throws(RPCError) -> JSONValue {
+        func wrong(_ expected: String) -> RPCError {
+            RPCError.invalidParam(name, "must be \(expected), got \(value.typeName)")
+        }
+        switch type {
+        case .any:
+            return value
+        case .string, .path, .secret:
+            guard case .string(let s) = value else { throw wrong("a string") }
+            if type == .path && s.isEmpty { throw RPCError.invalidParam(name, "must be a non-empty path") }
+            if type == .path && !s.hasPrefix("/") {
+                throw RPCError.invalidParam(name, "must be an absolute path (the daemon does not know your working directory)")
+            }
+            return value
+        case .integer(let min, let max):
+            guard case .int(let i) = value else { throw wrong("an integer") }
+            if let min, i < min { throw RPCError.invalidParam(name, "must be at least \(min), got \(i)") }
+            if let max, i > max { throw RPCError.invalidParam(name, "must be at most \(max), got \(i)") }
+            return value
+        case .number(let min, let max):
+            guard let d = value.doubleValue else { throw wrong("a number") }
+            if let min, d < min { throw RPCError.invalidParam(name, "must be at least \(min.formatted()), got \(d.formatted())") }
+            if let max, d > max { throw RPCError.invalidParam(name, "must be at most \(max.formatted()), got \(d.formatted())") }
+            return value
+        case .boolean:
+            guard case .bool = value else { throw wrong("true or false") }
+            return value
+        case .object:
+            guard case .object = value else { throw wrong("an object") }
+            return value
+        case .array(let element):
+            guard case .array(let items) = value else { throw wrong("an array") }
+            if let element {
+                for (i, item) in items.enumerated() { _ = try check(item, element, name: "\(name)[\(i)]") }
+            }
+            return value
+        case .oneOf(let choices):
+            guard case .string(let s) = value else { throw wrong("one of \(choices.joined(separator: ", "))") }
+            guard choices.contains(s) else {
+                throw RPCError.invalidParam(name, "must be one of \(choices.joined(separator: ", ")), got '\(s)'")
+            }
+            return value
+        case .date:
+            guard case .string(let s) = value, DateOnly(s) != nil else { throw RPCError.invalidParam(name, "must be a date YYYY-MM-DD") }
+            return value
+        case .dateTime:
+            guard case .string(let s) = value, ISO8601.date(s) != nil else {
+                throw RPCError.invalidParam(name, "must be an ISO 8601 date-time such as 2026-01-31T14:05:00Z")
+            }
+            return value
+        }
+    }
+}
+
+/// A calendar date without a time, as `YYYY-MM-DD`.
+public struct DateOnly: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let year: Int, month: Int, day: Int
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), d >= 1
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: DateComponents(year: y, month: m, day: d)),
+            calendar.component(.day, from: date) == d
+        else { return nil }
+        year = y
+        month = m
+        day = d
+    }
+
+    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public static func < (a: DateOnly, b: DateOnly) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+}

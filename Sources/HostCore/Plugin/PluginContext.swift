@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Foundation
+import GRDB
+import Logging
+
+@_exported import struct Logging.Logger
+
+/// Everything the host lends a plugin. Scoped: the vault only sees `<plugin>/…`, notices carry the
+/// plugin's id, and the config is the plugin's own `[plugins.<id>]` section with defaults applied.
+public struct PluginContext: Sendable {
+    public let pluginID: String
+    public let config: PluginConfig
+    public let vault: VaultScope
+    public let database: DatabasePool
+    public let http: HTTPClient
+    public let notifier: PluginNotifier
+    public let clock: any HostClock
+    public let scheduler: PluginScheduler
+    public let timeZone: TimeZone
+    public let logger: Logger
+}
+
+public struct PluginConfig: Sendable {
+    public let values: [String: JSONValue]
+    public init(_ values: [String: JSONValue]) { self.values = values }
+    public subscript(key: String) -> JSONValue? { values[key] }
+    public func string(_ key: String) -> String? { values[key]?.stringValue }
+    public func int(_ key: String) -> Int64? { values[key]?.intValue }
+    public func double(_ key: String) -> Double? { values[key]?.doubleValue }
+    public func bool(_ key: String) -> Bool? { values[key]?.boolValue }
+}
+
+/// Posts notices on behalf of one plugin.
+public struct PluginNotifier: Sendable {
+    let pluginID: String
+    let center: NoticeCenter
+
+    public func post(
+        topic: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
+        attachments: [OutgoingAttachment] = []
+    ) async throws {
+        try await center.post(
+            NoticeDraft(
+                topic: topic, plugin: pluginID, title: title, body: body, severity: severity, dedupeKey: dedupeKey,
+                attachments: attachments))
+    }
+
+    /// Mails `to` directly (with attachments) through the host's mail path, outside topic routing.
+    public func mail(
+        to: String, title: String, body: String, attachments: [OutgoingAttachment] = [], topic: String? = nil
+    ) async throws {
+        try await center.post(
+            NoticeDraft(
+                topic: topic ?? "\(pluginID).mail", plugin: pluginID, title: title, body: body, severity: .info,
+                dedupeKey: nil, attachments: attachments, directRecipient: to))
+    }
+}
+
+/// One-shot instants for a plugin (reminders), fired to the second through the host clock.
+public struct PluginScheduler: Sendable {
+    let pluginID: String
+    let scheduler: JobScheduler
+
+    public func fire(at instant: Date, id: String, _ action: @escaping @Sendable () async throws -> Void) async {
+        await scheduler.scheduleOnce(id: "\(pluginID).\(id)", at: instant, action: action)
+    }
+
+    public func cancel(id: String) async {
+        await scheduler.cancelOnce(id: "\(pluginID).\(id)")
+    }
+}
