@@ -54,10 +54,10 @@ public enum PluginState: String, Sendable, Codable {
 public struct CallContext: Sendable {
     public let method: String
     public let requestID: RPCID?
-    public let connection: ConnectionHandle?
+    public let connection: (any ConnectionHandle)?
     public let logger: Logger
 
-    public init(method: String, requestID: RPCID?, connection: ConnectionHandle?, logger: Logger) {
+    public init(method: String, requestID: RPCID?, connection: (any ConnectionHandle)?, logger: Logger) {
         self.method = method
         self.requestID = requestID
         self.connection = connection

@@ -1,0 +1,262 @@
+import Foundation
+import GRDB
+import Logging
+import NIOConcurrencyHelpers
+
+/// Receives notices, persists them with one outbox row per matching sink, pushes them to live
+/// subscribers, and delivers the outbox with retries. The dedupe key is recorded in the same
+/// transaction as the notice, so a key is delivered at most once, across restarts too.
+public actor NoticeCenter {
+    private let pool: DatabasePool
+    private let clock: any HostClock
+    private let redactor: SecretRedactor
+    private let logger: Logger
+    private var sinks: [RoutedSink]
+    private let subscribers: SubscriberRegistry
+    private let waker = Waker()
+    private var sequence: Int64 = 0
+    /// First retry after this, doubling per failed attempt, capped at `maximumRetryDelay`.
+    let baseRetryDelay: TimeInterval
+    let maximumRetryDelay: TimeInterval
+
+    public init(
+        pool: DatabasePool, clock: any HostClock, sinks: [RoutedSink], redactor: SecretRedactor, logger: Logger,
+        subscribers: SubscriberRegistry, baseRetryDelay: TimeInterval = 5, maximumRetryDelay: TimeInterval = 3600
+    ) throws {
+        self.pool = pool
+        self.clock = clock
+        self.sinks = sinks
+        self.redactor = redactor
+        self.logger = logger
+        self.subscribers = subscribers
+        self.baseRetryDelay = baseRetryDelay
+        self.maximumRetryDelay = maximumRetryDelay
+        sequence = try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM host_notices") ?? 0 }
+    }
+
+    /// Replaces sinks and routing (SIGHUP). Pending outbox rows for a removed sink stay pending.
+    public func reconfigure(sinks: [RoutedSink]) {
+        self.sinks = sinks
+        waker.wake()
+    }
+
+    public var sinkNames: [String] { sinks.map(\.sink.name) }
+
+    /// Persists and routes a notice. Returns nil when its dedupe key was seen before.
+    @discardableResult
+    public func post(_ draft: NoticeDraft) throws -> Notice? {
+        if let to = draft.directRecipient {
+            guard sinks.contains(where: \.isMail) else {
+                throw RPCError(
+                    code: RPCErrorCode.invalidParams,
+                    message: "Invalid params: 'to' needs mail, and mail is not configured (set [notify.mail] in the config)",
+                    data: ["param": "to"])
+            }
+            try MailAddress.validate(to, param: "to")
+        }
+        sequence += 1
+        let notice = Notice(
+            id: UUID().uuidString.lowercased(), topic: draft.topic, plugin: draft.plugin, title: redactor.redact(draft.title),
+            body: redactor.redact(draft.body), severity: draft.severity, time: ISO8601.string(clock.now), dedupeKey: draft.dedupeKey,
+            attachments: draft.attachments.map { NoticeAttachment(name: $0.name, contentType: $0.contentType, size: $0.data.count) })
+        let targets: [String] =
+            draft.directRecipient != nil
+            ? sinks.filter(\.isMail).prefix(1).map(\.sink.name)
+            : sinks.filter { $0.route.accepts(topic: notice.topic, severity: notice.severity) }.map(\.sink.name)
+        let seq = sequence
+        let inserted = try pool.write { db -> Bool in
+            if let key = notice.dedupeKey {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO host_dedupe(key, first_seen) VALUES (?, ?)", arguments: [key, notice.time])
+                if db.changesCount == 0 { return false }
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO host_notices(id, seq, topic, plugin, title, body, severity, time, dedupe_key, direct_to, attachments)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    notice.id, seq, notice.topic, notice.plugin, notice.title, notice.body, notice.severity.rawValue, notice.time,
+                    notice.dedupeKey, draft.directRecipient, try JSONValue(encoding: notice.attachments).encodedString(),
+                ])
+            for (position, attachment) in draft.attachments.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO host_notice_attachments(notice_id, position, name, content_type, data) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [notice.id, position, attachment.name, attachment.contentType, attachment.data])
+            }
+            for sink in targets {
+                try db.execute(
+                    sql: "INSERT INTO host_outbox(notice_id, sink, next_attempt) VALUES (?, ?, ?)",
+                    arguments: [notice.id, sink, notice.time])
+            }
+            return true
+        }
+        guard inserted else {
+            logger.debug("dropped a duplicate notice", metadata: ["topic": "\(notice.topic)", "dedupe_key": "\(notice.dedupeKey ?? "")"])
+            return nil
+        }
+        subscribers.publish(notice)
+        if !targets.isEmpty { waker.wake() }
+        return notice
+    }
+
+    public func list(limit: Int, topic: TopicPattern?) throws -> [Notice] {
+        try pool.read { db in
+            var sql = "SELECT * FROM host_notices"
+            var arguments: StatementArguments = []
+            if let topic {
+                if topic.text.hasSuffix("*") {
+                    sql += " WHERE topic LIKE ? ESCAPE '\\'"
+                    arguments += [Vault.likePrefix(String(topic.text.dropLast()))]
+                } else {
+                    sql += " WHERE topic = ?"
+                    arguments += [topic.text]
+                }
+            }
+            sql += " ORDER BY time DESC, seq DESC LIMIT ?"
+            arguments += [limit]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.notice(from:))
+        }
+    }
+
+    /// Outbox statistics for `status`.
+    public func outboxStatus() throws -> JSONValue {
+        try pool.read { db in
+            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_outbox WHERE delivered_at IS NULL") ?? 0
+            let failing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_outbox WHERE delivered_at IS NULL AND attempts > 0") ?? 0
+            return ["pending": .int(Int64(pending)), "retrying": .int(Int64(failing))]
+        }
+    }
+
+    // MARK: Delivery
+
+    /// The delivery loop: runs until cancelled.
+    public func runOutbox() async {
+        while !Task.isCancelled {
+            let next = await deliverDue()
+            await waker.wait(until: next, clock: clock)
+        }
+    }
+
+    /// Delivers everything due now; returns when the next retry is due (nil if nothing waits).
+    @discardableResult
+    public func deliverDue() async -> Date? {
+        let now = clock.now
+        let due: [Row]
+        do {
+            due = try pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT o.notice_id, o.sink, o.attempts, n.* FROM host_outbox o JOIN host_notices n ON n.id = o.notice_id
+                        WHERE o.delivered_at IS NULL AND o.next_attempt <= ? ORDER BY n.seq
+                        """, arguments: [ISO8601.string(now)])
+            }
+        } catch {
+            logger.error("cannot read the outbox", metadata: ["error": "\(error)"])
+            return now.addingTimeInterval(baseRetryDelay)
+        }
+        for row in due {
+            let sinkName: String = row["sink"]
+            let noticeID: String = row["notice_id"]
+            let attempts: Int = row["attempts"]
+            guard let routed = sinks.first(where: { $0.sink.name == sinkName }) else { continue }
+            let notice = Self.notice(from: row)
+            let directTo: String? = row["direct_to"]
+            do {
+                let attachments = try await pool.read { db in
+                    try Row.fetchAll(
+                        db, sql: "SELECT name, content_type, data FROM host_notice_attachments WHERE notice_id = ? ORDER BY position",
+                        arguments: [noticeID]
+                    ).map { OutgoingAttachment(name: $0["name"], contentType: $0["content_type"], data: $0["data"]) }
+                }
+                try await routed.sink.deliver(notice, attachments: attachments, directRecipient: directTo)
+                try await pool.write { db in
+                    try db.execute(
+                        sql: "UPDATE host_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE notice_id = ? AND sink = ?",
+                        arguments: [ISO8601.string(self.clock.now), noticeID, sinkName])
+                }
+                if attempts > 0 {
+                    logger.info("notice delivered after retrying", metadata: ["sink": "\(sinkName)", "attempts": "\(attempts + 1)"])
+                }
+            } catch {
+                let delay = min(maximumRetryDelay, baseRetryDelay * pow(2, Double(min(attempts, 20))))
+                let message = redactor.redact("\(error)")
+                // Log the first failure of a delivery loudly, the retries quietly.
+                if attempts == 0 {
+                    logger.warning("notice delivery failed; will retry", metadata: ["sink": "\(sinkName)", "error": "\(message)"])
+                } else {
+                    logger.debug("notice delivery failed again", metadata: ["sink": "\(sinkName)", "attempts": "\(attempts + 1)"])
+                }
+                try? await pool.write { db in
+                    try db.execute(
+                        sql: "UPDATE host_outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE notice_id = ? AND sink = ?",
+                        arguments: [message, ISO8601.string(now.addingTimeInterval(delay)), noticeID, sinkName])
+                }
+            }
+        }
+        let known = sinks.map(\.sink.name)
+        return try? await pool.read { db -> Date? in
+            guard !known.isEmpty else { return nil }
+            let placeholders = known.map { _ in "?" }.joined(separator: ",")
+            let next = try String.fetchOne(
+                db, sql: "SELECT MIN(next_attempt) FROM host_outbox WHERE delivered_at IS NULL AND sink IN (\(placeholders))",
+                arguments: StatementArguments(known))
+            return next.flatMap(ISO8601.date)
+        }
+    }
+
+    /// Deletes notices, delivered outbox rows and dedupe keys older than the retention.
+    public func prune(olderThan days: Int) throws -> Int {
+        let cutoff = ISO8601.string(clock.now.addingTimeInterval(-Double(days) * 86400))
+        return try pool.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM host_notices WHERE time < ? AND NOT EXISTS
+                    (SELECT 1 FROM host_outbox o WHERE o.notice_id = host_notices.id AND o.delivered_at IS NULL)
+                    """, arguments: [cutoff])
+            let notices = db.changesCount
+            try db.execute(sql: "DELETE FROM host_dedupe WHERE first_seen < ?", arguments: [cutoff])
+            return notices + db.changesCount
+        }
+    }
+
+    static func notice(from row: Row) -> Notice {
+        let attachmentsJSON: String = row["attachments"]
+        let attachments = (try? JSONValue.decode(attachmentsJSON).decode(as: [NoticeAttachment].self)) ?? []
+        return Notice(
+            id: row["id"], topic: row["topic"], plugin: row["plugin"], title: row["title"], body: row["body"],
+            severity: Severity(rawValue: row["severity"]) ?? .info, time: row["time"], dedupeKey: row["dedupe_key"],
+            attachments: attachments)
+    }
+}
+
+/// Live subscribers (connections that called `subscribe`). Delivery to each connection is
+/// bounded by the connection itself (drop oldest), so a slow reader never grows memory.
+public final class SubscriberRegistry: Sendable {
+    private struct Entry {
+        let connection: any ConnectionHandle
+        var patterns: [TopicPattern]
+    }
+    private let entries = NIOLockedValueBox<[UInt64: Entry]>([:])
+
+    public init() {}
+
+    public func subscribe(_ connection: any ConnectionHandle, patterns: [TopicPattern]) {
+        entries.withLockedValue { $0[connection.connectionID] = Entry(connection: connection, patterns: patterns) }
+    }
+
+    @discardableResult
+    public func unsubscribe(_ connectionID: UInt64) -> Bool {
+        entries.withLockedValue { $0.removeValue(forKey: connectionID) != nil }
+    }
+
+    public var count: Int { entries.withLockedValue { $0.count } }
+
+    public func publish(_ notice: Notice) {
+        let targets = entries.withLockedValue { $0.values.filter { TopicPattern.anyMatches($0.patterns, notice.topic) } }
+        guard !targets.isEmpty else { return }
+        let params = (try? JSONValue(encoding: notice)) ?? .null
+        for target in targets { target.connection.deliverNotice(params) }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+public struct OutgoingAttachment: Sendable, Hashable {
+    public var name: String
+    public var contentType: String
+    public var data: Data
+
+    public init(name: String, contentType: String, data: Data) {
+        self.name = name
+        self.contentType = contentType
+        self.data = data
+    }
+
+    /// Reads a file now, so a retry later does not depend on the file still being there.
+    public static func file(atPath path: String, contentType: String? = nil) throws -> OutgoingAttachment {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RPCError.invalidParam("attachments", "'\(path)' cannot be read (missing or not a regular file)")
+        }
+        let name = (path as NSString).lastPathComponent
+        return OutgoingAttachment(name: name, contentType: contentType ?? MIMEType.guess(fileName: name), data: data)
+    }
+}
+
+public struct NoticeDraft: Sendable {
+    public var topic: String
+    public var plugin: String
+    public var title: String
+    public var body: String
+    public var severity: Severity
+    public var dedupeKey: String?
+    public var attachments: [OutgoingAttachment]
+    /// Mail this address directly, outside the topic routing.
+    public var directRecipient: String?
+
+    public init(
+        topic: String, plugin: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
+        attachments: [OutgoingAttachment] = [], directRecipient: String? = nil
+    ) {
+        self.topic = topic
+        self.plugin = plugin
+        self.title = title
+        self.body = body
+        self.severity = severity
+        self.dedupeKey = dedupeKey
+        self.attachments = attachments
+        self.directRecipient = directRecipient
+    }
+}
+
+enum MIMEType {
+    static func guess(fileName: String) -> String {
+        switch (fileName as NSString).pathExtension.lowercased() {
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "pdf": "application/pdf"
+        case "txt", "log": "text/plain"
+        case "csv": "text/csv"
+        case "json": "application/json"
+        case "ics": "text/calendar"
+        case "gcode": "text/x.gcode"
+        default: "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// How a method is carried out: by a plugin, through its supervisor, or by the host itself.
+public enum MethodHandler: Sendable {
+    case plugin(PluginSupervisor)
+    case host(@Sendable (Params, CallContext) async throws -> JSONValue)
+}
+
+public struct MethodEntry: Sendable {
+    public let pluginID: String
+    public let descriptor: CommandDescriptor
+    public let handler: MethodHandler
+}
+
+public enum RegistryError: Error, CustomStringConvertible, Equatable {
+    case duplicatePlugin(String)
+    case duplicateMethod(String, first: String, second: String)
+    case badMethodName(String, plugin: String)
+    case badJobID(String, plugin: String)
+
+    public var description: String {
+        switch self {
+        case .duplicatePlugin(let id): "two plugins have the id '\(id)'"
+        case .duplicateMethod(let name, let first, let second): "method '\(name)' is declared by both '\(first)' and '\(second)'"
+        case .badMethodName(let name, let plugin): "plugin '\(plugin)' declares '\(name)'; its methods must be named '\(plugin).<command>'"
+        case .badJobID(let id, let plugin): "plugin '\(plugin)' declares job '\(id)'; job ids are plain names such as 'sync'"
+        }
+    }
+}
+
+/// Every method the daemon answers, built once at start-up from the manifests.
+public struct MethodTable: Sendable {
+    public private(set) var entries: [String: MethodEntry] = [:]
+
+    public init() {}
+
+    public mutating func add(_ entry: MethodEntry) throws(RegistryError) {
+        let name = entry.descriptor.name
+        if let existing = entries[name] {
+            throw .duplicateMethod(name, first: existing.pluginID, second: entry.pluginID)
+        }
+        entries[name] = entry
+    }
+
+    public subscript(name: String) -> MethodEntry? { entries[name] }
+
+    public var sortedNames: [String] { entries.keys.sorted() }
+}

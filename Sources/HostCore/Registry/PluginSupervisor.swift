@@ -1,0 +1,215 @@
+import Foundation
+import Logging
+
+/// Owns one plugin's lifecycle: `setup → ready | not_configured | needs_reauth | failed`, with
+/// retry and exponential backoff (5 s · 2^min(n, 4), as Home Assistant's setup retry) for
+/// transient failures. Calls to a plugin that is not ready get a host error, never a crash.
+public actor PluginSupervisor {
+    public nonisolated let id: String
+    public nonisolated let plugin: any AssistantPlugin
+    public nonisolated let manifest: PluginManifest
+
+    public private(set) var state: PluginState = .setup
+    public private(set) var detail: String?
+    private var attempts = 0
+    private var nextRetry: Date?
+    private var lifecycle: Task<Void, Never>?
+    private let makeContext: @Sendable () -> PluginContext
+    private let clock: any HostClock
+    private let logger: Logger
+    private let redactor: SecretRedactor
+    private let onReady: @Sendable (PluginSupervisor) async -> Void
+    private let onLeaveReady: @Sendable (PluginSupervisor) async -> Void
+    let setupTimeout: Duration
+
+    init(
+        plugin: any AssistantPlugin, enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
+        setupTimeout: Duration = .seconds(60), makeContext: @escaping @Sendable () -> PluginContext,
+        onReady: @escaping @Sendable (PluginSupervisor) async -> Void,
+        onLeaveReady: @escaping @Sendable (PluginSupervisor) async -> Void
+    ) {
+        self.plugin = plugin
+        self.manifest = plugin.manifest
+        self.id = plugin.manifest.id
+        self.clock = clock
+        self.logger = logger
+        self.redactor = redactor
+        self.setupTimeout = setupTimeout
+        self.makeContext = makeContext
+        self.onReady = onReady
+        self.onLeaveReady = onLeaveReady
+        if !enabled {
+            state = .disabled
+            detail = "disabled in the configuration ([plugins.\(plugin.manifest.id)] enabled = false)"
+        }
+    }
+
+    /// Starts setup in the background; the daemon does not wait for plugins to be ready.
+    public func start() {
+        guard state != .disabled, lifecycle == nil else { return }
+        lifecycle = Task { await self.setupLoop() }
+    }
+
+    /// Waits for the current setup attempt sequence to settle (tests, and `status` right after start).
+    public func settled() async {
+        await lifecycle?.value
+    }
+
+    private func setupLoop() async {
+        while !Task.isCancelled {
+            state = .setup
+            let outcome = await attemptSetup()
+            switch outcome {
+            case .success(.ready):
+                attempts = 0
+                nextRetry = nil
+                state = .ready
+                detail = nil
+                logger.info("plugin ready", metadata: ["plugin": "\(id)"])
+                await onReady(self)
+                return
+            case .success(.notConfigured(let why)):
+                state = .notConfigured
+                detail = redactor.redact(why)
+                return
+            case .failure(PluginError.needsReauth(let why)):
+                state = .needsReauth
+                detail = redactor.redact(why)
+                logger.warning("plugin needs re-authentication", metadata: ["plugin": "\(id)", "reason": "\(detail ?? "")"])
+                return
+            case .failure(PluginError.notReady(let why)):
+                attempts += 1
+                let delay = 5 * pow(2, Double(min(attempts - 1, 4))) + Double.random(in: 0..<1)
+                let retryAt = clock.now.addingTimeInterval(delay)
+                nextRetry = retryAt
+                detail = "\(redactor.redact(why)); retrying at \(ISO8601.string(retryAt))"
+                // Log the first retry loudly, later ones quietly.
+                if attempts == 1 {
+                    logger.warning("plugin not ready; retrying", metadata: ["plugin": "\(id)", "reason": "\(redactor.redact(why))"])
+                } else {
+                    logger.debug("plugin still not ready", metadata: ["plugin": "\(id)", "attempt": "\(attempts)"])
+                }
+                do { try await clock.sleep(until: retryAt) } catch { return }
+            case .failure(let error):
+                state = .failed
+                detail = redactor.redact(String(describing: error))
+                logger.error("plugin setup failed", metadata: ["plugin": "\(id)", "error": "\(detail ?? "")"])
+                return
+            }
+        }
+    }
+
+    private func attemptSetup() async -> Result<SetupOutcome, any Error> {
+        let context = makeContext()
+        let plugin = self.plugin
+        let clock = self.clock
+        let timeout = setupTimeout
+        do {
+            let outcome = try await withThrowingTaskGroup(of: SetupOutcome?.self) { group in
+                group.addTask { try await plugin.setup(context) }
+                group.addTask {
+                    try await clock.sleep(for: timeout)
+                    return nil
+                }
+                let first = try await group.next()!
+                group.cancelAll()
+                return first
+            }
+            guard let outcome else { return .failure(PluginError.notReady("setup did not finish within \(timeout)")) }
+            return .success(outcome)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Re-runs setup after credentials changed (a vault entry in the plugin's scope was set).
+    public func credentialsChanged() async {
+        guard state == .needsReauth || state == .notConfigured || state == .setup else { return }
+        lifecycle?.cancel()
+        await lifecycle?.value
+        lifecycle = nil
+        attempts = 0
+        start()
+    }
+
+    // MARK: Calls
+
+    public func call(_ command: String, params: Params, context: CallContext, timeout: Duration) async throws -> JSONValue {
+        switch state {
+        case .ready:
+            break
+        case .needsReauth:
+            throw RPCError(
+                code: RPCErrorCode.needsReauth, message: "Plugin '\(id)' needs re-authentication: \(detail ?? "credentials were refused")",
+                data: stateData)
+        default:
+            throw RPCError(
+                code: RPCErrorCode.pluginNotReady, message: "Plugin '\(id)' is not ready (\(state.rawValue))\(detail.map { ": \($0)" } ?? "")",
+                data: stateData)
+        }
+        let plugin = self.plugin
+        let clock = self.clock
+        do {
+            return try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+                group.addTask { try await plugin.call(command, params: params, context: context) }
+                group.addTask {
+                    try await clock.sleep(for: timeout)
+                    return nil
+                }
+                let first = try await group.next()!
+                group.cancelAll()
+                guard let first else {
+                    throw RPCError(
+                        code: RPCErrorCode.timeout, message: "'\(command)' did not finish within \(Int(timeout.timeInterval)) s",
+                        data: ["method": .string(command)])
+                }
+                return first
+            }
+        } catch let error as RPCError {
+            throw error
+        } catch PluginError.needsReauth(let why) {
+            await leaveReady(.needsReauth, why)
+            throw RPCError(code: RPCErrorCode.needsReauth, message: "Plugin '\(id)' needs re-authentication: \(redactor.redact(why))", data: stateData)
+        } catch PluginError.notReady(let why) {
+            throw RPCError(
+                code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(redactor.redact(why))",
+                data: ["plugin": .string(id)])
+        } catch is CancellationError {
+            throw RPCError(code: RPCErrorCode.shuttingDown, message: "The call was cancelled because the daemon is shutting down")
+        } catch {
+            logger.error("plugin call failed", metadata: ["plugin": "\(id)", "method": "\(command)", "error": "\(redactor.redact("\(error)"))"])
+            throw RPCError(
+                code: RPCErrorCode.internalError, message: "Internal error in plugin '\(id)': \(redactor.redact(String(describing: error)))",
+                data: ["plugin": .string(id)])
+        }
+    }
+
+    private func leaveReady(_ newState: PluginState, _ why: String) async {
+        let wasReady = state == .ready
+        state = newState
+        detail = redactor.redact(why)
+        if wasReady { await onLeaveReady(self) }
+    }
+
+    private var stateData: JSONValue {
+        var data: [String: JSONValue] = ["plugin": .string(id), "state": .string(state.rawValue)]
+        if let detail { data["detail"] = .string(detail) }
+        return .object(data)
+    }
+
+    public func statusJSON() -> JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(id), "version": .string(manifest.version), "state": .string(state.rawValue),
+            "summary": .string(manifest.summary),
+        ]
+        object["detail"] = detail.map(JSONValue.string) ?? .null
+        if let nextRetry { object["next_retry"] = .string(ISO8601.string(nextRetry)) }
+        return .object(object)
+    }
+
+    public func shutdown() async {
+        lifecycle?.cancel()
+        await lifecycle?.value
+        if state == .ready { await plugin.teardown() }
+    }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import GRDB
+import Logging
+
+public struct ScheduledJob: Sendable {
+    /// `<plugin>.<job>`; host jobs use `host.<job>`.
+    public var id: String
+    public var descriptor: JobDescriptor
+    public var action: @Sendable () async throws -> Void
+
+    public init(id: String, descriptor: JobDescriptor, action: @escaping @Sendable () async throws -> Void) {
+        self.id = id
+        self.descriptor = descriptor
+        self.action = action
+    }
+}
+
+public struct JobStatus: Sendable, Codable, Equatable {
+    public var id: String
+    public var summary: String
+    public var schedule: String
+    public var running: Bool
+    public var lastRun: String?
+    public var lastSuccess: String?
+    public var lastOutcome: String?
+    public var lastError: String?
+    public var consecutiveFailures: Int
+    public var nextRun: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, summary, schedule, running
+        case lastRun = "last_run"
+        case lastSuccess = "last_success"
+        case lastOutcome = "last_outcome"
+        case lastError = "last_error"
+        case consecutiveFailures = "consecutive_failures"
+        case nextRun = "next_run"
+    }
+}
+
+public struct JobTimeoutError: Error, CustomStringConvertible {
+    public var description: String { "the job did not finish within its timeout" }
+}
+
+/// Periodic jobs and exact-time one-shots on an injectable clock.
+///
+/// Semantics follow systemd timers: a job never overlaps itself (a run that falls due while the
+/// previous one is going is skipped); after downtime an overdue job runs once, not once per missed
+/// slot; every run gets fresh random jitter. Failures back off exponentially, capped at the
+/// interval, and are logged (and noticed) only when the state flips.
+public actor JobScheduler {
+    private struct JobState {
+        var job: ScheduledJob
+        var lastRun: Date?
+        var lastSuccess: Date?
+        var lastOutcome: String?
+        var lastError: String?
+        var failures = 0
+        var nextRun: Date
+        var running = false
+        var loop: Task<Void, Never>?
+    }
+
+    private let pool: DatabasePool
+    private let clock: any HostClock
+    private var timeZone: TimeZone
+    private let logger: Logger
+    private let redactor: SecretRedactor
+    private var jobs: [String: JobState] = [:]
+    private var oneShots: [String: (token: UInt64, task: Task<Void, Never>)] = [:]
+    private var oneShotCounter: UInt64 = 0
+    private let random: @Sendable (Double) -> Double
+    /// Called with (jobID, failed: true) on the first failure and (jobID, false) on recovery.
+    private var onEdge: (@Sendable (String, Bool, String?) async -> Void)?
+    let baseBackoff: TimeInterval
+
+    public init(
+        pool: DatabasePool, clock: any HostClock, timeZone: TimeZone, logger: Logger, redactor: SecretRedactor,
+        baseBackoff: TimeInterval = 5, random: @escaping @Sendable (Double) -> Double = { Double.random(in: 0...$0) }
+    ) {
+        self.pool = pool
+        self.clock = clock
+        self.timeZone = timeZone
+        self.logger = logger
+        self.redactor = redactor
+        self.baseBackoff = baseBackoff
+        self.random = random
+    }
+
+    public func setTimeZone(_ zone: TimeZone) { timeZone = zone }
+
+    public func onStateFlip(_ handler: @escaping @Sendable (String, Bool, String?) async -> Void) { onEdge = handler }
+
+    // MARK: Periodic jobs
+
+    /// Starts the loops of these jobs, restoring their persisted state.
+    public func activate(_ newJobs: [ScheduledJob]) throws {
+        for job in newJobs where jobs[job.id]?.loop == nil {
+            let row = try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM host_jobs WHERE id = ?", arguments: [job.id]) }
+            var state = JobState(job: job, nextRun: clock.now)
+            if let row {
+                state.lastRun = (row["last_run"] as String?).flatMap(ISO8601.date)
+                state.lastSuccess = (row["last_success"] as String?).flatMap(ISO8601.date)
+                state.lastOutcome = row["last_outcome"]
+                state.lastError = row["last_error"]
+                state.failures = row["consecutive_failures"]
+            }
+            state.nextRun = computeNextRun(state, firstActivation: true)
+            jobs[job.id] = state
+            try persist(job.id)
+            jobs[job.id]?.loop = Task { await self.loop(job.id) }
+        }
+    }
+
+    /// Stops the loops of every job whose id starts with `prefix` (a plugin going away).
+    public func deactivate(prefix: String) async {
+        let stopping = jobs.filter { $0.key.hasPrefix(prefix) }
+        for (id, state) in stopping {
+            state.loop?.cancel()
+            jobs[id]?.loop = nil
+        }
+        for (_, state) in stopping { await state.loop?.value }
+        for id in stopping.keys { jobs[id] = nil }
+    }
+
+    /// Stops everything (shutdown): loops are cancelled and awaited, one-shots cancelled.
+    public func stopAll() async {
+        await deactivate(prefix: "")
+        for entry in oneShots.values { entry.task.cancel() }
+        oneShots.removeAll()
+    }
+
+    private func loop(_ id: String) async {
+        while !Task.isCancelled {
+            guard let next = jobs[id]?.nextRun else { return }
+            do { try await clock.sleep(until: next) } catch { return }
+            guard let state = jobs[id], !Task.isCancelled else { return }
+            if state.running {
+                // A manual run is going: this slot is skipped (no overlap), the next follows it.
+                continue
+            }
+            if clock.now >= state.nextRun {
+                _ = await execute(id)
+            }
+        }
+    }
+
+    /// `jobs.run`: runs the job now and returns its outcome; refuses while it is running.
+    public func runNow(_ id: String) async throws -> JobStatus {
+        guard let state = jobs[id] else {
+            throw RPCError.invalidParam("id", "is not a known job (see 'jobs.list'), got '\(id)'")
+        }
+        if state.running {
+            throw RPCError(code: RPCErrorCode.conflict, message: "Job '\(id)' is already running", data: ["id": .string(id)])
+        }
+        _ = await execute(id)
+        return status(id)!
+    }
+
+    private func execute(_ id: String) async -> Bool {
+        guard var state = jobs[id] else { return false }
+        state.running = true
+        let started = clock.now
+        state.lastRun = started
+        jobs[id] = state
+        let timeout = state.job.descriptor.timeout
+        let action = state.job.action
+        let clock = self.clock
+        var failure: String?
+        var outcome = "ok"
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await action() }
+                group.addTask {
+                    try await clock.sleep(until: started.addingTimeInterval(timeout.timeInterval))
+                    throw JobTimeoutError()
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch is JobTimeoutError {
+            outcome = "timeout"
+            failure = JobTimeoutError().description
+        } catch {
+            outcome = "failed"
+            failure = redactor.redact(String(describing: error))
+        }
+        guard var after = jobs[id] else { return failure == nil }
+        after.running = false
+        after.lastOutcome = outcome
+        after.lastError = failure
+        let wasFailing = after.failures > 0
+        if failure == nil {
+            after.lastSuccess = started
+            after.failures = 0
+        } else {
+            after.failures += 1
+        }
+        after.nextRun = computeNextRun(after, firstActivation: false)
+        jobs[id] = after
+        try? persist(id)
+        if failure != nil && !wasFailing {
+            logger.warning("job failed", metadata: ["job": "\(id)", "error": "\(failure ?? "")"])
+            await onEdge?(id, true, failure)
+        } else if failure == nil && wasFailing {
+            logger.info("job recovered", metadata: ["job": "\(id)"])
+            await onEdge?(id, false, nil)
+        }
+        return failure == nil
+    }
+
+    private func computeNextRun(_ state: JobState, firstActivation: Bool) -> Date {
+        let now = clock.now
+        let descriptor = state.job.descriptor
+        let jitter = descriptor.jitter.timeInterval > 0 ? random(descriptor.jitter.timeInterval) : 0
+        let regular: Date
+        switch descriptor.schedule {
+        case .every(let interval):
+            guard let last = state.lastRun else { return now.addingTimeInterval(jitter) }
+            regular = last.addingTimeInterval(interval.timeInterval)
+        case .daily(let hour, let minute):
+            let after = state.lastRun ?? now
+            regular = nextDaily(hour: hour, minute: minute, after: after)
+        }
+        var next = regular
+        if state.failures > 0, let last = state.lastRun {
+            let backoff = baseBackoff * pow(2, Double(min(state.failures - 1, 30)))
+            next = min(regular, last.addingTimeInterval(backoff))
+        }
+        // Overdue after downtime: once, now. `max` collapses every missed slot into one run.
+        return max(next, firstActivation ? now : next).addingTimeInterval(jitter)
+    }
+
+    func nextDaily(hour: Int, minute: Int, after: Date) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.nextDate(
+            after: after, matching: DateComponents(hour: hour, minute: minute, second: 0), matchingPolicy: .nextTime,
+            repeatedTimePolicy: .first, direction: .forward) ?? after.addingTimeInterval(86400)
+    }
+
+    private func persist(_ id: String) throws {
+        guard let s = jobs[id] else { return }
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO host_jobs(id, last_run, last_success, last_outcome, last_error, consecutive_failures, next_run)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET last_run = excluded.last_run, last_success = excluded.last_success,
+                    last_outcome = excluded.last_outcome, last_error = excluded.last_error,
+                    consecutive_failures = excluded.consecutive_failures, next_run = excluded.next_run
+                    """,
+                arguments: [
+                    id, s.lastRun.map(ISO8601.string), s.lastSuccess.map(ISO8601.string), s.lastOutcome, s.lastError, s.failures,
+                    ISO8601.string(s.nextRun),
+                ])
+        }
+    }
+
+    public func status(_ id: String) -> JobStatus? {
+        guard let s = jobs[id] else { return nil }
+        let schedule: String =
+            switch s.job.descriptor.schedule {
+            case .every(let d): "every \(Int(d.timeInterval)) s"
+            case .daily(let h, let m): String(format: "daily at %02d:%02d", h, m)
+            }
+        return JobStatus(
+            id: id, summary: s.job.descriptor.summary, schedule: schedule, running: s.running, lastRun: s.lastRun.map(ISO8601.string),
+            lastSuccess: s.lastSuccess.map(ISO8601.string), lastOutcome: s.lastOutcome, lastError: s.lastError,
+            consecutiveFailures: s.failures, nextRun: ISO8601.string(s.nextRun))
+    }
+
+    public func list() -> [JobStatus] { jobs.keys.sorted().compactMap(status) }
+
+    // MARK: One-shot instants
+
+    /// Fires `action` once at `instant` (immediately if it has passed). Scheduling an id again
+    /// replaces the earlier instant.
+    public func scheduleOnce(id: String, at instant: Date, action: @escaping @Sendable () async throws -> Void) {
+        oneShots[id]?.task.cancel()
+        oneShotCounter += 1
+        let token = oneShotCounter
+        let clock = self.clock
+        oneShots[id] = (
+            token,
+            Task {
+                do { try await clock.sleep(until: instant) } catch { return }
+                do { try await action() } catch {
+                    self.logger.warning("one-shot failed", metadata: ["id": "\(id)", "error": "\(self.redactor.redact("\(error)"))"])
+                }
+                if self.oneShots[id]?.token == token { self.oneShots[id] = nil }
+            }
+        )
+    }
+
+    public func cancelOnce(id: String) {
+        oneShots.removeValue(forKey: id)?.task.cancel()
+    }
+
+    public var pendingOneShots: [String] { oneShots.keys.sorted() }
+}
