@@ -1,0 +1,251 @@
+import Foundation
+import Logging
+import TOMLKit
+
+public struct ConfigError: Error, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var reason: String
+
+    public var description: String {
+        if let line { return "\(file):\(line): \(reason)" }
+        return "\(file): \(reason)"
+    }
+}
+
+public struct LoadedConfiguration: Sendable {
+    public var configuration: HostConfiguration
+    public var warnings: [String]
+    /// nil when no file was read (embedded defaults).
+    public var path: String?
+}
+
+/// Reads `config.toml` into a `HostConfiguration`: every key typed and range-checked, errors with
+/// file, line and reason, unknown keys as warnings.
+public enum ConfigLoader {
+    /// `explicitPath` (from `--config` or `ASSISTANT_CONFIG`) must exist; the default path may not.
+    public static func load(explicitPath: String?, environment: [String: String]) throws -> LoadedConfiguration {
+        let path = explicitPath ?? Paths.configFile(environment: environment)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if explicitPath != nil { throw ConfigError(file: path, line: nil, reason: "cannot read the file (missing or unreadable)") }
+            return LoadedConfiguration(configuration: HostConfiguration(), warnings: [], path: nil)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: path, line: nil, reason: "the file is not UTF-8 text")
+        }
+        var loaded = try parse(text, file: path)
+        loaded.path = path
+        return loaded
+    }
+
+    public static func parse(_ text: String, file: String) throws -> LoadedConfiguration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(file: file, line: error.source.begin.line, reason: error.description)
+        }
+        let root = json(table)
+        var reader = Reader(text: text, file: file)
+        let config = try reader.read(root)
+        return LoadedConfiguration(configuration: config, warnings: reader.warnings, path: file)
+    }
+
+    static func json(_ value: any TOMLValueConvertible) -> JSONValue {
+        switch value.type {
+        case .table:
+            let table = value.table!
+            var object: [String: JSONValue] = [:]
+            for key in table.keys { object[key] = table[key].map(json) ?? .null }
+            return .object(object)
+        case .array:
+            return .array(value.array!.map(json))
+        case .string: return .string(value.string!)
+        case .int: return .int(Int64(value.int!))
+        case .double: return .double(value.double!)
+        case .bool: return .bool(value.bool!)
+        case .date, .time, .dateTime: return .string(value.tomlValue.debugDescription)
+        }
+    }
+}
+
+/// Walks the parsed document section by section. Locating a key's line is a text search: TOMLKit
+/// reports positions for syntax errors only.
+struct Reader {
+    let lines: [Substring]
+    let file: String
+    var warnings: [String] = []
+
+    init(text: String, file: String) {
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.file = file
+    }
+
+    func line(of key: String, in section: String) -> Int? {
+        var current = ""
+        for (index, raw) in lines.enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                current = line.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                if current == [section, key].filter({ !$0.isEmpty }).joined(separator: ".") { return index + 1 }
+                continue
+            }
+            if current == section, line.hasPrefix(key), line.dropFirst(key.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+                return index + 1
+            }
+        }
+        return nil
+    }
+
+    func fail(_ section: String, _ key: String, _ reason: String) -> ConfigError {
+        let dotted = [section, key].filter { !$0.isEmpty }.joined(separator: ".")
+        return ConfigError(file: file, line: line(of: key, in: section), reason: "'\(dotted)' \(reason)")
+    }
+
+    mutating func warnUnknown(_ object: [String: JSONValue], known: Set<String>, section: String) {
+        for key in object.keys.sorted() where !known.contains(key) {
+            let dotted = [section, key].filter { !$0.isEmpty }.joined(separator: ".")
+            let at = line(of: key, in: section).map { ":\($0)" } ?? ""
+            warnings.append("\(file)\(at): unknown key '\(dotted)' ignored")
+        }
+    }
+
+    func table(_ value: JSONValue?, _ section: String, _ key: String) throws -> [String: JSONValue] {
+        guard let value else { return [:] }
+        guard let object = value.objectValue else { throw fail(section, key, "must be a table") }
+        return object
+    }
+
+    func string(_ o: [String: JSONValue], _ section: String, _ key: String) throws -> String? {
+        guard let v = o[key] else { return nil }
+        guard let s = v.stringValue else { throw fail(section, key, "must be a string, got \(v.typeName)") }
+        return s
+    }
+
+    func int(_ o: [String: JSONValue], _ section: String, _ key: String, _ range: ClosedRange<Int64>) throws -> Int? {
+        guard let v = o[key] else { return nil }
+        guard let i = v.intValue else { throw fail(section, key, "must be an integer, got \(v.typeName)") }
+        guard range.contains(i) else { throw fail(section, key, "must be between \(range.lowerBound) and \(range.upperBound), got \(i)") }
+        return Int(i)
+    }
+
+    func bool(_ o: [String: JSONValue], _ section: String, _ key: String) throws -> Bool? {
+        guard let v = o[key] else { return nil }
+        guard let b = v.boolValue else { throw fail(section, key, "must be true or false, got \(v.typeName)") }
+        return b
+    }
+
+    func strings(_ o: [String: JSONValue], _ section: String, _ key: String) throws -> [String]? {
+        guard let v = o[key] else { return nil }
+        if let s = v.stringValue { return [s] }
+        guard let items = v.arrayValue, let strings = Optional(items.compactMap(\.stringValue)), strings.count == items.count else {
+            throw fail(section, key, "must be a list of strings")
+        }
+        return strings
+    }
+
+    func choice(_ o: [String: JSONValue], _ section: String, _ key: String, _ choices: [String]) throws -> String? {
+        guard let s = try string(o, section, key) else { return nil }
+        guard choices.contains(s) else { throw fail(section, key, "must be one of \(choices.joined(separator: ", ")), got '\(s)'") }
+        return s
+    }
+
+    func route(_ o: [String: JSONValue], _ section: String, default base: NoticeRoute) throws -> NoticeRoute {
+        var route = base
+        if let topics = try strings(o, section, "topics") { route.topics = topics.map(TopicPattern.init) }
+        if let s = try choice(o, section, "min_severity", Severity.allCases.map(\.rawValue)) { route.minimumSeverity = Severity(rawValue: s)! }
+        return route
+    }
+
+    mutating func read(_ root: JSONValue) throws -> HostConfiguration {
+        var c = HostConfiguration()
+        let top = root.objectValue ?? [:]
+        warnUnknown(top, known: ["timezone", "log_level", "shutdown_grace_s", "socket", "store", "vault", "notify", "http", "plugins"], section: "")
+
+        if let zone = try string(top, "", "timezone") {
+            guard let tz = TimeZone(identifier: zone) else { throw fail("", "timezone", "is not a known time zone (try Europe/Prague or UTC), got '\(zone)'") }
+            c.timeZone = tz
+        }
+        if let level = try choice(top, "", "log_level", Logger.Level.allCases.map(\.rawValue)) { c.logLevel = Logger.Level(rawValue: level)! }
+        if let grace = try int(top, "", "shutdown_grace_s", 1...600) { c.shutdownGrace = .seconds(grace) }
+
+        let socket = try table(top["socket"], "", "socket")
+        warnUnknown(socket, known: ["path", "mode", "allow_uids", "allow_groups", "max_request_bytes", "max_concurrent_requests", "notice_queue"], section: "socket")
+        c.socket.path = try string(socket, "socket", "path")
+        if let mode = try string(socket, "socket", "mode") {
+            guard let m = mode_t(mode, radix: 8), m & ~0o777 == 0, m & 0o600 == 0o600 else {
+                throw fail("socket", "mode", "must be an octal mode such as \"0600\" or \"0660\" that keeps the owner's read and write, got '\(mode)'")
+            }
+            c.socket.mode = m
+        }
+        if let uids = socket["allow_uids"] {
+            guard let items = uids.arrayValue, items.allSatisfy({ ($0.intValue ?? -1) >= 0 }) else {
+                throw fail("socket", "allow_uids", "must be a list of numeric user ids")
+            }
+            c.socket.allowUIDs = items.map { uid_t($0.intValue!) }
+        }
+        c.socket.allowGroups = try strings(socket, "socket", "allow_groups") ?? []
+        if let max = try int(socket, "socket", "max_request_bytes", 1024...(256 << 20)) { c.socket.maxRequestBytes = max }
+        if let max = try int(socket, "socket", "max_concurrent_requests", 1...10_000) { c.socket.maxConcurrentPerConnection = max }
+        if let max = try int(socket, "socket", "notice_queue", 1...1_000_000) { c.socket.noticeQueueLimit = max }
+
+        let store = try table(top["store"], "", "store")
+        warnUnknown(store, known: ["data_dir", "retention_days"], section: "store")
+        c.store.dataDir = try string(store, "store", "data_dir")
+        if let days = try int(store, "store", "retention_days", 1...36500) { c.store.retentionDays = days }
+
+        let vault = try table(top["vault"], "", "vault")
+        warnUnknown(vault, known: ["mode", "key_file", "scrypt_log_n"], section: "vault")
+        if let mode = try choice(vault, "vault", "mode", ["keyfile", "passphrase"]) { c.vault.mode = mode }
+        c.vault.keyFile = try string(vault, "vault", "key_file")
+        if let n = try int(vault, "vault", "scrypt_log_n", 10...22) { c.vault.scryptLogN = n }
+
+        let notify = try table(top["notify"], "", "notify")
+        warnUnknown(notify, known: ["stdout", "mail", "smtp"], section: "notify")
+        let stdout = try table(notify["stdout"], "notify", "stdout")
+        warnUnknown(stdout, known: ["enabled", "format", "topics", "min_severity"], section: "notify.stdout")
+        if let on = try bool(stdout, "notify.stdout", "enabled") { c.notify.stdout.enabled = on }
+        if let f = try choice(stdout, "notify.stdout", "format", ["text", "json"]) { c.notify.stdout.format = StdoutSink.Format(rawValue: f)! }
+        c.notify.stdout.route = try route(stdout, "notify.stdout", default: c.notify.stdout.route)
+
+        let mail = try table(notify["mail"], "notify", "mail")
+        warnUnknown(mail, known: ["enabled", "transport", "sendmail_path", "from", "to", "topics", "min_severity"], section: "notify.mail")
+        if let on = try bool(mail, "notify.mail", "enabled") { c.notify.mail.enabled = on }
+        if let t = try choice(mail, "notify.mail", "transport", ["sendmail", "smtp"]) { c.notify.mail.transport = t }
+        if let p = try string(mail, "notify.mail", "sendmail_path") { c.notify.mail.sendmailPath = p }
+        if let from = try string(mail, "notify.mail", "from") {
+            do { try MailAddress.validate(from, param: "from") } catch { throw fail("notify.mail", "from", "must be one mail address, got '\(from)'") }
+            c.notify.mail.from = from
+        }
+        if let to = try strings(mail, "notify.mail", "to") {
+            for address in to {
+                do { try MailAddress.validate(address, param: "to") } catch { throw fail("notify.mail", "to", "must hold mail addresses, got '\(address)'") }
+            }
+            c.notify.mail.to = to
+        }
+        c.notify.mail.route = try route(mail, "notify.mail", default: c.notify.mail.route)
+
+        let smtp = try table(notify["smtp"], "notify", "smtp")
+        warnUnknown(smtp, known: ["host", "port", "security", "username", "ca_file", "timeout_s"], section: "notify.smtp")
+        if let h = try string(smtp, "notify.smtp", "host") { c.notify.smtp.host = h }
+        c.notify.smtp.port = try int(smtp, "notify.smtp", "port", 1...65535)
+        if let s = try choice(smtp, "notify.smtp", "security", ["starttls", "tls", "none"]) { c.notify.smtp.security = s }
+        c.notify.smtp.username = try string(smtp, "notify.smtp", "username")
+        c.notify.smtp.caFile = try string(smtp, "notify.smtp", "ca_file")
+        if let t = try int(smtp, "notify.smtp", "timeout_s", 1...600) { c.notify.smtp.timeoutSeconds = t }
+
+        let http = try table(top["http"], "", "http")
+        warnUnknown(http, known: ["timeout_s"], section: "http")
+        if let t = try int(http, "http", "timeout_s", 1...3600) { c.http.timeoutSeconds = t }
+
+        let plugins = try table(top["plugins"], "", "plugins")
+        for (id, section) in plugins {
+            guard let object = section.objectValue else { throw fail("plugins", id, "must be a table ([plugins.\(id)])") }
+            if let enabled = object["enabled"], enabled.boolValue == nil {
+                throw fail("plugins.\(id)", "enabled", "must be true or false, got \(enabled.typeName)")
+            }
+            c.plugins[id] = object
+        }
+        return c
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+
+/// Every setting, each with a default, so the daemon runs with no file at all.
+/// The README's configuration reference mirrors this file.
+public struct HostConfiguration: Sendable {
+    public var timeZone: TimeZone = .current
+    public var logLevel: Logger.Level = .info
+
+    public var socket = SocketSettings()
+    public var store = StoreSettings()
+    public var vault = VaultSettings()
+    public var notify = NotifySettings()
+    public var http = HTTPSettings()
+    /// Raw `[plugins.<id>]` sections (`enabled` included).
+    public var plugins: [String: [String: JSONValue]] = [:]
+    public var shutdownGrace: Duration = .seconds(10)
+
+    public init() {}
+
+    public func isEnabled(plugin id: String) -> Bool {
+        plugins[id]?["enabled"]?.boolValue ?? true
+    }
+}
+
+public struct SocketSettings: Sendable, Equatable {
+    /// nil: the default path (`$XDG_RUNTIME_DIR/assistant/assistantd.sock`).
+    public var path: String?
+    public var mode: mode_t = 0o600
+    public var allowUIDs: [uid_t] = []
+    public var allowGroups: [String] = []
+    public var maxRequestBytes = 1 << 20
+    public var maxConcurrentPerConnection = 64
+    public var noticeQueueLimit = 1000
+    public init() {}
+}
+
+public struct StoreSettings: Sendable, Equatable {
+    public var dataDir: String?
+    public var retentionDays = 90
+    public init() {}
+}
+
+public struct VaultSettings: Sendable, Equatable {
+    /// "keyfile" or "passphrase".
+    public var mode = "keyfile"
+    public var keyFile: String?
+    public var scryptLogN = 17
+    public init() {}
+}
+
+public struct NotifySettings: Sendable, Equatable {
+    public var stdout = StdoutSettings()
+    public var mail = MailSinkSettings()
+    public var smtp = SMTPSettings()
+    public init() {}
+}
+
+public struct StdoutSettings: Sendable, Equatable {
+    public var enabled = true
+    public var format: StdoutSink.Format = .text
+    public var route = NoticeRoute(topics: [], minimumSeverity: .info)
+    public init() {}
+}
+
+public struct MailSinkSettings: Sendable, Equatable {
+    public var enabled = false
+    /// "sendmail" or "smtp".
+    public var transport = "sendmail"
+    public var sendmailPath = "/usr/sbin/sendmail"
+    public var from: String?
+    public var to: [String] = []
+    public var route = NoticeRoute(topics: [], minimumSeverity: .warning)
+    public init() {}
+}
+
+public struct SMTPSettings: Sendable, Equatable {
+    public var host = "localhost"
+    public var port: Int?
+    /// "starttls", "tls" (implicit) or "none" (loopback relays only).
+    public var security = "starttls"
+    public var username: String?
+    public var caFile: String?
+    public var timeoutSeconds = 30
+    public init() {}
+
+    public var effectivePort: Int { port ?? (security == "tls" ? 465 : 587) }
+}
+
+public struct HTTPSettings: Sendable, Equatable {
+    public var timeoutSeconds = 30
+    public init() {}
+}

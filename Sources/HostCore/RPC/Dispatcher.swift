@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// Turns one line of input into at most one line of output, following JSON-RPC 2.0 to the letter:
+/// batches (run concurrently), notifications (no reply), exactly one of result/error, `id: null`
+/// when the id cannot be read.
+public final class Dispatcher: Sendable {
+    public let methods: MethodTable
+    let redactor: SecretRedactor
+    let logger: Logger
+    private let draining = NIOLockedValueBox(false)
+
+    public init(methods: MethodTable, redactor: SecretRedactor, logger: Logger) {
+        self.methods = methods
+        self.redactor = redactor
+        self.logger = logger
+    }
+
+    /// From now on, new calls get -32001 (shutting down); calls in flight finish.
+    public func beginDraining() { draining.withLockedValue { $0 = true } }
+    public var isDraining: Bool { draining.withLockedValue { $0 } }
+
+    public func handle(line: Data, connection: (any ConnectionHandle)?) async -> Data? {
+        let request: JSONValue
+        do {
+            request = try JSONValue.decode(line)
+        } catch {
+            return Self.response(id: .null, error: .parseError("the line is not valid JSON (or not UTF-8)")).encoded()
+        }
+        switch request {
+        case .array(let items):
+            if items.isEmpty { return Self.response(id: .null, error: .invalidRequest("an empty batch")).encoded() }
+            let replies = await withTaskGroup(of: (Int, JSONValue?).self) { group in
+                for (index, item) in items.enumerated() {
+                    group.addTask { (index, await self.handleOne(item, connection: connection)) }
+                }
+                var replies: [(Int, JSONValue)] = []
+                for await (index, reply) in group { if let reply { replies.append((index, reply)) } }
+                return replies.sorted { $0.0 < $1.0 }.map(\.1)
+            }
+            // A batch of notifications gets no reply at all, never `[]`.
+            return replies.isEmpty ? nil : JSONValue.array(replies).encoded()
+        default:
+            return await handleOne(request, connection: connection)?.encoded()
+        }
+    }
+
+    /// Handles one request object; nil for a notification.
+    public func handleOne(_ request: JSONValue, connection: (any ConnectionHandle)?) async -> JSONValue? {
+        guard case .object(let object) = request else {
+            return Self.response(id: .null, error: .invalidRequest("a request must be an object, got \(request.typeName)"))
+        }
+        var id: RPCID? = nil
+        if let rawID = object["id"] {
+            guard let parsed = RPCID(json: rawID) else {
+                return Self.response(id: .null, error: .invalidRequest("'id' must be a string, an integer or null"))
+            }
+            id = parsed
+        }
+        guard object["jsonrpc"] == .string("2.0") else {
+            return Self.response(id: id ?? .null, error: .invalidRequest("'jsonrpc' must be exactly \"2.0\""))
+        }
+        guard case .string(let method)? = object["method"] else {
+            return Self.response(id: id ?? .null, error: .invalidRequest("'method' must be a string"))
+        }
+        if let params = object["params"] {
+            switch params {
+            case .object, .array: break
+            default:
+                return Self.response(id: id ?? .null, error: .invalidRequest("'params' must be an object or an array"))
+            }
+        }
+        let outcome: Result<JSONValue, RPCError>
+        do {
+            outcome = .success(try await call(method, params: object["params"], id: id, connection: connection))
+        } catch let error as RPCError {
+            outcome = .failure(error)
+        } catch {
+            outcome = .failure(.internalError(String(describing: error)))
+        }
+        guard let id else { return nil }  // a notification: never answered, even on error
+        switch outcome {
+        case .success(let result): return Self.response(id: id, result: redactor.redact(result))
+        case .failure(let error):
+            return Self.response(
+                id: id, error: RPCError(code: error.code, message: redactor.redact(error.message), data: error.data.map(redactor.redact)))
+        }
+    }
+
+    public func call(_ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?) async throws -> JSONValue {
+        guard let entry = methods[method] else { throw RPCError.methodNotFound(method) }
+        if isDraining {
+            throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down; try again after it restarts")
+        }
+        let validated = try ParamValidator.validate(params, against: entry.descriptor.params, method: method)
+        for spec in entry.descriptor.params where spec.type == .secret {
+            if let secret = validated.string(spec.name) { redactor.remember(secret) }
+        }
+        let context = CallContext(method: method, requestID: id, connection: connection, logger: logger)
+        switch entry.handler {
+        case .host(let run):
+            return try await run(validated, context)
+        case .plugin(let supervisor):
+            let command = String(method.dropFirst(entry.pluginID.count + 1))
+            return try await supervisor.call(command, params: validated, context: context, timeout: entry.descriptor.timeout)
+        }
+    }
+
+    static func response(id: RPCID, result: JSONValue) -> JSONValue {
+        .object(["jsonrpc": "2.0", "id": id.json, "result": result])
+    }
+
+    static func response(id: RPCID, error: RPCError) -> JSONValue {
+        .object(["jsonrpc": "2.0", "id": id.json, "error": error.json])
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOExtras
+import NIOPosix
+
+/// The Unix-socket JSON-RPC server: 0600 socket in a 0700 directory, every peer checked with
+/// `SO_PEERCRED`, a stale socket replaced, a live one refused, systemd socket activation honoured.
+public final class RPCServer: Sendable {
+    public let path: String
+    let settings: SocketSettings
+    let dispatcher: Dispatcher
+    let subscribers: SubscriberRegistry
+    let logger: Logger
+    let group: any EventLoopGroup
+    let tracker = InFlightTracker()
+    /// An inherited listening socket (systemd `LISTEN_FDS`); never unlinked by us.
+    let activatedDescriptor: CInt?
+    private let allowedGIDs: Set<gid_t>
+    private struct State {
+        var serverChannel: (any Channel)?
+        var connections: [UInt64: ServerConnection] = [:]
+        var nextID: UInt64 = 0
+    }
+    private let state = NIOLockedValueBox(State())
+
+    public init(
+        path: String, settings: SocketSettings, dispatcher: Dispatcher, subscribers: SubscriberRegistry, logger: Logger,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, activatedDescriptor: CInt? = nil
+    ) throws {
+        self.path = path
+        self.settings = settings
+        self.dispatcher = dispatcher
+        self.subscribers = subscribers
+        self.logger = logger
+        self.group = group
+        self.activatedDescriptor = activatedDescriptor
+        var gids = Set<gid_t>()
+        for name in settings.allowGroups {
+            if let gid = gid_t(name) {
+                gids.insert(gid)
+            } else if let entry = getgrnam(name) {
+                gids.insert(entry.pointee.gr_gid)
+            } else {
+                throw StartupError(.configuration, "socket.allow_groups names '\(name)', which is not a group on this system")
+            }
+        }
+        allowedGIDs = gids
+    }
+
+    public var connectionCount: Int { state.withLockedValue { $0.connections.count } }
+    public var droppedNotices: Int { state.withLockedValue { $0.connections.values.reduce(0) { $0 + $1.droppedNotices } } }
+
+    public func start() async throws {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(.autoRead, value: true)
+            .childChannelInitializer { [self] channel in
+                self.initialize(channel)
+            }
+        let channel: any Channel
+        if let fd = activatedDescriptor {
+            channel = try await bootstrap.withBoundSocket(fd).get()
+        } else {
+            try prepareSocketPath()
+            // Create the socket with no permissions for group and others from the first instant.
+            let oldMask = umask(0o177)
+            defer { umask(oldMask) }
+            do {
+                channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+            } catch {
+                throw StartupError(.cannotCreate, "cannot create the socket \(path): \(error)")
+            }
+            chmod(path, settings.mode)
+        }
+        state.withLockedValue { $0.serverChannel = channel }
+        logger.info("listening", metadata: ["socket": "\(path)"])
+    }
+
+    private func prepareSocketPath() throws {
+        guard path.utf8.count <= Paths.maxSocketPathBytes else {
+            throw StartupError(
+                .configuration,
+                "the socket path is \(path.utf8.count) bytes, over the \(Paths.maxSocketPathBytes)-byte limit of Unix sockets: \(path); choose a shorter --socket")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let directoryMode: mode_t = settings.mode & 0o060 != 0 ? 0o710 : (settings.mode & 0o006 != 0 ? 0o711 : 0o700)
+        var info = stat()
+        if stat(directory, &info) != 0 {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(directoryMode)])
+            } catch {
+                throw StartupError(.cannotCreate, "cannot create the socket directory \(directory): \(error.localizedDescription)")
+            }
+        } else if info.st_uid == getuid() {
+            chmod(directory, directoryMode)
+        }
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else {
+                throw StartupError(.cannotCreate, "\(path) exists and is not a socket; remove it or choose another --socket")
+            }
+            // Probe before cleaning up (as Core Lightning does): a live daemon answers the connect.
+            if Self.isLive(path) {
+                throw StartupError(.alreadyRunning, "another assistantd is already serving \(path)")
+            }
+            unlink(path)
+        }
+    }
+
+    static func isLive(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            path.utf8CString.withUnsafeBytes { source in raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(raw.count))) }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return result == 0
+    }
+
+    private func initialize(_ channel: any Channel) -> EventLoopFuture<Void> {
+        peerCredentials(of: channel).flatMap { peer in
+            channel.eventLoop.makeCompletedFuture {
+                let sync = channel.pipeline.syncOperations
+                if let refusal = self.refusal(for: peer) {
+                    self.logger.warning("refused a peer", metadata: ["uid": "\(peer.map { String($0.uid) } ?? "?")", "reason": "\(refusal)"])
+                    try sync.addHandler(PeerRefusalHandler(reason: refusal))
+                    return
+                }
+                let connection = self.state.withLockedValue { s -> ServerConnection in
+                    s.nextID += 1
+                    let connection = ServerConnection(id: s.nextID, peer: peer, channel: channel, queueLimit: self.settings.noticeQueueLimit)
+                    s.connections[s.nextID] = connection
+                    return connection
+                }
+                try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: self.settings.maxRequestBytes))
+                try sync.addHandler(
+                    RPCConnectionHandler(
+                        connection: connection, dispatcher: self.dispatcher, tracker: self.tracker,
+                        maxLineBytes: self.settings.maxRequestBytes, maxConcurrent: self.settings.maxConcurrentPerConnection,
+                        onClose: { [self] closed in
+                            self.subscribers.unsubscribe(closed.connectionID)
+                            self.state.withLockedValue { _ = $0.connections.removeValue(forKey: closed.connectionID) }
+                        }))
+            }
+        }
+    }
+
+    /// `struct ucred` is hidden behind `_GNU_SOURCE` in glibc; this twin has its layout.
+    struct UCred: Sendable {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+    }
+
+    private func peerCredentials(of channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
+        #if os(Linux)
+            guard let provider = channel as? any SocketOptionProvider else { return channel.eventLoop.makeSucceededFuture(nil) }
+            let future: EventLoopFuture<UCred> = provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+            return future.map { Optional(PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid)) }.recover { _ in nil }
+        #else
+            return channel.eventLoop.makeSucceededFuture(nil)
+        #endif
+    }
+
+    /// nil when the peer may talk to us. Root is not special unless listed.
+    func refusal(for peer: PeerCredentials?) -> String? {
+        guard let peer else { return "the peer's credentials could not be read" }
+        if peer.uid == getuid() || settings.allowUIDs.contains(peer.uid) { return nil }
+        if allowedGIDs.contains(peer.gid) { return nil }
+        if !allowedGIDs.isEmpty, let user = getpwuid(peer.uid) {
+            var groups = [gid_t](repeating: 0, count: 256)
+            var count: Int32 = 256
+            if getgrouplist(user.pointee.pw_name, peer.gid, &groups, &count) != -1,
+                groups.prefix(Int(count)).contains(where: allowedGIDs.contains)
+            {
+                return nil
+            }
+        }
+        return "uid \(peer.uid) is not allowed on this socket (socket.allow_uids / socket.allow_groups)"
+    }
+
+    /// Stops accepting, lets calls in flight finish (up to `grace`), then closes every connection
+    /// and removes the socket file (unless systemd owns it).
+    public func stop(grace: Duration) async {
+        let server = state.withLockedValue { s -> (any Channel)? in
+            defer { s.serverChannel = nil }
+            return s.serverChannel
+        }
+        dispatcher.beginDraining()
+        try? await server?.close()
+        let tracker = self.tracker
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await tracker.waitUntilIdle() }
+            group.addTask { try? await Task.sleep(for: grace) }
+            await group.next()
+            group.cancelAll()
+        }
+        let open = state.withLockedValue { $0.connections.values.map(\.channel) }
+        for channel in open { try? await channel.close() }
+        if activatedDescriptor == nil { unlink(path) }
+        logger.info("stopped listening", metadata: ["socket": "\(path)"])
+    }
+}

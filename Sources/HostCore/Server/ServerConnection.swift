@@ -1,0 +1,64 @@
+import DequeModule
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// One client connection, as calls and the notice fan-out see it. Thread-safe: replies are written
+/// from whichever task finished the call; notices queue here (bounded, oldest dropped first) and
+/// drain on the event loop while the socket is writable.
+final class ServerConnection: ConnectionHandle {
+    let connectionID: UInt64
+    let peer: PeerCredentials?
+    let channel: any Channel
+    private let queueLimit: Int
+    private struct NoticeQueue {
+        var pending = Deque<ByteBuffer>()
+        var dropped = 0
+    }
+    private let notices = NIOLockedValueBox(NoticeQueue())
+
+    init(id: UInt64, peer: PeerCredentials?, channel: any Channel, queueLimit: Int) {
+        connectionID = id
+        self.peer = peer
+        self.channel = channel
+        self.queueLimit = queueLimit
+    }
+
+    var droppedNotices: Int { notices.withLockedValue { $0.dropped } }
+
+    func writeLine(_ data: Data) {
+        var buffer = channel.allocator.buffer(capacity: data.count + 1)
+        buffer.writeBytes(data)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        channel.writeAndFlush(buffer, promise: nil)
+    }
+
+    func sendNotification(method: String, params: JSONValue) {
+        writeLine(JSONValue.object(["jsonrpc": "2.0", "method": .string(method), "params": params]).encoded())
+    }
+
+    func deliverNotice(_ params: JSONValue) {
+        let data = JSONValue.object(["jsonrpc": "2.0", "method": "notice", "params": params]).encoded()
+        var buffer = channel.allocator.buffer(capacity: data.count + 1)
+        buffer.writeBytes(data)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        notices.withLockedValue { queue in
+            if queue.pending.count >= queueLimit {
+                queue.pending.removeFirst()
+                queue.dropped += 1
+            }
+            queue.pending.append(buffer)
+        }
+        channel.eventLoop.execute { self.drainNotices() }
+    }
+
+    /// On the event loop: write queued notices while the socket takes them.
+    func drainNotices() {
+        var wrote = false
+        while channel.isWritable, let next = notices.withLockedValue({ $0.pending.popFirst() }) {
+            channel.write(next, promise: nil)
+            wrote = true
+        }
+        if wrote { channel.flush() }
+    }
+}
