@@ -1,0 +1,244 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// The running daemon minus its process concerns: store, vault, notices, scheduler, plugins,
+/// method table and socket server, wired together. `assistantd` and the tests both start this.
+final class HostBox: Sendable {
+    private struct Reference { weak var host: Host? }
+    private let reference = NIOLockedValueBox(Reference())
+    var host: Host? {
+        get { reference.withLockedValue { $0.host } }
+        set { reference.withLockedValue { $0.host = newValue } }
+    }
+}
+
+public final class Host: Sendable {
+    public let options: HostOptions
+    public let store: Store
+    public let vault: Vault
+    public let notices: NoticeCenter
+    public let scheduler: JobScheduler
+    public let subscribers = SubscriberRegistry()
+    public let supervisors: [PluginSupervisor]
+    public let dispatcher: Dispatcher
+    public let server: RPCServer
+    public let http: HTTPClient
+    public let redactor: SecretRedactor
+    public let startedAt: Date
+    public let warnings: [String]
+    let settings: NIOLockedValueBox<HostConfiguration>
+    private let outboxTask = NIOLockedValueBox<Task<Void, Never>?>(nil)
+
+    public var clock: any HostClock { options.clock }
+    public var configuration: HostConfiguration { settings.withLockedValue { $0 } }
+
+    public init(options: HostOptions, plugins: [any AssistantPlugin], redactor: SecretRedactor = .shared) throws {
+        self.options = options
+        self.redactor = redactor
+        let configuration = options.configuration
+        settings = NIOLockedValueBox(configuration)
+        startedAt = options.clock.now
+        let logger = options.logger
+
+        // Registry checks first: a duplicate id or method is a configuration error, before any I/O.
+        var seen = Set<String>(["host"])
+        for plugin in plugins {
+            let manifest = plugin.manifest
+            guard seen.insert(manifest.id).inserted else { throw StartupError(.configuration, RegistryError.duplicatePlugin(manifest.id).description) }
+        }
+        var warnings: [String] = []
+        for id in configuration.plugins.keys.sorted() where !seen.contains(id) {
+            warnings.append("[plugins.\(id)] names no plugin of this build (plugins: \(plugins.map(\.manifest.id).sorted().joined(separator: ", ")))")
+        }
+        for plugin in plugins {
+            warnings += try Self.checkPluginConfig(plugin.manifest, configuration.plugins[plugin.manifest.id] ?? [:])
+        }
+        self.warnings = warnings
+
+        do {
+            try FileManager.default.createDirectory(
+                atPath: options.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StartupError(.cannotCreate, "cannot create the data directory \(options.dataDirectory): \(error.localizedDescription)")
+        }
+        var migrations: [PluginMigrations] = []
+        for plugin in plugins {
+            var m = PluginMigrations(pluginID: plugin.manifest.id)
+            plugin.registerMigrations(&m)
+            migrations.append(m)
+        }
+        let databasePath = (options.dataDirectory as NSString).appendingPathComponent("assistant.sqlite")
+        do {
+            store = try Store(path: databasePath, migrations: migrations, logger: logger)
+        } catch let error as StoreError {
+            throw StartupError(.configuration, error.description)
+        }
+
+        let keySource = VaultKeySource.resolve(
+            environment: options.environment, mode: configuration.vault.mode,
+            keyFile: configuration.vault.keyFile ?? Paths.vaultKeyFile(environment: options.environment),
+            logN: configuration.vault.scryptLogN)
+        do {
+            vault = try Vault(pool: store.pool, source: keySource, redactor: redactor, clock: options.clock)
+        } catch let error as VaultError {
+            throw StartupError(.configuration, error.description)
+        }
+
+        let sinks = try SinkFactory.make(
+            configuration.notify, vault: vault, standardOutput: options.standardOutput, environment: options.environment)
+        notices = try NoticeCenter(
+            pool: store.pool, clock: options.clock, sinks: sinks, redactor: redactor, logger: logger, subscribers: subscribers,
+            baseRetryDelay: options.outboxRetryBase)
+        scheduler = JobScheduler(
+            pool: store.pool, clock: options.clock, timeZone: configuration.timeZone, logger: logger, redactor: redactor,
+            baseBackoff: options.jobBackoffBase)
+
+        var httpConfiguration = HTTPClient.Configuration()
+        httpConfiguration.timeout = .init(
+            connect: .seconds(Int64(min(configuration.http.timeoutSeconds, 30))), read: .seconds(Int64(configuration.http.timeoutSeconds)))
+        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+
+        // Plugins: one supervisor each, with a context scoped to the plugin.
+        let pool = store.pool
+        let vault = self.vault
+        let notices = self.notices
+        let scheduler = self.scheduler
+        let http = self.http
+        let clock = options.clock
+        var supervisors: [PluginSupervisor] = []
+        for plugin in plugins {
+            let manifest = plugin.manifest
+            let section = configuration.plugins[manifest.id] ?? [:]
+            var values: [String: JSONValue] = [:]
+            for option in manifest.configOptions { values[option.key] = option.defaultValue }
+            for (key, value) in section where key != "enabled" { values[key] = value }
+            let config = PluginConfig(values)
+            let pluginLogger = {
+                var l = logger
+                l[metadataKey: "plugin"] = "\(manifest.id)"
+                return l
+            }()
+            let timeZone = configuration.timeZone
+            supervisors.append(
+                PluginSupervisor(
+                    plugin: plugin, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger, redactor: redactor,
+                    makeContext: {
+                        PluginContext(
+                            pluginID: manifest.id, config: config, vault: VaultScope(pluginID: manifest.id, vault: vault), database: pool,
+                            http: http, notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock,
+                            scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone, logger: pluginLogger)
+                    },
+                    onReady: { supervisor in
+                        let jobs = supervisor.manifest.jobs.map { job in
+                            ScheduledJob(id: "\(supervisor.id).\(job.id)", descriptor: job) {
+                                try await supervisor.plugin.runJob(job.id)
+                            }
+                        }
+                        try? await scheduler.activate(jobs)
+                    },
+                    onLeaveReady: { supervisor in await scheduler.deactivate(prefix: supervisor.id + ".") }
+                ))
+        }
+        self.supervisors = supervisors
+
+        var table = MethodTable()
+        let box = HostBox()
+        do {
+            for method in HostMethods.all {
+                try table.add(
+                    MethodEntry(
+                        pluginID: "host", descriptor: method.descriptor,
+                        handler: .host({ params, context in
+                            guard let host = box.host else { throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down") }
+                            return try await method.run(host, params, context)
+                        })))
+            }
+            for supervisor in supervisors {
+                for command in supervisor.manifest.commands {
+                    guard command.name.hasPrefix(supervisor.id + "."), command.name.count > supervisor.id.count + 1 else {
+                        throw RegistryError.badMethodName(command.name, plugin: supervisor.id)
+                    }
+                    try table.add(MethodEntry(pluginID: supervisor.id, descriptor: command, handler: .plugin(supervisor)))
+                }
+                for job in supervisor.manifest.jobs where job.id.contains(".") || job.id.isEmpty {
+                    throw RegistryError.badJobID(job.id, plugin: supervisor.id)
+                }
+            }
+        } catch let error as RegistryError {
+            throw StartupError(.configuration, error.description)
+        }
+        dispatcher = Dispatcher(methods: table, redactor: redactor, logger: logger)
+        server = try RPCServer(
+            path: options.socketPath, settings: configuration.socket, dispatcher: dispatcher, subscribers: subscribers, logger: logger,
+            activatedDescriptor: options.activatedDescriptor)
+        // Host methods reach the host through this box, set once every stored property is.
+        box.host = self
+    }
+
+    static func checkPluginConfig(_ manifest: PluginManifest, _ section: [String: JSONValue]) throws -> [String] {
+        var warnings: [String] = []
+        let options = Dictionary(manifest.configOptions.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        for (key, value) in section.sorted(by: { $0.key < $1.key }) where key != "enabled" {
+            guard let option = options[key] else {
+                warnings.append("unknown key 'plugins.\(manifest.id).\(key)' ignored")
+                continue
+            }
+            do { _ = try ParamValidator.check(value, option.type, name: "plugins.\(manifest.id).\(key)") } catch {
+                throw StartupError(.configuration, error.message.replacingOccurrences(of: "Invalid params: ", with: "configuration: "))
+            }
+        }
+        return warnings
+    }
+
+    // MARK: Lifecycle
+
+    /// Binds the socket, starts the plugins' setup, the host jobs and the outbox.
+    public func start() async throws {
+        try await server.start()
+        try await scheduler.activate(HostMethods.hostJobs(self))
+        await scheduler.onStateFlip { [notices] id, failed, error in
+            _ = try? await notices.post(
+                NoticeDraft(
+                    topic: failed ? "host.job.failed" : "host.job.recovered", plugin: "host",
+                    title: failed ? "Job \(id) failed" : "Job \(id) recovered",
+                    body: failed ? (error ?? "unknown error") : "The job runs normally again.", severity: failed ? .warning : .info))
+        }
+        for supervisor in supervisors { await supervisor.start() }
+        let notices = self.notices
+        outboxTask.withLockedValue { $0 = Task { await notices.runOutbox() } }
+    }
+
+    /// Graceful stop: no new calls, calls in flight finish (bounded), the outbox is flushed once,
+    /// the socket is removed.
+    public func shutdown() async {
+        let grace = configuration.shutdownGrace
+        await server.stop(grace: grace)
+        await scheduler.stopAll()
+        for supervisor in supervisors { await supervisor.shutdown() }
+        let task = outboxTask.withLockedValue { $0 }
+        task?.cancel()
+        await task?.value
+        await notices.deliverDue()
+        try? await http.shutdown()
+        try? store.close()
+    }
+
+    /// SIGHUP: log level, notification routing and sinks.
+    public func reload(_ newConfiguration: HostConfiguration) async throws {
+        let sinks = try SinkFactory.make(
+            newConfiguration.notify, vault: vault, standardOutput: options.standardOutput, environment: options.environment)
+        await notices.reconfigure(sinks: sinks)
+        await scheduler.setTimeZone(newConfiguration.timeZone)
+        settings.withLockedValue {
+            $0.notify = newConfiguration.notify
+            $0.logLevel = newConfiguration.logLevel
+            $0.timeZone = newConfiguration.timeZone
+        }
+    }
+
+    public func supervisor(_ id: String) -> PluginSupervisor? { supervisors.first { $0.id == id } }
+}

@@ -1,0 +1,291 @@
+import Foundation
+
+/// The host's own method set. It goes through the same manifest, validation and registry path
+/// as every plugin's commands, which is what proves the registry.
+struct HostMethod: Sendable {
+    let descriptor: CommandDescriptor
+    let run: @Sendable (Host, Params, CallContext) async throws -> JSONValue
+}
+
+enum HostMethods {
+    static let all: [HostMethod] = [
+        HostMethod(descriptor: CommandDescriptor(name: "ping", summary: "Check that the daemon answers", result: "\"pong\"", example: "assistantctl ping")) {
+            _, _, _ in "pong"
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "help", summary: "List every method, or describe one with its parameters",
+                params: [ParamSpec("method", .string, help: "a method name such as vault.set")],
+                result: "{methods: [{name, plugin, summary, usage}]} or one method's full description",
+                example: "assistantctl help vault.set")
+        ) { host, params, _ in
+            let table = host.dispatcher.methods
+            if let name = params.string("method") {
+                guard let entry = table[name] else {
+                    throw RPCError.invalidParam("method", "names no method ('\(name)'); run 'assistantctl help' for the list")
+                }
+                return ManifestJSON.command(entry.descriptor, plugin: entry.pluginID)
+            }
+            return [
+                "methods": .array(
+                    table.sortedNames.compactMap { name in
+                        table[name].map {
+                            [
+                                "name": .string(name), "plugin": .string($0.pluginID), "summary": .string($0.descriptor.summary),
+                                "usage": .string(ManifestJSON.usage($0.descriptor)),
+                            ]
+                        }
+                    })
+            ]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "status", summary: "Daemon version, uptime, socket, database, plugins and jobs", result: "an object",
+                example: "assistantctl status")
+        ) { host, _, _ in
+            await status(host)
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests", result: "an OpenRPC 1.2 document")
+        ) { host, _, _ in
+            ManifestJSON.openRPC(host.dispatcher.methods, version: host.options.version)
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "plugins.list", summary: "Plugins with their state, commands, jobs, topics and vault names",
+                result: "[{id, version, summary, state, detail, commands, jobs, topics, vault_names}]")
+        ) { host, _, _ in
+            var list: [JSONValue] = []
+            for supervisor in host.supervisors {
+                guard case .object(var object) = await supervisor.statusJSON() else { continue }
+                let m = supervisor.manifest
+                object["commands"] = .array(m.commands.map { .string($0.name) })
+                object["jobs"] = .array(m.jobs.map { .string("\(m.id).\($0.id)") })
+                object["topics"] = .array(m.topics.map { .object(["topic": .string($0.topic), "summary": .string($0.summary)]) })
+                object["vault_names"] = .array(m.vaultNames.map { .string("\(m.id)/\($0)") })
+                object["config_options"] = .array(
+                    m.configOptions.map {
+                        .object(["key": .string($0.key), "type": .string($0.type.name), "default": $0.defaultValue ?? .null, "help": .string($0.help)])
+                    })
+                list.append(.object(object))
+            }
+            return .array(list)
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "jobs.list", summary: "Periodic jobs with last and next run and last outcome", result: "[{id, schedule, last_run, next_run, last_outcome, …}]")
+        ) { host, _, _ in
+            try JSONValue(encoding: await host.scheduler.list())
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "jobs.run", summary: "Run a job now (refused while it is already running)",
+                params: [ParamSpec("id", .string, required: true, help: "job id as listed by jobs.list, e.g. host.prune")],
+                result: "the job's status after the run", example: "assistantctl jobs.run id=host.prune")
+        ) { host, params, _ in
+            try JSONValue(encoding: await host.scheduler.runNow(try params.requiredString("id")))
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "vault.set", summary: "Store a secret (the CLI reads it from stdin or a prompt, never from argv)",
+                params: [
+                    ParamSpec("name", .string, required: true, help: "<plugin>/<name>, e.g. host/smtp/password"),
+                    ParamSpec("secret", .secret, required: true, help: "the secret value"),
+                ], result: "{name, stored: true}", example: "assistantctl vault set host/smtp/password")
+        ) { host, params, _ in
+            let name = try params.requiredString("name")
+            let scope = String(name.prefix { $0 != "/" })
+            guard scope == "host" || host.supervisor(scope) != nil else {
+                throw RPCError.invalidParam(
+                    "name", "must start with 'host/' or a plugin id (\(host.supervisors.map(\.id).joined(separator: ", "))), got '\(name)'")
+            }
+            try await vaultCall { try await host.vault.set(name, secret: try params.requiredString("secret")) }
+            await host.supervisor(scope)?.credentialsChanged()
+            return ["name": .string(name), "stored": true]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "vault.list", summary: "Vault entry names and timestamps (never values)",
+                params: [ParamSpec("prefix", .string, help: "only names starting with this, e.g. octoprint/")],
+                result: "[{name, created_at, updated_at}]")
+        ) { host, params, _ in
+            try JSONValue(encoding: try await vaultCall { try await host.vault.list(prefix: params.string("prefix")) })
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "vault.delete", summary: "Delete a vault entry",
+                params: [ParamSpec("name", .string, required: true, help: "the entry's full name")], result: "{name, deleted: true}")
+        ) { host, params, _ in
+            let name = try params.requiredString("name")
+            guard try await vaultCall({ try await host.vault.delete(name) }) else {
+                throw RPCError.invalidParam("name", "names no vault entry ('\(name)'); see 'vault.list'")
+            }
+            return ["name": .string(name), "deleted": true]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "vault.status", summary: "Whether the vault is locked, and its key mode", result: "{mode, locked, entries}")
+        ) { host, _, _ in
+            let entries = try await host.vault.list(prefix: nil).count
+            return ["mode": .string(await host.vault.mode), "locked": .bool(await host.vault.isLocked), "entries": .int(Int64(entries))]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "vault.unlock", summary: "Unlock a passphrase vault (the first unlock sets the passphrase)",
+                params: [ParamSpec("passphrase", .secret, required: true, help: "the vault passphrase")], result: "{locked: false}")
+        ) { host, params, _ in
+            try await vaultCall { try await host.vault.unlock(passphrase: try params.requiredString("passphrase")) }
+            for supervisor in host.supervisors { await supervisor.credentialsChanged() }
+            return ["locked": false]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(name: "vault.lock", summary: "Forget the key of a passphrase vault until the next unlock", result: "{locked: true}")
+        ) { host, _, _ in
+            try await vaultCall { try await host.vault.lock() }
+            return ["locked": true]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "vault.rekey", summary: "Re-encrypt every entry under a new key (a new key file, or a new passphrase)",
+                params: [ParamSpec("passphrase", .secret, help: "the new passphrase (passphrase mode only)")], result: "{rekeyed: n}")
+        ) { host, params, _ in
+            try await vaultCall { try await host.vault.rekey(newPassphrase: params.string("passphrase")) }
+            return ["rekeyed": .int(Int64(try await host.vault.list(prefix: nil).count))]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "notifications.send", summary: "Send a notice through the configured sinks, or mail one address directly",
+                params: [
+                    ParamSpec("title", .string, required: true, help: "one-line title (the mail subject)"),
+                    ParamSpec("body", .string, required: true, help: "the text"),
+                    ParamSpec("topic", .string, default: "host.manual", help: "topic for routing and subscriptions"),
+                    ParamSpec("severity", .oneOf(Severity.allCases.map(\.rawValue)), default: "info", help: "debug, info, warning, error or critical"),
+                    ParamSpec("to", .string, help: "mail this address directly instead of routing by topic"),
+                    ParamSpec("attachments", .array(of: .path), help: "files to attach (absolute paths; the CLI resolves relative ones)"),
+                    ParamSpec("dedupe_key", .string, help: "a notice with a key seen before is dropped"),
+                ], result: "the notice, or {duplicate: true}", example: "assistantctl notifications.send title=Hello body='It works'")
+        ) { host, params, _ in
+            let topic = try params.requiredString("topic")
+            guard !topic.isEmpty, topic.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+                throw RPCError.invalidParam("topic", "must be dotted words such as host.manual, got '\(topic)'")
+            }
+            let attachments = try (params.array("attachments") ?? []).compactMap(\.stringValue).map { try OutgoingAttachment.file(atPath: $0) }
+            let draft = NoticeDraft(
+                topic: topic, plugin: "host", title: try params.requiredString("title"), body: try params.requiredString("body"),
+                severity: Severity(rawValue: params.string("severity") ?? "info") ?? .info, dedupeKey: params.string("dedupe_key"),
+                attachments: attachments, directRecipient: params.string("to"))
+            guard let notice = try await host.notices.post(draft) else { return ["duplicate": true] }
+            return try JSONValue(encoding: notice)
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "notifications.list", summary: "Recent notices, newest first",
+                params: [
+                    ParamSpec("limit", .integer(min: 1, max: 10_000), default: 50, help: "how many"),
+                    ParamSpec("topic", .string, help: "a topic or a prefix pattern such as octoprint.*"),
+                ], result: "[notice]")
+        ) { host, params, _ in
+            let limit = Int(params.int("limit") ?? 50)
+            return try JSONValue(encoding: try await host.notices.list(limit: limit, topic: params.string("topic").map(TopicPattern.init)))
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "subscribe", summary: "Receive notices on this connection as 'notice' notifications",
+                params: [ParamSpec("topics", .array(of: .string), help: "topics or prefix patterns (octoprint.*); none means all")],
+                result: "{subscribed: [topics]}", example: "assistantctl watch 'octoprint.*'")
+        ) { host, params, context in
+            guard let connection = context.connection else { throw RPCError.invalidRequest("subscribe needs a socket connection") }
+            let topics = (params.array("topics") ?? []).compactMap(\.stringValue)
+            host.subscribers.subscribe(connection, patterns: topics.map(TopicPattern.init))
+            return ["subscribed": .array(topics.map(JSONValue.string))]
+        },
+        HostMethod(descriptor: CommandDescriptor(name: "unsubscribe", summary: "Stop receiving notices on this connection", result: "{unsubscribed: bool}")) {
+            host, _, context in
+            guard let connection = context.connection else { return ["unsubscribed": false] }
+            return ["unsubscribed": .bool(host.subscribers.unsubscribe(connection.connectionID))]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "backup", summary: "Write a consistent copy of the database while the daemon runs",
+                params: [
+                    ParamSpec("path", .path, required: true, help: "where to write the copy"),
+                    ParamSpec("overwrite", .boolean, default: false, help: "replace an existing file"),
+                ], result: "{path, bytes}", example: "assistantctl backup path=backup.sqlite")
+        ) { host, params, _ in
+            let path = try params.requiredString("path")
+            if FileManager.default.fileExists(atPath: path) && params.bool("overwrite") != true {
+                throw RPCError.invalidParam("path", "'\(path)' exists; pass overwrite=true to replace it")
+            }
+            let directory = (path as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw RPCError.invalidParam("path", "the directory '\(directory)' does not exist")
+            }
+            do { try host.store.backup(to: path) } catch {
+                throw RPCError(code: RPCErrorCode.internalError, message: "Backup failed: \(error)", data: ["path": .string(path)])
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return ["path": .string(path), "bytes": .int(Int64(size))]
+        },
+    ]
+
+    static func vaultCall<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as VaultError {
+            switch error {
+            case .locked:
+                throw RPCError(code: RPCErrorCode.vaultLocked, message: "The vault is locked; run 'assistantctl vault unlock'")
+            case .wrongPassphrase:
+                throw RPCError.invalidParam("passphrase", "does not unlock the vault")
+            case .notPassphraseMode:
+                throw RPCError(code: RPCErrorCode.conflict, message: "The vault uses a key file, not a passphrase (vault.mode = \"keyfile\")")
+            case .invalidName(_, let reason):
+                throw RPCError.invalidParam("name", reason)
+            default:
+                throw RPCError(code: RPCErrorCode.internalError, message: "Vault error: \(error.description)")
+            }
+        }
+    }
+
+    static func status(_ host: Host) async -> JSONValue {
+        var plugins: [JSONValue] = []
+        for supervisor in host.supervisors { plugins.append(await supervisor.statusJSON()) }
+        let jobs = (try? JSONValue(encoding: await host.scheduler.list())) ?? .array([])
+        let configuration = host.configuration
+        return [
+            "version": .string(host.options.version),
+            "api_version": .string(AssistantVersion.api),
+            "pid": .int(Int64(getpid())),
+            "time_zone": .string(configuration.timeZone.identifier),
+            "now": .string(ISO8601.string(host.clock.now)),
+            "started": .string(ISO8601.string(host.startedAt)),
+            "uptime_s": .int(Int64(max(0, host.clock.now.timeIntervalSince(host.startedAt)))),
+            "socket": .string(host.server.path),
+            "database": .string(host.store.path),
+            "config_file": host.options.configPath.map(JSONValue.string) ?? .null,
+            "vault": ["mode": .string(await host.vault.mode), "locked": .bool(await host.vault.isLocked)],
+            "connections": .int(Int64(host.server.connectionCount)),
+            "subscribers": .int(Int64(host.subscribers.count)),
+            "dropped_notices": .int(Int64(host.server.droppedNotices)),
+            "sinks": .array(await host.notices.sinkNames.map(JSONValue.string)),
+            "outbox": (try? await host.notices.outboxStatus()) ?? .null,
+            "plugins": .array(plugins),
+            "jobs": jobs,
+        ]
+    }
+
+    static func hostJobs(_ host: Host) -> [ScheduledJob] {
+        let notices = host.notices
+        let settings = host.settings
+        return [
+            ScheduledJob(
+                id: "host.prune",
+                descriptor: JobDescriptor(
+                    id: "prune", summary: "Delete notices, delivered outbox rows and dedupe keys past the retention",
+                    schedule: .daily(hour: 3, minute: 30), jitter: .seconds(600))
+            ) {
+                _ = try await notices.prune(olderThan: settings.withLockedValue { $0.store.retentionDays })
+            }
+        ]
+    }
+}

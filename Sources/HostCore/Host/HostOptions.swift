@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import NIOCore
+
+/// What `assistantd` (or a test) decides before the host starts.
+public struct HostOptions: Sendable {
+    public var configuration: HostConfiguration
+    public var configPath: String?
+    public var environment: [String: String]
+    public var socketPath: String
+    public var dataDirectory: String
+    public var version: String
+    public var clock: any HostClock
+    public var logger: Logger
+    /// Where the stdout sink writes (tests capture it).
+    public var standardOutput: @Sendable (String) -> Void
+    /// An inherited listening socket (systemd socket activation).
+    public var activatedDescriptor: CInt?
+    /// Notice retry base delay; tests shorten it.
+    public var outboxRetryBase: TimeInterval = 5
+    public var jobBackoffBase: TimeInterval = 5
+
+    public init(
+        configuration: HostConfiguration, configPath: String? = nil, environment: [String: String], socketPath: String,
+        dataDirectory: String, version: String, clock: any HostClock = SystemClock(), logger: Logger,
+        standardOutput: @escaping @Sendable (String) -> Void = StdoutSink.standardOutput, activatedDescriptor: CInt? = nil
+    ) {
+        self.configuration = configuration
+        self.configPath = configPath
+        self.environment = environment
+        self.socketPath = socketPath
+        self.dataDirectory = dataDirectory
+        self.version = version
+        self.clock = clock
+        self.logger = logger
+        self.standardOutput = standardOutput
+        self.activatedDescriptor = activatedDescriptor
+    }
+}
+
+public enum AssistantVersion {
+    public static let daemon = "0.1.0"
+    /// Bumped when a method or a field is removed or changes meaning; additions keep it.
+    public static let api = "1.0"
+}

@@ -1,0 +1,185 @@
+import Foundation
+import NIOCore
+import NIOExtras
+import NIOPosix
+import NIOSSL
+
+public struct SMTPError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What one SMTP session negotiated; tests assert on it (TLS really used, AUTH really done).
+public struct SMTPSessionReport: Sendable, Equatable {
+    public var tls = false
+    public var authMechanism: String?
+}
+
+/// Direct SMTP submission: STARTTLS or implicit TLS through swift-nio-ssl with the server
+/// certificate verified (system roots, or `ca_file` for a private CA), AUTH PLAIN or LOGIN with
+/// the password from the vault (`host/smtp/password`).
+///
+/// Hand-written on purpose: none of the project's libraries speaks SMTP, and a submission client
+/// needs only this small, linear dialogue (RFC 5321, 3207, 4954).
+public struct SMTPTransport: MailTransport {
+    let settings: SMTPSettings
+    let vault: Vault?
+    let group: any EventLoopGroup
+
+    public init(settings: SMTPSettings, vault: Vault?, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.settings = settings
+        self.vault = vault
+        self.group = group
+    }
+
+    public func send(_ message: Data, from: String, to: [String]) async throws {
+        _ = try await sendReporting(message, from: from, to: to)
+    }
+
+    public func sendReporting(_ message: Data, from: String, to: [String]) async throws -> SMTPSessionReport {
+        let password: String? = settings.username == nil ? nil : try await vault?.get("host/smtp/password")
+        if settings.username != nil && password == nil {
+            throw SMTPError("notify.smtp.username is set but the vault has no 'host/smtp/password' (run 'assistantctl vault set host/smtp/password')")
+        }
+        let tlsContext = try makeTLSContext()
+        let host = settings.host
+        let implicitTLS = settings.security == "tls"
+        let channel = try await ClientBootstrap(group: group)
+            .connectTimeout(.seconds(Int64(settings.timeoutSeconds)))
+            .connect(host: host, port: settings.effectivePort)
+            .flatMapThrowing { channel -> NIOAsyncChannel<ByteBuffer, ByteBuffer> in
+                let sync = channel.pipeline.syncOperations
+                if implicitTLS {
+                    try sync.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: Self.sniName(host)))
+                }
+                try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 64 * 1024))
+                return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }.get()
+
+        return try await withThrowingTaskGroup(of: SMTPSessionReport?.self) { group in
+            group.addTask {
+                try await channel.executeThenClose { inbound, outbound in
+                    var session = SMTPSession(inbound: inbound.makeAsyncIterator(), outbound: outbound)
+                    var report = SMTPSessionReport(tls: implicitTLS)
+                    try await session.expect(220)
+                    let helo = Self.heloName()
+                    var extensions = try await session.command("EHLO \(helo)", expect: 250)
+                    if settings.security == "starttls" {
+                        guard extensions.contains(where: { $0.uppercased().hasPrefix("STARTTLS") }) else {
+                            throw SMTPError("\(host) does not offer STARTTLS; refusing to send credentials or mail in clear text")
+                        }
+                        try await session.command("STARTTLS", expect: 220)
+                        let raw = channel.channel
+                        try await raw.eventLoop.submit {
+                            let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: Self.sniName(host))
+                            try raw.pipeline.syncOperations.addHandler(handler, position: .first)
+                        }.get()
+                        report.tls = true
+                        extensions = try await session.command("EHLO \(helo)", expect: 250)
+                    }
+                    if let username = settings.username, let password {
+                        let mechanisms = extensions.first { $0.uppercased().hasPrefix("AUTH") }?.uppercased().split(separator: " ").dropFirst() ?? []
+                        if mechanisms.contains("PLAIN") {
+                            let token = Data(("\u{0}" + username + "\u{0}" + password).utf8).base64EncodedString()
+                            try await session.command("AUTH PLAIN \(token)", expect: 235, redactedAs: "AUTH PLAIN ***")
+                            report.authMechanism = "PLAIN"
+                        } else if mechanisms.contains("LOGIN") {
+                            try await session.command("AUTH LOGIN", expect: 334)
+                            try await session.command(Data(username.utf8).base64EncodedString(), expect: 334, redactedAs: "***")
+                            try await session.command(Data(password.utf8).base64EncodedString(), expect: 235, redactedAs: "***")
+                            report.authMechanism = "LOGIN"
+                        } else {
+                            throw SMTPError("\(host) offers no AUTH PLAIN or LOGIN (after TLS); cannot log in")
+                        }
+                    }
+                    try await session.command("MAIL FROM:<\(from)>", expect: 250)
+                    for recipient in to { try await session.command("RCPT TO:<\(recipient)>", expect: 250, 251) }
+                    try await session.command("DATA", expect: 354)
+                    try await session.send(Self.dotStuffed(message))
+                    try await session.expect(250)
+                    _ = try? await session.command("QUIT", expect: 221)
+                    return report
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(settings.timeoutSeconds))
+                return nil
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            guard let report = first else {
+                try? await channel.channel.close()
+                throw SMTPError("the SMTP session with \(host) timed out after \(settings.timeoutSeconds) s")
+            }
+            return report
+        }
+    }
+
+    private func makeTLSContext() throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .fullVerification
+        if let caFile = settings.caFile {
+            configuration.trustRoots = .file(caFile)
+        }
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// SNI takes names, not addresses; with nil NIOSSL verifies the certificate against the peer's IP.
+    static func sniName(_ host: String) -> String? {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1 { return nil }
+        return host
+    }
+
+    static func heloName() -> String {
+        let name = ProcessInfo.processInfo.hostName
+        return name.isEmpty || name.contains(" ") ? "localhost" : name
+    }
+
+    /// CRLF line ends, leading dots doubled (RFC 5321 §4.5.2), and the final `.` line.
+    static func dotStuffed(_ message: Data) -> Data {
+        var text = String(decoding: message, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        if text.hasSuffix("\n") { text.removeLast() }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix(".") ? "." + $0 : String($0) }
+        return Data((lines.joined(separator: "\r\n") + "\r\n.\r\n").utf8)
+    }
+}
+
+/// The reply/command rhythm of one SMTP session.
+struct SMTPSession {
+    var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+
+    /// Reads one (possibly multi-line) reply and checks its code; returns the text lines.
+    @discardableResult
+    mutating func expect(_ codes: Int..., after sent: String? = nil) async throws -> [String] {
+        try await reply(codes, after: sent)
+    }
+
+    @discardableResult
+    mutating func command(_ text: String, expect codes: Int..., redactedAs: String? = nil) async throws -> [String] {
+        try await send(Data((text + "\r\n").utf8))
+        return try await reply(codes, after: redactedAs ?? text)
+    }
+
+    private mutating func reply(_ codes: [Int], after sent: String?) async throws -> [String] {
+        var lines: [String] = []
+        while true {
+            guard var buffer = try await inbound.next() else { throw SMTPError("the SMTP server closed the connection") }
+            let line = buffer.readString(length: buffer.readableBytes)?.trimmingCharacters(in: .init(charactersIn: "\r")) ?? ""
+            guard line.count >= 3, let code = Int(line.prefix(3)) else { throw SMTPError("unexpected SMTP reply '\(line)'") }
+            lines.append(String(line.dropFirst(4)))
+            if line.count == 3 || line[line.index(line.startIndex, offsetBy: 3)] == " " {
+                guard codes.contains(code) else {
+                    throw SMTPError("SMTP server answered \(line)\(sent.map { " to \($0)" } ?? "")")
+                }
+                return lines
+            }
+        }
+    }
+
+    func send(_ data: Data) async throws {
+        try await outbound.write(ByteBuffer(bytes: data))
+    }
+}

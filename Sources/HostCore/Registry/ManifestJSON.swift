@@ -1,0 +1,92 @@
+/// JSON renderings of manifests: `help`, `plugins.list`, and the OpenRPC document of `rpc.discover`.
+enum ManifestJSON {
+    static func usage(_ command: CommandDescriptor) -> String {
+        ([command.name] + command.params.map { $0.required ? "\($0.name)=<\($0.type.name)>" : "[\($0.name)=<\($0.type.name)>]" })
+            .joined(separator: " ")
+    }
+
+    static func param(_ spec: ParamSpec) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "name": .string(spec.name), "type": .string(spec.type.name), "required": .bool(spec.required), "help": .string(spec.help),
+        ]
+        if let d = spec.defaultValue { object["default"] = d }
+        switch spec.type {
+        case .integer(let min, let max):
+            if let min { object["minimum"] = .int(min) }
+            if let max { object["maximum"] = .int(max) }
+        case .number(let min, let max):
+            if let min { object["minimum"] = .double(min) }
+            if let max { object["maximum"] = .double(max) }
+        case .oneOf(let choices):
+            object["choices"] = .array(choices.map(JSONValue.string))
+        case .array(let element?):
+            object["items"] = .string(element.name)
+        default: break
+        }
+        return .object(object)
+    }
+
+    static func command(_ command: CommandDescriptor, plugin: String) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "name": .string(command.name), "plugin": .string(plugin), "summary": .string(command.summary),
+            "usage": .string(usage(command)), "params": .array(command.params.map(param)), "result": .string(command.result),
+        ]
+        if let example = command.example { object["example"] = .string(example) }
+        return .object(object)
+    }
+
+    static func schema(_ type: ParamType) -> JSONValue {
+        switch type {
+        case .string: ["type": "string"]
+        case .path: ["type": "string", "format": "path"]
+        case .secret: ["type": "string", "format": "password", "writeOnly": true]
+        case .date: ["type": "string", "format": "date"]
+        case .dateTime: ["type": "string", "format": "date-time"]
+        case .integer(let min, let max):
+            .object(
+                ["type": "integer"].merging(
+                    [("minimum", min.map(JSONValue.int)), ("maximum", max.map(JSONValue.int))].compactMap { k, v in v.map { (k, $0) } },
+                    uniquingKeysWith: { a, _ in a }))
+        case .number(let min, let max):
+            .object(
+                ["type": "number"].merging(
+                    [("minimum", min.map(JSONValue.double)), ("maximum", max.map(JSONValue.double))].compactMap { k, v in v.map { (k, $0) } },
+                    uniquingKeysWith: { a, _ in a }))
+        case .boolean: ["type": "boolean"]
+        case .object: ["type": "object"]
+        case .array(let element): element.map { .object(["type": "array", "items": schema($0)]) } ?? ["type": "array"]
+        case .oneOf(let choices): .object(["type": "string", "enum": .array(choices.map(JSONValue.string))])
+        case .any: [:]
+        }
+    }
+
+    static func openRPC(_ table: MethodTable, version: String) -> JSONValue {
+        let methods: [JSONValue] = table.sortedNames.compactMap { name in
+            guard let entry = table[name] else { return nil }
+            let d = entry.descriptor
+            var method: [String: JSONValue] = [
+                "name": .string(name), "summary": .string(d.summary), "paramStructure": "either",
+                "params": .array(
+                    d.params.map { p in
+                        var param: [String: JSONValue] = [
+                            "name": .string(p.name), "required": .bool(p.required), "description": .string(p.help), "schema": schema(p.type),
+                        ]
+                        if let def = p.defaultValue, case .object(var s) = param["schema"]! {
+                            s["default"] = def
+                            param["schema"] = .object(s)
+                        }
+                        return .object(param)
+                    }),
+                "result": ["name": "result", "description": .string(d.result), "schema": [:]],
+                "tags": .array([.object(["name": .string(entry.pluginID)])]),
+            ]
+            if let example = d.example { method["description"] = .string("Example: \(example)") }
+            return .object(method)
+        }
+        return [
+            "openrpc": "1.2.6",
+            "info": ["title": "assistantd", "version": .string(version), "description": "Line-delimited JSON-RPC 2.0 on a Unix socket"],
+            "methods": .array(methods),
+        ]
+    }
+}
