@@ -4,7 +4,7 @@ import Foundation
 /// as every plugin's commands, which is what proves the registry.
 struct HostMethod: Sendable {
     let descriptor: CommandDescriptor
-    let run: @Sendable (Host, Params, CallContext) async throws -> JSONValue
+    let run: @Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue
 }
 
 enum HostMethods {
@@ -247,7 +247,7 @@ enum HostMethods {
         }
     }
 
-    static func status(_ host: Host) async -> JSONValue {
+    static func status(_ host: AssistantHost) async -> JSONValue {
         var plugins: [JSONValue] = []
         for supervisor in host.supervisors { plugins.append(await supervisor.statusJSON()) }
         let jobs = (try? JSONValue(encoding: await host.scheduler.list())) ?? .array([])
@@ -274,7 +274,7 @@ enum HostMethods {
         ]
     }
 
-    static func hostJobs(_ host: Host) -> [ScheduledJob] {
+    static func hostJobs(_ host: AssistantHost) -> [ScheduledJob] {
         let notices = host.notices
         let settings = host.settings
         return [

@@ -8,15 +8,15 @@ import NIOPosix
 /// The running daemon minus its process concerns: store, vault, notices, scheduler, plugins,
 /// method table and socket server, wired together. `assistantd` and the tests both start this.
 final class HostBox: Sendable {
-    private struct Reference { weak var host: Host? }
+    private struct Reference { weak var host: AssistantHost? }
     private let reference = NIOLockedValueBox(Reference())
-    var host: Host? {
+    var host: AssistantHost? {
         get { reference.withLockedValue { $0.host } }
         set { reference.withLockedValue { $0.host = newValue } }
     }
 }
 
-public final class Host: Sendable {
+public final class AssistantHost: Sendable {
     public let options: HostOptions
     public let store: Store
     public let vault: Vault
@@ -175,7 +175,7 @@ public final class Host: Sendable {
         server = try RPCServer(
             path: options.socketPath, settings: configuration.socket, dispatcher: dispatcher, subscribers: subscribers, logger: logger,
             activatedDescriptor: options.activatedDescriptor)
-        // Host methods reach the host through this box, set once every stored property is.
+        // AssistantHost methods reach the host through this box, set once every stored property is.
         box.host = self
     }
 

@@ -1,0 +1,6 @@
+import HostCore
+
+/// The only place that names plugins. Each plugin issue adds its plugin here.
+enum PluginList {
+    static var all: [any AssistantPlugin] { [] }
+}
