@@ -103,3 +103,14 @@ public enum ISO8601 {
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }
+
+extension Notice {
+    /// The one-line text form used by the stdout sink and `assistantctl watch` on a terminal.
+    public var textLine: String {
+        var line = "\(time) \(severity.rawValue.uppercased()) [\(topic)] \(title)"
+        let flatBody = body.split(whereSeparator: \.isNewline).joined(separator: " / ")
+        if !flatBody.isEmpty { line += ": \(flatBody)" }
+        if !attachments.isEmpty { line += " (attachments: \(attachments.map(\.name).joined(separator: ", ")))" }
+        return line
+    }
+}

@@ -59,13 +59,7 @@ public struct StdoutSink: NoticeSink {
         case .json:
             return (try? JSONValue(encoding: notice).encodedString()) ?? "{}"
         case .text:
-            var line = "\(notice.time) \(notice.severity.rawValue.uppercased()) [\(notice.topic)] \(notice.title)"
-            let body = notice.body.split(whereSeparator: \.isNewline).joined(separator: " / ")
-            if !body.isEmpty { line += ": \(body)" }
-            if !notice.attachments.isEmpty {
-                line += " (attachments: \(notice.attachments.map(\.name).joined(separator: ", ")))"
-            }
-            return line
+            return notice.textLine
         }
     }
 }

@@ -1,0 +1,245 @@
+import AssistantClient
+import ArgumentParser
+import Foundation
+
+@main
+struct Assistantctl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assistantctl",
+        abstract: "Talk to assistantd: call any method, read help, watch notices, manage the vault.",
+        discussion: """
+            Any method can be called by name with key=value arguments:
+              assistantctl ping
+              assistantctl notifications.send title=Hello body='It works'
+            Values that look like JSON (numbers, true/false/null, {...}, [...], "...") are sent as JSON.
+
+            Exit codes: 0 ok, 1 the daemon returned an error, 64 usage error, 69 daemon not reachable.
+            """,
+        version: "0.1.0",
+        subcommands: [Call.self, Help.self, Status.self, Watch.self, Vault.self],
+        defaultSubcommand: Call.self)
+}
+
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "Socket path (default: $ASSISTANT_SOCKET, then $XDG_RUNTIME_DIR/assistant/assistantd.sock).")
+    var socket: String?
+
+    @Flag(name: [.customShort("J"), .long], help: "Print JSON (the default when output is not a terminal).")
+    var json = false
+
+    @Flag(name: [.customShort("H"), .long], help: "Print readable text even when output is not a terminal.")
+    var human = false
+
+    var socketPath: String {
+        let env = ProcessInfo.processInfo.environment
+        if let socket, !socket.isEmpty { return socket }
+        if let fromEnv = env["ASSISTANT_SOCKET"], !fromEnv.isEmpty { return fromEnv }
+        if let runtime = env["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return (runtime as NSString).appendingPathComponent("assistant/assistantd.sock")
+        }
+        return "/tmp/assistant-\(getuid())/assistantd.sock"
+    }
+
+    var wantsJSON: Bool {
+        if json { return true }
+        if human { return false }
+        return isatty(STDOUT_FILENO) == 0
+    }
+
+    func connect() async throws -> AssistantConnection {
+        do {
+            return try await AssistantConnection.connect(socketPath: socketPath)
+        } catch let error as ClientError {
+            Output.fail(
+                "assistantctl: \(error)\nStart the daemon with 'assistantd' (or 'systemctl --user start assistantd'), "
+                    + "or point --socket / ASSISTANT_SOCKET at the right socket.", code: 69)
+        }
+    }
+}
+
+struct Call: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call", abstract: "Call a method: assistantctl [call] METHOD [key=value ...]")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(parsing: .captureForPassthrough, help: "The method, then its arguments as key=value (or positional).")
+    var words: [String] = []
+
+    func run() async throws {
+        // Global flags after the method are still flags (captureForPassthrough keeps them as words).
+        var options = self.options
+        var words: [String] = []
+        var remaining = self.words[...]
+        while let word = remaining.popFirst() {
+            switch word {
+            case "-J", "--json": options.json = true
+            case "-H", "--human": options.human = true
+            case "--socket":
+                guard let path = remaining.popFirst() else { throw ValidationError("--socket needs a path") }
+                options.socket = path
+            default:
+                if word.hasPrefix("--socket=") { options.socket = String(word.dropFirst(9)) } else { words.append(word) }
+            }
+        }
+        guard let method = words.first else {
+            throw ValidationError("name a method, e.g. 'assistantctl ping'; 'assistantctl help' lists them")
+        }
+        let connection = try await options.connect()
+        let result = try await Invocation(connection: connection, options: options).call(method, Array(words.dropFirst()))
+        await connection.close()
+        Output.result(result, json: options.wantsJSON)
+    }
+}
+
+/// Prepares and sends one call: reads the method's parameter list first (paths made absolute,
+/// secrets read from stdin or a prompt), prints progress on stderr.
+struct Invocation {
+    let connection: AssistantConnection
+    let options: GlobalOptions
+
+    func call(_ method: String, _ arguments: [String], secrets: [String: String] = [:]) async throws -> JSONValue {
+        var params: [ParamInfo]? = nil
+        if case .success(let help) = try await connection.callResult("help", params: ["method": .string(method)]) {
+            params = ParamInfo.list(fromHelp: help)
+        }
+        var built: JSONValue?
+        do {
+            built = try CallArguments.build(arguments, params: params, workingDirectory: FileManager.default.currentDirectoryPath)
+        } catch let error as UsageError {
+            Output.fail("assistantctl: \(error)", code: 64)
+        }
+        // Required secrets not given: from the caller, else standard input or a no-echo prompt.
+        for info in params ?? [] where info.type == "secret" && (info.required || secrets[info.name] != nil) {
+            if case .array = built { continue }
+            var object = built?.objectValue ?? [:]
+            guard object[info.name] == nil else { continue }
+            object[info.name] = .string(try secrets[info.name] ?? SecretInput.read(prompt: "\(info.name) for \(method): "))
+            built = .object(object)
+        }
+        let progress = Task {
+            for await notification in connection.notifications where notification.method == "progress" {
+                Output.progress(notification.params)
+            }
+        }
+        defer { progress.cancel() }
+        switch try await connection.callResult(method, params: built) {
+        case .success(let result):
+            return result
+        case .failure(let error):
+            Output.error(error, json: options.wantsJSON)
+        }
+    }
+}
+
+struct Help: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List methods, or show one method's parameters.")
+
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "A method name.") var method: String?
+
+    func run() async throws {
+        let connection = try await options.connect()
+        let params: JSONValue? = method.map { ["method": .string($0)] }
+        let result: JSONValue
+        switch try await connection.callResult("help", params: params) {
+        case .success(let r): result = r
+        case .failure(let error): Output.error(error, json: options.wantsJSON)
+        }
+        await connection.close()
+        if options.wantsJSON { return Output.result(result, json: true) }
+        if method != nil {
+            print(Output.describeMethod(result))
+        } else {
+            let rows = (result["methods"]?.arrayValue ?? []).map { m -> JSONValue in
+                ["name": m["name"] ?? .null, "summary": m["summary"] ?? .null]
+            }
+            print(HumanOutput.render(.array(rows)))
+            print("\nRun 'assistantctl help METHOD' for its parameters.")
+        }
+    }
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the daemon's status, plugins and jobs.")
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        let connection = try await options.connect()
+        let result = try await Invocation(connection: connection, options: options).call("status", [])
+        await connection.close()
+        Output.result(result, json: options.wantsJSON)
+    }
+}
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stream notices as they happen (Ctrl-C to stop).",
+        discussion: "Topics match exactly or by a trailing *, e.g. 'octoprint.print.*'. None means all.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "Topics or prefix patterns.") var topics: [String] = []
+
+    func run() async throws {
+        let connection = try await options.connect()
+        let params: JSONValue = ["topics": .array(topics.map(JSONValue.string))]
+        if case .failure(let error) = try await connection.callResult("subscribe", params: params) {
+            Output.error(error, json: options.wantsJSON)
+        }
+        let json = options.wantsJSON
+        if !json { FileHandle.standardError.write(Data("# watching \(topics.isEmpty ? "all topics" : topics.joined(separator: ", "))\n".utf8)) }
+        for await notification in connection.notifications where notification.method == "notice" {
+            Output.notice(notification.params, json: json)
+        }
+        // The daemon went away.
+        Output.fail("assistantctl: the daemon closed the connection", code: 69)
+    }
+}
+
+struct Vault: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage secrets. Values are read from standard input or a prompt, never from arguments.",
+        subcommands: [Set.self, Unlock.self, Rekey.self])
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Store a secret: assistantctl vault set NAME (then type it, or pipe it in).")
+        @OptionGroup var options: GlobalOptions
+        @Argument(help: "<plugin>/<name>, e.g. host/smtp/password") var name: String
+
+        func run() async throws {
+            let connection = try await options.connect()
+            let secret = try SecretInput.read(prompt: "secret for \(name): ")
+            let result = try await Invocation(connection: connection, options: options).call("vault.set", ["name=\(name)"], secrets: ["secret": secret])
+            await connection.close()
+            Output.result(result, json: options.wantsJSON)
+        }
+    }
+
+    struct Unlock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Unlock a passphrase vault.")
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            let connection = try await options.connect()
+            let passphrase = try SecretInput.read(prompt: "vault passphrase: ")
+            let result = try await Invocation(connection: connection, options: options).call("vault.unlock", [], secrets: ["passphrase": passphrase])
+            await connection.close()
+            Output.result(result, json: options.wantsJSON)
+        }
+    }
+
+    struct Rekey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Re-encrypt the vault under a new key (or a new passphrase).")
+        @OptionGroup var options: GlobalOptions
+        @Flag(help: "Ask for a new passphrase (passphrase vaults).") var passphrase = false
+
+        func run() async throws {
+            let connection = try await options.connect()
+            var secrets: [String: String] = [:]
+            if passphrase { secrets["passphrase"] = try SecretInput.read(prompt: "new vault passphrase: ") }
+            let result = try await Invocation(connection: connection, options: options).call("vault.rekey", [], secrets: secrets)
+            await connection.close()
+            Output.result(result, json: options.wantsJSON)
+        }
+    }
+}

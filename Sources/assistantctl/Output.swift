@@ -1,0 +1,80 @@
+import AssistantClient
+import Foundation
+
+enum Output {
+    static func result(_ value: JSONValue, json: Bool) {
+        if json {
+            print(encode(value, pretty: isatty(STDOUT_FILENO) != 0))
+        } else {
+            print(HumanOutput.render(value))
+        }
+    }
+
+    static func encode(_ value: JSONValue, pretty: Bool) -> String {
+        guard pretty else { return value.encodedString() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? value.encodedString()
+    }
+
+    /// The daemon answered with an error: exit 1.
+    static func error(_ error: RPCError, json: Bool) -> Never {
+        if json {
+            print(encode(["error": error.json], pretty: isatty(STDOUT_FILENO) != 0))
+        }
+        var text = "assistantctl: error \(error.code): \(error.message)"
+        if let hint = error.data?["hint"]?.stringValue { text += "\n\(hint)" }
+        if let data = error.data, error.code == -32002 || error.code == -32003, let state = data["state"]?.stringValue {
+            text += "\n(plugin state: \(state))"
+        }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+        exit(1)
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(code)
+    }
+
+    static func progress(_ params: JSONValue) {
+        var line = "# " + (params["message"]?.stringValue ?? "working")
+        if let done = params["done"]?.intValue {
+            line += params["total"]?.intValue.map { " (\(done)/\($0))" } ?? " (\(done))"
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func notice(_ params: JSONValue, json: Bool) {
+        if json {
+            print(params.encodedString())
+        } else if let notice = try? params.decode(as: Notice.self) {
+            print(notice.textLine)
+        } else {
+            print(params.encodedString())
+        }
+        fflush(nil)
+    }
+
+    static func describeMethod(_ help: JSONValue) -> String {
+        var lines = [
+            "usage: assistantctl \(help["usage"]?.stringValue ?? "")", "", help["summary"]?.stringValue ?? "",
+        ]
+        let params = help["params"]?.arrayValue ?? []
+        if !params.isEmpty {
+            lines.append("")
+            lines.append("parameters:")
+            for p in params {
+                var line = "  \(p["name"]?.stringValue ?? "?") (\(p["type"]?.stringValue ?? "any")"
+                line += p["required"]?.boolValue == true ? ", required)" : ")"
+                if let d = p["default"] { line += " default \(HumanOutput.scalar(d))" }
+                if let choices = p["choices"]?.arrayValue { line += " one of \(choices.compactMap(\.stringValue).joined(separator: ", "))" }
+                line += ": \(p["help"]?.stringValue ?? "")"
+                lines.append(line)
+            }
+        }
+        lines.append("")
+        lines.append("result: \(help["result"]?.stringValue ?? "")")
+        if let example = help["example"]?.stringValue { lines.append("example: \(example)") }
+        return lines.joined(separator: "\n")
+    }
+}
