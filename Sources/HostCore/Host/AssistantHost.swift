@@ -97,10 +97,9 @@ public final class AssistantHost: Sendable {
             pool: store.pool, clock: options.clock, timeZone: configuration.timeZone, logger: logger, redactor: redactor,
             baseBackoff: options.jobBackoffBase)
 
-        var httpConfiguration = HTTPClient.Configuration()
-        httpConfiguration.timeout = .init(
-            connect: .seconds(Int64(min(configuration.http.timeoutSeconds, 30))), read: .seconds(Int64(configuration.http.timeoutSeconds)))
-        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
+        // The process-wide client: it needs no shutdown, so a host that fails half-way leaks nothing.
+        // Plugins bound each request with `context.httpTimeout`.
+        http = HTTPClient.shared
 
         // Plugins: one supervisor each, with a context scoped to the plugin.
         let pool = store.pool
@@ -129,7 +128,7 @@ public final class AssistantHost: Sendable {
                     makeContext: {
                         PluginContext(
                             pluginID: manifest.id, config: config, vault: VaultScope(pluginID: manifest.id, vault: vault), database: pool,
-                            http: http, notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock,
+                            http: http, httpTimeout: .seconds(configuration.http.timeoutSeconds), notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock,
                             scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone, logger: pluginLogger)
                     },
                     onReady: { supervisor in
@@ -220,10 +219,9 @@ public final class AssistantHost: Sendable {
         await scheduler.stopAll()
         for supervisor in supervisors { await supervisor.shutdown() }
         let task = outboxTask.withLockedValue { $0 }
-        task?.cancel()
+        await notices.stop()
         await task?.value
         await notices.deliverDue()
-        try? await http.shutdown()
         try? store.close()
     }
 

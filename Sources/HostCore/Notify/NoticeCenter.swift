@@ -130,12 +130,22 @@ public actor NoticeCenter {
 
     // MARK: Delivery
 
-    /// The delivery loop: runs until cancelled.
+    private var stopping = false
+
+    /// The delivery loop: runs until `stop()`. It is never cancelled mid-delivery, so a
+    /// delivery is either recorded as done or left pending, never half-recorded.
     public func runOutbox() async {
-        while !Task.isCancelled {
+        while !stopping {
             let next = await deliverDue()
+            if stopping { break }
             await waker.wait(until: next, clock: clock)
         }
+    }
+
+    /// Ends `runOutbox` after its current pass.
+    public func stop() {
+        stopping = true
+        waker.wake()
     }
 
     /// Delivers everything due now; returns when the next retry is due (nil if nothing waits).

@@ -13,6 +13,8 @@ public struct PluginContext: Sendable {
     public let vault: VaultScope
     public let database: DatabasePool
     public let http: HTTPClient
+    /// The configured per-request deadline (`http.timeout_s`).
+    public let httpTimeout: Duration
     public let notifier: PluginNotifier
     public let clock: any HostClock
     public let scheduler: PluginScheduler

@@ -1,0 +1,114 @@
+import AssistantClient
+import Foundation
+import HostCore
+import Logging
+import NIOConcurrencyHelpers
+
+/// Collects lines written by a sink or a process, and lets a test wait for a line without sleeping.
+public final class LineCollector: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var waiters: [(predicate: @Sendable (String) -> Bool, continuation: CheckedContinuation<String, Never>)] = []
+    }
+    private let state = NIOLockedValueBox(State())
+
+    public init() {}
+
+    public var lines: [String] { state.withLockedValue { $0.lines } }
+
+    public func append(_ line: String) {
+        let ready = state.withLockedValue { s -> [CheckedContinuation<String, Never>] in
+            s.lines.append(line)
+            let matched = s.waiters.filter { $0.predicate(line) }.map(\.continuation)
+            s.waiters.removeAll { $0.predicate(line) }
+            return matched
+        }
+        ready.forEach { $0.resume(returning: line) }
+    }
+
+    /// The first line (already seen or still to come) that matches.
+    public func next(where predicate: @escaping @Sendable (String) -> Bool) async -> String {
+        await withCheckedContinuation { continuation in
+            let existing = state.withLockedValue { s -> String? in
+                if let line = s.lines.first(where: predicate) { return line }
+                s.waiters.append((predicate, continuation))
+                return nil
+            }
+            if let existing { continuation.resume(returning: existing) }
+        }
+    }
+}
+
+/// Runs `body` but fails (instead of hanging the suite) if it takes longer than `seconds`.
+public func withDeadline<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        let first = try await group.next()!
+        group.cancelAll()
+        guard let value = first else { throw DeadlineExceeded(what: what, seconds: seconds) }
+        return value
+    }
+}
+
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    public var what: String
+    public var seconds: Double
+    public var description: String { "\(what) did not finish within \(seconds) s" }
+}
+
+/// An in-process daemon on temporary directories: the real host, socket and store, with an
+/// optional test clock and the stdout sink captured.
+public final class TestHost: Sendable {
+    public let directory: TemporaryDirectory
+    public let host: AssistantHost
+    public let stdout = LineCollector()
+    public var socketPath: String { host.server.path }
+
+    public init(
+        plugins: [any AssistantPlugin] = [], clock: any HostClock = SystemClock(), directory: TemporaryDirectory = TemporaryDirectory(),
+        redactor: SecretRedactor = SecretRedactor(), configure: (inout HostConfiguration) -> Void = { _ in }
+    ) throws {
+        self.directory = directory
+        var configuration = HostConfiguration()
+        configuration.timeZone = TimeZone(identifier: "UTC")!
+        configure(&configuration)
+        let collector = stdout
+        var options = HostOptions(
+            configuration: configuration,
+            environment: ["HOME": directory.path, "XDG_CONFIG_HOME": directory.file("config"), "USER": "tester"],
+            socketPath: directory.file("d.sock"), dataDirectory: directory.file("data"), version: "test", clock: clock,
+            logger: Logger(label: "test-host"), standardOutput: { collector.append($0) })
+        options.outboxRetryBase = 0.05
+        options.jobBackoffBase = 1
+        host = try AssistantHost(options: options, plugins: plugins, redactor: redactor)
+    }
+
+    public static func started(
+        plugins: [any AssistantPlugin] = [], clock: any HostClock = SystemClock(), directory: TemporaryDirectory = TemporaryDirectory(),
+        redactor: SecretRedactor = SecretRedactor(), configure: (inout HostConfiguration) -> Void = { _ in }
+    ) async throws -> TestHost {
+        let testHost = try TestHost(plugins: plugins, clock: clock, directory: directory, redactor: redactor, configure: configure)
+        try await testHost.host.start()
+        for supervisor in testHost.host.supervisors { await supervisor.settled() }
+        return testHost
+    }
+
+    public func connect() async throws -> AssistantConnection {
+        try await AssistantConnection.connect(socketPath: socketPath)
+    }
+
+    /// One call on a fresh connection.
+    public func call(_ method: String, _ params: JSONValue? = nil) async throws -> Result<JSONValue, RPCError> {
+        let connection = try await connect()
+        defer { Task { await connection.close() } }
+        return try await connection.callResult(method, params: params)
+    }
+
+    public func stop() async {
+        await host.shutdown()
+    }
+}
