@@ -1,0 +1,32 @@
+# Shared by scripts/run and scripts/test: installs what is missing, and nothing else.
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "need root to run: $*" >&2; return 1; fi
+}
+
+# ensure_debian_packages PKG... : apt-get install the ones dpkg does not have.
+ensure_debian_packages() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  echo "# installing Debian packages: ${missing[*]}" >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+}
+
+# ensure_test_venv: .venv with the pinned peers of Tests/peers/requirements.txt.
+ensure_test_venv() {
+  local requirements=Tests/peers/requirements.txt
+  local stamp=.venv/.requirements.sha256
+  local want
+  want=$(sha256sum "$requirements" | cut -d' ' -f1)
+  if [ -x .venv/bin/python ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
+  if ! python3 -m venv --help >/dev/null 2>&1; then ensure_debian_packages python3-venv; fi
+  echo "# creating .venv with the test peers" >&2
+  python3 -m venv .venv >&2
+  .venv/bin/pip install -q --disable-pip-version-check -r "$requirements" >&2
+  echo "$want" >"$stamp"
+}
