@@ -80,7 +80,7 @@ public struct PluginMigrations {
     let pluginID: String
     var entries: [(String, @Sendable (Database) throws -> Void)] = []
 
-    init(pluginID: String) { self.pluginID = pluginID }
+    public init(pluginID: String) { self.pluginID = pluginID }
 
     public mutating func register(_ name: String, _ migrate: @escaping @Sendable (Database) throws -> Void) {
         entries.append(("\(pluginID)/\(name)", migrate))
