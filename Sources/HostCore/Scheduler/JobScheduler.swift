@@ -73,6 +73,20 @@ public actor JobScheduler {
     /// Called with (jobID, failed: true) on the first failure and (jobID, false) on recovery.
     private var onEdge: (@Sendable (String, Bool, String?) async -> Void)?
     let baseBackoff: TimeInterval
+    private var completionObservers: [UUID: AsyncStream<JobStatus>.Continuation] = [:]
+
+    /// Every finished run, after its state is persisted (for tests and future `jobs.watch`).
+    public func completions() -> AsyncStream<JobStatus> {
+        let (stream, continuation) = AsyncStream<JobStatus>.makeStream()
+        let id = UUID()
+        completionObservers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) { completionObservers[id] = nil }
 
     public init(
         pool: DatabasePool, clock: any HostClock, timeZone: TimeZone, logger: Logger, redactor: SecretRedactor,
@@ -199,6 +213,7 @@ public actor JobScheduler {
         after.nextRun = computeNextRun(after, firstActivation: false)
         jobs[id] = after
         try? persist(id)
+        if let finished = status(id) { for observer in completionObservers.values { observer.yield(finished) } }
         if failure != nil && !wasFailing {
             logger.warning("job failed", metadata: ["job": "\(id)", "error": "\(failure ?? "")"])
             await onEdge?(id, true, failure)
@@ -298,4 +313,11 @@ public actor JobScheduler {
     }
 
     public var pendingOneShots: [String] { oneShots.keys.sorted() }
+}
+
+extension JobScheduler {
+    /// Exposed for tests of the calendar arithmetic.
+    public func nextDailyForTesting(hour: Int, minute: Int, after: Date) -> Date {
+        nextDaily(hour: hour, minute: minute, after: after)
+    }
 }

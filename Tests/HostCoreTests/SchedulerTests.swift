@@ -1,0 +1,218 @@
+import AssistantTesting
+import Foundation
+import GRDB
+import HostCore
+import NIOConcurrencyHelpers
+import Testing
+
+/// Scheduler semantics on the test clock: nothing here waits on real time.
+@Suite struct SchedulerTests {
+    struct Fixture {
+        let directory = TemporaryDirectory()
+        let store: Store
+        let clock = TestClock(now: ISO8601.date("2026-03-01T10:00:00Z")!)
+        let scheduler: JobScheduler
+
+        init(timeZone: TimeZone = TimeZone(identifier: "UTC")!) throws {
+            store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+            scheduler = JobScheduler(
+                pool: store.pool, clock: clock, timeZone: timeZone, logger: Logger(label: "t"), redactor: SecretRedactor(), baseBackoff: 5,
+                random: { _ in 0 })
+        }
+    }
+
+    static func job(_ id: String, every seconds: Int64, timeout: Duration = .seconds(300), _ action: @escaping @Sendable () async throws -> Void)
+        -> ScheduledJob
+    {
+        ScheduledJob(id: id, descriptor: JobDescriptor(id: id, summary: id, schedule: .every(.seconds(seconds)), timeout: timeout), action: action)
+    }
+
+    @Test func overdueJobRunsOnceAfterDowntimeThenOnItsInterval() async throws {
+        let f = try Fixture()
+        // Last ran 10 intervals ago: one catch-up run, not ten.
+        try await f.store.pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO host_jobs(id, last_run, consecutive_failures) VALUES ('t.job', ?, 0)",
+                arguments: [ISO8601.string(f.clock.now.addingTimeInterval(-600))])
+        }
+        let runs = NIOLockedValueBox(0)
+        var completions = await f.scheduler.completions().makeAsyncIterator()
+        try await f.scheduler.activate([Self.job("t.job", every: 60) { runs.withLockedValue { $0 += 1 } }])
+        let first = try #require(await completions.next())
+        #expect(first.lastRun == "2026-03-01T10:00:00Z")
+        #expect(first.nextRun == "2026-03-01T10:01:00Z")
+        #expect(runs.withLockedValue { $0 } == 1)
+        // Nothing more until the interval has passed.
+        await f.clock.waitForSleepers(1)
+        f.clock.advance(by: 59)
+        #expect(runs.withLockedValue { $0 } == 1)
+        f.clock.advance(by: 1)
+        let second = try #require(await completions.next())
+        #expect(second.lastRun == "2026-03-01T10:01:00Z")
+        #expect(runs.withLockedValue { $0 } == 2)
+        await f.scheduler.stopAll()
+    }
+
+    @Test func aJobNeverOverlapsItself() async throws {
+        let f = try Fixture()
+        let gate = Gate()
+        let concurrent = NIOLockedValueBox((now: 0, max: 0))
+        var completions = await f.scheduler.completions().makeAsyncIterator()
+        try await f.scheduler.activate([
+            Self.job("t.slow", every: 10) {
+                concurrent.withLockedValue {
+                    $0.now += 1
+                    $0.max = max($0.max, $0.now)
+                }
+                await gate.wait()
+                concurrent.withLockedValue { $0.now -= 1 }
+            }
+        ])
+        await gate.waitForWaiters(1)
+        // While it runs: a manual run is refused, and the next slot falling due starts nothing.
+        await #expect {
+            _ = try await f.scheduler.runNow("t.slow")
+        } throws: { error in
+            (error as? RPCError)?.code == RPCErrorCode.conflict
+        }
+        f.clock.advance(by: 25)
+        #expect(concurrent.withLockedValue { $0.max } == 1)
+        gate.open()
+        _ = await completions.next()
+        #expect(concurrent.withLockedValue { $0.max } == 1)
+        await f.scheduler.stopAll()
+    }
+
+    @Test func failuresBackOffExponentiallyCappedAtTheIntervalAndLogOnlyOnFlips() async throws {
+        let f = try Fixture()
+        let failuresLeft = NIOLockedValueBox(7)
+        let flips = NIOLockedValueBox<[String]>([])
+        await f.scheduler.onStateFlip { id, failed, _ in flips.withLockedValue { $0.append(failed ? "failed" : "recovered") } }
+        var completions = await f.scheduler.completions().makeAsyncIterator()
+        try await f.scheduler.activate([
+            Self.job("t.flaky", every: 60) {
+                let fail = failuresLeft.withLockedValue { n -> Bool in
+                    defer { n -= 1 }
+                    return n > 0
+                }
+                if fail { throw RPCError.internalError("upstream down") }
+            }
+        ])
+        var delays: [TimeInterval] = []
+        for _ in 0..<8 {
+            let status = try #require(await completions.next())
+            let last = try #require(status.lastRun.flatMap(ISO8601.date))
+            let next = try #require(status.nextRun.flatMap(ISO8601.date))
+            delays.append(next.timeIntervalSince(last))
+            await f.clock.waitForSleepers(1)
+            f.clock.advance(to: next)
+        }
+        // 5 s · 2^(n-1), capped at the 60 s interval; after the recovery, the interval again.
+        #expect(delays == [5, 10, 20, 40, 60, 60, 60, 60])
+        #expect(flips.withLockedValue { $0 } == ["failed", "recovered"])
+        let persisted = try await f.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT consecutive_failures FROM host_jobs WHERE id = 't.flaky'") }
+        #expect(persisted == 0)
+        await f.scheduler.stopAll()
+    }
+
+    @Test func aJobThatOverrunsItsTimeoutIsStopped() async throws {
+        let f = try Fixture()
+        var completions = await f.scheduler.completions().makeAsyncIterator()
+        let clock = f.clock
+        try await f.scheduler.activate([
+            Self.job("t.hang", every: 600, timeout: .seconds(30)) { try await clock.sleep(for: .seconds(86400)) }
+        ])
+        await f.clock.waitForSleepers(2)  // the job's own sleep and its timeout
+        f.clock.advance(by: 30)
+        let status = try #require(await completions.next())
+        #expect(status.lastOutcome == "timeout")
+        #expect(status.consecutiveFailures == 1)
+        await f.scheduler.stopAll()
+    }
+
+    @Test func exactTimeOneShotsFireToTheSecond() async throws {
+        let f = try Fixture()
+        let fired = NIOLockedValueBox<[String]>([])
+        let signal = AsyncStream<String>.makeStream()
+        let target = f.clock.now.addingTimeInterval(3600)
+        await f.scheduler.scheduleOnce(id: "t.remind", at: target) {
+            fired.withLockedValue { $0.append("remind") }
+            signal.continuation.yield("remind")
+        }
+        await f.clock.waitForSleepers(1)
+        f.clock.advance(to: target.addingTimeInterval(-1))
+        #expect(fired.withLockedValue { $0 }.isEmpty, "one second early: nothing")
+        f.clock.advance(to: target)
+        var iterator = signal.stream.makeAsyncIterator()
+        #expect(await iterator.next() == "remind")
+        // An instant already past fires at once; cancelling one prevents it.
+        await f.scheduler.scheduleOnce(id: "t.cancelled", at: target.addingTimeInterval(10)) { fired.withLockedValue { $0.append("cancelled") } }
+        await f.scheduler.cancelOnce(id: "t.cancelled")
+        await f.scheduler.scheduleOnce(id: "t.past", at: target.addingTimeInterval(-100)) {
+            fired.withLockedValue { $0.append("past") }
+            signal.continuation.yield("past")
+        }
+        #expect(await iterator.next() == "past")
+        f.clock.advance(by: 60)
+        #expect(fired.withLockedValue { $0 } == ["remind", "past"])
+        await f.scheduler.stopAll()
+    }
+
+    @Test func dailyJobsFollowTheConfiguredTimeZone() async throws {
+        let f = try Fixture(timeZone: TimeZone(identifier: "Europe/Prague")!)
+        var completions = await f.scheduler.completions().makeAsyncIterator()
+        try await f.scheduler.activate([
+            ScheduledJob(id: "t.daily", descriptor: JobDescriptor(id: "daily", summary: "d", schedule: .daily(hour: 3, minute: 30))) {}
+        ])
+        // 10:00Z is 11:00 in Prague (CET); the next 03:30 Prague is 02:30Z tomorrow.
+        let next = await f.scheduler.status("t.daily")?.nextRun
+        #expect(next == "2026-03-02T02:30:00Z")
+        await f.clock.waitForSleepers(1)
+        f.clock.advance(to: ISO8601.date("2026-03-02T02:30:00Z")!)
+        let run = try #require(await completions.next())
+        #expect(run.lastRun == "2026-03-02T02:30:00Z")
+        // Across the DST change (29 March 2026), 03:30 Prague becomes 01:30Z.
+        let afterDST = await f.scheduler.nextDailyForTesting(hour: 3, minute: 30, after: ISO8601.date("2026-03-29T12:00:00Z")!)
+        #expect(ISO8601.string(afterDST) == "2026-03-30T01:30:00Z")
+        await f.scheduler.stopAll()
+    }
+}
+
+/// A gate a job waits at until the test opens it.
+final class Gate: Sendable {
+    private let state = NIOLockedValueBox((open: false, waiters: [CheckedContinuation<Void, Never>](), watchers: [(Int, CheckedContinuation<Void, Never>)]()))
+
+    func wait() async {
+        await withCheckedContinuation { c in
+            let (resume, watchers) = state.withLockedValue { s -> (Bool, [CheckedContinuation<Void, Never>]) in
+                if s.open { return (true, []) }
+                s.waiters.append(c)
+                let ready = s.watchers.filter { $0.0 <= s.waiters.count }.map(\.1)
+                s.watchers.removeAll { $0.0 <= s.waiters.count }
+                return (false, ready)
+            }
+            watchers.forEach { $0.resume() }
+            if resume { c.resume() }
+        }
+    }
+
+    func waitForWaiters(_ count: Int) async {
+        await withCheckedContinuation { c in
+            let ready = state.withLockedValue { s -> Bool in
+                if s.waiters.count >= count { return true }
+                s.watchers.append((count, c))
+                return false
+            }
+            if ready { c.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+}
