@@ -1,0 +1,185 @@
+import AssistantClient
+import AssistantTesting
+import Foundation
+import GRDB
+import HostCore
+import NIOConcurrencyHelpers
+import Testing
+
+/// A sink that fails a given number of times, then records what it delivers.
+final class FlakySink: NoticeSink {
+    let name: String
+    let failuresLeft: NIOLockedValueBox<Int>
+    let delivered = LineCollector()
+
+    init(name: String = "flaky", failures: Int) {
+        self.name = name
+        failuresLeft = NIOLockedValueBox(failures)
+    }
+
+    func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?) async throws {
+        let fail = failuresLeft.withLockedValue { n -> Bool in
+            defer { n -= 1 }
+            return n > 0
+        }
+        if fail { throw MailError("sink unavailable") }
+        delivered.append(notice.title)
+    }
+}
+
+@Suite struct NotificationTests {
+    func center(_ store: Store, _ sinks: [RoutedSink], clock: any HostClock = SystemClock()) throws -> NoticeCenter {
+        try NoticeCenter(
+            pool: store.pool, clock: clock, sinks: sinks, redactor: SecretRedactor(), logger: Logger(label: "t"),
+            subscribers: SubscriberRegistry(), baseRetryDelay: 0.01, maximumRetryDelay: 0.05)
+    }
+
+    @Test func stdoutTextFormat() async throws {
+        let host = try await TestHost.started()
+        _ = try await host.call("notifications.send", ["title": "Print done", "body": "benchy.gcode\nin 1 h", "severity": "warning", "topic": "test.done"])
+        let line = await host.stdout.next { $0.contains("Print done") }
+        #expect(line.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ WARNING \[test\.done\] Print done: benchy\.gcode / in 1 h$"#, options: .regularExpression) != nil, "\(line)")
+        await host.stop()
+    }
+
+    @Test func stdoutJSONFormatIsExactlyTheNoticeObject() async throws {
+        let directory = TemporaryDirectory()
+        let attachment = directory.write("snap.jpg", "JPEGDATA")
+        let host = try await TestHost.started(directory: directory) { $0.notify.stdout.format = .json }
+        let sent = try await host.call(
+            "notifications.send",
+            ["title": "Käse", "body": "b", "topic": "test.json", "severity": "error", "dedupe_key": "k1", "attachments": [.string(attachment)]]
+        ).get()
+        let line = await host.stdout.next { $0.contains("test.json") }
+        let printed = try JSONValue.decode(line)
+        #expect(printed == sent)
+        #expect(Set(printed.objectValue!.keys) == ["id", "topic", "plugin", "title", "body", "severity", "time", "dedupe_key", "attachments"])
+        #expect(printed["attachments"] == [["name": "snap.jpg", "content_type": "image/jpeg", "size": 8]])
+        #expect(printed["plugin"] == "host")
+        await host.stop()
+    }
+
+    @Test func routingBySeverityAndTopic() async throws {
+        let host = try await TestHost.started {
+            $0.notify.stdout.route = NoticeRoute(topics: [TopicPattern("keep.*")], minimumSeverity: .warning)
+        }
+        _ = try await host.call("notifications.send", ["title": "dropped-low", "body": "", "topic": "keep.a", "severity": "info"])
+        _ = try await host.call("notifications.send", ["title": "dropped-topic", "body": "", "topic": "other.a", "severity": "error"])
+        _ = try await host.call("notifications.send", ["title": "kept", "body": "", "topic": "keep.b", "severity": "warning"])
+        _ = await host.stdout.next { $0.contains("kept") }
+        await host.stop()
+        #expect(host.stdout.lines.count == 1)
+        // Everything is still in the history.
+    }
+
+    @Test func failedDeliveriesAreRetriedFromTheOutbox() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+        let sink = FlakySink(failures: 3)
+        let center = try center(store, [RoutedSink(sink: sink, route: NoticeRoute())])
+        let loop = Task { await center.runOutbox() }
+        try await center.post(NoticeDraft(topic: "t.x", plugin: "host", title: "retry me", body: ""))
+        _ = await sink.delivered.next { $0 == "retry me" }
+        // Let the loop finish its pass (it records the delivery), then look.
+        await center.stop()
+        await loop.value
+        let row = try await store.pool.read { db in try Row.fetchOne(db, sql: "SELECT attempts, delivered_at, last_error FROM host_outbox") }
+        #expect(row?["attempts"] == 4)
+        #expect((row?["delivered_at"] as String?) != nil)
+    }
+
+    @Test func aDedupeKeyIsDeliveredOnceAlsoAcrossRestarts() async throws {
+        let directory = TemporaryDirectory()
+        let sink = FlakySink(failures: 0)
+        do {
+            let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+            let center = try center(store, [RoutedSink(sink: sink, route: NoticeRoute())])
+            #expect(try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done")) != nil)
+            #expect(try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done")) == nil)
+            await center.deliverDue()
+            try store.close()
+        }
+        let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+        let center = try center(store, [RoutedSink(sink: sink, route: NoticeRoute())])
+        #expect(try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done")) == nil)
+        await center.deliverDue()
+        #expect(sink.delivered.lines == ["once"])
+    }
+
+    @Test func undeliveredNoticesSurviveARestart() async throws {
+        let directory = TemporaryDirectory()
+        do {
+            let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+            let down = FlakySink(failures: 1000)
+            let center = try center(store, [RoutedSink(sink: down, route: NoticeRoute())])
+            try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "pending", body: ""))
+            await center.deliverDue()
+            try store.close()
+        }
+        let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+        let up = FlakySink(failures: 0)
+        let center = try center(store, [RoutedSink(sink: up, route: NoticeRoute())])
+        let loop = Task { await center.runOutbox() }
+        _ = await up.delivered.next { $0 == "pending" }
+        await center.stop()
+        await loop.value
+        #expect(up.delivered.lines == ["pending"])
+    }
+
+    @Test func subscribersReceiveMatchingNoticesOnly() async throws {
+        let host = try await TestHost.started()
+        let watcher = try await host.connect()
+        _ = try await watcher.call("subscribe", params: ["topics": ["octo.print.*"]])
+        let poster = try await host.connect()
+        _ = try await poster.call("notifications.send", params: ["title": "other", "body": "", "topic": "octo.printer.error"])
+        _ = try await poster.call("notifications.send", params: ["title": "match", "body": "", "topic": "octo.print.done"])
+        var iterator = watcher.notifications.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        #expect(first.method == "notice")
+        #expect(first.params["title"] == "match")
+        #expect(try await watcher.call("unsubscribe") == ["unsubscribed": true])
+        await watcher.close()
+        await poster.close()
+        await host.stop()
+    }
+
+    @Test func listFiltersByTopicPattern() async throws {
+        let host = try await TestHost.started()
+        for (topic, title) in [("a.one", "1"), ("a.two", "2"), ("b.one", "3")] {
+            _ = try await host.call("notifications.send", ["title": .string(title), "body": "", "topic": .string(topic)])
+        }
+        let a = try await host.call("notifications.list", ["topic": "a.*"]).get().arrayValue ?? []
+        #expect(a.compactMap { $0["title"]?.stringValue }.sorted() == ["1", "2"])
+        let exact = try await host.call("notifications.list", ["topic": "b.one", "limit": 5]).get().arrayValue ?? []
+        #expect(exact.count == 1)
+        let bad = try await host.call("notifications.list", ["limit": 0])
+        guard case .failure(let error) = bad else { Issue.record("limit 0 accepted"); return }
+        #expect(error.data?["param"] == "limit")
+        await host.stop()
+    }
+
+    @Test func badNotificationInputIsRefusedClearly() async throws {
+        let host = try await TestHost.started()
+        let cases: [(JSONValue, String)] = [
+            (["body": "x"], "title"),
+            (["title": "x", "body": "y", "severity": "loud"], "severity"),
+            (["title": "x", "body": "y", "topic": "has space"], "topic"),
+            (["title": "x", "body": "y", "to": "someone@example.org"], "to"),
+            (["title": "x", "body": "y", "attachments": ["/no/such/file"]], "attachments"),
+            (["title": "x", "body": "y", "attachments": "notalist"], "attachments"),
+            (["title": 5, "body": "y"], "title"),
+        ]
+        for (params, param) in cases {
+            let result = try await host.call("notifications.send", params)
+            guard case .failure(let error) = result else {
+                Issue.record("accepted \(params)")
+                continue
+            }
+            #expect(error.code == -32602, "\(params)")
+            #expect(error.data?["param"] == .string(param), "\(params): \(error.message)")
+        }
+        let history = try await host.call("notifications.list").get().arrayValue ?? []
+        #expect(history.isEmpty, "nothing was written by refused calls")
+        await host.stop()
+    }
+}
