@@ -8,7 +8,8 @@ import NIOConcurrencyHelpers
 public final class LineCollector: Sendable {
     private struct State {
         var lines: [String] = []
-        var waiters: [(predicate: @Sendable (String) -> Bool, continuation: CheckedContinuation<String, Never>)] = []
+        var nextWaiter = 0
+        var waiters: [(id: Int, predicate: @Sendable (String) -> Bool, continuation: CheckedContinuation<String, Never>)] = []
     }
     private let state = NIOLockedValueBox(State())
 
@@ -26,15 +27,28 @@ public final class LineCollector: Sendable {
         ready.forEach { $0.resume(returning: line) }
     }
 
-    /// The first line (already seen or still to come) that matches.
+    /// The first line (already seen or still to come) that matches; "" when cancelled.
     public func next(where predicate: @escaping @Sendable (String) -> Bool) async -> String {
-        await withCheckedContinuation { continuation in
-            let existing = state.withLockedValue { s -> String? in
-                if let line = s.lines.first(where: predicate) { return line }
-                s.waiters.append((predicate, continuation))
-                return nil
+        let id = state.withLockedValue { s -> Int in
+            s.nextWaiter += 1
+            return s.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let existing = state.withLockedValue { s -> String? in
+                    if let line = s.lines.first(where: predicate) { return line }
+                    if Task.isCancelled { return "" }
+                    s.waiters.append((id, predicate, continuation))
+                    return nil
+                }
+                if let existing { continuation.resume(returning: existing) }
             }
-            if let existing { continuation.resume(returning: existing) }
+        } onCancel: {
+            let waiter = state.withLockedValue { s -> CheckedContinuation<String, Never>? in
+                guard let index = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return s.waiters.remove(at: index).continuation
+            }
+            waiter?.resume(returning: "")
         }
     }
 }

@@ -83,7 +83,7 @@ final class FlakySink: NoticeSink {
         // Let the loop finish its pass (it records the delivery), then look.
         await center.stop()
         await loop.value
-        let row = try await store.pool.read { db in try Row.fetchOne(db, sql: "SELECT attempts, delivered_at, last_error FROM host_outbox") }
+        let row = try store.pool.read { db in try Row.fetchOne(db, sql: "SELECT attempts, delivered_at, last_error FROM host_outbox") }
         #expect(row?["attempts"] == 4)
         #expect((row?["delivered_at"] as String?) != nil)
     }

@@ -80,7 +80,7 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try openStore(directory)
         let path = directory.file("vault.key")
-        FileManager.default.createFile(atPath: path, contents: Data(repeating: 7, count: 32), attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: 7, count: 32), attributes: [.posixPermissions: 0o644])
         #expect(throws: VaultError.keyFileTooOpen(path: path, mode: S_IFREG | 0o644)) {
             _ = try Vault(pool: store.pool, source: .keyFile(path: path, createIfMissing: true), redactor: SecretRedactor(), clock: SystemClock())
         }

@@ -13,6 +13,11 @@ public struct SMTPError: Error, CustomStringConvertible {
 public struct SMTPSessionReport: Sendable, Equatable {
     public var tls = false
     public var authMechanism: String?
+
+    public init(tls: Bool = false, authMechanism: String? = nil) {
+        self.tls = tls
+        self.authMechanism = authMechanism
+    }
 }
 
 /// Direct SMTP submission: STARTTLS or implicit TLS through swift-nio-ssl with the server

@@ -1,0 +1,151 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Real peers the tests start (Python packages from the pinned venv, Debian programs).
+/// Locally a missing peer skips its tests; under CI (`CI=true`) the tests run and fail.
+public enum Peers {
+    public static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    public static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    public static var python: String {
+        if let explicit = ProcessInfo.processInfo.environment["ASSISTANT_TEST_PYTHON"], !explicit.isEmpty { return explicit }
+        return (packageRoot as NSString).appendingPathComponent(".venv/bin/python")
+    }
+
+    public static func script(_ name: String) -> String {
+        (packageRoot as NSString).appendingPathComponent("Tests/peers/\(name)")
+    }
+
+    private static let moduleCache = NIOLockedValueBox<[String: Bool]>([:])
+
+    public static func hasPythonModule(_ module: String) -> Bool {
+        if let cached = moduleCache.withLockedValue({ $0[module] }) { return cached }
+        let ok = run(python, ["-c", "import \(module)"]) == 0
+        moduleCache.withLockedValue { $0[module] = ok }
+        return ok
+    }
+
+    public static func hasProgram(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// For `.enabled(if:)`: run when the peer is here, and always under CI (where missing must fail).
+    public static func shouldRun(pythonModule: String) -> Bool { isCI || hasPythonModule(pythonModule) }
+    public static func shouldRun(program: String) -> Bool { isCI || hasProgram(program) }
+
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// A child process whose stdout lines are collected as they come.
+public final class PeerProcess: Sendable {
+    public let process: Process
+    public let output = LineCollector()
+    public let errors = LineCollector()
+
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        self.process = process
+        try process.run()
+        Self.pump(out.fileHandleForReading, into: output)
+        Self.pump(err.fileHandleForReading, into: errors)
+    }
+
+    static func pump(_ handle: FileHandle, into collector: LineCollector) {
+        Thread.detachNewThread {
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    collector.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            if !pending.isEmpty { collector.append(String(decoding: pending, as: UTF8.self)) }
+        }
+    }
+
+    /// SIGKILL: a child may have inherited an ignored SIGTERM from the test runner.
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// aiosmtpd on 127.0.0.1 with a certificate made for this run, STARTTLS (or implicit TLS) and AUTH required.
+public final class SMTPPeer: Sendable {
+    public let directory = TemporaryDirectory(prefix: "smtp")
+    public let process: PeerProcess
+    public let port: Int
+    public let certificate: String
+    public let password = "smtp-pw-\(UUID().uuidString.prefix(8))"
+    public let user = "tester"
+
+    public init(mode: String = "starttls") async throws {
+        guard Peers.hasPythonModule("aiosmtpd") else {
+            throw PeerMissing("aiosmtpd is not installed in \(Peers.python); run scripts/test, which creates the venv")
+        }
+        certificate = directory.file("cert.pem")
+        let key = directory.file("key.pem")
+        let status = Peers.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
+        guard status == 0 else { throw PeerMissing("openssl could not make a test certificate") }
+        directory.directory("out")
+        process = try PeerProcess(
+            Peers.python,
+            [
+                Peers.script("smtp_server.py"), "--cert", certificate, "--key", key, "--out", directory.file("out"), "--user", user, "--password",
+                password, "--mode", mode,
+            ])
+        let collector = process.output
+        let line = try await withDeadline(30, "aiosmtpd start") { await collector.next { $0.hasPrefix("PORT ") } }
+        port = Int(line.dropFirst(5))!
+    }
+
+    /// The next message the server accepted (already seen or still to come), with its session facts.
+    public func message(_ index: Int = 1) async throws -> [String: Any] {
+        let collector = process.output
+        let line = try await withDeadline(30, "waiting for mail") {
+            await collector.next { $0.hasPrefix("MESSAGE ") && $0.hasSuffix("message-\(index).json") }
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: String(line.dropFirst(8))))
+        return try JSONSerialization.jsonObject(with: data) as! [String: Any]
+    }
+
+    public func stop() { process.stop() }
+}
+
+public struct PeerMissing: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,266 @@
+import AssistantClient
+import AssistantTesting
+import Foundation
+import HostCore
+import Testing
+
+/// A minimal reader for the messages we write: headers (unfolded) and MIME parts.
+struct ParsedMail {
+    var headers: [String: String] = [:]
+    var body: String = ""
+
+    init(_ raw: String) {
+        let text = raw.replacingOccurrences(of: "\r\n", with: "\n")
+        let split = text.range(of: "\n\n")!
+        let headerText = text[..<split.lowerBound].replacingOccurrences(of: "\n ", with: " ")
+        for line in headerText.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            headers[String(parts[0]).lowercased()] = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : ""
+        }
+        body = String(text[split.upperBound...])
+    }
+
+    /// Decodes RFC 2047 `=?UTF-8?B?…?=` words.
+    static func decodeWords(_ value: String) -> String {
+        let words = value.split(separator: " ")
+        if words.allSatisfy({ $0.hasPrefix("=?UTF-8?B?") && $0.hasSuffix("?=") }) {
+            return words.map { w -> String in
+                let b64 = w.dropFirst(10).dropLast(2)
+                return String(decoding: Data(base64Encoded: String(b64))!, as: UTF8.self)
+            }.joined()
+        }
+        return value
+    }
+
+    var subject: String { Self.decodeWords(headers["subject"] ?? "") }
+
+    /// The base64 payloads of each MIME part, keyed by content type (first one wins).
+    var parts: [(type: String, disposition: String?, payload: Data)] {
+        guard let contentType = headers["content-type"], let b = contentType.range(of: "boundary=\"") else {
+            let data = Data(base64Encoded: body.replacingOccurrences(of: "\n", with: "")) ?? Data(body.utf8)
+            return [(headers["content-type"] ?? "", nil, data)]
+        }
+        let boundary = String(contentType[b.upperBound...].prefix { $0 != "\"" })
+        return body.components(separatedBy: "--\(boundary)").dropFirst().compactMap { chunk in
+            let chunk = String(chunk.drop { $0 == "\n" })
+            guard !chunk.hasPrefix("--"), let split = chunk.range(of: "\n\n") else { return nil }
+            let part = ParsedMail(chunk[..<split.lowerBound] + "\n\n")
+            let payload = Data(base64Encoded: chunk[split.upperBound...].replacingOccurrences(of: "\n", with: "")) ?? Data()
+            return (part.headers["content-type"] ?? "", part.headers["content-disposition"], payload)
+        }
+    }
+}
+
+@Suite struct MailTests {
+    /// A sendmail stand-in that keeps its arguments and the message it was given.
+    func capturingSendmail(_ directory: TemporaryDirectory, exitCode: Int = 0) -> String {
+        let script = directory.write(
+            "sendmail", "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(directory.file("args"))\ncat > \(directory.file("message.tmp"))\n[ \(exitCode) = 0 ] && mv \(directory.file("message.tmp")) \(directory.file("message"))\nexit \(exitCode)\n", mode: 0o700)
+        return script
+    }
+
+    @Test func sendmailGetsAProperMIMEMessage() async throws {
+        let directory = TemporaryDirectory()
+        let sendmail = capturingSendmail(directory)
+        let attachment = directory.write("report.pdf", "%PDF-1.4 fake pdf bytes")
+        let host = try await TestHost.started(directory: directory) {
+            $0.notify.mail.enabled = true
+            $0.notify.mail.sendmailPath = sendmail
+            $0.notify.mail.from = "assistant@example.org"
+            $0.notify.mail.to = ["pilot@example.org"]
+            $0.notify.mail.route = NoticeRoute(topics: [], minimumSeverity: .warning)
+        }
+        _ = try await host.call(
+            "notifications.send",
+            [
+                "title": "Medical expires in 30 days — Žluťoučký kůň", "body": "Line one\nLine two with ünïcode",
+                "severity": "warning", "attachments": [.string(attachment)],
+            ]
+        ).get()
+        try await waitForFile(directory.file("message"))
+        await host.stop()
+        let args = try String(contentsOfFile: directory.file("args"), encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(args == ["-t", "-i", "-f", "assistant@example.org"])
+        let mail = ParsedMail(try String(contentsOfFile: directory.file("message"), encoding: .utf8))
+        #expect(mail.headers["to"] == "pilot@example.org")
+        #expect(mail.headers["from"]?.hasSuffix("<assistant@example.org>") == true)
+        #expect(mail.headers["auto-submitted"] == "auto-generated")
+        #expect(mail.headers["mime-version"] == "1.0")
+        #expect(mail.headers["date"] != nil)
+        #expect(mail.headers["message-id"]?.hasPrefix("<") == true)
+        #expect(mail.headers["subject"]?.allSatisfy(\.isASCII) == true, "the subject is RFC 2047 encoded")
+        #expect(mail.subject.hasSuffix("Medical expires in 30 days — Žluťoučký kůň"))
+        let parts = mail.parts
+        #expect(parts.count == 2)
+        #expect(parts[0].type == "text/plain; charset=utf-8")
+        #expect(String(decoding: parts[0].payload, as: UTF8.self).contains("Line two with ünïcode"))
+        #expect(parts[1].type == "application/pdf")
+        #expect(parts[1].disposition == "attachment; filename=\"report.pdf\"")
+        #expect(parts[1].payload == Data("%PDF-1.4 fake pdf bytes".utf8))
+    }
+
+    @Test func belowTheMailSeverityNothingIsMailedButDirectMailIs() async throws {
+        let directory = TemporaryDirectory()
+        let sendmail = capturingSendmail(directory)
+        let host = try await TestHost.started(directory: directory) {
+            $0.notify.mail.enabled = true
+            $0.notify.mail.sendmailPath = sendmail
+            $0.notify.mail.to = ["routed@example.org"]
+        }
+        _ = try await host.call("notifications.send", ["title": "info only", "body": ""]).get()
+        _ = try await host.call("notifications.send", ["title": "direct", "body": "x", "to": "someone@example.org"]).get()
+        try await waitForFile(directory.file("message"))
+        let header = try await host.call("notifications.send", ["title": "x", "body": "", "to": "a@b.c\r\nBcc: evil@example.org"])
+        await host.stop()
+        let mail = ParsedMail(try String(contentsOfFile: directory.file("message"), encoding: .utf8))
+        #expect(mail.headers["to"] == "someone@example.org")
+        #expect(mail.subject.hasSuffix("direct"))
+        guard case .failure(let error) = header else { Issue.record("header injection accepted"); return }
+        #expect(error.data?["param"] == "to")
+    }
+
+    @Test func aFailingSendmailIsAnErrorWithItsStatusAndOutput() async throws {
+        let directory = TemporaryDirectory()
+        let script = directory.write("sendmail", "#!/bin/sh\ncat >/dev/null\necho 'queue full' >&2\nexit 75\n", mode: 0o700)
+        await #expect {
+            try await SendmailTransport(path: script).send(Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+        } throws: { error in
+            "\(error)".contains("status 75") && "\(error)".contains("queue full")
+        }
+        await #expect(throws: MailError.self) {
+            try await SendmailTransport(path: directory.file("missing")).send(Data(), from: "a@example.org", to: ["b@example.org"])
+        }
+    }
+
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd")))
+    func smtpWithSTARTTLSAndAuthAgainstARealServer() async throws {
+        let smtp = try await SMTPPeer(mode: "starttls")
+        defer { smtp.stop() }
+        let host = try await TestHost.started {
+            $0.notify.mail.enabled = true
+            $0.notify.mail.transport = "smtp"
+            $0.notify.mail.from = "assistant@example.org"
+            $0.notify.mail.to = ["pilot@example.org"]
+            $0.notify.smtp.host = "127.0.0.1"
+            $0.notify.smtp.port = smtp.port
+            $0.notify.smtp.security = "starttls"
+            $0.notify.smtp.username = smtp.user
+            $0.notify.smtp.caFile = smtp.certificate
+        }
+        _ = try await host.call("vault.set", ["name": "host/smtp/password", "secret": .string(smtp.password)]).get()
+        let attachment = host.directory.write("a.txt", "attached text")
+        _ = try await host.call(
+            "notifications.send", ["title": "Über SMTP", "body": "hello", "to": "someone@example.org", "attachments": [.string(attachment)]]
+        ).get()
+        let message = try await smtp.message()
+        #expect(message["tls"] as? Bool == true, "STARTTLS was negotiated")
+        #expect(message["authenticated"] as? Bool == true, "AUTH was used")
+        #expect(message["auth_login"] as? String == smtp.user)
+        #expect(message["mail_from"] as? String == "assistant@example.org")
+        #expect(message["rcpt_tos"] as? [String] == ["someone@example.org"])
+        let mail = ParsedMail(message["data"] as! String)
+        #expect(mail.subject.hasSuffix("Über SMTP"))
+        #expect(mail.parts.last?.payload == Data("attached text".utf8))
+        await host.stop()
+    }
+
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd")))
+    func smtpWithImplicitTLSAndTheReport() async throws {
+        let smtp = try await SMTPPeer(mode: "tls")
+        defer { smtp.stop() }
+        var settings = SMTPSettings()
+        settings.host = "127.0.0.1"
+        settings.port = smtp.port
+        settings.security = "tls"
+        settings.username = smtp.user
+        settings.caFile = smtp.certificate
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+        let vault = try Vault(
+            pool: store.pool, source: .keyFile(path: directory.file("k"), createIfMissing: true), redactor: SecretRedactor(), clock: SystemClock())
+        try await vault.set("host/smtp/password", secret: smtp.password)
+        let transport = SMTPTransport(settings: settings, vault: vault)
+        let report = try await transport.sendReporting(Data("Subject: t\r\n\r\n.leading dot\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+        #expect(report == SMTPSessionReport(tls: true, authMechanism: "PLAIN"))
+        let message = try await smtp.message()
+        #expect(message["tls"] as? Bool == true)
+        #expect((message["data"] as? String)?.contains("\n.leading dot") == true, "dot-stuffing round-trips")
+    }
+
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd")))
+    func smtpRefusesAnUntrustedCertificateAndAWrongPassword() async throws {
+        let smtp = try await SMTPPeer(mode: "starttls")
+        defer { smtp.stop() }
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+        let vault = try Vault(
+            pool: store.pool, source: .keyFile(path: directory.file("k"), createIfMissing: true), redactor: SecretRedactor(), clock: SystemClock())
+        var settings = SMTPSettings()
+        settings.host = "127.0.0.1"
+        settings.port = smtp.port
+        settings.username = smtp.user
+        settings.timeoutSeconds = 10
+        try await vault.set("host/smtp/password", secret: smtp.password)
+        // No ca_file: the self-signed certificate is not trusted, and the password is never sent.
+        await #expect {
+            try await SMTPTransport(settings: settings, vault: vault).send(Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+        } throws: { error in
+            !"\(error)".contains("timed out")
+        }
+        settings.caFile = smtp.certificate
+        try await vault.set("host/smtp/password", secret: "wrong")
+        await #expect {
+            try await SMTPTransport(settings: settings, vault: vault).send(Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+        } throws: { error in
+            "\(error)".contains("535")
+        }
+    }
+
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd") && Peers.shouldRun(program: "/usr/bin/msmtp")))
+    func realSendmailMsmtpRelaysToTheSMTPServer() async throws {
+        let smtp = try await SMTPPeer(mode: "starttls")
+        defer { smtp.stop() }
+        guard Peers.hasProgram("/usr/bin/msmtp") else { throw PeerMissing("msmtp is not installed (Debian package msmtp)") }
+        let directory = TemporaryDirectory()
+        let rc = directory.write(
+            "msmtprc",
+            """
+            defaults
+            tls on
+            tls_starttls on
+            tls_trust_file \(smtp.certificate)
+            account test
+            host 127.0.0.1
+            port \(smtp.port)
+            auth plain
+            user \(smtp.user)
+            password \(smtp.password)
+            from assistant@example.org
+            account default : test
+
+            """, mode: 0o600)
+        let wrapper = directory.write("sendmail", "#!/bin/sh\nexec /usr/bin/msmtp -C \(rc) \"$@\"\n", mode: 0o700)
+        let host = try await TestHost.started(directory: directory) {
+            $0.notify.mail.enabled = true
+            $0.notify.mail.sendmailPath = wrapper
+            $0.notify.mail.from = "assistant@example.org"
+            $0.notify.mail.to = ["pilot@example.org"]
+        }
+        _ = try await host.call("notifications.send", ["title": "via msmtp", "body": "relayed", "severity": "error"]).get()
+        let message = try await smtp.message()
+        #expect(message["tls"] as? Bool == true)
+        #expect(message["authenticated"] as? Bool == true)
+        #expect(message["rcpt_tos"] as? [String] == ["pilot@example.org"])
+        #expect(ParsedMail(message["data"] as! String).subject.hasSuffix("via msmtp"))
+        await host.stop()
+    }
+
+    func waitForFile(_ path: String) async throws {
+        try await withDeadline(20, "waiting for \(path)") {
+            // The stand-in renames a finished file into place, so existence means complete.
+            while !FileManager.default.fileExists(atPath: path) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+}
