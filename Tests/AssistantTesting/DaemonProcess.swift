@@ -1,0 +1,177 @@
+import AssistantClient
+import Foundation
+
+/// The built executables (`swift build` puts them beside the test bundle).
+public enum Binaries {
+    public static let directory: String = {
+        if let explicit = ProcessInfo.processInfo.environment["ASSISTANT_BIN_DIR"], !explicit.isEmpty { return explicit }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        if FileManager.default.isExecutableFile(atPath: (bundle as NSString).appendingPathComponent("assistantd")) { return bundle }
+        return (Peers.packageRoot as NSString).appendingPathComponent(".build/debug")
+    }()
+
+    public static var assistantd: String { (directory as NSString).appendingPathComponent("assistantd") }
+    public static var assistantctl: String { (directory as NSString).appendingPathComponent("assistantctl") }
+}
+
+/// Receives systemd-style readiness datagrams (`NOTIFY_SOCKET`), so tests wait for READY=1
+/// instead of sleeping.
+final class NotifyReceiver: Sendable {
+    let path: String
+    let messages = LineCollector()
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        chmod(path, 0o777)
+        let messages = self.messages
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                if n <= 0 { break }
+                for line in String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n") { messages.append(String(line)) }
+            }
+        }
+    }
+
+    deinit {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+}
+
+/// `assistantd` as a separate process on temporary directories, as a user runs it.
+public final class DaemonProcess: Sendable {
+    public let directory: TemporaryDirectory
+    public let process: PeerProcess
+    public let socketPath: String
+    let notify: NotifyReceiver
+
+    public var stdout: LineCollector { process.output }
+    public var stderr: LineCollector { process.errors }
+
+    /// The environment a daemon in `directory` gets (also what `assistantctl` needs).
+    public static func environment(_ directory: TemporaryDirectory) -> [String: String] {
+        [
+            "HOME": directory.path, "XDG_RUNTIME_DIR": directory.directory("run"), "XDG_DATA_HOME": directory.directory("data"),
+            "XDG_CONFIG_HOME": directory.directory("config"), "PATH": "/usr/bin:/bin", "USER": "tester",
+        ]
+    }
+
+    public init(
+        directory: TemporaryDirectory = TemporaryDirectory(), arguments: [String] = [], config: String? = nil,
+        extraEnvironment: [String: String] = [:], runAs uid: uid_t? = nil
+    ) throws {
+        self.directory = directory
+        var environment = Self.environment(directory)
+        if let config {
+            let path = (environment["XDG_CONFIG_HOME"]! as NSString).appendingPathComponent("assistant/config.toml")
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try config.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        notify = try NotifyReceiver(path: directory.file("notify-\(UUID().uuidString.prefix(8))"))
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment.merge(extraEnvironment) { _, new in new }
+        socketPath = environment["ASSISTANT_SOCKET"] ?? (environment["XDG_RUNTIME_DIR"]! as NSString).appendingPathComponent("assistant/assistantd.sock")
+        if let uid {
+            // Hand the whole tree to that user, then drop to it.
+            _ = Peers.run("/bin/chown", ["-R", "\(uid):\(uid)", directory.path])
+            chmod(directory.path, 0o755)
+            process = try PeerProcess(
+                "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", Binaries.assistantd] + arguments,
+                environment: environment)
+        } else {
+            process = try PeerProcess(Binaries.assistantd, arguments, environment: environment)
+        }
+    }
+
+    /// Starts a daemon and waits until it says READY=1.
+    public static func started(
+        directory: TemporaryDirectory = TemporaryDirectory(), arguments: [String] = [], config: String? = nil,
+        extraEnvironment: [String: String] = [:], runAs uid: uid_t? = nil
+    ) async throws -> DaemonProcess {
+        let daemon = try DaemonProcess(directory: directory, arguments: arguments, config: config, extraEnvironment: extraEnvironment, runAs: uid)
+        try await daemon.waitReady()
+        return daemon
+    }
+
+    public func waitReady(timeout: Double = 30) async throws {
+        let messages = notify.messages
+        let process = self.process
+        let line = try await withDeadline(timeout, "assistantd readiness") {
+            await messages.next { $0 == "READY=1" }
+        }
+        if line != "READY=1" {
+            throw PeerMissing("assistantd did not become ready; exit \(process.process.isRunning ? "-" : String(process.process.terminationStatus)); stderr: \(process.errors.lines.joined(separator: "\n"))")
+        }
+    }
+
+    public func connect() async throws -> AssistantConnection {
+        try await AssistantConnection.connect(socketPath: socketPath)
+    }
+
+    public func signal(_ signal: Int32) {
+        kill(process.process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit and returns its status.
+    public func exitStatus(timeout: Double = 30) async throws -> Int32 {
+        let process = self.process.process
+        return try await withDeadline(timeout, "assistantd exit") {
+            await withCheckedContinuation { (c: CheckedContinuation<Int32, Never>) in
+                DispatchQueue.global().async {
+                    process.waitUntilExit()
+                    c.resume(returning: process.terminationStatus)
+                }
+            }
+        }
+    }
+}
+
+/// Runs a command to completion and keeps what it printed.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil) async throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    return try await withDeadline(60, "\(executable) \(arguments.joined(separator: " "))") {
+        await withCheckedContinuation { (c: CheckedContinuation<CommandResult, Never>) in
+            DispatchQueue.global().async {
+                let stdout = out.fileHandleForReading.readDataToEndOfFile()
+                let stderr = err.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                c.resume(
+                    returning: CommandResult(
+                        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                        stderr: String(decoding: stderr, as: UTF8.self)))
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import AssistantClient
+import AssistantTesting
+import Foundation
+import GRDB
+import Testing
+
+@Suite struct DaemonLifecycleTests {
+    @Test func startsWithNoConfigServesAndStopsCleanlyOnSIGTERM() async throws {
+        let daemon = try await DaemonProcess.started()
+        var info = stat()
+        #expect(stat(daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(stat((daemon.socketPath as NSString).deletingLastPathComponent, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o700)
+        let data = (DaemonProcess.environment(daemon.directory)["XDG_DATA_HOME"]! as NSString).appendingPathComponent("assistant/assistant.sqlite")
+        #expect(FileManager.default.fileExists(atPath: data), "SQLite in the XDG data dir")
+        let key = (DaemonProcess.environment(daemon.directory)["XDG_CONFIG_HOME"]! as NSString).appendingPathComponent("assistant/vault.key")
+        #expect(stat(key, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let connection = try await daemon.connect()
+        #expect(try await connection.call("ping") == "pong")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket is removed")
+    }
+
+    @Test func aSecondDaemonOnTheSameSocketExits75() async throws {
+        let first = try await DaemonProcess.started()
+        let second = try DaemonProcess(directory: first.directory)
+        #expect(try await second.exitStatus() == 75)
+        #expect(second.stderr.lines.joined().contains("already serving"))
+        let connection = try await first.connect()
+        #expect(try await connection.call("ping") == "pong")
+        first.signal(SIGTERM)
+        #expect(try await first.exitStatus() == 0)
+    }
+
+    @Test func exitCodesForUsageConfigurationAndUncreatableSockets() async throws {
+        let directory = TemporaryDirectory()
+        let env = DaemonProcess.environment(directory)
+        let usage = try await runCommand(Binaries.assistantd, ["--no-such-flag"], environment: env)
+        #expect(usage.status == 64)
+        let longPath = "/tmp/" + String(repeating: "x", count: 110) + "/d.sock"
+        let tooLong = try await runCommand(Binaries.assistantd, ["--socket", longPath], environment: env)
+        #expect(tooLong.status == 78)
+        #expect(tooLong.stderr.contains("limit"))
+        let blocker = directory.write("blocker", "a file where a directory should be")
+        let cannot = try await runCommand(Binaries.assistantd, ["--socket", blocker + "/sub/d.sock"], environment: env)
+        #expect(cannot.status == 73)
+        let notSocket = directory.write("plain", "x")
+        let wrongType = try await runCommand(Binaries.assistantd, ["--socket", notSocket], environment: env)
+        #expect(wrongType.status == 73)
+        let badConfig = directory.write("bad.toml", "timezone = \"Mars/Olympus\"\n")
+        let config = try await runCommand(Binaries.assistantd, ["--config", badConfig], environment: env)
+        #expect(config.status == 78)
+        #expect(config.stderr.contains("bad.toml:1"))
+    }
+
+    @Test func checkConfigReportsFileLineAndReason() async throws {
+        let directory = TemporaryDirectory()
+        let env = DaemonProcess.environment(directory)
+        let good = directory.write("good.toml", "timezone = \"Europe/Prague\"\n[notify.stdout]\nformat = \"json\"\nsurprise = 1\n")
+        let ok = try await runCommand(Binaries.assistantd, ["--check-config", "--config", good], environment: env)
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("configuration OK"))
+        #expect(ok.stderr.contains("good.toml:4: unknown key 'notify.stdout.surprise'"), "\(ok.stderr)")
+        let syntax = directory.write("syntax.toml", "[socket]\nmode = \"0600\"\nmax_request_bytes = = 3\n")
+        let broken = try await runCommand(Binaries.assistantd, ["--check-config", "--config", syntax], environment: env)
+        #expect(broken.status == 78)
+        #expect(broken.stderr.contains("syntax.toml:3"), "\(broken.stderr)")
+        let type = directory.write("type.toml", "[socket]\n\nmax_request_bytes = \"big\"\n")
+        let wrongType = try await runCommand(Binaries.assistantd, ["--check-config", "--config", type], environment: env)
+        #expect(wrongType.status == 78)
+        #expect(wrongType.stderr.contains("type.toml:3: 'socket.max_request_bytes' must be an integer"), "\(wrongType.stderr)")
+        let missing = try await runCommand(Binaries.assistantd, ["--check-config", "--config", directory.file("none.toml")], environment: env)
+        #expect(missing.status == 78)
+        let defaults = try await runCommand(Binaries.assistantd, ["--check-config"], environment: env)
+        #expect(defaults.status == 0)
+        #expect(defaults.stdout.contains("embedded defaults"))
+    }
+
+    @Test func keyFileReadableByOthersExits78() async throws {
+        let directory = TemporaryDirectory()
+        let env = DaemonProcess.environment(directory)
+        let key = (env["XDG_CONFIG_HOME"]! as NSString).appendingPathComponent("assistant/vault.key")
+        try FileManager.default.createDirectory(atPath: (key as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: key, contents: Data(repeating: 1, count: 32), attributes: [.posixPermissions: 0o644])
+        let result = try await runCommand(Binaries.assistantd, [], environment: env)
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("chmod 600"))
+    }
+
+    @Test(.enabled(if: getuid() == 0 || Peers.isCI))
+    func aPeerWithAnotherUIDIsRefusedWith32006() async throws {
+        // The daemon runs as nobody; we connect as root. File permissions do not stop root, so
+        // the refusal can only come from the SO_PEERCRED check.
+        try #require(getuid() == 0, "this test needs root to start the daemon under another uid")
+        let daemon = try await DaemonProcess.started(runAs: 65534)
+        let client = try await RawLineClient(socketPath: daemon.socketPath)
+        // The daemon may answer and hang up before our request is even written.
+        try? await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        let reply = try JSONValue.decode(try #require(try await client.readLine()))
+        #expect(reply["error"]?["code"] == -32006)
+        #expect(reply["id"] == .null)
+        try await client.waitForClose()
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+    }
+
+    @Test(.enabled(if: getuid() == 0 || Peers.isCI))
+    func allowUIDsAdmitsAListedPeer() async throws {
+        try #require(getuid() == 0)
+        let daemon = try await DaemonProcess.started(config: "[socket]\nallow_uids = [0]\nmode = \"0666\"\n", runAs: 65534)
+        let connection = try await daemon.connect()
+        #expect(try await connection.call("ping") == "pong")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+    }
+
+    @Test func acknowledgedWritesSurviveKill9() async throws {
+        let directory = TemporaryDirectory()
+        let daemon = try await DaemonProcess.started(directory: directory)
+        let connection = try await daemon.connect()
+        let acknowledged = AcknowledgedWrites()
+        let writer = Task {
+            var i = 0
+            while true {
+                do {
+                    _ = try await connection.call("vault.set", params: ["name": .string("host/w\(i)"), "secret": .string("v\(i)")])
+                } catch {
+                    return
+                }
+                await acknowledged.add("host/w\(i)")
+                i += 1
+            }
+        }
+        while await acknowledged.count < 200 { await Task.yield() }
+        daemon.signal(SIGKILL)
+        await writer.value
+        _ = try await daemon.exitStatus()
+        let acked = await acknowledged.names
+        #expect(acked.count >= 200)
+
+        let restarted = try await DaemonProcess.started(directory: directory)
+        let after = try await restarted.connect()
+        let names = Set(try await after.call("vault.list", params: ["prefix": "host/w"]).arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
+        #expect(acked.allSatisfy(names.contains), "every acknowledged write is present after kill -9")
+        let database = (DaemonProcess.environment(directory)["XDG_DATA_HOME"]! as NSString).appendingPathComponent("assistant/assistant.sqlite")
+        let check = try await DatabaseQueue(path: database, configuration: { var c = Configuration(); c.readonly = true; return c }()).read {
+            try String.fetchOne($0, sql: "PRAGMA integrity_check")
+        }
+        #expect(check == "ok")
+        restarted.signal(SIGTERM)
+        #expect(try await restarted.exitStatus() == 0)
+    }
+
+    @Test func sighupReloadsRoutingAndSinks() async throws {
+        let directory = TemporaryDirectory()
+        let daemon = try await DaemonProcess.started(directory: directory, config: "[notify.stdout]\nformat = \"text\"\n")
+        let connection = try await daemon.connect()
+        _ = try await connection.call("notifications.send", params: ["title": "before", "body": ""])
+        let text = await daemon.stdout.next { $0.contains("before") }
+        #expect(text.contains("INFO [host.manual] before"))
+        let path = (DaemonProcess.environment(directory)["XDG_CONFIG_HOME"]! as NSString).appendingPathComponent("assistant/config.toml")
+        try "[notify.stdout]\nformat = \"json\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        _ = await daemon.stderr.next { $0.contains("configuration reloaded") }
+        _ = try await connection.call("notifications.send", params: ["title": "after", "body": ""])
+        let json = await daemon.stdout.next { $0.contains("after") }
+        #expect(try JSONValue.decode(json)["title"] == "after")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+    }
+
+    @Test func aCanarySecretNeverLeavesTheVault() async throws {
+        let canary = "CANARY-\(UUID().uuidString)"
+        let directory = TemporaryDirectory()
+        let daemon = try await DaemonProcess.started(directory: directory, arguments: ["--log-level", "trace"], config: "[notify.stdout]\nformat = \"json\"\n")
+        let connection = try await daemon.connect()
+        var captured: [String] = []
+        func keep(_ value: JSONValue) { captured.append(value.encodedString()) }
+        keep(try await connection.call("vault.set", params: ["name": "host/canary", "secret": .string(canary)]))
+        keep(try await connection.call("vault.list"))
+        keep(try await connection.call("status"))
+        keep(try await connection.call("notifications.send", params: ["title": .string("leak \(canary)?"), "body": .string(canary)]))
+        keep(try await connection.call("notifications.list"))
+        if case .failure(let error) = try await connection.callResult("help", params: ["method": .string(canary)]) { keep(error.json) }
+        if case .failure(let error) = try await connection.callResult(canary) { keep(error.json) }
+        if case .failure(let error) = try await connection.callResult("vault.set", params: ["name": .string("bad name \(canary)"), "secret": "x"]) {
+            keep(error.json)
+        }
+        let cli = try await runCommand(
+            Binaries.assistantctl, ["vault", "set", "host/canary2"], environment: DaemonProcess.environment(directory), stdin: canary + "\n")
+        #expect(cli.status == 0)
+        _ = await daemon.stdout.next { $0.contains("leak") }
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+        captured += daemon.stdout.lines + daemon.stderr.lines + [cli.stdout, cli.stderr]
+        #expect(captured.count > 10)
+        for text in captured { #expect(!text.contains(canary), "the canary leaked: \(text)") }
+        #expect(captured.contains { $0.contains("«redacted»") }, "redaction happened where the canary would have been")
+    }
+}
+
+actor AcknowledgedWrites {
+    var names: [String] = []
+    var count: Int { names.count }
+    func add(_ name: String) { names.append(name) }
+}
