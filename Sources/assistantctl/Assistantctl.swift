@@ -186,7 +186,9 @@ struct Watch: AsyncParsableCommand {
             Output.error(error, json: options.wantsJSON)
         }
         let json = options.wantsJSON
-        if !json { FileHandle.standardError.write(Data("# watching \(topics.isEmpty ? "all topics" : topics.joined(separator: ", "))\n".utf8)) }
+        // On stderr in both modes: a script reading stdout sees only notices, and knows from this
+        // line that the subscription is in place.
+        FileHandle.standardError.write(Data("# watching \(topics.isEmpty ? "all topics" : topics.joined(separator: ", "))\n".utf8))
         for await notification in connection.notifications where notification.method == "notice" {
             Output.notice(notification.params, json: json)
         }

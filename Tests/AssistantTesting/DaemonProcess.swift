@@ -147,8 +147,11 @@ public struct CommandResult: Sendable {
     public var stderr: String
 }
 
-public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil) async throws -> CommandResult {
+public func runCommand(
+    _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil, currentDirectory: String? = nil
+) async throws -> CommandResult {
     let process = Process()
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = environment
