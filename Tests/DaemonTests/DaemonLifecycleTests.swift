@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-@Suite struct DaemonLifecycleTests {
+@Suite(.timeLimit(.minutes(3))) struct DaemonLifecycleTests {
     @Test func startsWithNoConfigServesAndStopsCleanlyOnSIGTERM() async throws {
         let daemon = try await DaemonProcess.started()
         var info = stat()

@@ -6,7 +6,7 @@ import Testing
 
 /// The JSON-RPC 2.0 specification's own examples (jsonrpc.org/specification §7), adapted to
 /// `ping` and `help`, sent over the real socket as raw lines.
-@Suite struct JSONRPCSpecTests {
+@Suite(.timeLimit(.minutes(3))) struct JSONRPCSpecTests {
     /// Sends one line over the socket. When the dispatcher says the line gets no reply, checks
     /// that the socket sends none either: a marker request's reply is the only line that comes.
     func reply(_ host: TestHost, _ line: String) async throws -> JSONValue? {

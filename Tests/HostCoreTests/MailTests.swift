@@ -51,7 +51,7 @@ struct ParsedMail {
     }
 }
 
-@Suite struct MailTests {
+@Suite(.timeLimit(.minutes(3))) struct MailTests {
     /// A sendmail stand-in that keeps its arguments and the message it was given.
     func capturingSendmail(_ directory: TemporaryDirectory, exitCode: Int = 0) -> String {
         let script = directory.write(

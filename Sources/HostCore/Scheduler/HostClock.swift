@@ -53,12 +53,12 @@ public final class TestClock: HostClock, @unchecked Sendable {
         var now: Date
         var sleepers: [Sleeper] = []
         var nextID: UInt64 = 0
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters: [(ready: @Sendable ([Date]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
         mutating func releaseSleeperWaiters() -> [CheckedContinuation<Void, Never>] {
-            let count = sleepers.count
-            let ready = sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
-            sleeperWaiters.removeAll { $0.count <= count }
+            let deadlines = sleepers.map(\.deadline)
+            let ready = sleeperWaiters.filter { $0.ready(deadlines) }.map(\.continuation)
+            sleeperWaiters.removeAll { $0.ready(deadlines) }
             return ready
         }
     }
@@ -116,13 +116,22 @@ public final class TestClock: HostClock, @unchecked Sendable {
 
     /// Returns once at least `count` tasks are suspended in `sleep`.
     public func waitForSleepers(_ count: Int) async {
+        await waitForSleepers { $0.count >= count }
+    }
+
+    /// Returns once a task sleeps until a deadline that satisfies `predicate`.
+    public func waitForSleeper(until predicate: @escaping @Sendable (Date) -> Bool) async {
+        await waitForSleepers { $0.contains(where: predicate) }
+    }
+
+    private func waitForSleepers(_ ready: @escaping @Sendable ([Date]) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLockedValue { s -> Bool in
-                if s.sleepers.count >= count { return true }
-                s.sleeperWaiters.append((count, continuation))
+            let now = state.withLockedValue { s -> Bool in
+                if ready(s.sleepers.map(\.deadline)) { return true }
+                s.sleeperWaiters.append((ready, continuation))
                 return false
             }
-            if ready { continuation.resume() }
+            if now { continuation.resume() }
         }
     }
 

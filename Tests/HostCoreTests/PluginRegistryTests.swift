@@ -1,0 +1,200 @@
+import AssistantClient
+import AssistantTesting
+import Foundation
+import HostCore
+import Testing
+
+@Suite(.timeLimit(.minutes(3))) struct PluginRegistryTests {
+    @Test func aTestPluginIsRegisteredDescribedAndCalled() async throws {
+        let host = try await TestHost.started(plugins: [EchoPlugin()])
+        let connection = try await host.connect()
+        #expect(try await connection.call("echo.say", params: ["text": "hi", "times": 2]) == "hi hi")
+        let help = try await connection.call("help", params: ["method": "echo.say"])
+        #expect(help["plugin"] == "echo")
+        #expect(help["usage"] == "echo.say text=<string> [times=<integer>]")
+        #expect(help["params"]?.arrayValue?.last?["maximum"] == 5)
+        let plugins = try await connection.call("plugins.list")
+        let echo = try #require(plugins.arrayValue?.first { $0["id"] == "echo" })
+        #expect(echo["state"] == "ready")
+        #expect(echo["jobs"] == ["echo.tick"])
+        #expect(echo["vault_names"] == ["echo/token"])
+        let jobs = try await connection.call("jobs.list")
+        #expect(jobs.arrayValue?.compactMap { $0["id"]?.stringValue }.sorted() == ["echo.tick", "host.prune"])
+        let discover = try await connection.call("rpc.discover")
+        #expect(discover["openrpc"] == "1.2.6")
+        let methods = discover["methods"]?.arrayValue ?? []
+        let say = try #require(methods.first { $0["name"] == "echo.say" })
+        #expect(say["params"]?.arrayValue?.first?["schema"] == ["type": "string"])
+        #expect(say["params"]?.arrayValue?.last?["schema"] == ["type": "integer", "minimum": 1, "maximum": 5, "default": 1])
+        // help lists exactly what the table holds, sorted.
+        let names = try await connection.call("help")["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        #expect(names == names.sorted())
+        #expect(names.count == methods.count)
+        await connection.close()
+        await host.stop()
+    }
+
+    @Test func pluginDataLivesInItsOwnNamespacedTables() async throws {
+        let host = try await TestHost.started(plugins: [EchoPlugin()])
+        _ = try await host.call("echo.say", ["text": "stored"]).get()
+        let rows = try await host.host.store.pool.read { db in try String.fetchAll(db, sql: "SELECT text FROM echo_said") }
+        #expect(rows == ["stored"])
+        let migrations = try await host.host.store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(migrations.contains("echo/v1"))
+        await host.stop()
+    }
+
+    @Test func badInputForEveryKindOfParameterNamesTheParameter() async throws {
+        let host = try await TestHost.started(plugins: [EchoPlugin()])
+        let cases: [(String, JSONValue, String)] = [
+            ("echo.say", [:], "text"),
+            ("echo.say", ["text": 1], "text"),
+            ("echo.say", ["text": "x", "times": 0], "times"),
+            ("echo.say", ["text": "x", "times": 6], "times"),
+            ("echo.say", ["text": "x", "times": 1.5], "times"),
+            ("echo.say", ["text": "x", "extra": true], "extra"),
+            ("echo.path", ["file": "relative/path"], "file"),
+            ("echo.path", ["file": ""], "file"),
+            ("jobs.run", ["id": "no.such.job"], "id"),
+            ("help", ["method": "nope"], "method"),
+        ]
+        for (method, params, param) in cases {
+            let result = try await host.call(method, params)
+            guard case .failure(let error) = result else {
+                Issue.record("\(method) \(params) was accepted")
+                continue
+            }
+            #expect(error.code == -32602, "\(method) \(params)")
+            #expect(error.data?["param"] == .string(param), "\(method) \(params): \(error.message)")
+            #expect(error.message.contains(param))
+        }
+        let tooMany = try await host.call("echo.say", ["a", 1, "extra"])
+        guard case .failure(let positional) = tooMany else { Issue.record("accepted"); return }
+        #expect(positional.code == -32602)
+        let counted = try await host.host.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM echo_said") }
+        #expect(counted == 0, "refused calls wrote nothing")
+        await host.stop()
+    }
+
+    @Test func pluginErrorsMapToHostCodesAndNeverTakeTheDaemonDown() async throws {
+        let host = try await TestHost.started(plugins: [EchoPlugin(), BrokenPlugin()])
+        let crash = try await host.call("echo.crash")
+        guard case .failure(let crashError) = crash else { Issue.record("no error"); return }
+        #expect(crashError.code == -32603)
+        #expect(crashError.message.contains("boom"))
+        let hang = try await host.call("echo.hang")
+        guard case .failure(let hangError) = hang else { Issue.record("no timeout"); return }
+        #expect(hangError.code == -32005)
+        let broken = try await host.call("broken.ping")
+        guard case .failure(let brokenError) = broken else { Issue.record("broken plugin answered"); return }
+        #expect(brokenError.code == -32002)
+        #expect(brokenError.data?["state"] == "failed")
+        let status = try await host.call("status").get()
+        let brokenStatus = try #require(status["plugins"]?.arrayValue?.first { $0["id"] == "broken" })
+        #expect(brokenStatus["detail"] == "setup exploded")
+        let reauth = try await host.call("echo.reauth")
+        guard case .failure(let reauthError) = reauth else { Issue.record("no reauth error"); return }
+        #expect(reauthError.code == -32003)
+        let after = try await host.call("echo.say", ["text": "x"])
+        guard case .failure(let parked) = after else { Issue.record("plugin still ready after needs-reauth"); return }
+        #expect(parked.code == -32003)
+        // New credentials in its scope re-run setup.
+        _ = try await host.call("vault.set", ["name": "echo/token", "secret": "new"]).get()
+        await host.host.supervisor("echo")!.settled()
+        #expect(try await host.call("echo.say", ["text": "back"]) == .success("back"))
+        #expect(try await host.call("ping") == .success("pong"))
+        await host.stop()
+    }
+
+    @Test func transientSetupFailuresAreRetriedWithBackoff() async throws {
+        let clock = TestClock()
+        let flaky = FlakyPlugin(failures: 2)
+        let host = try TestHost(plugins: [flaky], clock: clock)
+        try await host.host.start()
+        let supervisor = try #require(host.host.supervisor("flaky"))
+        // First attempt fails at once; the retry waits 5 s (+ under 1 s jitter), then 10 s.
+        let start = clock.now
+        await clock.waitForSleeper { (5.0..<6.0).contains($0.timeIntervalSince(start)) }
+        #expect(await supervisor.state == .setup)
+        // status shows the retry time (to the second).
+        let firstRetry = try #require(await supervisor.statusJSON()["next_retry"]?.stringValue.flatMap(ISO8601.date))
+        #expect((4.0..<7.0).contains(firstRetry.timeIntervalSince(start)))
+        clock.advance(by: 6)
+        let second = clock.now
+        await clock.waitForSleeper { (10.0..<11.0).contains($0.timeIntervalSince(second)) }
+        clock.advance(by: 11)
+        await supervisor.settled()
+        #expect(await supervisor.state == .ready)
+        #expect(flaky.attempts.withLockedValue { $0 } == 3)
+        await host.stop()
+    }
+
+    @Test func disabledPluginsAreListedButNotStarted() async throws {
+        let host = try await TestHost.started(plugins: [EchoPlugin()]) { $0.plugins["echo"] = ["enabled": false] }
+        let result = try await host.call("echo.say", ["text": "x"])
+        guard case .failure(let error) = result else { Issue.record("disabled plugin answered"); return }
+        #expect(error.code == -32002)
+        #expect(error.data?["state"] == "disabled")
+        await host.stop()
+    }
+
+    @Test func duplicateIdsAndMethodNamesAreStartupErrors() async throws {
+        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [EchoPlugin(), EchoPlugin()]) }
+        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [MisnamedPlugin(commandName: "ping")]) }
+        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [MisnamedPlugin(commandName: "other.thing")]) }
+        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [MisnamedPlugin(id: "host", commandName: "host.x")]) }
+        do {
+            _ = try TestHost(plugins: [MisnamedPlugin(id: "a", commandName: "a.x"), MisnamedPlugin(id: "a", commandName: "a.y")])
+            Issue.record("duplicate id accepted")
+        } catch let error as StartupError {
+            #expect(error.exitCode == 78)
+            #expect(error.message.contains("'a'"))
+        }
+    }
+
+    @Test func pluginConfigIsTypeCheckedAndDefaulted() async throws {
+        let echo = EchoPlugin()
+        let host = try await TestHost.started(plugins: [echo]) { $0.plugins["echo"] = ["unknown_key": 1] }
+        #expect(host.host.warnings.contains { $0.contains("plugins.echo.unknown_key") })
+        #expect(echo.contextBox.withLockedValue { $0?.config.string("greeting") } == "hello")
+        await host.stop()
+        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [EchoPlugin()]) { $0.plugins["echo"] = ["greeting": 5] } }
+    }
+
+    @Test func progressReachesTheCaller() async throws {
+        let host = try await TestHost.started(plugins: [EchoPlugin()])
+        let connection = try await host.connect()
+        let result = try await connection.call("echo.slow", params: ["steps": 3])
+        #expect(result == "done")
+        var iterator = connection.notifications.makeAsyncIterator()
+        var seen: [JSONValue] = []
+        for _ in 0..<3 { if let n = await iterator.next() { seen.append(n.params) } }
+        #expect(seen.map { $0["done"] } == [1, 2, 3])
+        #expect(seen.allSatisfy { $0["total"] == 3 && $0["request_id"] == 1 })
+        await connection.close()
+        await host.stop()
+    }
+
+    @Test func credentialsRelayedFromUpstreamAreRedacted() async throws {
+        let host = try await TestHost.started(plugins: [EchoPlugin()])
+        let result = try await host.call("echo.login", ["token": "tok-1234567890"]).get()
+        #expect(result["settings"]?["api_key"] == .string(SecretRedactor.placeholder))
+        #expect(result["settings"]?["name"] == "printer")
+        #expect(result["echo"] == .string("token was \(SecretRedactor.placeholder)"))
+        await host.stop()
+    }
+
+    @Test func jobsRunNowAndFailureNoticesAreEdgeTriggered() async throws {
+        let echo = EchoPlugin()
+        let host = try await TestHost.started(plugins: [echo])
+        echo.jobFailures.withLockedValue { $0 = 2 }
+        let first = try await host.call("jobs.run", ["id": "echo.tick"]).get()
+        #expect(first["last_outcome"] == "failed")
+        _ = try await host.call("jobs.run", ["id": "echo.tick"]).get()
+        let third = try await host.call("jobs.run", ["id": "echo.tick"]).get()
+        #expect(third["last_outcome"] == "ok")
+        let notices = try await host.call("notifications.list", ["topic": "host.job.*"]).get().arrayValue ?? []
+        #expect(notices.compactMap { $0["topic"]?.stringValue }.sorted() == ["host.job.failed", "host.job.recovered"])
+        await host.stop()
+    }
+}
