@@ -99,36 +99,36 @@ extension JSONValue {
 
 extension JSONValue {
     /// Compact, key-sorted encoding: never contains a raw newline, so one value fits one line.
-    public func encoded() -> Data {
-        // Encoding a JSONValue cannot fail except for non-finite doubles, which we map to null.
-        (try? JSONCoding.encoder.encode(self.finite)) ?? Data("null".utf8)
+    /// Non-finite doubles become null.
+    public func encoded() -> Data { Data(encodedBytes()) }
+
+    public func encodedBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        JSONWriter.write(self, into: &out)
+        return out
     }
 
-    public func encodedString() -> String { String(decoding: encoded(), as: UTF8.self) }
+    public func encodedString() -> String { String(decoding: encodedBytes(), as: UTF8.self) }
 
     public static func decode(_ data: Data) throws -> JSONValue {
-        try JSONCoding.decoder.decode(JSONValue.self, from: data)
+        try JSONParser.parse(data)
+    }
+
+    public static func decode(bytes: some Collection<UInt8>) throws -> JSONValue {
+        try JSONParser.parse(bytes)
     }
 
     public static func decode(_ text: String) throws -> JSONValue { try decode(Data(text.utf8)) }
 
     /// Converts any Encodable into a JSONValue (used by plugins to return their records).
     public init<T: Encodable>(encoding value: T) throws {
-        self = try JSONCoding.decoder.decode(JSONValue.self, from: JSONCoding.encoder.encode(value))
+        self = try JSONParser.parse(JSONCoding.encoder.encode(value))
     }
 
     /// Decodes this value into a Decodable type.
     public func decode<T: Decodable>(as type: T.Type) throws -> T {
-        try JSONCoding.decoder.decode(T.self, from: JSONCoding.encoder.encode(self))
-    }
-
-    private var finite: JSONValue {
-        switch self {
-        case .double(let d) where !d.isFinite: .null
-        case .array(let a): .array(a.map(\.finite))
-        case .object(let o): .object(o.mapValues(\.finite))
-        default: self
-        }
+        try JSONCoding.decoder.decode(T.self, from: encoded())
     }
 }
 
