@@ -51,15 +51,22 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
         Task {
-            if let reply = await dispatcher.handle(line: line, connection: connection) {
-                connection.writeLine(reply)
+            let reply = await dispatcher.handle(line: line, connection: connection)
+            // One hop back to the event loop both writes the reply and accounts for the call.
+            eventLoop.execute {
+                loopBound.value.requestFinished(reply: reply)
+                tracker.end()
             }
-            tracker.end()
-            eventLoop.execute { loopBound.value.requestFinished() }
         }
     }
 
-    private func requestFinished() {
+    private func requestFinished(reply: Data?) {
+        if let reply, let context {
+            var buffer = context.channel.allocator.buffer(capacity: reply.count + 1)
+            buffer.writeBytes(reply)
+            buffer.writeInteger(UInt8(ascii: "\n"))
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        }
         inFlight -= 1
         if readPending && inFlight < maxConcurrent, let context {
             readPending = false
