@@ -35,6 +35,10 @@ public final class EchoPlugin: AssistantPlugin {
                     name: "echo.path", summary: "Echo a path",
                     params: [ParamSpec("file", .path, required: true, help: "a file")], result: "the path"),
                 CommandDescriptor(name: "echo.vault", summary: "Read the plugin's vault entry 'token'", result: "the value or null"),
+                CommandDescriptor(name: "echo.offline", summary: "The upstream cannot be reached", result: "never"),
+                CommandDescriptor(
+                    name: "echo.wait", summary: "Answer after a while",
+                    params: [ParamSpec("ms", .integer(min: 0, max: 60_000), required: true, help: "milliseconds")], result: "waited"),
             ],
             jobs: [JobDescriptor(id: "tick", summary: "Counts", schedule: .every(.seconds(60)))],
             topics: [TopicDescriptor("echo.said", "something was said")],
@@ -81,6 +85,11 @@ public final class EchoPlugin: AssistantPlugin {
             return .null
         case "path":
             return .string(try params.requiredString("file"))
+        case "offline":
+            throw PluginError.notReady("printer.local:80 refused the connection")
+        case "wait":
+            try await Task.sleep(for: .milliseconds(params.int("ms") ?? 0))
+            return "waited"
         case "vault":
             return try await plugin.vault.get("token").map(JSONValue.string) ?? .null
         default:

@@ -206,3 +206,24 @@ actor AcknowledgedWrites {
     var count: Int { names.count }
     func add(_ name: String) { names.append(name) }
 }
+
+@Suite(.timeLimit(.minutes(2))) struct DaemonKeySourceTests {
+    @Test func aSystemdCredentialKeyIsUsedInsteadOfTheKeyFile() async throws {
+        let directory = TemporaryDirectory()
+        let credentials = directory.directory("credentials")
+        _ = directory.write("credentials/vault.key", String(repeating: "ab", count: 32) + "\n", mode: 0o600)
+        let daemon = try await DaemonProcess.started(directory: directory, extraEnvironment: ["CREDENTIALS_DIRECTORY": credentials])
+        let connection = try await daemon.connect()
+        _ = try await connection.call("vault.set", params: ["name": "host/a", "secret": "x"])
+        let keyFile = (DaemonProcess.environment(directory)["XDG_CONFIG_HOME"]! as NSString).appendingPathComponent("assistant/vault.key")
+        #expect(!FileManager.default.fileExists(atPath: keyFile), "no key file is created when systemd provides the key")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+        // The same vault does not open with a different credential.
+        _ = directory.write("credentials/vault.key", String(repeating: "cd", count: 32) + "\n", mode: 0o600)
+        let env = DaemonProcess.environment(directory).merging(["CREDENTIALS_DIRECTORY": credentials]) { _, new in new }
+        let mismatch = try await runCommand(Binaries.assistantd, [], environment: env)
+        #expect(mismatch.status == 78)
+        #expect(mismatch.stderr.contains("does not open this vault"))
+    }
+}

@@ -21,7 +21,9 @@ public final class Dispatcher: Sendable {
     public func beginDraining() { draining.withLockedValue { $0 = true } }
     public var isDraining: Bool { draining.withLockedValue { $0 } }
 
-    public func handle(line: Data, connection: (any ConnectionHandle)?) async -> Data? {
+    /// `admitted`: the line was read before draining began, so it is served even if the daemon
+    /// starts stopping before it runs (a call in flight is one the daemon has read).
+    public func handle(line: Data, connection: (any ConnectionHandle)?, admitted: Bool = false) async -> Data? {
         let request: JSONValue
         do {
             request = try JSONValue.decode(line)
@@ -33,7 +35,7 @@ public final class Dispatcher: Sendable {
             if items.isEmpty { return Self.response(id: .null, error: .invalidRequest("an empty batch")).encoded() }
             let replies = await withTaskGroup(of: (Int, JSONValue?).self) { group in
                 for (index, item) in items.enumerated() {
-                    group.addTask { (index, await self.handleOne(item, connection: connection)) }
+                    group.addTask { (index, await self.handleOne(item, connection: connection, admitted: admitted)) }
                 }
                 var replies: [(Int, JSONValue)] = []
                 for await (index, reply) in group { if let reply { replies.append((index, reply)) } }
@@ -42,12 +44,12 @@ public final class Dispatcher: Sendable {
             // A batch of notifications gets no reply at all, never `[]`.
             return replies.isEmpty ? nil : JSONValue.array(replies).encoded()
         default:
-            return await handleOne(request, connection: connection)?.encoded()
+            return await handleOne(request, connection: connection, admitted: admitted)?.encoded()
         }
     }
 
     /// Handles one request object; nil for a notification.
-    public func handleOne(_ request: JSONValue, connection: (any ConnectionHandle)?) async -> JSONValue? {
+    public func handleOne(_ request: JSONValue, connection: (any ConnectionHandle)?, admitted: Bool = false) async -> JSONValue? {
         guard case .object(let object) = request else {
             return Self.response(id: .null, error: .invalidRequest("a request must be an object, got \(request.typeName)"))
         }
@@ -73,7 +75,7 @@ public final class Dispatcher: Sendable {
         }
         let outcome: Result<JSONValue, RPCError>
         do {
-            outcome = .success(try await call(method, params: object["params"], id: id, connection: connection))
+            outcome = .success(try await call(method, params: object["params"], id: id, connection: connection, admitted: admitted))
         } catch let error as RPCError {
             outcome = .failure(error)
         } catch {
@@ -88,9 +90,11 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    public func call(_ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?) async throws -> JSONValue {
+    public func call(
+        _ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?, admitted: Bool = false
+    ) async throws -> JSONValue {
         guard let entry = methods[method] else { throw RPCError.methodNotFound(method) }
-        if isDraining {
+        if isDraining && !admitted {
             throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down; try again after it restarts")
         }
         let validated = try ParamValidator.validate(params, against: entry.descriptor.params, method: method)

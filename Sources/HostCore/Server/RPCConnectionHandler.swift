@@ -50,8 +50,9 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
         let tracker = self.tracker
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
+        let admitted = !dispatcher.isDraining
         Task {
-            let reply = await dispatcher.handle(line: line, connection: connection)
+            let reply = await dispatcher.handle(line: line, connection: connection, admitted: admitted)
             // One hop back to the event loop both writes the reply and accounts for the call.
             eventLoop.execute {
                 loopBound.value.requestFinished(reply: reply)

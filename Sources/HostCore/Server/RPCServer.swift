@@ -50,6 +50,7 @@ public final class RPCServer: Sendable {
     }
 
     public var connectionCount: Int { state.withLockedValue { $0.connections.count } }
+    public var inFlightCount: Int { tracker.count }
     public var droppedNotices: Int { state.withLockedValue { $0.connections.values.reduce(0) { $0 + $1.droppedNotices } } }
 
     public func start() async throws {
