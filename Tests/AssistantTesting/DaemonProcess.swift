@@ -110,7 +110,7 @@ public final class DaemonProcess: Sendable {
     public func waitReady(timeout: Double = 30) async throws {
         let messages = notify.messages
         let process = self.process
-        let line = try await withDeadline(timeout, "assistantd readiness") {
+        let line = try? await withDeadline(timeout, "assistantd readiness") {
             await messages.next { $0 == "READY=1" }
         }
         if line != "READY=1" {
