@@ -3,6 +3,7 @@ import NIOCore
 import NIOExtras
 import NIOPosix
 import NIOSSL
+import NIOTLS
 
 public struct SMTPError: Error, CustomStringConvertible {
     public var description: String
@@ -49,17 +50,19 @@ public struct SMTPTransport: MailTransport {
         let tlsContext = try makeTLSContext()
         let host = settings.host
         let implicitTLS = settings.security == "tls"
+        // The handlers go in before the connection is active: the server's greeting may arrive at once.
         let channel = try await ClientBootstrap(group: group)
             .connectTimeout(.seconds(Int64(settings.timeoutSeconds)))
-            .connect(host: host, port: settings.effectivePort)
-            .flatMapThrowing { channel -> NIOAsyncChannel<ByteBuffer, ByteBuffer> in
-                let sync = channel.pipeline.syncOperations
-                if implicitTLS {
-                    try sync.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: Self.sniName(host)))
+            .connect(host: host, port: settings.effectivePort) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    if implicitTLS {
+                        try sync.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: Self.sniName(host)))
+                    }
+                    try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 64 * 1024))
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
-                try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 64 * 1024))
-                return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-            }.get()
+            }
 
         return try await withThrowingTaskGroup(of: SMTPSessionReport?.self) { group in
             group.addTask {
@@ -75,10 +78,14 @@ public struct SMTPTransport: MailTransport {
                         }
                         try await session.command("STARTTLS", expect: 220)
                         let raw = channel.channel
+                        let handshake = raw.eventLoop.makePromise(of: Void.self)
                         try await raw.eventLoop.submit {
                             let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: Self.sniName(host))
                             try raw.pipeline.syncOperations.addHandler(handler, position: .first)
+                            try raw.pipeline.syncOperations.addHandler(TLSHandshakeWatcher(handshake), position: .after(handler))
                         }.get()
+                        // Nothing more is said until the certificate is verified and TLS is up.
+                        try await handshake.futureResult.get()
                         report.tls = true
                         extensions = try await session.command("EHLO \(helo)", expect: 250)
                     }
@@ -148,6 +155,41 @@ public struct SMTPTransport: MailTransport {
         if text.hasSuffix("\n") { text.removeLast() }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix(".") ? "." + $0 : String($0) }
         return Data((lines.joined(separator: "\r\n") + "\r\n.\r\n").utf8)
+    }
+}
+
+/// Completes a promise when the TLS handshake succeeds, fails it when the handshake fails or the
+/// connection drops first, so a refused certificate is an immediate error, not a silent stall.
+final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private var promise: EventLoopPromise<Void>?
+
+    init(_ promise: EventLoopPromise<Void>) { self.promise = promise }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted = event as? TLSUserEvent {
+            promise?.succeed()
+            promise = nil
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        promise?.fail(SMTPError("TLS with the SMTP server failed: \(error)"))
+        promise = nil
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        promise?.fail(SMTPError("the SMTP server closed the connection during the TLS handshake"))
+        promise = nil
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        promise?.fail(SMTPError("the TLS handshake did not complete"))
+        promise = nil
     }
 }
 
