@@ -86,8 +86,15 @@ public final class DaemonProcess: Sendable {
         environment.merge(extraEnvironment) { _, new in new }
         socketPath = environment["ASSISTANT_SOCKET"] ?? (environment["XDG_RUNTIME_DIR"]! as NSString).appendingPathComponent("assistant/assistantd.sock")
         if let uid {
-            // Hand the whole tree to that user, then drop to it.
-            _ = Peers.run("/bin/chown", ["-R", "\(uid):\(uid)", directory.path])
+            // Hand the whole tree to that user (directly, not through a child process that could
+            // fail to spawn unnoticed), then drop to it.
+            var paths = [directory.path]
+            if let walker = FileManager.default.enumerator(atPath: directory.path) {
+                while let relative = walker.nextObject() as? String { paths.append(directory.file(relative)) }
+            }
+            for path in paths where lchown(path, uid, gid_t(uid)) != 0 {
+                throw PeerMissing("cannot hand \(path) to uid \(uid): \(String(cString: strerror(errno)))")
+            }
             chmod(directory.path, 0o755)
             process = try PeerProcess(
                 "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", Binaries.assistantd] + arguments,
@@ -110,8 +117,14 @@ public final class DaemonProcess: Sendable {
     public func waitReady(timeout: Double = 30) async throws {
         let messages = notify.messages
         let process = self.process
+        // Ready, or exited (a daemon that fails to start says why on stderr and exits). The
+        // blocking wait runs on its own thread, never on the cooperative pool.
+        Thread.detachNewThread {
+            process.process.waitUntilExit()
+            messages.append("EXITED")
+        }
         let line = try? await withDeadline(timeout, "assistantd readiness") {
-            await messages.next { $0 == "READY=1" }
+            await messages.next { $0 == "READY=1" || $0 == "EXITED" }
         }
         if line != "READY=1" {
             throw PeerMissing("assistantd did not become ready; exit \(process.process.isRunning ? "-" : String(process.process.terminationStatus)); stderr: \(process.errors.lines.joined(separator: "\n"))")
