@@ -92,10 +92,13 @@ public final class DaemonProcess: Sendable {
             if let walker = FileManager.default.enumerator(atPath: directory.path) {
                 while let relative = walker.nextObject() as? String { paths.append(directory.file(relative)) }
             }
-            for path in paths where lchown(path, uid, gid_t(uid)) != 0 {
-                throw PeerMissing("cannot hand \(path) to uid \(uid): \(String(cString: strerror(errno)))")
+            for path in paths {
+                guard lchown(path, uid, gid_t(uid)) == 0 else {
+                    throw PeerMissing("cannot hand \(path) to uid \(uid): \(String(cString: strerror(errno)))")
+                }
+                var info = stat()
+                if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { chmod(path, 0o755) }
             }
-            chmod(directory.path, 0o755)
             process = try PeerProcess(
                 "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", Binaries.assistantd] + arguments,
                 environment: environment)

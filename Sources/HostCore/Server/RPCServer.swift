@@ -65,9 +65,9 @@ public final class RPCServer: Sendable {
             channel = try await bootstrap.withBoundSocket(fd).get()
         } else {
             try prepareSocketPath()
-            // Create the socket with no permissions for group and others from the first instant.
-            let oldMask = umask(0o177)
-            defer { umask(oldMask) }
+            // No umask juggling here: umask is process-wide and would race other threads. The
+            // directory is 0700 (0710 with a group mode) before the socket exists, and
+            // assistantd runs with umask 077, so the socket is never reachable by others.
             do {
                 channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
             } catch {
