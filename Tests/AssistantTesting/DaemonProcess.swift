@@ -52,6 +52,14 @@ final class NotifyReceiver: Sendable {
     }
 }
 
+/// For tests that start the daemon some other way (socket activation).
+public final class NotifyReceiverForTests: Sendable {
+    let receiver: NotifyReceiver
+    public var path: String { receiver.path }
+    public var messages: LineCollector { receiver.messages }
+    public init(path: String) throws { receiver = try NotifyReceiver(path: path) }
+}
+
 /// `assistantd` as a separate process on temporary directories, as a user runs it.
 public final class DaemonProcess: Sendable {
     public let directory: TemporaryDirectory

@@ -227,3 +227,28 @@ actor AcknowledgedWrites {
         #expect(mismatch.stderr.contains("does not open this vault"))
     }
 }
+
+@Suite(.timeLimit(.minutes(2))) struct SocketActivationTests {
+    @Test(.enabled(if: Peers.shouldRun(program: "/usr/bin/systemd-socket-activate")))
+    func aSocketPassedBySystemdIsServedAndLeftInPlace() async throws {
+        let directory = TemporaryDirectory()
+        let socketPath = directory.file("activated.sock")
+        let notify = try NotifyReceiverForTests(path: directory.file("notify"))
+        var arguments = ["-l", socketPath]
+        for (key, value) in DaemonProcess.environment(directory) { arguments += ["-E", "\(key)=\(value)"] }
+        arguments += ["-E", "NOTIFY_SOCKET=\(notify.path)", Binaries.assistantd, "--socket", socketPath]
+        let activator = try PeerProcess("/usr/bin/systemd-socket-activate", arguments)
+        defer { activator.stop() }
+        _ = try await withDeadline(20, "the activator listening") { await activator.errors.next { $0.contains("Listening on") } }
+        // The first connection starts the daemon on the inherited socket.
+        let connection = try await AssistantConnection.connect(socketPath: socketPath)
+        #expect(try await connection.call("ping") == "pong")
+        let status = try await connection.call("status")
+        #expect(status["socket"] == .string(socketPath))
+        _ = try await withDeadline(20, "readiness") { await notify.messages.next { $0 == "READY=1" } }
+        kill(activator.process.processIdentifier, SIGTERM)
+        activator.process.waitUntilExit()
+        #expect(activator.process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: socketPath), "an activated daemon leaves systemd's socket alone")
+    }
+}
