@@ -1,10 +1,29 @@
+import Foundation
+
 /// Readable text for a terminal: key/value lines for objects, aligned tables for lists of
 /// objects, plain text for strings. Scripts get JSON instead (see `assistantctl --json`).
 public enum HumanOutput {
-    public static func render(_ value: JSONValue) -> String {
+    /// `timeZone`: UTC timestamps (`2026-11-22T20:11:03Z`) are shown in this zone, the daemon's
+    /// configured one; JSON output always keeps UTC.
+    public static func render(_ value: JSONValue, timeZone: TimeZone? = nil) -> String {
         var lines: [String] = []
-        render(value, indent: "", into: &lines)
+        render(timeZone.map { localize(value, $0) } ?? value, indent: "", into: &lines)
         return lines.joined(separator: "\n")
+    }
+
+    public static func localize(_ value: JSONValue, _ zone: TimeZone) -> JSONValue {
+        switch value {
+        case .string(let s) where s.count == 20 && s.hasSuffix("Z") && s.dropFirst(10).hasPrefix("T"):
+            guard let date = ISO8601.date(s) else { return value }
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
+            return .string(formatter.string(from: date))
+        case .array(let items): return .array(items.map { localize($0, zone) })
+        case .object(let object): return .object(object.mapValues { localize($0, zone) })
+        default: return value
+        }
     }
 
     static func render(_ value: JSONValue, indent: String, into lines: inout [String]) {
@@ -90,6 +109,6 @@ public enum HumanOutput {
     }
 }
 
-#if canImport(Foundation)
-    import Foundation
-#endif
+
+
+

@@ -87,8 +87,9 @@ struct Call: AsyncParsableCommand {
         }
         let connection = try await options.connect()
         let result = try await Invocation(connection: connection, options: options).call(method, Array(words.dropFirst()))
+        let zone = options.wantsJSON ? nil : await Output.daemonTimeZone(connection)
         await connection.close()
-        Output.result(result, json: options.wantsJSON)
+        Output.result(result, json: options.wantsJSON, timeZone: zone)
     }
 }
 
@@ -167,8 +168,9 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         let connection = try await options.connect()
         let result = try await Invocation(connection: connection, options: options).call("status", [])
+        let zone = options.wantsJSON ? nil : await Output.daemonTimeZone(connection)
         await connection.close()
-        Output.result(result, json: options.wantsJSON)
+        Output.result(result, json: options.wantsJSON, timeZone: zone)
     }
 }
 
@@ -186,11 +188,12 @@ struct Watch: AsyncParsableCommand {
             Output.error(error, json: options.wantsJSON)
         }
         let json = options.wantsJSON
+        let zone = json ? nil : await Output.daemonTimeZone(connection)
         // On stderr in both modes: a script reading stdout sees only notices, and knows from this
         // line that the subscription is in place.
         FileHandle.standardError.write(Data("# watching \(topics.isEmpty ? "all topics" : topics.joined(separator: ", "))\n".utf8))
         for await notification in connection.notifications where notification.method == "notice" {
-            Output.notice(notification.params, json: json)
+            Output.notice(notification.params, json: json, timeZone: zone)
         }
         // The daemon went away.
         Output.fail("assistantctl: the daemon closed the connection", code: 69)

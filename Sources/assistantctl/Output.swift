@@ -2,12 +2,20 @@ import AssistantClient
 import Foundation
 
 enum Output {
-    static func result(_ value: JSONValue, json: Bool) {
+    static func result(_ value: JSONValue, json: Bool, timeZone: TimeZone? = nil) {
         if json {
             print(encode(value, pretty: isatty(STDOUT_FILENO) != 0))
         } else {
-            print(HumanOutput.render(value))
+            print(HumanOutput.render(value, timeZone: timeZone))
         }
+    }
+
+    /// The daemon's configured time zone, for showing times to a person.
+    static func daemonTimeZone(_ connection: AssistantConnection) async -> TimeZone? {
+        guard case .success(let time)? = try? await connection.callResult("time"),
+            let identifier = time["time_zone"]?.stringValue
+        else { return nil }
+        return TimeZone(identifier: identifier)
     }
 
     static func encode(_ value: JSONValue, pretty: Bool) -> String {
@@ -44,10 +52,11 @@ enum Output {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    static func notice(_ params: JSONValue, json: Bool) {
+    static func notice(_ params: JSONValue, json: Bool, timeZone: TimeZone? = nil) {
         if json {
             print(params.encodedString())
-        } else if let notice = try? params.decode(as: Notice.self) {
+        } else if var notice = try? params.decode(as: Notice.self) {
+            if let timeZone { notice.time = HumanOutput.scalar(HumanOutput.localize(.string(notice.time), timeZone)) }
             print(notice.textLine)
         } else {
             print(params.encodedString())

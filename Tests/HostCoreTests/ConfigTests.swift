@@ -124,3 +124,12 @@ import Testing
         #expect(HumanOutput.render(.array([])) == "(none)")
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct TimeZoneDisplayTests {
+    @Test func humanOutputShowsUTCTimesInTheDaemonsZone() {
+        let prague = TimeZone(identifier: "Europe/Prague")!
+        #expect(HumanOutput.render(["next_run": "2026-11-23T02:30:00Z"], timeZone: prague) == "next_run  2026-11-23 03:30:00 GMT+1")
+        #expect(HumanOutput.render(["when": "2026-07-01T12:00:00Z"], timeZone: prague) == "when  2026-07-01 14:00:00 GMT+2")
+        #expect(HumanOutput.render(["text": "not a time"], timeZone: prague) == "text  not a time")
+    }
+}

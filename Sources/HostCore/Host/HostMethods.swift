@@ -47,6 +47,18 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
+                name: "time", summary: "The daemon's clock and configured time zone (the CLI shows times in it)",
+                result: "{now, time_zone, utc_offset_s}")
+        ) { host, _, _ in
+            let zone = host.configuration.timeZone
+            let now = host.clock.now
+            return [
+                "now": .string(ISO8601.string(now)), "time_zone": .string(zone.identifier),
+                "utc_offset_s": .int(Int64(zone.secondsFromGMT(for: now))),
+            ]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
                 name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests", result: "an OpenRPC 1.2 document")
         ) { host, _, _ in
             ManifestJSON.openRPC(host.dispatcher.methods, version: host.options.version)
