@@ -116,6 +116,23 @@ import Testing
         #expect(try await daemon.exitStatus() == 0)
     }
 
+    @Test(.enabled(if: getuid() == 0 || Peers.isCI))
+    func allowGroupsAdmitsAMemberOfAListedGroup() async throws {
+        try #require(getuid() == 0)
+        // We connect as root, whose primary group is 0; the daemon runs as nobody.
+        let daemon = try await DaemonProcess.started(config: "[socket]\nallow_groups = [\"0\"]\nmode = \"0660\"\n", runAs: 65534)
+        let connection = try await daemon.connect()
+        #expect(try await connection.call("ping") == "pong")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+        // A group that does not exist is a configuration error, not a silent no-op.
+        let directory = TemporaryDirectory()
+        let config = directory.write("c.toml", "[socket]\nallow_groups = [\"no-such-group-xyz\"]\n")
+        let unknown = try await runCommand(Binaries.assistantd, ["--config", config], environment: DaemonProcess.environment(directory))
+        #expect(unknown.status == 78)
+        #expect(unknown.stderr.contains("no-such-group-xyz"))
+    }
+
     @Test func acknowledgedWritesSurviveKill9() async throws {
         let directory = TemporaryDirectory()
         let daemon = try await DaemonProcess.started(directory: directory)
