@@ -138,8 +138,10 @@ import Testing
         let daemon = try await DaemonProcess.started(directory: directory)
         let connection = try await daemon.connect()
         let acknowledged = AcknowledgedWrites()
+        let enough = AsyncStream<Void>.makeStream()
         let writer = Task {
             var i = 0
+            defer { enough.continuation.finish() }
             while true {
                 do {
                     _ = try await connection.call("vault.set", params: ["name": .string("host/w\(i)"), "secret": .string("v\(i)")])
@@ -148,9 +150,15 @@ import Testing
                 }
                 await acknowledged.add("host/w\(i)")
                 i += 1
+                if i == 200 { enough.continuation.yield() }
             }
         }
-        while await acknowledged.count < 200 { await Task.yield() }
+        // Kill once 200 writes are acknowledged (or the writer stopped early, which fails below).
+        let stream = enough.stream
+        _ = try await withDeadline(60, "200 acknowledged writes") {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next() != nil
+        }
         daemon.signal(SIGKILL)
         await writer.value
         _ = try await daemon.exitStatus()

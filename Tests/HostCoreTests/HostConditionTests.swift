@@ -38,7 +38,12 @@ import Testing
         let connection = try await host.connect()
         let slow = Task { try await connection.callResult("echo.wait", params: ["ms": 300]) }
         // Once the call is in flight (the tracker counts it), stop the host.
-        while host.host.server.inFlightCount == 0 { await Task.yield() }
+        try await withDeadline(20, "the call starting") {
+            while host.host.server.inFlightCount == 0 {
+                try Task.checkCancellation()
+                await Task.yield()
+            }
+        }
         let stopping = Task { await host.stop() }
         #expect(try await slow.value == .success("waited"), "the call in flight got its reply")
         await stopping.value

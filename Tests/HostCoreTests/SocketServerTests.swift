@@ -150,7 +150,9 @@ import Testing
             socketPath: host.socketPath, send: #"{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"topics":["flood.*"]}}"#)
         let poster = try await host.connect()
         // Wait until the subscription is registered (status counts subscribers), then flood.
-        while try await poster.call("status")["subscribers"] != 1 { await Task.yield() }
+        try await withDeadline(20, "the subscription") {
+            while try await poster.call("status")["subscribers"] != 1 { try Task.checkCancellation() }
+        }
         let body = String(repeating: "n", count: 8 * 1024)
         for i in 0..<400 {
             _ = try await poster.call("notifications.send", params: ["title": .string("n\(i)"), "body": .string(body), "topic": "flood.test"])
