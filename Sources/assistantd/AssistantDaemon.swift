@@ -69,12 +69,10 @@ struct AssistantDaemon: AsyncParsableCommand {
         } catch let error as StartupError {
             Self.fail("assistantd: \(error.message)", code: error.exitCode)
         }
-        SystemdNotify.send("READY=1\nSTATUS=serving \(socketPath)\nMAINPID=\(getpid())")
-
         let group = ServiceGroup(
             configuration: .init(
                 services: [
-                    .init(service: DaemonService(host: host)),
+                    .init(service: DaemonService(host: host, readiness: "READY=1\nSTATUS=serving \(socketPath)\nMAINPID=\(getpid())")),
                     .init(service: ReloadService(host: host, configPath: explicitConfig, logLevelOverride: logLevel, logger: logger)),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -98,8 +96,12 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 /// Holds the daemon until graceful shutdown, then stops the host in order.
 struct DaemonService: Service {
     let host: AssistantHost
+    let readiness: String
 
     func run() async throws {
+        // Ready only now: the service group traps SIGTERM/SIGINT before it runs its services, so
+        // a supervisor that stops us right after READY=1 gets a graceful stop, not a kill.
+        SystemdNotify.send(readiness)
         try? await gracefulShutdown()
         await host.shutdown()
     }

@@ -36,6 +36,13 @@ public enum Peers {
     public static func shouldRun(pythonModule: String) -> Bool { isCI || hasPythonModule(pythonModule) }
     public static func shouldRun(program: String) -> Bool { isCI || hasProgram(program) }
 
+    /// `run` on a plain thread: waiting for a child never blocks the cooperative pool.
+    public static func runOffPool(_ executable: String, _ arguments: [String]) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: run(executable, arguments)) }
+        }
+    }
+
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> Int32 {
         let process = Process()
@@ -113,7 +120,7 @@ public final class SMTPPeer: Sendable {
         }
         certificate = directory.file("cert.pem")
         let key = directory.file("key.pem")
-        let status = Peers.run(
+        let status = await Peers.runOffPool(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
