@@ -63,10 +63,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
 
     private func requestFinished(reply: Data?) {
         if let reply, let context {
-            var buffer = context.channel.allocator.buffer(capacity: reply.count + 1)
-            buffer.writeBytes(reply)
-            buffer.writeInteger(UInt8(ascii: "\n"))
-            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.line(reply)), promise: nil)
         }
         inFlight -= 1
         if readPending && inFlight < maxConcurrent, let context {
@@ -106,12 +103,7 @@ final class RPCConnectionHandler: ChannelDuplexHandler {
             code: RPCErrorCode.requestTooLarge,
             message: "Request too large: a line may hold at most \(maxLineBytes) bytes; closing this connection",
             data: ["limit": .int(Int64(maxLineBytes))])
-        let reply = JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).encoded()
-        var buffer = context.channel.allocator.buffer(capacity: reply.count + 1)
-        buffer.writeBytes(reply)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+        writeErrorAndClose(error, context: context, wrap: wrapOutboundOut)
     }
 }
 
@@ -125,13 +117,15 @@ final class PeerRefusalHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         let error = RPCError(code: RPCErrorCode.peerNotAllowed, message: "Peer not allowed: \(reason)")
-        let reply = JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).encoded()
-        var buffer = context.channel.allocator.buffer(capacity: reply.count + 1)
-        buffer.writeBytes(reply)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+        writeErrorAndClose(error, context: context, wrap: wrapOutboundOut)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+/// Sends an error with `id: null` (the daemon could not tie it to a request) and hangs up.
+func writeErrorAndClose(_ error: RPCError, context: ChannelHandlerContext, wrap: (ByteBuffer) -> NIOAny) {
+    let reply = JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).encoded()
+    let channel = context.channel
+    context.writeAndFlush(wrap(channel.allocator.line(reply))).whenComplete { _ in channel.close(promise: nil) }
 }

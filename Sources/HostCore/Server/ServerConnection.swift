@@ -27,10 +27,7 @@ final class ServerConnection: ConnectionHandle {
     var droppedNotices: Int { notices.withLockedValue { $0.dropped } }
 
     func writeLine(_ data: Data) {
-        var buffer = channel.allocator.buffer(capacity: data.count + 1)
-        buffer.writeBytes(data)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        channel.writeAndFlush(buffer, promise: nil)
+        channel.writeAndFlush(channel.allocator.line(data), promise: nil)
     }
 
     func sendNotification(method: String, params: JSONValue) {
@@ -38,10 +35,7 @@ final class ServerConnection: ConnectionHandle {
     }
 
     func deliverNotice(_ params: JSONValue) {
-        let data = JSONValue.object(["jsonrpc": "2.0", "method": "notice", "params": params]).encoded()
-        var buffer = channel.allocator.buffer(capacity: data.count + 1)
-        buffer.writeBytes(data)
-        buffer.writeInteger(UInt8(ascii: "\n"))
+        let buffer = channel.allocator.line(JSONValue.object(["jsonrpc": "2.0", "method": "notice", "params": params]).encoded())
         notices.withLockedValue { queue in
             if queue.pending.count >= queueLimit {
                 queue.pending.removeFirst()
@@ -60,5 +54,15 @@ final class ServerConnection: ConnectionHandle {
             wrote = true
         }
         if wrote { channel.flush() }
+    }
+}
+
+extension ByteBufferAllocator {
+    /// One newline-terminated protocol line.
+    func line(_ data: Data) -> ByteBuffer {
+        var buffer = buffer(capacity: data.count + 1)
+        buffer.writeBytes(data)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
     }
 }
