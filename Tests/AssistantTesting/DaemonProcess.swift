@@ -1,5 +1,6 @@
 import AssistantClient
 import Foundation
+import HostCore
 
 /// The built executables (`swift build` puts them beside the test bundle).
 public enum Binaries {
@@ -25,15 +26,7 @@ final class NotifyReceiver: Sendable {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         self.fd = fd
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        guard UnixSocketAddress.bind(fd, to: path) else { throw POSIXError(.EADDRINUSE) }
         chmod(path, 0o777)
         let messages = self.messages
         Thread.detachNewThread {

@@ -1,4 +1,5 @@
 import Foundation
+import HostCore
 
 /// A client that writes a request and then never reads: the slow subscriber.
 public final class StalledClient: Sendable {
@@ -6,15 +7,7 @@ public final class StalledClient: Sendable {
 
     public init(socketPath: String, send line: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in socketPath.utf8.enumerated() { raw[i] = b }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard UnixSocketAddress.connect(fd, to: socketPath) else { throw POSIXError(.ECONNREFUSED) }
         // A small receive buffer, so the daemon's side fills quickly.
         var size: Int32 = 4096
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))

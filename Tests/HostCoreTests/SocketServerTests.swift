@@ -116,12 +116,7 @@ import Testing
         let path = directory.file("d.sock")
         // Leave a socket file behind with nobody listening.
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        #expect(UnixSocketAddress.bind(fd, to: path))
         close(fd)
         #expect(FileManager.default.fileExists(atPath: path))
         let host = try await TestHost.started(directory: directory)

@@ -114,15 +114,7 @@ public final class RPCServer: Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            path.utf8CString.withUnsafeBytes { source in raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(raw.count))) }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        return result == 0
+        return UnixSocketAddress.connect(fd, to: path)
     }
 
     private func initialize(_ channel: any Channel) -> EventLoopFuture<Void> {

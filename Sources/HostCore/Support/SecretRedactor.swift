@@ -20,10 +20,6 @@ public final class SecretRedactor: Sendable {
         secrets.withLockedValue { _ = $0.insert(secret) }
     }
 
-    public func forget(_ secret: String) {
-        secrets.withLockedValue { _ = $0.remove(secret) }
-    }
-
     public func redact(_ text: String) -> String {
         let known = secrets.withLockedValue { $0 }
         guard !known.isEmpty else { return text }
