@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
         // Wire types shared by the daemon, the CLI and the tests: JSON values, ids, errors, notices.
@@ -65,10 +66,26 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Cairo's PDF surface for the logbook's EASA pages (Debian: libcairo2-dev, fonts-dejavu-core).
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        .target(
+            name: "Logbook",
+            dependencies: [
+                "HostCore", "CCairo",
+                .product(name: "CSV", package: "CSV.swift"),
+            ],
+            path: "Sources/Plugins/Logbook",
+            resources: [.copy("Resources/airports.tsv")],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "assistantd",
             dependencies: [
-                "HostCore",
+                "HostCore", "Logbook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -101,6 +118,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
+            name: "LogbookTests",
+            dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
             name: "DaemonTests",
             dependencies: ["HostCore", "AssistantClient", "AssistantTesting"],
             swiftSettings: strictSwift
@@ -109,6 +132,12 @@ let package = Package(
         .executableTarget(
             name: "echo-floor",
             path: "Benchmarks/EchoFloor"
+        ),
+        .executableTarget(
+            name: "logbook-bench",
+            dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
+            path: "Benchmarks/LogbookBench",
+            swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "ping-bench",

@@ -1,6 +1,7 @@
 import HostCore
+import Logbook
 
 /// The only place that names plugins. Each plugin issue adds its plugin here.
 enum PluginList {
-    static var all: [any AssistantPlugin] { [] }
+    static var all: [any AssistantPlugin] { [LogbookPlugin()] }
 }

@@ -1,0 +1,1 @@
+print("logbook-bench: not written yet")

@@ -1,0 +1,197 @@
+import HostCore
+
+/// Flights and FSTD sessions.
+extension LogbookService {
+    func draftContext(_ db: Database) throws -> DraftContext {
+        let profile = try Profile.load(db)
+        return DraftContext(
+            airports: try AirportLookup.load(db), aircraft: try Aircraft.all(db), profile: profile, criterion: profile.nightCriterion)
+    }
+
+    static func existingFlight(_ db: Database, _ e: Entry, excluding id: Int64? = nil) throws -> Int64? {
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT id FROM logbook_entries WHERE kind = 'flight' AND deleted_at IS NULL AND date = ? AND dep = ? AND arr = ?
+                AND out_at = ? AND registration = ? AND id IS NOT ?
+                """,
+            arguments: [e.date.description, e.dep, e.arr, e.out?.value, e.registration, id])
+    }
+
+    static func entry(_ db: Database, _ id: Int64) throws -> Entry {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_entries WHERE id = ?", arguments: [id]) else {
+            throw RPCError.notFound("logbook entry \(id)")
+        }
+        return Entry(row: row)
+    }
+
+    func flightsAdd(_ params: Params) async throws -> JSONValue {
+        var draft = FlightDraft()
+        try FlightParams.apply(params, to: &draft)
+        let finished = draft
+        return try await database.write { db in
+            var entry = try finished.complete(try self.draftContext(db))
+            if try Self.existingFlight(db, entry) != nil { throw LogbookError.duplicateFlight(entry) }
+            entry.id = try entry.insert(db)
+            return entry.json
+        }
+    }
+
+    func flightsGet(_ params: Params) async throws -> JSONValue {
+        let id = params.int("id")!
+        return try await database.read { db in try Self.entry(db, id).json }
+    }
+
+    func flightsUpdate(_ params: Params) async throws -> JSONValue {
+        let id = params.int("id")!
+        return try await database.write { db in
+            let stored = try Self.entry(db, id)
+            guard stored.kind == .flight else {
+                throw RPCError.invalidParam("id", "\(id) is an FSTD session; delete it and add it again with logbook.fstd.add")
+            }
+            var draft = FlightDraft(entry: stored)
+            // Values the logbook derived from the old block times follow the new ones, unless given.
+            let moved = ["out", "in", "off", "on", "dep", "arr"].contains { params[$0] != nil }
+            if moved, let out = stored.out, let inAt = stored.inAt {
+                let oldBlock = inAt.value - out.value
+                if params["total"] == nil && stored[.total] == oldBlock { draft.times[.total] = nil }
+                let classes: [TimeColumn] = [.spSE, .spME, .mp]
+                if classes.allSatisfy({ params[$0.name] == nil }) && classes.contains(where: { stored[$0] == stored[.total] }) {
+                    for c in classes { draft.times[c] = nil }
+                }
+                if TimeColumn.functions.allSatisfy({ params[$0.name] == nil })
+                    && TimeColumn.functions.contains(where: { stored[$0] == stored[.total] })
+                {
+                    let function = TimeColumn.functions.first { stored[$0] == stored[.total] }!
+                    for c in TimeColumn.functions { draft.times[c] = nil }
+                    draft.function = function.name
+                }
+                if params["night"] == nil { draft.times[.night] = nil }
+            }
+            if params.string("out") != nil && params.string("date") == nil { draft.date = nil }
+            try FlightParams.apply(params, to: &draft)
+            var entry = try draft.complete(try self.draftContext(db))
+            if try Self.existingFlight(db, entry, excluding: id) != nil { throw LogbookError.duplicateFlight(entry) }
+            try entry.update(db, id: id)
+            entry.id = id
+            return entry.json
+        }
+    }
+
+    func entryDelete(_ params: Params, kind: EntryKind?) async throws -> JSONValue {
+        let id = params.int("id")!
+        let now = ISO8601.string(context.clock.now)
+        return try await database.write { db in
+            let e = try Self.entry(db, id)
+            if let kind, e.kind != kind { throw RPCError.notFound("FSTD session \(id) (entry \(id) is a flight)") }
+            if e.deleted { throw RPCError.notFound("logbook entry \(id) (already deleted)") }
+            try db.execute(sql: "UPDATE logbook_entries SET deleted_at = ? WHERE id = ?", arguments: [now, id])
+            return ["deleted": .int(id), "undo": .string("logbook.flights.restore id=\(id)")]
+        }
+    }
+
+    func flightsRestore(_ params: Params) async throws -> JSONValue {
+        let id = params.int("id")!
+        return try await database.write { db in
+            var e = try Self.entry(db, id)
+            guard e.deleted else { throw RPCError.invalidParam("id", "entry \(id) is not deleted") }
+            if e.kind == .flight, try Self.existingFlight(db, e) != nil { throw LogbookError.duplicateFlight(e) }
+            try db.execute(sql: "UPDATE logbook_entries SET deleted_at = NULL WHERE id = ?", arguments: [id])
+            e.deleted = false
+            return e.json
+        }
+    }
+
+    func flightsPurge(_ params: Params) async throws -> JSONValue {
+        let id = params.int("id")
+        return try await database.write { db in
+            if let id {
+                try db.execute(sql: "DELETE FROM logbook_entries WHERE id = ? AND deleted_at IS NOT NULL", arguments: [id])
+                guard db.changesCount > 0 else { throw RPCError.notFound("deleted entry \(id)") }
+            } else {
+                try db.execute(sql: "DELETE FROM logbook_entries WHERE deleted_at IS NOT NULL")
+            }
+            return ["purged": .count(db.changesCount)]
+        }
+    }
+
+    func flightsList(_ params: Params) async throws -> JSONValue {
+        var conditions: [String] = [params.bool("deleted") == true ? "e.deleted_at IS NOT NULL" : "e.deleted_at IS NULL"]
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let kind = params.string("kind"), kind != "all" {
+            conditions.append("e.kind = ?")
+            arguments.append(kind)
+        }
+        if let text = params.string("text")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            let like = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            let fields = ["e.dep", "e.arr", "e.registration", "e.pic_name", "e.remarks", "e.fstd_type", "a.model", "a.type_designator"]
+            conditions.append("(" + fields.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
+            arguments += Array(repeating: like, count: fields.count)
+        }
+        if let reg = params.string("aircraft") {
+            conditions.append("e.registration = ?")
+            arguments.append(Aircraft.normalized(reg))
+        }
+        if let d = day(params, "from_date") {
+            conditions.append("e.date >= ?")
+            arguments.append(d.description)
+        }
+        if let d = day(params, "to_date") {
+            conditions.append("e.date <= ?")
+            arguments.append(d.description)
+        }
+        if let v = params["min_total"] {
+            conditions.append("e.total_min >= ?")
+            arguments.append(try Minutes.parse(v, field: "min_total"))
+        }
+        if let v = params["max_total"] {
+            conditions.append("e.total_min <= ?")
+            arguments.append(try Minutes.parse(v, field: "max_total"))
+        }
+        if let f = params.string("function") { conditions.append("e.\(f)_min > 0") }
+        if let n = params.bool("night") { conditions.append(n ? "e.night_min > 0" : "e.night_min = 0") }
+        if let i = params.bool("ifr") { conditions.append(i ? "e.ifr_min > 0" : "e.ifr_min = 0") }
+        let limit = Int(params.int("limit") ?? 50), offset = Int(params.int("offset") ?? 0)
+        let whereClause = conditions.joined(separator: " AND ")
+        let filterArguments = StatementArguments(arguments)
+        let pageArguments = StatementArguments(arguments + [limit, offset])
+        return try await database.read { db in
+            let from = "FROM logbook_entries e LEFT JOIN logbook_aircraft a ON a.registration = e.registration WHERE \(whereClause)"
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: filterArguments) ?? 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT e.* \(from) ORDER BY e.date DESC, e.out_at DESC, e.id DESC LIMIT ? OFFSET ?",
+                arguments: pageArguments)
+            return [
+                "total_count": .count(count), "limit": .count(limit), "offset": .count(offset),
+                "entries": .array(rows.map { Entry(row: $0).json }),
+            ]
+        }
+    }
+
+    func fstdAdd(_ params: Params) async throws -> JSONValue {
+        let date = day(params, "date")!
+        let type = try params.requiredString("fstd_type").trimmingCharacters(in: .whitespaces)
+        guard !type.isEmpty else { throw RPCError.invalidParam("fstd_type", "must not be empty (e.g. 'A320 FFS')") }
+        let total = try Minutes.parse(params["total"] ?? .null, field: "total")
+        guard total > 0 else { throw RPCError.invalidParam("total", "must be more than zero") }
+        guard total <= 24 * 60 else { throw RPCError.invalidParam("total", "(\(Minutes.hhmm(total))) is longer than a day") }
+        var e = Entry(kind: .fstd, date: date)
+        e.fstdType = type
+        e.fstdQualification = params.string("qualification")
+        e[.total] = total
+        e.remarks = params.string("remarks") ?? ""
+        let entry = e
+        return try await database.write { db in
+            var stored = entry
+            stored.id = try entry.insert(db)
+            return stored.json
+        }
+    }
+
+    func fstdList(_ params: Params) async throws -> JSONValue {
+        var p = params.values
+        p["kind"] = "fstd"
+        return try await flightsList(Params(p))
+    }
+}

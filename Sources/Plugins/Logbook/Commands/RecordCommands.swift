@@ -1,0 +1,261 @@
+import Foundation
+import HostCore
+
+/// Profile, aircraft, certificates and airports.
+extension LogbookService {
+    func profileGet() async throws -> JSONValue {
+        try await database.read { db in try Profile.load(db).json }
+    }
+
+    func profileSet(_ params: Params) async throws -> JSONValue {
+        try await database.write { db in
+            var p = try Profile.load(db)
+            if let v = params.string("name") { p.name = v }
+            if let v = params.string("address") { p.address = v }
+            if let v = params.string("date_of_birth") { p.dateOfBirth = Day(v) }
+            if let v = params.array("licences") { p.licences = v }
+            if let v = params.array("ratings") { p.ratings = v }
+            if let v = params.bool("instrument_rating") { p.instrumentRating = v }
+            if let v = params.string("default_function") { p.defaultFunction = v }
+            if let v = params.string("night_criterion"), let c = NightCriterion(rawValue: v) { p.nightCriterion = c }
+            try p.save(db)
+            return p.json
+        }
+    }
+
+    static func applyAircraft(_ params: Params, to a: inout Aircraft) {
+        func text(_ name: String) -> String?? {
+            guard let s = params.string(name) else { return nil }
+            let t = s.trimmingCharacters(in: .whitespaces)
+            return .some(t.isEmpty ? nil : t)
+        }
+        if let v = text("make") { a.make = v }
+        if let v = text("model") { a.model = v }
+        if let v = text("variant") { a.variant = v }
+        if let v = text("type_designator") { a.typeDesignator = v?.uppercased() }
+        if let v = text("class_rating") { a.classRating = v }
+        if let v = params.string("engine") { a.engine = v }
+        if let v = params.string("operation") { a.operation = v }
+        if let v = params.string("category") { a.category = v }
+    }
+
+    static func validRegistration(_ raw: String, field: String = "registration") throws(RPCError) -> String {
+        let reg = Aircraft.normalized(raw)
+        guard !reg.isEmpty, reg.count <= 20, reg.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw RPCError.invalidParam(field, "'\(raw)' is not a registration (letters, digits and '-', up to 20)")
+        }
+        return reg
+    }
+
+    func aircraftAdd(_ params: Params) async throws -> JSONValue {
+        let reg = try Self.validRegistration(try params.requiredString("registration"))
+        return try await database.write { db in
+            if try Aircraft.find(db, reg) != nil { throw LogbookError.aircraftExists(reg) }
+            var a = Aircraft(registration: reg)
+            Self.applyAircraft(params, to: &a)
+            try a.save(db)
+            return a.json
+        }
+    }
+
+    func aircraftList() async throws -> JSONValue {
+        try await database.read { db in
+            let counts = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
+                db, sql: "SELECT registration, COUNT(*) AS n, SUM(total_min) AS t FROM logbook_entries WHERE deleted_at IS NULL AND registration IS NOT NULL GROUP BY registration"
+            ).map { ($0["registration"] as String, ($0["n"] as Int, $0["t"] as Int)) })
+            let list = try Aircraft.all(db).values.sorted { $0.registration < $1.registration }.map { a -> JSONValue in
+                var o = a.json.objectValue!
+                o["flights"] = .count(counts[a.registration]?.0 ?? 0)
+                o["total_min"] = .count(counts[a.registration]?.1 ?? 0)
+                return .object(o)
+            }
+            return ["aircraft": .array(list)]
+        }
+    }
+
+    func aircraftUpdate(_ params: Params) async throws -> JSONValue {
+        let reg = try Self.validRegistration(try params.requiredString("registration"))
+        let newReg = try params.string("new_registration").map { s throws(RPCError) in try Self.validRegistration(s, field: "new_registration") }
+        return try await database.write { db in
+            guard var a = try Aircraft.find(db, reg) else { throw RPCError.notFound("aircraft \(reg)") }
+            Self.applyAircraft(params, to: &a)
+            try a.save(db)
+            if let newReg, newReg != reg {
+                if try Aircraft.find(db, newReg) != nil { throw LogbookError.aircraftExists(newReg) }
+                try db.execute(sql: "UPDATE logbook_aircraft SET registration = ? WHERE registration = ?", arguments: [newReg, reg])
+                try db.execute(sql: "UPDATE logbook_entries SET registration = ? WHERE registration = ?", arguments: [newReg, reg])
+                a.registration = newReg
+            }
+            return a.json
+        }
+    }
+
+    func aircraftDelete(_ params: Params) async throws -> JSONValue {
+        let reg = Aircraft.normalized(try params.requiredString("registration"))
+        return try await database.write { db in
+            guard try Aircraft.find(db, reg) != nil else { throw RPCError.notFound("aircraft \(reg)") }
+            let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM logbook_entries WHERE registration = ?", arguments: [reg]) ?? 0
+            if used > 0 { throw LogbookError.aircraftInUse(reg, flights: used) }
+            try db.execute(sql: "DELETE FROM logbook_aircraft WHERE registration = ?", arguments: [reg])
+            return ["deleted": .string(reg)]
+        }
+    }
+
+    // MARK: Certificates
+
+    struct Certificate {
+        var id: Int64
+        var kind: String
+        var name: String
+        var medicalClass: String?
+        var examination: Day?
+        var singlePilotCAT: Bool
+        var issue: Day?
+        var expiry: Day?
+        var remarks: String
+
+        init(row: Row) {
+            id = row["id"]
+            kind = row["kind"]
+            name = row["name"]
+            medicalClass = row["medical_class"]
+            examination = (row["examination_date"] as String?).flatMap { Day($0) }
+            singlePilotCAT = row["single_pilot_cat_passengers"]
+            issue = (row["issue_date"] as String?).flatMap { Day($0) }
+            expiry = (row["expiry_date"] as String?).flatMap { Day($0) }
+            remarks = row["remarks"]
+        }
+
+        /// The date it is valid through, and how that was decided.
+        func validity(profile: Profile) -> (until: Day?, computed: MedicalRules.Validity?) {
+            guard kind == "medical", let medicalClass, let examination, let birth = profile.dateOfBirth else { return (expiry, nil) }
+            let computed = MedicalRules.validity(
+                medicalClass: medicalClass, examination: examination, birth: birth, singlePilotCATPassengers: singlePilotCAT)
+            return (expiry ?? computed.validUntil, computed)
+        }
+
+        func json(profile: Profile, at: Day) -> JSONValue {
+            let (until, computed) = validity(profile: profile)
+            var o: [String: JSONValue] = [
+                "id": .int(id), "kind": .string(kind), "name": .string(name), "medical_class": medicalClass.map(JSONValue.string) ?? .null,
+                "examination_date": .day(examination), "issue_date": .day(issue), "remarks": .string(remarks),
+                "valid_until": .day(until), "status": .string(ValidityStatus.of(validUntil: until, at: at).rawValue),
+                "days_left": until.map { .count($0.number - at.number) } ?? .null,
+            ]
+            if kind == "medical" {
+                o["single_pilot_cat_passengers"] = .bool(singlePilotCAT)
+                o["computed_valid_until"] = .day(computed?.validUntil)
+                o["expiry_overridden"] = .bool(expiry != nil)
+                o["age_at_examination"] = computed.map { .count($0.ageAtExamination) } ?? .null
+                o["rule"] = computed.map { .string($0.rule) } ?? .null
+            } else {
+                o["expiry_date"] = .day(expiry)
+            }
+            return .object(o)
+        }
+    }
+
+    func certificatesAdd(_ params: Params) async throws -> JSONValue {
+        let kind = try params.requiredString("kind")
+        let medicalClass = params.string("medical_class")
+        let exam = day(params, "examination_date")
+        let expiry = day(params, "expiry_date")
+        let issue = day(params, "issue_date")
+        var name = params.string("name")?.trimmingCharacters(in: .whitespaces) ?? ""
+        if kind == "medical" {
+            guard let medicalClass else { throw RPCError.invalidParam("medical_class", "is required for a medical (class1, class2 or lapl)") }
+            guard let exam else { throw RPCError.invalidParam("examination_date", "is required for a medical (the validity counts from it)") }
+            if exam > today { throw RPCError.invalidParam("examination_date", "(\(exam)) is in the future") }
+            if let expiry, expiry < exam { throw RPCError.invalidParam("expiry_date", "(\(expiry)) is before the examination date") }
+            if name.isEmpty { name = ["class1": "Class 1 medical", "class2": "Class 2 medical", "lapl": "LAPL medical"][medicalClass]! }
+        } else {
+            if medicalClass != nil { throw RPCError.invalidParam("medical_class", "only applies to kind=medical") }
+            guard !name.isEmpty else { throw RPCError.invalidParam("name", "is required (what the certificate or rating is)") }
+            if let issue, let expiry, expiry < issue { throw RPCError.invalidParam("expiry_date", "(\(expiry)) is before the issue date (\(issue))") }
+        }
+        let at = today
+        let finalName = name
+        return try await database.write { db in
+            let profile = try Profile.load(db)
+            if kind == "medical", expiry == nil, profile.dateOfBirth == nil { throw LogbookError.needsBirthDate() }
+            try db.execute(
+                sql: """
+                    INSERT INTO logbook_certificates (kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [kind, finalName, medicalClass, exam?.description, params.bool("single_pilot_cat_passengers") ?? false,
+                            issue?.description, expiry?.description, params.string("remarks") ?? ""])
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_certificates WHERE id = ?", arguments: [db.lastInsertedRowID])!
+            return Certificate(row: row).json(profile: profile, at: at)
+        }
+    }
+
+    func certificatesList(_ params: Params) async throws -> JSONValue {
+        let at = day(params, "at") ?? today
+        return try await database.read { db in
+            let profile = try Profile.load(db)
+            let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates ORDER BY kind, id").map {
+                Certificate(row: $0).json(profile: profile, at: at)
+            }
+            return ["at": .day(at), "certificates": .array(list)]
+        }
+    }
+
+    func certificatesDelete(_ params: Params) async throws -> JSONValue {
+        let id = params.int("id")!
+        return try await database.write { db in
+            try db.execute(sql: "DELETE FROM logbook_certificates WHERE id = ?", arguments: [id])
+            guard db.changesCount > 0 else { throw RPCError.notFound("certificate \(id)") }
+            return ["deleted": .int(id)]
+        }
+    }
+
+    func medical(_ params: Params) async throws -> JSONValue {
+        let at = day(params, "at") ?? today
+        return try await database.read { db in
+            let profile = try Profile.load(db)
+            let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates WHERE kind = 'medical' ORDER BY examination_date DESC")
+                .map { Certificate(row: $0).json(profile: profile, at: at) }
+            return [
+                "at": .day(at), "date_of_birth": .day(profile.dateOfBirth), "medicals": .array(list),
+                "current": list.first { $0["status"]?.stringValue != "lapsed" } ?? .null,
+            ]
+        }
+    }
+
+    // MARK: Airports
+
+    func airportsSearch(_ params: Params) async throws -> JSONValue {
+        let query = try params.requiredString("query")
+        let limit = Int(params.int("limit") ?? 20)
+        let lookup = try await database.read { db in try AirportLookup.load(db) }
+        return ["airports": .array(lookup.search(query, limit: limit).map(\.json))]
+    }
+
+    func airportsAdd(_ params: Params) async throws -> JSONValue {
+        let icao = try params.requiredString("icao").trimmingCharacters(in: .whitespaces).uppercased()
+        guard (2...8).contains(icao.count), icao.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw RPCError.invalidParam("icao", "'\(icao)' must be 2 to 8 letters or digits")
+        }
+        let name = try params.requiredString("name")
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw RPCError.invalidParam("name", "must not be empty") }
+        let tz = try params.requiredString("tz")
+        guard TimeZone(identifier: tz) != nil else {
+            throw RPCError.invalidParam("tz", "'\(tz)' is not an IANA time zone (e.g. Europe/Prague)")
+        }
+        let airport = Airport(
+            icao: icao, iata: params.string("iata")?.uppercased(), name: name, city: nil, country: nil,
+            latitude: params.double("latitude")!, longitude: params.double("longitude")!,
+            elevationFeet: Int(params.int("elevation_ft") ?? 0), timeZone: tz, userDefined: true)
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO logbook_airports (icao, iata, name, latitude, longitude, elevation_ft, tz) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(icao) DO UPDATE SET iata = excluded.iata, name = excluded.name, latitude = excluded.latitude,
+                        longitude = excluded.longitude, elevation_ft = excluded.elevation_ft, tz = excluded.tz
+                    """,
+                arguments: [airport.icao, airport.iata, airport.name, airport.latitude, airport.longitude, airport.elevationFeet, airport.timeZone])
+        }
+        return airport.json
+    }
+}

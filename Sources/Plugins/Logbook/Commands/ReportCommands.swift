@@ -1,0 +1,157 @@
+import HostCore
+
+/// Totals, limits, recency and night.
+extension LogbookService {
+    func totals(_ params: Params) async throws -> JSONValue {
+        let from = day(params, "from_date"), to = day(params, "to_date")
+        if let from, let to, to < from { throw RPCError.invalidParam("to_date", "(\(to)) is before from_date (\(from))") }
+        let pageSize = params.int("page_size").map(Int.init)
+        let page = params.int("page").map(Int.init)
+        if page != nil && pageSize == nil { throw RPCError.invalidParam("page", "needs page_size too") }
+        return try await database.read { db in
+            var result = try TotalsReport.build(db, from: from, to: to, groupBy: params.string("group_by")).objectValue!
+            if let pageSize {
+                let entries = try Self.entries(db, from: from, to: to)
+                let starting = from == nil ? try ColumnTotals.loadStarting(db) : ColumnTotals()
+                let pages = TotalsReport.pages(entries: entries, pageSize: pageSize, starting: starting)
+                let index = (page ?? pages.count) - 1
+                guard pages.indices.contains(index) else {
+                    throw RPCError.invalidParam("page", "must be between 1 and \(pages.count)")
+                }
+                let p = pages[index]
+                result["page"] = [
+                    "page": .count(index + 1), "pages": .count(pages.count), "lines": .count(p.entries.count),
+                    "first_date": .day(p.entries.first?.date), "last_date": .day(p.entries.last?.date),
+                    "this_page": p.thisPage.json, "brought_forward": p.broughtForward.json, "total": p.total.json,
+                ]
+            }
+            return .object(result)
+        }
+    }
+
+    /// Entries in logbook order (date, block off, id), deleted ones left out.
+    static func entries(_ db: Database, from: Day?, to: Day?) throws -> [Entry] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM logbook_entries WHERE deleted_at IS NULL AND date >= ? AND date <= ?
+                ORDER BY date, COALESCE(out_at, 0), id
+                """, arguments: [from?.description ?? "0000-01-01", to?.description ?? "9999-12-31"]
+        ).map(Entry.init(row:))
+    }
+
+    func startingTotalsSet(_ params: Params) async throws -> JSONValue {
+        var values: [(String, Int)] = []
+        for name in ColumnTotals.names {
+            let input = name.hasSuffix("_min") ? String(name.dropLast(4)) : name
+            guard let v = params[input] else { continue }
+            values.append((name, name.hasSuffix("_min") ? try Minutes.parse(v, field: input) : Int(v.intValue ?? 0)))
+        }
+        let total = values.first { $0.0 == "total_min" }?.1 ?? 0
+        for (name, v) in values where name.hasSuffix("_min") && !["total_min", "fstd_min"].contains(name) && v > total {
+            throw RPCError.invalidParam(String(name.dropLast(4)), "(\(Minutes.hhmm(v))) exceeds the brought-forward total (\(Minutes.hhmm(total)))")
+        }
+        let given = values
+        return try await database.write { db in
+            try db.execute(sql: "DELETE FROM logbook_starting_totals")
+            for (name, v) in given {
+                try db.execute(sql: "INSERT INTO logbook_starting_totals (column, value) VALUES (?, ?)", arguments: [name, v])
+            }
+            return ["starting": try ColumnTotals.loadStarting(db).json]
+        }
+    }
+
+    func limits(_ params: Params) async throws -> JSONValue {
+        let at = day(params, "at") ?? today
+        return try await database.read { db in try FlightTimeLimits.report(db, at: at) }
+    }
+
+    func currency(_ params: Params) async throws -> JSONValue {
+        let at = day(params, "at") ?? today
+        return try await database.read { db in
+            let profile = try Profile.load(db)
+            return CurrencyReport.build(flights: try Self.recencyFlights(db, at: at, profile: profile), profile: profile, at: at)
+        }
+    }
+
+    /// The flights recency depends on: everything in the last 25 months, then older flights only
+    /// for groups whose requirements those do not yet meet (so 100 000 flights are not all read).
+    static func recencyFlights(_ db: Database, at: Day, profile: Profile) throws -> [RecencyFlight] {
+        let aircraft = try Aircraft.all(db)
+        func flight(_ row: Row) -> RecencyFlight {
+            let a = aircraft[row[0] as String? ?? ""]
+            return RecencyFlight(
+                day: Day(row[1] as String) ?? Day(number: 0), group: a?.currencyGroup ?? "unknown", category: a?.category ?? "aeroplane",
+                takeoffs: (row[2] as Int) + (row[3] as Int), landings: (row[4] as Int) + (row[5] as Int),
+                nightTakeoffs: row[3], nightLandings: row[5], picMinutes: row[6])
+        }
+        let columns = "registration, date, takeoffs_day, takeoffs_night, landings_day, landings_night, pic_min + spic_min"
+        let cutoff = at.adding(months: -25)
+        var flights = try Row.fetchAll(
+            db,
+            sql: "SELECT \(columns) FROM logbook_entries WHERE kind = 'flight' AND deleted_at IS NULL AND date > ? AND date <= ? ORDER BY date DESC",
+            arguments: [cutoff.description, at.description]
+        ).map(flight)
+
+        struct Need { var to = 3, ldg = 3, nto = 1, nldg = 1 }
+        var needs: [String: Need] = [:]
+        let groups = try String.fetchAll(db, sql: "SELECT DISTINCT registration FROM logbook_entries WHERE registration IS NOT NULL")
+            .map { aircraft[$0]?.currencyGroup ?? "unknown" }
+        for g in groups { needs[g] = Need() }
+        var lapl = (pic: profile.holdsLAPL ? 720 : 0, to: profile.holdsLAPL ? 12 : 0, ldg: profile.holdsLAPL ? 12 : 0)
+        func account(_ f: RecencyFlight) {
+            if var n = needs[f.group] {
+                n.to -= f.takeoffs
+                n.ldg -= f.landings
+                n.nto -= f.nightTakeoffs
+                n.nldg -= f.nightLandings
+                needs[f.group] = (n.to <= 0 && n.ldg <= 0 && n.nto <= 0 && n.nldg <= 0) ? nil : n
+            }
+            if f.category == "aeroplane" {
+                lapl.pic -= f.picMinutes
+                lapl.to -= f.takeoffs
+                lapl.ldg -= f.landings
+            }
+        }
+        flights.forEach(account)
+        if needs.isEmpty && lapl.pic <= 0 && lapl.to <= 0 && lapl.ldg <= 0 { return flights }
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: "SELECT \(columns) FROM logbook_entries WHERE kind = 'flight' AND deleted_at IS NULL AND date <= ? ORDER BY date DESC",
+            arguments: [cutoff.description])
+        while let row = try cursor.next() {
+            let f = flight(row)
+            let useful = needs[f.group] != nil || (f.category == "aeroplane" && (lapl.pic > 0 || lapl.to > 0 || lapl.ldg > 0))
+            if useful {
+                flights.append(f)
+                account(f)
+            }
+            if needs.isEmpty && lapl.pic <= 0 && lapl.to <= 0 && lapl.ldg <= 0 { break }
+        }
+        return flights
+    }
+
+    func night(_ params: Params) async throws -> JSONValue {
+        func t(_ name: String) throws(RPCError) -> UTCMinute? {
+            guard let s = params.string(name) else { return nil }
+            guard let v = UTCMinute.parseISO(s) else { throw RPCError.invalidParam(name, "must be an ISO 8601 UTC time") }
+            return v
+        }
+        guard let out = try t("out"), let inAt = try t("in") else { throw RPCError.invalidParam("out", "is required") }
+        let off = try t("off"), on = try t("on")
+        guard inAt > out else { throw RPCError.invalidParam("in", "(\(inAt)) must be after 'out' (\(out))") }
+        guard inAt.value - out.value <= 30 * 60 else { throw RPCError.invalidParam("in", "is more than 30 hours after 'out'") }
+        if let off, off < out || off > inAt { throw RPCError.invalidParam("off", "must lie between 'out' and 'in'") }
+        if let on, on < (off ?? out) || on > inAt { throw RPCError.invalidParam("on", "must lie between 'off' (or 'out') and 'in'") }
+        let (lookup, profile) = try await database.read { db in (try AirportLookup.load(db), try Profile.load(db)) }
+        let dep = try lookup.require(try params.requiredString("dep"), field: "dep")
+        let arr = try lookup.require(try params.requiredString("arr"), field: "arr")
+        let criterion = params.string("criterion").flatMap(NightCriterion.init(rawValue:)) ?? profile.nightCriterion
+        let r = NightCalculator.compute(dep: dep, arr: arr, out: out, in: inAt, off: off, on: on, criterion: criterion)
+        return [
+            "dep": .string(dep.icao), "arr": .string(arr.icao), "criterion": .string(criterion.rawValue),
+            "block_min": .count(inAt.value - out.value), "night_min": .count(r.nightMinutes),
+            "night_takeoff": .bool(r.nightTakeoff), "night_landing": .bool(r.nightLanding),
+        ]
+    }
+}

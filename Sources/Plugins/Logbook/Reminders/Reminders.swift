@@ -1,0 +1,70 @@
+import HostCore
+
+/// The daily reminder job: certificates, medicals and recency at 30/14/7/1 days before they
+/// lapse, and flight or duty time at 90% of a limit. Each threshold is notified once: the
+/// `logbook_reminders` table remembers what was sent, keyed by item, expiry date and threshold.
+extension LogbookService {
+    struct Due {
+        var key: String
+        var topic: String
+        var title: String
+        var body: String
+        var severity: Severity
+    }
+
+    func runReminders() async throws {
+        let at = today
+        let thresholds = (context.config["reminder_days"]?.arrayValue?.compactMap { $0.intValue.map(Int.init) } ?? [30, 14, 7, 1]).sorted()
+        let percent = Double(context.config.int("limit_warning_percent") ?? 90) / 100
+        let due: [Due] = try await database.read { db in
+            let profile = try Profile.load(db)
+            var due: [Due] = []
+            func expiring(_ id: String, topic: String, what: String, until: Day?) {
+                guard let until else { return }
+                let left = until.number - at.number
+                // The smallest threshold already reached: after downtime, one notice, not four.
+                guard left >= 0, let threshold = thresholds.first(where: { left <= $0 }) else { return }
+                due.append(Due(
+                    key: "\(id)|\(until)|\(threshold)", topic: topic,
+                    title: "\(what) expires in \(left) day\(left == 1 ? "" : "s")",
+                    body: "\(what) is valid until \(until) (\(left) day\(left == 1 ? "" : "s") left).",
+                    severity: left <= 7 ? .warning : .info))
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates") {
+                let c = Certificate(row: row)
+                expiring("certificate/\(c.id)", topic: "logbook.certificate.expiring", what: c.name, until: c.validity(profile: profile).until)
+            }
+            let currency = CurrencyReport.build(flights: try Self.recencyFlights(db, at: at, profile: profile), profile: profile, at: at)
+            for item in currency["items"]?.arrayValue ?? [] {
+                guard let rule = item["rule"]?.stringValue, let group = item["group"]?.stringValue,
+                    let until = item["valid_until"]?.stringValue.flatMap({ Day($0) })
+                else { continue }
+                let names = ["passengers": "Passenger recency", "night_passengers": "Night passenger recency", "lapl_recency": "LAPL recency"]
+                expiring("currency/\(rule)/\(group)", topic: "logbook.currency.expiring", what: "\(names[rule] ?? rule) (\(group))", until: until)
+            }
+            for (limit, used, dutyRecorded) in try FlightTimeLimits.evaluate(db, at: at) where !limit.duty || dutyRecorded {
+                guard Double(used) >= percent * Double(limit.limitMinutes) else { continue }
+                due.append(Due(
+                    key: "limit|\(limit.id)|\(limit.from)", topic: "logbook.limit.approaching",
+                    title: "\(Int((Double(used) / Double(limit.limitMinutes) * 100).rounded()))% of the \(limit.what) limit",
+                    body: "\(Minutes.hhmm(used)) of \(Minutes.hhmm(limit.limitMinutes)) (\(limit.reference)) from \(limit.from) to \(at); \(Minutes.hhmm(max(0, limit.limitMinutes - used))) left.",
+                    severity: used > limit.limitMinutes ? .error : .warning))
+            }
+            return due
+        }
+        for d in due {
+            let fresh = try await database.write { db -> Bool in
+                try db.execute(sql: "INSERT OR IGNORE INTO logbook_reminders (key, notified_at) VALUES (?, ?)", arguments: [d.key, at.description])
+                return db.changesCount > 0
+            }
+            guard fresh else { continue }
+            do {
+                try await context.notifier.post(topic: d.topic, title: d.title, body: d.body, severity: d.severity, dedupeKey: "logbook|\(d.key)")
+            } catch {
+                // Not sent: forget it so tomorrow's run tries again.
+                try await database.write { db in try db.execute(sql: "DELETE FROM logbook_reminders WHERE key = ?", arguments: [d.key]) }
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import HostCore
+
+/// Validity status shared by currency, certificates and medicals: `expiring_soon` under 30 days.
+enum ValidityStatus: String, Sendable {
+    case ok
+    case expiringSoon = "expiring_soon"
+    case lapsed
+    case notRequired = "not_required"
+
+    static let soonDays = 30
+
+    static func of(validUntil: Day?, at: Day) -> ValidityStatus {
+        guard let validUntil, validUntil >= at else { return .lapsed }
+        return validUntil.number - at.number < soonDays ? .expiringSoon : .ok
+    }
+}
+
+extension JSONValue {
+    static func day(_ d: Day?) -> JSONValue { d.map { .string($0.description) } ?? .null }
+    static func count(_ i: Int) -> JSONValue { .int(Int64(i)) }
+}

@@ -1,0 +1,142 @@
+import HostCore
+
+/// The EASA column sums as named in results (`*_min` durations, plain counts).
+struct ColumnTotals: Sendable, Equatable {
+    static let names: [String] =
+        ["flights", "fstd_sessions"] + TimeColumn.allCases.map(\.column) + CountColumn.allCases.map(\.name) + ["fstd_min"]
+
+    var values: [String: Int] = [:]
+
+    subscript(_ name: String) -> Int {
+        get { values[name] ?? 0 }
+        set { values[name] = newValue }
+    }
+
+    mutating func add(_ e: Entry) {
+        switch e.kind {
+        case .flight:
+            self["flights"] += 1
+            for c in TimeColumn.allCases { self[c.column] += e[c] }
+            for c in CountColumn.allCases { self[c.name] += e[c] }
+        case .fstd:
+            self["fstd_sessions"] += 1
+            self["fstd_min"] += e[.total]
+        }
+    }
+
+    static func + (a: ColumnTotals, b: ColumnTotals) -> ColumnTotals {
+        var r = a
+        for (k, v) in b.values { r[k] += v }
+        return r
+    }
+
+    var json: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: ColumnTotals.names.map { ($0, JSONValue.count(self[$0])) }))
+    }
+
+    /// SELECT expressions producing `names` in order, for `logbook_entries` aliased `e`.
+    static var sqlSums: String {
+        var parts = [
+            "COALESCE(SUM(e.kind = 'flight'), 0)", "COALESCE(SUM(e.kind = 'fstd'), 0)",
+        ]
+        for c in TimeColumn.allCases {
+            parts.append(c == .total
+                ? "COALESCE(SUM(CASE WHEN e.kind = 'flight' THEN e.total_min ELSE 0 END), 0)"
+                : "COALESCE(SUM(e.\(c.column)), 0)")
+        }
+        for c in CountColumn.allCases { parts.append("COALESCE(SUM(e.\(c.name)), 0)") }
+        parts.append("COALESCE(SUM(CASE WHEN e.kind = 'fstd' THEN e.total_min ELSE 0 END), 0)")
+        return parts.joined(separator: ", ")
+    }
+
+    init() {}
+
+    init(row: Row, offset: Int = 0) {
+        for (i, name) in ColumnTotals.names.enumerated() { values[name] = row[offset + i] }
+    }
+
+    static func loadStarting(_ db: Database) throws -> ColumnTotals {
+        var t = ColumnTotals()
+        for row in try Row.fetchAll(db, sql: "SELECT column, value FROM logbook_starting_totals") {
+            t[row["column"] as String] = row["value"]
+        }
+        return t
+    }
+}
+
+enum TotalsReport {
+    static let groupings = ["aircraft", "type", "class", "function", "year", "month"]
+
+    static func build(_ db: Database, from: Day?, to: Day?, groupBy: String?) throws -> JSONValue {
+        var conditions = ["e.deleted_at IS NULL"]
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let from {
+            conditions.append("e.date >= ?")
+            arguments.append(from.description)
+        }
+        if let to {
+            conditions.append("e.date <= ?")
+            arguments.append(to.description)
+        }
+        let whereClause = conditions.joined(separator: " AND ")
+        let periodRow = try Row.fetchOne(
+            db, sql: "SELECT \(ColumnTotals.sqlSums) FROM logbook_entries e WHERE \(whereClause)",
+            arguments: StatementArguments(arguments))!
+        let period = ColumnTotals(row: periodRow)
+        let starting = try ColumnTotals.loadStarting(db)
+        var result: [String: JSONValue] = [
+            "from_date": .day(from), "to_date": .day(to), "period": period.json, "starting": starting.json,
+        ]
+        // Starting totals belong before the first entry: they join the grand total unless the
+        // period starts later than the logbook.
+        result["grand_total"] = from == nil ? (period + starting).json : .null
+
+        if let groupBy {
+            if groupBy == "function" {
+                result["groups"] = .array(TimeColumn.functions.map { c in
+                    ["key": .string(c.name), "minutes": .count(period[c.column])]
+                })
+            } else {
+                let key: String = switch groupBy {
+                case "aircraft": "COALESCE(e.registration, 'FSTD ' || COALESCE(e.fstd_type, ''))"
+                case "type": "COALESCE(a.type_designator, a.model, CASE WHEN e.kind = 'fstd' THEN 'FSTD' END, 'unknown')"
+                case "class": "COALESCE(a.class_rating, CASE WHEN e.kind = 'fstd' THEN 'FSTD' WHEN a.engine = 'me' THEN 'MEP' ELSE 'SEP' END)"
+                case "year": "substr(e.date, 1, 4)"
+                default: "substr(e.date, 1, 7)"
+                }
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(key) AS group_key, \(ColumnTotals.sqlSums) FROM logbook_entries e
+                        LEFT JOIN logbook_aircraft a ON a.registration = e.registration
+                        WHERE \(whereClause) GROUP BY group_key ORDER BY group_key
+                        """, arguments: StatementArguments(arguments))
+                result["groups"] = .array(rows.map { row in
+                    var o = ColumnTotals(row: row, offset: 1).json.objectValue!
+                    o["key"] = .string(row["group_key"] ?? "")
+                    return .object(o)
+                })
+            }
+            result["group_by"] = .string(groupBy)
+        }
+        return .object(result)
+    }
+
+    /// Page totals as on a paper logbook: this page, brought forward from earlier pages (starting
+    /// totals included), and the total to date.
+    static func pages(entries: [Entry], pageSize: Int, starting: ColumnTotals) -> [(entries: ArraySlice<Entry>, thisPage: ColumnTotals, broughtForward: ColumnTotals, total: ColumnTotals)] {
+        var result: [(ArraySlice<Entry>, ColumnTotals, ColumnTotals, ColumnTotals)] = []
+        var running = starting
+        var index = 0
+        repeat {
+            let slice = entries[index..<min(index + pageSize, entries.count)]
+            var page = ColumnTotals()
+            for e in slice { page.add(e) }
+            let forward = running
+            running = running + page
+            result.append((slice, page, forward, running))
+            index += pageSize
+        } while index < entries.count
+        return result
+    }
+}

@@ -1,0 +1,170 @@
+import HostCore
+
+/// Duration columns, in EASA order. Input parameters use the bare name (`night`); results and the
+/// native CSV use `<name>_min`.
+enum TimeColumn: Int, CaseIterable, Sendable {
+    case spSE, spME, mp, total, night, ifr, pic, spic, picus, copilot, dual, instructor, examiner
+
+    var name: String {
+        switch self {
+        case .spSE: "sp_se"
+        case .spME: "sp_me"
+        case .mp: "mp"
+        case .total: "total"
+        case .night: "night"
+        case .ifr: "ifr"
+        case .pic: "pic"
+        case .spic: "spic"
+        case .picus: "picus"
+        case .copilot: "copilot"
+        case .dual: "dual"
+        case .instructor: "instructor"
+        case .examiner: "examiner"
+        }
+    }
+    var column: String { name + "_min" }
+
+    /// EASA column 10 (pilot function); PIC includes SPIC and PICUS in the totals of column 10.
+    static let functions: [TimeColumn] = [.pic, .spic, .picus, .copilot, .dual, .instructor, .examiner]
+    static let functionNames = functions.map(\.name)
+}
+
+enum CountColumn: Int, CaseIterable, Sendable {
+    case takeoffsDay, takeoffsNight, landingsDay, landingsNight, approaches
+
+    var name: String {
+        switch self {
+        case .takeoffsDay: "takeoffs_day"
+        case .takeoffsNight: "takeoffs_night"
+        case .landingsDay: "landings_day"
+        case .landingsNight: "landings_night"
+        case .approaches: "approaches"
+        }
+    }
+}
+
+enum EntryKind: String, Sendable { case flight, fstd }
+
+/// One line of the logbook: a flight or an FSTD session.
+struct Entry: Sendable, Equatable {
+    var id: Int64?
+    var kind: EntryKind
+    var date: Day
+    var dep: String?
+    var arr: String?
+    var out: UTCMinute?
+    var off: UTCMinute?
+    var on: UTCMinute?
+    var inAt: UTCMinute?
+    var registration: String?
+    var times = [Int](repeating: 0, count: TimeColumn.allCases.count)
+    var counts = [Int](repeating: 0, count: CountColumn.allCases.count)
+    var picName: String?
+    var remarks = ""
+    var dutyStart: UTCMinute?
+    var dutyEnd: UTCMinute?
+    var fstdType: String?
+    var fstdQualification: String?
+    var deleted = false
+
+    subscript(_ c: TimeColumn) -> Int {
+        get { times[c.rawValue] }
+        set { times[c.rawValue] = newValue }
+    }
+    subscript(_ c: CountColumn) -> Int {
+        get { counts[c.rawValue] }
+        set { counts[c.rawValue] = newValue }
+    }
+
+    static let storedColumns: [String] =
+        ["kind", "date", "dep", "arr", "out_at", "off_at", "on_at", "in_at", "registration"]
+        + TimeColumn.allCases.map(\.column) + CountColumn.allCases.map(\.name)
+        + ["pic_name", "remarks", "duty_start_at", "duty_end_at", "fstd_type", "fstd_qualification"]
+
+    static let insertSQL =
+        "INSERT INTO logbook_entries (\(storedColumns.joined(separator: ","))) VALUES (\(Array(repeating: "?", count: storedColumns.count).joined(separator: ",")))"
+
+    /// What makes two flights the same flight (date, dep, arr, out, registration), for imports.
+    var identity: String {
+        switch kind {
+        case .flight: "F|\(date)|\(dep ?? "")|\(arr ?? "")|\(out?.value ?? 0)|\(registration ?? "")"
+        case .fstd: "S|\(date)|\(fstdType ?? "")|\(fstdQualification ?? "")|\(self[.total])|\(remarks)"
+        }
+    }
+
+    var storedValues: [(any DatabaseValueConvertible)?] {
+        var v: [(any DatabaseValueConvertible)?] = [
+            kind.rawValue, date.description, dep, arr, out?.value, off?.value, on?.value, inAt?.value, registration,
+        ]
+        v += times.map { $0 }
+        v += counts.map { $0 }
+        v += [picName, remarks, dutyStart?.value, dutyEnd?.value, fstdType, fstdQualification]
+        return v
+    }
+
+    init(kind: EntryKind, date: Day) {
+        self.kind = kind
+        self.date = date
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        kind = EntryKind(rawValue: row["kind"]) ?? .flight
+        date = Day(row["date"] as String) ?? Day(number: 0)
+        dep = row["dep"]
+        arr = row["arr"]
+        out = (row["out_at"] as Int?).map(UTCMinute.init)
+        off = (row["off_at"] as Int?).map(UTCMinute.init)
+        on = (row["on_at"] as Int?).map(UTCMinute.init)
+        inAt = (row["in_at"] as Int?).map(UTCMinute.init)
+        registration = row["registration"]
+        times = TimeColumn.allCases.map { row[$0.column] ?? 0 }
+        counts = CountColumn.allCases.map { row[$0.name] ?? 0 }
+        picName = row["pic_name"]
+        remarks = row["remarks"] ?? ""
+        dutyStart = (row["duty_start_at"] as Int?).map(UTCMinute.init)
+        dutyEnd = (row["duty_end_at"] as Int?).map(UTCMinute.init)
+        fstdType = row["fstd_type"]
+        fstdQualification = row["fstd_qualification"]
+        deleted = (row["deleted_at"] as String?) != nil
+    }
+
+    func insert(_ db: Database) throws -> Int64 {
+        try db.cachedStatement(sql: Entry.insertSQL).execute(arguments: StatementArguments(storedValues))
+        return db.lastInsertedRowID
+    }
+
+    func update(_ db: Database, id: Int64) throws {
+        let assignments = Entry.storedColumns.map { "\($0) = ?" }.joined(separator: ",")
+        try db.execute(
+            sql: "UPDATE logbook_entries SET \(assignments) WHERE id = ?",
+            arguments: StatementArguments(storedValues + [id]))
+    }
+
+    var json: JSONValue {
+        func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+        var o: [String: JSONValue] = [
+            "id": id.map(JSONValue.int) ?? .null, "kind": .string(kind.rawValue), "date": .string(date.description),
+            "remarks": .string(remarks), "deleted": .bool(deleted),
+        ]
+        for c in TimeColumn.allCases { o[c.column] = .int(Int64(self[c])) }
+        switch kind {
+        case .flight:
+            o["dep"] = opt(dep)
+            o["arr"] = opt(arr)
+            o["out"] = opt(out?.description)
+            o["off"] = opt(off?.description)
+            o["on"] = opt(on?.description)
+            o["in"] = opt(inAt?.description)
+            o["aircraft"] = opt(registration)
+            o["pic_name"] = opt(picName)
+            for c in CountColumn.allCases { o[c.name] = .int(Int64(self[c])) }
+            o["duty_start"] = opt(dutyStart?.description)
+            o["duty_end"] = opt(dutyEnd?.description)
+        case .fstd:
+            o["fstd_type"] = opt(fstdType)
+            o["fstd_qualification"] = opt(fstdQualification)
+        }
+        return .object(o)
+    }
+}

@@ -1,0 +1,76 @@
+import HostCore
+
+/// The logbook's tables. Durations are integer minutes (`*_min`); instants are minutes since the
+/// epoch (`*_at`, UTC); dates are `YYYY-MM-DD` text so the `sqlite3` shell reads them as they are.
+enum LogbookSchema {
+    static func register(_ migrations: inout PluginMigrations) {
+        migrations.register("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE logbook_profile (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        name TEXT, address TEXT, date_of_birth TEXT,
+                        licences TEXT NOT NULL DEFAULT '[]', ratings TEXT NOT NULL DEFAULT '[]',
+                        instrument_rating INTEGER NOT NULL DEFAULT 0,
+                        default_function TEXT NOT NULL DEFAULT 'pic',
+                        night_criterion TEXT NOT NULL DEFAULT 'civil_twilight'
+                    );
+                    CREATE TABLE logbook_aircraft (
+                        registration TEXT PRIMARY KEY,
+                        make TEXT, model TEXT, variant TEXT, type_designator TEXT,
+                        engine TEXT NOT NULL DEFAULT 'se' CHECK (engine IN ('se', 'me')),
+                        operation TEXT NOT NULL DEFAULT 'sp' CHECK (operation IN ('sp', 'mp')),
+                        category TEXT NOT NULL DEFAULT 'aeroplane',
+                        class_rating TEXT
+                    );
+                    CREATE TABLE logbook_entries (
+                        id INTEGER PRIMARY KEY,
+                        kind TEXT NOT NULL CHECK (kind IN ('flight', 'fstd')),
+                        date TEXT NOT NULL,
+                        dep TEXT, arr TEXT,
+                        out_at INTEGER, off_at INTEGER, on_at INTEGER, in_at INTEGER,
+                        registration TEXT REFERENCES logbook_aircraft(registration) ON UPDATE CASCADE,
+                        sp_se_min INTEGER NOT NULL DEFAULT 0, sp_me_min INTEGER NOT NULL DEFAULT 0,
+                        mp_min INTEGER NOT NULL DEFAULT 0, total_min INTEGER NOT NULL DEFAULT 0,
+                        pic_name TEXT,
+                        takeoffs_day INTEGER NOT NULL DEFAULT 0, takeoffs_night INTEGER NOT NULL DEFAULT 0,
+                        landings_day INTEGER NOT NULL DEFAULT 0, landings_night INTEGER NOT NULL DEFAULT 0,
+                        night_min INTEGER NOT NULL DEFAULT 0, ifr_min INTEGER NOT NULL DEFAULT 0,
+                        pic_min INTEGER NOT NULL DEFAULT 0, spic_min INTEGER NOT NULL DEFAULT 0,
+                        picus_min INTEGER NOT NULL DEFAULT 0, copilot_min INTEGER NOT NULL DEFAULT 0,
+                        dual_min INTEGER NOT NULL DEFAULT 0, instructor_min INTEGER NOT NULL DEFAULT 0,
+                        examiner_min INTEGER NOT NULL DEFAULT 0,
+                        approaches INTEGER NOT NULL DEFAULT 0,
+                        remarks TEXT NOT NULL DEFAULT '',
+                        duty_start_at INTEGER, duty_end_at INTEGER,
+                        fstd_type TEXT, fstd_qualification TEXT,
+                        deleted_at TEXT
+                    );
+                    CREATE INDEX logbook_entries_date ON logbook_entries(date) WHERE deleted_at IS NULL;
+                    CREATE INDEX logbook_entries_registration ON logbook_entries(registration, date);
+                    CREATE UNIQUE INDEX logbook_flight_identity
+                        ON logbook_entries(date, dep, arr, out_at, registration)
+                        WHERE kind = 'flight' AND deleted_at IS NULL;
+                    CREATE TABLE logbook_certificates (
+                        id INTEGER PRIMARY KEY,
+                        kind TEXT NOT NULL CHECK (kind IN ('medical', 'other')),
+                        name TEXT NOT NULL,
+                        medical_class TEXT CHECK (medical_class IN ('class1', 'class2', 'lapl')),
+                        examination_date TEXT, single_pilot_cat_passengers INTEGER NOT NULL DEFAULT 0,
+                        issue_date TEXT, expiry_date TEXT, remarks TEXT NOT NULL DEFAULT ''
+                    );
+                    CREATE TABLE logbook_airports (
+                        icao TEXT PRIMARY KEY, iata TEXT, name TEXT NOT NULL,
+                        latitude REAL NOT NULL, longitude REAL NOT NULL, elevation_ft INTEGER NOT NULL DEFAULT 0,
+                        tz TEXT NOT NULL
+                    );
+                    CREATE TABLE logbook_starting_totals (
+                        column TEXT PRIMARY KEY, value INTEGER NOT NULL
+                    );
+                    CREATE TABLE logbook_reminders (
+                        key TEXT PRIMARY KEY, notified_at TEXT NOT NULL
+                    );
+                    """)
+        }
+    }
+}
