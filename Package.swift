@@ -120,7 +120,6 @@ let package = Package(
         .testTarget(
             name: "LogbookTests",
             dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
-            resources: [.copy("Fixtures")],
             swiftSettings: strictSwift
         ),
         .testTarget(
