@@ -1,0 +1,56 @@
+import AssistantTesting
+import Foundation
+import HostCore
+import Logbook
+import Testing
+
+/// A real host with the logbook plugin, and shortcuts for the calls every test makes.
+struct LogbookHost {
+    let host: TestHost
+
+    static func started(clock: TestClock? = nil, configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> LogbookHost {
+        let host = try await TestHost.started(
+            plugins: [LogbookPlugin()], clock: clock ?? TestClock(now: ISO8601.date("2026-06-01T12:00:00Z")!), configure: configure)
+        return LogbookHost(host: host)
+    }
+
+    /// A call that must succeed.
+    @discardableResult
+    func call(_ method: String, _ params: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+        let result = try await host.call(method, params)
+        switch result {
+        case .success(let value): return value
+        case .failure(let error):
+            Issue.record("\(method) failed: \(error.message)", sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+
+    /// A call that must fail; returns the error.
+    func failure(_ method: String, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RPCError {
+        switch try await host.call(method, params) {
+        case .success(let value):
+            Issue.record("\(method) succeeded: \(value.encodedString())", sourceLocation: sourceLocation)
+            return RPCError(code: 0, message: "unexpected success")
+        case .failure(let error): return error
+        }
+    }
+
+    func addSEP(_ registration: String = "OK-SKA") async throws {
+        try await call("logbook.aircraft.add", [
+            "registration": .string(registration), "make": "Cessna", "model": "172", "variant": "S", "type_designator": "C172",
+            "class_rating": "SEP(land)",
+        ])
+    }
+
+    func count(_ params: JSONValue = [:]) async throws -> Int64 {
+        try await call("logbook.flights.list", params)["total_count"]?.intValue ?? -1
+    }
+
+    func stop() async { await host.stop() }
+}
+
+/// Reads a test fixture next to this file.
+func fixture(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
+}
