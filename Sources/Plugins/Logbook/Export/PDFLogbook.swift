@@ -37,14 +37,14 @@ struct PDFLogbook {
             Column(group: 2, title: "TIME", width: 26, numeric: false, value: flight { $0.out?.clock ?? "" }),
             Column(group: 3, title: "PLACE", width: 30, numeric: false, value: flight { $0.arr ?? "" }),
             Column(group: 3, title: "TIME", width: 26, numeric: false, value: flight { $0.inAt?.clock ?? "" }),
-            Column(group: 4, title: "MODEL", width: 52, numeric: false, value: flight { e in
+            Column(group: 4, title: "MODEL", width: 46, numeric: false, value: flight { e in
                 e.registration.flatMap { aircraft[$0] }.map { $0.typeDesignator ?? $0.displayModel } ?? "" }),
             Column(group: 4, title: "REG", width: 40, numeric: false, value: flight { $0.registration ?? "" }),
             Column(group: 5, title: "SE", width: 26, numeric: true, value: time(.spSE), total: sum("sp_se_min")),
             Column(group: 5, title: "ME", width: 26, numeric: true, value: time(.spME), total: sum("sp_me_min")),
             Column(group: 5, title: "MP", width: 26, numeric: true, value: time(.mp), total: sum("mp_min")),
             Column(group: 6, title: "TOTAL", width: 30, numeric: true, value: time(.total), total: sum("total_min")),
-            Column(group: 7, title: "NAME PIC", width: 60, numeric: false, value: flight { $0.picName ?? "" }),
+            Column(group: 7, title: "NAME PIC", width: 56, numeric: false, value: flight { $0.picName ?? "" }),
             Column(group: 8, title: "DAY", width: 20, numeric: true, value: flight { n($0[.landingsDay]) }, total: sum("landings_day", minutes: false)),
             Column(group: 8, title: "NIGHT", width: 20, numeric: true, value: flight { n($0[.landingsNight]) }, total: sum("landings_night", minutes: false)),
             Column(group: 9, title: "NIGHT", width: 26, numeric: true, value: time(.night), total: sum("night_min")),
@@ -56,14 +56,14 @@ struct PDFLogbook {
             Column(group: 10, title: "INSTR", width: 26, numeric: true, value: flight { hm($0[.instructor] + $0[.examiner]) },
                    total: { Minutes.hhmm($0["instructor_min"] + $0["examiner_min"]) }),
             Column(group: 11, title: "DATE", width: 38, numeric: false, value: { $0.kind == .fstd ? date($0) : "" }),
-            Column(group: 11, title: "TYPE", width: 44, numeric: false, value: { $0.kind == .fstd ? ($0.fstdType ?? "") : "" }),
+            Column(group: 11, title: "TYPE", width: 54, numeric: false, value: { $0.kind == .fstd ? ($0.fstdType ?? "") : "" }),
             Column(group: 11, title: "TOTAL", width: 28, numeric: true, value: { $0.kind == .fstd ? hm($0[.total]) : "" }, total: sum("fstd_min")),
             Column(group: 12, title: "REMARKS AND ENDORSEMENTS", width: 0, numeric: false, value: { $0.remarks }),
         ]
     }
 
     static let groupTitles = [
-        1: "1 DATE", 2: "2 DEPARTURE", 3: "3 ARRIVAL", 4: "4 AIRCRAFT", 5: "5 SINGLE-PILOT / MULTI-PILOT", 6: "6 TOTAL",
+        1: "1 DATE", 2: "2 DEPARTURE", 3: "3 ARRIVAL", 4: "4 AIRCRAFT", 5: "5 SP SE / ME · MP", 6: "6 TOTAL",
         7: "7 PIC", 8: "8 LANDINGS", 9: "9 CONDITION", 10: "10 PILOT FUNCTION TIME", 11: "11 FSTD SESSION", 12: "12 REMARKS",
     ]
 
@@ -124,17 +124,19 @@ struct PDFLogbook {
         // Group headers (1–12) and sub-column titles.
         var x = m
         var groupStart = m
-        cairo_set_font_size(cr, 6.5)
+        cairo_set_font_size(cr, 6)
+        let footerLabelRight = m + cols.prefix { $0.group < 5 }.reduce(0) { $0 + $1.width }
         for (i, c) in cols.enumerated() {
             let last = i == cols.count - 1 || cols[i + 1].group != c.group
             if last {
                 let gw = x + c.width - groupStart
                 line(cr, groupStart, top, groupStart + gw, top)
                 fitted(cr, Self.groupTitles[c.group] ?? "", x: groupStart + 1.5, y: top + 8.5, width: gw - 3)
-                line(cr, groupStart + gw, top, groupStart + gw, bottom)
+                // The footer's labels span groups 1–4, so their rules stop above the footer.
+                line(cr, groupStart + gw, top, groupStart + gw, groupStart + gw < footerLabelRight - 0.5 ? footerTop : bottom)
                 groupStart = x + c.width
             } else {
-                line(cr, x + c.width, top + groupRow, x + c.width, bottom)
+                line(cr, x + c.width, top + groupRow, x + c.width, x + c.width < footerLabelRight - 0.5 ? footerTop : bottom)
             }
             fitted(cr, c.title, x: x + 1.5, y: top + groupRow + 8, width: c.width - 3)
             x += c.width

@@ -60,7 +60,7 @@ struct Importer {
     /// ForeFlight: an "Aircraft Table" section, then a "Flights Table" section, each with a header
     /// and a row of data types to skip.
     mutating func readForeFlight(_ table: CSVTable, into outcome: inout Outcome) throws {
-        let dataTypes: Set<String> = ["text", "hhmm", "decimal", "boolean", "date", "integer", "number", "datetime", "packed detail", ""]
+        let dataTypes: Set<String> = ["text", "hhmm", "decimal", "boolean", "date", "integer", "number", "datetime", "packed detail", "yyyy", "yyyy-mm-dd", "hh:mm", ""]
         func isTypeRow(_ f: [String]) -> Bool { f.allSatisfy { dataTypes.contains($0.trimmingCharacters(in: .whitespaces).lowercased()) } }
         var section = "", header: [String]? = nil
         var aircraftHeader: [String: Int] = [:]
@@ -138,7 +138,8 @@ struct Importer {
         }
         if isFSTD {
             var e = Entry(kind: .fstd, date: date)
-            e.fstdType = row.text("fstd_type") ?? row.text("model") ?? row.text("type") ?? row.text("registration") ?? "FSTD"
+            let device = row.text("registration").flatMap { aircraftInfo[Aircraft.normalized($0)] }
+            e.fstdType = row.text("fstd_type") ?? row.text("model") ?? device.map(\.displayModel) ?? row.text("type") ?? row.text("registration") ?? "FSTD"
             e.fstdQualification = row.text("fstd_qualification")
             var total = try values.minutes(row, format == .native ? "total_min" : "sim") ?? 0
             if total == 0 { total = try values.minutes(row, "total") ?? 0 }
@@ -165,7 +166,10 @@ struct Importer {
             } else {
                 if a.model == nil { a.model = row.text("model") }
                 if a.typeDesignator == nil { a.typeDesignator = row.text("type")?.uppercased() }
-                if (try values.minutes(row, "mp") ?? 0) > 0 { a.operation = "mp" }
+                // Co-pilot time exists only in multi-pilot operations.
+                let multiPilot = try values.minutes(row, "mp") ?? 0
+                let coPilot = try values.minutes(row, "copilot") ?? 0
+                if multiPilot > 0 || coPilot > 0 { a.operation = "mp" }
             }
             context.aircraft[reg] = a
             outcome.aircraftCreated.append(a)

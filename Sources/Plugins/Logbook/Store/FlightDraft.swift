@@ -100,6 +100,14 @@ extension FlightDraft {
                 e[night.nightLanding ? .landingsNight : .landingsDay] = 1
             }
         }
+        // Landings given without takeoffs (most exports): every landing had its takeoff, by day or
+        // by night as the sun stood at the departure airport at takeoff.
+        if counts[.takeoffsDay] == nil && counts[.takeoffsNight] == nil && (counts[.landingsDay] != nil || counts[.landingsNight] != nil) {
+            let landings = e[.landingsDay] + e[.landingsNight]
+            let takeoffTime = Double((off ?? out).value) * 60
+            let nightTakeoff = ctx.criterion.isNight(latitude: depAirport.latitude, longitude: depAirport.longitude, unixSeconds: takeoffTime)
+            e[nightTakeoff ? .takeoffsNight : .takeoffsDay] = landings
+        }
         for c in TimeColumn.allCases where c != .total && e[c] > total {
             throw RPCError.invalidParam(c.name, "(\(Minutes.hhmm(e[c]))) exceeds the total time (\(Minutes.hhmm(total)))")
         }
