@@ -1,1 +1,189 @@
-print("logbook-bench: not written yet")
+import AssistantClient
+import AssistantTesting
+import Foundation
+import HostCore
+import Logbook
+
+// The logbook benchmark (issue 4): 100 000 generated flights imported from the native CSV, then
+// logbook.totals, logbook.limits and logbook.currency through the socket, each beside the same
+// aggregate run directly in the sqlite3 shell on the same database (the floor), and a PDF of
+// about 1 000 flights. Run with scripts/bench-logbook (release build).
+
+let flightCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 100_000
+let runs = 30
+let at = "2026-11-20"
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func p95(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * 0.95))] }
+func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
+/// The native CSV's header (see `logbook.export format=csv`).
+let header = """
+    kind,date,dep,arr,out,off,on,in,registration,aircraft_make,aircraft_model,aircraft_variant,aircraft_type,aircraft_engine,aircraft_operation,aircraft_category,aircraft_class,\
+    sp_se_min,sp_me_min,mp_min,total_min,night_min,ifr_min,pic_min,spic_min,picus_min,copilot_min,dual_min,instructor_min,examiner_min,\
+    takeoffs_day,takeoffs_night,landings_day,landings_night,approaches,pic_name,remarks,duty_start,duty_end,fstd_type,fstd_qualification
+    """
+
+func generateCSV(flights: Int) -> String {
+    struct Plane { var reg, make, model, type, engine, operation, cls: String }
+    let fleet = [
+        Plane(reg: "OK-SKA", make: "Cessna", model: "172", type: "C172", engine: "se", operation: "sp", cls: "SEP(land)"),
+        Plane(reg: "OK-SKB", make: "Piper", model: "PA-28", type: "P28A", engine: "se", operation: "sp", cls: "SEP(land)"),
+        Plane(reg: "OK-TWN", make: "Diamond", model: "DA42", type: "DA42", engine: "me", operation: "sp", cls: "MEP(land)"),
+        Plane(reg: "OK-NEO", make: "Airbus", model: "A320", type: "A320", engine: "me", operation: "mp", cls: "A320"),
+        Plane(reg: "OK-ATR", make: "ATR", model: "72", type: "AT76", engine: "me", operation: "mp", cls: "ATR42/72"),
+    ]
+    let airports = ["LKPR", "LKTB", "LKMT", "EGLL", "EDDM", "LOWW", "EPWA", "LZIB", "EDDF", "LFPG"]
+    var generator = SystemRandomNumberGenerator()
+    let firstDay = 9496  // 1996-01-01
+    let lastDay = 20_777  // 2026-11-20
+    let perDay = Double(flights) / Double(lastDay - firstDay + 1)
+    var lines = [header]
+    lines.reserveCapacity(flights + 1)
+    var i = 0
+    var day = firstDay
+    var slot = 0
+    var carry = 0.0
+    while i < flights {
+        carry += perDay
+        while carry >= 1 && i < flights {
+            carry -= 1
+            let p = fleet[i % fleet.count]
+            let total = 30 + Int.random(in: 0...210, using: &generator)
+            let out = day * 1440 + 5 * 60 + slot * 95
+            slot = (slot + 1) % 10
+            func iso(_ minute: Int) -> String {
+                let d = minute / 1440, m = minute % 1440
+                let (y, mo, da) = civil(d)
+                return String(format: "%04d-%02d-%02dT%02d:%02d:00Z", y, mo, da, m / 60, m % 60)
+            }
+            let (y, mo, da) = civil(day)
+            let night = Int.random(in: 0...3, using: &generator) == 0 ? min(total, Int.random(in: 0...120, using: &generator)) : 0
+            let se = p.operation == "sp" && p.engine == "se" ? total : 0
+            let me = p.operation == "sp" && p.engine == "me" ? total : 0
+            let mp = p.operation == "mp" ? total : 0
+            let pic = i % 3 == 0 ? 0 : total
+            let copilot = total - pic
+            let dep = airports[i % airports.count], arr = airports[(i / 3) % airports.count]
+            lines.append(
+                "flight,\(String(format: "%04d-%02d-%02d", y, mo, da)),\(dep),\(arr),\(iso(out)),,,\(iso(out + total)),\(p.reg),\(p.make),\(p.model),,\(p.type),\(p.engine),\(p.operation),aeroplane,\(p.cls),"
+                    + "\(se),\(me),\(mp),\(total),\(night),\(i % 4 == 0 ? total : 0),\(pic),0,0,\(copilot),0,0,0,"
+                    + "\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(i % 5),\(pic > 0 ? "SELF" : "Capt. Novák"),generated \(i),,,,")
+            i += 1
+        }
+        day += 1
+        slot = 0
+    }
+    return lines.joined(separator: "\n") + "\n"
+}
+
+func civil(_ n: Int) -> (Int, Int, Int) {
+    let z = n + 719468
+    let era = (z >= 0 ? z : z - 146096) / 146097
+    let doe = z - era * 146097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+}
+
+/// The floor: `sql` run `runs` times in one sqlite3 shell process, minus the same process running
+/// `SELECT 1` as often, per run in milliseconds (the shell's own `.timer` has 1 ms resolution).
+func sqliteFloor(_ database: String, _ sql: String, runs: Int) throws -> Double {
+    func timed(_ statement: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-readonly", database]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        let start = ContinuousClock.now
+        try process.run()
+        input.fileHandleForWriting.write(Data(String(repeating: statement + ";\n", count: runs).utf8))
+        try input.fileHandleForWriting.close()
+        _ = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ms(ContinuousClock.now - start)
+    }
+    var best = Double.infinity
+    for _ in 0..<3 { best = min(best, (try timed(sql) - timed("SELECT 1")) / Double(runs)) }
+    return max(best, 0.001)
+}
+
+let directory = TemporaryDirectory(prefix: "logbook-bench")
+let host = try await TestHost.started(plugins: [LogbookPlugin()])
+let connection = try await host.connect()
+func call(_ method: String, _ params: JSONValue) async throws -> JSONValue {
+    try await connection.callResult(method, params: params).get()
+}
+
+print("Generating \(flightCount) flights…")
+let csvPath = directory.file("flights.csv")
+try generateCSV(flights: flightCount).write(toFile: csvPath, atomically: true, encoding: .utf8)
+let csvBytes = (try FileManager.default.attributesOfItem(atPath: csvPath)[.size] as? Int) ?? 0
+
+let clock = ContinuousClock()
+var imported: JSONValue = .null
+let importTime = try await clock.measure { imported = try await call("logbook.import", ["path": .string(csvPath)]) }
+print("import: \(imported["imported"]?.intValue ?? 0) flights (\(csvBytes / 1_000_000) MB CSV) in \(String(format: "%.2f", ms(importTime) / 1000)) s")
+
+let database = host.directory.file("data") + "/assistant.sqlite"
+let sums = """
+    COALESCE(SUM(e.kind = 'flight'), 0), COALESCE(SUM(e.kind = 'fstd'), 0), COALESCE(SUM(e.sp_se_min), 0), COALESCE(SUM(e.sp_me_min), 0),
+    COALESCE(SUM(e.mp_min), 0), COALESCE(SUM(CASE WHEN e.kind = 'flight' THEN e.total_min ELSE 0 END), 0), COALESCE(SUM(e.night_min), 0),
+    COALESCE(SUM(e.ifr_min), 0), COALESCE(SUM(e.pic_min), 0), COALESCE(SUM(e.spic_min), 0), COALESCE(SUM(e.picus_min), 0),
+    COALESCE(SUM(e.copilot_min), 0), COALESCE(SUM(e.dual_min), 0), COALESCE(SUM(e.instructor_min), 0), COALESCE(SUM(e.examiner_min), 0),
+    COALESCE(SUM(e.takeoffs_day), 0), COALESCE(SUM(e.takeoffs_night), 0), COALESCE(SUM(e.landings_day), 0), COALESCE(SUM(e.landings_night), 0),
+    COALESCE(SUM(e.approaches), 0), COALESCE(SUM(CASE WHEN e.kind = 'fstd' THEN e.total_min ELSE 0 END), 0)
+    """
+// The same aggregates the plugin runs (Rules/Totals.swift, Rules/FlightTimeLimits.swift, Commands/ReportCommands.swift).
+let floors: [String: String] = [
+    "logbook.totals": "SELECT \(sums) FROM logbook_entries e WHERE e.deleted_at IS NULL",
+    "logbook.limits": """
+        SELECT COALESCE(SUM(CASE WHEN date >= '2026-10-24' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
+        COALESCE(SUM(CASE WHEN date >= '2026-01-01' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
+        COALESCE(SUM(CASE WHEN date >= '2025-12-01' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
+        COALESCE(SUM(CASE WHEN date >= '2026-11-14' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0),
+        COALESCE(SUM(CASE WHEN date >= '2026-11-07' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0),
+        COALESCE(SUM(CASE WHEN date >= '2026-10-24' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0), COUNT(duty_start_at)
+        FROM logbook_entries WHERE deleted_at IS NULL AND date >= '2025-12-01' AND date <= '2026-11-20'
+        """,
+    "logbook.currency": """
+        SELECT registration, date, takeoffs_day, takeoffs_night, landings_day, landings_night, pic_min + spic_min FROM logbook_entries
+        WHERE kind = 'flight' AND deleted_at IS NULL AND date > '2024-10-20' AND date <= '2026-11-20' ORDER BY date DESC
+        """,
+]
+
+print("")
+print("| command (\(flightCount) flights) | median | p95 | sqlite3 shell floor | ratio |")
+print("|---|---|---|---|---|")
+for method in ["logbook.totals", "logbook.limits", "logbook.currency"] {
+    let params: JSONValue = method == "logbook.totals" ? [:] : ["at": .string(at)]
+    for _ in 0..<3 { _ = try await call(method, params) }
+    var times: [Double] = []
+    for _ in 0..<runs { times.append(ms(try await clock.measure { _ = try await call(method, params) })) }
+    let floor = try sqliteFloor(database, floors[method]!, runs: runs)
+    print(String(format: "| `%@` | %.1f ms | %.1f ms | %.1f ms | %.1f× |", method, median(times), p95(times), floor, median(times) / floor))
+}
+
+let toDay = 20_777, fromDay = toDay - 112
+let (fy, fm, fd) = civil(fromDay)
+var pdf: JSONValue = .null
+let pdfTime = try await clock.measure {
+    pdf = try await call("logbook.export", [
+        "path": .string(directory.file("logbook.pdf")), "format": "pdf", "from_date": .string(String(format: "%04d-%02d-%02d", fy, fm, fd)),
+        "to_date": .string(at),
+    ])
+}
+print("")
+print(String(format: "PDF: %d entries, %d pages in %.2f s", pdf["entries"]?.intValue ?? 0, pdf["pages"]?.intValue ?? 0, ms(pdfTime) / 1000))
+var csv: JSONValue = .null
+let csvTime = try await clock.measure { csv = try await call("logbook.export", ["path": .string(directory.file("all.csv")), "format": "csv"]) }
+print(String(format: "CSV export: %d entries in %.2f s", csv["entries"]?.intValue ?? 0, ms(csvTime) / 1000))
+var dry: JSONValue = .null
+let dryTime = try await clock.measure { dry = try await call("logbook.import", ["path": .string(csvPath), "dry_run": true]) }
+print(String(format: "re-import dry run: %d duplicates found in %.2f s", dry["duplicates"]?.intValue ?? 0, ms(dryTime) / 1000))
+await connection.close()
+await host.stop()

@@ -71,6 +71,53 @@ struct ReportCommandTests {
         await lb.stop()
     }
 
+    /// Totals come from per-month sums kept by triggers; after every kind of change they must
+    /// still equal the sums of the entries themselves, for whole and partial months.
+    @Test func totalsStayEqualToTheEntriesThroughEveryChange() async throws {
+        let lb = try await LogbookHost.started()
+        try await lb.addSEP()
+        try await lb.addSEP("OK-SKB")
+        var ids: [JSONValue] = []
+        for (i, date) in ["2026-01-05", "2026-01-20", "2026-02-01", "2026-02-14", "2026-02-28", "2026-03-03", "2026-03-31"].enumerated() {
+            let out = UTCMinuteText(date: date, minute: 9 * 60), inAt = UTCMinuteText(date: date, minute: 9 * 60 + 30 + 7 * i)
+            let f = try await lb.call("logbook.flights.add", [
+                "dep": "LKPR", "arr": "LKTB", "out": .string(out), "in": .string(inAt), "aircraft": i % 2 == 0 ? "OK-SKA" : "OK-SKB",
+            ])
+            ids.append(f["id"]!)
+        }
+        try await lb.call("logbook.fstd.add", ["date": "2026-02-10", "fstd_type": "FNPT", "total": 60])
+        try await lb.call("logbook.flights.update", ["id": ids[1], "in": "2026-01-20T11:00:00Z"])
+        try await lb.call("logbook.flights.update", ["id": ids[2], "date": "2026-03-02", "out": "08:00", "in": "09:00"])
+        try await lb.call("logbook.flights.delete", ["id": ids[3]])
+        try await lb.call("logbook.flights.delete", ["id": ids[4]])
+        try await lb.call("logbook.flights.restore", ["id": ids[4]])
+        try await lb.call("logbook.flights.delete", ["id": ids[5]])
+        try await lb.call("logbook.flights.purge", ["id": ids[5]])
+        try await lb.call("logbook.aircraft.update", ["registration": "OK-SKB", "new_registration": "OK-SKC"])
+
+        let entries = try await lb.call("logbook.flights.list", ["limit": 100])["entries"]?.arrayValue ?? []
+        for (from, to) in [(nil, nil), ("2026-01-10", "2026-03-02"), ("2026-02-01", "2026-02-28"), ("2026-02-02", "2026-02-27"), ("2026-03-01", nil)] as [(String?, String?)] {
+            var params: [String: JSONValue] = ["group_by": "aircraft"]
+            if let from { params["from_date"] = .string(from) }
+            if let to { params["to_date"] = .string(to) }
+            let totals = try await lb.call("logbook.totals", .object(params))
+            let inRange = entries.filter { e in
+                let d = e["date"]?.stringValue ?? ""
+                return (from.map { d >= $0 } ?? true) && (to.map { d <= $0 } ?? true)
+            }
+            let flights = inRange.filter { $0["kind"] == "flight" }
+            #expect(totals["period"]?["flights"]?.intValue == Int64(flights.count), "\(from ?? "-")..\(to ?? "-")")
+            #expect(totals["period"]?["total_min"]?.intValue == flights.reduce(0) { $0 + ($1["total_min"]?.intValue ?? 0) }, "\(from ?? "-")..\(to ?? "-")")
+            #expect(totals["period"]?["fstd_sessions"]?.intValue == Int64(inRange.count - flights.count))
+            for group in totals["groups"]?.arrayValue ?? [] where group["key"]?.stringValue?.hasPrefix("OK-") == true {
+                let mine = flights.filter { $0["aircraft"] == group["key"] }
+                #expect(group["total_min"]?.intValue == mine.reduce(0) { $0 + ($1["total_min"]?.intValue ?? 0) }, "\(group["key"]!)")
+            }
+            #expect(totals["groups"]?.arrayValue?.contains { $0["key"] == "OK-SKB" } == false, "the renamed aircraft's flights moved")
+        }
+        await lb.stop()
+    }
+
     @Test func flightTimeLimitsAtTheirWindowEdges() async throws {
         let lb = try await LogbookHost.started()
         try await lb.addSEP()

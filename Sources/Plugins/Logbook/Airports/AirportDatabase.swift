@@ -74,13 +74,13 @@ struct AirportLookup: Sendable {
     }
 
     func airport(_ code: String) -> Airport? {
-        let key = code.uppercased()
+        let key = Aircraft.normalized(code)
         return user[key] ?? BundledAirports.shared.byICAO[key]
     }
 
     /// Resolves an ICAO code (or an IATA code, which logbook exports often use) or fails naming the field.
     func require(_ code: String, field: String) throws(RPCError) -> Airport {
-        let key = code.trimmingCharacters(in: .whitespaces).uppercased()
+        let key = Aircraft.normalized(code)
         if let a = airport(key) { return a }
         if key.count == 3, let icao = BundledAirports.shared.byIATA[key], let a = airport(icao) { return a }
         throw RPCError.invalidParam(

@@ -19,7 +19,7 @@ extension LogbookService {
     }
 
     static func entry(_ db: Database, _ id: Int64) throws -> Entry {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_entries WHERE id = ?", arguments: [id]) else {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Entry.selection) FROM logbook_entries WHERE id = ?", arguments: [id]) else {
             throw RPCError.notFound("logbook entry \(id)")
         }
         return Entry(row: row)
@@ -160,7 +160,7 @@ extension LogbookService {
             let from = "FROM logbook_entries e LEFT JOIN logbook_aircraft a ON a.registration = e.registration WHERE \(whereClause)"
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(from)", arguments: filterArguments) ?? 0
             let rows = try Row.fetchAll(
-                db, sql: "SELECT e.* \(from) ORDER BY e.date DESC, e.out_at DESC, e.id DESC LIMIT ? OFFSET ?",
+                db, sql: "SELECT \(Entry.selection(prefix: "e.")) \(from) ORDER BY e.date DESC, e.out_at DESC, e.id DESC LIMIT ? OFFSET ?",
                 arguments: pageArguments)
             return [
                 "total_count": .count(count), "limit": .count(limit), "offset": .count(offset),

@@ -34,7 +34,7 @@ extension LogbookService {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT * FROM logbook_entries WHERE deleted_at IS NULL AND date >= ? AND date <= ?
+                SELECT \(Entry.selection) FROM logbook_entries WHERE deleted_at IS NULL AND date >= ? AND date <= ?
                 ORDER BY date, COALESCE(out_at, 0), id
                 """, arguments: [from?.description ?? "0000-01-01", to?.description ?? "9999-12-31"]
         ).map(Entry.init(row:))
@@ -95,7 +95,7 @@ extension LogbookService {
 
         struct Need { var to = 3, ldg = 3, nto = 1, nldg = 1 }
         var needs: [String: Need] = [:]
-        let groups = try String.fetchAll(db, sql: "SELECT DISTINCT registration FROM logbook_entries WHERE registration IS NOT NULL")
+        let groups = try String.fetchAll(db, sql: "SELECT DISTINCT reg_key FROM logbook_month_totals WHERE kind = 'flight' AND entries > 0")
             .map { aircraft[$0]?.currencyGroup ?? "unknown" }
         for g in groups { needs[g] = Need() }
         var lapl = (pic: profile.holdsLAPL ? 720 : 0, to: profile.holdsLAPL ? 12 : 0, ldg: profile.holdsLAPL ? 12 : 0)

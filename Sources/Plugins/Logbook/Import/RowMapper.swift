@@ -11,7 +11,7 @@ struct MappedRow {
 
     func text(_ key: String) -> String? {
         guard let i = columns[key], i < fields.count else { return nil }
-        let v = fields[i].trimmingCharacters(in: .whitespaces)
+        let v = fields[i].trimmedFast
         return v.isEmpty ? nil : v
     }
 }

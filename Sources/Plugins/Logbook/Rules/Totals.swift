@@ -34,10 +34,11 @@ struct ColumnTotals: Sendable, Equatable {
         .object(Dictionary(uniqueKeysWithValues: ColumnTotals.names.map { ($0, JSONValue.count(self[$0])) }))
     }
 
-    /// SELECT expressions producing `names` in order, for `logbook_entries` aliased `e`.
+    /// SELECT expressions producing `names` in order, over `TotalsReport.source` aliased `e`.
     static var sqlSums: String {
         var parts = [
-            "COALESCE(SUM(e.kind = 'flight'), 0)", "COALESCE(SUM(e.kind = 'fstd'), 0)",
+            "COALESCE(SUM(CASE WHEN e.kind = 'flight' THEN e.entries ELSE 0 END), 0)",
+            "COALESCE(SUM(CASE WHEN e.kind = 'fstd' THEN e.entries ELSE 0 END), 0)",
         ]
         for c in TimeColumn.allCases {
             parts.append(c == .total
@@ -67,21 +68,36 @@ struct ColumnTotals: Sendable, Equatable {
 enum TotalsReport {
     static let groupings = ["aircraft", "type", "class", "function", "year", "month"]
 
-    static func build(_ db: Database, from: Day?, to: Day?, groupBy: String?) throws -> JSONValue {
-        var conditions = ["e.deleted_at IS NULL"]
-        var arguments: [(any DatabaseValueConvertible)?] = []
+    /// Entries of [from, to] as rows of (month, reg_key, kind, entries, columns…): whole months
+    /// from `logbook_month_totals`, the partial months at either end from the entries themselves.
+    static func source(from: Day?, to: Day?) -> (sql: String, arguments: StatementArguments) {
+        let fromMonth: String, toMonth: String
         if let from {
-            conditions.append("e.date >= ?")
-            arguments.append(from.description)
+            let c = from.components
+            fromMonth = c.day == 1 ? String(from.description.prefix(7)) : String(from.firstOfMonth.adding(months: 1).description.prefix(7))
+        } else {
+            fromMonth = "0000-00"
         }
         if let to {
-            conditions.append("e.date <= ?")
-            arguments.append(to.description)
+            let c = to.components
+            toMonth = c.day == Day.daysIn(year: c.year, month: c.month)
+                ? String(to.description.prefix(7)) : String(to.firstOfMonth.adding(months: -1).description.prefix(7))
+        } else {
+            toMonth = "9999-99"
         }
-        let whereClause = conditions.joined(separator: " AND ")
-        let periodRow = try Row.fetchOne(
-            db, sql: "SELECT \(ColumnTotals.sqlSums) FROM logbook_entries e WHERE \(whereClause)",
-            arguments: StatementArguments(arguments))!
+        let columns = MonthTotals.columns.joined(separator: ", ")
+        let sql = """
+            SELECT month, reg_key, kind, entries, \(columns) FROM logbook_month_totals WHERE month >= ? AND month <= ?
+            UNION ALL
+            SELECT substr(date, 1, 7), \(MonthTotals.key("logbook_entries")), kind, 1, \(columns) FROM logbook_entries
+            WHERE deleted_at IS NULL AND date >= ? AND date <= ? AND (date < ? OR date > ?)
+            """
+        return (sql, [fromMonth, toMonth, from?.description ?? "0000-01-01", to?.description ?? "9999-12-31", fromMonth + "-01", toMonth + "-31"])
+    }
+
+    static func build(_ db: Database, from: Day?, to: Day?, groupBy: String?) throws -> JSONValue {
+        let (source, arguments) = source(from: from, to: to)
+        let periodRow = try Row.fetchOne(db, sql: "SELECT \(ColumnTotals.sqlSums) FROM (\(source)) e", arguments: arguments)!
         let period = ColumnTotals(row: periodRow)
         let starting = try ColumnTotals.loadStarting(db)
         var result: [String: JSONValue] = [
@@ -98,19 +114,19 @@ enum TotalsReport {
                 })
             } else {
                 let key: String = switch groupBy {
-                case "aircraft": "COALESCE(e.registration, 'FSTD ' || COALESCE(e.fstd_type, ''))"
+                case "aircraft": "e.reg_key"
                 case "type": "COALESCE(a.type_designator, a.model, CASE WHEN e.kind = 'fstd' THEN 'FSTD' END, 'unknown')"
                 case "class": "COALESCE(a.class_rating, CASE WHEN e.kind = 'fstd' THEN 'FSTD' WHEN a.engine = 'me' THEN 'MEP' ELSE 'SEP' END)"
-                case "year": "substr(e.date, 1, 4)"
-                default: "substr(e.date, 1, 7)"
+                case "year": "substr(e.month, 1, 4)"
+                default: "e.month"
                 }
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT \(key) AS group_key, \(ColumnTotals.sqlSums) FROM logbook_entries e
-                        LEFT JOIN logbook_aircraft a ON a.registration = e.registration
-                        WHERE \(whereClause) GROUP BY group_key ORDER BY group_key
-                        """, arguments: StatementArguments(arguments))
+                        SELECT \(key) AS group_key, \(ColumnTotals.sqlSums) FROM (\(source)) e
+                        LEFT JOIN logbook_aircraft a ON a.registration = e.reg_key
+                        GROUP BY group_key HAVING SUM(e.entries) > 0 ORDER BY group_key
+                        """, arguments: arguments)
                 result["groups"] = .array(rows.map { row in
                     var o = ColumnTotals(row: row, offset: 1).json.objectValue!
                     o["key"] = .string(row["group_key"] ?? "")

@@ -36,7 +36,8 @@ struct Aircraft: Sendable, Equatable {
     }
 
     static func normalized(_ registration: String) -> String {
-        registration.trimmingCharacters(in: .whitespaces).uppercased()
+        let t = registration.trimmedFast
+        return t.utf8.contains(where: { ($0 >= 97 && $0 <= 122) || $0 >= 128 }) ? t.uppercased() : t
     }
 
     static func find(_ db: Database, _ registration: String) throws -> Aircraft? {

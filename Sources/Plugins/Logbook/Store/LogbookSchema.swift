@@ -72,5 +72,54 @@ enum LogbookSchema {
                     );
                     """)
         }
+        migrations.register("v2-month-totals") { db in try MonthTotals.create(db) }
+    }
+}
+
+/// Sums per month, aircraft and kind, kept by triggers in the same transaction as every change to
+/// `logbook_entries`, so totals over 100 000 flights read a few hundred rows instead of all of them.
+enum MonthTotals {
+    static let columns = TimeColumn.allCases.map(\.column) + CountColumn.allCases.map(\.name)
+
+    static func key(_ ref: String) -> String { "COALESCE(\(ref).registration, 'FSTD ' || COALESCE(\(ref).fstd_type, ''))" }
+
+    static func add(_ ref: String, when condition: String) -> String {
+        """
+        INSERT INTO logbook_month_totals (month, reg_key, kind, entries, \(columns.joined(separator: ", ")))
+        SELECT substr(\(ref).date, 1, 7), \(key(ref)), \(ref).kind, 1, \(columns.map { "\(ref).\($0)" }.joined(separator: ", "))
+        WHERE \(condition)
+        ON CONFLICT(month, reg_key, kind) DO UPDATE SET entries = entries + 1,
+        \(columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "));
+        """
+    }
+
+    static func subtract(_ ref: String, when condition: String) -> String {
+        """
+        UPDATE logbook_month_totals SET entries = entries - 1, \(columns.map { "\($0) = \($0) - \(ref).\($0)" }.joined(separator: ", "))
+        WHERE month = substr(\(ref).date, 1, 7) AND reg_key = \(key(ref)) AND kind = \(ref).kind AND \(condition);
+        """
+    }
+
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE logbook_month_totals (
+                month TEXT NOT NULL, reg_key TEXT NOT NULL, kind TEXT NOT NULL, entries INTEGER NOT NULL DEFAULT 0,
+                \(columns.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")),
+                PRIMARY KEY (month, reg_key, kind)
+            ) WITHOUT ROWID;
+            CREATE TRIGGER logbook_month_totals_insert AFTER INSERT ON logbook_entries BEGIN
+                \(add("NEW", when: "NEW.deleted_at IS NULL"))
+            END;
+            CREATE TRIGGER logbook_month_totals_delete AFTER DELETE ON logbook_entries BEGIN
+                \(subtract("OLD", when: "OLD.deleted_at IS NULL"))
+            END;
+            CREATE TRIGGER logbook_month_totals_update AFTER UPDATE ON logbook_entries BEGIN
+                \(subtract("OLD", when: "OLD.deleted_at IS NULL"))
+                \(add("NEW", when: "NEW.deleted_at IS NULL"))
+            END;
+            INSERT INTO logbook_month_totals (month, reg_key, kind, entries, \(columns.joined(separator: ", ")))
+            SELECT substr(date, 1, 7), \(key("logbook_entries")), kind, COUNT(*), \(columns.map { "SUM(\($0))" }.joined(separator: ", "))
+            FROM logbook_entries WHERE deleted_at IS NULL GROUP BY 1, 2, 3;
+            """)
     }
 }

@@ -26,7 +26,7 @@ enum Minutes {
 
     /// `H:MM` / `HH:MM` / `HHH:MM`, decimal hours `1.42`, or whole hours `2`; nil when malformed.
     static func parse(text raw: String) -> Int? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmedFast
         if s.isEmpty { return nil }
         if let colon = s.firstIndex(of: ":") {
             let h = s[..<colon], m = s[s.index(after: colon)...]
@@ -51,3 +51,14 @@ extension Character {
 }
 
 import Foundation
+
+extension String {
+    /// Spaces and tabs trimmed; returns the string itself when there are none, which is nearly
+    /// always the case in imports (Foundation's `trimmingCharacters` bridges every call).
+    var trimmedFast: String {
+        let u = utf8
+        guard let first = u.first, let last = u.last else { return "" }
+        if first != 32 && first != 9 && last != 32 && last != 9 { return self }
+        return trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -28,7 +28,7 @@ struct UTCMinute: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// ISO 8601 in UTC (`…Z` or `…+00:00`), seconds optional and truncated.
     static func parseISO(_ text: String) -> UTCMinute? {
-        let s = text.trimmingCharacters(in: .whitespaces)
+        let s = text.trimmedFast
         guard s.count >= 16 else { return nil }
         let datePart = s.prefix(10)
         let sep = s[s.index(s.startIndex, offsetBy: 10)]
