@@ -86,13 +86,21 @@ enum TotalsReport {
             toMonth = "9999-99"
         }
         let columns = MonthTotals.columns.joined(separator: ", ")
+        let raw = "SELECT substr(date, 1, 7), \(MonthTotals.key("logbook_entries")), kind, 1, \(columns) FROM logbook_entries WHERE deleted_at IS NULL"
+        // The partial month at each end as its own index range (an OR of the two made SQLite scan
+        // the whole date index); each is empty when the period has no end there.
         let sql = """
-            SELECT month, reg_key, kind, entries, \(columns) FROM logbook_month_totals WHERE month >= ? AND month <= ?
-            UNION ALL
-            SELECT substr(date, 1, 7), \(MonthTotals.key("logbook_entries")), kind, 1, \(columns) FROM logbook_entries
-            WHERE deleted_at IS NULL AND date >= ? AND date <= ? AND (date < ? OR date > ?)
+            SELECT month, reg_key, kind, entries, \(columns) FROM logbook_month_totals WHERE month >= ?5 AND month <= ?6
+            UNION ALL \(raw) AND date >= ?1 AND date < ?3 AND date <= ?2
+            UNION ALL \(raw) AND date > ?4 AND date <= ?2 AND date >= ?1
             """
-        return (sql, [fromMonth, toMonth, from?.description ?? "0000-01-01", to?.description ?? "9999-12-31", fromMonth + "-01", toMonth + "-31"])
+        let lower = from?.description ?? "0000-01-01", upper = to?.description ?? "9999-12-31"
+        if fromMonth > toMonth {
+            // No whole month inside the period: the entries alone.
+            return ("SELECT month, reg_key, kind, entries, \(columns) FROM logbook_month_totals WHERE 0 UNION ALL \(raw) AND date >= ? AND date <= ?",
+                    [lower, upper])
+        }
+        return (sql, [lower, upper, fromMonth + "-01", toMonth + "-31", fromMonth, toMonth])
     }
 
     static func build(_ db: Database, from: Day?, to: Day?, groupBy: String?) throws -> JSONValue {

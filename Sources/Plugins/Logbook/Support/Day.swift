@@ -57,9 +57,22 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     var year: Int { components.year }
     var startDate: Date { Date(timeIntervalSince1970: Double(number) * 86_400) }
 
+    /// `YYYY-MM-DD`, built from digits (`String(format:)` showed in import profiles).
     var description: String {
         let c = components
-        return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 10)
+        Day.digits(c.year, count: 4, into: &bytes, at: 0)
+        Day.digits(c.month, count: 2, into: &bytes, at: 5)
+        Day.digits(c.day, count: 2, into: &bytes, at: 8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func digits(_ value: Int, count: Int, into bytes: inout [UInt8], at offset: Int) {
+        var v = abs(value)
+        for i in stride(from: offset + count - 1, through: offset, by: -1) {
+            bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        }
     }
 
     func adding(days: Int) -> Day { Day(number: number + days) }

@@ -13,15 +13,15 @@ struct UTCMinute: Hashable, Comparable, Sendable, CustomStringConvertible {
     var date: Date { Date(timeIntervalSince1970: Double(value) * 60) }
 
     /// `2026-03-01T14:05:00Z`.
-    var description: String {
-        let m = minuteOfDay
-        return "\(day)T" + String(format: "%02d:%02d:00Z", m / 60, m % 60)
-    }
+    var description: String { "\(day)T\(clock):00Z" }
 
     /// `HH:MM`, as printed in the logbook's time columns.
     var clock: String {
         let m = minuteOfDay
-        return String(format: "%02d:%02d", m / 60, m % 60)
+        var bytes = [UInt8](repeating: UInt8(ascii: ":"), count: 5)
+        Day.digits(m / 60, count: 2, into: &bytes, at: 0)
+        Day.digits(m % 60, count: 2, into: &bytes, at: 3)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func < (a: UTCMinute, b: UTCMinute) -> Bool { a.value < b.value }
