@@ -64,6 +64,9 @@ public indirect enum ParamType: Sendable, Hashable {
     /// Never accepted from argv by the CLI; redacted from every result, log line and error.
     case secret
     case oneOf([String])
+    /// A duration in minutes: a JSON integer, or a string the plugin parses (`"1:30"`, `"1.5"`
+    /// hours). A JSON number with a fraction is refused: `1.5` could mean hours or minutes.
+    case duration
     /// An ISO 8601 date (YYYY-MM-DD).
     case date
     /// An ISO 8601 date-time in UTC.
@@ -81,6 +84,7 @@ public indirect enum ParamType: Sendable, Hashable {
         case .path: "path"
         case .secret: "secret"
         case .oneOf: "enum"
+        case .duration: "duration"
         case .date: "date"
         case .dateTime: "datetime"
         case .any: "any"

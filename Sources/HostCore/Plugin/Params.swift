@@ -106,6 +106,16 @@ public enum ParamValidator {
                 throw RPCError.invalidParam(name, "must be one of \(choices.joined(separator: ", ")), got '\(s)'")
             }
             return value
+        case .duration:
+            switch value {
+            case .int(let i) where i >= 0: return value
+            case .int: throw RPCError.invalidParam(name, "must not be negative")
+            case .string: return value
+            case .double:
+                throw RPCError.invalidParam(
+                    name, "is a non-integer number; give whole minutes as an integer (90) or hours as a string (\"1:30\" or \"1.5\")")
+            default: throw wrong("a duration: minutes as an integer, or hours as a string like \"1:30\"")
+            }
         case .date:
             guard case .string(let s) = value, DateOnly(s) != nil else { throw RPCError.invalidParam(name, "must be a date YYYY-MM-DD") }
             return value

@@ -41,6 +41,8 @@ enum ManifestJSON {
         case .path: ["type": "string", "format": "path"]
         case .secret: ["type": "string", "format": "password", "writeOnly": true]
         case .date: ["type": "string", "format": "date"]
+        case .duration:
+            ["oneOf": [["type": "integer", "minimum": 0, "description": "minutes"], ["type": "string", "description": "H:MM or decimal hours"]]]
         case .dateTime: ["type": "string", "format": "date-time"]
         case .integer(let min, let max):
             .object(

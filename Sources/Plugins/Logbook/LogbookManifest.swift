@@ -61,7 +61,7 @@ enum LogbookManifest {
             flightAdd[i].required = true
         }
         let startingSpecs = ColumnTotals.names.map { name in
-            ParamSpec(name.hasSuffix("_min") ? String(name.dropLast(4)) : name, name.hasSuffix("_min") ? .any : .integer(min: 0),
+            ParamSpec(name.hasSuffix("_min") ? String(name.dropLast(4)) : name, name.hasSuffix("_min") ? .duration : .integer(min: 0),
                       help: name.hasSuffix("_min") ? "brought-forward \(name.dropLast(4)) time; \(durationNote)" : "brought-forward count")
         }
         return [
@@ -103,8 +103,8 @@ enum LogbookManifest {
                 ParamSpec("kind", .oneOf(["flight", "fstd", "all"]), default: "all", help: "flights, FSTD sessions or both"),
                 ParamSpec("aircraft", .string, help: "registration"),
                 ParamSpec("from_date", .date, help: "first date"), ParamSpec("to_date", .date, help: "last date"),
-                ParamSpec("min_total", .any, help: "shortest total time; \(durationNote)"),
-                ParamSpec("max_total", .any, help: "longest total time; \(durationNote)"),
+                ParamSpec("min_total", .duration, help: "shortest total time; \(durationNote)"),
+                ParamSpec("max_total", .duration, help: "longest total time; \(durationNote)"),
                 ParamSpec("function", .oneOf(TimeColumn.functionNames), help: "only entries with time in this function"),
                 ParamSpec("night", .boolean, help: "only entries with (true) or without (false) night time"),
                 ParamSpec("ifr", .boolean, help: "only entries with (true) or without (false) IFR time"),
@@ -117,7 +117,7 @@ enum LogbookManifest {
                 ParamSpec("date", .date, required: true, help: "session date"),
                 ParamSpec("fstd_type", .string, required: true, help: "device type, e.g. 'A320 FFS'"),
                 ParamSpec("qualification", .string, help: "FSTD qualification number"),
-                ParamSpec("total", .any, required: true, help: "session time; \(durationNote)"),
+                ParamSpec("total", .duration, required: true, help: "session time; \(durationNote)"),
                 ParamSpec("remarks", .string, help: "remarks, e.g. the exercise"),
             ], result: "the session", example: "assistantctl logbook.fstd.add date=2026-02-10 fstd_type='A320 FFS' qualification=DE-123 total=4:00"),
             c("fstd.list", "List FSTD sessions", dateRange + [

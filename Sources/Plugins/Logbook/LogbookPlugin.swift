@@ -15,7 +15,10 @@ public final class LogbookPlugin: AssistantPlugin {
     }
 
     public func setup(_ context: PluginContext) async throws -> SetupOutcome {
-        if let problem = BundledAirports.shared.loadError { throw RPCError.internalError(problem) }
+        // The table itself loads on first use (about 28 000 rows), so the plugin is ready at once.
+        guard BundledAirports.resource != nil else {
+            throw RPCError.internalError("the bundled airport table (airports.tsv) is missing from the install")
+        }
         running.withLock { $0 = LogbookService(context: context) }
         return .ready
     }

@@ -27,6 +27,7 @@ struct Airport: Sendable, Hashable {
 /// `airportsdata` by `scripts/logbook/generate-airports.py`), loaded once per process.
 final class BundledAirports: Sendable {
     static let shared = BundledAirports()
+    static var resource: URL? { Bundle.module.url(forResource: "airports", withExtension: "tsv") }
 
     let byICAO: [String: Airport]
     let byIATA: [String: String]
@@ -35,7 +36,7 @@ final class BundledAirports: Sendable {
     private init() {
         var icao: [String: Airport] = [:], iata: [String: String] = [:]
         var error: String?
-        if let url = Bundle.module.url(forResource: "airports", withExtension: "tsv"),
+        if let url = BundledAirports.resource,
             let text = try? String(contentsOf: url, encoding: .utf8)
         {
             icao.reserveCapacity(30_000)

@@ -16,7 +16,7 @@ enum FlightParams {
             ParamSpec("aircraft", .string, help: "registration of an aircraft in the logbook"),
         ]
         for c in TimeColumn.allCases {
-            specs.append(ParamSpec(c.name, .any, help: "\(c.name) time; \(durationHelp)\(c == .night ? " (computed when omitted)" : c == .total ? " (out..in when omitted)" : "")"))
+            specs.append(ParamSpec(c.name, .duration, help: "\(c.name) time; \(durationHelp)\(c == .night ? " (computed when omitted)" : c == .total ? " (out..in when omitted)" : "")"))
         }
         for c in CountColumn.allCases {
             specs.append(ParamSpec(c.name, .integer(min: 0, max: 999), help: "\(c.name.replacingOccurrences(of: "_", with: " ")) (count)"))
@@ -64,7 +64,15 @@ enum FlightParams {
                 throw RPCError.invalidParam(field, "'\(text)' is a clock time; give 'date' too, or a full ISO 8601 time like 2026-03-01T14:05:00Z")
             }
             var t = UTCMinute(day: day, minuteOfDay: minute)
-            if let after, t < after { t = UTCMinute(t.value + 1440) }
+            if let after, t < after {
+                t = UTCMinute(t.value + 1440)
+                // Past midnight is normal; "in 07:00" after "out 08:00" is far likelier a typo
+                // than a 23-hour flight.
+                if t.value - after.value > 18 * 60 {
+                    throw RPCError.invalidParam(
+                        field, "(\(text)) is before 'out' (\(after.clock)); for a flight past midnight this long, give full ISO 8601 times")
+                }
+            }
             return t
         }
         throw RPCError.invalidParam(field, "'\(text)' is not a UTC time; use ISO 8601 like 2026-03-01T14:05:00Z (or HH:MM with 'date')")
