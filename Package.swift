@@ -120,6 +120,8 @@ let package = Package(
         .testTarget(
             name: "LogbookTests",
             dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
+            // Read from the source tree by path (#filePath), not bundled.
+            exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
         .testTarget(
