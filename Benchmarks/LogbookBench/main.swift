@@ -77,16 +77,12 @@ func generateCSV(flights: Int) -> String {
     return lines.joined(separator: "\n") + "\n"
 }
 
+/// Year, month, day of a day number (days since 1970-01-01), in UTC.
 func civil(_ n: Int) -> (Int, Int, Int) {
-    let z = n + 719468
-    let era = (z >= 0 ? z : z - 146096) / 146097
-    let doe = z - era * 146097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let c = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(n) * 86_400))
+    return (c.year!, c.month!, c.day!)
 }
 
 /// The floor: `sql` run `runs` times in one sqlite3 shell process, minus the same process running

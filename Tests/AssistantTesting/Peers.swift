@@ -1,4 +1,5 @@
 import Foundation
+import HostCore
 import NIOConcurrencyHelpers
 
 /// Real peers the tests start (Python packages from the pinned venv, Debian programs).
@@ -155,4 +156,20 @@ public final class SMTPPeer: Sendable {
 public struct PeerMissing: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+extension HostConfiguration {
+    /// Mail through a test SMTP peer (STARTTLS, AUTH as the peer's user; store the peer's
+    /// password under `host/smtp/password` before sending).
+    public mutating func sendMail(through smtp: SMTPPeer, from: String = "assistant@example.org", to: [String] = ["pilot@example.org"]) {
+        notify.mail.enabled = true
+        notify.mail.transport = "smtp"
+        notify.mail.from = from
+        notify.mail.to = to
+        notify.smtp.host = "127.0.0.1"
+        notify.smtp.port = smtp.port
+        notify.smtp.security = "starttls"
+        notify.smtp.username = smtp.user
+        notify.smtp.caFile = smtp.certificate
+    }
 }

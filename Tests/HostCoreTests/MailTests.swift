@@ -136,17 +136,7 @@ struct ParsedMail {
     func smtpWithSTARTTLSAndAuthAgainstARealServer() async throws {
         let smtp = try await SMTPPeer(mode: "starttls")
         defer { smtp.stop() }
-        let host = try await TestHost.started {
-            $0.notify.mail.enabled = true
-            $0.notify.mail.transport = "smtp"
-            $0.notify.mail.from = "assistant@example.org"
-            $0.notify.mail.to = ["pilot@example.org"]
-            $0.notify.smtp.host = "127.0.0.1"
-            $0.notify.smtp.port = smtp.port
-            $0.notify.smtp.security = "starttls"
-            $0.notify.smtp.username = smtp.user
-            $0.notify.smtp.caFile = smtp.certificate
-        }
+        let host = try await TestHost.started { $0.sendMail(through: smtp) }
         _ = try await host.call("vault.set", ["name": "host/smtp/password", "secret": .string(smtp.password)]).get()
         let attachment = host.directory.write("a.txt", "attached text")
         _ = try await host.call(

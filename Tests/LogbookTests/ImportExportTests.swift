@@ -41,6 +41,7 @@ struct ImportTests {
         #expect(e[1]["night_min"] == 100)
         #expect(e[1]["ifr_min"] == 60)
         #expect(e[1]["takeoffs_night"] == 1)
+        #expect(e[1]["approaches"] == 3, "Approach1 and Approach2 counts")
         #expect(e[2]["kind"] == "fstd")
         #expect(e[2]["total_min"] == 120)
         #expect(e[2]["fstd_type"] == "Diamond DA42 FNPT II")
@@ -224,17 +225,7 @@ struct ExportTests {
     func reportMailCarriesThePDF() async throws {
         let smtp = try await SMTPPeer(mode: "starttls")
         defer { smtp.stop() }
-        let lb = try await LogbookHost.started {
-            $0.notify.mail.enabled = true
-            $0.notify.mail.transport = "smtp"
-            $0.notify.mail.from = "assistant@example.org"
-            $0.notify.mail.to = ["pilot@example.org"]
-            $0.notify.smtp.host = "127.0.0.1"
-            $0.notify.smtp.port = smtp.port
-            $0.notify.smtp.security = "starttls"
-            $0.notify.smtp.username = smtp.user
-            $0.notify.smtp.caFile = smtp.certificate
-        }
+        let lb = try await LogbookHost.started { $0.sendMail(through: smtp) }
         try await lb.call("vault.set", ["name": "host/smtp/password", "secret": .string(smtp.password)])
         try await populate(lb, flights: 5)
         #expect(try await lb.failure("logbook.report.mail", ["to": "not an address"]).data?["param"] == "to")

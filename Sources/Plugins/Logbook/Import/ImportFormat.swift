@@ -39,7 +39,8 @@ enum ImportFormat: String, CaseIterable, Sendable {
                 "picus": ["PICUS"], "dual": ["DualReceived"], "instructor": ["DualGiven"], "sim": ["SimulatedFlight"],
                 "takeoffs_day": ["DayTakeoffs"], "landings_day": ["DayLandingsFullStop"], "takeoffs_night": ["NightTakeoffs"],
                 "landings_night": ["NightLandingsFullStop"], "landings_all": ["AllLandings"], "remarks": ["PilotComments"],
-                "pic_name": ["Person1"],
+                "pic_name": ["Person1"], "approach1": ["Approach1"], "approach2": ["Approach2"], "approach3": ["Approach3"],
+                "approach4": ["Approach4"], "approach5": ["Approach5"], "approach6": ["Approach6"],
             ]
         case .logten:
             return [

@@ -231,6 +231,11 @@ struct Importer {
         if draft.counts[.landingsDay] == nil, let all = try values.count(row, "landings_all") {
             draft.counts[.landingsDay] = max(0, all - (draft.counts[.landingsNight] ?? 0))
         }
+        // ForeFlight lists approaches as "count;type;runway;airport;remarks" in Approach1…6.
+        if format == .foreflight, draft.counts[.approaches] == nil {
+            let counts = (1...6).compactMap { row.text("approach\($0)")?.split(separator: ";").first.flatMap { Int($0) } }
+            if !counts.isEmpty { draft.counts[.approaches] = counts.reduce(0, +) }
+        }
         draft.function = "none"
         draft.picName = row.text("pic_name").map { format == .foreflight ? String($0.split(separator: ";").first ?? "") : $0 }
         draft.remarks = row.text("remarks")
