@@ -14,7 +14,7 @@ extension LogbookService {
         let path = try params.requiredString("path")
         let dryRun = params.bool("dry_run") ?? false
         let skipInvalid = params.bool("skip_invalid") ?? false
-        let text = try Importer.load(path: path)
+        let text = try await offPool { try Importer.load(path: path) }
         let format: ImportFormat
         if let name = params.string("format"), name != "auto" {
             format = ImportFormat(rawValue: name)!
@@ -28,10 +28,12 @@ extension LogbookService {
         let (context, known) = try await database.read { db in
             (try self.draftContext(db), Set(try String.fetchAll(db, sql: Self.identitySQL)))
         }
-        var importer = Importer(format: format, context: context, known: known)
         let outcome: Importer.Outcome
         do {
-            outcome = try importer.run(text: text)
+            outcome = try await offPool {
+                var importer = Importer(format: format, context: context, known: known)
+                return try importer.run(text: text)
+            }
         } catch let error as RPCError {
             throw error
         } catch {
@@ -90,24 +92,26 @@ extension LogbookService {
         let data = try await exportData(from: day(params, "from_date"), to: day(params, "to_date"))
         switch format {
         case "csv":
-            let csv = try CSVExporter.render(data.entries, aircraft: data.aircraft)
-            do {
-                try csv.write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw LogbookError.file(path, error.localizedDescription)
+            try await offPool {
+                let csv = try CSVExporter.render(data.entries, aircraft: data.aircraft)
+                do {
+                    try csv.write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    throw LogbookError.file(path, error.localizedDescription)
+                }
             }
             return ["path": .string(path), "format": "csv", "entries": .count(data.entries.count)]
         default:
-            let pages = try pdf(data, to: path)
+            let pages = try await pdf(data, to: path)
             return ["path": .string(path), "format": "pdf", "entries": .count(data.entries.count), "pages": .count(pages)]
         }
     }
 
-    func pdf(_ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String) throws -> Int {
+    func pdf(_ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String) async throws -> Int {
         let renderer = PDFLogbook(
             pilotName: data.profile.name ?? "(set your name with logbook.profile.set)",
             rowsPerPage: Int(context.config.int("pdf_rows_per_page") ?? 14), aircraft: data.aircraft)
-        return try renderer.write(entries: data.entries, starting: data.starting, to: path)
+        return try await offPool { try renderer.write(entries: data.entries, starting: data.starting, to: path) }
     }
 
     func reportMail(_ params: Params) async throws -> JSONValue {
@@ -122,7 +126,7 @@ extension LogbookService {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("logbook.pdf").path
-        let pages = try pdf(data, to: path)
+        let pages = try await pdf(data, to: path)
         let attachment = try OutgoingAttachment.file(atPath: path, contentType: "application/pdf")
         let range = "\(from?.description ?? "the first entry") to \(until?.description ?? "the last entry")"
         var totals = ColumnTotals()
