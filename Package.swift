@@ -82,10 +82,23 @@ let package = Package(
             resources: [.copy("Resources/airports.tsv")],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "OctoPrint",
+            dependencies: [
+                "HostCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Sources/Plugins/OctoPrint",
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "assistantd",
             dependencies: [
-                "HostCore", "Logbook",
+                "HostCore", "Logbook", "OctoPrint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -122,6 +135,11 @@ let package = Package(
             dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
             // Read from the source tree by path (#filePath), not bundled.
             exclude: ["Fixtures"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "OctoPrintTests",
+            dependencies: ["OctoPrint", "HostCore", "AssistantClient", "AssistantTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Foundation
+import HostCore
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOSSL
+
+/// What a 409 means for the request that got it.
+enum ConflictMeaning: Sendable { case printerNotOperational, fileInUse, other }
+
+/// One printer's REST API: `X-Api-Key`, optional HTTP basic auth in front of OctoPrint, optional
+/// private CA, every status mapped to a clear error.
+struct OctoPrintClient: Sendable {
+    let printer: Printer
+    let apiKey: String?
+    let basicPassword: String?
+    let http: HTTPClient
+    let timeout: Duration
+
+    struct Response: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: ByteBuffer
+        var json: JSONValue? {
+            guard body.readableBytes > 0 else { return nil }
+            return try? JSONValue.decode(bytes: body.readableBytesView)
+        }
+        var errorText: String {
+            if let message = json?["error"]?.stringValue { return message }
+            let text = String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.isEmpty ? HTTPResponseStatus(statusCode: status).reasonPhrase : String(text.prefix(300))
+        }
+    }
+
+    func makeRequest(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], withKey: Bool = true) -> HTTPClientRequest {
+        var url = printer.url + path
+        if !query.isEmpty {
+            var c = URLComponents()
+            c.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+            url += "?" + (c.percentEncodedQuery ?? "")
+        }
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if withKey, let apiKey { request.headers.add(name: "X-Api-Key", value: apiKey) }
+        if let user = printer.basicUser, let password = basicPassword {
+            let token = Data("\(user):\(password)".utf8).base64EncodedString()
+            request.headers.add(name: "Authorization", value: "Basic \(token)")
+        }
+        if let caFile = printer.caFile {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(caFile)
+            request.tlsConfiguration = tls
+        }
+        return request
+    }
+
+    /// Sends, reads the whole answer (bounded), and maps transport failures.
+    func send(_ request: HTTPClientRequest, limit: Int = 64 << 20, timeout: Duration? = nil) async throws -> Response {
+        do {
+            let response = try await http.execute(request, timeout: .nanoseconds(Int64((timeout ?? self.timeout).components.seconds) * 1_000_000_000))
+            let body = try await response.body.collect(upTo: limit)
+            return Response(status: Int(response.status.code), headers: response.headers, body: body)
+        } catch let error as RPCError {
+            throw error
+        } catch {
+            throw OctoPrintError.unreachable(printer.name, printer.url, Self.describe(error))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("connectTimeout") || text.contains("deadlineExceeded") || text.contains("readTimeout") { return "timed out" }
+        if text.contains("Connection refused") || text.contains("connectionRefused") || text.contains("ECONNREFUSED") { return "connection refused" }
+        if text.contains("NIOSSL") || text.contains("handshake") || text.contains("certificate") { return "TLS failed (\(text.prefix(160)))" }
+        return String(text.prefix(200))
+    }
+
+    /// A JSON call whose non-2xx answers become errors.
+    func call(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil, conflict: ConflictMeaning = .other
+    ) async throws -> Response {
+        var request = makeRequest(method, path, query: query)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body.encodedBytes()))
+        }
+        let response = try await send(request)
+        try check(response, conflict: conflict)
+        return response
+    }
+
+    func check(_ response: Response, conflict: ConflictMeaning) throws {
+        switch response.status {
+        case 200..<300: return
+        case 401, 403: throw OctoPrintError.keyRefused(printer.name)
+        case 404: throw RPCError.notFound("OctoPrint at '\(printer.name)': \(response.errorText)")
+        case 409:
+            switch conflict {
+            case .printerNotOperational: throw OctoPrintError.notOperational(printer.name)
+            case .fileInUse: throw OctoPrintError.fileInUse(response.errorText)
+            case .other: throw OctoPrintError.refused(409, response.errorText)
+            }
+        case 415: throw OctoPrintError.wrongFileType(response.errorText)
+        default: throw OctoPrintError.refused(response.status, response.errorText)
+        }
+    }
+
+    /// The result as JSON: the body, or `{"ok": true}` for an empty 2xx (OctoPrint's 204s).
+    static func result(_ response: Response) -> JSONValue {
+        response.json ?? ["ok": true, "status": .int(Int64(response.status))]
+    }
+}

@@ -1,0 +1,62 @@
+import AsyncHTTPClient
+import Foundation
+import HostCore
+import NIOHTTP1
+
+/// Temperature maxima the plugin enforces (OctoPrint itself has none).
+struct TemperatureLimits: Sendable {
+    var tool: Double
+    var bed: Double
+    var chamber: Double
+}
+
+/// A command that is one OctoPrint REST call: parameters validated here, nothing sent on bad input.
+struct RESTCommand: Sendable {
+    var name: String
+    var summary: String
+    var params: [ParamSpec]
+    var method: HTTPMethod
+    var path: @Sendable (Params) throws(RPCError) -> String
+    var query: @Sendable (Params) -> [(String, String)] = { _ in [] }
+    var body: (@Sendable (Params, TemperatureLimits) throws(RPCError) -> JSONValue?)? = nil
+    var conflict: ConflictMeaning = .other
+    var example: String? = nil
+}
+
+enum REST {
+    /// A path segment or file path for a URL (each segment percent-encoded, '/' kept).
+    static func encoded(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: true).map {
+            $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? String($0)
+        }.joined(separator: "/")
+    }
+
+    static func fixed(_ p: String) -> @Sendable (Params) throws(RPCError) -> String { { _ throws(RPCError) in p } }
+
+    static func required(_ params: Params, _ name: String) throws(RPCError) -> String {
+        guard let v = params.string(name)?.trimmingCharacters(in: .whitespaces), !v.isEmpty else {
+            throw RPCError.invalidParam(name, "is required")
+        }
+        return v
+    }
+
+    static func command(_ name: String, _ extra: [String: JSONValue] = [:]) -> JSONValue {
+        .object(extra.merging(["command": .string(name)]) { $1 })
+    }
+
+    static func temperature(_ params: Params, _ name: String, max: Double, what: String) throws(RPCError) -> Double {
+        guard let t = params.double(name) else { throw RPCError.invalidParam(name, "is required (°C)") }
+        guard t >= 0 else { throw RPCError.invalidParam(name, "must not be negative, got \(t.formatted()) °C") }
+        guard t <= max else {
+            throw RPCError.invalidParam(name, "\(t.formatted()) °C is above the \(what) limit of \(max.formatted()) °C (plugins.octoprint.max_\(what)_temp)")
+        }
+        return t
+    }
+
+    static let location = ParamSpec("location", .oneOf(["local", "sdcard"]), default: "local", help: "local storage or the printer's SD card")
+    static let filePath = ParamSpec("path", .string, required: true, help: "path of the file on OctoPrint, e.g. folder/part.gcode")
+
+    static func filePathURL(_ p: Params) throws(RPCError) -> String {
+        "/api/files/\(p.string("location") ?? "local")/\(encoded(try required(p, "path")))"
+    }
+}

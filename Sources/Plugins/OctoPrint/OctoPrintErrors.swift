@@ -1,0 +1,45 @@
+import HostCore
+
+/// The OctoPrint plugin's error codes (block 1000–1099, listed in the README).
+enum OctoPrintError {
+    static func notOperational(_ printer: String) -> RPCError {
+        RPCError(
+            code: 1001,
+            message: "Printer '\(printer)' is not connected (OctoPrint answered 409); connect it first: assistantctl octoprint.connection.connect printer=\(printer)",
+            data: ["printer": .string(printer)])
+    }
+    static func unknownPrinter(_ name: String, known: [String]) -> RPCError {
+        RPCError(
+            code: 1002,
+            message: known.isEmpty
+                ? "No printer is set up; add one with assistantctl octoprint.printers.add name=… url=…"
+                : "No printer named '\(name)' (printers: \(known.joined(separator: ", ")))",
+            data: ["printer": .string(name), "known": .array(known.map(JSONValue.string))])
+    }
+    static func whichPrinter(_ known: [String]) -> RPCError {
+        RPCError.invalidParam("printer", "is needed: there are several printers (\(known.joined(separator: ", "))) and no default; or set one with octoprint.printers.default")
+    }
+    static func unreachable(_ printer: String, _ url: String, _ reason: String) -> RPCError {
+        RPCError(code: RPCErrorCode.upstreamUnreachable, message: "Cannot reach printer '\(printer)' at \(url): \(reason)",
+                 data: ["printer": .string(printer), "url": .string(url)])
+    }
+    static func keyRefused(_ printer: String) -> RPCError {
+        RPCError(code: 1004, message: "OctoPrint at printer '\(printer)' refused the API key (403); store the right one with assistantctl octoprint.printers.update name=\(printer) and api_key on standard input, or get one with octoprint.printers.request_key",
+                 data: ["printer": .string(printer)])
+    }
+    static func notOctoPrint(_ url: String, _ detail: String) -> RPCError {
+        RPCError(code: 1005, message: "\(url) does not look like OctoPrint (\(detail))", data: ["url": .string(url)])
+    }
+    static func fileInUse(_ message: String) -> RPCError {
+        RPCError(code: 1006, message: "OctoPrint refused: the file is in use (\(message))")
+    }
+    static func wrongFileType(_ message: String) -> RPCError {
+        RPCError(code: 1007, message: "OctoPrint refused the file type (\(message)); it takes G-code (.gcode, .gco, .g) and, with a slicer, .stl")
+    }
+    static func refused(_ status: Int, _ message: String) -> RPCError {
+        RPCError(code: 1008, message: "OctoPrint answered \(status): \(message)", data: ["status": .int(Int64(status))])
+    }
+    static func printerExists(_ name: String) -> RPCError {
+        RPCError(code: 1010, message: "A printer named '\(name)' already exists; change it with octoprint.printers.update")
+    }
+}

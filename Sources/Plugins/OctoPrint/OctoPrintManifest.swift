@@ -1,0 +1,66 @@
+import HostCore
+
+enum OctoPrintManifest {
+    static let printerParam = ParamSpec("printer", .string, help: "printer name (optional with one printer or a default)")
+
+    static var custom: [CommandDescriptor] {
+        func c(_ name: String, _ summary: String, _ params: [ParamSpec], result: String, example: String? = nil, timeout: Duration = .seconds(120)) -> CommandDescriptor {
+            CommandDescriptor(name: "octoprint.\(name)", summary: summary, params: params, result: result, example: example, timeout: timeout)
+        }
+        let connectionParams = [
+            ParamSpec("ca_file", .path, help: "PEM file of a private CA for an https:// OctoPrint"),
+            ParamSpec("basic_user", .string, help: "user for HTTP basic auth in front of OctoPrint"),
+            ParamSpec("basic_password", .secret, help: "password for HTTP basic auth (stored in the vault)"),
+        ]
+        return [
+            c("printers.add", "Add a printer after checking it is OctoPrint and the key works", [
+                ParamSpec("name", .string, required: true, help: "a short name, e.g. prusa"),
+                ParamSpec("url", .string, required: true, help: "OctoPrint's address, e.g. http://octopi.local"),
+                ParamSpec("api_key", .secret, help: "API key (stored in the vault as octoprint/<name>/api_key; omitted: read from there)"),
+            ] + connectionParams, result: "the printer and OctoPrint's version",
+              example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key is read from stdin"),
+            c("printers.list", "The printers", [], result: "{printers: [...]}"),
+            c("printers.update", "Change a printer's address or credentials (checked before saving)", [
+                ParamSpec("name", .string, required: true, help: "printer name"),
+                ParamSpec("url", .string, help: "new address"),
+                ParamSpec("api_key", .secret, help: "new API key"),
+            ] + connectionParams, result: "the printer"),
+            c("printers.remove", "Forget a printer and its stored credentials", [ParamSpec("name", .string, required: true, help: "printer name")],
+              result: "{removed: name}"),
+            c("printers.default", "Make a printer the default", [ParamSpec("name", .string, required: true, help: "printer name")],
+              result: "the printer"),
+            c("status", "State flags, temperatures, job and progress in one call", [printerParam], result: "{state, flags, temperatures, job, progress}",
+              example: "assistantctl octoprint.status"),
+            c("files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it", [
+                printerParam, ParamSpec("file", .path, required: true, help: "local file to upload"), REST.location,
+                ParamSpec("path", .string, help: "folder on OctoPrint to upload into"),
+                ParamSpec("select", .boolean, default: false, help: "select it after upload"),
+                ParamSpec("print", .boolean, default: false, help: "start printing it after upload"),
+            ], result: "OctoPrint's answer: {done, files: {local: {name, path, …}}}",
+              example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600)),
+            c("files.mkdir", "Create a folder", [printerParam, ParamSpec("name", .string, required: true, help: "folder name"),
+                ParamSpec("path", .string, help: "parent folder"), ], result: "OctoPrint's answer"),
+            c("files.download", "Download a file from OctoPrint to disk", [printerParam, REST.filePath,
+                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}", timeout: .seconds(3600)),
+            c("timelapse.download", "Download a rendered timelapse", [printerParam, ParamSpec("name", .string, required: true, help: "file name"),
+                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}", timeout: .seconds(3600)),
+            c("logs.download", "Download a log file", [printerParam, ParamSpec("name", .string, required: true, help: "log file name"),
+                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}"),
+        ]
+    }
+
+    static var manifest: PluginManifest {
+        PluginManifest(
+            id: "octoprint", version: "0.1.0", summary: "3D printers behind OctoPrint: every REST function",
+            commands: custom + RESTCatalog.all.map { r in
+                CommandDescriptor(name: "octoprint.\(r.name)", summary: r.summary, params: [printerParam] + r.params,
+                                  result: r.method == .GET ? "OctoPrint's answer" : "OctoPrint's answer, or {ok: true}", example: r.example)
+            },
+            vaultNames: ["<printer>/api_key", "<printer>/basic_password"],
+            configOptions: [
+                ConfigOption("max_tool_temp", .number(min: 0, max: 500), default: 300, help: "highest hotend target accepted, °C"),
+                ConfigOption("max_bed_temp", .number(min: 0, max: 200), default: 120, help: "highest bed target accepted, °C"),
+                ConfigOption("max_chamber_temp", .number(min: 0, max: 150), default: 80, help: "highest chamber target accepted, °C"),
+            ])
+    }
+}

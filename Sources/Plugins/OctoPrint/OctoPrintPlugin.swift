@@ -1,0 +1,83 @@
+import AsyncHTTPClient
+import Foundation
+import HostCore
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// OctoPrint printers: every REST function of OctoPrint 1.11.
+public final class OctoPrintPlugin: AssistantPlugin {
+    private let running = Mutex<OctoPrintService?>(nil)
+
+    public init() {}
+
+    public var manifest: PluginManifest { OctoPrintManifest.manifest }
+
+    public func registerMigrations(_ migrations: inout PluginMigrations) { PrinterStore.register(&migrations) }
+
+    public func setup(_ context: PluginContext) async throws -> SetupOutcome {
+        running.withLock { $0 = OctoPrintService(context: context) }
+        return .ready
+    }
+
+    public func call(_ command: String, params: Params, context: CallContext) async throws -> JSONValue {
+        guard let service = running.withLock({ $0 }) else { throw PluginError.notReady("OctoPrint is starting") }
+        return try await service.call(command, params: params, context: context)
+    }
+
+    public func teardown() async { running.withLock { $0 = nil } }
+}
+
+final class OctoPrintService: Sendable {
+    let context: PluginContext
+    let rest: [String: RESTCommand]
+
+    init(context: PluginContext) {
+        self.context = context
+        rest = Dictionary(uniqueKeysWithValues: RESTCatalog.all.map { ($0.name, $0) })
+    }
+
+    var limits: TemperatureLimits {
+        TemperatureLimits(
+            tool: context.config.double("max_tool_temp") ?? 300, bed: context.config.double("max_bed_temp") ?? 120,
+            chamber: context.config.double("max_chamber_temp") ?? 80)
+    }
+
+    func printers() async throws -> [Printer] { try await context.database.read { db in try PrinterStore.all(db) } }
+
+    func client(for printer: Printer) async throws -> OctoPrintClient {
+        OctoPrintClient(
+            printer: printer, apiKey: try await context.vault.get(Printer.keyName(printer.name)),
+            basicPassword: try await context.vault.get(Printer.basicPasswordName(printer.name)), http: context.http,
+            timeout: context.httpTimeout)
+    }
+
+    func client(_ params: Params) async throws -> OctoPrintClient {
+        try await client(for: try PrinterStore.resolve(try await printers(), params.string("printer")))
+    }
+
+    func call(_ command: String, params: Params, context call: CallContext) async throws -> JSONValue {
+        if let r = rest[command] {
+            // Everything is checked before anything is sent.
+            let path = try r.path(params)
+            let body = try r.body?(params, limits)
+            let client = try await client(params)
+            return OctoPrintClient.result(try await client.call(r.method, path, query: r.query(params), body: body, conflict: r.conflict))
+        }
+        switch command {
+        case "printers.add": return try await printersAdd(params)
+        case "printers.list": return ["printers": .array(try await printers().map(\.json))]
+        case "printers.update": return try await printersUpdate(params)
+        case "printers.remove": return try await printersRemove(params)
+        case "printers.default": return try await printersDefault(params)
+        case "status": return try await status(params)
+        case "files.upload": return try await upload(params, call: call)
+        case "files.mkdir": return try await mkdir(params)
+        case "files.download":
+            return try await download(params, path: "/downloads/files/\(params.string("location") ?? "local")/\(REST.encoded(try REST.required(params, "path")))")
+        case "timelapse.download": return try await download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, "name")))")
+        case "logs.download": return try await download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, "name")))")
+        default: throw RPCError.methodNotFound("octoprint.\(command)")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import AsyncHTTPClient
+import Foundation
+import HostCore
+
+extension OctoPrintService {
+    /// Checks that `url` is OctoPrint and the key works. A 403 on `/api/version` is a wrong key
+    /// only if `/plugin/appkeys/probe` (open to anyone) answers 204 as OctoPrint does.
+    func verify(_ printer: Printer, apiKey: String, basicPassword: String?) async throws -> JSONValue {
+        let c = OctoPrintClient(printer: printer, apiKey: apiKey, basicPassword: basicPassword, http: context.http, timeout: context.httpTimeout)
+        let version = try await c.send(c.makeRequest(.GET, "/api/version"))
+        if version.status == 200, let json = version.json, json["server"]?.stringValue != nil, json["api"]?.stringValue != nil {
+            return json
+        }
+        if version.status == 401 || version.status == 403 {
+            let probe = try await c.send(c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
+            if probe.status == 204 { throw OctoPrintError.keyRefused(printer.name) }
+            if version.status == 401 && printer.basicUser != nil {
+                throw OctoPrintError.refused(401, "the basic-auth user or password in front of OctoPrint was refused")
+            }
+            throw OctoPrintError.notOctoPrint(printer.url, "/api/version answered \(version.status) and /plugin/appkeys/probe answered \(probe.status)")
+        }
+        throw OctoPrintError.notOctoPrint(printer.url, "/api/version answered \(version.status) without OctoPrint's version fields")
+    }
+
+    func credentials(_ params: Params, name: String) async throws -> (apiKey: String, basicPassword: String?) {
+        var apiKey = params.string("api_key")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if apiKey?.isEmpty ?? true { apiKey = try await context.vault.get(Printer.keyName(name)) }
+        guard let apiKey else {
+            throw RPCError.invalidParam("api_key", "is required (or store it first: assistantctl vault set octoprint/\(name)/api_key)")
+        }
+        var basic = params.string("basic_password")
+        if basic == nil { basic = try await context.vault.get(Printer.basicPasswordName(name)) }
+        return (apiKey, basic)
+    }
+
+    func checkCAFile(_ params: Params) throws(RPCError) -> String? {
+        guard let ca = params.string("ca_file") else { return nil }
+        guard FileManager.default.isReadableFile(atPath: ca) else { throw RPCError.invalidParam("ca_file", "'\(ca)' cannot be read") }
+        return ca
+    }
+
+    func printersAdd(_ params: Params) async throws -> JSONValue {
+        let name = try PrinterStore.validName(try params.requiredString("name"))
+        let url = try PrinterStore.validURL(try params.requiredString("url"))
+        let existing = try await printers()
+        if existing.contains(where: { $0.name == name }) { throw OctoPrintError.printerExists(name) }
+        let printer = Printer(name: name, url: url, caFile: try checkCAFile(params), basicUser: params.string("basic_user"), isDefault: existing.isEmpty)
+        let (apiKey, basic) = try await credentials(params, name: name)
+        let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
+        try await context.vault.set(Printer.keyName(name), secret: apiKey)
+        if let basic { try await context.vault.set(Printer.basicPasswordName(name), secret: basic) }
+        try await context.database.write { db in try PrinterStore.save(db, printer) }
+        return ["printer": printer.json, "octoprint": version]
+    }
+
+    func printersUpdate(_ params: Params) async throws -> JSONValue {
+        let name = try params.requiredString("name")
+        var printer = try PrinterStore.resolve(try await printers(), name)
+        if let url = params.string("url") { printer.url = try PrinterStore.validURL(url) }
+        if params.string("ca_file") != nil { printer.caFile = try checkCAFile(params) }
+        if let user = params.string("basic_user") { printer.basicUser = user.isEmpty ? nil : user }
+        let (apiKey, basic) = try await credentials(params, name: name)
+        let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
+        try await context.vault.set(Printer.keyName(name), secret: apiKey)
+        if let basic { try await context.vault.set(Printer.basicPasswordName(name), secret: basic) }
+        let saved = printer
+        try await context.database.write { db in try PrinterStore.save(db, saved) }
+        return ["printer": printer.json, "octoprint": version]
+    }
+
+    func printersRemove(_ params: Params) async throws -> JSONValue {
+        let printer = try PrinterStore.resolve(try await printers(), try params.requiredString("name"))
+        try await context.database.write { db in
+            try db.execute(sql: "DELETE FROM octoprint_printers WHERE name = ?", arguments: [printer.name])
+            // The only printer left becomes the default.
+            try db.execute(sql: "UPDATE octoprint_printers SET is_default = 1 WHERE (SELECT COUNT(*) FROM octoprint_printers) = 1")
+        }
+        try await context.vault.delete(Printer.keyName(printer.name))
+        try await context.vault.delete(Printer.basicPasswordName(printer.name))
+        return ["removed": .string(printer.name)]
+    }
+
+    func printersDefault(_ params: Params) async throws -> JSONValue {
+        var printer = try PrinterStore.resolve(try await printers(), try params.requiredString("name"))
+        printer.isDefault = true
+        let name = printer.name
+        try await context.database.write { db in
+            try db.execute(sql: "UPDATE octoprint_printers SET is_default = (name = ?)", arguments: [name])
+        }
+        return printer.json
+    }
+
+    /// Connection, printer and job in one answer; a disconnected printer is a state, not an error.
+    func status(_ params: Params) async throws -> JSONValue {
+        let c = try await client(params)
+        async let connection = c.call(.GET, "/api/connection")
+        async let job = c.call(.GET, "/api/job")
+        let printerResponse = try await c.send(c.makeRequest(.GET, "/api/printer"))
+        var printerJSON: JSONValue = .null
+        if printerResponse.status != 409 {
+            try c.check(printerResponse, conflict: .other)
+            printerJSON = printerResponse.json ?? .null
+        }
+        let jobJSON = try await job.json ?? .null
+        let connectionJSON = try await connection.json ?? .null
+        return [
+            "printer": .string(c.printer.name),
+            "state": printerJSON["state"]?["text"] ?? jobJSON["state"] ?? .null,
+            "connected": .bool(printerResponse.status != 409),
+            "flags": printerJSON["state"]?["flags"] ?? .null,
+            "temperatures": printerJSON["temperature"] ?? .null,
+            "job": jobJSON["job"] ?? .null, "progress": jobJSON["progress"] ?? .null,
+            "connection": connectionJSON["current"] ?? .null,
+        ]
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A real OctoPrint 1.11.8 (PyPI, from the test venv) on 127.0.0.1 with the virtual printer, a
+/// fresh base directory and a known API key. Discovery is disabled here: nothing multicasts.
+public final class OctoPrintPeer: Sendable {
+    public let directory = TemporaryDirectory(prefix: "octoprint")
+    public let process: PeerProcess
+    public let port: Int
+    public let apiKey = "TESTKEY" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(24)
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    public static var executable: String { (Peers.python as NSString).deletingLastPathComponent + "/octoprint" }
+
+    public init(extraConfig: String = "") async throws {
+        guard Peers.hasProgram(Self.executable) else {
+            throw PeerMissing("octoprint is not installed in the test venv; run scripts/test, which creates it")
+        }
+        let base = directory.path
+        _ = directory.write("config.yaml", """
+            accessControl:
+              enabled: true
+            devel:
+              enableRateLimiter: false
+              enableCsrfProtection: false
+            plugins:
+              _disabled: [discovery, announcements, tracking, softwareupdate, pluginmanager, firmware_check, achievements]
+              virtual_printer:
+                enabled: true
+                throttle: 0.001
+            server:
+              firstRun: false
+              onlineCheck: {enabled: false}
+              pluginBlacklist: {enabled: false}
+              seenWizards: {backup: null, corewizard: 4, file_check: 1, tracking: null, classicwebcam: 1}
+            \(extraConfig)
+            """)
+        let added = await Peers.runOffPool(Self.executable, ["-b", base, "--iknowwhatimdoing", "user", "add", "admin", "--password", "test", "--admin"])
+        guard added == 0 else { throw PeerMissing("octoprint user add failed (\(added))") }
+        let usersPath = directory.file("users.yaml")
+        let users = try String(contentsOfFile: usersPath, encoding: .utf8)
+        try users.replacingOccurrences(of: "apikey: null", with: "apikey: \(apiKey)").write(toFile: usersPath, atomically: true, encoding: .utf8)
+        port = try Self.freePort()
+        process = try PeerProcess(Self.executable, ["-b", base, "serve", "--host", "127.0.0.1", "--port", String(port), "--iknowwhatimdoing"])
+        let listening = "Listening on http://127.0.0.1:\(port)"
+        let output = process.output, errors = process.errors
+        _ = try await withDeadline(90, "OctoPrint start") {
+            await withTaskGroup(of: String.self) { group in
+                group.addTask { await output.next { $0.contains(listening) } }
+                group.addTask { await errors.next { $0.contains(listening) } }
+                let first = await group.next() ?? ""
+                group.cancelAll()
+                return first
+            }
+        }
+    }
+
+    /// A port the kernel just handed out on 127.0.0.1 (closed again for OctoPrint to take).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw PeerMissing("no free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    public func stop() { process.stop() }
+}

@@ -1,0 +1,58 @@
+import AssistantTesting
+import Foundation
+import HostCore
+import OctoPrint
+import Testing
+
+/// A real host with the OctoPrint plugin, beside a real OctoPrint.
+struct OctoPrintHost {
+    let host: TestHost
+    let octoprint: OctoPrintPeer
+
+    static func started(addPrinter: Bool = true) async throws -> OctoPrintHost {
+        let octoprint = try await OctoPrintPeer()
+        let host = try await TestHost.started(plugins: [OctoPrintPlugin()])
+        let h = OctoPrintHost(host: host, octoprint: octoprint)
+        if addPrinter {
+            try await h.call("octoprint.printers.add", ["name": "mk3", "url": .string(octoprint.url), "api_key": .string(octoprint.apiKey)])
+        }
+        return h
+    }
+
+    @discardableResult
+    func call(_ method: String, _ params: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+        switch try await host.call(method, params) {
+        case .success(let value): return value
+        case .failure(let error):
+            Issue.record("\(method) failed: \(error.message)", sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+
+    func failure(_ method: String, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RPCError {
+        switch try await host.call(method, params) {
+        case .success(let value):
+            Issue.record("\(method) succeeded: \(value.encodedString())", sourceLocation: sourceLocation)
+            return RPCError(code: 0, message: "unexpected success")
+        case .failure(let error): return error
+        }
+    }
+
+    /// Waits (bounded) until `octoprint.status` satisfies `predicate`.
+    func waitForStatus(_ what: String, seconds: Double = 60, _ predicate: @escaping @Sendable (JSONValue) -> Bool) async throws -> JSONValue {
+        let h = self
+        return try await withDeadline(seconds, what) {
+            while true {
+                try Task.checkCancellation()
+                let s = try await h.host.call("octoprint.status", [:]).get()
+                if predicate(s) { return s }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
+    func stop() async {
+        await host.stop()
+        octoprint.stop()
+    }
+}
