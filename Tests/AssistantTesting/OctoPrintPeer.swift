@@ -72,3 +72,34 @@ public final class OctoPrintPeer: Sendable {
 
     public func stop() { process.stop() }
 }
+
+/// `Tests/peers/counting_proxy.py` in front of a server: every request line it forwards, and a
+/// switch that cuts all connections (and refuses websockets from then on).
+public final class CountingProxy: Sendable {
+    public let process: PeerProcess
+    public let port: Int
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    public init(target: String) async throws {
+        process = try PeerProcess(Peers.python, [Peers.script("counting_proxy.py"), "--target", target])
+        let output = process.output
+        let line = try await withDeadline(20, "proxy start") { await output.next { $0.hasPrefix("PORT ") } }
+        port = Int(line.dropFirst(5))!
+    }
+
+    public var requests: [String] { process.output.lines.filter { $0.hasPrefix("REQUEST ") } }
+
+    /// Waits (bounded) until `count` requests whose line contains `path` have gone through.
+    public func waitForRequests(containing path: String, count: Int) async throws {
+        let proxy = self
+        _ = try await withDeadline(20, "request \(path) through the proxy") {
+            while proxy.requests.filter({ $0.contains(path) }).count < count {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return true
+        }
+    }
+
+    public func cut() { kill(process.process.processIdentifier, SIGUSR1) }
+    public func stop() { process.stop() }
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""A loopback TCP proxy for tests: forwards to --target, prints "PORT <n>" once listening and
+"REQUEST <METHOD> <PATH>" for every HTTP request line it sees from clients, and on SIGUSR1
+cuts every open connection (and refuses websocket upgrades from then on)."""
+import argparse
+import asyncio
+import re
+import signal
+import sys
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--target", required=True, help="host:port")
+args = parser.parse_args()
+target_host, target_port = args.target.rsplit(":", 1)
+REQUEST = re.compile(rb"^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\S+) HTTP/1\.[01]\r?$", re.M)
+open_writers = set()
+state = {"refuse_websocket": False}
+
+
+async def pipe(reader, writer, watch):
+    try:
+        while True:
+            data = await reader.read(65536)
+            if not data:
+                break
+            if watch:
+                for m in REQUEST.finditer(data):
+                    path = m.group(2).decode(errors="replace")
+                    print("REQUEST %s %s" % (m.group(1).decode(), path), flush=True)
+                    if state["refuse_websocket"] and path.startswith("/sockjs"):
+                        raise ConnectionResetError("websocket refused")
+            writer.write(data)
+            await writer.drain()
+    except (ConnectionResetError, BrokenPipeError, asyncio.CancelledError):
+        pass
+    finally:
+        try:
+            writer.close()
+        except Exception:
+            pass
+
+
+async def handle(client_reader, client_writer):
+    try:
+        upstream_reader, upstream_writer = await asyncio.open_connection(target_host, int(target_port))
+    except OSError:
+        client_writer.close()
+        return
+    open_writers.update({client_writer, upstream_writer})
+    await asyncio.gather(pipe(client_reader, upstream_writer, True), pipe(upstream_reader, client_writer, False))
+    open_writers.difference_update({client_writer, upstream_writer})
+
+
+def cut():
+    state["refuse_websocket"] = True
+    for w in list(open_writers):
+        try:
+            w.transport.abort()
+        except Exception:
+            pass
+    print("CUT", flush=True)
+
+
+async def main():
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, cut)
+    print("PORT %d" % server.sockets[0].getsockname()[1], flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+asyncio.run(main())
