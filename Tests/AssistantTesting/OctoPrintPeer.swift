@@ -103,3 +103,20 @@ public final class CountingProxy: Sendable {
     public func cut() { kill(process.process.processIdentifier, SIGUSR1) }
     public func stop() { process.stop() }
 }
+
+/// `Tests/peers/webcam_server.py`: a JPEG snapshot and an endless MJPEG stream on 127.0.0.1.
+public final class WebcamPeer: Sendable {
+    public let process: PeerProcess
+    public let port: Int
+    public var snapshotURL: String { "http://127.0.0.1:\(port)/snapshot.jpg" }
+    public var streamURL: String { "http://127.0.0.1:\(port)/stream.mjpg" }
+
+    public init() async throws {
+        process = try PeerProcess(Peers.python, [Peers.script("webcam_server.py")])
+        let output = process.output
+        let line = try await withDeadline(20, "webcam start") { await output.next { $0.hasPrefix("PORT ") } }
+        port = Int(line.dropFirst(5))!
+    }
+
+    public func stop() { process.stop() }
+}

@@ -39,6 +39,15 @@ enum OctoPrintError {
     static func refused(_ status: Int, _ message: String) -> RPCError {
         RPCError(code: 1008, message: "OctoPrint answered \(status): \(message)", data: ["status": .int(Int64(status))])
     }
+    static func noWebcam(_ printer: String) -> RPCError {
+        RPCError(code: 1011, message: "Printer '\(printer)' has no webcam configured in OctoPrint (Settings › Webcam)")
+    }
+    static func noSnapshot(_ webcam: String) -> RPCError {
+        RPCError(code: 1011, message: "Webcam '\(webcam)' has no snapshot URL configured in OctoPrint")
+    }
+    static func webcam(_ url: String, _ problem: String) -> RPCError {
+        RPCError(code: 1012, message: "The webcam at \(url) \(problem)", data: ["url": .string(url)])
+    }
     static func printerExists(_ name: String) -> RPCError {
         RPCError(code: 1010, message: "A printer named '\(name)' already exists; change it with octoprint.printers.update")
     }

@@ -76,6 +76,9 @@ final class OctoPrintService: Sendable {
         case "files.download":
             return try await download(params, path: "/downloads/files/\(params.string("location") ?? "local")/\(REST.encoded(try REST.required(params, "path")))")
         case "timelapse.download": return try await download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, "name")))")
+        case "webcam.info": return try await webcamInfo(params)
+        case "webcam.snapshot": return try await webcamSnapshot(params)
+        case "webcam.frames": return try await webcamFrames(params)
         case "logs.download": return try await download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, "name")))")
         default: throw RPCError.methodNotFound("octoprint.\(command)")
         }
