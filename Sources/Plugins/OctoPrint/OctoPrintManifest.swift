@@ -64,11 +64,29 @@ enum OctoPrintManifest {
                 CommandDescriptor(name: "octoprint.\(r.name)", summary: r.summary, params: [printerParam] + r.params,
                                   result: r.method == .GET ? "OctoPrint's answer" : "OctoPrint's answer, or {ok: true}", example: r.example)
             },
+            jobs: [JobDescriptor(id: "poll", summary: "Reads job and printer state of printers whose push connection is down",
+                                 schedule: .every(.seconds(15)), timeout: .seconds(60))],
+            topics: [
+                TopicDescriptor("octoprint.print.started", "a print started"),
+                TopicDescriptor("octoprint.print.progress", "a print reached a milestone (progress_milestones, default 25/50/75 %)"),
+                TopicDescriptor("octoprint.print.paused", "a print was paused"),
+                TopicDescriptor("octoprint.print.resumed", "a print was resumed"),
+                TopicDescriptor("octoprint.print.done", "a print finished (with its duration and a webcam snapshot)"),
+                TopicDescriptor("octoprint.print.failed", "a print failed (with a webcam snapshot)"),
+                TopicDescriptor("octoprint.print.cancelled", "a print was cancelled"),
+                TopicDescriptor("octoprint.printer.error", "the printer reported an error"),
+                TopicDescriptor("octoprint.printer.disconnected", "OctoPrint lost the printer"),
+                TopicDescriptor("octoprint.printer.offline", "OctoPrint has been unreachable longer than offline_after_s"),
+                TopicDescriptor("octoprint.bed.cooled", "after a print the bed is below bed_cooled_below"),
+            ],
             vaultNames: ["<printer>/api_key", "<printer>/basic_password"],
             configOptions: [
                 ConfigOption("max_tool_temp", .number(min: 0, max: 500), default: 300, help: "highest hotend target accepted, °C"),
                 ConfigOption("max_bed_temp", .number(min: 0, max: 200), default: 120, help: "highest bed target accepted, °C"),
                 ConfigOption("max_chamber_temp", .number(min: 0, max: 150), default: 80, help: "highest chamber target accepted, °C"),
+                ConfigOption("progress_milestones", .array(of: .integer(min: 1, max: 99)), default: [25, 50, 75], help: "progress notices at these percentages"),
+                ConfigOption("bed_cooled_below", .number(min: 0, max: 150), default: 40, help: "bed.cooled notice below this temperature after a print, °C"),
+                ConfigOption("offline_after_s", .integer(min: 10, max: 86_400), default: 300, help: "printer.offline notice after this long unreachable"),
             ])
     }
 }

@@ -16,8 +16,15 @@ public final class OctoPrintPlugin: AssistantPlugin {
     public func registerMigrations(_ migrations: inout PluginMigrations) { PrinterStore.register(&migrations) }
 
     public func setup(_ context: PluginContext) async throws -> SetupOutcome {
-        running.withLock { $0 = OctoPrintService(context: context) }
+        let service = OctoPrintService(context: context)
+        running.withLock { $0 = service }
+        for printer in try await service.printers() { await service.live.start(printer) }
         return .ready
+    }
+
+    public func runJob(_ id: String) async throws {
+        guard let service = running.withLock({ $0 }) else { throw PluginError.notReady("OctoPrint is starting") }
+        try await service.pollWithoutPush()
     }
 
     public func call(_ command: String, params: Params, context: CallContext) async throws -> JSONValue {
@@ -25,16 +32,30 @@ public final class OctoPrintPlugin: AssistantPlugin {
         return try await service.call(command, params: params, context: context)
     }
 
-    public func teardown() async { running.withLock { $0 = nil } }
+    public func teardown() async {
+        let service = running.withLock { s -> OctoPrintService? in
+            defer { s = nil }
+            return s
+        }
+        await service?.live.stopAll()
+    }
+}
+
+/// Set once in `OctoPrintService.init` (the monitor needs the service it belongs to).
+final class LiveBox: @unchecked Sendable {
+    var monitor: LiveMonitor?
 }
 
 final class OctoPrintService: Sendable {
     let context: PluginContext
     let rest: [String: RESTCommand]
+    let liveBox = LiveBox()
+    var live: LiveMonitor { liveBox.monitor! }
 
     init(context: PluginContext) {
         self.context = context
         rest = Dictionary(uniqueKeysWithValues: RESTCatalog.all.map { ($0.name, $0) })
+        liveBox.monitor = LiveMonitor(service: self)
     }
 
     var limits: TemperatureLimits {

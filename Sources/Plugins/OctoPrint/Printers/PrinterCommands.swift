@@ -50,6 +50,7 @@ extension OctoPrintService {
         try await context.vault.set(Printer.keyName(name), secret: apiKey)
         if let basic { try await context.vault.set(Printer.basicPasswordName(name), secret: basic) }
         try await context.database.write { db in try PrinterStore.save(db, printer) }
+        await live.start(printer)
         return ["printer": printer.json, "octoprint": version]
     }
 
@@ -65,6 +66,7 @@ extension OctoPrintService {
         if let basic { try await context.vault.set(Printer.basicPasswordName(name), secret: basic) }
         let saved = printer
         try await context.database.write { db in try PrinterStore.save(db, saved) }
+        await live.start(saved)
         return ["printer": printer.json, "octoprint": version]
     }
 
@@ -75,6 +77,7 @@ extension OctoPrintService {
             // The only printer left becomes the default.
             try db.execute(sql: "UPDATE octoprint_printers SET is_default = 1 WHERE (SELECT COUNT(*) FROM octoprint_printers) = 1")
         }
+        await live.stop(printer.name)
         try await context.vault.delete(Printer.keyName(printer.name))
         try await context.vault.delete(Printer.basicPasswordName(printer.name))
         return ["removed": .string(printer.name)]

@@ -1,0 +1,140 @@
+import Foundation
+import HostCore
+
+/// Keeps one push connection per printer, reconnecting with backoff; while a printer's
+/// websocket is down, the `poll` job reads `/api/job` and `/api/printer` for it instead.
+actor LiveMonitor {
+    struct Entry {
+        var watch: PrintWatch
+        var task: Task<Void, Never>
+        var live = false
+    }
+
+    private var entries: [String: Entry] = [:]
+    private let service: OctoPrintService
+
+    init(service: OctoPrintService) { self.service = service }
+
+    func watch(for printer: String) -> PrintWatch? { entries[printer]?.watch }
+    func isLive(_ printer: String) -> Bool { entries[printer]?.live ?? false }
+
+    func setLive(_ printer: String, _ live: Bool) { entries[printer]?.live = live }
+
+    func start(_ printer: Printer) {
+        stop(printer.name)
+        let watch = service.makeWatch(printer.name)
+        let service = self.service
+        let name = printer.name
+        let monitor = self
+        let task = Task {
+            let setLive: @Sendable (Bool) async -> Void = { live in await monitor.setLive(name, live) }
+            var failures = 0
+            while !Task.isCancelled {
+                do {
+                    try await service.runPush(printer, watch: watch) { await setLive(true) }
+                    failures = 0
+                } catch {
+                    failures += 1
+                    service.context.logger.debug("octoprint push connection ended", metadata: ["printer": "\(printer.name)", "error": "\(error)"])
+                }
+                await setLive(false)
+                // Reconnect with backoff: 1 s doubling to a minute; polling covers the gap.
+                let delay = min(60.0, pow(2, Double(min(failures, 6))))
+                try? await Task.sleep(for: .seconds(delay))
+            }
+        }
+        entries[printer.name] = Entry(watch: watch, task: task)
+    }
+
+    func stop(_ name: String) {
+        entries[name]?.task.cancel()
+        entries[name] = nil
+    }
+
+    func stopAll() {
+        for e in entries.values { e.task.cancel() }
+        entries.removeAll()
+    }
+
+    var printersWithoutPush: [String] { entries.filter { !$0.value.live }.map(\.key) }
+}
+
+extension OctoPrintService {
+    var watchSettings: PrintWatch.Settings {
+        PrintWatch.Settings(
+            milestones: (context.config["progress_milestones"]?.arrayValue?.compactMap { $0.intValue.map(Int.init) } ?? [25, 50, 75]).sorted(),
+            bedCooledBelow: context.config.double("bed_cooled_below") ?? 40,
+            offlineAfter: TimeInterval(context.config.int("offline_after_s") ?? 300))
+    }
+
+    func makeWatch(_ printer: String) -> PrintWatch {
+        let clock = context.clock
+        return PrintWatch(printer: printer, settings: watchSettings, now: { clock.now }) { [self] topic, title, body, severity, dedupe, snapshot in
+            var attachments: [OutgoingAttachment] = []
+            if snapshot, let jpeg = await self.snapshotForNotice(printer) {
+                attachments.append(OutgoingAttachment(name: "\(printer)-snapshot.jpg", contentType: "image/jpeg", data: Data(jpeg)))
+            }
+            do {
+                try await self.context.notifier.post(topic: topic, title: title, body: body, severity: severity, dedupeKey: dedupe, attachments: attachments)
+            } catch {
+                self.context.logger.warning("could not post an OctoPrint notice", metadata: ["topic": "\(topic)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// A webcam snapshot for a notice, or nil (no webcam, or it failed: the notice goes without).
+    func snapshotForNotice(_ printerName: String) async -> [UInt8]? {
+        do {
+            let c = try await client(for: try PrinterStore.resolve(try await printers(), printerName))
+            guard let cam = try await webcams(c).first(where: { $0.snapshotURL != nil }) else { return nil }
+            return try await snapshotJPEG(c, webcam: cam)
+        } catch {
+            context.logger.info("no snapshot for the notice", metadata: ["printer": "\(printerName)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// One push session: passive login for a session, then the websocket until it ends.
+    func runPush(_ printer: Printer, watch: PrintWatch, onOpen: @escaping @Sendable () async -> Void) async throws {
+        let c = try await client(for: printer)
+        let login = try await c.call(.POST, "/api/login", body: ["passive": true]).json ?? .null
+        guard let user = login["name"]?.stringValue, let session = login["session"]?.stringValue else {
+            throw OctoPrintError.refused(200, "passive login gave no session")
+        }
+        await watch.reachable()
+        try await PushSocket.run(printer: printer, user: user, session: session, onOpen: { [self] in
+            await onOpen()
+            // Catch up on what happened while the socket was down.
+            try? await self.poll(printer, watch: watch)
+        }, onMessage: { message in await watch.handle(push: message) })
+    }
+
+    /// Reads the job and printer state once and feeds the watch.
+    func poll(_ printer: Printer, watch: PrintWatch) async throws {
+        let c = try await client(for: printer)
+        do {
+            let job = try await c.call(.GET, "/api/job").json ?? .null
+            let state = try await c.send(c.makeRequest(.GET, "/api/printer"))
+            await watch.reachable()
+            if state.status == 409 {
+                await watch.connection(false)
+                return
+            }
+            try c.check(state, conflict: .other)
+            let p = state.json ?? .null
+            await watch.observe(state: p["state"], job: job["job"], progress: job["progress"], bed: p["temperature"]?["bed"]?["actual"]?.doubleValue,
+                                fromPush: false)
+        } catch let error as RPCError where error.code == RPCErrorCode.upstreamUnreachable {
+            await watch.unreachable(error.message)
+        }
+    }
+
+    /// The `poll` job: printers whose push connection is down.
+    func pollWithoutPush() async throws {
+        let all = try await printers()
+        for name in await live.printersWithoutPush {
+            guard let printer = all.first(where: { $0.name == name }), let watch = await live.watch(for: name) else { continue }
+            try? await poll(printer, watch: watch)
+        }
+    }
+}
