@@ -175,8 +175,8 @@ actor PrintWatch {
             // The print that just ended, still reported as running: not a new print.
         } else if printing || isPaused, let file {
             if job?.file != file { await started(file: file) }
-            if let completion { await progress(file: file, completion: completion) }
             if isPaused { await paused() } else { await resumed() }
+            if let completion { await progress(file: file, completion: completion) }
         } else if !fromPush, let j = job, flags?["cancelling"]?.boolValue != true, flags?["finishing"]?.boolValue != true {
             // Polling saw the print end without seeing how: judge by where it stopped.
             if flags?["error"]?.boolValue == true || flags?["closedOrError"]?.boolValue == true {
@@ -188,6 +188,9 @@ actor PrintWatch {
             }
         }
         if let bed { await self.bed(actual: bed) }
-        if flags?["error"]?.boolValue == true, let text = state?["error"]?.stringValue { await error(text) }
+        if flags?["error"]?.boolValue == true {
+            let detail = state?["error"]?.stringValue ?? ""
+            await error(detail.isEmpty ? (state?["text"]?.stringValue ?? "printer error") : detail)
+        }
     }
 }
