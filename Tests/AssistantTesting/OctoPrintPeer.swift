@@ -91,9 +91,13 @@ public final class CountingProxy: Sendable {
 
     /// Waits (bounded) until `count` requests whose line contains `path` have gone through.
     public func waitForRequests(containing path: String, count: Int) async throws {
+        try await waitForRequests(path, count: count) { $0.contains(path) }
+    }
+
+    public func waitForRequests(_ what: String, count: Int, where predicate: @escaping @Sendable (String) -> Bool) async throws {
         let proxy = self
-        _ = try await withDeadline(20, "request \(path) through the proxy") {
-            while proxy.requests.filter({ $0.contains(path) }).count < count {
+        _ = try await withDeadline(20, "request \(what) through the proxy") {
+            while proxy.requests.filter(predicate).count < count {
                 try await Task.sleep(for: .milliseconds(20))
             }
             return true

@@ -12,6 +12,8 @@ struct OctoPrintBadInputTests {
         let proxy = try await CountingProxy(target: "127.0.0.1:\(op.octoprint.port)")
         defer { proxy.stop() }
         try await op.call("octoprint.printers.add", ["name": "mk3", "url": .string(proxy.url), "api_key": .string(op.octoprint.apiKey)])
+        // The live monitor's own traffic first: login, websocket, then its catch-up poll.
+        try await proxy.waitForRequests("the monitor's catch-up poll", count: 1) { $0 == "REQUEST GET /api/printer" }
         try await op.call("octoprint.server.info")
         try await proxy.waitForRequests(containing: "/api/server", count: 1)
         let before = proxy.requests.count
