@@ -48,6 +48,9 @@ enum OctoPrintError {
     static func webcam(_ url: String, _ problem: String) -> RPCError {
         RPCError(code: 1012, message: "The webcam at \(url) \(problem)", data: ["url": .string(url)])
     }
+    static func accessDenied(_ printer: String) -> RPCError {
+        RPCError(code: 1013, message: "OctoPrint did not grant a key for '\(printer)': the request was denied or timed out")
+    }
     static func printerExists(_ name: String) -> RPCError {
         RPCError(code: 1010, message: "A printer named '\(name)' already exists; change it with octoprint.printers.update")
     }

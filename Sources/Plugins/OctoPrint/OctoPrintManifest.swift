@@ -19,6 +19,14 @@ enum OctoPrintManifest {
                 ParamSpec("api_key", .secret, help: "API key (stored in the vault as octoprint/<name>/api_key; omitted: read from there)"),
             ] + connectionParams, result: "the printer and OctoPrint's version",
               example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key is read from stdin"),
+            c("printers.request_key", "Ask OctoPrint for an application key (approve it in OctoPrint's web interface), then add the printer", [
+                ParamSpec("name", .string, required: true, help: "a short name for the printer"),
+                ParamSpec("url", .string, required: true, help: "OctoPrint's address"),
+                ParamSpec("user", .string, help: "the OctoPrint user who should approve (default: any)"),
+                ParamSpec("app", .string, default: "assistantd", help: "the application name OctoPrint shows"),
+                ParamSpec("timeout_s", .integer(min: 10, max: 3600), default: 300, help: "how long to wait for the approval"),
+            ] + connectionParams, result: "the printer and OctoPrint's version",
+              example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700)),
             c("printers.list", "The printers", [], result: "{printers: [...]}"),
             c("printers.update", "Change a printer's address or credentials (checked before saving)", [
                 ParamSpec("name", .string, required: true, help: "printer name"),

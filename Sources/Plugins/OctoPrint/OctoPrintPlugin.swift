@@ -87,6 +87,7 @@ final class OctoPrintService: Sendable {
         }
         switch command {
         case "printers.add": return try await printersAdd(params)
+        case "printers.request_key": return try await requestKey(params, call: call)
         case "printers.list": return ["printers": .array(try await printers().map(\.json))]
         case "printers.update": return try await printersUpdate(params)
         case "printers.remove": return try await printersRemove(params)
