@@ -11,7 +11,8 @@ public final class OctoPrintPeer: Sendable {
 
     public static var executable: String { (Peers.python as NSString).deletingLastPathComponent + "/octoprint" }
 
-    public init(extraConfig: String = "") async throws {
+    /// `discovery`: OctoPrint announces itself over mDNS and SSDP, bound to 127.0.0.1 only.
+    public init(discovery: Bool = false) async throws {
         guard Peers.hasProgram(Self.executable) else {
             throw PeerMissing("octoprint is not installed in the test venv; run scripts/test, which creates it")
         }
@@ -23,7 +24,10 @@ public final class OctoPrintPeer: Sendable {
               enableRateLimiter: false
               enableCsrfProtection: false
             plugins:
-              _disabled: [discovery, announcements, tracking, softwareupdate, pluginmanager, firmware_check, achievements]
+              _disabled: [\(discovery ? "" : "discovery, ")announcements, tracking, softwareupdate, pluginmanager, firmware_check, achievements]
+              discovery:
+                addresses: [127.0.0.1]
+                publicHost: 127.0.0.1
               virtual_printer:
                 enabled: true
                 throttle: 0.001
@@ -32,7 +36,6 @@ public final class OctoPrintPeer: Sendable {
               onlineCheck: {enabled: false}
               pluginBlacklist: {enabled: false}
               seenWizards: {backup: null, corewizard: 4, file_check: 1, tracking: null, classicwebcam: 1}
-            \(extraConfig)
             """)
         let added = await Peers.runOffPool(Self.executable, ["-b", base, "--iknowwhatimdoing", "user", "add", "admin", "--password", "test", "--admin"])
         guard added == 0 else { throw PeerMissing("octoprint user add failed (\(added))") }

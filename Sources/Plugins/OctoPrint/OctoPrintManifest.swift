@@ -27,6 +27,10 @@ enum OctoPrintManifest {
                 ParamSpec("timeout_s", .integer(min: 10, max: 3600), default: 300, help: "how long to wait for the approval"),
             ] + connectionParams, result: "the printer and OctoPrint's version",
               example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700)),
+            c("discover", "Find OctoPrint servers on the LAN (DNS-SD _octoprint._tcp over mDNS)", [
+                ParamSpec("timeout_s", .number(min: 0.5, max: 30), default: 3, help: "how long to listen"),
+                ParamSpec("interface", .string, help: "IPv4 address of the interface to ask on (default: the system's choice)"),
+            ], result: "{printers: [{name, url, version, api, uuid, …}]}", example: "assistantctl octoprint.discover"),
             c("printers.list", "The printers", [], result: "{printers: [...]}"),
             c("printers.update", "Change a printer's address or credentials (checked before saving)", [
                 ParamSpec("name", .string, required: true, help: "printer name"),

@@ -88,6 +88,10 @@ final class OctoPrintService: Sendable {
         switch command {
         case "printers.add": return try await printersAdd(params)
         case "printers.request_key": return try await requestKey(params, call: call)
+        case "discover":
+            let found = try await Discovery.browse(
+                interface: params.string("interface"), timeout: .milliseconds(Int64((params.double("timeout_s") ?? 3) * 1000)))
+            return ["printers": .array(found)]
         case "printers.list": return ["printers": .array(try await printers().map(\.json))]
         case "printers.update": return try await printersUpdate(params)
         case "printers.remove": return try await printersRemove(params)
