@@ -161,6 +161,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "octoprint-bench",
+            dependencies: ["HostCore", "AssistantClient", "AssistantTesting"],
+            path: "Benchmarks/OctoPrintBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "ping-bench",
             dependencies: ["AssistantClient"],
             path: "Benchmarks/PingBench",

@@ -12,7 +12,8 @@ public final class OctoPrintPeer: Sendable {
     public static var executable: String { (Peers.python as NSString).deletingLastPathComponent + "/octoprint" }
 
     /// `discovery`: OctoPrint announces itself over mDNS and SSDP, bound to 127.0.0.1 only.
-    public init(discovery: Bool = false) async throws {
+    /// `analysis: false` turns off OctoPrint's G-code analysis (the upload benchmark).
+    public init(discovery: Bool = false, analysis: Bool = true) async throws {
         guard Peers.hasProgram(Self.executable) else {
             throw PeerMissing("octoprint is not installed in the test venv; run scripts/test, which creates it")
         }
@@ -31,6 +32,8 @@ public final class OctoPrintPeer: Sendable {
               virtual_printer:
                 enabled: true
                 throttle: 0.001
+            gcodeAnalysis:
+              runAt: \(analysis ? "idle" : "never")
             server:
               firstRun: false
               onlineCheck: {enabled: false}

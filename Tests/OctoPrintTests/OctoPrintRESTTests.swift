@@ -174,6 +174,16 @@ struct OctoPrintRESTTests {
         #expect(try await op.failure("octoprint.system.run", ["source": "custom", "action": "nope"]).code == -32010)
         let slicers = try await op.call("octoprint.slicing.slicers")
         #expect(slicers.objectValue?.values.allSatisfy { $0["configured"] == false } ?? true, "no slicer is configured here")
+        // No slicer is installable here: slicing says so clearly.
+        let dir0 = TemporaryDirectory()
+        try await op.call("octoprint.files.upload", ["file": .string(dir0.write("part.gcode", "G28\n"))])
+        let slice = try await op.failure("octoprint.files.slice", ["path": "part.gcode", "slicer": "curalegacy"])
+        #expect(slice.code == 1009, "\(slice.message)")
+        #expect(slice.message.contains("curalegacy"))
+        let profile = try await op.failure("octoprint.slicing.profiles.list", ["slicer": "curalegacy"])
+        #expect(profile.code == 1009, "\(profile.message)")
+        // OctoPrint answers a delete of a timelapse that is not there with the (unchanged) list.
+        #expect(try await op.call("octoprint.timelapse.delete", ["name": "none.mp4"])["files"]?.arrayValue?.isEmpty == true)
         let timelapse = try await op.call("octoprint.timelapse.list")
         #expect(timelapse["files"]?.arrayValue != nil)
         // Without ffmpeg and a snapshot URL OctoPrint keeps timelapses off, but takes the request.

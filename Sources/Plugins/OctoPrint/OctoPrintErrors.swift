@@ -51,6 +51,10 @@ enum OctoPrintError {
     static func accessDenied(_ printer: String) -> RPCError {
         RPCError(code: 1013, message: "OctoPrint did not grant a key for '\(printer)': the request was denied or timed out")
     }
+    static func noSlicer(_ slicer: String) -> RPCError {
+        RPCError(code: 1009, message: "OctoPrint has no slicer '\(slicer)' configured (octoprint.slicing.slicers lists the configured ones)",
+                 data: ["slicer": .string(slicer)])
+    }
     static func printerExists(_ name: String) -> RPCError {
         RPCError(code: 1010, message: "A printer named '\(name)' already exists; change it with octoprint.printers.update")
     }

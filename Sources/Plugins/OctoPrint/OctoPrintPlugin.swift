@@ -83,7 +83,11 @@ final class OctoPrintService: Sendable {
             let path = try r.path(params)
             let body = try r.body?(params, limits)
             let client = try await client(params)
-            return OctoPrintClient.result(try await client.call(r.method, path, query: r.query(params), body: body, conflict: r.conflict))
+            do {
+                return OctoPrintClient.result(try await client.call(r.method, path, query: r.query(params), body: body, conflict: r.conflict))
+            } catch let error as RPCError where error.code == RPCErrorCode.notFound && r.onNotFound != nil {
+                throw r.onNotFound!(params)
+            }
         }
         switch command {
         case "printers.add": return try await printersAdd(params)

@@ -165,6 +165,13 @@ enum RESTCatalog {
         return list
     }
 
+    static let noSlicer: @Sendable (Params) -> RPCError = { p in OctoPrintError.noSlicer(p.string("slicer") ?? "") }
+    static let slicer = ParamSpec("slicer", .string, required: true, help: "slicer id, e.g. curalegacy")
+    static let profileKey = ParamSpec("key", .string, required: true, help: "profile key")
+    static let slicingProfile: @Sendable (Params) throws(RPCError) -> String = { p throws(RPCError) in
+        "/api/slicing/\(REST.encoded(try REST.required(p, "slicer")))/profiles/\(REST.encoded(try REST.required(p, "key")))"
+    }
+
     static func toolName(_ p: Params) throws(RPCError) -> String {
         let tool = p.string("tool") ?? "tool0"
         guard tool.hasPrefix("tool"), let n = Int(tool.dropFirst(4)), (0..<16).contains(n) else {
@@ -200,7 +207,7 @@ enum RESTCatalog {
                     for k in ["gcode", "profile"] { if let v = p.string(k) { o[k] = .string(v) } }
                     for k in ["select", "print"] { if let v = p.bool(k) { o[k] = .bool(v) } }
                     return REST.command("slice", o)
-                }, conflict: .fileInUse),
+                }, conflict: .fileInUse, onNotFound: noSlicer),
             RESTCommand(
                 name: "files.copy", summary: "Copy a file or folder", params: [REST.location, REST.filePath,
                     ParamSpec("destination", .string, required: true, help: "destination folder or path")],
@@ -256,6 +263,17 @@ enum RESTCatalog {
                          ParamSpec("action", .string, required: true, help: "action id from system.list")],
                 method: .POST, path: { p throws(RPCError) in "/api/system/commands/\(p.string("source") ?? "core")/\(REST.encoded(try REST.required(p, "action")))" }),
             RESTCommand(name: "slicing.slicers", summary: "Slicers and their profiles", params: [], method: .GET, path: REST.fixed("/api/slicing")),
+            RESTCommand(name: "slicing.profiles.list", summary: "A slicer's profiles", params: [slicer], method: .GET,
+                        path: { p throws(RPCError) in "/api/slicing/\(REST.encoded(try REST.required(p, "slicer")))/profiles" }, onNotFound: noSlicer),
+            RESTCommand(name: "slicing.profiles.get", summary: "One slicing profile", params: [slicer, profileKey], method: .GET, path: slicingProfile),
+            RESTCommand(name: "slicing.profiles.add", summary: "Create or replace a slicing profile",
+                        params: [slicer, profileKey, object("data", "{displayName?, description?, data: {…slicer settings}}")], method: .PUT,
+                        path: slicingProfile, body: { p, _ in .object(p.object("data") ?? [:]) }),
+            RESTCommand(name: "slicing.profiles.update", summary: "Change a slicing profile",
+                        params: [slicer, profileKey, object("data", "the fields to change")], method: .PATCH,
+                        path: slicingProfile, body: { p, _ in .object(p.object("data") ?? [:]) }),
+            RESTCommand(name: "slicing.profiles.delete", summary: "Delete a slicing profile", params: [slicer, profileKey], method: .DELETE,
+                        path: slicingProfile),
             RESTCommand(name: "timelapse.list", summary: "Rendered and unrendered timelapses and the configuration", params: [], method: .GET,
                         path: REST.fixed("/api/timelapse"), query: { _ in [("unrendered", "true")] }),
             RESTCommand(name: "timelapse.delete", summary: "Delete a rendered timelapse",

@@ -21,6 +21,8 @@ struct RESTCommand: Sendable {
     var body: (@Sendable (Params, TemperatureLimits) throws(RPCError) -> JSONValue?)? = nil
     var conflict: ConflictMeaning = .other
     var example: String? = nil
+    /// What a 404 means for this command, when it is clearer than "not found".
+    var onNotFound: (@Sendable (Params) -> RPCError)? = nil
 }
 
 enum REST {
