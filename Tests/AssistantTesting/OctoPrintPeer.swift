@@ -84,10 +84,17 @@ public final class OctoPrintPeer: Sendable {
 public final class CountingProxy: Sendable {
     public let process: PeerProcess
     public let port: Int
-    public var url: String { "http://127.0.0.1:\(port)" }
+    public var url: String { "\(scheme)://127.0.0.1:\(port)" }
 
-    public init(target: String) async throws {
-        process = try PeerProcess(Peers.python, [Peers.script("counting_proxy.py"), "--target", target])
+    public let scheme: String
+
+    /// `tls`: certificate and key files (terminates TLS); `basic`: "user:password" required.
+    public init(target: String, tls: (certificate: String, key: String)? = nil, basic: String? = nil) async throws {
+        var arguments = [Peers.script("counting_proxy.py"), "--target", target]
+        if let tls { arguments += ["--tls-cert", tls.certificate, "--tls-key", tls.key] }
+        if let basic { arguments += ["--basic", basic] }
+        scheme = tls == nil ? "http" : "https"
+        process = try PeerProcess(Peers.python, arguments)
         let output = process.output
         let line = try await withDeadline(20, "proxy start") { await output.next { $0.hasPrefix("PORT ") } }
         port = Int(line.dropFirst(5))!

@@ -69,13 +69,32 @@ enum OctoPrintManifest {
         ]
     }
 
+    /// Commands without a hand-written example get one built from their required parameters.
+    static func withExample(_ c: CommandDescriptor) -> CommandDescriptor {
+        guard c.example == nil else { return c }
+        var d = c
+        let args = c.params.filter(\.required).map { p -> String in
+            switch p.type {
+            case .path: "\(p.name)=\(p.name == "out" ? "out.file" : (p.name == "out_dir" ? "frames" : "file.gcode"))"
+            case .oneOf(let choices): "\(p.name)=\(choices.first ?? "")"
+            case .integer(let min, _): "\(p.name)=\(min ?? 1)"
+            case .number: "\(p.name)=\(p.name == "temperature" ? "200" : "1")"
+            case .object: "'\(p.name)={\"name\":\"example\"}'"
+            case .array: "'\(p.name)=[\"G28\"]'"
+            default: "\(p.name)=\(p.name == "path" ? "part.gcode" : "example")"
+            }
+        }
+        d.example = (["assistantctl", c.name] + args).joined(separator: " ")
+        return d
+    }
+
     static var manifest: PluginManifest {
         PluginManifest(
             id: "octoprint", version: "0.1.0", summary: "3D printers behind OctoPrint: every REST function",
-            commands: custom + RESTCatalog.all.map { r in
+            commands: (custom + RESTCatalog.all.map { r in
                 CommandDescriptor(name: "octoprint.\(r.name)", summary: r.summary, params: [printerParam] + r.params,
                                   result: r.method == .GET ? "OctoPrint's answer" : "OctoPrint's answer, or {ok: true}", example: r.example)
-            },
+            }).map(withExample),
             jobs: [JobDescriptor(id: "poll", summary: "Reads job and printer state of printers whose push connection is down",
                                  schedule: .every(.seconds(15)), timeout: .seconds(60))],
             topics: [

@@ -17,7 +17,7 @@ enum PushSocket {
     /// Connects, subscribes and authenticates with a passive-login session, then hands every
     /// message to `onMessage` until the connection ends. `onOpen` runs once authenticated.
     static func run(
-        printer: Printer, user: String, session: String, onOpen: @Sendable () async -> Void,
+        printer: Printer, basicPassword: String?, user: String, session: String, onOpen: @Sendable () async -> Void,
         onMessage: @Sendable (JSONValue) async -> Void
     ) async throws {
         guard let url = URL(string: printer.url), let host = url.host else { throw OctoPrintError.notOctoPrint(printer.url, "bad URL") }
@@ -36,7 +36,11 @@ enum PushSocket {
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let context {
-                        try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: context, serverHostname: host))
+                        // SNI takes names only; for an address, NIOSSL checks the certificate's IP
+                        // SANs against the peer address instead.
+                        let isAddress = (try? SocketAddress(ipAddress: host, port: 0)) != nil
+                        try channel.pipeline.syncOperations.addHandler(
+                            try NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host))
                     }
                     let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
                         maxFrameSize: 16 << 20,
@@ -48,6 +52,9 @@ enum PushSocket {
                     var headers = HTTPHeaders()
                     headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
                     headers.add(name: "Content-Length", value: "0")
+                    if let basicUser = printer.basicUser, let basicPassword {
+                        headers.add(name: "Authorization", value: "Basic " + Data("\(basicUser):\(basicPassword)".utf8).base64EncodedString())
+                    }
                     let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
                     let configuration = NIOTypedHTTPClientUpgradeConfiguration(
                         upgradeRequestHead: head, upgraders: [upgrader],

@@ -11,12 +11,14 @@ extension OctoPrintService {
         if version.status == 200, let json = version.json, json["server"]?.stringValue != nil, json["api"]?.stringValue != nil {
             return json
         }
-        if version.status == 401 || version.status == 403 {
+        if version.status == 401 {
+            throw OctoPrintError.refused(401, printer.basicUser == nil
+                ? "something in front of OctoPrint asks for HTTP basic authentication; give basic_user and basic_password"
+                : "the basic-auth user or password in front of OctoPrint was refused")
+        }
+        if version.status == 403 {
             let probe = try await c.send(c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
             if probe.status == 204 { throw OctoPrintError.keyRefused(printer.name) }
-            if version.status == 401 && printer.basicUser != nil {
-                throw OctoPrintError.refused(401, "the basic-auth user or password in front of OctoPrint was refused")
-            }
             throw OctoPrintError.notOctoPrint(printer.url, "/api/version answered \(version.status) and /plugin/appkeys/probe answered \(probe.status)")
         }
         throw OctoPrintError.notOctoPrint(printer.url, "/api/version answered \(version.status) without OctoPrint's version fields")
