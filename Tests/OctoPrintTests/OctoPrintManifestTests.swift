@@ -23,3 +23,22 @@ struct OctoPrintManifestTests {
         for t in manifest.topics { #expect(readme.contains(String(t.topic.split(separator: ".").last!)), "README names \(t.topic)") }
     }
 }
+
+extension OctoPrintManifestTests {
+    /// The README's command reference is generated from the manifest: run
+    /// `OCTOPRINT_COMMAND_REFERENCE=/tmp/ref.md swift test --filter commandReference` and paste it.
+    @Test func commandReference() throws {
+        let manifest = OctoPrintPlugin().manifest
+        var lines = ["| command | what it does | example |", "|---|---|---|"]
+        for c in manifest.commands.sorted(by: { $0.name < $1.name }) {
+            lines.append("| `\(c.name)` | \(c.summary.replacingOccurrences(of: "|", with: "\\|")) | `\(c.example ?? "")` |")
+        }
+        let table = lines.joined(separator: "\n")
+        if let path = ProcessInfo.processInfo.environment["OCTOPRINT_COMMAND_REFERENCE"] {
+            try table.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let readme = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../README.md").standardized.path, encoding: .utf8)
+        #expect(readme.contains(table), "README's OctoPrint command reference matches the manifest (regenerate it)")
+    }
+}

@@ -31,6 +31,9 @@ enum RESTCatalog {
                 }, example: "assistantctl octoprint.connection.connect port=VIRTUAL baudrate=115200"),
             RESTCommand(name: "connection.disconnect", summary: "Disconnect OctoPrint from the printer", params: [], method: .POST,
                         path: REST.fixed("/api/connection"), body: { _, _ in REST.command("disconnect") }),
+            RESTCommand(name: "connection.fake_ack", summary: "Send a fake acknowledgement to unstick a communication that waits for an ok",
+                        params: [], method: .POST, path: REST.fixed("/api/connection"), body: { _, _ in REST.command("fake_ack") },
+                        conflict: .printerNotOperational),
         ]
     }
 
@@ -250,6 +253,18 @@ enum RESTCatalog {
         list += crud("access.users", "/api/access/users", "user", wrap: nil, update: .PUT)
         list += crud("access.groups", "/api/access/groups", "group", wrap: nil, update: .PUT)
         list += [
+            RESTCommand(name: "access.users.password", summary: "Set a user's password",
+                        params: [ParamSpec("name", .string, required: true, help: "user name"),
+                                 ParamSpec("password", .secret, required: true, help: "the new password (never from argv)"),
+                                 ParamSpec("current_password", .secret, help: "your current password (OctoPrint asks for it when you change your own)")],
+                        method: .PUT, path: { p throws(RPCError) in "/api/access/users/\(REST.encoded(try REST.required(p, "name")))/password" },
+                        body: { p, _ throws(RPCError) in
+                            let pw = p.string("password") ?? ""
+                            guard pw.count >= 4 else { throw RPCError.invalidParam("password", "is too short") }
+                            var body: [String: JSONValue] = ["password": .string(pw)]
+                            if let current = p.string("current_password") { body["current"] = .string(current) }
+                            return .object(body)
+                        }),
             RESTCommand(name: "access.permissions", summary: "All permissions", params: [], method: .GET, path: REST.fixed("/api/access/permissions")),
             RESTCommand(name: "settings.get", summary: "OctoPrint's settings (keys redacted)", params: [], method: .GET, path: REST.fixed("/api/settings")),
             RESTCommand(name: "settings.patch", summary: "Change settings (only the given ones)",
@@ -279,6 +294,9 @@ enum RESTCatalog {
             RESTCommand(name: "timelapse.delete", summary: "Delete a rendered timelapse",
                         params: [ParamSpec("name", .string, required: true, help: "file name")], method: .DELETE,
                         path: { p throws(RPCError) in "/api/timelapse/\(REST.encoded(try REST.required(p, "name")))" }),
+            RESTCommand(name: "timelapse.delete_unrendered", summary: "Delete an unrendered timelapse's frames",
+                        params: [ParamSpec("name", .string, required: true, help: "unrendered job name")], method: .DELETE,
+                        path: { p throws(RPCError) in "/api/timelapse/unrendered/\(REST.encoded(try REST.required(p, "name")))" }),
             RESTCommand(name: "timelapse.render", summary: "Render an unrendered timelapse",
                         params: [ParamSpec("name", .string, required: true, help: "unrendered job name")], method: .POST,
                         path: { p throws(RPCError) in "/api/timelapse/unrendered/\(REST.encoded(try REST.required(p, "name")))" },
