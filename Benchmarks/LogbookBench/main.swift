@@ -164,7 +164,11 @@ for method in ["logbook.totals", "logbook.limits", "logbook.currency"] {
     print(String(format: "| `%@` | %.1f ms | %.1f ms | %.1f ms | %.2f× |", method, median(times), p95(times), floor, median(times) / floor))
     if method == "logbook.totals" {
         // What the plugin actually reads: the trigger-kept month sums (Rules/Totals.swift).
-        let months = try sqliteFloor(database, "SELECT \(sums) FROM (SELECT * FROM logbook_month_totals) e", runs: runs)
+        // Rows there stand for `entries` entries each, so the counts are weighted as the plugin weights them.
+        let monthSums = sums
+            .replacingOccurrences(of: "SUM(e.kind = 'flight')", with: "SUM(CASE WHEN e.kind = 'flight' THEN e.entries ELSE 0 END)")
+            .replacingOccurrences(of: "SUM(e.kind = 'fstd')", with: "SUM(CASE WHEN e.kind = 'fstd' THEN e.entries ELSE 0 END)")
+        let months = try sqliteFloor(database, "SELECT \(monthSums) FROM logbook_month_totals e", runs: runs)
         print(String(format: "| `%@` (floor: the month sums it reads) | | | %.1f ms | %.2f× |", method, months, median(times) / months))
     }
 }

@@ -74,7 +74,8 @@ public enum CallArguments {
             if stringTypes.contains(info.type) { return .string(unquote(raw)) }
             // Whole numbers are minutes; anything else (1:30, 1.5) is hours for the daemon to read.
             if info.type == "duration" {
-                return raw.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) && !raw.isEmpty ? (literal(raw) ?? .string(raw)) : .string(unquote(raw))
+                if raw.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let minutes = Int64(raw) { return .int(minutes) }
+                return .string(unquote(raw))
             }
         }
         return literal(raw) ?? .string(raw)

@@ -95,15 +95,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             object[key] = try parseValue()
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
-            index += 1
-            return .object(object)
+            if try !anotherMember(closing: "}") { return .object(object) }
         }
     }
 
@@ -120,16 +112,22 @@ struct JSONParser {
         while true {
             skipWhitespace()
             array.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
-            index += 1
-            return .array(array)
+            if try !anotherMember(closing: "]") { return .array(array) }
         }
+    }
+
+    /// After an object member or array element: consumes ',' (true: another follows) or the
+    /// closing bracket (false).
+    mutating func anotherMember(closing: Unicode.Scalar) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of input") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        guard bytes[index] == UInt8(ascii: closing) else { throw fail("expected ',' or '\(closing)'") }
+        index += 1
+        return false
     }
 
     mutating func parseString() throws(JSONParseError) -> String {

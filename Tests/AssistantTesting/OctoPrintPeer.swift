@@ -47,17 +47,7 @@ public final class OctoPrintPeer: Sendable {
         try users.replacingOccurrences(of: "apikey: null", with: "apikey: \(apiKey)").write(toFile: usersPath, atomically: true, encoding: .utf8)
         port = try Self.freePort()
         process = try PeerProcess(Self.executable, ["-b", base, "serve", "--host", "127.0.0.1", "--port", String(port), "--iknowwhatimdoing"])
-        let listening = "Listening on http://127.0.0.1:\(port)"
-        let output = process.output, errors = process.errors
-        _ = try await withDeadline(90, "OctoPrint start") {
-            await withTaskGroup(of: String.self) { group in
-                group.addTask { await output.next { $0.contains(listening) } }
-                group.addTask { await errors.next { $0.contains(listening) } }
-                let first = await group.next() ?? ""
-                group.cancelAll()
-                return first
-            }
-        }
+        _ = try await process.line(containing: "Listening on http://127.0.0.1:\(port)", within: 90, "OctoPrint start")
     }
 
     /// A port the kernel just handed out on 127.0.0.1 (closed again for OctoPrint to take).
@@ -95,9 +85,7 @@ public final class CountingProxy: Sendable {
         if let basic { arguments += ["--basic", basic] }
         scheme = tls == nil ? "http" : "https"
         process = try PeerProcess(Peers.python, arguments)
-        let output = process.output
-        let line = try await withDeadline(20, "proxy start") { await output.next { $0.hasPrefix("PORT ") } }
-        port = Int(line.dropFirst(5))!
+        port = try await process.announcedPort("proxy start")
     }
 
     public var requests: [String] { process.output.lines.filter { $0.hasPrefix("REQUEST ") } }
@@ -130,9 +118,7 @@ public final class WebcamPeer: Sendable {
 
     public init() async throws {
         process = try PeerProcess(Peers.python, [Peers.script("webcam_server.py")])
-        let output = process.output
-        let line = try await withDeadline(20, "webcam start") { await output.next { $0.hasPrefix("PORT ") } }
-        port = Int(line.dropFirst(5))!
+        port = try await process.announcedPort("webcam start")
     }
 
     public func stop() { process.stop() }

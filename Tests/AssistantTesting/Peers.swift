@@ -95,6 +95,28 @@ public final class PeerProcess: Sendable {
         }
     }
 
+    /// The first line containing `text` on stdout or stderr (programs differ in where they log).
+    public func line(containing text: String, within seconds: Double, _ what: String) async throws -> String {
+        let output = self.output, errors = self.errors
+        return try await withDeadline(seconds, what) {
+            await withTaskGroup(of: String.self) { group in
+                group.addTask { await output.next { $0.contains(text) } }
+                group.addTask { await errors.next { $0.contains(text) } }
+                let first = await group.next() ?? ""
+                group.cancelAll()
+                return first
+            }
+        }
+    }
+
+    /// The port a test peer announces on stdout as `PORT <n>` once it listens.
+    public func announcedPort(within seconds: Double = 20, _ what: String) async throws -> Int {
+        let output = self.output
+        let line = try await withDeadline(seconds, what) { await output.next { $0.hasPrefix("PORT ") } }
+        guard let port = Int(line.dropFirst(5)) else { throw PeerMissing("\(what): no port announced") }
+        return port
+    }
+
     /// SIGKILL: a child may have inherited an ignored SIGTERM from the test runner.
     public func stop() {
         if process.isRunning {
@@ -135,9 +157,7 @@ public final class SMTPPeer: Sendable {
                 Peers.script("smtp_server.py"), "--cert", certificate, "--key", key, "--out", directory.file("out"), "--user", user, "--password",
                 password, "--mode", mode,
             ])
-        let collector = process.output
-        let line = try await withDeadline(30, "aiosmtpd start") { await collector.next { $0.hasPrefix("PORT ") } }
-        port = Int(line.dropFirst(5))!
+        port = try await process.announcedPort(within: 30, "aiosmtpd start")
     }
 
     /// The next message the server accepted (already seen or still to come), with its session facts.

@@ -109,6 +109,16 @@ import Testing
         #expect(try CallArguments.build(["a", "2"], params: nil, workingDirectory: "/") == ["a", 2])
     }
 
+    @Test func durationsAreMinutesWhenWholeAndTextOtherwise() throws {
+        let duration = [ParamInfo(name: "total", type: "duration", required: false)]
+        func sent(_ raw: String) throws -> JSONValue? { try CallArguments.build(["total=\(raw)"], params: duration, workingDirectory: "/")?["total"] }
+        #expect(try sent("90") == 90)
+        #expect(try sent("0090") == 90, "a leading zero is still whole minutes, not hours")
+        #expect(try sent("1.5") == "1.5")
+        #expect(try sent("1:30") == "1:30")
+        #expect(try sent("-5") == "-5", "the daemon refuses it with a clear message")
+    }
+
     @Test func usageErrors() {
         #expect(throws: UsageError.self) { try CallArguments.build(["secret=x"], params: params, workingDirectory: "/") }
         #expect(throws: UsageError.self) { try CallArguments.build(["title=a", "loose"], params: params, workingDirectory: "/") }

@@ -14,26 +14,13 @@ struct LogbookHost {
         return LogbookHost(host: host)
     }
 
-    /// A call that must succeed.
     @discardableResult
     func call(_ method: String, _ params: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
-        let result = try await host.call(method, params)
-        switch result {
-        case .success(let value): return value
-        case .failure(let error):
-            Issue.record("\(method) failed: \(error.message)", sourceLocation: sourceLocation)
-            throw error
-        }
+        try await host.expectSuccess(method, params, sourceLocation: sourceLocation)
     }
 
-    /// A call that must fail; returns the error.
     func failure(_ method: String, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RPCError {
-        switch try await host.call(method, params) {
-        case .success(let value):
-            Issue.record("\(method) succeeded: \(value.encodedString())", sourceLocation: sourceLocation)
-            return RPCError(code: 0, message: "unexpected success")
-        case .failure(let error): return error
-        }
+        try await host.expectFailure(method, params, sourceLocation: sourceLocation)
     }
 
     func addSEP(_ registration: String = "OK-SKA") async throws {

@@ -21,21 +21,11 @@ struct OctoPrintHost {
 
     @discardableResult
     func call(_ method: String, _ params: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
-        switch try await host.call(method, params) {
-        case .success(let value): return value
-        case .failure(let error):
-            Issue.record("\(method) failed: \(error.message)", sourceLocation: sourceLocation)
-            throw error
-        }
+        try await host.expectSuccess(method, params, sourceLocation: sourceLocation)
     }
 
     func failure(_ method: String, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RPCError {
-        switch try await host.call(method, params) {
-        case .success(let value):
-            Issue.record("\(method) succeeded: \(value.encodedString())", sourceLocation: sourceLocation)
-            return RPCError(code: 0, message: "unexpected success")
-        case .failure(let error): return error
-        }
+        try await host.expectFailure(method, params, sourceLocation: sourceLocation)
     }
 
     /// Waits (bounded) until `octoprint.status` satisfies `predicate`.

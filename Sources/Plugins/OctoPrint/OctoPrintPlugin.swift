@@ -18,7 +18,7 @@ public final class OctoPrintPlugin: AssistantPlugin {
     public func setup(_ context: PluginContext) async throws -> SetupOutcome {
         let service = OctoPrintService(context: context)
         running.withLock { $0 = service }
-        for printer in try await service.printers() { await service.live.start(printer) }
+        for printer in try await service.printers() { await service.startLive(printer) }
         return .ready
     }
 
@@ -41,21 +41,14 @@ public final class OctoPrintPlugin: AssistantPlugin {
     }
 }
 
-/// Set once in `OctoPrintService.init` (the monitor needs the service it belongs to).
-final class LiveBox: @unchecked Sendable {
-    var monitor: LiveMonitor?
-}
-
 final class OctoPrintService: Sendable {
     let context: PluginContext
     let rest: [String: RESTCommand]
-    let liveBox = LiveBox()
-    var live: LiveMonitor { liveBox.monitor! }
+    let live = LiveMonitor()
 
     init(context: PluginContext) {
         self.context = context
         rest = Dictionary(uniqueKeysWithValues: RESTCatalog.all.map { ($0.name, $0) })
-        liveBox.monitor = LiveMonitor(service: self)
     }
 
     var limits: TemperatureLimits {
@@ -83,11 +76,8 @@ final class OctoPrintService: Sendable {
             let path = try r.path(params)
             let body = try r.body?(params, limits)
             let client = try await client(params)
-            do {
-                return OctoPrintClient.result(try await client.call(r.method, path, query: r.query(params), body: body, conflict: r.conflict))
-            } catch let error as RPCError where error.code == RPCErrorCode.notFound && r.onNotFound != nil {
-                throw r.onNotFound!(params)
-            }
+            return OctoPrintClient.result(
+                try await client.call(r.method, path, query: r.query(params), body: body, conflict: r.conflict, notFound: r.onNotFound?(params)))
         }
         switch command {
         case "printers.add": return try await printersAdd(params)

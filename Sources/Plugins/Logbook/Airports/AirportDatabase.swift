@@ -31,11 +31,11 @@ final class BundledAirports: Sendable {
 
     let byICAO: [String: Airport]
     let byIATA: [String: String]
-    let loadError: String?
+    /// By ICAO code, for search (sorted once, not on every query).
+    let sorted: [Airport]
 
     private init() {
         var icao: [String: Airport] = [:], iata: [String: String] = [:]
-        var error: String?
         if let url = BundledAirports.resource,
             let text = try? String(contentsOf: url, encoding: .utf8)
         {
@@ -50,12 +50,11 @@ final class BundledAirports: Sendable {
                 icao[a.icao] = a
                 if let code = a.iata { iata[code] = a.icao }
             }
-        } else {
-            error = "the bundled airport table (airports.tsv) is missing from the install"
         }
+        // A missing table is refused at setup (`LogbookPlugin.setup` checks the resource).
         byICAO = icao
         byIATA = iata
-        loadError = error
+        sorted = icao.values.sorted { $0.icao < $1.icao }
     }
 }
 
@@ -98,8 +97,8 @@ struct AirportLookup: Sendable {
         }
         if let a = airport(q) { add(a, to: &exact) }
         if let icao = BundledAirports.shared.byIATA[q], let a = airport(icao) { add(a, to: &exact) }
-        let all = Array(user.values) + BundledAirports.shared.byICAO.values.filter { user[$0.icao] == nil }
-        for a in all.sorted(by: { $0.icao < $1.icao }) {
+        let own = user.values.sorted { $0.icao < $1.icao }
+        for a in own + BundledAirports.shared.sorted.lazy.filter({ user[$0.icao] == nil }) {
             if a.icao.hasPrefix(q) { add(a, to: &prefix) }
             else if a.name.uppercased().contains(q) || (a.city?.uppercased().contains(q) ?? false) { add(a, to: &named) }
             if exact.count + prefix.count + named.count >= limit * 4 { break }

@@ -11,16 +11,10 @@ extension LogbookService {
         return try await database.read { db in
             var result = try TotalsReport.build(db, from: from, to: to, groupBy: params.string("group_by")).objectValue!
             if let pageSize {
-                let entries = try Self.entries(db, from: from, to: to)
                 let starting = from == nil ? try ColumnTotals.loadStarting(db) : ColumnTotals()
-                let pages = TotalsReport.pages(entries: entries, pageSize: pageSize, starting: starting)
-                let index = (page ?? pages.count) - 1
-                guard pages.indices.contains(index) else {
-                    throw RPCError.invalidParam("page", "must be between 1 and \(pages.count)")
-                }
-                let p = pages[index]
+                let p = try TotalsReport.page(db, from: from, to: to, pageSize: pageSize, number: page, starting: starting)
                 result["page"] = [
-                    "page": .count(index + 1), "pages": .count(pages.count), "lines": .count(p.entries.count),
+                    "page": .count(p.number), "pages": .count(p.count), "lines": .count(p.entries.count),
                     "first_date": .day(p.entries.first?.date), "last_date": .day(p.entries.last?.date),
                     "this_page": p.thisPage.json, "brought_forward": p.broughtForward.json, "total": p.total.json,
                 ]

@@ -74,9 +74,7 @@ extension LogbookService {
         return try await database.read { db in
             // Brought forward: starting totals plus everything before the period.
             var starting = try ColumnTotals.loadStarting(db)
-            if let from {
-                for e in try Self.entries(db, from: nil, to: from.adding(days: -1)) { starting.add(e) }
-            }
+            if let from { starting = starting + (try TotalsReport.sums(db, from: nil, to: from.adding(days: -1))) }
             return (try Self.entries(db, from: from, to: to), try Aircraft.all(db), starting, try Profile.load(db))
         }
     }
@@ -93,7 +91,7 @@ extension LogbookService {
         switch format {
         case "csv":
             try await offPool {
-                let csv = try CSVExporter.render(data.entries, aircraft: data.aircraft)
+                let csv = CSVExporter.render(data.entries, aircraft: data.aircraft)
                 do {
                     try csv.write(to: URL(fileURLWithPath: path), options: .atomic)
                 } catch {

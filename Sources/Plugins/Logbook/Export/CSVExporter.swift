@@ -3,7 +3,7 @@ import Foundation
 /// The native CSV: one row per entry with every stored field, durations in integer minutes and
 /// times in ISO 8601 UTC, so `logbook.import` reads it back to the same records.
 enum CSVExporter {
-    static func render(_ entries: [Entry], aircraft: [String: Aircraft]) throws -> Data {
+    static func render(_ entries: [Entry], aircraft: [String: Aircraft]) -> Data {
         var out: [UInt8] = []
         out.reserveCapacity(entries.count * 220)
         write(ImportFormat.nativeColumns, into: &out)
@@ -42,5 +42,3 @@ enum CSVExporter {
         out.append(10)
     }
 }
-
-import HostCore

@@ -35,7 +35,7 @@ struct ColumnTotals: Sendable, Equatable {
     }
 
     /// SELECT expressions producing `names` in order, over `TotalsReport.source` aliased `e`.
-    static var sqlSums: String {
+    static let sqlSums: String = {
         var parts = [
             "COALESCE(SUM(CASE WHEN e.kind = 'flight' THEN e.entries ELSE 0 END), 0)",
             "COALESCE(SUM(CASE WHEN e.kind = 'fstd' THEN e.entries ELSE 0 END), 0)",
@@ -48,7 +48,7 @@ struct ColumnTotals: Sendable, Equatable {
         for c in CountColumn.allCases { parts.append("COALESCE(SUM(e.\(c.name)), 0)") }
         parts.append("COALESCE(SUM(CASE WHEN e.kind = 'fstd' THEN e.total_min ELSE 0 END), 0)")
         return parts.joined(separator: ", ")
-    }
+    }()
 
     init() {}
 
@@ -103,10 +103,15 @@ enum TotalsReport {
         return (sql, [lower, upper, fromMonth + "-01", toMonth + "-31", fromMonth, toMonth])
     }
 
+    /// Column sums of the entries dated within [from, to].
+    static func sums(_ db: Database, from: Day?, to: Day?) throws -> ColumnTotals {
+        let (source, arguments) = source(from: from, to: to)
+        return ColumnTotals(row: try Row.fetchOne(db, sql: "SELECT \(ColumnTotals.sqlSums) FROM (\(source)) e", arguments: arguments)!)
+    }
+
     static func build(_ db: Database, from: Day?, to: Day?, groupBy: String?) throws -> JSONValue {
         let (source, arguments) = source(from: from, to: to)
-        let periodRow = try Row.fetchOne(db, sql: "SELECT \(ColumnTotals.sqlSums) FROM (\(source)) e", arguments: arguments)!
-        let period = ColumnTotals(row: periodRow)
+        let period = try sums(db, from: from, to: to)
         let starting = try ColumnTotals.loadStarting(db)
         var result: [String: JSONValue] = [
             "from_date": .day(from), "to_date": .day(to), "period": period.json, "starting": starting.json,
@@ -144,6 +149,38 @@ enum TotalsReport {
             result["group_by"] = .string(groupBy)
         }
         return .object(result)
+    }
+
+    struct Page {
+        var number: Int
+        var count: Int
+        var entries: [Entry]
+        var thisPage: ColumnTotals
+        var broughtForward: ColumnTotals
+        var total: ColumnTotals
+    }
+
+    /// One page (the last when `number` is nil) of `pageSize` lines over [from, to] in logbook
+    /// order, read without decoding the other pages: the lines before it are summed in SQL.
+    static func page(_ db: Database, from: Day?, to: Day?, pageSize: Int, number: Int?, starting: ColumnTotals) throws -> Page {
+        let range = "deleted_at IS NULL AND date >= ? AND date <= ?"
+        let bounds: [any DatabaseValueConvertible] = [from?.description ?? "0000-01-01", to?.description ?? "9999-12-31"]
+        let order = "ORDER BY date, COALESCE(out_at, 0), id"
+        let lines = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM logbook_entries WHERE \(range)", arguments: StatementArguments(bounds)) ?? 0
+        let count = max(1, (lines + pageSize - 1) / pageSize)
+        let index = (number ?? count) - 1
+        guard (0..<count).contains(index) else { throw RPCError.invalidParam("page", "must be between 1 and \(count)") }
+        let before = ColumnTotals(row: try Row.fetchOne(
+            db, sql: "SELECT \(ColumnTotals.sqlSums) FROM (SELECT *, 1 AS entries FROM logbook_entries WHERE \(range) \(order) LIMIT ?) e",
+            arguments: StatementArguments(bounds + [index * pageSize]))!)
+        let entries = try Row.fetchAll(
+            db, sql: "SELECT \(Entry.selection) FROM logbook_entries WHERE \(range) \(order) LIMIT ? OFFSET ?",
+            arguments: StatementArguments(bounds + [pageSize, index * pageSize])
+        ).map(Entry.init(row:))
+        var thisPage = ColumnTotals()
+        entries.forEach { thisPage.add($0) }
+        let forward = starting + before
+        return Page(number: index + 1, count: count, entries: entries, thisPage: thisPage, broughtForward: forward, total: forward + thisPage)
     }
 
     /// Page totals as on a paper logbook: this page, brought forward from earlier pages (starting

@@ -58,7 +58,8 @@ struct OctoPrintClient: Sendable {
     /// Sends, reads the whole answer (bounded), and maps transport failures.
     func send(_ request: HTTPClientRequest, limit: Int = 64 << 20, timeout: Duration? = nil) async throws -> Response {
         do {
-            let response = try await http.execute(request, timeout: .nanoseconds(Int64((timeout ?? self.timeout).components.seconds) * 1_000_000_000))
+            let d = (timeout ?? self.timeout).components
+            let response = try await http.execute(request, timeout: .nanoseconds(d.seconds * 1_000_000_000 + d.attoseconds / 1_000_000_000))
             let body = try await response.body.collect(upTo: limit)
             return Response(status: Int(response.status.code), headers: response.headers, body: body)
         } catch let error as RPCError {
@@ -78,7 +79,8 @@ struct OctoPrintClient: Sendable {
 
     /// A JSON call whose non-2xx answers become errors.
     func call(
-        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil, conflict: ConflictMeaning = .other
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil, conflict: ConflictMeaning = .other,
+        notFound: RPCError? = nil
     ) async throws -> Response {
         var request = makeRequest(method, path, query: query)
         if let body {
@@ -86,15 +88,17 @@ struct OctoPrintClient: Sendable {
             request.body = .bytes(ByteBuffer(bytes: body.encodedBytes()))
         }
         let response = try await send(request)
-        try check(response, conflict: conflict)
+        try check(response, conflict: conflict, notFound: notFound)
         return response
     }
 
-    func check(_ response: Response, conflict: ConflictMeaning) throws {
+    /// Maps an answer to an error. `notFound` replaces the generic 404 where the command knows
+    /// what was missing (a slicer, rather than "the requested URL").
+    func check(_ response: Response, conflict: ConflictMeaning, notFound: RPCError? = nil) throws {
         switch response.status {
         case 200..<300: return
         case 401, 403: throw OctoPrintError.keyRefused(printer.name)
-        case 404: throw RPCError.notFound("OctoPrint at '\(printer.name)': \(response.errorText)")
+        case 404: throw notFound ?? RPCError.notFound("OctoPrint at '\(printer.name)': \(response.errorText)")
         case 409:
             switch conflict {
             case .printerNotOperational: throw OctoPrintError.notOperational(printer.name)

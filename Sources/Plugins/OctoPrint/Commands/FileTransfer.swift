@@ -111,11 +111,7 @@ extension OctoPrintService {
     /// Streams a download into `out` through a temporary file in the same folder.
     func download(_ params: Params, path: String) async throws -> JSONValue {
         let out = try params.requiredString("out")
-        let folder = (out as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw RPCError.invalidParam("out", "the folder \(folder) does not exist")
-        }
+        try Self.checkFolder(of: out, param: "out")
         let c = try await client(params)
         let response: HTTPClientResponse
         do {

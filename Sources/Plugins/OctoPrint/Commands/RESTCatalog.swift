@@ -229,10 +229,9 @@ enum RESTCatalog {
     }
 
     static var administration: [RESTCommand] {
-        let id = { (what: String) in ParamSpec("id", .string, required: true, help: "\(what) id") }
         let object = { (name: String, what: String) in ParamSpec(name, .object, required: true, help: what) }
-        func crud(_ area: String, _ base: String, _ what: String, wrap: String?, update: HTTPMethod) -> [RESTCommand] {
-            let key = area == "access.users" ? "name" : (area == "access.groups" ? "key" : "id")
+        /// OctoPrint's create/read/update/delete shape; `key` names the identifying parameter.
+        func crud(_ area: String, _ base: String, _ what: String, key: String, wrap: String?, update: HTTPMethod) -> [RESTCommand] {
             let keySpec = ParamSpec(key, .string, required: true, help: "\(what) \(key)")
             let url: @Sendable (Params) throws(RPCError) -> String = { p throws(RPCError) in "\(base)/\(REST.encoded(try REST.required(p, key)))" }
             @Sendable func body(_ p: Params) -> JSONValue {
@@ -249,9 +248,9 @@ enum RESTCatalog {
                 RESTCommand(name: "\(area).delete", summary: "Delete a \(what)", params: [keySpec], method: .DELETE, path: url),
             ]
         }
-        var list = crud("profiles", "/api/printerprofiles", "printer profile", wrap: "profile", update: .PATCH)
-        list += crud("access.users", "/api/access/users", "user", wrap: nil, update: .PUT)
-        list += crud("access.groups", "/api/access/groups", "group", wrap: nil, update: .PUT)
+        var list = crud("profiles", "/api/printerprofiles", "printer profile", key: "id", wrap: "profile", update: .PATCH)
+        list += crud("access.users", "/api/access/users", "user", key: "name", wrap: nil, update: .PUT)
+        list += crud("access.groups", "/api/access/groups", "group", key: "key", wrap: nil, update: .PUT)
         list += [
             RESTCommand(name: "access.users.password", summary: "Set a user's password",
                         params: [ParamSpec("name", .string, required: true, help: "user name"),

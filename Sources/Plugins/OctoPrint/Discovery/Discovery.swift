@@ -48,7 +48,6 @@ enum Discovery {
             try await channel.writeAndFlush(AddressedEnvelope(remoteAddress: group, data: DNSMessage.query(name, type: type)))
         }
 
-        var records: [DNSMessage.Record] = []
         let collecting = Task {
             var seen: [DNSMessage.Record] = []
             for await packet in stream { seen += DNSMessage.records(in: packet) ?? [] }
@@ -63,9 +62,7 @@ enum Discovery {
         try await ask(service, .ptr)
         try await Task.sleep(for: step)
         try? await channel.close()
-        records = await collecting.value
-        _ = records
-        return instances(from: records)
+        return instances(from: await collecting.value)
     }
 
     static func instances(from records: [DNSMessage.Record]) -> [JSONValue] {

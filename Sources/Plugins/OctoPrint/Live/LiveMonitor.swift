@@ -10,32 +10,27 @@ actor LiveMonitor {
         var live = false
     }
 
-    private var entries: [String: Entry] = [:]
-    private let service: OctoPrintService
+    /// One push session: returns or throws when the connection ends; calls `onOpen` once live.
+    typealias Session = @Sendable (_ onOpen: @escaping @Sendable () async -> Void) async throws -> Void
 
-    init(service: OctoPrintService) { self.service = service }
+    private var entries: [String: Entry] = [:]
 
     func watch(for printer: String) -> PrintWatch? { entries[printer]?.watch }
-    func isLive(_ printer: String) -> Bool { entries[printer]?.live ?? false }
 
-    func setLive(_ printer: String, _ live: Bool) { entries[printer]?.live = live }
+    private func setLive(_ printer: String, _ live: Bool) { entries[printer]?.live = live }
 
-    func start(_ printer: Printer) {
-        stop(printer.name)
-        let watch = service.makeWatch(printer.name)
-        let service = self.service
-        let name = printer.name
-        let monitor = self
+    func start(_ name: String, watch: PrintWatch, logger: Logger, session: @escaping Session) {
+        stop(name)
         let task = Task {
-            let setLive: @Sendable (Bool) async -> Void = { live in await monitor.setLive(name, live) }
+            let setLive: @Sendable (Bool) async -> Void = { live in await self.setLive(name, live) }
             var failures = 0
             while !Task.isCancelled {
                 do {
-                    try await service.runPush(printer, watch: watch) { await setLive(true) }
+                    try await session { await setLive(true) }
                     failures = 0
                 } catch {
                     failures += 1
-                    service.context.logger.debug("octoprint push connection ended", metadata: ["printer": "\(printer.name)", "error": "\(error)"])
+                    logger.debug("octoprint push connection ended", metadata: ["printer": "\(name)", "error": "\(error)"])
                 }
                 await setLive(false)
                 // Reconnect with backoff: 1 s doubling to a minute; polling covers the gap.
@@ -43,7 +38,7 @@ actor LiveMonitor {
                 try? await Task.sleep(for: .seconds(delay))
             }
         }
-        entries[printer.name] = Entry(watch: watch, task: task)
+        entries[name] = Entry(watch: watch, task: task)
     }
 
     func stop(_ name: String) {
@@ -60,6 +55,14 @@ actor LiveMonitor {
 }
 
 extension OctoPrintService {
+    /// Starts (or restarts) the push connection and the print watch of one printer.
+    func startLive(_ printer: Printer) async {
+        let watch = makeWatch(printer.name)
+        await live.start(printer.name, watch: watch, logger: context.logger) { onOpen in
+            try await self.runPush(printer, watch: watch, onOpen: onOpen)
+        }
+    }
+
     var watchSettings: PrintWatch.Settings {
         PrintWatch.Settings(
             milestones: (context.config["progress_milestones"]?.arrayValue?.compactMap { $0.intValue.map(Int.init) } ?? [25, 50, 75]).sorted(),

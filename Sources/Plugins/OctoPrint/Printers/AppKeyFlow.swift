@@ -36,12 +36,8 @@ extension OctoPrintService {
                 let version = try await verify(printer, apiKey: key, basicPassword: basic)
                 var saved = printer
                 saved.isDefault = try await printers().isEmpty
-                try await context.vault.set(Printer.keyName(name), secret: key)
-                if let basic { try await context.vault.set(Printer.basicPasswordName(name), secret: basic) }
-                let final = saved
-                try await context.database.write { db in try PrinterStore.save(db, final) }
-                await live.start(final)
-                return ["printer": final.json, "octoprint": version, "granted": true]
+                try await store(saved, apiKey: key, basicPassword: basic)
+                return ["printer": saved.json, "octoprint": version, "granted": true]
             case 404:
                 throw OctoPrintError.accessDenied(name)
             default:

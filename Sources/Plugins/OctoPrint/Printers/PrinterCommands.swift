@@ -24,6 +24,14 @@ extension OctoPrintService {
         throw OctoPrintError.notOctoPrint(printer.url, "/api/version answered \(version.status) without OctoPrint's version fields")
     }
 
+    /// Saves a checked printer: credentials to the vault, the record to the store, live watch on.
+    func store(_ printer: Printer, apiKey: String, basicPassword: String?) async throws {
+        try await context.vault.set(Printer.keyName(printer.name), secret: apiKey)
+        if let basicPassword { try await context.vault.set(Printer.basicPasswordName(printer.name), secret: basicPassword) }
+        try await context.database.write { db in try PrinterStore.save(db, printer) }
+        await startLive(printer)
+    }
+
     func credentials(_ params: Params, name: String) async throws -> (apiKey: String, basicPassword: String?) {
         var apiKey = params.string("api_key")?.trimmingCharacters(in: .whitespacesAndNewlines)
         if apiKey?.isEmpty ?? true { apiKey = try await context.vault.get(Printer.keyName(name)) }
@@ -49,10 +57,7 @@ extension OctoPrintService {
         let printer = Printer(name: name, url: url, caFile: try checkCAFile(params), basicUser: params.string("basic_user"), isDefault: existing.isEmpty)
         let (apiKey, basic) = try await credentials(params, name: name)
         let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
-        try await context.vault.set(Printer.keyName(name), secret: apiKey)
-        if let basic { try await context.vault.set(Printer.basicPasswordName(name), secret: basic) }
-        try await context.database.write { db in try PrinterStore.save(db, printer) }
-        await live.start(printer)
+        try await store(printer, apiKey: apiKey, basicPassword: basic)
         return ["printer": printer.json, "octoprint": version]
     }
 
@@ -64,11 +69,7 @@ extension OctoPrintService {
         if let user = params.string("basic_user") { printer.basicUser = user.isEmpty ? nil : user }
         let (apiKey, basic) = try await credentials(params, name: name)
         let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
-        try await context.vault.set(Printer.keyName(name), secret: apiKey)
-        if let basic { try await context.vault.set(Printer.basicPasswordName(name), secret: basic) }
-        let saved = printer
-        try await context.database.write { db in try PrinterStore.save(db, saved) }
-        await live.start(saved)
+        try await store(printer, apiKey: apiKey, basicPassword: basic)
         return ["printer": printer.json, "octoprint": version]
     }
 

@@ -82,8 +82,7 @@ extension OctoPrintService {
 
     /// A request to a webcam URL: the printer's credentials go only to the printer's own origin.
     func webcamRequest(_ url: String, _ c: OctoPrintClient) -> HTTPClientRequest {
-        let sameOrigin = URL(string: url).map { $0.host == URL(string: c.printer.url)?.host && $0.port == URL(string: c.printer.url)?.port } ?? false
-        if sameOrigin, url.hasPrefix(c.printer.url) {
+        if url.hasPrefix(c.printer.url + "/") {
             return c.makeRequest(.GET, String(url.dropFirst(c.printer.url.count)))
         }
         var request = HTTPClientRequest(url: url)

@@ -1,0 +1,25 @@
+import HostCore
+import Testing
+
+extension TestHost {
+    /// A call that must succeed; a failure is recorded at the caller's line, then thrown.
+    @discardableResult
+    public func expectSuccess(_ method: String, _ params: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+        switch try await call(method, params) {
+        case .success(let value): return value
+        case .failure(let error):
+            Issue.record("\(method) failed: \(error.message)", sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+
+    /// A call that must fail; returns the error (a success is recorded at the caller's line).
+    public func expectFailure(_ method: String, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RPCError {
+        switch try await call(method, params) {
+        case .success(let value):
+            Issue.record("\(method) succeeded: \(value.encodedString())", sourceLocation: sourceLocation)
+            return RPCError(code: 0, message: "unexpected success")
+        case .failure(let error): return error
+        }
+    }
+}
