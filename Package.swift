@@ -79,7 +79,6 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             path: "Sources/Plugins/Logbook",
-            resources: [.copy("Resources/airports.tsv")],
             swiftSettings: strictSwift
         ),
         .target(

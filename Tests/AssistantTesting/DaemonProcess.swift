@@ -71,9 +71,11 @@ public final class DaemonProcess: Sendable {
         ]
     }
 
+    /// `executable`: another `assistantd` than the build's (an installed copy).
     public init(
         directory: TemporaryDirectory = TemporaryDirectory(), arguments: [String] = [], config: String? = nil,
-        extraEnvironment: [String: String] = [:], runAs uid: uid_t? = nil
+        extraEnvironment: [String: String] = [:], runAs uid: uid_t? = nil, executable: String = Binaries.assistantd,
+        wrapper: [String] = []
     ) throws {
         self.directory = directory
         var environment = Self.environment(directory)
@@ -101,19 +103,24 @@ public final class DaemonProcess: Sendable {
                 if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { chmod(path, 0o755) }
             }
             process = try PeerProcess(
-                "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", Binaries.assistantd] + arguments,
+                "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"] + wrapper + [executable] + arguments,
                 environment: environment)
+        } else if let first = wrapper.first {
+            process = try PeerProcess(first, Array(wrapper.dropFirst()) + [executable] + arguments, environment: environment)
         } else {
-            process = try PeerProcess(Binaries.assistantd, arguments, environment: environment)
+            process = try PeerProcess(executable, arguments, environment: environment)
         }
     }
 
     /// Starts a daemon and waits until it says READY=1.
     public static func started(
         directory: TemporaryDirectory = TemporaryDirectory(), arguments: [String] = [], config: String? = nil,
-        extraEnvironment: [String: String] = [:], runAs uid: uid_t? = nil
+        extraEnvironment: [String: String] = [:], runAs uid: uid_t? = nil, executable: String = Binaries.assistantd,
+        wrapper: [String] = []
     ) async throws -> DaemonProcess {
-        let daemon = try DaemonProcess(directory: directory, arguments: arguments, config: config, extraEnvironment: extraEnvironment, runAs: uid)
+        let daemon = try DaemonProcess(
+            directory: directory, arguments: arguments, config: config, extraEnvironment: extraEnvironment, runAs: uid,
+            executable: executable, wrapper: wrapper)
         try await daemon.waitReady()
         return daemon
     }

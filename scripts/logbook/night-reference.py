@@ -20,12 +20,11 @@ from astral.sun import elevation
 
 here = os.path.dirname(os.path.abspath(__file__))
 airports = {}
-with open(os.path.join(here, "..", "..", "Sources", "Plugins", "Logbook", "Resources", "airports.tsv"), encoding="utf-8") as f:
+with open(os.path.join(here, "..", "..", "Sources", "Plugins", "Logbook", "Airports", "AirportTable.swift"), encoding="utf-8") as f:
     for line in f:
-        if line.startswith("#"):
-            continue
         p = line.rstrip("\n").split("\t")
-        airports[p[0]] = (float(p[5]), float(p[6]))
+        if len(p) == 9:
+            airports[p[0]] = (float(p[5]), float(p[6]))
 
 
 def vec(lat, lon):

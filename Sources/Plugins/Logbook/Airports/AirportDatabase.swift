@@ -23,38 +23,92 @@ struct Airport: Sendable, Hashable {
     }
 }
 
-/// The bundled airport table (`Resources/airports.tsv`, generated from the MIT-licensed
-/// `airportsdata` by `scripts/logbook/generate-airports.py`), loaded once per process.
+/// The bundled airport table, compiled into the binary (`AirportTable.swift`, generated from the
+/// MIT-licensed `airportsdata` by `scripts/logbook/generate-airports.py`), so an installed daemon
+/// reads no resource file and cannot miss one.
+///
+/// The rows stay where the compiler put them, in the binary's read-only pages. On first use only
+/// two small indexes are built (row offsets, and IATA code to row); an airport is parsed from its
+/// row when asked for. That keeps the daemon's private memory at about 0.4 MB for the table
+/// instead of a dictionary of 28 000 parsed airports.
 final class BundledAirports: Sendable {
-    static let shared = BundledAirports()
-    static var resource: URL? { Bundle.module.url(forResource: "airports", withExtension: "tsv") }
+    static let shared = BundledAirports(bundledAirportRows)
 
-    let byICAO: [String: Airport]
-    let byIATA: [String: String]
-    /// By ICAO code, for search (sorted once, not on every query).
-    let sorted: [Airport]
+    /// Start offset of each row, in file order (sorted by ICAO code).
+    private let rowStarts: [UInt32]
+    private let rowByIATA: [String: Int32]
+    private let table: StaticString
 
-    private init() {
-        var icao: [String: Airport] = [:], iata: [String: String] = [:]
-        if let url = BundledAirports.resource,
-            let text = try? String(contentsOf: url, encoding: .utf8)
-        {
-            icao.reserveCapacity(30_000)
-            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-                let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-                guard f.count == 9, let lat = Double(f[5]), let lon = Double(f[6]) else { continue }
-                let a = Airport(
-                    icao: String(f[0]), iata: f[1].isEmpty ? nil : String(f[1]), name: String(f[2]),
-                    city: f[3].isEmpty ? nil : String(f[3]), country: f[4].isEmpty ? nil : String(f[4]),
-                    latitude: lat, longitude: lon, elevationFeet: Int(f[7]) ?? 0, timeZone: String(f[8]), userDefined: false)
-                icao[a.icao] = a
-                if let code = a.iata { iata[code] = a.icao }
+    var count: Int { rowStarts.count }
+
+    init(_ table: StaticString) {
+        self.table = table
+        var starts: [UInt32] = []
+        var iata: [String: Int32] = [:]
+        table.withUTF8Buffer { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let end = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                if end > offset, bytes[offset] != UInt8(ascii: "#") {
+                    let row = Int32(starts.count)
+                    starts.append(UInt32(offset))
+                    // The IATA code is the second field.
+                    if let tab = bytes[offset..<end].firstIndex(of: UInt8(ascii: "\t")),
+                        let next = bytes[(tab + 1)..<end].firstIndex(of: UInt8(ascii: "\t")), next > tab + 1
+                    {
+                        iata[String(decoding: bytes[(tab + 1)..<next], as: UTF8.self)] = row
+                    }
+                }
+                offset = end + 1
             }
         }
-        // A missing table is refused at setup (`LogbookPlugin.setup` checks the resource).
-        byICAO = icao
-        byIATA = iata
-        sorted = icao.values.sorted { $0.icao < $1.icao }
+        rowStarts = starts
+        rowByIATA = iata
+    }
+
+    /// The airport with this ICAO code (binary search over the sorted rows).
+    func airport(icao: String) -> Airport? {
+        let key = Array(icao.utf8)
+        return table.withUTF8Buffer { bytes -> Airport? in
+            var low = 0, high = rowStarts.count
+            while low < high {
+                let mid = (low + high) / 2
+                let start = Int(rowStarts[mid])
+                let tab = bytes[start...].firstIndex(of: UInt8(ascii: "\t")) ?? start
+                let code = bytes[start..<tab]
+                if code.elementsEqual(key) { return parse(row: mid, bytes) }
+                if code.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
+            }
+            return nil
+        }
+    }
+
+    func icao(iata: String) -> String? {
+        guard let row = rowByIATA[iata] else { return nil }
+        return table.withUTF8Buffer { parse(row: Int(row), $0)?.icao }
+    }
+
+    /// Every airport in ICAO order, parsed one at a time as the caller walks.
+    func forEach(_ body: (Airport) -> Bool) {
+        table.withUTF8Buffer { bytes in
+            for row in rowStarts.indices {
+                guard let airport = parse(row: row, bytes) else { continue }
+                if !body(airport) { return }
+            }
+        }
+    }
+
+    private func parse(row: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Airport? {
+        let start = Int(rowStarts[row])
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        let f = bytes[start..<end].split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+        guard f.count == 9 else { return nil }
+        func text(_ i: Int) -> String { String(decoding: f[i], as: UTF8.self) }
+        func optional(_ i: Int) -> String? { f[i].isEmpty ? nil : text(i) }
+        guard let lat = Double(text(5)), let lon = Double(text(6)) else { return nil }
+        return Airport(
+            icao: text(0), iata: optional(1), name: text(2), city: optional(3), country: optional(4), latitude: lat,
+            longitude: lon, elevationFeet: Int(text(7)) ?? 0, timeZone: text(8), userDefined: false)
     }
 }
 
@@ -75,14 +129,14 @@ struct AirportLookup: Sendable {
 
     func airport(_ code: String) -> Airport? {
         let key = Aircraft.normalized(code)
-        return user[key] ?? BundledAirports.shared.byICAO[key]
+        return user[key] ?? BundledAirports.shared.airport(icao: key)
     }
 
     /// Resolves an ICAO code (or an IATA code, which logbook exports often use) or fails naming the field.
     func require(_ code: String, field: String) throws(RPCError) -> Airport {
         let key = Aircraft.normalized(code)
         if let a = airport(key) { return a }
-        if key.count == 3, let icao = BundledAirports.shared.byIATA[key], let a = airport(icao) { return a }
+        if key.count == 3, let icao = BundledAirports.shared.icao(iata: key), let a = airport(icao) { return a }
         throw RPCError.invalidParam(
             field, "'\(code)' is not a known airport (add a private strip with logbook.airports.add, or search with logbook.airports.search)")
     }
@@ -96,13 +150,15 @@ struct AirportLookup: Sendable {
             if seen.insert(a.icao).inserted { list.append(a) }
         }
         if let a = airport(q) { add(a, to: &exact) }
-        if let icao = BundledAirports.shared.byIATA[q], let a = airport(icao) { add(a, to: &exact) }
-        let own = user.values.sorted { $0.icao < $1.icao }
-        for a in own + BundledAirports.shared.sorted.lazy.filter({ user[$0.icao] == nil }) {
+        if let icao = BundledAirports.shared.icao(iata: q), let a = airport(icao) { add(a, to: &exact) }
+        func consider(_ a: Airport) -> Bool {
             if a.icao.hasPrefix(q) { add(a, to: &prefix) }
             else if a.name.uppercased().contains(q) || (a.city?.uppercased().contains(q) ?? false) { add(a, to: &named) }
-            if exact.count + prefix.count + named.count >= limit * 4 { break }
+            return exact.count + prefix.count + named.count < limit * 4
         }
+        var more = true
+        for a in user.values.sorted(by: { $0.icao < $1.icao }) where more { more = consider(a) }
+        if more { BundledAirports.shared.forEach { a in user[a.icao] == nil ? consider(a) : true } }
         return Array((exact + prefix + named).prefix(limit))
     }
 }
