@@ -60,7 +60,13 @@ final class OctoPrintService: Sendable {
     func printers() async throws -> [Printer] { try await context.database.read { db in try PrinterStore.all(db) } }
 
     func client(for printer: Printer) async throws -> OctoPrintClient {
-        OctoPrintClient(
+        if let problem = printer.problem {
+            throw RPCError(
+                code: RPCErrorCode.pluginNotReady,
+                message: "Printer '\(printer.name)' cannot be used: \(problem); fix it with assistantctl octoprint.printers.update name=\(printer.name) ca_file=…",
+                data: ["plugin": "octoprint", "account": .string(printer.name), "state": "failed", "detail": .string(problem)])
+        }
+        return OctoPrintClient(
             printer: printer, apiKey: try await context.vault.get(Printer.keyName(printer.name)),
             basicPassword: try await context.vault.get(Printer.basicPasswordName(printer.name)), http: context.http,
             timeout: context.httpTimeout)

@@ -9,9 +9,13 @@ struct Printer: Sendable, Equatable {
     var basicUser: String?
     var isDefault: Bool
 
+    /// What keeps the printer from being used (its CA file went missing), or nil.
+    var problem: String? { caFile.flatMap { FileCheck.problem(reading: $0).map { "its CA file \($0)" } } }
+
     var json: JSONValue {
         ["name": .string(name), "url": .string(url), "ca_file": caFile.map(JSONValue.string) ?? .null,
-         "basic_user": basicUser.map(JSONValue.string) ?? .null, "default": .bool(isDefault)]
+         "basic_user": basicUser.map(JSONValue.string) ?? .null, "default": .bool(isDefault),
+         "state": problem == nil ? "ready" : "failed", "problem": problem.map(JSONValue.string) ?? .null]
     }
 
     static func keyName(_ printer: String) -> String { "\(printer)/api_key" }
