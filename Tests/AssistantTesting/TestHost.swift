@@ -84,7 +84,8 @@ public final class TestHost: Sendable {
 
     public init(
         plugins: [any AssistantPlugin] = [], clock: any HostClock = SystemClock(), directory: TemporaryDirectory = TemporaryDirectory(),
-        redactor: SecretRedactor = SecretRedactor(), configure: (inout HostConfiguration) -> Void = { _ in }
+        redactor: SecretRedactor = SecretRedactor(), configure: (inout HostConfiguration) -> Void = { _ in },
+        adjust: (inout HostOptions) -> Void = { _ in }
     ) throws {
         self.directory = directory
         var configuration = HostConfiguration()
@@ -98,16 +99,20 @@ public final class TestHost: Sendable {
             logger: Logger(label: "test-host"), standardOutput: { collector.append($0) })
         options.outboxRetryBase = 0.05
         options.jobBackoffBase = 1
+        adjust(&options)
         host = try AssistantHost(options: options, plugins: plugins, redactor: redactor)
     }
 
+    /// `waitForPlugins: false` returns once the socket serves, with plugins maybe still setting up.
     public static func started(
         plugins: [any AssistantPlugin] = [], clock: any HostClock = SystemClock(), directory: TemporaryDirectory = TemporaryDirectory(),
-        redactor: SecretRedactor = SecretRedactor(), configure: (inout HostConfiguration) -> Void = { _ in }
+        redactor: SecretRedactor = SecretRedactor(), waitForPlugins: Bool = true, configure: (inout HostConfiguration) -> Void = { _ in },
+        adjust: (inout HostOptions) -> Void = { _ in }
     ) async throws -> TestHost {
-        let testHost = try TestHost(plugins: plugins, clock: clock, directory: directory, redactor: redactor, configure: configure)
+        let testHost = try TestHost(
+            plugins: plugins, clock: clock, directory: directory, redactor: redactor, configure: configure, adjust: adjust)
         try await testHost.host.start()
-        for supervisor in testHost.host.supervisors { await supervisor.settled() }
+        if waitForPlugins { for supervisor in testHost.host.supervisors { await supervisor.settled() } }
         return testHost
     }
 

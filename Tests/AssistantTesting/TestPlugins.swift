@@ -11,39 +11,92 @@ public final class EchoPlugin: AssistantPlugin {
 
     public init() {}
 
-    public var manifest: PluginManifest {
-        PluginManifest(
-            id: "echo", version: "1.0", summary: "Test plugin",
-            commands: [
-                CommandDescriptor(
-                    name: "echo.say", summary: "Repeat the text",
-                    params: [
-                        ParamSpec("text", .string, required: true, help: "what to say"),
-                        ParamSpec("times", .integer(min: 1, max: 5), default: 1, help: "how often"),
-                    ], result: "the text", example: "assistantctl echo.say text=hi"),
-                CommandDescriptor(
-                    name: "echo.login", summary: "Pretend to log in upstream and relay its settings",
-                    params: [ParamSpec("token", .secret, required: true, help: "an upstream token")], result: "upstream settings"),
-                CommandDescriptor(
-                    name: "echo.slow", summary: "Report progress, then answer",
-                    params: [ParamSpec("steps", .integer(min: 0, max: 100), default: 3, help: "progress steps")], result: "done",
-                    timeout: .seconds(5)),
-                CommandDescriptor(name: "echo.crash", summary: "Throw an unexpected error", result: "never"),
-                CommandDescriptor(name: "echo.reauth", summary: "Upstream refuses the credentials", result: "never"),
-                CommandDescriptor(name: "echo.hang", summary: "Never answer", result: "never", timeout: .milliseconds(200)),
-                CommandDescriptor(
-                    name: "echo.path", summary: "Echo a path",
-                    params: [ParamSpec("file", .path, required: true, help: "a file")], result: "the path"),
-                CommandDescriptor(name: "echo.vault", summary: "Read the plugin's vault entry 'token'", result: "the value or null"),
-                CommandDescriptor(name: "echo.offline", summary: "The upstream cannot be reached", result: "never"),
-                CommandDescriptor(
-                    name: "echo.wait", summary: "Answer after a while",
-                    params: [ParamSpec("ms", .integer(min: 0, max: 60_000), required: true, help: "milliseconds")], result: "waited"),
-            ],
-            jobs: [JobDescriptor(id: "tick", summary: "Counts", schedule: .every(.seconds(60)))],
-            topics: [TopicDescriptor("echo.said", "something was said")],
-            vaultNames: ["token"],
-            configOptions: [ConfigOption("greeting", .string, default: "hello", help: "what to say first")])
+    public static let greeting = ConfigKey<String>("greeting", .string, default: "hello", help: "what to say first")
+
+    public var info: PluginInfo {
+        PluginInfo(
+            id: "echo", version: "1.0", summary: "Test plugin", topics: [TopicDescriptor("echo.said", "something was said")],
+            vaultNames: ["token"], configOptions: [Self.greeting.option])
+    }
+
+    public var commands: [PluginCommand<PluginContext>] {
+        [
+            PluginCommand(
+                "say", "Repeat the text",
+                params: [
+                    ParamSpec("text", .string, required: true, help: "what to say"),
+                    ParamSpec("times", .integer(min: 1, max: 5), default: 1, help: "how often"),
+                ], result: "the text", example: "assistantctl echo.say text=hi"
+            ) { plugin, params, _ in
+                let text = try params.requiredString("text")
+                let times = Int(try params.requiredInt("times"))
+                try await plugin.database.write { db in
+                    try db.execute(sql: "INSERT INTO echo_said(text) VALUES (?)", arguments: [text])
+                }
+                try await plugin.notifier.post(topic: "echo.said", title: "said", body: text)
+                return .string(Array(repeating: text, count: times).joined(separator: " "))
+            },
+            PluginCommand(
+                "login", "Pretend to log in upstream and relay its settings",
+                params: [ParamSpec("token", .secret, required: true, help: "an upstream token")], result: "upstream settings"
+            ) { _, params, _ in
+                let token = try params.requiredString("token")
+                return ["settings": ["api_key": "UPSTREAM-KEY-123456", "name": "printer"], "echo": .string("token was \(token)")]
+            },
+            PluginCommand(
+                "slow", "Report progress, then answer",
+                params: [ParamSpec("steps", .integer(min: 0, max: 100), default: 3, help: "progress steps")], result: "done",
+                timeout: .seconds(5)
+            ) { _, params, call in
+                let steps = try params.requiredInt("steps")
+                for step in 0..<steps { call.progress("step \(step + 1)", done: step + 1, total: steps) }
+                return "done"
+            },
+            PluginCommand("crash", "Throw an unexpected error", result: "never") { _, _, _ in
+                struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
+                throw Boom()
+            },
+            PluginCommand("reauth", "Upstream refuses the credentials", result: "never") { _, _, _ in
+                throw PluginError.needsReauth("the upstream refused the token")
+            },
+            PluginCommand("hang", "Never answer", result: "never", timeout: .milliseconds(200)) { _, _, _ in
+                try await Task.sleep(for: .seconds(3600))
+                return .null
+            },
+            PluginCommand("path", "Echo a path", params: [ParamSpec("file", .path, required: true, help: "a file")], result: "the path") {
+                _, params, _ in .string(try params.requiredString("file"))
+            },
+            PluginCommand("vault", "Read the plugin's vault entry 'token'", result: "the value or null") { plugin, _, _ in
+                try await plugin.vault.get("token").map(JSONValue.string) ?? .null
+            },
+            PluginCommand("offline", "The upstream cannot be reached", result: "never") { _, _, _ in
+                throw PluginError.notReady("printer.local:80 refused the connection")
+            },
+            PluginCommand(
+                "wait", "Answer after a while",
+                params: [ParamSpec("ms", .integer(min: 0, max: 60_000), required: true, help: "milliseconds")], result: "waited"
+            ) { _, params, _ in
+                try await Task.sleep(for: .milliseconds(try params.requiredInt("ms")))
+                return "waited"
+            },
+            PluginCommand("greeting", "The configured greeting (a typed config key)", result: "the greeting") { plugin, _, _ in
+                .string(plugin.config[Self.greeting])
+            },
+        ]
+    }
+
+    public var jobs: [PluginJob<PluginContext>] {
+        [
+            PluginJob("tick", "Counts", schedule: .every(.seconds(60))) { [self] _ in
+                runs.withLockedValue { $0 += 1 }
+                if jobFailures.withLockedValue({ f in
+                    defer { if f > 0 { f -= 1 } }
+                    return f > 0
+                }) {
+                    throw RPCError.internalError("tick failed on purpose")
+                }
+            }
+        ]
     }
 
     public func registerMigrations(_ migrations: inout PluginMigrations) {
@@ -52,59 +105,9 @@ public final class EchoPlugin: AssistantPlugin {
         }
     }
 
-    public func setup(_ context: PluginContext) async throws -> SetupOutcome {
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<PluginContext> {
         contextBox.withLockedValue { $0 = context }
-        return .ready
-    }
-
-    public func call(_ command: String, params: Params, context: CallContext) async throws -> JSONValue {
-        guard let plugin = contextBox.withLockedValue({ $0 }) else { throw PluginError.notReady("no context") }
-        switch command {
-        case "say":
-            let text = try params.requiredString("text")
-            let times = Int(params.int("times") ?? 1)
-            try await plugin.database.write { db in
-                try db.execute(sql: "INSERT INTO echo_said(text) VALUES (?)", arguments: [text])
-            }
-            try await plugin.notifier.post(topic: "echo.said", title: "said", body: text)
-            return .string(Array(repeating: text, count: times).joined(separator: " "))
-        case "login":
-            let token = try params.requiredString("token")
-            return ["settings": ["api_key": "UPSTREAM-KEY-123456", "name": "printer"], "echo": .string("token was \(token)")]
-        case "slow":
-            let steps = params.int("steps") ?? 3
-            for step in 0..<steps { context.progress("step \(step + 1)", done: step + 1, total: steps) }
-            return "done"
-        case "crash":
-            struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
-            throw Boom()
-        case "reauth":
-            throw PluginError.needsReauth("the upstream refused the token")
-        case "hang":
-            try await Task.sleep(for: .seconds(3600))
-            return .null
-        case "path":
-            return .string(try params.requiredString("file"))
-        case "offline":
-            throw PluginError.notReady("printer.local:80 refused the connection")
-        case "wait":
-            try await Task.sleep(for: .milliseconds(params.int("ms") ?? 0))
-            return "waited"
-        case "vault":
-            return try await plugin.vault.get("token").map(JSONValue.string) ?? .null
-        default:
-            throw RPCError.methodNotFound(command)
-        }
-    }
-
-    public func runJob(_ id: String) async throws {
-        runs.withLockedValue { $0 += 1 }
-        if jobFailures.withLockedValue({ f in
-            defer { if f > 0 { f -= 1 } }
-            return f > 0
-        }) {
-            throw RPCError.internalError("tick failed on purpose")
-        }
+        return .ready(context)
     }
 }
 
@@ -115,47 +118,94 @@ public final class FlakyPlugin: AssistantPlugin {
 
     public init(failures: Int) { remaining = NIOLockedValueBox(failures) }
 
-    public var manifest: PluginManifest {
-        PluginManifest(id: "flaky", version: "1.0", summary: "Flaky", commands: [CommandDescriptor(name: "flaky.ping", summary: "ping", result: "pong")])
-    }
+    public var info: PluginInfo { PluginInfo(id: "flaky", version: "1.0", summary: "Flaky") }
+    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: "pong") { _, _, _ in "pong" }] }
 
-    public func setup(_ context: PluginContext) async throws -> SetupOutcome {
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> {
         attempts.withLockedValue { $0 += 1 }
         let fail = remaining.withLockedValue { r -> Bool in
             defer { r -= 1 }
             return r > 0
         }
         if fail { throw PluginError.notReady("upstream not reachable yet") }
-        return .ready
+        return .ready(())
     }
-
-    public func call(_ command: String, params: Params, context: CallContext) async throws -> JSONValue { "pong" }
 }
 
 /// Throws an unexpected error from setup: the plugin is `failed`, the daemon keeps serving.
 public final class BrokenPlugin: AssistantPlugin {
     public init() {}
-    public var manifest: PluginManifest {
-        PluginManifest(id: "broken", version: "1.0", summary: "Broken", commands: [CommandDescriptor(name: "broken.ping", summary: "ping", result: "pong")])
-    }
-    public func setup(_ context: PluginContext) async throws -> SetupOutcome {
+    public var info: PluginInfo { PluginInfo(id: "broken", version: "1.0", summary: "Broken") }
+    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: "pong") { _, _, _ in "pong" }] }
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> {
         struct SetupExploded: Error, CustomStringConvertible { var description: String { "setup exploded" } }
         throw SetupExploded()
     }
-    public func call(_ command: String, params: Params, context: CallContext) async throws -> JSONValue { "pong" }
 }
 
-/// Declares a method outside its namespace, or a duplicate one: a start-up error.
+/// Sets up only when the test says so: calls that arrive meanwhile wait, then get the outcome.
+public final class GatedPlugin: AssistantPlugin {
+    public let gate = AsyncGate()
+    public init() {}
+    public var info: PluginInfo { PluginInfo(id: "gated", version: "1.0", summary: "Gated") }
+    public var commands: [PluginCommand<String>] {
+        [PluginCommand("ping", "ping", result: "the service's word") { service, _, _ in .string(service) }]
+    }
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<String> {
+        await gate.wait()
+        return .ready("ready-pong")
+    }
+}
+
+/// Opens once; everybody waiting then goes on.
+public final class AsyncGate: Sendable {
+    private let state = NIOLockedValueBox<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    public init() {}
+    public func open() {
+        let waiters = state.withLockedValue { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+    public func wait() async {
+        await withCheckedContinuation { continuation in
+            let open = state.withLockedValue { s -> Bool in
+                if !s.open { s.waiters.append(continuation) }
+                return s.open
+            }
+            if open { continuation.resume() }
+        }
+    }
+}
+
+/// Declares a badly named or duplicate command: a start-up error.
 public struct MisnamedPlugin: AssistantPlugin {
-    public let commandName: String
+    public let commandNames: [String]
     public let id: String
-    public init(id: String = "misnamed", commandName: String) {
+    public init(id: String = "misnamed", commandNames: [String]) {
         self.id = id
-        self.commandName = commandName
+        self.commandNames = commandNames
     }
-    public var manifest: PluginManifest {
-        PluginManifest(id: id, version: "1", summary: "x", commands: [CommandDescriptor(name: commandName, summary: "x", result: "x")])
+    public var info: PluginInfo { PluginInfo(id: id, version: "1", summary: "x") }
+    public var commands: [PluginCommand<Void>] {
+        commandNames.map { PluginCommand($0, "x", result: "x") { _, _, _ in .null } }
     }
-    public func setup(_ context: PluginContext) async throws -> SetupOutcome { .ready }
-    public func call(_ command: String, params: Params, context: CallContext) async throws -> JSONValue { .null }
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> { .ready(()) }
+}
+
+/// Commands with the given names, each answering "<name>:<n>": the table test's plugin.
+public struct NamedEchoPlugin: AssistantPlugin {
+    public let names: [String]
+    public init(names: [String]) { self.names = names }
+    public var info: PluginInfo { PluginInfo(id: "named", version: "1", summary: "named") }
+    public var commands: [PluginCommand<Void>] {
+        names.map { name in
+            PluginCommand(name, "answers its name", params: [ParamSpec("n", .integer(), required: true, help: "a number")], result: "name:n") {
+                _, params, _ in .string("\(name):\(try params.requiredInt("n"))")
+            }
+        }
+    }
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> { .ready(()) }
 }

@@ -138,17 +138,103 @@ import Testing
         await host.stop()
     }
 
-    @Test func duplicateIdsAndMethodNamesAreStartupErrors() async throws {
+    @Test func duplicateIdsAndBadCommandNamesAreStartupErrors() async throws {
         #expect(throws: StartupError.self) { _ = try TestHost(plugins: [EchoPlugin(), EchoPlugin()]) }
-        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [MisnamedPlugin(commandName: "ping")]) }
-        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [MisnamedPlugin(commandName: "other.thing")]) }
-        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [MisnamedPlugin(id: "host", commandName: "host.x")]) }
+        for names in [[""], ["Ping"], ["a..b"], [".x"], ["x."], ["x y"], ["ok", "ok"]] {
+            do {
+                _ = try TestHost(plugins: [MisnamedPlugin(commandNames: names)])
+                Issue.record("commands \(names) accepted")
+            } catch let error as StartupError {
+                #expect(error.exitCode == 78)
+                #expect(error.message.contains("misnamed"), "\(error.message)")
+            }
+        }
+        #expect(throws: StartupError.self) { _ = try TestHost(plugins: [MisnamedPlugin(id: "host", commandNames: ["x"])]) }
         do {
-            _ = try TestHost(plugins: [MisnamedPlugin(id: "a", commandName: "a.x"), MisnamedPlugin(id: "a", commandName: "a.y")])
+            _ = try TestHost(plugins: [MisnamedPlugin(id: "a", commandNames: ["x"]), MisnamedPlugin(id: "a", commandNames: ["y"])])
             Issue.record("duplicate id accepted")
         } catch let error as StartupError {
             #expect(error.exitCode == 78)
             #expect(error.message.contains("'a'"))
+        }
+    }
+
+    /// The dispatch table and the declarations are one: every declared command is a method, with
+    /// the declared descriptor, and reaches its own handler (each handler here answers its name).
+    @Test func everyDeclaredCommandIsCallableAndReachesItsHandler() async throws {
+        let names = ["alpha", "beta.gamma", "delta.epsilon.zeta"]
+        let host = try await TestHost.started(plugins: [NamedEchoPlugin(names: names)])
+        let help = try await host.call("help", nil).get()
+        let listed = help["methods"]?.arrayValue?.compactMap { $0["plugin"] == "named" ? $0["name"]?.stringValue : nil }
+        #expect(listed == names.map { "named.\($0)" })
+        for name in names {
+            #expect(try await host.call("named.\(name)", ["n": 7]).get() == .string("\(name):7"))
+        }
+        await host.stop()
+    }
+
+    /// A call during setup waits for the outcome instead of failing with an upstream error.
+    @Test func aCallDuringSetupWaitsForIt() async throws {
+        let gated = GatedPlugin()
+        let host = try await TestHost.started(plugins: [gated], waitForPlugins: false)
+        async let answer = host.call("gated.ping", nil)
+        // The call is parked on the supervisor before the gate opens.
+        let supervisor = try #require(host.host.supervisor("gated"))
+        await supervisor.waitUntilCallsWaitForSetup(1)
+        gated.gate.open()
+        #expect(try await answer.get() == "ready-pong")
+        await host.stop()
+    }
+
+    /// A call that waited its while and found the plugin still setting up gets -32002 with the state.
+    @Test func aCallDuringALongSetupGetsPluginNotReadyWithTheState() async throws {
+        let gated = GatedPlugin()
+        let host = try await TestHost.started(plugins: [gated], waitForPlugins: false, adjust: { $0.setupCallWait = .milliseconds(1) })
+        let result = try await host.call("gated.ping", nil)
+        guard case .failure(let error) = result else { Issue.record("answered before setup: \(result)"); return }
+        #expect(error.code == -32002)
+        #expect(error.data?["state"] == "setup")
+        #expect(error.message.contains("Plugin 'gated' is not ready (setup)"))
+        gated.gate.open()
+        await host.stop()
+    }
+
+    @Test func typedParametersNeverCrashOnAMissingOrMistypedValue() throws {
+        let params = Params(["n": 3, "s": "x", "list": [1, 2], "flag": true])
+        #expect(try params.requiredInt("n") == 3)
+        #expect(try params.requiredString("s") == "x")
+        #expect(try params.requiredArray("list") == [1, 2])
+        #expect(try params.requiredBool("flag"))
+        for (read, name, message) in [
+            ({ _ = try params.requiredInt("missing") }, "missing", "is required"),
+            ({ _ = try params.requiredInt("s") }, "s", "must be an integer, got a string"),
+            ({ _ = try params.requiredString("n") }, "s", "must be a string, got an integer"),
+        ] as [(() throws -> Void, String, String)] {
+            do {
+                try read()
+                Issue.record("read \(name) without an error")
+            } catch let error as RPCError {
+                #expect(error.code == -32602)
+                #expect(error.message.contains(message), "\(error.message)")
+            }
+        }
+        struct Window: Decodable { var n: Int; var s: String; var missing: String? }
+        #expect(try params.decode(Window.self).n == 3)
+        struct Strict: Decodable { var s: Int }
+        do throws(RPCError) {
+            _ = try params.decode(Strict.self)
+            Issue.record("decoded a string as an integer")
+        } catch {
+            #expect(error.code == -32602)
+            #expect(error.data?["param"] == "s")
+        }
+        struct Needs: Decodable { var absent: Bool }
+        do throws(RPCError) {
+            _ = try params.decode(Needs.self)
+            Issue.record("decoded without a required key")
+        } catch {
+            #expect(error.data?["param"] == "absent")
+            #expect(error.message.contains("is required"))
         }
     }
 

@@ -44,11 +44,14 @@ public final class AssistantHost: Sendable {
         startedAt = options.clock.now
         let logger = options.logger
 
-        // Registry checks first: a duplicate id or method is a configuration error, before any I/O.
+        // Registry checks first: a duplicate id or a bad command name is a configuration error,
+        // before any I/O.
         var seen = Set<String>(["host"])
+        var runtimes: [PluginRuntime] = []
         for plugin in plugins {
             let manifest = plugin.manifest
             guard seen.insert(manifest.id).inserted else { throw StartupError(.configuration, RegistryError.duplicatePlugin(manifest.id).description) }
+            runtimes.append(try Self.runtime(plugin))
         }
         var warnings: [String] = []
         for id in configuration.plugins.keys.sorted() where !seen.contains(id) {
@@ -109,8 +112,8 @@ public final class AssistantHost: Sendable {
         let http = self.http
         let clock = options.clock
         var supervisors: [PluginSupervisor] = []
-        for plugin in plugins {
-            let manifest = plugin.manifest
+        for runtime in runtimes {
+            let manifest = runtime.manifest
             let section = configuration.plugins[manifest.id] ?? [:]
             var values: [String: JSONValue] = [:]
             for option in manifest.configOptions { values[option.key] = option.defaultValue }
@@ -124,7 +127,8 @@ public final class AssistantHost: Sendable {
             let timeZone = configuration.timeZone
             supervisors.append(
                 PluginSupervisor(
-                    plugin: plugin, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger, redactor: redactor,
+                    runtime: runtime, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger, redactor: redactor,
+                    setupCallWait: options.setupCallWait,
                     makeContext: {
                         PluginContext(
                             pluginID: manifest.id, config: config, vault: VaultScope(pluginID: manifest.id, vault: vault), database: pool,
@@ -134,7 +138,7 @@ public final class AssistantHost: Sendable {
                     onReady: { supervisor in
                         let jobs = supervisor.manifest.jobs.map { job in
                             ScheduledJob(id: "\(supervisor.id).\(job.id)", descriptor: job) {
-                                try await supervisor.plugin.runJob(job.id)
+                                try await supervisor.runJob(job.id)
                             }
                         }
                         try? await scheduler.activate(jobs)
@@ -144,38 +148,48 @@ public final class AssistantHost: Sendable {
         }
         self.supervisors = supervisors
 
-        var table = MethodTable()
         let box = HostBox()
-        do {
-            for method in HostMethods.all {
-                try table.add(
-                    MethodEntry(
-                        pluginID: "host", descriptor: method.descriptor,
-                        handler: .host({ params, context in
-                            guard let host = box.host else { throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down") }
-                            return try await method.run(host, params, context)
-                        })))
-            }
-            for supervisor in supervisors {
-                for command in supervisor.manifest.commands {
-                    guard command.name.hasPrefix(supervisor.id + "."), command.name.count > supervisor.id.count + 1 else {
-                        throw RegistryError.badMethodName(command.name, plugin: supervisor.id)
-                    }
-                    try table.add(MethodEntry(pluginID: supervisor.id, descriptor: command, handler: .plugin(supervisor)))
-                }
-                for job in supervisor.manifest.jobs where job.id.contains(".") || job.id.isEmpty {
-                    throw RegistryError.badJobID(job.id, plugin: supervisor.id)
-                }
-            }
-        } catch let error as RegistryError {
-            throw StartupError(.configuration, error.description)
-        }
+        let table = try Self.methodTable(box: box, supervisors: supervisors)
         dispatcher = Dispatcher(methods: table, redactor: redactor, logger: logger)
         server = try RPCServer(
             path: options.socketPath, settings: configuration.socket, dispatcher: dispatcher, subscribers: subscribers, logger: logger,
             activatedDescriptor: options.activatedDescriptor)
         // AssistantHost methods reach the host through this box, set once every stored property is.
         box.host = self
+    }
+
+    /// Every method: the host's own, then each plugin's declared commands. Each plugin entry
+    /// carries the command's local name, so nothing is matched by string again.
+    static func methodTable(box: HostBox, supervisors: [PluginSupervisor]) throws(StartupError) -> MethodTable {
+        var table = MethodTable()
+        var entries: [MethodEntry] = HostMethods.all.map { method in
+            MethodEntry(
+                pluginID: "host", descriptor: method.descriptor,
+                handler: .host({ params, context in
+                    guard let host = box.host else { throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down") }
+                    return try await method.run(host, params, context)
+                }))
+        }
+        for supervisor in supervisors {
+            for command in supervisor.manifest.commands {
+                let local = String(command.name.dropFirst(supervisor.id.count + 1))
+                entries.append(MethodEntry(pluginID: supervisor.id, descriptor: command, handler: .plugin(supervisor, command: local)))
+            }
+        }
+        for entry in entries {
+            let added: Result<Void, RegistryError> = Result { () throws(RegistryError) in try table.add(entry) }
+            if case .failure(let error) = added { throw StartupError(.configuration, error.description) }
+        }
+        return table
+    }
+
+    /// The plugin's declarations checked and erased; a bad one is a configuration error.
+    static func runtime(_ plugin: any AssistantPlugin) throws(StartupError) -> PluginRuntime {
+        let result: Result<PluginRuntime, RegistryError> = Result { () throws(RegistryError) in try PluginRuntime(plugin) }
+        switch result {
+        case .success(let runtime): return runtime
+        case .failure(let error): throw StartupError(.configuration, error.description)
+        }
     }
 
     static func checkPluginConfig(_ manifest: PluginManifest, _ section: [String: JSONValue]) throws -> [String] {

@@ -19,6 +19,8 @@ public struct HostOptions: Sendable {
     /// Notice retry base delay; tests shorten it.
     public var outboxRetryBase: TimeInterval = 5
     public var jobBackoffBase: TimeInterval = 5
+    /// How long a call that arrives while its plugin sets up waits for the outcome before -32002.
+    public var setupCallWait: Duration = .seconds(3)
 
     public init(
         configuration: HostConfiguration, configPath: String? = nil, environment: [String: String], socketPath: String,

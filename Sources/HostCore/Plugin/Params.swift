@@ -18,10 +18,65 @@ public struct Params: Sendable {
     public func array(_ name: String) -> [JSONValue]? { self[name]?.arrayValue }
     public func object(_ name: String) -> [String: JSONValue]? { self[name]?.objectValue }
 
-    /// For required parameters the validator has already guaranteed presence.
-    public func requiredString(_ name: String) throws -> String {
-        guard let s = string(name) else { throw RPCError.invalidParam(name, "is required") }
-        return s
+    // Required parameters, typed. The validator has normally checked them against the command's
+    // `ParamSpec`; these never trust that and never crash: a missing or mistyped value is the
+    // same -32602 naming the parameter that the validator would give.
+
+    public func requiredString(_ name: String) throws(RPCError) -> String {
+        try required(name, "a string") { $0.stringValue }
+    }
+    public func requiredInt(_ name: String) throws(RPCError) -> Int64 {
+        try required(name, "an integer") { $0.intValue }
+    }
+    public func requiredDouble(_ name: String) throws(RPCError) -> Double {
+        try required(name, "a number") { $0.doubleValue }
+    }
+    public func requiredBool(_ name: String) throws(RPCError) -> Bool {
+        try required(name, "true or false") { $0.boolValue }
+    }
+    public func requiredArray(_ name: String) throws(RPCError) -> [JSONValue] {
+        try required(name, "an array") { $0.arrayValue }
+    }
+    public func requiredObject(_ name: String) throws(RPCError) -> [String: JSONValue] {
+        try required(name, "an object") { $0.objectValue }
+    }
+
+    private func required<T>(_ name: String, _ what: String, _ read: (JSONValue) -> T?) throws(RPCError) -> T {
+        guard let value = self[name] else { throw RPCError.invalidParam(name, "is required") }
+        guard let typed = read(value) else { throw RPCError.invalidParam(name, "must be \(what), got \(value.typeName)") }
+        return typed
+    }
+
+    /// All parameters as a `Decodable` struct (its `CodingKeys` are the parameter names). A value
+    /// that does not fit is a -32602 naming the parameter.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws(RPCError) -> T {
+        do {
+            return try JSONValue.object(values).decode(as: T.self)
+        } catch let error as DecodingError {
+            let (path, reason): ([any CodingKey], String) =
+                switch error {
+                case .keyNotFound(let key, let c): (c.codingPath + [key], "is required")
+                case .typeMismatch(let type, let c): (c.codingPath, "must be \(Self.describe(type))")
+                case .valueNotFound(let type, let c): (c.codingPath, "must be \(Self.describe(type)), got null")
+                case .dataCorrupted(let c): (c.codingPath, c.debugDescription)
+                @unknown default: ([], "is not valid")
+                }
+            let name = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                .replacingOccurrences(of: ".[", with: "[")
+            throw RPCError.invalidParam(name.isEmpty ? "params" : name, reason)
+        } catch {
+            throw RPCError.invalidParams(String(describing: error))
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Int64.Type, is Int32.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        default: "a \(type)"
+        }
     }
 }
 

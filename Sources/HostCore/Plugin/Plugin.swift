@@ -3,38 +3,84 @@ import GRDB
 
 /// A domain plugin. `assistantd` lists the plugin instances; HostCore never names one.
 ///
+/// A plugin describes itself (`info`), declares its commands and jobs once, each with its handler
+/// (`commands`, `jobs`), and turns a `PluginContext` into its running `Service` in `setup`. The
+/// host keeps the service while the plugin is ready and hands it to every handler, so a command
+/// without a handler, or a handler without a service, cannot exist.
+///
 /// The lifecycle mirrors Home Assistant's config entries: `setup` either returns (ready or not
 /// configured) or throws `PluginError.notReady` (retried with backoff), `PluginError.needsReauth`
 /// (parked until its credentials change) or anything else (failed). A plugin that throws never
 /// takes the daemon down.
 public protocol AssistantPlugin: Sendable {
-    var manifest: PluginManifest { get }
+    /// What the plugin runs on once set up: its client, store and state.
+    associatedtype Service: Sendable
+
+    var info: PluginInfo { get }
+
+    /// Every command, declared once with its handler. Names are local (`flights.add`); the host
+    /// adds the `<plugin>.` prefix.
+    var commands: [PluginCommand<Service>] { get }
+
+    /// Periodic jobs, declared once with their handler.
+    var jobs: [PluginJob<Service>] { get }
 
     /// Registers the plugin's database migrations; identifiers are namespaced by plugin id.
     func registerMigrations(_ migrations: inout PluginMigrations)
 
-    func setup(_ context: PluginContext) async throws -> SetupOutcome
+    func setup(_ context: PluginContext) async throws -> PluginSetup<Service>
 
-    /// Runs one of the plugin's commands with parameters already validated against the manifest.
-    func call(_ command: String, params: Params, context: CallContext) async throws -> JSONValue
-
-    /// Runs one of the plugin's periodic jobs (by its local id).
-    func runJob(_ id: String) async throws
-
-    /// Called once on shutdown or before a re-setup.
-    func teardown() async
+    /// Called once on shutdown or before a re-setup, with the service `setup` returned.
+    func teardown(_ service: Service) async
 }
 
 extension AssistantPlugin {
+    public var jobs: [PluginJob<Service>] { [] }
     public func registerMigrations(_ migrations: inout PluginMigrations) {}
-    public func runJob(_ id: String) async throws {
-        throw RPCError.internalError("job '\(id)' is declared but not implemented")
+    public func teardown(_ service: Service) async {}
+
+    /// The whole description, as `help`, `rpc.discover`, the CLI and the README see it: the info
+    /// with the declared commands (full names) and jobs.
+    public var manifest: PluginManifest {
+        let info = self.info
+        return PluginManifest(
+            id: info.id, version: info.version, summary: info.summary,
+            commands: commands.map { command in
+                var descriptor = command.descriptor
+                descriptor.name = "\(info.id).\(descriptor.name)"
+                return descriptor
+            },
+            jobs: jobs.map(\.descriptor), topics: info.topics, vaultNames: info.vaultNames,
+            configOptions: info.configOptions)
     }
-    public func teardown() async {}
 }
 
-public enum SetupOutcome: Sendable, Equatable {
-    case ready
+/// Who a plugin is: everything but its commands and jobs, which are declared with their handlers.
+public struct PluginInfo: Sendable {
+    public var id: String
+    public var version: String
+    public var summary: String
+    public var topics: [TopicDescriptor]
+    /// Vault names the plugin reads or writes, relative to its scope (`<printer>/api_key`).
+    public var vaultNames: [String]
+    public var configOptions: [ConfigOption]
+
+    public init(
+        id: String, version: String, summary: String, topics: [TopicDescriptor] = [], vaultNames: [String] = [],
+        configOptions: [ConfigOption] = []
+    ) {
+        self.id = id
+        self.version = version
+        self.summary = summary
+        self.topics = topics
+        self.vaultNames = vaultNames
+        self.configOptions = configOptions
+    }
+}
+
+/// What `setup` gives the host.
+public enum PluginSetup<Service: Sendable>: Sendable {
+    case ready(Service)
     /// The plugin needs configuration or credentials before it can work (not an error).
     case notConfigured(String)
 }

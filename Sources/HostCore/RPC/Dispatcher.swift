@@ -105,8 +105,7 @@ public final class Dispatcher: Sendable {
         switch entry.handler {
         case .host(let run):
             return try await run(validated, context)
-        case .plugin(let supervisor):
-            let command = String(method.dropFirst(entry.pluginID.count + 1))
+        case .plugin(let supervisor, let command):
             return try await supervisor.call(command, params: validated, context: context, timeout: entry.descriptor.timeout)
         }
     }

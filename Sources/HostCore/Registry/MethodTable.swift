@@ -1,6 +1,7 @@
 /// How a method is carried out: by a plugin, through its supervisor, or by the host itself.
 public enum MethodHandler: Sendable {
-    case plugin(PluginSupervisor)
+    /// A plugin's command, by its local name (`flights.add`).
+    case plugin(PluginSupervisor, command: String)
     case host(@Sendable (Params, CallContext) async throws -> JSONValue)
 }
 
@@ -20,7 +21,8 @@ public enum RegistryError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .duplicatePlugin(let id): "two plugins have the id '\(id)'"
         case .duplicateMethod(let name, let first, let second): "method '\(name)' is declared by both '\(first)' and '\(second)'"
-        case .badMethodName(let name, let plugin): "plugin '\(plugin)' declares '\(name)'; its methods must be named '\(plugin).<command>'"
+        case .badMethodName(let name, let plugin):
+            "plugin '\(plugin)' declares a command '\(name)'; command names are lower-case dotted words such as 'flights.add' (the host adds '\(plugin).')"
         case .badJobID(let id, let plugin): "plugin '\(plugin)' declares job '\(id)'; job ids are plain names such as 'sync'"
         }
     }

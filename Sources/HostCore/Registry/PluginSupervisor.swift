@@ -6,11 +6,17 @@ import Logging
 /// transient failures. Calls to a plugin that is not ready get a host error, never a crash.
 public actor PluginSupervisor {
     public nonisolated let id: String
-    public nonisolated let plugin: any AssistantPlugin
     public nonisolated let manifest: PluginManifest
+    let runtime: PluginRuntime
 
     public private(set) var state: PluginState = .setup
     public private(set) var detail: String?
+    /// What `setup` produced, held while the plugin runs; handlers get it with every call.
+    private var service: (any Sendable)?
+    /// Calls that arrived during setup, waiting for it to end (at most `setupCallWait`).
+    private var setupWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter: UInt64 = 0
+    let setupCallWait: Duration
     private var attempts = 0
     private var nextRetry: Date?
     private var lifecycle: Task<Void, Never>?
@@ -23,14 +29,15 @@ public actor PluginSupervisor {
     let setupTimeout: Duration
 
     init(
-        plugin: any AssistantPlugin, enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
-        setupTimeout: Duration = .seconds(60), makeContext: @escaping @Sendable () -> PluginContext,
+        runtime: PluginRuntime, enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
+        setupTimeout: Duration = .seconds(60), setupCallWait: Duration = .seconds(3), makeContext: @escaping @Sendable () -> PluginContext,
         onReady: @escaping @Sendable (PluginSupervisor) async -> Void,
         onLeaveReady: @escaping @Sendable (PluginSupervisor) async -> Void
     ) {
-        self.plugin = plugin
-        self.manifest = plugin.manifest
-        self.id = plugin.manifest.id
+        self.runtime = runtime
+        self.manifest = runtime.manifest
+        self.id = runtime.manifest.id
+        self.setupCallWait = setupCallWait
         self.clock = clock
         self.logger = logger
         self.redactor = redactor
@@ -40,7 +47,7 @@ public actor PluginSupervisor {
         self.onLeaveReady = onLeaveReady
         if !enabled {
             state = .disabled
-            detail = "disabled in the configuration ([plugins.\(plugin.manifest.id)] enabled = false)"
+            detail = "disabled in the configuration ([plugins.\(runtime.manifest.id)] enabled = false)"
         }
     }
 
@@ -56,16 +63,19 @@ public actor PluginSupervisor {
     }
 
     private func setupLoop() async {
+        defer { releaseSetupWaiters() }
         while !Task.isCancelled {
             state = .setup
             let outcome = await attemptSetup()
             switch outcome {
-            case .success(.ready):
+            case .success(.ready(let service)):
                 attempts = 0
                 nextRetry = nil
+                self.service = service
                 state = .ready
                 detail = nil
                 logger.info("plugin ready", metadata: ["plugin": "\(id)"])
+                releaseSetupWaiters()
                 await onReady(self)
                 return
             case .success(.notConfigured(let why)):
@@ -89,6 +99,8 @@ public actor PluginSupervisor {
                 } else {
                     logger.debug("plugin still not ready", metadata: ["plugin": "\(id)", "attempt": "\(attempts)"])
                 }
+                // Calls waiting for this attempt get their answer now, not after the backoff.
+                releaseSetupWaiters()
                 do { try await clock.sleep(until: retryAt) } catch { return }
             case .failure(let error):
                 state = .failed
@@ -99,14 +111,14 @@ public actor PluginSupervisor {
         }
     }
 
-    private func attemptSetup() async -> Result<SetupOutcome, any Error> {
+    private func attemptSetup() async -> Result<PluginRuntime.Setup, any Error> {
         let context = makeContext()
-        let plugin = self.plugin
+        let setup = runtime.setup
         let clock = self.clock
         let timeout = setupTimeout
         do {
-            let outcome = try await withThrowingTaskGroup(of: SetupOutcome?.self) { group in
-                group.addTask { try await plugin.setup(context) }
+            let outcome = try await withThrowingTaskGroup(of: PluginRuntime.Setup?.self) { group in
+                group.addTask { try await setup(context) }
                 group.addTask {
                     try await clock.sleep(for: timeout)
                     return nil
@@ -129,12 +141,66 @@ public actor PluginSupervisor {
         await lifecycle?.value
         lifecycle = nil
         attempts = 0
+        if let service {
+            self.service = nil
+            await runtime.teardown(service)
+        }
         start()
+    }
+
+    // MARK: Waiting for setup
+
+    /// A call that arrives while the plugin sets up waits for the outcome, briefly.
+    private func waitForSetup() async {
+        guard state == .setup, setupCallWait > .zero else { return }
+        nextWaiter += 1
+        let ticket = nextWaiter
+        let wait = setupCallWait
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Real time on purpose: this bounds how long a caller waits, whatever the host clock.
+                try? await Task.sleep(for: wait)
+                await self.releaseSetupWaiter(ticket)
+            }
+            // Parked before this actor runs anything else, so neither wake-up can be missed.
+            await withCheckedContinuation {
+                setupWaiters[ticket] = $0
+                notifyWaiterObservers()
+            }
+            group.cancelAll()
+        }
+    }
+
+    private var waiterObservers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Returns once `count` calls wait for setup (tests).
+    public func waitUntilCallsWaitForSetup(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            waiterObservers.append((count, continuation))
+            notifyWaiterObservers()
+        }
+    }
+
+    private func notifyWaiterObservers() {
+        let ready = waiterObservers.filter { $0.count <= setupWaiters.count }
+        waiterObservers.removeAll { $0.count <= setupWaiters.count }
+        for observer in ready { observer.continuation.resume() }
+    }
+
+    private func releaseSetupWaiter(_ ticket: UInt64) {
+        setupWaiters.removeValue(forKey: ticket)?.resume()
+    }
+
+    private func releaseSetupWaiters() {
+        let waiting = setupWaiters.values
+        setupWaiters.removeAll()
+        for continuation in waiting { continuation.resume() }
     }
 
     // MARK: Calls
 
     public func call(_ command: String, params: Params, context: CallContext, timeout: Duration) async throws -> JSONValue {
+        await waitForSetup()
         switch state {
         case .ready:
             break
@@ -147,11 +213,14 @@ public actor PluginSupervisor {
                 code: RPCErrorCode.pluginNotReady, message: "Plugin '\(id)' is not ready (\(state.rawValue))\(detail.map { ": \($0)" } ?? "")",
                 data: stateData)
         }
-        let plugin = self.plugin
+        guard let handler = runtime.commands[command] else { throw RPCError.methodNotFound("\(id).\(command)") }
+        guard let service else {
+            throw RPCError(code: RPCErrorCode.pluginNotReady, message: "Plugin '\(id)' is not ready (\(state.rawValue))", data: stateData)
+        }
         let clock = self.clock
         do {
             return try await withThrowingTaskGroup(of: JSONValue?.self) { group in
-                group.addTask { try await plugin.call(command, params: params, context: context) }
+                group.addTask { try await handler(service, params, context) }
                 group.addTask {
                     try await clock.sleep(for: timeout)
                     return nil
@@ -207,9 +276,19 @@ public actor PluginSupervisor {
         return .object(object)
     }
 
+    /// Runs one of the plugin's jobs (by its local id) on the running service.
+    public func runJob(_ jobID: String) async throws {
+        guard let job = runtime.jobs[jobID] else { throw RPCError.internalError("plugin '\(id)' has no job '\(jobID)'") }
+        guard state == .ready, let service else { throw PluginError.notReady("plugin '\(id)' is \(state.rawValue)") }
+        try await job(service)
+    }
+
     public func shutdown() async {
         lifecycle?.cancel()
         await lifecycle?.value
-        if state == .ready { await plugin.teardown() }
+        if let service {
+            self.service = nil
+            await runtime.teardown(service)
+        }
     }
 }

@@ -3,9 +3,20 @@ import HostCore
 enum OctoPrintManifest {
     static let printerParam = ParamSpec("printer", .string, help: "printer name (optional with one printer or a default)")
 
-    static var custom: [CommandDescriptor] {
-        func c(_ name: String, _ summary: String, _ params: [ParamSpec], result: String, example: String? = nil, timeout: Duration = .seconds(120)) -> CommandDescriptor {
-            CommandDescriptor(name: "octoprint.\(name)", summary: summary, params: params, result: result, example: example, timeout: timeout)
+    typealias Command = PluginCommand<OctoPrintService>
+
+    static var custom: [Command] {
+        func c(_ name: String, _ summary: String, _ params: [ParamSpec], result: String, example: String? = nil, timeout: Duration = .seconds(120),
+               use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params) async throws -> JSONValue) -> Command {
+            Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+        }
+        func c(_ name: String, _ summary: String, _ params: [ParamSpec], result: String, example: String? = nil, timeout: Duration = .seconds(120),
+               use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params, CallContext) async throws -> JSONValue) -> Command {
+            Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+        }
+        func c(_ name: String, _ summary: String, _ params: [ParamSpec], result: String, example: String? = nil, timeout: Duration = .seconds(120),
+               run: @escaping @Sendable (OctoPrintService, Params, CallContext) async throws -> JSONValue) -> Command {
+            Command(name, summary, params: params, result: result, example: example, timeout: timeout, run: run)
         }
         let connectionParams = [
             ParamSpec("ca_file", .path, help: "PEM file of a private CA for an https:// OctoPrint"),
@@ -18,7 +29,7 @@ enum OctoPrintManifest {
                 ParamSpec("url", .string, required: true, help: "OctoPrint's address, e.g. http://octopi.local"),
                 ParamSpec("api_key", .secret, help: "API key (stored in the vault as octoprint/<name>/api_key; omitted: read from there)"),
             ] + connectionParams, result: "the printer and OctoPrint's version",
-              example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key is read from stdin"),
+              example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key is read from stdin", use: OctoPrintService.printersAdd),
             c("printers.request_key", "Ask OctoPrint for an application key (approve it in OctoPrint's web interface), then add the printer", [
                 ParamSpec("name", .string, required: true, help: "a short name for the printer"),
                 ParamSpec("url", .string, required: true, help: "OctoPrint's address"),
@@ -26,77 +37,93 @@ enum OctoPrintManifest {
                 ParamSpec("app", .string, default: "assistantd", help: "the application name OctoPrint shows"),
                 ParamSpec("timeout_s", .integer(min: 10, max: 3600), default: 300, help: "how long to wait for the approval"),
             ] + connectionParams, result: "the printer and OctoPrint's version",
-              example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700)),
+              example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700), use: OctoPrintService.requestKey),
             c("discover", "Find OctoPrint servers on the LAN (DNS-SD _octoprint._tcp over mDNS)", [
                 ParamSpec("timeout_s", .number(min: 0.5, max: 30), default: 3, help: "how long to listen"),
                 ParamSpec("interface", .string, help: "IPv4 address of the interface to ask on (default: the system's choice)"),
-            ], result: "{printers: [{name, url, version, api, uuid, …}]}", example: "assistantctl octoprint.discover"),
-            c("printers.list", "The printers", [], result: "{printers: [...]}"),
+            ], result: "{printers: [{name, url, version, api, uuid, …}]}", example: "assistantctl octoprint.discover", run: { _, params, _ in
+                let found = try await Discovery.browse(
+                    interface: params.string("interface"), timeout: .milliseconds(Int64(try params.requiredDouble("timeout_s") * 1000)))
+                return ["printers": .array(found)]
+            }),
+            c("printers.list", "The printers", [], result: "{printers: [...]}", run: { octoprint, _, _ in ["printers": .array(try await octoprint.printers().map(\.json))] }),
             c("printers.update", "Change a printer's address or credentials (checked before saving)", [
                 ParamSpec("name", .string, required: true, help: "printer name"),
                 ParamSpec("url", .string, help: "new address"),
                 ParamSpec("api_key", .secret, help: "new API key"),
-            ] + connectionParams, result: "the printer"),
+            ] + connectionParams, result: "the printer", use: OctoPrintService.printersUpdate),
             c("printers.remove", "Forget a printer and its stored credentials", [ParamSpec("name", .string, required: true, help: "printer name")],
-              result: "{removed: name}"),
+              result: "{removed: name}", use: OctoPrintService.printersRemove),
             c("printers.default", "Make a printer the default", [ParamSpec("name", .string, required: true, help: "printer name")],
-              result: "the printer"),
+              result: "the printer", use: OctoPrintService.printersDefault),
             c("status", "State flags, temperatures, job and progress in one call", [printerParam], result: "{state, flags, temperatures, job, progress}",
-              example: "assistantctl octoprint.status"),
+              example: "assistantctl octoprint.status", use: OctoPrintService.status),
             c("files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it", [
                 printerParam, ParamSpec("file", .path, required: true, help: "local file to upload"), REST.location,
                 ParamSpec("path", .string, help: "folder on OctoPrint to upload into"),
                 ParamSpec("select", .boolean, default: false, help: "select it after upload"),
                 ParamSpec("print", .boolean, default: false, help: "start printing it after upload"),
             ], result: "OctoPrint's answer: {done, files: {local: {name, path, …}}}",
-              example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600)),
+              example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), use: OctoPrintService.upload),
             c("files.mkdir", "Create a folder", [printerParam, ParamSpec("name", .string, required: true, help: "folder name"),
-                ParamSpec("path", .string, help: "parent folder"), ], result: "OctoPrint's answer"),
+                ParamSpec("path", .string, help: "parent folder"), ], result: "OctoPrint's answer", use: OctoPrintService.mkdir),
             c("files.download", "Download a file from OctoPrint to disk", [printerParam, REST.filePath,
-                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}", timeout: .seconds(3600)),
+                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}", timeout: .seconds(3600), run: { octoprint, params, _ in
+                try await octoprint.download(
+                    params, path: "/downloads/files/\(params.string("location") ?? "local")/\(REST.encoded(try REST.required(params, "path")))")
+            }),
             c("timelapse.download", "Download a rendered timelapse", [printerParam, ParamSpec("name", .string, required: true, help: "file name"),
-                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}", timeout: .seconds(3600)),
+                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}", timeout: .seconds(3600), run: { octoprint, params, _ in try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, "name")))") }),
             c("webcam.info", "The printer's webcams (pick one by name)", [printerParam, ParamSpec("name", .string, help: "webcam name")],
-              result: "{webcams: [{name, display_name, snapshot_url, stream_url, …}]} or one webcam"),
+              result: "{webcams: [{name, display_name, snapshot_url, stream_url, …}]} or one webcam", use: OctoPrintService.webcamInfo),
             c("webcam.snapshot", "Save a JPEG snapshot", [printerParam, ParamSpec("out", .path, required: true, help: "JPEG file to write"),
                 ParamSpec("name", .string, help: "webcam name (default: the first)")], result: "{path, bytes, webcam}",
-              example: "assistantctl octoprint.webcam.snapshot out=now.jpg"),
+              example: "assistantctl octoprint.webcam.snapshot out=now.jpg", use: OctoPrintService.webcamSnapshot),
             c("webcam.frames", "Save frames from the MJPEG stream", [printerParam, ParamSpec("out_dir", .path, required: true, help: "folder for frame-0001.jpg, …"),
                 ParamSpec("count", .integer(min: 1, max: 1000), default: 10, help: "how many frames"),
-                ParamSpec("name", .string, help: "webcam name (default: the first)")], result: "{files: [...], webcam}"),
+                ParamSpec("name", .string, help: "webcam name (default: the first)")], result: "{files: [...], webcam}", use: OctoPrintService.webcamFrames),
             c("logs.download", "Download a log file", [printerParam, ParamSpec("name", .string, required: true, help: "log file name"),
-                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}"),
+                ParamSpec("out", .path, required: true, help: "where to save it")], result: "{path, bytes}", run: { octoprint, params, _ in try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, "name")))") }),
         ]
     }
 
     /// Commands without a hand-written example get one built from their required parameters.
-    static func withExample(_ c: CommandDescriptor) -> CommandDescriptor {
-        guard c.example == nil else { return c }
-        var d = c
-        let args = c.params.filter(\.required).map { p -> String in
-            switch p.type {
-            case .path: "\(p.name)=\(p.name == "out" ? "out.file" : (p.name == "out_dir" ? "frames" : "file.gcode"))"
-            case .oneOf(let choices): "\(p.name)=\(choices.first ?? "")"
-            case .integer(let min, _): "\(p.name)=\(min ?? 1)"
-            case .number: "\(p.name)=\(p.name == "temperature" ? "200" : "1")"
-            case .object: "'\(p.name)={\"name\":\"example\"}'"
-            case .array: "'\(p.name)=[\"G28\"]'"
-            default: "\(p.name)=\(p.name == "path" ? "part.gcode" : "example")"
+    static func withExample(_ command: Command) -> Command {
+        command.mapDescriptor { d in
+            guard d.example == nil else { return }
+            let args = d.params.filter(\.required).map { p -> String in
+                switch p.type {
+                case .path: "\(p.name)=\(p.name == "out" ? "out.file" : (p.name == "out_dir" ? "frames" : "file.gcode"))"
+                case .oneOf(let choices): "\(p.name)=\(choices.first ?? "")"
+                case .integer(let min, _): "\(p.name)=\(min ?? 1)"
+                case .number: "\(p.name)=\(p.name == "temperature" ? "200" : "1")"
+                case .object: "'\(p.name)={\"name\":\"example\"}'"
+                case .array: "'\(p.name)=[\"G28\"]'"
+                default: "\(p.name)=\(p.name == "path" ? "part.gcode" : "example")"
+                }
             }
+            d.example = (["assistantctl", "octoprint.\(d.name)"] + args).joined(separator: " ")
         }
-        d.example = (["assistantctl", c.name] + args).joined(separator: " ")
-        return d
     }
 
-    static var manifest: PluginManifest {
-        PluginManifest(
+    /// Every command: the hand-written ones and one per REST catalogue entry.
+    static var commands: [Command] {
+        (custom + RESTCatalog.all.map { r in
+            Command(
+                r.name, r.summary, params: [printerParam] + r.params,
+                result: r.method == .GET ? "OctoPrint's answer" : "OctoPrint's answer, or {ok: true}", example: r.example
+            ) { octoprint, params, _ in try await octoprint.rest(r, params) }
+        }).map(withExample)
+    }
+
+    static let jobs: [PluginJob<OctoPrintService>] = [
+        PluginJob("poll", "Reads job and printer state of printers whose push connection is down",
+                  schedule: .every(.seconds(15)), timeout: .seconds(60)) { try await $0.pollWithoutPush() }
+    ]
+
+    static var info: PluginInfo {
+        PluginInfo(
             id: "octoprint", version: "0.1.0", summary: "3D printers behind OctoPrint: every REST function",
-            commands: (custom + RESTCatalog.all.map { r in
-                CommandDescriptor(name: "octoprint.\(r.name)", summary: r.summary, params: [printerParam] + r.params,
-                                  result: r.method == .GET ? "OctoPrint's answer" : "OctoPrint's answer, or {ok: true}", example: r.example)
-            }).map(withExample),
-            jobs: [JobDescriptor(id: "poll", summary: "Reads job and printer state of printers whose push connection is down",
-                                 schedule: .every(.seconds(15)), timeout: .seconds(60))],
             topics: [
                 TopicDescriptor("octoprint.print.started", "a print started"),
                 TopicDescriptor("octoprint.print.progress", "a print reached a milestone (progress_milestones, default 25/50/75 %)"),
@@ -112,12 +139,21 @@ enum OctoPrintManifest {
             ],
             vaultNames: ["<printer>/api_key", "<printer>/basic_password"],
             configOptions: [
-                ConfigOption("max_tool_temp", .number(min: 0, max: 500), default: 300, help: "highest hotend target accepted, °C"),
-                ConfigOption("max_bed_temp", .number(min: 0, max: 200), default: 120, help: "highest bed target accepted, °C"),
-                ConfigOption("max_chamber_temp", .number(min: 0, max: 150), default: 80, help: "highest chamber target accepted, °C"),
-                ConfigOption("progress_milestones", .array(of: .integer(min: 1, max: 99)), default: [25, 50, 75], help: "progress notices at these percentages"),
-                ConfigOption("bed_cooled_below", .number(min: 0, max: 150), default: 40, help: "bed.cooled notice below this temperature after a print, °C"),
-                ConfigOption("offline_after_s", .integer(min: 10, max: 86_400), default: 300, help: "printer.offline notice after this long unreachable"),
-            ])
+                OctoPrintConfig.maxToolTemp, OctoPrintConfig.maxBedTemp, OctoPrintConfig.maxChamberTemp,
+            ].map(\.option) + [OctoPrintConfig.progressMilestones.option, OctoPrintConfig.bedCooledBelow.option, OctoPrintConfig.offlineAfter.option])
     }
+}
+
+/// OctoPrint's configuration, declared once with its defaults.
+enum OctoPrintConfig {
+    static let maxToolTemp = ConfigKey<Double>("max_tool_temp", .number(min: 0, max: 500), default: 300, help: "highest hotend target accepted, °C")
+    static let maxBedTemp = ConfigKey<Double>("max_bed_temp", .number(min: 0, max: 200), default: 120, help: "highest bed target accepted, °C")
+    static let maxChamberTemp = ConfigKey<Double>(
+        "max_chamber_temp", .number(min: 0, max: 150), default: 80, help: "highest chamber target accepted, °C")
+    static let progressMilestones = ConfigKey<[Int64]>(
+        "progress_milestones", .array(of: .integer(min: 1, max: 99)), default: [25, 50, 75], help: "progress notices at these percentages")
+    static let bedCooledBelow = ConfigKey<Double>(
+        "bed_cooled_below", .number(min: 0, max: 150), default: 40, help: "bed.cooled notice below this temperature after a print, °C")
+    static let offlineAfter = ConfigKey<Int64>(
+        "offline_after_s", .integer(min: 10, max: 86_400), default: 300, help: "printer.offline notice after this long unreachable")
 }

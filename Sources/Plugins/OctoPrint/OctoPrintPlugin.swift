@@ -3,58 +3,40 @@ import Foundation
 import HostCore
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// OctoPrint printers: every REST function of OctoPrint 1.11.
-public final class OctoPrintPlugin: AssistantPlugin {
-    private let running = Mutex<OctoPrintService?>(nil)
-
+public struct OctoPrintPlugin: AssistantPlugin {
     public init() {}
 
-    public var manifest: PluginManifest { OctoPrintManifest.manifest }
+    public var info: PluginInfo { OctoPrintManifest.info }
+    public var commands: [PluginCommand<OctoPrintService>] { OctoPrintManifest.commands }
+    public var jobs: [PluginJob<OctoPrintService>] { OctoPrintManifest.jobs }
 
     public func registerMigrations(_ migrations: inout PluginMigrations) { PrinterStore.register(&migrations) }
 
-    public func setup(_ context: PluginContext) async throws -> SetupOutcome {
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<OctoPrintService> {
         let service = OctoPrintService(context: context)
-        running.withLock { $0 = service }
         for printer in try await service.printers() { await service.startLive(printer) }
-        return .ready
+        return .ready(service)
     }
 
-    public func runJob(_ id: String) async throws {
-        guard let service = running.withLock({ $0 }) else { throw PluginError.notReady("OctoPrint is starting") }
-        try await service.pollWithoutPush()
-    }
-
-    public func call(_ command: String, params: Params, context: CallContext) async throws -> JSONValue {
-        guard let service = running.withLock({ $0 }) else { throw PluginError.notReady("OctoPrint is starting") }
-        return try await service.call(command, params: params, context: context)
-    }
-
-    public func teardown() async {
-        let service = running.withLock { s -> OctoPrintService? in
-            defer { s = nil }
-            return s
-        }
-        await service?.live.stopAll()
+    public func teardown(_ service: OctoPrintService) async {
+        await service.live.stopAll()
     }
 }
 
-final class OctoPrintService: Sendable {
+public final class OctoPrintService: Sendable {
     let context: PluginContext
-    let rest: [String: RESTCommand]
     let live = LiveMonitor()
 
     init(context: PluginContext) {
         self.context = context
-        rest = Dictionary(uniqueKeysWithValues: RESTCatalog.all.map { ($0.name, $0) })
     }
 
     var limits: TemperatureLimits {
         TemperatureLimits(
-            tool: context.config.double("max_tool_temp") ?? 300, bed: context.config.double("max_bed_temp") ?? 120,
-            chamber: context.config.double("max_chamber_temp") ?? 80)
+            tool: context.config[OctoPrintConfig.maxToolTemp], bed: context.config[OctoPrintConfig.maxBedTemp],
+            chamber: context.config[OctoPrintConfig.maxChamberTemp])
     }
 
     func printers() async throws -> [Printer] { try await context.database.read { db in try PrinterStore.all(db) } }
@@ -76,37 +58,12 @@ final class OctoPrintService: Sendable {
         try await client(for: try PrinterStore.resolve(try await printers(), params.string("printer")))
     }
 
-    func call(_ command: String, params: Params, context call: CallContext) async throws -> JSONValue {
-        if let r = rest[command] {
-            // Everything is checked before anything is sent.
-            let path = try r.path(params)
-            let body = try r.body?(params, limits)
-            let client = try await client(params)
-            return OctoPrintClient.result(
-                try await client.call(r.method, path, query: r.query(params), body: body, conflict: r.conflict, notFound: r.onNotFound?(params)))
-        }
-        switch command {
-        case "printers.add": return try await printersAdd(params)
-        case "printers.request_key": return try await requestKey(params, call: call)
-        case "discover":
-            let found = try await Discovery.browse(
-                interface: params.string("interface"), timeout: .milliseconds(Int64((params.double("timeout_s") ?? 3) * 1000)))
-            return ["printers": .array(found)]
-        case "printers.list": return ["printers": .array(try await printers().map(\.json))]
-        case "printers.update": return try await printersUpdate(params)
-        case "printers.remove": return try await printersRemove(params)
-        case "printers.default": return try await printersDefault(params)
-        case "status": return try await status(params)
-        case "files.upload": return try await upload(params, call: call)
-        case "files.mkdir": return try await mkdir(params)
-        case "files.download":
-            return try await download(params, path: "/downloads/files/\(params.string("location") ?? "local")/\(REST.encoded(try REST.required(params, "path")))")
-        case "timelapse.download": return try await download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, "name")))")
-        case "webcam.info": return try await webcamInfo(params)
-        case "webcam.snapshot": return try await webcamSnapshot(params)
-        case "webcam.frames": return try await webcamFrames(params)
-        case "logs.download": return try await download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, "name")))")
-        default: throw RPCError.methodNotFound("octoprint.\(command)")
-        }
+    /// One OctoPrint REST call: everything is checked before anything is sent.
+    func rest(_ r: RESTCommand, _ params: Params) async throws -> JSONValue {
+        let path = try r.path(params)
+        let body = try r.body?(params, limits)
+        let client = try await client(params)
+        return OctoPrintClient.result(
+            try await client.call(r.method, path, query: r.query(params), body: body, conflict: r.conflict, notFound: r.onNotFound?(params)))
     }
 }

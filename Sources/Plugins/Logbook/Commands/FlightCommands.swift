@@ -38,12 +38,12 @@ extension LogbookService {
     }
 
     func flightsGet(_ params: Params) async throws -> JSONValue {
-        let id = params.int("id")!
+        let id = try params.requiredInt("id")
         return try await database.read { db in try Self.entry(db, id).json }
     }
 
     func flightsUpdate(_ params: Params) async throws -> JSONValue {
-        let id = params.int("id")!
+        let id = try params.requiredInt("id")
         return try await database.write { db in
             let stored = try Self.entry(db, id)
             guard stored.kind == .flight else {
@@ -79,7 +79,7 @@ extension LogbookService {
     }
 
     func entryDelete(_ params: Params, kind: EntryKind?) async throws -> JSONValue {
-        let id = params.int("id")!
+        let id = try params.requiredInt("id")
         let now = ISO8601.string(context.clock.now)
         return try await database.write { db in
             let e = try Self.entry(db, id)
@@ -91,7 +91,7 @@ extension LogbookService {
     }
 
     func flightsRestore(_ params: Params) async throws -> JSONValue {
-        let id = params.int("id")!
+        let id = try params.requiredInt("id")
         return try await database.write { db in
             var e = try Self.entry(db, id)
             guard e.deleted else { throw RPCError.invalidParam("id", "entry \(id) is not deleted") }
@@ -170,7 +170,7 @@ extension LogbookService {
     }
 
     func fstdAdd(_ params: Params) async throws -> JSONValue {
-        let date = day(params, "date")!
+        guard let date = day(params, "date") else { throw RPCError.invalidParam("date", "is required (YYYY-MM-DD)") }
         let type = try params.requiredString("fstd_type").trimmingCharacters(in: .whitespaces)
         guard !type.isEmpty else { throw RPCError.invalidParam("fstd_type", "must not be empty (e.g. 'A320 FFS')") }
         let total = try Minutes.parse(params["total"] ?? .null, field: "total")

@@ -185,7 +185,9 @@ extension LogbookService {
                     """,
                 arguments: [kind, finalName, medicalClass, exam?.description, params.bool("single_pilot_cat_passengers") ?? false,
                             issue?.description, expiry?.description, params.string("remarks") ?? ""])
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_certificates WHERE id = ?", arguments: [db.lastInsertedRowID])!
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_certificates WHERE id = ?", arguments: [db.lastInsertedRowID]) else {
+                throw RPCError.internalError("the certificate just stored cannot be read back")
+            }
             return Certificate(row: row).json(profile: profile, at: at)
         }
     }
@@ -202,7 +204,7 @@ extension LogbookService {
     }
 
     func certificatesDelete(_ params: Params) async throws -> JSONValue {
-        let id = params.int("id")!
+        let id = try params.requiredInt("id")
         return try await database.write { db in
             try db.execute(sql: "DELETE FROM logbook_certificates WHERE id = ?", arguments: [id])
             guard db.changesCount > 0 else { throw RPCError.notFound("certificate \(id)") }
@@ -245,7 +247,7 @@ extension LogbookService {
         }
         let airport = Airport(
             icao: icao, iata: params.string("iata")?.uppercased(), name: name, city: nil, country: nil,
-            latitude: params.double("latitude")!, longitude: params.double("longitude")!,
+            latitude: try params.requiredDouble("latitude"), longitude: try params.requiredDouble("longitude"),
             elevationFeet: Int(params.int("elevation_ft") ?? 0), timeZone: tz, userDefined: true)
         try await database.write { db in
             try db.execute(

@@ -17,7 +17,10 @@ extension LogbookService {
         let text = try await offPool { try Importer.load(path: path) }
         let format: ImportFormat
         if let name = params.string("format"), name != "auto" {
-            format = ImportFormat(rawValue: name)!
+            guard let named = ImportFormat(rawValue: name) else {
+                throw RPCError.invalidParam("format", "must be one of auto, \(ImportFormat.names.joined(separator: ", ")), got '\(name)'")
+            }
+            format = named
         } else {
             guard let detected = ImportFormat.detect(String(text.prefix(4000))) else {
                 throw RPCError.invalidParam(
@@ -108,7 +111,7 @@ extension LogbookService {
     func pdf(_ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String) async throws -> Int {
         let renderer = PDFLogbook(
             pilotName: data.profile.name ?? "(set your name with logbook.profile.set)",
-            rowsPerPage: Int(context.config.int("pdf_rows_per_page") ?? 14), aircraft: data.aircraft)
+            rowsPerPage: Int(context.config[LogbookConfig.pdfRowsPerPage]), aircraft: data.aircraft)
         return try await offPool { try renderer.write(entries: data.entries, starting: data.starting, to: path) }
     }
 

@@ -14,8 +14,8 @@ extension LogbookService {
 
     func runReminders() async throws {
         let at = today
-        let thresholds = (context.config["reminder_days"]?.arrayValue?.compactMap { $0.intValue.map(Int.init) } ?? [30, 14, 7, 1]).sorted()
-        let percent = Double(context.config.int("limit_warning_percent") ?? 90) / 100
+        let thresholds = context.config[LogbookConfig.reminderDays].map(Int.init).sorted()
+        let percent = Double(context.config[LogbookConfig.limitWarningPercent]) / 100
         let due: [Due] = try await database.read { db in
             let profile = try Profile.load(db)
             var due: [Due] = []

@@ -65,9 +65,9 @@ extension OctoPrintService {
 
     var watchSettings: PrintWatch.Settings {
         PrintWatch.Settings(
-            milestones: (context.config["progress_milestones"]?.arrayValue?.compactMap { $0.intValue.map(Int.init) } ?? [25, 50, 75]).sorted(),
-            bedCooledBelow: context.config.double("bed_cooled_below") ?? 40,
-            offlineAfter: TimeInterval(context.config.int("offline_after_s") ?? 300))
+            milestones: context.config[OctoPrintConfig.progressMilestones].map(Int.init).sorted(),
+            bedCooledBelow: context.config[OctoPrintConfig.bedCooledBelow],
+            offlineAfter: TimeInterval(context.config[OctoPrintConfig.offlineAfter]))
     }
 
     func makeWatch(_ printer: String) -> PrintWatch {

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One command: its descriptor and its handler, declared together (as a Hummingbird route is
+/// declared with its handler). The registry builds the dispatch table from these, so the manifest
+/// and the dispatch cannot disagree.
+///
+///     PluginCommand("flights.get", "Show one flight", params: [ParamSpec("id", .integer(min: 1), required: true, help: "entry id")],
+///                   result: "the entry", use: LogbookService.flightsGet)
+public struct PluginCommand<Service: Sendable>: Sendable {
+    public var descriptor: CommandDescriptor
+    let handler: @Sendable (Service, Params, CallContext) async throws -> JSONValue
+
+    /// The general form: any closure over the service, the validated parameters and the call.
+    public init(
+        _ name: String, _ summary: String, params: [ParamSpec] = [], result: String, example: String? = nil,
+        timeout: Duration = .seconds(120), run: @escaping @Sendable (Service, Params, CallContext) async throws -> JSONValue
+    ) {
+        descriptor = CommandDescriptor(name: name, summary: summary, params: params, result: result, example: example, timeout: timeout)
+        handler = run
+    }
+
+    /// An `Encodable` result (a model) is encoded to JSON for the reply.
+    public init<Result: Encodable & Sendable>(
+        _ name: String, _ summary: String, params: [ParamSpec] = [], result: String, example: String? = nil,
+        timeout: Duration = .seconds(120), model run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
+    ) {
+        self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, call in
+            try JSONValue(encoding: try await run(service, params, call))
+        }
+    }
+
+    /// A service method that needs nothing from the call: `use: LogbookService.profileGet`.
+    public init(
+        _ name: String, _ summary: String, params: [ParamSpec] = [], result: String, example: String? = nil,
+        timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable () async throws -> JSONValue
+    ) {
+        self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, _, _ in
+            try await method(service)()
+        }
+    }
+
+    /// A service method over the parameters: `use: LogbookService.flightsAdd`.
+    public init(
+        _ name: String, _ summary: String, params: [ParamSpec] = [], result: String, example: String? = nil,
+        timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> JSONValue
+    ) {
+        self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, _ in
+            try await method(service)(params)
+        }
+    }
+
+    /// A service method over the parameters and the call (progress, the caller's connection).
+    public init(
+        _ name: String, _ summary: String, params: [ParamSpec] = [], result: String, example: String? = nil,
+        timeout: Duration = .seconds(120),
+        use method: @escaping @Sendable (Service) -> @Sendable (Params, CallContext) async throws -> JSONValue
+    ) {
+        self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, call in
+            try await method(service)(params, call)
+        }
+    }
+
+    /// The same handler with a changed descriptor (a generated example, a shared parameter).
+    public func mapDescriptor(_ change: (inout CommandDescriptor) -> Void) -> PluginCommand {
+        var copy = self
+        change(&copy.descriptor)
+        return copy
+    }
+}
+
+/// A periodic job: its descriptor and its handler.
+public struct PluginJob<Service: Sendable>: Sendable {
+    public var descriptor: JobDescriptor
+    let handler: @Sendable (Service) async throws -> Void
+
+    public init(
+        _ id: String, _ summary: String, schedule: JobSchedule, jitter: Duration = .zero, timeout: Duration = .seconds(300),
+        run: @escaping @Sendable (Service) async throws -> Void
+    ) {
+        descriptor = JobDescriptor(id: id, summary: summary, schedule: schedule, jitter: jitter, timeout: timeout)
+        handler = run
+    }
+}

@@ -1,0 +1,68 @@
+/// A plugin with its service type erased, so that one host holds plugins of different services.
+/// Built once per plugin from its declarations; the handlers get back the service type `setup`
+/// produced.
+struct PluginRuntime: Sendable {
+    enum Setup: Sendable {
+        case ready(any Sendable)
+        case notConfigured(String)
+    }
+
+    typealias Handler = @Sendable (any Sendable, Params, CallContext) async throws -> JSONValue
+
+    let manifest: PluginManifest
+    /// By local name (`flights.add`).
+    let commands: [String: Handler]
+    let jobs: [String: @Sendable (any Sendable) async throws -> Void]
+    let setup: @Sendable (PluginContext) async throws -> Setup
+    let teardown: @Sendable (any Sendable) async -> Void
+
+    init<Plugin: AssistantPlugin>(_ plugin: Plugin) throws(RegistryError) {
+        let manifest = plugin.manifest
+        self.manifest = manifest
+        var commands: [String: Handler] = [:]
+        for command in plugin.commands {
+            let name = command.descriptor.name
+            guard Self.isValidName(name) else { throw .badMethodName(name, plugin: manifest.id) }
+            guard commands[name] == nil else { throw .duplicateMethod("\(manifest.id).\(name)", first: manifest.id, second: manifest.id) }
+            let handler = command.handler
+            commands[name] = { service, params, call in
+                try await handler(try Self.cast(service, to: Plugin.Service.self, plugin: manifest.id), params, call)
+            }
+        }
+        var jobs: [String: @Sendable (any Sendable) async throws -> Void] = [:]
+        for job in plugin.jobs {
+            let id = job.descriptor.id
+            guard !id.isEmpty, !id.contains("."), jobs[id] == nil else { throw .badJobID(id, plugin: manifest.id) }
+            let handler = job.handler
+            jobs[id] = { service in try await handler(try Self.cast(service, to: Plugin.Service.self, plugin: manifest.id)) }
+        }
+        self.commands = commands
+        self.jobs = jobs
+        setup = { context in
+            switch try await plugin.setup(context) {
+            case .ready(let service): .ready(service)
+            case .notConfigured(let why): .notConfigured(why)
+            }
+        }
+        teardown = { service in
+            guard let service = service as? Plugin.Service else { return }
+            await plugin.teardown(service)
+        }
+    }
+
+    /// `area.verb` names: lower-case letters, digits and `_`, in dot-separated parts.
+    static func isValidName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty
+            && parts.allSatisfy { part in
+                !part.isEmpty && part.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
+            }
+    }
+
+    private static func cast<Service>(_ service: any Sendable, to: Service.Type, plugin: String) throws -> Service {
+        guard let typed = service as? Service else {
+            throw RPCError.internalError("plugin '\(plugin)' holds a \(type(of: service)), not its \(Service.self)")
+        }
+        return typed
+    }
+}
