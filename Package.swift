@@ -63,6 +63,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
             ],
             swiftSettings: strictSwift
         ),
@@ -92,6 +93,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
             ],
             path: "Sources/Plugins/OctoPrint",
             swiftSettings: strictSwift

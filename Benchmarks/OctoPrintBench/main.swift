@@ -26,7 +26,7 @@ do {
     // Real-looking G-code lines, deterministic.
     var text = ""
     var i = 0
-    FileManager.default.createFile(atPath: file, contents: nil)
+    _ = FileManager.default.createFile(atPath: file, contents: nil)
     let handle = FileHandle(forWritingAtPath: file)!
     while (try handle.offset()) < UInt64(megabytes) * 1_000_000 {
         text.removeAll(keepingCapacity: true)

@@ -14,7 +14,7 @@ extension LogbookService {
         let path = try params.requiredString("path")
         let dryRun = params.bool("dry_run") ?? false
         let skipInvalid = params.bool("skip_invalid") ?? false
-        let text = try await offPool { try Importer.load(path: path) }
+        let text = try await runBlocking { try Importer.load(path: path) }
         let format: ImportFormat
         if let name = params.string("format"), name != "auto" {
             guard let named = ImportFormat(rawValue: name) else {
@@ -33,7 +33,7 @@ extension LogbookService {
         }
         let outcome: Importer.Outcome
         do {
-            outcome = try await offPool {
+            outcome = try await runBlocking {
                 var importer = Importer(format: format, context: context, known: known)
                 return try importer.run(text: text)
             }
@@ -93,7 +93,7 @@ extension LogbookService {
         let data = try await exportData(from: day(params, "from_date"), to: day(params, "to_date"))
         switch format {
         case "csv":
-            try await offPool {
+            try await runBlocking {
                 let csv = CSVExporter.render(data.entries, aircraft: data.aircraft)
                 do {
                     try csv.write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -112,7 +112,7 @@ extension LogbookService {
         let renderer = PDFLogbook(
             pilotName: data.profile.name ?? "(set your name with logbook.profile.set)",
             rowsPerPage: Int(context.config[LogbookConfig.pdfRowsPerPage]), aircraft: data.aircraft)
-        return try await offPool { try renderer.write(entries: data.entries, starting: data.starting, to: path) }
+        return try await runBlocking { try renderer.write(entries: data.entries, starting: data.starting, to: path) }
     }
 
     func reportMail(_ params: Params) async throws -> JSONValue {

@@ -3,19 +3,20 @@ import Foundation
 import HostCore
 import NIOCore
 import NIOHTTP1
+import NIOFileSystem
 
-/// A file's bytes as an async sequence of 256 KiB buffers, so an upload never holds the whole
-/// file; `onChunk` reports the running count (the caller's progress).
-struct FileChunks: AsyncSequence, Sendable {
+/// The multipart body of an upload: the part header, the file's chunks as NIO reads them (so an
+/// upload never holds the whole file), the closing fields. `onChunk` reports the running count.
+struct UploadBody: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
-    let path: String
     let prefix: ByteBuffer
+    let file: NIOFileSystem.FileChunks
     let suffix: ByteBuffer
     let onChunk: @Sendable (Int64) -> Void
 
     struct AsyncIterator: AsyncIteratorProtocol {
-        let handle: FileHandle
         var prefix: ByteBuffer?
+        var file: NIOFileSystem.FileChunks.AsyncIterator
         var suffix: ByteBuffer?
         var sent: Int64 = 0
         var fileDone = false
@@ -26,15 +27,13 @@ struct FileChunks: AsyncSequence, Sendable {
                 prefix = nil
                 return p
             }
-            // A read of 256 KiB from the page cache takes microseconds; no thread hop is needed.
             if !fileDone {
-                if let data = try handle.read(upToCount: 256 * 1024), !data.isEmpty {
-                    sent += Int64(data.count)
+                if let chunk = try await file.next() {
+                    sent += Int64(chunk.readableBytes)
                     onChunk(sent)
-                    return ByteBuffer(bytes: data)
+                    return chunk
                 }
                 fileDone = true
-                try? handle.close()
             }
             if let s = suffix {
                 suffix = nil
@@ -45,7 +44,7 @@ struct FileChunks: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(handle: FileHandle(forReadingAtPath: path)!, prefix: prefix, suffix: suffix, onChunk: onChunk)
+        AsyncIterator(prefix: prefix, file: file.makeAsyncIterator(), suffix: suffix, onChunk: onChunk)
     }
 }
 
@@ -59,12 +58,6 @@ enum Multipart {
 extension OctoPrintService {
     func upload(_ params: Params, call: CallContext) async throws -> JSONValue {
         let file = try params.requiredString("file")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-            FileManager.default.isReadableFile(atPath: file),
-            let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int64
-        else { throw RPCError.invalidParam("file", "'\(file)' is not a readable file") }
-        let c = try await client(params)
         let location = params.string("location") ?? "local"
         let boundary = "assistantd-\(UUID().uuidString)"
         let name = (file as NSString).lastPathComponent
@@ -76,20 +69,24 @@ extension OctoPrintService {
         if params.bool("print") == true { tail += Multipart.field(boundary, "print", "true") }
         tail += "--\(boundary)--\r\n"
         let prefix = ByteBuffer(string: head), suffix = ByteBuffer(string: tail)
-        let total = Int64(prefix.readableBytes) + size + Int64(suffix.readableBytes)
-        // About a hundred progress notifications, whatever the size.
-        let step = max(size / 100, 256 * 1024)
-        let body = FileChunks(path: file, prefix: prefix, suffix: suffix) { sent in
-            if sent == size || sent % step < 256 * 1024 {
-                call.progress("uploading \(name)", done: sent, total: size)
+        // The file is opened before anything is sent; one that is missing or vanishes is a -32602.
+        return try await FileInput.withChunks(of: file, param: "file") { size, chunks in
+            let c = try await client(params)
+            let total = Int64(prefix.readableBytes) + size + Int64(suffix.readableBytes)
+            // About a hundred progress notifications, whatever the size.
+            let step = max(size / 100, 256 * 1024)
+            let body = UploadBody(prefix: prefix, file: chunks, suffix: suffix) { sent in
+                if sent == size || sent % step < 256 * 1024 {
+                    call.progress("uploading \(name)", done: sent, total: size)
+                }
             }
+            var request = c.makeRequest(.POST, "/api/files/\(location)")
+            request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
+            request.body = .stream(body, length: .known(total))
+            let response = try await c.send(request, timeout: .seconds(3600))
+            try c.check(response, conflict: .fileInUse)
+            return OctoPrintClient.result(response)
         }
-        var request = c.makeRequest(.POST, "/api/files/\(location)")
-        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
-        request.body = .stream(body, length: .known(total))
-        let response = try await c.send(request, timeout: .seconds(3600))
-        try c.check(response, conflict: .fileInUse)
-        return OctoPrintClient.result(response)
     }
 
     func mkdir(_ params: Params) async throws -> JSONValue {
@@ -111,7 +108,7 @@ extension OctoPrintService {
     /// Streams a download into `out` through a temporary file in the same folder.
     func download(_ params: Params, path: String) async throws -> JSONValue {
         let out = try params.requiredString("out")
-        try Self.checkFolder(of: out, param: "out")
+        try FileOutput.checkFolder(of: out, param: "out")
         let c = try await client(params)
         let response: HTTPClientResponse
         do {
@@ -124,22 +121,13 @@ extension OctoPrintService {
             try c.check(OctoPrintClient.Response(status: Int(response.status.code), headers: response.headers, body: body), conflict: .other)
             throw OctoPrintError.refused(Int(response.status.code), "unexpected answer")
         }
-        let temporary = out + ".part-\(UUID().uuidString.prefix(8))"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
-            throw RPCError.invalidParam("out", "'\(out)' cannot be written")
-        }
-        var bytes: Int64 = 0
-        do {
+        let bytes = try await FileOutput.withFile(at: out, param: "out") { writer in
+            var bytes: Int64 = 0
             for try await chunk in response.body {
-                try handle.write(contentsOf: Data(chunk.readableBytesView))
+                _ = try await writer.write(contentsOf: chunk.readableBytesView)
                 bytes += Int64(chunk.readableBytes)
             }
-            try handle.close()
-            guard rename(temporary, out) == 0 else { throw RPCError.invalidParam("out", "'\(out)' cannot be written") }
-        } catch {
-            try? handle.close()
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
+            return bytes
         }
         return ["path": .string(out), "bytes": .int(bytes)]
     }

@@ -108,11 +108,11 @@ extension OctoPrintService {
 
     func webcamSnapshot(_ params: Params) async throws -> JSONValue {
         let out = try params.requiredString("out")
-        try Self.checkFolder(of: out, param: "out")
+        try FileOutput.checkFolder(of: out, param: "out")
         let c = try await client(params)
         let w = try await webcam(c, named: params.string("name"))
         let jpeg = try await snapshotJPEG(c, webcam: w)
-        try Self.writeAtomically(Data(jpeg), to: out, param: "out")
+        try await FileOutput.write(Data(jpeg), to: out, param: "out")
         return ["path": .string(out), "bytes": .int(Int64(jpeg.count)), "webcam": .string(w.name)]
     }
 
@@ -140,28 +140,12 @@ extension OctoPrintService {
         read: for try await chunk in response.body {
             for frame in splitter.append(chunk.readableBytesView) {
                 let path = (folder as NSString).appendingPathComponent(String(format: "frame-%04d.jpg", files.count + 1))
-                try Self.writeAtomically(Data(frame), to: path, param: "out_dir")
+                try await FileOutput.write(Data(frame), to: path, param: "out_dir")
                 files.append(.string(path))
                 if files.count == count { break read }
             }
         }
         guard files.count == count else { throw OctoPrintError.webcam(url, "the stream ended after \(files.count) of \(count) frames") }
         return ["files": .array(files), "webcam": .string(w.name)]
-    }
-
-    static func checkFolder(of path: String, param: String) throws(RPCError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw RPCError.invalidParam(param, "the folder \(folder) does not exist")
-        }
-    }
-
-    static func writeAtomically(_ data: Data, to path: String, param: String) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw RPCError.invalidParam(param, "'\(path)' cannot be written (\(error.localizedDescription))")
-        }
     }
 }
