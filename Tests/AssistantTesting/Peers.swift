@@ -193,3 +193,37 @@ extension HostConfiguration {
         notify.smtp.caFile = smtp.certificate
     }
 }
+
+/// `Tests/peers/http_upstream.py` on 127.0.0.1: plain, or TLS with a certificate made for this run
+/// (its own CA, so `certificate` is the CA file a client trusts).
+public final class HTTPUpstreamPeer: Sendable {
+    public let directory = TemporaryDirectory(prefix: "up")
+    public let process: PeerProcess
+    public let port: Int
+    public let certificate: String?
+
+    public var baseURL: String { "\(certificate == nil ? "http" : "https")://127.0.0.1:\(port)" }
+
+    public init(tls: Bool = false) async throws {
+        var arguments = [Peers.script("http_upstream.py")]
+        if tls {
+            let certificate = directory.file("cert.pem")
+            let key = directory.file("key.pem")
+            let status = await Peers.runOffPool(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj",
+                    "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                ])
+            guard status == 0 else { throw PeerMissing("openssl could not make a test certificate") }
+            arguments += ["--cert", certificate, "--key", key]
+            self.certificate = certificate
+        } else {
+            certificate = nil
+        }
+        process = try PeerProcess(Peers.python, arguments)
+        port = try await process.announcedPort(within: 20, "http_upstream.py start")
+    }
+
+    public func stop() { process.stop() }
+}

@@ -1,0 +1,334 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// How a plugin's client proves who it is to its upstream. Secrets go in headers, never in URLs.
+public enum UpstreamAuth: Sendable {
+    case none
+    case basic(user: String, password: String)
+    /// `Authorization: Bearer <token>`. `refresh`, when given, runs once after a 401 and the
+    /// request is repeated with the token `token()` then returns; a second 401 needs re-auth.
+    case bearer(token: @Sendable () async throws -> String, refresh: (@Sendable () async throws -> Void)? = nil)
+    /// A session cookie, `name=value`.
+    case cookie(String)
+    /// A named header, such as OctoPrint's `X-Api-Key`.
+    case header(name: String, value: String)
+}
+
+/// Whether plain http is acceptable: the plugin's policy, per account. OctoPrint and CalDAV on a
+/// LAN use http; study systems accept only https, or http to this machine (tests, tunnels).
+public enum PlainHTTPPolicy: Sendable {
+    case allowed
+    case loopbackOnly
+}
+
+/// An answer, read whole (bounded).
+public struct UpstreamResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: ByteBuffer
+
+    public var json: JSONValue? { body.readableBytes == 0 ? nil : try? JSONValue.decode(bytes: body.readableBytesView) }
+    public var text: String { String(buffer: body) }
+}
+
+/// The HTTP client every plugin that talks to a remote service uses: one base URL and account,
+/// its auth, its CA file, bounded answers, the host's timeout, retries with backoff on the host
+/// clock for idempotent requests only, and errors mapped from AsyncHTTPClient's and NIO's error
+/// types to the host's codes:
+///
+/// - refused or unreachable → -32004, naming the plugin, the account and the origin;
+/// - a timeout → -32005;
+/// - 401 → the auth's refresh once, then -32003 with the command that fixes it;
+/// - 5xx → -32004 after the retries (a read cache answers it from its last copy).
+public struct UpstreamClient: Sendable {
+    public struct Configuration: Sendable {
+        public var baseURL: String
+        public var auth: UpstreamAuth
+        public var caFile: String?
+        public var timeout: Duration
+        public var maxResponseBytes: Int
+        /// Extra attempts for idempotent requests after a failure to connect, a timeout or a 502–504.
+        public var retries: Int
+        public var retryDelay: Duration
+        public var plainHTTP: PlainHTTPPolicy
+        /// The command a person runs when the credentials are refused (`stag.login account=zcu`).
+        public var reauthCommand: String?
+        public var headers: HTTPHeaders
+
+        public init(
+            baseURL: String, auth: UpstreamAuth = .none, caFile: String? = nil, timeout: Duration = .seconds(30),
+            maxResponseBytes: Int = 16 << 20, retries: Int = 2, retryDelay: Duration = .milliseconds(500),
+            plainHTTP: PlainHTTPPolicy = .loopbackOnly, reauthCommand: String? = nil, headers: HTTPHeaders = [:]
+        ) {
+            self.baseURL = baseURL
+            self.auth = auth
+            self.caFile = caFile
+            self.timeout = timeout
+            self.maxResponseBytes = maxResponseBytes
+            self.retries = retries
+            self.retryDelay = retryDelay
+            self.plainHTTP = plainHTTP
+            self.reauthCommand = reauthCommand
+            self.headers = headers
+        }
+    }
+
+    public let plugin: String
+    public let account: String?
+    public let configuration: Configuration
+    let http: HTTPClient
+    let clock: any HostClock
+    /// Told when the upstream refused the credentials for good (the account then needs re-auth).
+    let onReauthNeeded: @Sendable (String) async -> Void
+
+    /// The process-wide client the kit's upstreams share. AsyncHTTPClient's own retrying of failed
+    /// connection attempts is off: it would hold a refused connection until the request's deadline,
+    /// while this client retries idempotent requests itself, with backoff on the host clock, and a
+    /// refresh coordinator backs off between polls.
+    public static let sharedHTTP: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    public init(
+        plugin: String, account: String? = nil, configuration: Configuration, http: HTTPClient = UpstreamClient.sharedHTTP,
+        clock: any HostClock,
+        onReauthNeeded: @escaping @Sendable (String) async -> Void = { _ in }
+    ) throws(RPCError) {
+        try Self.checkBaseURL(configuration.baseURL, policy: configuration.plainHTTP, param: "url")
+        self.plugin = plugin
+        self.account = account
+        self.configuration = configuration
+        self.http = http
+        self.clock = clock
+        self.onReauthNeeded = onReauthNeeded
+    }
+
+    /// Checks an address a person gave (a setup command's parameter) against the policy.
+    public static func checkBaseURL(_ text: String, policy: PlainHTTPPolicy, param: String) throws(RPCError) {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw RPCError.invalidParam(param, "'\(text)' is not an http(s) address such as https://example.org")
+        }
+        guard url.user == nil, url.password == nil, url.query == nil else {
+            throw RPCError.invalidParam(param, "must not carry credentials or a query (credentials go in the vault)")
+        }
+        switch scheme {
+        case "https": return
+        case "http":
+            if policy == .allowed || isLoopback(host) { return }
+            throw RPCError.invalidParam(param, "must use https (plain http is accepted only for this machine, 127.0.0.1 or localhost)")
+        default:
+            throw RPCError.invalidParam(param, "must start with https:// (got \(scheme)://)")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let h = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return h == "localhost" || h == "::1" || h.hasPrefix("127.")
+    }
+
+    /// The base URL's origin, for messages (no path, no query, never a secret).
+    public var origin: String {
+        guard let url = URL(string: configuration.baseURL), let scheme = url.scheme, let host = url.host else { return configuration.baseURL }
+        return "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
+    }
+
+    // MARK: Requests
+
+    public func get(_ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:]) async throws -> UpstreamResponse {
+        try await send(.GET, path, query: query, headers: headers)
+    }
+
+    /// Sends a request and reads the answer. Non-2xx answers are returned, except 401 (re-auth),
+    /// and 502–504 after the retries (-32004); the caller maps the rest to its own meanings.
+    public func send(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:], body: ByteBuffer? = nil
+    ) async throws -> UpstreamResponse {
+        let idempotent = [.GET, .HEAD, .PUT, .DELETE, .OPTIONS].contains(method)
+        var refreshed = false
+        var attempt = 0
+        while true {
+            try Task.checkCancellation()
+            let request = try await makeRequest(method, path, query: query, headers: headers, body: body)
+            let outcome: Result<UpstreamResponse, RPCError>
+            do {
+                outcome = .success(try await execute(request))
+            } catch let error as RPCError {
+                outcome = .failure(error)
+            }
+            switch outcome {
+            case .success(let response) where response.status == 401:
+                if !refreshed, case .bearer(_, let refresh?) = configuration.auth {
+                    refreshed = true
+                    do { try await refresh() } catch let error as RPCError where error.code != RPCErrorCode.needsReauth {
+                        throw error
+                    } catch {
+                        throw await needsReauth("the token could not be refreshed (\(error))")
+                    }
+                    continue
+                }
+                throw await needsReauth("\(origin) answered 401 (the credentials were refused)")
+            case .success(let response) where (502...504).contains(response.status):
+                if idempotent, attempt < configuration.retries {
+                    attempt += 1
+                    try await clock.sleep(for: configuration.retryDelay * (1 << (attempt - 1)))
+                    continue
+                }
+                throw unreachable("answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)", status: response.status)
+            case .success(let response):
+                return response
+            case .failure(let error) where idempotent && attempt < configuration.retries
+                && (error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout):
+                attempt += 1
+                try await clock.sleep(for: configuration.retryDelay * (1 << (attempt - 1)))
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    /// A JSON answer; non-2xx becomes -32004 with the status (plugins with their own meanings
+    /// for statuses use `send`).
+    public func json(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil
+    ) async throws -> JSONValue {
+        var headers = HTTPHeaders()
+        headers.add(name: "Accept", value: "application/json")
+        var bytes: ByteBuffer?
+        if let body {
+            headers.add(name: "Content-Type", value: "application/json")
+            bytes = ByteBuffer(bytes: body.encodedBytes())
+        }
+        let response = try await send(method, path, query: query, headers: headers, body: bytes)
+        guard (200..<300).contains(response.status) else {
+            throw unreachable("answered \(response.status): \(response.text.prefix(200))", status: response.status)
+        }
+        guard let json = response.json else {
+            if response.body.readableBytes == 0 { return .null }
+            throw unreachable("answered something that is not JSON", status: response.status)
+        }
+        return json
+    }
+
+    func makeRequest(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)], headers: HTTPHeaders, body: ByteBuffer?
+    ) async throws -> HTTPClientRequest {
+        var base = configuration.baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        var url = base + (path.isEmpty || path.hasPrefix("/") ? path : "/" + path)
+        if !query.isEmpty {
+            var components = URLComponents()
+            components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
+            // '+' is a space to most servers; send it encoded.
+            url += "?" + (components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        }
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers = configuration.headers
+        request.headers.add(contentsOf: headers)
+        switch configuration.auth {
+        case .none: break
+        case .basic(let user, let password):
+            request.headers.replaceOrAdd(name: "Authorization", value: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
+        case .bearer(let token, _):
+            request.headers.replaceOrAdd(name: "Authorization", value: "Bearer " + (try await token()))
+        case .cookie(let cookie):
+            request.headers.add(name: "Cookie", value: cookie)
+        case .header(let name, let value):
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
+        if let caFile = configuration.caFile {
+            if let problem = FileCheck.problem(reading: caFile) {
+                throw RPCError(
+                    code: RPCErrorCode.pluginNotReady, message: "\(subject) cannot be used: its CA file \(problem)",
+                    data: errorData(["state": "failed", "detail": .string("CA file \(problem)")]))
+            }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(caFile)
+            request.tlsConfiguration = tls
+        }
+        if let body { request.body = .bytes(body) }
+        return request
+    }
+
+    func execute(_ request: HTTPClientRequest) async throws -> UpstreamResponse {
+        do {
+            let response = try await http.execute(request, timeout: TimeAmount(configuration.timeout))
+            let body = try await response.body.collect(upTo: configuration.maxResponseBytes)
+            return UpstreamResponse(status: Int(response.status.code), headers: response.headers, body: body)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw map(error)
+        }
+    }
+
+    // MARK: Errors
+
+    var subject: String { account.map { "Account '\($0)' of '\(plugin)'" } ?? "'\(plugin)'" }
+
+    func errorData(_ extra: [String: JSONValue] = [:]) -> JSONValue {
+        var data: [String: JSONValue] = ["plugin": .string(plugin), "url": .string(origin)]
+        if let account { data["account"] = .string(account) }
+        return .object(data.merging(extra) { $1 })
+    }
+
+    func unreachable(_ reason: String, status: Int? = nil) -> RPCError {
+        RPCError(
+            code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(origin) \(reason)",
+            data: errorData(status.map { ["status": .int(Int64($0))] } ?? [:]))
+    }
+
+    func needsReauth(_ reason: String) async -> RPCError {
+        await onReauthNeeded(reason)
+        let fix = configuration.reauthCommand ?? "assistantctl vault set \(plugin)/\(account.map { "\($0)/" } ?? "")…"
+        var extra: [String: JSONValue] = ["reason": .string(reason), "fix": .string(fix)]
+        extra["state"] = "needs_reauth"
+        return RPCError(
+            code: RPCErrorCode.needsReauth, message: "\(subject) needs re-authentication: \(reason); run: \(fix)", data: errorData(extra))
+    }
+
+    /// From the error types of AsyncHTTPClient, NIO and NIOSSL, never from their text.
+    func map(_ error: any Error) -> RPCError {
+        if let error = error as? RPCError { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+                return RPCError(
+                    code: RPCErrorCode.timeout, message: "\(origin) did not answer within \(Int(configuration.timeout.timeInterval)) s",
+                    data: errorData())
+            case .remoteConnectionClosed:
+                return unreachable("closed the connection before answering")
+            default:
+                return unreachable("failed: \(error)")
+            }
+        }
+        if error is NIOTooManyBytesError { return unreachable("answered more than \(configuration.maxResponseBytes) bytes") }
+        if let error = error as? NIOConnectionError {
+            if let first = error.connectionErrors.first { return map(first.error) }
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return unreachable("cannot be resolved (DNS)") }
+            return unreachable("cannot be connected to")
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED: return unreachable("refused the connection")
+            case EHOSTUNREACH, ENETUNREACH: return unreachable("cannot be reached (no route)")
+            case ETIMEDOUT:
+                return RPCError(code: RPCErrorCode.timeout, message: "\(origin) did not answer in time", data: errorData())
+            default: return unreachable("failed: \(String(cString: strerror(error.errnoCode)))")
+            }
+        }
+        if let error = error as? ChannelError, case .connectTimeout = error {
+            return RPCError(code: RPCErrorCode.timeout, message: "\(origin) did not accept a connection in time", data: errorData())
+        }
+        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
+            return unreachable("failed the TLS handshake (\(error)); is the CA file right?")
+        }
+        return unreachable("failed: \(error)")
+    }
+}

@@ -1,0 +1,90 @@
+"""A loopback HTTP(S) upstream for the plugin kit's tests.
+
+Routes: /json (a JSON answer), /echo (the request's method, path, query and headers as JSON),
+/hang (never answers), /status/<n> (answers n), /flaky/<n> (503 for the first n requests, then
+JSON), /bearer (401 unless `Authorization: Bearer good`), /big (2 MB), /count (how many
+requests it has seen). Prints `PORT <n>` when listening on 127.0.0.1.
+"""
+import argparse
+import json
+import ssl
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit, parse_qsl
+
+lock = threading.Lock()
+counts = {"all": 0, "flaky": 0}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, content_type="application/json"):
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def handle_any(self):
+        with lock:
+            counts["all"] += 1
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode() if length else ""
+        parts = urlsplit(self.path)
+        path = parts.path
+        if path == "/json":
+            return self.answer(200, {"ok": True, "items": [1, 2, 3]})
+        if path == "/echo":
+            return self.answer(200, {"method": self.command, "path": path, "query": dict(parse_qsl(parts.query, keep_blank_values=True)),
+                                     "raw_query": parts.query, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+        if path == "/hang":
+            time.sleep(3600)
+            return
+        if path.startswith("/status/"):
+            code = int(path.split("/")[2])
+            return self.answer(code, {"status": code})
+        if path.startswith("/flaky/"):
+            failures = int(path.split("/")[2])
+            with lock:
+                counts["flaky"] += 1
+                seen = counts["flaky"]
+            if seen <= failures:
+                return self.answer(503, {"error": "try later"})
+            return self.answer(200, {"ok": True, "attempt": seen})
+        if path == "/bearer":
+            if self.headers.get("Authorization") == "Bearer good":
+                return self.answer(200, {"ok": True})
+            return self.answer(401, {"error": "bad token"})
+        if path == "/big":
+            return self.answer(200, b"x" * (2 << 20), "text/plain")
+        if path == "/count":
+            return self.answer(200, {"all": counts["all"], "flaky": counts["flaky"]})
+        return self.answer(404, {"error": "not found"})
+
+    do_GET = do_POST = do_PUT = do_DELETE = handle_any
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cert")
+    parser.add_argument("--key")
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    if args.cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.cert, args.key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    print("PORT %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
