@@ -19,7 +19,7 @@ actor LiveMonitor {
 
     private func setLive(_ printer: String, _ live: Bool) { entries[printer]?.live = live }
 
-    func start(_ name: String, watch: PrintWatch, logger: Logger, session: @escaping Session) {
+    func start(_ name: String, watch: PrintWatch, clock: any HostClock, logger: Logger, session: @escaping Session) {
         stop(name)
         let task = Task {
             let setLive: @Sendable (Bool) async -> Void = { live in await self.setLive(name, live) }
@@ -33,9 +33,9 @@ actor LiveMonitor {
                     logger.debug("octoprint push connection ended", metadata: ["printer": "\(name)", "error": "\(error)"])
                 }
                 await setLive(false)
-                // Reconnect with backoff: 1 s doubling to a minute; polling covers the gap.
+                // Reconnect with backoff on the host clock: 1 s doubling to a minute; polling covers the gap.
                 let delay = min(60.0, pow(2, Double(min(failures, 6))))
-                try? await Task.sleep(for: .seconds(delay))
+                try? await clock.sleep(for: .seconds(delay))
             }
         }
         entries[name] = Entry(watch: watch, task: task)
@@ -46,9 +46,12 @@ actor LiveMonitor {
         entries[name] = nil
     }
 
-    func stopAll() {
-        for e in entries.values { e.task.cancel() }
+    /// Cancels every push connection and waits until each has ended, so nothing outlives the plugin.
+    func stopAll() async {
+        let tasks = entries.values.map(\.task)
         entries.removeAll()
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
     }
 
     var printersWithoutPush: [String] { entries.filter { !$0.value.live }.map(\.key) }
@@ -58,7 +61,7 @@ extension OctoPrintService {
     /// Starts (or restarts) the push connection and the print watch of one printer.
     func startLive(_ printer: Printer) async {
         let watch = makeWatch(printer.name)
-        await live.start(printer.name, watch: watch, logger: context.logger) { onOpen in
+        await live.start(printer.name, watch: watch, clock: context.clock, logger: context.logger) { onOpen in
             try await self.runPush(printer, watch: watch, onOpen: onOpen)
         }
     }
