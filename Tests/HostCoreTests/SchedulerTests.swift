@@ -158,6 +158,46 @@ import Testing
         await f.scheduler.stopAll()
     }
 
+    /// Tens of thousands of reminders cost memory, not tasks: one sleeper on the clock whatever
+    /// their number; they fire in deadline order; re-arming and cancelling do not grow the queue.
+    @Test func manyOneShotsShareOneWaitingLoop() async throws {
+        let f = try Fixture()
+        let fired = NIOLockedValueBox<[Int]>([])
+        let count = 20_000
+        let (signal, continuation) = AsyncStream<Int>.makeStream()
+        let start = f.clock.now
+        // Armed in reverse order, each one earlier than all before it.
+        for i in stride(from: count - 1, through: 0, by: -1) {
+            await f.scheduler.scheduleOnce(id: "t.r\(i)", at: start.addingTimeInterval(Double(60 + i))) {
+                fired.withLockedValue { $0.append(i) }
+                continuation.yield(i)
+            }
+        }
+        await f.clock.waitForSleepers(1)
+        #expect(f.clock.sleeperCount == 1, "one waiting loop, not one task per reminder")
+        #expect(await f.scheduler.pendingOneShots.count == count)
+        // Re-arm half of them later and cancel a quarter: the queue does not keep growing.
+        for i in 0..<(count / 2) {
+            await f.scheduler.scheduleOnce(id: "t.r\(i)", at: start.addingTimeInterval(Double(100_000 + i))) {
+                fired.withLockedValue { $0.append(i) }
+                continuation.yield(i)
+            }
+        }
+        for i in (count / 2)..<(count / 2 + count / 4) { await f.scheduler.cancelOnce(id: "t.r\(i)") }
+        #expect(await f.scheduler.pendingOneShots.count == count - count / 4)
+        #expect(await f.scheduler.oneShotQueueCount <= 2 * count)
+        // The first three still armed in the original window are 15 000, 15 001, 15 002.
+        await f.clock.waitForSleepers(1)
+        f.clock.advance(to: start.addingTimeInterval(Double(60 + count / 2 + count / 4 + 2)))
+        var iterator = signal.makeAsyncIterator()
+        var got: [Int] = []
+        for _ in 0..<3 { got.append(await iterator.next() ?? -1) }
+        #expect(got.sorted() == [15_000, 15_001, 15_002])
+        #expect(await f.scheduler.pendingOneShots.count == count - count / 4 - 3)
+        await f.scheduler.stopAll()
+        #expect(fired.withLockedValue { $0.count } == 3)
+    }
+
     @Test func dailyJobsFollowTheConfiguredTimeZone() async throws {
         let f = try Fixture(timeZone: TimeZone(identifier: "Europe/Prague")!)
         var completions = await f.scheduler.completions().makeAsyncIterator()

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HeapModule
 import Logging
 
 public struct ScheduledJob: Sendable {
@@ -67,8 +68,14 @@ public actor JobScheduler {
     private let logger: Logger
     private let redactor: SecretRedactor
     private var jobs: [String: JobState] = [:]
-    private var oneShots: [String: (token: UInt64, task: Task<Void, Never>)] = [:]
+    /// One-shots cost memory, not tasks: the armed ones by id, a heap of their deadlines
+    /// (entries of replaced or cancelled ones are skipped when they surface), and one loop that
+    /// sleeps until the earliest and runs what is due as child tasks.
+    private var oneShots: [String: OneShot] = [:]
+    private var oneShotQueue = Heap<QueuedOneShot>()
     private var oneShotCounter: UInt64 = 0
+    private var oneShotLoop: Task<Void, Never>?
+    private let oneShotWaker = Waker()
     private let random: @Sendable (Double) -> Double
     /// Called with (jobID, failed: true) on the first failure and (jobID, false) on recovery.
     private var onEdge: (@Sendable (String, Bool, String?) async -> Void)?
@@ -140,8 +147,12 @@ public actor JobScheduler {
     /// Stops everything (shutdown): loops are cancelled and awaited, one-shots cancelled.
     public func stopAll() async {
         await deactivate(prefix: "")
-        for entry in oneShots.values { entry.task.cancel() }
         oneShots.removeAll()
+        oneShotQueue = Heap()
+        let loop = oneShotLoop
+        oneShotLoop = nil
+        loop?.cancel()
+        await loop?.value
     }
 
     private func loop(_ id: String) async {
@@ -292,27 +303,89 @@ public actor JobScheduler {
     /// Fires `action` once at `instant` (immediately if it has passed). Scheduling an id again
     /// replaces the earlier instant.
     public func scheduleOnce(id: String, at instant: Date, action: @escaping @Sendable () async throws -> Void) {
-        oneShots[id]?.task.cancel()
         oneShotCounter += 1
         let token = oneShotCounter
-        let clock = self.clock
-        oneShots[id] = (
-            token,
-            Task {
-                do { try await clock.sleep(until: instant) } catch { return }
-                do { try await action() } catch {
-                    self.logger.warning("one-shot failed", metadata: ["id": "\(id)", "error": "\(self.redactor.redact("\(error)"))"])
-                }
-                if self.oneShots[id]?.token == token { self.oneShots[id] = nil }
-            }
-        )
+        let earliest = oneShotQueue.min?.deadline
+        oneShots[id] = OneShot(token: token, deadline: instant, action: action)
+        oneShotQueue.insert(QueuedOneShot(deadline: instant, token: token, id: id))
+        compactOneShotQueue()
+        if oneShotLoop == nil {
+            oneShotLoop = Task { await self.runOneShots() }
+        } else if earliest.map({ instant < $0 }) ?? true {
+            oneShotWaker.wake()
+        }
     }
 
     public func cancelOnce(id: String) {
-        oneShots.removeValue(forKey: id)?.task.cancel()
+        // Its heap entry stays until it surfaces or the heap is compacted.
+        oneShots[id] = nil
+        compactOneShotQueue()
+    }
+
+    /// Drops stale heap entries once they outnumber the live ones, so re-arming costs no growth.
+    private func compactOneShotQueue() {
+        guard oneShotQueue.count > 64, oneShotQueue.count > 2 * oneShots.count else { return }
+        oneShotQueue = Heap(oneShots.map { QueuedOneShot(deadline: $0.value.deadline, token: $0.value.token, id: $0.key) })
+    }
+
+    /// Removes and returns what is due now, in deadline order.
+    private func dueOneShots() -> [(String, @Sendable () async throws -> Void)] {
+        var due: [(String, @Sendable () async throws -> Void)] = []
+        let now = clock.now
+        while let first = oneShotQueue.min, first.deadline <= now {
+            oneShotQueue.removeMin()
+            guard let armed = oneShots[first.id], armed.token == first.token else { continue }
+            oneShots[first.id] = nil
+            due.append((first.id, armed.action))
+        }
+        return due
+    }
+
+    private func nextOneShotDeadline() -> Date? {
+        while let first = oneShotQueue.min {
+            if let armed = oneShots[first.id], armed.token == first.token { return first.deadline }
+            oneShotQueue.removeMin()
+        }
+        return nil
+    }
+
+    private func runOneShots() async {
+        let logger = self.logger
+        let redactor = self.redactor
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled {
+                for (id, action) in dueOneShots() {
+                    group.addTask {
+                        do { try await action() } catch {
+                            logger.warning("one-shot failed", metadata: ["id": "\(id)", "error": "\(redactor.redact("\(error)"))"])
+                        }
+                    }
+                }
+                await oneShotWaker.wait(until: nextOneShotDeadline(), clock: clock)
+            }
+            group.cancelAll()
+        }
     }
 
     public var pendingOneShots: [String] { oneShots.keys.sorted() }
+
+    /// Heap entries, live and stale (tests: re-arming does not grow it without bound).
+    public var oneShotQueueCount: Int { oneShotQueue.count }
+}
+
+struct OneShot {
+    var token: UInt64
+    var deadline: Date
+    var action: @Sendable () async throws -> Void
+}
+
+struct QueuedOneShot: Comparable {
+    var deadline: Date
+    var token: UInt64
+    var id: String
+
+    static func < (a: QueuedOneShot, b: QueuedOneShot) -> Bool { (a.deadline, a.token) < (b.deadline, b.token) }
+    static func == (a: QueuedOneShot, b: QueuedOneShot) -> Bool { a.token == b.token }
 }
 
 extension JobScheduler {
