@@ -149,6 +149,18 @@ let package = Package(
             dependencies: ["OctoPrint", "HostCore", "AssistantClient", "AssistantTesting"],
             swiftSettings: strictSwift
         ),
+        // The README's "Writing a plugin" example, compiled and tested so the section cannot drift.
+        .target(
+            name: "ExamplePlugin",
+            dependencies: ["HostCore"],
+            path: "Tests/ExamplePlugin",
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ExamplePluginTests",
+            dependencies: ["ExamplePlugin", "HostCore", "AssistantTesting"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "DaemonTests",
             dependencies: ["HostCore", "AssistantClient", "AssistantTesting"],

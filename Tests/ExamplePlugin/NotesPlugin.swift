@@ -1,0 +1,102 @@
+import Foundation
+import HostCore
+
+/// The README's "Writing a plugin" example, compiled and tested: short notes with a daily digest.
+/// A real plugin splits this into Manifest, Commands/, Jobs/, Store/ and Models/ files.
+public struct NotesPlugin: AssistantPlugin {
+    public init() {}
+
+    // Configuration, declared once with its default and read typed.
+    static let maxLength = ConfigKey<Int64>("max_length", .integer(min: 1, max: 10_000), default: 280, help: "longest note accepted")
+
+    public var info: PluginInfo {
+        PluginInfo(
+            id: "notes", version: "1.0.0", summary: "Short notes with a daily digest",
+            topics: [TopicDescriptor("notes.digest", "how many notes were taken yesterday")],
+            configOptions: [Self.maxLength.option])
+    }
+
+    // Each command is declared once, with its parameters and its handler. The host adds the
+    // `notes.` prefix, validates the parameters and hands the handler the running service.
+    public var commands: [PluginCommand<NotesService>] {
+        [
+            PluginCommand(
+                "add", "Take a note", params: [ParamSpec("text", .string, required: true, help: "the note")],
+                result: "the note", example: "assistantctl notes.add text='buy filament'", use: NotesService.add),
+            PluginCommand("list", "The notes, newest first", result: "{notes: [...]}", use: NotesService.list),
+            PluginCommand(
+                "delete", "Delete a note", params: [ParamSpec("id", .integer(min: 1), required: true, help: "note id")],
+                result: "{deleted: id}"
+            ) { notes, params, _ in
+                try await notes.delete(id: try params.requiredInt("id"))
+            },
+        ]
+    }
+
+    public var jobs: [PluginJob<NotesService>] {
+        [PluginJob("digest", "Posts yesterday's count", schedule: .daily(hour: 7, minute: 0)) { try await $0.postDigest() }]
+    }
+
+    // Tables are the plugin's own, namespaced by its id (`notes/v1`).
+    public func registerMigrations(_ migrations: inout PluginMigrations) {
+        migrations.register("v1") { db in
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL, created TEXT NOT NULL)")
+        }
+    }
+
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<NotesService> {
+        .ready(NotesService(context: context))
+    }
+}
+
+/// What the plugin runs on: the host's database, clock, config and notices.
+public final class NotesService: Sendable {
+    let context: PluginContext
+
+    init(context: PluginContext) { self.context = context }
+
+    struct Note: Codable, Sendable {
+        var id: Int64
+        var text: String
+        var created: String
+    }
+
+    func add(_ params: Params) async throws -> JSONValue {
+        let text = try params.requiredString("text").trimmingCharacters(in: .whitespacesAndNewlines)
+        let limit = context.config[NotesPlugin.maxLength]
+        guard !text.isEmpty else { throw RPCError.invalidParam("text", "must not be empty") }
+        guard text.count <= limit else { throw RPCError.invalidParam("text", "is longer than \(limit) characters (plugins.notes.max_length)") }
+        let created = ISO8601.string(context.clock.now)
+        let id = try await context.database.write { db in
+            try db.execute(sql: "INSERT INTO notes(text, created) VALUES (?, ?)", arguments: [text, created])
+            return db.lastInsertedRowID
+        }
+        return try JSONValue(encoding: Note(id: id, text: text, created: created))
+    }
+
+    func list() async throws -> JSONValue {
+        let notes = try await context.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM notes ORDER BY id DESC").map { Note(id: $0["id"], text: $0["text"], created: $0["created"]) }
+        }
+        return ["notes": try JSONValue(encoding: notes)]
+    }
+
+    func delete(id: Int64) async throws -> JSONValue {
+        let deleted = try await context.database.write { db in
+            try db.execute(sql: "DELETE FROM notes WHERE id = ?", arguments: [id])
+            return db.changesCount
+        }
+        guard deleted == 1 else { throw RPCError.notFound("no note \(id)") }
+        return ["deleted": .int(id)]
+    }
+
+    func postDigest() async throws {
+        let since = ISO8601.string(context.clock.now.addingTimeInterval(-86_400))
+        let count = try await context.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notes WHERE created >= ?", arguments: [since]) ?? 0
+        }
+        try await context.notifier.post(
+            topic: "notes.digest", title: "Notes", body: "\(count) note\(count == 1 ? "" : "s") in the last day",
+            dedupeKey: "digest-\(since.prefix(10))")
+    }
+}
