@@ -174,7 +174,8 @@ import Testing
             }
         }
         await f.clock.waitForSleepers(1)
-        #expect(f.clock.sleeperCount == 1, "one waiting loop, not one task per reminder")
+        // At most the one loop sleeps on the clock (it may be between a wake and its next sleep).
+        #expect(f.clock.sleeperCount <= 1, "one waiting loop, not one task per reminder")
         #expect(await f.scheduler.pendingOneShots.count == count)
         // Re-arm half of them later and cancel a quarter: the queue does not keep growing.
         for i in 0..<(count / 2) {
