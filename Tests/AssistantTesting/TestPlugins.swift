@@ -209,3 +209,55 @@ public struct NamedEchoPlugin: AssistantPlugin {
     }
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> { .ready(()) }
 }
+
+/// Accounts the way a plugin uses them: add (checked before saving), list, default, remove, use.
+public struct AccountsPlugin: AssistantPlugin {
+    public init() {}
+    public var info: PluginInfo {
+        PluginInfo(id: "accts", version: "1", summary: "accounts", topics: [TopicDescriptor("accts.auth.expired", "log in again")])
+    }
+    public var commands: [PluginCommand<Accounts>] {
+        [
+            PluginCommand(
+                "accounts.add", "add",
+                params: [
+                    ParamSpec("name", .string, required: true, help: "name"), ParamSpec("url", .string, required: true, help: "url"),
+                    ParamSpec("key", .secret, required: true, help: "key"),
+                ], result: "the account"
+            ) { accounts, params, _ in
+                let account = try await accounts.save(
+                    try params.requiredString("name"), settings: ["url": .string(try params.requiredString("url"))],
+                    secrets: ["key": try params.requiredString("key")]
+                ) { _, secrets in
+                    guard secrets["key"] == "good" else { throw RPCError(code: 1001, message: "the upstream refused the key") }
+                }
+                return account.json
+            },
+            PluginCommand("accounts.list", "list", result: "accounts") { accounts, _, _ in
+                ["accounts": .array(try await accounts.list().map(\.json))]
+            },
+            PluginCommand("accounts.default", "default", params: [ParamSpec("name", .string, required: true, help: "name")], result: "the account") {
+                accounts, params, _ in try await accounts.setDefault(try params.requiredString("name")).json
+            },
+            PluginCommand("accounts.remove", "remove", params: [ParamSpec("name", .string, required: true, help: "name")], result: "ok") {
+                accounts, params, _ in
+                try await accounts.remove(try params.requiredString("name"))
+                return ["removed": .string(try params.requiredString("name"))]
+            },
+            PluginCommand("use", "use", params: [ParamSpec("account", .string, help: "account")], result: "the account and its key") {
+                accounts, params, _ in
+                let account = try await accounts.usable(params.string("account"))
+                return ["account": .string(account.name), "has_key": .bool(try await accounts.secret(account.name, "key") != nil)]
+            },
+            PluginCommand("expire", "the upstream refused it", params: [ParamSpec("account", .string, required: true, help: "account")], result: "ok") {
+                accounts, params, _ in
+                try await accounts.needsReauth(try params.requiredString("account"), reason: "the token expired")
+                return "ok"
+            },
+        ]
+    }
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<Accounts> {
+        await context.accounts.setCommands(reauth: { "assistantctl accts.accounts.add name=\($0) url=… key=…" }, add: "assistantctl accts.accounts.add")
+        return .ready(context.accounts)
+    }
+}

@@ -125,15 +125,20 @@ public final class AssistantHost: Sendable {
                 return l
             }()
             let timeZone = configuration.timeZone
+            let accounts = Accounts(
+                pluginID: manifest.id, pool: pool, vault: VaultScope(pluginID: manifest.id, vault: vault),
+                notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock)
             supervisors.append(
                 PluginSupervisor(
-                    runtime: runtime, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger, redactor: redactor,
+                    runtime: runtime, accounts: accounts, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger,
+                    redactor: redactor,
                     setupCallWait: options.setupCallWait,
                     makeContext: {
                         PluginContext(
                             pluginID: manifest.id, config: config, vault: VaultScope(pluginID: manifest.id, vault: vault), database: pool,
                             http: http, httpTimeout: .seconds(configuration.http.timeoutSeconds), notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock,
-                            scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone, logger: pluginLogger)
+                            scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone, logger: pluginLogger,
+                            accounts: accounts)
                     },
                     onReady: { supervisor in
                         let jobs = supervisor.manifest.jobs.map { job in

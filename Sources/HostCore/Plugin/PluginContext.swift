@@ -20,6 +20,8 @@ public struct PluginContext: Sendable {
     public let scheduler: PluginScheduler
     public let timeZone: TimeZone
     public let logger: Logger
+    /// The plugin's named accounts (credentials in the vault as `<plugin>/<account>/…`).
+    public let accounts: Accounts
 }
 
 public struct PluginConfig: Sendable {

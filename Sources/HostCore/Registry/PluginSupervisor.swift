@@ -7,6 +7,7 @@ import Logging
 public actor PluginSupervisor {
     public nonisolated let id: String
     public nonisolated let manifest: PluginManifest
+    public nonisolated let accounts: Accounts
     let runtime: PluginRuntime
 
     public private(set) var state: PluginState = .setup
@@ -29,12 +30,13 @@ public actor PluginSupervisor {
     let setupTimeout: Duration
 
     init(
-        runtime: PluginRuntime, enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
+        runtime: PluginRuntime, accounts: Accounts, enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
         setupTimeout: Duration = .seconds(60), setupCallWait: Duration = .seconds(3), makeContext: @escaping @Sendable () -> PluginContext,
         onReady: @escaping @Sendable (PluginSupervisor) async -> Void,
         onLeaveReady: @escaping @Sendable (PluginSupervisor) async -> Void
     ) {
         self.runtime = runtime
+        self.accounts = accounts
         self.manifest = runtime.manifest
         self.id = runtime.manifest.id
         self.setupCallWait = setupCallWait
@@ -266,13 +268,15 @@ public actor PluginSupervisor {
         return .object(data)
     }
 
-    public func statusJSON() -> JSONValue {
+    public func statusJSON() async -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id), "version": .string(manifest.version), "state": .string(state.rawValue),
             "summary": .string(manifest.summary),
         ]
         object["detail"] = detail.map(JSONValue.string) ?? .null
         if let nextRetry { object["next_retry"] = .string(ISO8601.string(nextRetry)) }
+        // Per-account states, for plugins that have accounts.
+        if let accounts = try? await accounts.statusJSON(), accounts != [] { object["accounts"] = accounts }
         return .object(object)
     }
 

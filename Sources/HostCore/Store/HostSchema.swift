@@ -64,6 +64,40 @@ enum HostSchema {
                     );
                     """)
         }
+        // The plugin kit: accounts, the offline read cache, refresh baselines.
+        m.register("v2") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE host_accounts (
+                        plugin TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        settings TEXT NOT NULL DEFAULT '{}',
+                        is_default INTEGER NOT NULL DEFAULT 0,
+                        state TEXT NOT NULL DEFAULT 'ready',
+                        detail TEXT,
+                        created_at TEXT NOT NULL,
+                        PRIMARY KEY (plugin, name)
+                    );
+                    CREATE TABLE host_cache (
+                        plugin TEXT NOT NULL,
+                        account TEXT NOT NULL,
+                        key TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        fetched_at TEXT NOT NULL,
+                        PRIMARY KEY (plugin, account, key)
+                    );
+                    CREATE INDEX host_cache_age ON host_cache(plugin, fetched_at);
+                    CREATE TABLE host_refresh (
+                        plugin TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        account TEXT NOT NULL,
+                        items TEXT NOT NULL,
+                        state TEXT NOT NULL DEFAULT 'ok',
+                        updated_at TEXT NOT NULL,
+                        PRIMARY KEY (plugin, name, account)
+                    );
+                    """)
+        }
         return m
     }
 }
