@@ -261,3 +261,71 @@ public struct AccountsPlugin: AssistantPlugin {
         return .ready(context.accounts)
     }
 }
+
+/// Reads through the kit's UpstreamClient, ReadCache and RefreshCoordinator against a loopback
+/// upstream (`HTTPUpstreamPeer`), with one account `main` whose address is set by `feed.point`.
+public struct FeedPlugin: AssistantPlugin {
+    public init() {}
+    public var info: PluginInfo {
+        PluginInfo(id: "feed", version: "1", summary: "feed", configOptions: [ConfigOption("cache_days", .integer(min: 1), default: 30, help: "days")])
+    }
+
+    public final class Service: Sendable {
+        let context: PluginContext
+        init(context: PluginContext) { self.context = context }
+
+        func client() async throws -> UpstreamClient {
+            let account = try await context.accounts.usable("main")
+            return try UpstreamClient(
+                plugin: "feed", account: "main",
+                configuration: .init(
+                    baseURL: account["url"]?.stringValue ?? "", auth: .bearer(token: { "good" }), timeout: .seconds(5), retries: 0,
+                    reauthCommand: "assistantctl feed.point url=…"),
+                clock: context.clock, onReauthNeeded: { [context] reason in try? await context.accounts.needsReauth("main", reason: reason) })
+        }
+    }
+
+    public var commands: [PluginCommand<Service>] {
+        [
+            PluginCommand("point", "set the upstream", params: [ParamSpec("url", .string, required: true, help: "url")], result: "ok") {
+                feed, params, _ in
+                try await feed.context.accounts.save("main", settings: ["url": .string(try params.requiredString("url"))]).json
+            },
+            PluginCommand("read", "a cached read", params: [ParamSpec("path", .string, required: true, help: "path")], result: "the answer") {
+                feed, params, _ in
+                let path = try params.requiredString("path")
+                let client = try await feed.client()
+                return try await feed.context.cache.read(account: "main", key: ReadCache.key("read", ["path": .string(path)])) {
+                    try await client.json(.GET, path)
+                }
+            },
+            PluginCommand("watch", "poll /items", params: [ParamSpec("every_s", .integer(min: 1), default: 120, help: "s")], result: "ok") {
+                feed, params, _ in
+                let context = feed.context
+                try await context.refresh.arm(
+                    .init(
+                        name: "items", account: "main", every: .seconds(try params.requiredInt("every_s")), jitter: .zero, summary: "polls /items",
+                        fetch: { try await feed.client().json(.GET, "/items").objectValue ?? [:] },
+                        onChange: { change in
+                            let keys = (change.added.keys.map { "+\($0)" } + change.removed.keys.map { "-\($0)" } + change.changed.keys.map { "~\($0)" }).sorted()
+                            try await context.notifier.post(topic: "feed.changed", title: "items", body: keys.joined(separator: " "))
+                        }))
+                return "armed"
+            },
+            PluginCommand("unwatch", "stop polling", result: "ok") { feed, _, _ in
+                await feed.context.refresh.cancel(name: "items", account: "main")
+                return "stopped"
+            },
+            PluginCommand("refresh", "poll now", result: "the change") { feed, _, _ in
+                let change = try await feed.context.refresh.runNow(name: "items", account: "main")
+                return [
+                    "baseline": .bool(change.isBaseline), "added": .array(change.added.keys.sorted().map(JSONValue.string)),
+                    "removed": .array(change.removed.keys.sorted().map(JSONValue.string)),
+                    "changed": .array(change.changed.keys.sorted().map(JSONValue.string)),
+                ]
+            },
+        ]
+    }
+
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<Service> { .ready(Service(context: context)) }
+}

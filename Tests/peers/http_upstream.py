@@ -3,7 +3,8 @@
 Routes: /json (a JSON answer), /echo (the request's method, path, query and headers as JSON),
 /hang (never answers), /status/<n> (answers n), /flaky/<n> (503 for the first n requests, then
 JSON), /bearer (401 unless `Authorization: Bearer good`), /big (2 MB), /count (how many
-requests it has seen). Prints `PORT <n>` when listening on 127.0.0.1.
+requests it has seen), /data (a JSON answer, or the status /set/<n> forces), /items (a dict
+changed by /items/put?key=&value= and /items/del?key=; /set/<n> forces its status too). Prints `PORT <n>` when listening on 127.0.0.1.
 """
 import argparse
 import json
@@ -16,6 +17,8 @@ from urllib.parse import urlsplit, parse_qsl
 
 lock = threading.Lock()
 counts = {"all": 0, "flaky": 0}
+forced = {"status": 200}
+items = {}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -64,6 +67,27 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(401, {"error": "bad token"})
         if path == "/big":
             return self.answer(200, b"x" * (2 << 20), "text/plain")
+        if path == "/data":
+            if forced["status"] != 200:
+                return self.answer(forced["status"], {"error": "forced"})
+            return self.answer(200, {"value": counts["all"]})
+        if path.startswith("/set/"):
+            forced["status"] = int(path.split("/")[2])
+            return self.answer(200, {"status": forced["status"]})
+        if path == "/items":
+            if forced["status"] != 200:
+                return self.answer(forced["status"], {"error": "forced"})
+            with lock:
+                return self.answer(200, dict(items))
+        if path == "/items/put":
+            query = dict(parse_qsl(parts.query))
+            with lock:
+                items[query["key"]] = query["value"]
+            return self.answer(200, {"ok": True})
+        if path == "/items/del":
+            with lock:
+                items.pop(dict(parse_qsl(parts.query))["key"], None)
+            return self.answer(200, {"ok": True})
         if path == "/count":
             return self.answer(200, {"all": counts["all"], "flaky": counts["flaky"]})
         return self.answer(404, {"error": "not found"})

@@ -128,6 +128,11 @@ public final class AssistantHost: Sendable {
             let accounts = Accounts(
                 pluginID: manifest.id, pool: pool, vault: VaultScope(pluginID: manifest.id, vault: vault),
                 notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock)
+            let cacheDays = config.int("cache_days") ?? 30
+            let cache = ReadCache(pluginID: manifest.id, pool: pool, clock: clock, maxAge: .seconds(cacheDays * 86_400))
+            let refresh = RefreshCoordinator(
+                pluginID: manifest.id, pool: pool, scheduler: scheduler, notifier: PluginNotifier(pluginID: manifest.id, center: notices),
+                clock: clock)
             supervisors.append(
                 PluginSupervisor(
                     runtime: runtime, accounts: accounts, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger,
@@ -138,7 +143,7 @@ public final class AssistantHost: Sendable {
                             pluginID: manifest.id, config: config, vault: VaultScope(pluginID: manifest.id, vault: vault), database: pool,
                             http: http, httpTimeout: .seconds(configuration.http.timeoutSeconds), notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock,
                             scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone, logger: pluginLogger,
-                            accounts: accounts)
+                            accounts: accounts, cache: cache, refresh: refresh)
                     },
                     onReady: { supervisor in
                         let jobs = supervisor.manifest.jobs.map { job in

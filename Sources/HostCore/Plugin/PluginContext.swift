@@ -22,6 +22,11 @@ public struct PluginContext: Sendable {
     public let logger: Logger
     /// The plugin's named accounts (credentials in the vault as `<plugin>/<account>/…`).
     public let accounts: Accounts
+    /// Live reads with the offline fallback (`stale`, `fetched_at`); pruned after the plugin's
+    /// `cache_days` option when it declares one (default 30).
+    public let cache: ReadCache
+    /// Named polls with diffs and upstream state notices.
+    public let refresh: RefreshCoordinator
 }
 
 public struct PluginConfig: Sendable {

@@ -144,6 +144,17 @@ public actor JobScheduler {
         for id in stopping.keys { jobs[id] = nil }
     }
 
+    /// Stops the loops of exactly these jobs (a plugin cancelling its own runtime job).
+    public func deactivate(ids: [String]) async {
+        let stopping = ids.compactMap { id in jobs[id].map { (id, $0) } }
+        for (id, state) in stopping {
+            state.loop?.cancel()
+            jobs[id]?.loop = nil
+        }
+        for (_, state) in stopping { await state.loop?.value }
+        for (id, _) in stopping { jobs[id] = nil }
+    }
+
     /// Stops everything (shutdown): loops are cancelled and awaited, one-shots cancelled.
     public func stopAll() async {
         await deactivate(prefix: "")

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// The offline read cache. Reads are live; every successful read a plugin marks cacheable is
+/// stored under (plugin, account, normalised request) with `fetched_at`. When the upstream is
+/// unreachable, times out or answers 5xx, the same read is answered from the last stored copy,
+/// marked `"stale": true`. -32004 comes only when nothing was ever stored; a refused login
+/// (-32003) is never answered from the cache. Entries older than `maxAge` are pruned and each
+/// plugin's cache is capped at `maxBytes` (oldest first).
+public struct ReadCache: Sendable {
+    public let pluginID: String
+    let pool: DatabasePool
+    let clock: any HostClock
+    public var maxAge: Duration
+    public var maxBytes: Int
+
+    init(pluginID: String, pool: DatabasePool, clock: any HostClock, maxAge: Duration = .seconds(30 * 86_400), maxBytes: Int = 32 << 20) {
+        self.pluginID = pluginID
+        self.pool = pool
+        self.clock = clock
+        self.maxAge = maxAge
+        self.maxBytes = maxBytes
+    }
+
+    /// A key that is the same for the same request however its parameters were ordered.
+    public static func key(_ command: String, _ params: [String: JSONValue] = [:]) -> String {
+        params.isEmpty ? command : command + "?" + JSONValue.object(params).canonicalString
+    }
+
+    /// Runs `fetch` and stores its answer, or answers from the cache when the upstream is down.
+    /// The result is an object with top-level `stale` and `fetched_at` (a non-object answer is
+    /// wrapped as `{"result": …}`).
+    public func read(account: String?, key: String, _ fetch: () async throws -> JSONValue) async throws -> JSONValue {
+        let accountKey = account ?? ""
+        do {
+            let value = try await fetch()
+            let now = ISO8601.string(clock.now)
+            try await store(account: accountKey, key: key, value: value, fetchedAt: now)
+            return Self.decorate(value, stale: false, fetchedAt: now)
+        } catch let error as RPCError where Self.servedFromCache(error) {
+            guard let (value, fetchedAt) = try await stored(account: accountKey, key: key) else { throw error }
+            return Self.decorate(value, stale: true, fetchedAt: fetchedAt)
+        }
+    }
+
+    /// Unreachable, timed out, or a 5xx; never a refused login, never a 4xx.
+    static func servedFromCache(_ error: RPCError) -> Bool {
+        if error.code == RPCErrorCode.timeout { return true }
+        guard error.code == RPCErrorCode.upstreamUnreachable else { return false }
+        guard let status = error.data?["status"]?.intValue else { return true }
+        return status >= 500
+    }
+
+    static func decorate(_ value: JSONValue, stale: Bool, fetchedAt: String) -> JSONValue {
+        var object = value.objectValue ?? ["result": value]
+        object["stale"] = .bool(stale)
+        object["fetched_at"] = .string(fetchedAt)
+        return .object(object)
+    }
+
+    func stored(account: String, key: String) async throws -> (JSONValue, String)? {
+        try await pool.read { [pluginID] db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT value, fetched_at FROM host_cache WHERE plugin = ? AND account = ? AND key = ?",
+                    arguments: [pluginID, account, key])
+            else { return nil }
+            return (try JSONValue.decode(row["value"] as String), row["fetched_at"])
+        }
+    }
+
+    func store(account: String, key: String, value: JSONValue, fetchedAt: String) async throws {
+        let cutoff = ISO8601.string(clock.now.addingTimeInterval(-maxAge.timeInterval))
+        let maxBytes = self.maxBytes
+        try await pool.write { [pluginID] db in
+            try db.execute(
+                sql: """
+                    INSERT INTO host_cache(plugin, account, key, value, fetched_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(plugin, account, key) DO UPDATE SET value = excluded.value, fetched_at = excluded.fetched_at
+                    """, arguments: [pluginID, account, key, value.encodedString(), fetchedAt])
+            try db.execute(sql: "DELETE FROM host_cache WHERE plugin = ? AND fetched_at < ?", arguments: [pluginID, cutoff])
+            // Over the cap: drop the oldest until under it.
+            var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(length(value)), 0) FROM host_cache WHERE plugin = ?", arguments: [pluginID]) ?? 0
+            while total > maxBytes {
+                guard
+                    let oldest = try Row.fetchOne(
+                        db, sql: "SELECT account, key, length(value) AS size FROM host_cache WHERE plugin = ? ORDER BY fetched_at LIMIT 1",
+                        arguments: [pluginID])
+                else { break }
+                try db.execute(
+                    sql: "DELETE FROM host_cache WHERE plugin = ? AND account = ? AND key = ?",
+                    arguments: [pluginID, oldest["account"] as String, oldest["key"] as String])
+                total -= oldest["size"] as Int
+            }
+        }
+    }
+
+    /// Everything stored for one account (a logout or a removed account).
+    public func forget(account: String?) async throws {
+        try await pool.write { [pluginID] db in
+            try db.execute(sql: "DELETE FROM host_cache WHERE plugin = ? AND account = ?", arguments: [pluginID, account ?? ""])
+        }
+    }
+}
+
+extension JSONValue {
+    /// Object keys sorted, so equal values encode equally (cache keys).
+    var canonicalString: String {
+        switch self {
+        case .object(let object):
+            "{" + object.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).encodedString() + ":" + $0.value.canonicalString }
+                .joined(separator: ",") + "}"
+        case .array(let items): "[" + items.map(\.canonicalString).joined(separator: ",") + "]"
+        default: encodedString()
+        }
+    }
+}

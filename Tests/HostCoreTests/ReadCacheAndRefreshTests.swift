@@ -1,0 +1,116 @@
+import AssistantTesting
+import Foundation
+import HostCore
+import Testing
+
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ReadCacheAndRefreshTests {
+    func failure(_ result: Result<JSONValue, RPCError>) -> RPCError? {
+        if case .failure(let error) = result { return error }
+        Issue.record("succeeded: \(result)")
+        return nil
+    }
+
+    func notices(_ host: TestHost, _ topic: String) async throws -> [String] {
+        try await host.host.store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT body FROM host_notices WHERE topic = ? ORDER BY seq", arguments: [topic])
+        }
+    }
+
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")))
+    func a5xxOrADeadUpstreamIsAnsweredFromTheCacheMarkedStale() async throws {
+        let peer = try await HTTPUpstreamPeer()
+        let host = try await TestHost.started(plugins: [FeedPlugin()])
+        _ = try await host.call("feed.point", ["url": .string(peer.baseURL)]).get()
+
+        let live = try await host.call("feed.read", ["path": "/data"]).get()
+        #expect(live["stale"] == false)
+        let fetchedAt = try #require(live["fetched_at"]?.stringValue)
+        let value = try #require(live["value"])
+
+        // A 5xx: the last answer, marked stale, with when it was fetched.
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/503")
+        let stale = try await host.call("feed.read", ["path": "/data"]).get()
+        #expect(stale["stale"] == true)
+        #expect(stale["fetched_at"] == .string(fetchedAt))
+        #expect(stale["value"] == value)
+        // A 4xx is an answer, not an outage: never from the cache.
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/404")
+        let notFound = try #require(failure(try await host.call("feed.read", ["path": "/data"])))
+        #expect(notFound.data?["status"] == 404)
+
+        // The upstream gone: still the cached copy; a read never stored is -32004.
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/200")
+        peer.stop()
+        #expect(try await host.call("feed.read", ["path": "/data"]).get()["stale"] == true)
+        let never = try #require(failure(try await host.call("feed.read", ["path": "/json"])))
+        #expect(never.code == -32004)
+        await host.stop()
+    }
+
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")))
+    func a401IsNeverAnsweredFromTheCache() async throws {
+        let peer = try await HTTPUpstreamPeer()
+        let host = try await TestHost.started(plugins: [FeedPlugin()])
+        _ = try await host.call("feed.point", ["url": .string(peer.baseURL)]).get()
+        #expect(try await host.call("feed.read", ["path": "/bearer"]).get()["stale"] == false)
+        // /data honours /set: store it first, then have the upstream refuse the token.
+        _ = try await host.call("feed.read", ["path": "/data"]).get()
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/401")
+        let refused = try #require(failure(try await host.call("feed.read", ["path": "/data"])))
+        #expect(refused.code == -32003)
+        #expect(refused.data?["fix"] == "assistantctl feed.point url=…")
+        // The account now needs re-auth: calls for it say so before anything is sent.
+        let parked = try #require(failure(try await host.call("feed.read", ["path": "/json"])))
+        #expect(parked.code == -32003)
+        #expect(parked.data?["account"] == "main")
+        await host.stop()
+    }
+
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")))
+    func refreshesReportWhatChangedAndUpstreamFlipsOnce() async throws {
+        let peer = try await HTTPUpstreamPeer()
+        let directory = TemporaryDirectory()
+        var host = try await TestHost.started(plugins: [FeedPlugin()], directory: directory)
+        _ = try await host.call("feed.point", ["url": .string(peer.baseURL)]).get()
+        _ = try await HTTPUpstreamPeer.get(peer, "/items/put?key=exam1&value=full")
+        _ = try await host.call("feed.watch", ["every_s": 600]).get()
+        let jobs = try await host.call("jobs.list").get().arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        #expect(jobs.contains("feed.items@main"), "a runtime job shows in jobs.list: \(jobs)")
+
+        // The first fetch is the baseline: nothing is reported as new.
+        #expect(try await host.call("feed.refresh").get() == ["baseline": true, "added": [], "removed": [], "changed": []])
+        _ = try await HTTPUpstreamPeer.get(peer, "/items/put?key=exam2&value=open")
+        _ = try await HTTPUpstreamPeer.get(peer, "/items/put?key=exam1&value=free-seat")
+        #expect(try await host.call("feed.refresh").get() == ["baseline": false, "added": ["exam2"], "removed": [], "changed": ["exam1"]])
+        #expect(try await notices(host, "feed.changed") == ["+exam2 ~exam1"])
+
+        // Unreachable twice: one notice. Back: one recovered notice.
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/503")
+        for _ in 0..<2 { #expect(failure(try await host.call("feed.refresh"))?.code == -32004) }
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/200")
+        _ = try await host.call("feed.refresh").get()
+        _ = try await host.call("feed.refresh").get()
+        #expect(try await notices(host, "feed.upstream.unreachable").count == 1)
+        #expect(try await notices(host, "feed.upstream.recovered").count == 1)
+
+        // The baseline survives a restart: a removal is reported, old items are not new again.
+        await host.stop()
+        host = try await TestHost.started(plugins: [FeedPlugin()], directory: directory)
+        _ = try await host.call("feed.watch", ["every_s": 600]).get()
+        _ = try await HTTPUpstreamPeer.get(peer, "/items/del?key=exam2")
+        #expect(try await host.call("feed.refresh").get() == ["baseline": false, "added": [], "removed": ["exam2"], "changed": []])
+        _ = try await host.call("feed.unwatch").get()
+        let after = try await host.call("jobs.list").get().arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        #expect(!after.contains("feed.items@main"))
+        await host.stop()
+    }
+}
+
+extension HTTPUpstreamPeer {
+    /// A control request to the peer (set its answers), outside the client under test.
+    static func get(_ peer: HTTPUpstreamPeer, _ path: String) async throws -> JSONValue {
+        let client = try UpstreamClient(plugin: "test", configuration: .init(baseURL: peer.baseURL, retries: 0), clock: SystemClock())
+        return try await client.json(.GET, path)
+    }
+}
