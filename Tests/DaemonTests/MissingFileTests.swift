@@ -15,14 +15,14 @@ struct MissingFileTests {
         let first = try await DaemonProcess.started(directory: directory)
         first.signal(SIGTERM)
         #expect(try await first.exitStatus() == 0)
-        // Stored as `octoprint.printers.add` stores it, with a CA file that is then deleted.
+        // Stored as `octoprint.printers.add` stores it (a kit account), with a CA file that is then deleted.
         let ca = directory.write("ca.pem", "-----BEGIN CERTIFICATE-----\n")
         let database = directory.file("data/assistant/assistant.sqlite")
         let insert = try await runCommand(
             "/usr/bin/python3",
             [
                 "-c",
-                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO octoprint_printers(name,url,ca_file,basic_user,is_default) VALUES('shop','https://127.0.0.1:9',?,NULL,1)\",(sys.argv[2],)); c.commit()",
+                "import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO host_accounts(plugin,name,settings,is_default,created_at) VALUES('octoprint','shop',?,1,'2026-01-01T00:00:00Z')\",(json.dumps({'url':'https://127.0.0.1:9','ca_file':sys.argv[2]}),)); c.commit()",
                 database, ca,
             ], environment: ["PATH": "/usr/bin:/bin"])
         try #require(insert.status == 0, "\(insert.stderr)")
@@ -42,6 +42,44 @@ struct MissingFileTests {
         #expect(error.data?["account"] == "shop")
         // Everything else is served.
         #expect(try await connection.call("logbook.airports.search", params: ["query": "LKTB"])["airports"]?.arrayValue?.first?["icao"] == "LKTB")
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+    }
+
+    /// A database from before the plugin kit: its `octoprint_printers` rows become accounts, with
+    /// the vault names they already had.
+    @Test(.enabled(if: Peers.shouldRun(program: "/usr/bin/python3")))
+    func printersFromBeforeTheKitBecomeAccounts() async throws {
+        let directory = TemporaryDirectory()
+        let first = try await DaemonProcess.started(directory: directory)
+        first.signal(SIGTERM)
+        #expect(try await first.exitStatus() == 0)
+        // Put the database back to octoprint/v1 with two printers, as an earlier version left it.
+        let script = directory.write(
+            "rewind.py",
+            """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.executescript(\"\"\"
+            CREATE TABLE octoprint_printers (name TEXT PRIMARY KEY, url TEXT NOT NULL, ca_file TEXT, basic_user TEXT, is_default INTEGER NOT NULL DEFAULT 0);
+            INSERT INTO octoprint_printers VALUES ('mk3', 'http://octopi.local', NULL, NULL, 0), ('mini', 'https://mini.lan', '/etc/ca.pem', 'me', 1);
+            DELETE FROM grdb_migrations WHERE identifier = 'octoprint/v2-accounts';
+            \"\"\")
+            c.commit()
+            """)
+        let rewind = try await runCommand(
+            "/usr/bin/python3", [script, directory.file("data/assistant/assistant.sqlite")], environment: ["PATH": "/usr/bin:/bin"])
+        try #require(rewind.status == 0, "\(rewind.stderr)")
+        let daemon = try await DaemonProcess.started(directory: directory)
+        let connection = try await daemon.connect()
+        let printers = try await connection.call("octoprint.printers.list")["printers"]?.arrayValue ?? []
+        #expect(printers.map { $0["name"] } == ["mini", "mk3"])
+        #expect(printers.first?["url"] == "https://mini.lan")
+        #expect(printers.first?["ca_file"] == "/etc/ca.pem")
+        #expect(printers.first?["basic_user"] == "me")
+        #expect(printers.first?["default"] == true)
+        #expect(printers.last?["default"] == false)
+        #expect(printers.last?["ca_file"] == .null)
         daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }

@@ -39,7 +39,7 @@ public final class OctoPrintService: Sendable {
             chamber: context.config[OctoPrintConfig.maxChamberTemp])
     }
 
-    func printers() async throws -> [Printer] { try await context.database.read { db in try PrinterStore.all(db) } }
+    func printers() async throws -> [Printer] { try await context.accounts.list().map(Printer.init(account:)) }
 
     func client(for printer: Printer) async throws -> OctoPrintClient {
         if let problem = printer.problem {

@@ -26,9 +26,9 @@ extension OctoPrintService {
 
     /// Saves a checked printer: credentials to the vault, the record to the store, live watch on.
     func store(_ printer: Printer, apiKey: String, basicPassword: String?) async throws {
-        try await context.vault.set(Printer.keyName(printer.name), secret: apiKey)
-        if let basicPassword { try await context.vault.set(Printer.basicPasswordName(printer.name), secret: basicPassword) }
-        try await context.database.write { db in try PrinterStore.save(db, printer) }
+        var secrets = ["api_key": apiKey]
+        if let basicPassword { secrets["basic_password"] = basicPassword }
+        try await context.accounts.save(printer.name, settings: printer.settings, secrets: secrets)
         await startLive(printer)
     }
 
@@ -75,24 +75,16 @@ extension OctoPrintService {
 
     func printersRemove(_ params: Params) async throws -> JSONValue {
         let printer = try PrinterStore.resolve(try await printers(), try params.requiredString("name"))
-        try await context.database.write { db in
-            try db.execute(sql: "DELETE FROM octoprint_printers WHERE name = ?", arguments: [printer.name])
-            // The only printer left becomes the default.
-            try db.execute(sql: "UPDATE octoprint_printers SET is_default = 1 WHERE (SELECT COUNT(*) FROM octoprint_printers) = 1")
-        }
+        // Its credentials go with it; the only printer left becomes the default.
+        try await context.accounts.remove(printer.name)
         await live.stop(printer.name)
-        try await context.vault.delete(Printer.keyName(printer.name))
-        try await context.vault.delete(Printer.basicPasswordName(printer.name))
         return ["removed": .string(printer.name)]
     }
 
     func printersDefault(_ params: Params) async throws -> JSONValue {
         var printer = try PrinterStore.resolve(try await printers(), try params.requiredString("name"))
         printer.isDefault = true
-        let name = printer.name
-        try await context.database.write { db in
-            try db.execute(sql: "UPDATE octoprint_printers SET is_default = (name = ?)", arguments: [name])
-        }
+        try await context.accounts.setDefault(printer.name)
         return printer.json
     }
 

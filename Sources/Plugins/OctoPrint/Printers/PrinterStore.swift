@@ -1,7 +1,7 @@
 import HostCore
 
-/// A printer as the plugin knows it; its API key (and basic-auth password) live in the vault as
-/// `octoprint/<name>/api_key` and `octoprint/<name>/basic_password`.
+/// A printer as the plugin knows it: one of its kit accounts. The API key (and basic-auth
+/// password) live in the vault as `octoprint/<name>/api_key` and `octoprint/<name>/basic_password`.
 struct Printer: Sendable, Equatable {
     var name: String
     var url: String
@@ -18,6 +18,25 @@ struct Printer: Sendable, Equatable {
          "state": problem == nil ? "ready" : "failed", "problem": problem.map(JSONValue.string) ?? .null]
     }
 
+    init(name: String, url: String, caFile: String?, basicUser: String?, isDefault: Bool) {
+        self.name = name
+        self.url = url
+        self.caFile = caFile
+        self.basicUser = basicUser
+        self.isDefault = isDefault
+    }
+
+    init(account: Accounts.Account) {
+        self.init(
+            name: account.name, url: account["url"]?.stringValue ?? "", caFile: account["ca_file"]?.stringValue,
+            basicUser: account["basic_user"]?.stringValue, isDefault: account.isDefault)
+    }
+
+    /// What the account keeps besides credentials.
+    var settings: [String: JSONValue] {
+        ["url": .string(url), "ca_file": caFile.map(JSONValue.string) ?? .null, "basic_user": basicUser.map(JSONValue.string) ?? .null]
+    }
+
     static func keyName(_ printer: String) -> String { "\(printer)/api_key" }
     static func basicPasswordName(_ printer: String) -> String { "\(printer)/basic_password" }
 }
@@ -32,21 +51,17 @@ enum PrinterStore {
                 )
                 """)
         }
-    }
-
-    static func all(_ db: Database) throws -> [Printer] {
-        try Row.fetchAll(db, sql: "SELECT * FROM octoprint_printers ORDER BY name").map {
-            Printer(name: $0["name"], url: $0["url"], caFile: $0["ca_file"], basicUser: $0["basic_user"], isDefault: $0["is_default"])
+        // Printers became the kit's accounts (host_accounts, applied before any plugin's
+        // migrations); the vault names were already `octoprint/<printer>/…`.
+        migrations.register("v2-accounts") { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO host_accounts(plugin, name, settings, is_default, state, detail, created_at)
+                SELECT 'octoprint', name, json_object('url', url, 'ca_file', ca_file, 'basic_user', basic_user), is_default, 'ready', NULL,
+                       strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                FROM octoprint_printers;
+                DROP TABLE octoprint_printers;
+                """)
         }
-    }
-
-    static func save(_ db: Database, _ p: Printer) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO octoprint_printers (name, url, ca_file, basic_user, is_default) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(name) DO UPDATE SET url = excluded.url, ca_file = excluded.ca_file, basic_user = excluded.basic_user,
-                    is_default = excluded.is_default
-                """, arguments: [p.name, p.url, p.caFile, p.basicUser, p.isDefault])
     }
 
     /// The printer a command means: the named one, the only one, or the default.
