@@ -101,8 +101,9 @@ public final class AssistantHost: Sendable {
             baseBackoff: options.jobBackoffBase)
 
         // The process-wide client: it needs no shutdown, so a host that fails half-way leaks nothing.
-        // Plugins bound each request with `context.httpTimeout`.
-        http = HTTPClient.shared
+        // Plugins bound each request with `context.httpTimeout`. It is the kit's client, which
+        // fails a refused connection at once instead of retrying it until the deadline.
+        http = UpstreamClient.sharedHTTP
 
         // Plugins: one supervisor each, with a context scoped to the plugin.
         let pool = store.pool

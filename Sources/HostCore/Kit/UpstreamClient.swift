@@ -296,39 +296,75 @@ public struct UpstreamClient: Sendable {
     /// From the error types of AsyncHTTPClient, NIO and NIOSSL, never from their text.
     func map(_ error: any Error) -> RPCError {
         if let error = error as? RPCError { return error }
-        if let error = error as? HTTPClientError {
+        let failure = UpstreamFailure(error)
+        switch failure.kind {
+        case .timeout:
+            return RPCError(
+                code: RPCErrorCode.timeout, message: "\(origin) did not answer within \(Int(configuration.timeout.timeInterval)) s",
+                data: errorData())
+        case .tooLarge:
+            return unreachable("answered more than \(configuration.maxResponseBytes) bytes")
+        case .refused, .unreachable, .tls, .closed, .other:
+            return unreachable(failure.reason)
+        }
+    }
+}
+
+/// What went wrong on the way to an upstream, read from the error's type (AsyncHTTPClient, NIO,
+/// NIOSSL), never from its text. Plugins with their own transport use it for their messages.
+public struct UpstreamFailure: Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        case refused, unreachable, timeout, tls, closed, tooLarge, other
+    }
+
+    public var kind: Kind
+    /// Words for a person: "refused the connection", "did not answer in time", …
+    public var reason: String
+
+    public var description: String { reason }
+
+    public init(_ error: any Error) {
+        switch error {
+        case let error as HTTPClientError:
             switch error {
             case .connectTimeout, .deadlineExceeded, .readTimeout, .writeTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
-                return RPCError(
-                    code: RPCErrorCode.timeout, message: "\(origin) did not answer within \(Int(configuration.timeout.timeInterval)) s",
-                    data: errorData())
+                self.init(.timeout, "did not answer in time")
             case .remoteConnectionClosed:
-                return unreachable("closed the connection before answering")
+                self.init(.closed, "closed the connection before answering")
             default:
-                return unreachable("failed: \(error)")
+                self.init(.other, "failed: \(error)")
             }
-        }
-        if error is NIOTooManyBytesError { return unreachable("answered more than \(configuration.maxResponseBytes) bytes") }
-        if let error = error as? NIOConnectionError {
-            if let first = error.connectionErrors.first { return map(first.error) }
-            if error.dnsAError != nil || error.dnsAAAAError != nil { return unreachable("cannot be resolved (DNS)") }
-            return unreachable("cannot be connected to")
-        }
-        if let error = error as? IOError {
+        case is NIOTooManyBytesError:
+            self.init(.tooLarge, "answered more than the limit")
+        case let error as NIOConnectionError:
+            if let first = error.connectionErrors.first {
+                self.init(first.error)
+            } else if error.dnsAError != nil || error.dnsAAAAError != nil {
+                self.init(.unreachable, "cannot be resolved (DNS)")
+            } else {
+                self.init(.unreachable, "cannot be connected to")
+            }
+        case let error as IOError:
             switch error.errnoCode {
-            case ECONNREFUSED: return unreachable("refused the connection")
-            case EHOSTUNREACH, ENETUNREACH: return unreachable("cannot be reached (no route)")
-            case ETIMEDOUT:
-                return RPCError(code: RPCErrorCode.timeout, message: "\(origin) did not answer in time", data: errorData())
-            default: return unreachable("failed: \(String(cString: strerror(error.errnoCode)))")
+            case ECONNREFUSED: self.init(.refused, "refused the connection")
+            case EHOSTUNREACH, ENETUNREACH: self.init(.unreachable, "cannot be reached (no route)")
+            case ETIMEDOUT: self.init(.timeout, "did not answer in time")
+            case ECONNRESET, EPIPE: self.init(.closed, "closed the connection")
+            default: self.init(.other, "failed: \(String(cString: strerror(error.errnoCode)))")
             }
+        case let error as ChannelError:
+            if case .connectTimeout = error { self.init(.timeout, "did not accept a connection in time") } else {
+                self.init(.other, "failed: \(error)")
+            }
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            self.init(.tls, "failed the TLS handshake (\(error)); is the CA file right?")
+        default:
+            self.init(.other, "failed: \(error)")
         }
-        if let error = error as? ChannelError, case .connectTimeout = error {
-            return RPCError(code: RPCErrorCode.timeout, message: "\(origin) did not accept a connection in time", data: errorData())
-        }
-        if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
-            return unreachable("failed the TLS handshake (\(error)); is the CA file right?")
-        }
-        return unreachable("failed: \(error)")
+    }
+
+    init(_ kind: Kind, _ reason: String) {
+        self.kind = kind
+        self.reason = reason
     }
 }

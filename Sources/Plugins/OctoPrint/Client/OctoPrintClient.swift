@@ -69,12 +69,16 @@ struct OctoPrintClient: Sendable {
         }
     }
 
+    /// Why a request failed, from the error's type (the kit's `UpstreamFailure`), in the words the
+    /// plugin's messages have always used.
     static func describe(_ error: any Error) -> String {
-        let text = "\(error)"
-        if text.contains("connectTimeout") || text.contains("deadlineExceeded") || text.contains("readTimeout") { return "timed out" }
-        if text.contains("Connection refused") || text.contains("connectionRefused") || text.contains("ECONNREFUSED") { return "connection refused" }
-        if text.contains("NIOSSL") || text.contains("handshake") || text.contains("certificate") { return "TLS failed (\(text.prefix(160)))" }
-        return String(text.prefix(200))
+        let failure = UpstreamFailure(error)
+        switch failure.kind {
+        case .timeout: return "timed out"
+        case .refused: return "connection refused"
+        case .tls: return "TLS failed (\(String(describing: error).prefix(160)))"
+        default: return String(failure.reason.prefix(200))
+        }
     }
 
     /// A JSON call whose non-2xx answers become errors.
