@@ -88,14 +88,57 @@ final class BundledAirports: Sendable {
         return table.withUTF8Buffer { parse(row: Int(row), $0)?.icao }
     }
 
-    /// Every airport in ICAO order, parsed one at a time as the caller walks.
-    func forEach(_ body: (Airport) -> Bool) {
+    /// Every airport in ICAO order, parsed one at a time as the caller walks. With an ASCII
+    /// `candidatesFor` query, rows whose code, name and city cannot match it (ASCII letters
+    /// compared without case) are skipped before parsing, so a search parses a handful of rows,
+    /// not 28 000.
+    func forEach(candidatesFor query: String? = nil, _ body: (Airport) -> Bool) {
+        let needle: [UInt8]? = query.flatMap { q in q.utf8.allSatisfy { $0 < 0x80 } ? Array(q.uppercased().utf8) : nil }
         table.withUTF8Buffer { bytes in
             for row in rowStarts.indices {
+                if let needle, !mightMatch(row: row, needle, bytes) { continue }
                 guard let airport = parse(row: row, bytes) else { continue }
                 if !body(airport) { return }
             }
         }
+    }
+
+    private func mightMatch(row: Int, _ needle: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = Int(rowStarts[row])
+        let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        // Fields 0 (ICAO), 2 (name) and 3 (city); the ICAO code only by prefix.
+        var field = 0, fieldStart = start
+        for index in start...end {
+            guard index == end || bytes[index] == UInt8(ascii: "\t") else { continue }
+            let value = bytes[fieldStart..<index]
+            switch field {
+            case 0: if value.starts(with: needle) { return true }
+            case 2, 3: if Self.containsIgnoringASCIICase(value, needle) { return true }
+            default: break
+            }
+            field += 1
+            if field > 3 { return false }
+            fieldStart = index + 1
+        }
+        return false
+    }
+
+    private static func containsIgnoringASCIICase(_ haystack: Slice<UnsafeBufferPointer<UInt8>>, _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return needle.isEmpty }
+        var i = haystack.startIndex
+        let last = haystack.endIndex - needle.count
+        while i <= last {
+            var j = 0
+            while j < needle.count {
+                var b = haystack[i + j]
+                if b >= 0x61 && b <= 0x7A { b -= 0x20 }
+                if b != needle[j] { break }
+                j += 1
+            }
+            if j == needle.count { return true }
+            i += 1
+        }
+        return false
     }
 
     private func parse(row: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Airport? {
@@ -158,7 +201,7 @@ struct AirportLookup: Sendable {
         }
         var more = true
         for a in user.values.sorted(by: { $0.icao < $1.icao }) where more { more = consider(a) }
-        if more { BundledAirports.shared.forEach { a in user[a.icao] == nil ? consider(a) : true } }
+        if more { BundledAirports.shared.forEach(candidatesFor: q) { a in user[a.icao] == nil ? consider(a) : true } }
         return Array((exact + prefix + named).prefix(limit))
     }
 }
