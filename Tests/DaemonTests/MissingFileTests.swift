@@ -40,6 +40,11 @@ struct MissingFileTests {
         #expect(error.code == RPCErrorCode.pluginNotReady)
         #expect(error.message.contains("Printer 'shop' cannot be used: its CA file \(ca) cannot be read: No such file or directory"))
         #expect(error.data?["account"] == "shop")
+        // status shows the printer's account as failed, naming the file.
+        let status = try await connection.call("status")
+        let octoprint = status["plugins"]?.arrayValue?.first { $0["id"] == "octoprint" }
+        #expect(octoprint?["state"] == "ready")
+        #expect(octoprint?["accounts"] == [["name": "shop", "state": "failed", "detail": .string("its CA file \(ca) cannot be read: No such file or directory")]])
         // Everything else is served.
         #expect(try await connection.call("logbook.airports.search", params: ["query": "LKTB"])["airports"]?.arrayValue?.first?["icao"] == "LKTB")
         daemon.signal(SIGTERM)

@@ -114,3 +114,31 @@ extension HTTPUpstreamPeer {
         return try await client.json(.GET, path)
     }
 }
+
+@Suite struct ReadCacheBoundsTests {
+    /// Entries older than the plugin's `cache_days` go, and the cache stays under its size cap
+    /// (oldest first).
+    @Test func theCacheIsPrunedByAgeAndCappedBySize() async throws {
+        let clock = TestClock()
+        let echo = EchoPlugin()
+        let host = try await TestHost.started(plugins: [echo], clock: clock)
+        var cache = try #require(echo.contextBox.withLockedValue { $0 }).cache
+        cache.maxAge = .seconds(86_400)
+        cache.maxBytes = 300
+        let big = JSONValue.string(String(repeating: "x", count: 100))
+        for key in ["a", "b"] { _ = try await cache.read(account: "u", key: key) { ["v": big] } }
+        clock.advance(by: 3600)
+        // A third entry of ~110 bytes pushes the total over 300: the oldest ("a") goes.
+        _ = try await cache.read(account: "u", key: "c") { ["v": big] }
+        let down = RPCError(code: RPCErrorCode.upstreamUnreachable, message: "down")
+        await #expect(throws: RPCError.self) { _ = try await cache.read(account: "u", key: "a") { throw down } }
+        #expect(try await cache.read(account: "u", key: "b") { throw down }["stale"] == true)
+        // More than a day later every older entry is pruned on the next write.
+        clock.advance(by: 86_401)
+        _ = try await cache.read(account: "u", key: "d") { ["v": 1] }
+        await #expect(throws: RPCError.self) { _ = try await cache.read(account: "u", key: "c") { throw down } }
+        let keys = try await host.host.store.pool.read { db in try String.fetchAll(db, sql: "SELECT key FROM host_cache ORDER BY key") }
+        #expect(keys == ["d"])
+        await host.stop()
+    }
+}

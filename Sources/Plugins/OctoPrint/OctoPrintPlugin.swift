@@ -16,7 +16,17 @@ public struct OctoPrintPlugin: AssistantPlugin {
 
     public func setup(_ context: PluginContext) async throws -> PluginSetup<OctoPrintService> {
         let service = OctoPrintService(context: context)
-        for printer in try await service.printers() { await service.startLive(printer) }
+        for printer in try await service.printers() {
+            // A printer whose CA file went missing is reported (status, the log) and skipped; the
+            // others, and the plugin, work on.
+            if let problem = printer.problem {
+                context.logger.warning("printer cannot be used", metadata: ["printer": "\(printer.name)", "problem": "\(problem)"])
+                try await context.accounts.markFailed(printer.name, reason: problem)
+                continue
+            }
+            try await context.accounts.markReady(printer.name)
+            await service.startLive(printer)
+        }
         return .ready(service)
     }
 
