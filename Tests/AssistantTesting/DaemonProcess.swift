@@ -89,6 +89,13 @@ public final class DaemonProcess: Sendable {
         environment.merge(extraEnvironment) { _, new in new }
         socketPath = environment["ASSISTANT_SOCKET"] ?? (environment["XDG_RUNTIME_DIR"]! as NSString).appendingPathComponent("assistant/assistantd.sock")
         if let uid {
+            // That user may not be able to reach the build tree (a clone in a private 0700
+            // folder), so it runs its own copy from the temporary directory, as an installed
+            // daemon runs: nothing is read from where it was built.
+            let copy = directory.file("bin/assistantd")
+            try FileManager.default.createDirectory(atPath: directory.file("bin"), withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: copy) { try FileManager.default.copyItem(atPath: executable, toPath: copy) }
+            let executable = copy
             // Hand the whole tree to that user (directly, not through a child process that could
             // fail to spawn unnoticed), then drop to it.
             var paths = [directory.path]
