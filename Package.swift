@@ -184,6 +184,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "kit-bench",
+            dependencies: ["HostCore"],
+            path: "Benchmarks/KitBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "ping-bench",
             dependencies: ["AssistantClient"],
             path: "Benchmarks/PingBench",
