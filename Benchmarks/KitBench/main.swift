@@ -33,6 +33,13 @@ let rearmTime = ContinuousClock.now - start
 let kitKiB = residentKiB() - before
 await scheduler.stopAll()
 
+// The same N armed in one batch (how a plugin re-arms its reminders at start).
+let batch = (0..<count).map { i in (id: "bench.b\(i)", at: far.addingTimeInterval(Double(i)), action: { @Sendable () async throws -> Void in }) }
+start = ContinuousClock.now
+await scheduler.scheduleOnce(batch)
+let batchTime = ContinuousClock.now - start
+await scheduler.stopAll()
+
 // The floor: one task per reminder, each sleeping until its instant (the old design).
 before = residentKiB()
 start = ContinuousClock.now
@@ -51,6 +58,7 @@ func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(
 print("one-shots: \(count)")
 print(String(format: "kit (heap + one loop):  arm %.0f ms, re-arm all %.0f ms, resident growth %.1f MB (%.0f bytes each)",
              ms(armTime), ms(rearmTime), Double(kitKiB) / 1024, Double(kitKiB * 1024) / Double(count)))
+print(String(format: "kit, one batch:         arm %.0f ms", ms(batchTime)))
 print(String(format: "floor (a task each):    arm %.0f ms, resident growth %.1f MB (%.0f bytes each)",
              ms(floorTime), Double(floorKiB) / 1024, Double(floorKiB * 1024) / Double(count)))
 print(String(format: "memory kit / floor: %.2f", Double(kitKiB) / Double(max(floorKiB, 1))))

@@ -199,6 +199,25 @@ import Testing
         #expect(fired.withLockedValue { $0.count } == 3)
     }
 
+    @Test func aBatchOfOneShotsIsArmedInOneCall() async throws {
+        let f = try Fixture()
+        let (signal, continuation) = AsyncStream<String>.makeStream()
+        let start = f.clock.now
+        await f.scheduler.scheduleOnce(
+            ["b", "a", "c"].enumerated().map { index, name in
+                (id: "t.\(name)", at: start.addingTimeInterval(Double(10 * (index + 1))), action: { continuation.yield(name) })
+            })
+        #expect(await f.scheduler.pendingOneShots == ["t.a", "t.b", "t.c"])
+        await f.clock.waitForSleepers(1)
+        f.clock.advance(by: 30)
+        var iterator = signal.makeAsyncIterator()
+        var got: [String] = []
+        for _ in 0..<3 { got.append(await iterator.next() ?? "") }
+        #expect(got.sorted() == ["a", "b", "c"])
+        #expect(await f.scheduler.pendingOneShots == [])
+        await f.scheduler.stopAll()
+    }
+
     @Test func dailyJobsFollowTheConfiguredTimeZone() async throws {
         let f = try Fixture(timeZone: TimeZone(identifier: "Europe/Prague")!)
         var completions = await f.scheduler.completions().makeAsyncIterator()

@@ -74,6 +74,12 @@ public struct PluginScheduler: Sendable {
         await scheduler.scheduleOnce(id: "\(pluginID).\(id)", at: instant, action: action)
     }
 
+    /// Many at once (re-arming every reminder at start), in one hop onto the scheduler.
+    public func fire(_ batch: [(id: String, at: Date, action: @Sendable () async throws -> Void)]) async {
+        let pluginID = self.pluginID
+        await scheduler.scheduleOnce(batch.map { (id: "\(pluginID).\($0.id)", at: $0.at, action: $0.action) })
+    }
+
     public func cancel(id: String) async {
         await scheduler.cancelOnce(id: "\(pluginID).\(id)")
     }

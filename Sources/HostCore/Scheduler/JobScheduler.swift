@@ -327,6 +327,12 @@ public actor JobScheduler {
         }
     }
 
+    /// Arms many one-shots in one call (a plugin re-arming its reminders at start): one hop onto
+    /// the scheduler instead of one per reminder.
+    public func scheduleOnce(_ batch: [(id: String, at: Date, action: @Sendable () async throws -> Void)]) {
+        for entry in batch { scheduleOnce(id: entry.id, at: entry.at, action: entry.action) }
+    }
+
     public func cancelOnce(id: String) {
         // Its heap entry stays until it surfaces or the heap is compacted.
         oneShots[id] = nil
