@@ -159,7 +159,7 @@ struct InstallTests {
             assert libc.prctl(PR_GET_MDWE, 0, 0, 0, 0) == PR_MDWE_REFUSE_EXEC_GAIN
             os.execv(sys.argv[1], sys.argv[1:])
             """)
-        let daemon = try await DaemonProcess.started(directory: directory, wrapper: ["/usr/bin/python3", wrapper])
+        let daemon = try await DaemonProcess.started(directory: directory, wrapper: [Peers.python, wrapper])
         let connection = try await daemon.connect()
         #expect(try await connection.call("ping") == "pong")
         let found = try await connection.call("logbook.airports.search", params: ["query": "EGLL"])

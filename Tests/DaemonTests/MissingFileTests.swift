@@ -9,7 +9,7 @@ import Testing
 struct MissingFileTests {
     /// A printer whose private CA file went away: the daemon starts and serves, the printer reports
     /// the file and the reason, and a call for it says so (-32002 naming the printer).
-    @Test(.enabled(if: Peers.shouldRun(program: "/usr/bin/python3")))
+    @Test(.enabled(if: Peers.shouldRun(program: Peers.python)))
     func aPrinterWhoseCAFileIsGoneIsReportedAndTheDaemonServes() async throws {
         let directory = TemporaryDirectory()
         let first = try await DaemonProcess.started(directory: directory)
@@ -19,7 +19,7 @@ struct MissingFileTests {
         let ca = directory.write("ca.pem", "-----BEGIN CERTIFICATE-----\n")
         let database = directory.file("data/assistant/assistant.sqlite")
         let insert = try await runCommand(
-            "/usr/bin/python3",
+            Peers.python,
             [
                 "-c",
                 "import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO host_accounts(plugin,name,settings,is_default,created_at) VALUES('octoprint','shop',?,1,'2026-01-01T00:00:00Z')\",(json.dumps({'url':'https://127.0.0.1:9','ca_file':sys.argv[2]}),)); c.commit()",
@@ -53,7 +53,7 @@ struct MissingFileTests {
 
     /// A database from before the plugin kit: its `octoprint_printers` rows become accounts, with
     /// the vault names they already had.
-    @Test(.enabled(if: Peers.shouldRun(program: "/usr/bin/python3")))
+    @Test(.enabled(if: Peers.shouldRun(program: Peers.python)))
     func printersFromBeforeTheKitBecomeAccounts() async throws {
         let directory = TemporaryDirectory()
         let first = try await DaemonProcess.started(directory: directory)
@@ -73,7 +73,7 @@ struct MissingFileTests {
             c.commit()
             """)
         let rewind = try await runCommand(
-            "/usr/bin/python3", [script, directory.file("data/assistant/assistant.sqlite")], environment: ["PATH": "/usr/bin:/bin"])
+            Peers.python, [script, directory.file("data/assistant/assistant.sqlite")], environment: ["PATH": "/usr/bin:/bin"])
         try #require(rewind.status == 0, "\(rewind.stderr)")
         let daemon = try await DaemonProcess.started(directory: directory)
         let connection = try await daemon.connect()
