@@ -17,6 +17,9 @@ public actor PluginSupervisor {
     /// Calls that arrived during setup, waiting for it to end (at most `setupCallWait`).
     private var setupWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter: UInt64 = 0
+    /// True while a setup attempt runs (not during the backoff between attempts, when waiting
+    /// would only delay the -32002).
+    private var attemptRunning = false
     let setupCallWait: Duration
     private var attempts = 0
     private var nextRetry: Date?
@@ -68,7 +71,9 @@ public actor PluginSupervisor {
         defer { releaseSetupWaiters() }
         while !Task.isCancelled {
             state = .setup
+            attemptRunning = true
             let outcome = await attemptSetup()
+            attemptRunning = false
             switch outcome {
             case .success(.ready(let service)):
                 attempts = 0
@@ -154,7 +159,7 @@ public actor PluginSupervisor {
 
     /// A call that arrives while the plugin sets up waits for the outcome, briefly.
     private func waitForSetup() async {
-        guard state == .setup, setupCallWait > .zero else { return }
+        guard state == .setup, attemptRunning, setupCallWait > .zero else { return }
         nextWaiter += 1
         let ticket = nextWaiter
         let wait = setupCallWait
