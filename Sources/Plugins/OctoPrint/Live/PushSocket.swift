@@ -8,6 +8,14 @@ import NIOWebSocket
 
 /// OctoPrint's push API over its raw websocket (`/sockjs/websocket`, plain JSON text frames).
 /// async-http-client has no websocket, so this is swift-nio's typed client upgrader.
+///
+/// Why not `WSClient` (hummingbird-project/swift-websocket 1.6.2)? It covers the passive-login
+/// message, basic auth (`additionalHeaders`) and a private CA (`TLSConfiguration`), but it always
+/// sends SNI: `NIOSSLClientHandler(serverHostname: sniHostname ?? host)`. For a printer addressed
+/// by IP (`https://192.168.1.50`, the usual OctoPi set-up) NIOSSL refuses an IP address as SNI,
+/// and setting `sniHostname` to a name would verify the certificate against that name instead of
+/// the address. Here SNI is sent for names only and NIOSSL checks an address against the
+/// certificate's IP SANs, which the private-CA test (`TLSAndBasicAuthTests`, 127.0.0.1) needs.
 enum PushSocket {
     enum Upgrade {
         case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
