@@ -154,7 +154,7 @@ public struct UpstreamClient: Sendable {
         var attempt = 0
         while true {
             try Task.checkCancellation()
-            let request = try await makeRequest(method, path, query: query, headers: headers, body: body)
+            let request = try await self.request(method, path, query: query, headers: headers, body: body)
             let outcome: Result<UpstreamResponse, RPCError>
             do {
                 outcome = .success(try await execute(request))
@@ -215,8 +215,11 @@ public struct UpstreamClient: Sendable {
         return json
     }
 
-    func makeRequest(
-        _ method: HTTPMethod, _ path: String, query: [(String, String)], headers: HTTPHeaders, body: ByteBuffer?
+    /// A request to the upstream with the base URL, the auth, the configured headers and the CA
+    /// applied, for a plugin that sends it itself (a streamed upload, a download, a status its
+    /// contract gives its own meaning). An unreadable CA file is -32002 naming the account.
+    public func request(
+        _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:], body: ByteBuffer? = nil
     ) async throws -> HTTPClientRequest {
         var base = configuration.baseURL
         while base.hasSuffix("/") { base.removeLast() }

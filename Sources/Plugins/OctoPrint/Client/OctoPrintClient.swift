@@ -33,26 +33,23 @@ struct OctoPrintClient: Sendable {
         }
     }
 
-    func makeRequest(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], withKey: Bool = true) -> HTTPClientRequest {
-        var url = printer.url + path
-        if !query.isEmpty {
-            var c = URLComponents()
-            c.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) }
-            url += "?" + (c.percentEncodedQuery ?? "")
+    /// The kit's client for this printer: its address, basic auth in front of OctoPrint, its CA.
+    /// OctoPrint gives 401, 403 and 409 meanings of their own, so this client only builds the
+    /// requests; `send` and `check` map the answers.
+    var upstream: UpstreamClient {
+        get throws {
+            let auth: UpstreamAuth = printer.basicUser.flatMap { user in basicPassword.map { .basic(user: user, password: $0) } } ?? .none
+            return try UpstreamClient(
+                plugin: "octoprint", account: printer.name,
+                configuration: .init(baseURL: printer.url, auth: auth, caFile: printer.caFile, timeout: timeout, plainHTTP: .allowed),
+                http: http, clock: SystemClock())
         }
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        if withKey, let apiKey { request.headers.add(name: "X-Api-Key", value: apiKey) }
-        if let user = printer.basicUser, let password = basicPassword {
-            let token = Data("\(user):\(password)".utf8).base64EncodedString()
-            request.headers.add(name: "Authorization", value: "Basic \(token)")
-        }
-        if let caFile = printer.caFile {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.trustRoots = .file(caFile)
-            request.tlsConfiguration = tls
-        }
-        return request
+    }
+
+    func makeRequest(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], withKey: Bool = true) async throws -> HTTPClientRequest {
+        var headers = HTTPHeaders()
+        if withKey, let apiKey { headers.add(name: "X-Api-Key", value: apiKey) }
+        return try await upstream.request(method, path, query: query, headers: headers)
     }
 
     /// Sends, reads the whole answer (bounded), and maps transport failures.
@@ -86,7 +83,7 @@ struct OctoPrintClient: Sendable {
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil, conflict: ConflictMeaning = .other,
         notFound: RPCError? = nil
     ) async throws -> Response {
-        var request = makeRequest(method, path, query: query)
+        var request = try await makeRequest(method, path, query: query)
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body.encodedBytes()))

@@ -80,7 +80,7 @@ extension OctoPrintService {
                     call.progress("uploading \(name)", done: sent, total: size)
                 }
             }
-            var request = c.makeRequest(.POST, "/api/files/\(location)")
+            var request = try await c.makeRequest(.POST, "/api/files/\(location)")
             request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
             request.body = .stream(body, length: .known(total))
             let response = try await c.send(request, timeout: .seconds(3600))
@@ -97,7 +97,7 @@ extension OctoPrintService {
         var text = Multipart.field(boundary, "foldername", name)
         if let parent = params.string("path"), !parent.isEmpty { text += Multipart.field(boundary, "path", parent) }
         text += "--\(boundary)--\r\n"
-        var request = c.makeRequest(.POST, "/api/files/local")
+        var request = try await c.makeRequest(.POST, "/api/files/local")
         request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
         request.body = .bytes(ByteBuffer(string: text))
         let response = try await c.send(request)
@@ -112,7 +112,7 @@ extension OctoPrintService {
         let c = try await client(params)
         let response: HTTPClientResponse
         do {
-            response = try await c.http.execute(c.makeRequest(.GET, path), timeout: .seconds(3600))
+            response = try await c.http.execute(try await c.makeRequest(.GET, path), timeout: .seconds(3600))
         } catch {
             throw OctoPrintError.unreachable(c.printer.name, c.printer.url, OctoPrintClient.describe(error))
         }

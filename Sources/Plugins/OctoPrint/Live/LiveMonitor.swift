@@ -120,7 +120,7 @@ extension OctoPrintService {
         let c = try await client(for: printer)
         do {
             let job = try await c.call(.GET, "/api/job").json ?? .null
-            let state = try await c.send(c.makeRequest(.GET, "/api/printer"))
+            let state = try await c.send(try await c.makeRequest(.GET, "/api/printer"))
             await watch.reachable()
             if state.status == 409 {
                 await watch.connection(false)

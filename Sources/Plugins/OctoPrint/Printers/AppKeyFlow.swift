@@ -13,7 +13,7 @@ extension OctoPrintService {
         let basic = params.string("basic_password")
         let c = OctoPrintClient(printer: printer, apiKey: nil, basicPassword: basic, http: context.http, timeout: context.httpTimeout)
 
-        let probe = try await c.send(c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
+        let probe = try await c.send(try await c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
         guard probe.status == 204 else {
             throw OctoPrintError.notOctoPrint(url, "/plugin/appkeys/probe answered \(probe.status): not OctoPrint, or its app keys plugin is disabled")
         }
@@ -27,7 +27,7 @@ extension OctoPrintService {
         let deadline = context.clock.now.addingTimeInterval(TimeInterval(params.int("timeout_s") ?? 300))
         while context.clock.now < deadline {
             try Task.checkCancellation()
-            let poll = try await c.send(c.makeRequest(.GET, "/plugin/appkeys/request/\(REST.encoded(token))", withKey: false))
+            let poll = try await c.send(try await c.makeRequest(.GET, "/plugin/appkeys/request/\(REST.encoded(token))", withKey: false))
             switch poll.status {
             case 202:
                 try await context.clock.sleep(for: .seconds(1))

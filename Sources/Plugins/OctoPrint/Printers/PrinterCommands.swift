@@ -7,7 +7,7 @@ extension OctoPrintService {
     /// only if `/plugin/appkeys/probe` (open to anyone) answers 204 as OctoPrint does.
     func verify(_ printer: Printer, apiKey: String, basicPassword: String?) async throws -> JSONValue {
         let c = OctoPrintClient(printer: printer, apiKey: apiKey, basicPassword: basicPassword, http: context.http, timeout: context.httpTimeout)
-        let version = try await c.send(c.makeRequest(.GET, "/api/version"))
+        let version = try await c.send(try await c.makeRequest(.GET, "/api/version"))
         if version.status == 200, let json = version.json, json["server"]?.stringValue != nil, json["api"]?.stringValue != nil {
             return json
         }
@@ -17,7 +17,7 @@ extension OctoPrintService {
                 : "the basic-auth user or password in front of OctoPrint was refused")
         }
         if version.status == 403 {
-            let probe = try await c.send(c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
+            let probe = try await c.send(try await c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
             if probe.status == 204 { throw OctoPrintError.keyRefused(printer.name) }
             throw OctoPrintError.notOctoPrint(printer.url, "/api/version answered \(version.status) and /plugin/appkeys/probe answered \(probe.status)")
         }
@@ -93,7 +93,7 @@ extension OctoPrintService {
         let c = try await client(params)
         async let connection = c.call(.GET, "/api/connection")
         async let job = c.call(.GET, "/api/job")
-        let printerResponse = try await c.send(c.makeRequest(.GET, "/api/printer"))
+        let printerResponse = try await c.send(try await c.makeRequest(.GET, "/api/printer"))
         var printerJSON: JSONValue = .null
         if printerResponse.status != 409 {
             try c.check(printerResponse, conflict: .other)

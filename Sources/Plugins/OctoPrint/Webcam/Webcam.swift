@@ -81,9 +81,9 @@ extension OctoPrintService {
     }
 
     /// A request to a webcam URL: the printer's credentials go only to the printer's own origin.
-    func webcamRequest(_ url: String, _ c: OctoPrintClient) -> HTTPClientRequest {
+    func webcamRequest(_ url: String, _ c: OctoPrintClient) async throws -> HTTPClientRequest {
         if url.hasPrefix(c.printer.url + "/") {
-            return c.makeRequest(.GET, String(url.dropFirst(c.printer.url.count)))
+            return try await c.makeRequest(.GET, String(url.dropFirst(c.printer.url.count)))
         }
         var request = HTTPClientRequest(url: url)
         request.method = .GET
@@ -93,7 +93,7 @@ extension OctoPrintService {
     func snapshotJPEG(_ c: OctoPrintClient, webcam: WebcamInfo) async throws -> [UInt8] {
         guard let address = webcam.snapshotURL else { throw OctoPrintError.noSnapshot(webcam.name) }
         let url = absolute(address, c)
-        let response = try await c.send(webcamRequest(url, c), limit: 16 << 20)
+        let response = try await c.send(try await webcamRequest(url, c), limit: 16 << 20)
         guard response.status == 200 else { throw OctoPrintError.webcam(url, "answered \(response.status)") }
         let bytes = Array(response.body.readableBytesView)
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { throw OctoPrintError.webcam(url, "did not return a JPEG") }
@@ -129,7 +129,7 @@ extension OctoPrintService {
         let url = absolute(address, c)
         let response: HTTPClientResponse
         do {
-            response = try await c.http.execute(webcamRequest(url, c), timeout: .seconds(60))
+            response = try await c.http.execute(try await webcamRequest(url, c), timeout: .seconds(60))
         } catch {
             throw OctoPrintError.webcam(url, OctoPrintClient.describe(error))
         }
