@@ -93,13 +93,13 @@ extension LogbookService {
         let data = try await exportData(from: day(params, "from_date"), to: day(params, "to_date"))
         switch format {
         case "csv":
-            try await runBlocking {
-                let csv = CSVExporter.render(data.entries, aircraft: data.aircraft)
-                do {
-                    try csv.write(to: URL(fileURLWithPath: path), options: .atomic)
-                } catch {
-                    throw LogbookError.file(path, error.localizedDescription)
-                }
+            let csv = try await runBlocking { CSVExporter.render(data.entries, aircraft: data.aircraft) }
+            // Written whole or not at all through swift-nio's file system; the logbook's own
+            // error (1103, naming the file) rather than the kit's -32602.
+            do {
+                try await FileOutput.write(csv, to: path, param: "path")
+            } catch let error as RPCError {
+                throw LogbookError.file(path, error.message.replacingOccurrences(of: "Invalid params: 'path' ", with: ""))
             }
             return ["path": .string(path), "format": "csv", "entries": .count(data.entries.count)]
         default:
