@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import Synchronization
 
 struct Airport: Sendable, Hashable {
     var icao: String
@@ -155,6 +156,18 @@ final class BundledAirports: Sendable {
     }
 }
 
+/// A memo of bundled airports by ICAO code (a miss is remembered too).
+final class ParsedAirports: Sendable {
+    private let memo = Mutex<[String: Airport?]>([:])
+
+    func airport(_ icao: String) -> Airport? {
+        if let known = memo.withLock({ $0[icao] }) { return known }
+        let found = BundledAirports.shared.airport(icao: icao)
+        memo.withLock { $0[icao] = .some(found) }
+        return found
+    }
+}
+
 /// Bundled airports plus the pilot's own (private strips), which win on a clash.
 struct AirportLookup: Sendable {
     var user: [String: Airport]
@@ -170,9 +183,14 @@ struct AirportLookup: Sendable {
         return AirportLookup(user: user)
     }
 
+    /// Bundled airports already parsed by this lookup: an import asks for the same few airports
+    /// on every row, and parsing a row each time cost more than the dictionary this replaced.
+    let parsed = ParsedAirports()
+
     func airport(_ code: String) -> Airport? {
         let key = Aircraft.normalized(code)
-        return user[key] ?? BundledAirports.shared.airport(icao: key)
+        if let own = user[key] { return own }
+        return parsed.airport(key)
     }
 
     /// Resolves an ICAO code (or an IATA code, which logbook exports often use) or fails naming the field.
