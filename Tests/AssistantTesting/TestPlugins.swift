@@ -82,6 +82,13 @@ public final class EchoPlugin: AssistantPlugin {
             PluginCommand("greeting", "The configured greeting (a typed config key)", result: "the greeting") { plugin, _, _ in
                 .string(plugin.config[Self.greeting])
             },
+            PluginCommand(
+                "measure", "An Encodable model as the result", params: [ParamSpec("text", .string, required: true, help: "text")],
+                result: "{text, length}"
+            ) { (_: PluginContext, params: Params, _: CallContext) async throws -> Measured in
+                let text = try params.requiredString("text")
+                return Measured(text: text, length: text.count)
+            },
         ]
     }
 
@@ -109,6 +116,11 @@ public final class EchoPlugin: AssistantPlugin {
         contextBox.withLockedValue { $0 = context }
         return .ready(context)
     }
+}
+
+public struct Measured: Encodable, Sendable {
+    public var text: String
+    public var length: Int
 }
 
 /// Fails setup with a transient error `failures` times, then becomes ready.

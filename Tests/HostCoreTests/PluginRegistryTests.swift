@@ -9,6 +9,7 @@ import Testing
         let host = try await TestHost.started(plugins: [EchoPlugin()])
         let connection = try await host.connect()
         #expect(try await connection.call("echo.say", params: ["text": "hi", "times": 2]) == "hi hi")
+        #expect(try await connection.call("echo.measure", params: ["text": "héllo"]) == ["text": "héllo", "length": 5])
         let help = try await connection.call("help", params: ["method": "echo.say"])
         #expect(help["plugin"] == "echo")
         #expect(help["usage"] == "echo.say text=<string> [times=<integer>]")

@@ -52,7 +52,7 @@ public actor Accounts {
         self.vault = vault
         self.notifier = notifier
         self.clock = clock
-        fixCommand = { account in "assistantctl vault set name=\(pluginID)/\(account)/…" }
+        fixCommand = { account in "assistantctl vault set \(pluginID)/\(account)/…" }
         addCommand = "assistantctl help \(pluginID)"
     }
 

@@ -45,8 +45,7 @@ public actor RefreshCoordinator {
             self.onChange = onChange
         }
 
-        /// `<plugin>.<name>` or `<plugin>.<name>@<account>`, as `jobs.list` shows it.
-        func jobID(_ plugin: String) -> String { "\(plugin).\(name)" + (account.map { "@\($0)" } ?? "") }
+        func jobID(_ plugin: String) -> String { RefreshCoordinator.jobID(plugin, name, account) }
     }
 
     public nonisolated let pluginID: String
@@ -64,6 +63,11 @@ public actor RefreshCoordinator {
         self.clock = clock
     }
 
+    /// `<plugin>.<name>` or `<plugin>.<name>@<account>`, as `jobs.list` shows it.
+    static func jobID(_ plugin: String, _ name: String, _ account: String?) -> String {
+        "\(plugin).\(name)" + (account.map { "@\($0)" } ?? "")
+    }
+
     /// Starts polling (again, with the new interval, if it was armed).
     public func arm(_ refresh: Refresh) async throws {
         let id = refresh.jobID(pluginID)
@@ -76,7 +80,7 @@ public actor RefreshCoordinator {
 
     /// Stops polling; the baseline stays (a watch re-armed later does not report old items as new).
     public func cancel(name: String, account: String? = nil) async {
-        let id = Refresh(name: name, account: account, every: .seconds(1), summary: "", fetch: { [:] }, onChange: { _ in }).jobID(pluginID)
+        let id = Self.jobID(pluginID, name, account)
         armed[id] = nil
         await scheduler.deactivate(ids: [id])
     }
@@ -86,8 +90,7 @@ public actor RefreshCoordinator {
     /// Runs one refresh now (what its job does) and returns what changed.
     @discardableResult
     public func runNow(name: String, account: String? = nil) async throws -> Change {
-        let id = Refresh(name: name, account: account, every: .seconds(1), summary: "", fetch: { [:] }, onChange: { _ in }).jobID(pluginID)
-        return try await run(id)
+        try await run(Self.jobID(pluginID, name, account))
     }
 
     func run(_ id: String) async throws -> Change {
