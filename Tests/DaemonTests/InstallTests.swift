@@ -90,8 +90,9 @@ struct InstallTests {
         #expect(!FileManager.default.fileExists(atPath: home.file("p/bin")), "nothing is installed when a binary is missing")
     }
 
-    /// The installed copy, run as another user who cannot read the build tree, answers a logbook
-    /// command that needs the airport table: nothing is read from where it was built.
+    /// The installed copy, run as another user, answers a logbook command that needs the airport
+    /// table. With no resource bundle named in the binary, nothing is read from where it was built
+    /// (a fresh clone in a 0700 folder, where that user cannot reach the build tree, passes too).
     @Test(.enabled(if: getuid() == 0 || Peers.isCI))
     func theInstalledDaemonRunsAsAnotherUserWithoutTheBuildTree() async throws {
         try #require(getuid() == 0, "this test needs root to start the daemon under another uid")
@@ -105,8 +106,6 @@ struct InstallTests {
 
         let daemon = try await DaemonProcess.started(
             config: "[socket]\nallow_uids = [0]\nmode = \"0666\"\n", runAs: 65534, executable: "\(prefix)/bin/assistantd")
-        // uid 65534 cannot read a private build tree; make sure this one is one.
-        #expect(access(Binaries.directory, R_OK) == 0)
         let connection = try await daemon.connect()
         let found = try await connection.call("logbook.airports.search", params: ["query": "LKPR"])
         #expect(found["airports"]?.arrayValue?.first?["icao"] == "LKPR")

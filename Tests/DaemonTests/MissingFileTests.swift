@@ -7,14 +7,20 @@ import Testing
 /// A file the daemon was told to use that is missing or unreadable is reported, never a crash.
 @Suite(.serialized)
 struct MissingFileTests {
-    /// A printer whose private CA file went away: the daemon starts and serves, the printer reports
-    /// the file and the reason, and a call for it says so (-32002 naming the printer).
-    @Test(.enabled(if: Peers.shouldRun(program: Peers.python)))
-    func aPrinterWhoseCAFileIsGoneIsReportedAndTheDaemonServes() async throws {
+    /// A data directory whose database a daemon has created and migrated, then stopped cleanly.
+    static func migratedDataDirectory() async throws -> TemporaryDirectory {
         let directory = TemporaryDirectory()
         let first = try await DaemonProcess.started(directory: directory)
         first.signal(SIGTERM)
         #expect(try await first.exitStatus() == 0)
+        return directory
+    }
+
+    /// A printer whose private CA file went away: the daemon starts and serves, the printer reports
+    /// the file and the reason, and a call for it says so (-32002 naming the printer).
+    @Test(.enabled(if: Peers.shouldRun(program: Peers.python)))
+    func aPrinterWhoseCAFileIsGoneIsReportedAndTheDaemonServes() async throws {
+        let directory = try await Self.migratedDataDirectory()
         // Stored as `octoprint.printers.add` stores it (a kit account), with a CA file that is then deleted.
         let ca = directory.write("ca.pem", "-----BEGIN CERTIFICATE-----\n")
         let database = directory.file("data/assistant/assistant.sqlite")
@@ -55,10 +61,7 @@ struct MissingFileTests {
     /// the vault names they already had.
     @Test(.enabled(if: Peers.shouldRun(program: Peers.python)))
     func printersFromBeforeTheKitBecomeAccounts() async throws {
-        let directory = TemporaryDirectory()
-        let first = try await DaemonProcess.started(directory: directory)
-        first.signal(SIGTERM)
-        #expect(try await first.exitStatus() == 0)
+        let directory = try await Self.migratedDataDirectory()
         // Put the database back to octoprint/v1 with two printers, as an earlier version left it.
         let script = directory.write(
             "rewind.py",

@@ -48,17 +48,19 @@ public final class AssistantHost: Sendable {
         // before any I/O.
         var seen = Set<String>(["host"])
         var runtimes: [PluginRuntime] = []
+        // Each plugin's declarations are read once, here; the host uses only the runtime after.
         for plugin in plugins {
-            let manifest = plugin.manifest
-            guard seen.insert(manifest.id).inserted else { throw StartupError(.configuration, RegistryError.duplicatePlugin(manifest.id).description) }
-            runtimes.append(try Self.runtime(plugin))
+            let runtime = try Self.runtime(plugin)
+            let id = runtime.manifest.id
+            guard seen.insert(id).inserted else { throw StartupError(.configuration, RegistryError.duplicatePlugin(id).description) }
+            runtimes.append(runtime)
         }
         var warnings: [String] = []
         for id in configuration.plugins.keys.sorted() where !seen.contains(id) {
-            warnings.append("[plugins.\(id)] names no plugin of this build (plugins: \(plugins.map(\.manifest.id).sorted().joined(separator: ", ")))")
+            warnings.append("[plugins.\(id)] names no plugin of this build (plugins: \(runtimes.map(\.manifest.id).sorted().joined(separator: ", ")))")
         }
-        for plugin in plugins {
-            warnings += try Self.checkPluginConfig(plugin.manifest, configuration.plugins[plugin.manifest.id] ?? [:])
+        for runtime in runtimes {
+            warnings += try Self.checkPluginConfig(runtime.manifest, configuration.plugins[runtime.manifest.id] ?? [:])
         }
         self.warnings = warnings
 
@@ -68,12 +70,7 @@ public final class AssistantHost: Sendable {
         } catch {
             throw StartupError(.cannotCreate, "cannot create the data directory \(options.dataDirectory): \(error.localizedDescription)")
         }
-        var migrations: [PluginMigrations] = []
-        for plugin in plugins {
-            var m = PluginMigrations(pluginID: plugin.manifest.id)
-            plugin.registerMigrations(&m)
-            migrations.append(m)
-        }
+        let migrations = runtimes.map(\.migrations)
         let databasePath = (options.dataDirectory as NSString).appendingPathComponent("assistant.sqlite")
         do {
             store = try Store(path: databasePath, migrations: migrations, logger: logger)
@@ -126,14 +123,12 @@ public final class AssistantHost: Sendable {
                 return l
             }()
             let timeZone = configuration.timeZone
-            let accounts = Accounts(
-                pluginID: manifest.id, pool: pool, vault: VaultScope(pluginID: manifest.id, vault: vault),
-                notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock)
+            let scopedVault = VaultScope(pluginID: manifest.id, vault: vault)
+            let notifier = PluginNotifier(pluginID: manifest.id, center: notices)
+            let accounts = Accounts(pluginID: manifest.id, pool: pool, vault: scopedVault, notifier: notifier, clock: clock)
             let cacheDays = config.int("cache_days") ?? 30
             let cache = ReadCache(pluginID: manifest.id, pool: pool, clock: clock, maxAge: .seconds(cacheDays * 86_400))
-            let refresh = RefreshCoordinator(
-                pluginID: manifest.id, pool: pool, scheduler: scheduler, notifier: PluginNotifier(pluginID: manifest.id, center: notices),
-                clock: clock)
+            let refresh = RefreshCoordinator(pluginID: manifest.id, pool: pool, scheduler: scheduler, notifier: notifier, clock: clock)
             supervisors.append(
                 PluginSupervisor(
                     runtime: runtime, accounts: accounts, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger,
@@ -141,8 +136,8 @@ public final class AssistantHost: Sendable {
                     setupCallWait: options.setupCallWait,
                     makeContext: {
                         PluginContext(
-                            pluginID: manifest.id, config: config, vault: VaultScope(pluginID: manifest.id, vault: vault), database: pool,
-                            http: http, httpTimeout: .seconds(configuration.http.timeoutSeconds), notifier: PluginNotifier(pluginID: manifest.id, center: notices), clock: clock,
+                            pluginID: manifest.id, config: config, vault: scopedVault, database: pool,
+                            http: http, httpTimeout: .seconds(configuration.http.timeoutSeconds), notifier: notifier, clock: clock,
                             scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone, logger: pluginLogger,
                             accounts: accounts, cache: cache, refresh: refresh)
                     },
@@ -182,9 +177,8 @@ public final class AssistantHost: Sendable {
                 }))
         }
         for supervisor in supervisors {
-            for command in supervisor.manifest.commands {
-                let local = String(command.name.dropFirst(supervisor.id.count + 1))
-                entries.append(MethodEntry(pluginID: supervisor.id, descriptor: command, handler: .plugin(supervisor, command: local)))
+            for command in supervisor.runtime.declared {
+                entries.append(MethodEntry(pluginID: supervisor.id, descriptor: command.descriptor, handler: .plugin(supervisor, command: command.local)))
             }
         }
         for entry in entries {

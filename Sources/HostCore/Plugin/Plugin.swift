@@ -41,7 +41,9 @@ extension AssistantPlugin {
 
     /// The whole description, as `help`, `rpc.discover`, the CLI and the README see it: the info
     /// with the declared commands (full names) and jobs.
-    public var manifest: PluginManifest {
+    public var manifest: PluginManifest { manifest(declaring: commands) }
+
+    func manifest(declaring commands: [PluginCommand<Service>]) -> PluginManifest {
         let info = self.info
         return PluginManifest(
             id: info.id, version: info.version, summary: info.summary,
@@ -122,7 +124,7 @@ public struct CallContext: Sendable {
 }
 
 /// Namespaced migrations: a plugin's `register("v1")` becomes `<plugin>/v1` in the shared database.
-public struct PluginMigrations {
+public struct PluginMigrations: Sendable {
     let pluginID: String
     var entries: [(String, @Sendable (Database) throws -> Void)] = []
 

@@ -10,17 +10,25 @@ struct PluginRuntime: Sendable {
     typealias Handler = @Sendable (any Sendable, Params, CallContext) async throws -> JSONValue
 
     let manifest: PluginManifest
-    /// By local name (`flights.add`).
+    /// Each declared command's local name (`flights.add`) with its full descriptor, in order.
+    let declared: [(local: String, descriptor: CommandDescriptor)]
+    /// By local name.
     let commands: [String: Handler]
+    let migrations: PluginMigrations
     let jobs: [String: @Sendable (any Sendable) async throws -> Void]
     let setup: @Sendable (PluginContext) async throws -> Setup
     let teardown: @Sendable (any Sendable) async -> Void
 
     init<Plugin: AssistantPlugin>(_ plugin: Plugin) throws(RegistryError) {
-        let manifest = plugin.manifest
+        let declarations = plugin.commands
+        let manifest = plugin.manifest(declaring: declarations)
         self.manifest = manifest
+        declared = zip(declarations, manifest.commands).map { (local: $0.descriptor.name, descriptor: $1) }
+        var migrations = PluginMigrations(pluginID: manifest.id)
+        plugin.registerMigrations(&migrations)
+        self.migrations = migrations
         var commands: [String: Handler] = [:]
-        for command in plugin.commands {
+        for command in declarations {
             let name = command.descriptor.name
             guard Self.isValidName(name) else { throw .badMethodName(name, plugin: manifest.id) }
             guard commands[name] == nil else { throw .duplicateMethod("\(manifest.id).\(name)", first: manifest.id, second: manifest.id) }

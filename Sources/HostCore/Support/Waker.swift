@@ -23,7 +23,7 @@ final class Waker: Sendable {
     }
 
     /// Returns on a wake, on cancellation, or never otherwise.
-    func wait() async {
+    private func wait() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLockedValue { s -> Bool in
