@@ -84,6 +84,24 @@ let package = Package(
             path: "Sources/Plugins/Logbook",
             swiftSettings: strictSwift
         ),
+        // libical for iCalendar and RRULE expansion (Debian: libical-dev).
+        .systemLibrary(
+            name: "CICal",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .target(
+            name: "Tasks",
+            dependencies: [
+                "HostCore", "CICal",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Sources/Plugins/Tasks",
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "OctoPrint",
             dependencies: [
@@ -103,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "assistantd",
             dependencies: [
-                "HostCore", "Logbook", "OctoPrint",
+                "HostCore", "Logbook", "OctoPrint", "Tasks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -142,6 +160,11 @@ let package = Package(
             dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
             // Read from the source tree by path (#filePath), not bundled.
             exclude: ["Fixtures"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "TasksTests",
+            dependencies: ["Tasks", "HostCore", "AssistantClient", "AssistantTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -44,6 +44,24 @@ public enum Peers {
         }
     }
 
+    /// Runs a program to the end on a plain thread and returns its stdout (nil when it failed).
+    public static func output(_ executable: String, _ arguments: [String]) async -> Data? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = arguments
+                let out = Pipe()
+                process.standardOutput = out
+                process.standardError = FileHandle.nullDevice
+                do { try process.run() } catch { return continuation.resume(returning: nil) }
+                let data = out.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus == 0 ? data : nil)
+            }
+        }
+    }
+
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> Int32 {
         let process = Process()

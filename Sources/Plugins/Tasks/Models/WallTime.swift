@@ -1,0 +1,177 @@
+import Foundation
+import HostCore
+
+/// A wall-clock reading (what a calendar shows), or a whole day when `isDate`. Recurrence is
+/// computed on these, so 09:00 stays 09:00 across daylight-saving changes; an instant is only
+/// derived at the end, in the task's time zone.
+struct WallTime: Hashable, Comparable, Sendable {
+    var year: Int, month: Int, day: Int
+    var hour = 0, minute = 0, second = 0
+    var isDate = false
+
+    /// "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SS": sortable text, as stored.
+    var text: String {
+        let d = String(format: "%04d-%02d-%02d", year, month, day)
+        return isDate ? d : d + String(format: "T%02d:%02d:%02d", hour, minute, second)
+    }
+
+    /// iCalendar's basic form: "YYYYMMDD" or "YYYYMMDDTHHMMSS".
+    var icalText: String {
+        let d = String(format: "%04d%02d%02d", year, month, day)
+        return isDate ? d : d + String(format: "T%02d%02d%02d", hour, minute, second)
+    }
+
+    var asDate: WallTime { WallTime(year: year, month: month, day: day, isDate: true) }
+
+    static func < (a: WallTime, b: WallTime) -> Bool {
+        (a.year, a.month, a.day, a.hour, a.minute, a.second) < (b.year, b.month, b.day, b.hour, b.minute, b.second)
+    }
+
+    /// Seconds since 1970-01-01T00:00:00 on the wall clock (no zone): for wall-clock arithmetic.
+    var wallSeconds: Int64 {
+        Int64(Self.daysFromCivil(year, month, day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, isDate: Bool = false) {
+        (self.year, self.month, self.day, self.hour, self.minute, self.second, self.isDate) =
+            (year, month, day, hour, minute, second, isDate)
+    }
+
+    init(wallSeconds: Int64, isDate: Bool = false) {
+        let days = Int(wallSeconds.floorDiv(86_400))
+        let rest = Int(wallSeconds - Int64(days) * 86_400)
+        let (y, m, d) = Self.civilFromDays(days)
+        self.init(year: y, month: m, day: d, hour: rest / 3600, minute: rest / 60 % 60, second: rest % 60, isDate: isDate)
+    }
+
+    func adding(seconds: Int64) -> WallTime { WallTime(wallSeconds: wallSeconds + seconds, isDate: isDate) }
+    func adding(days: Int) -> WallTime { WallTime(wallSeconds: wallSeconds + Int64(days) * 86_400, isDate: isDate) }
+
+    /// Parses the stored forms and iCalendar's basic forms (a trailing `Z` is not accepted here).
+    init?(_ text: some StringProtocol) {
+        let digits = text.filter { $0.isASCII && $0.isNumber }
+        let hasTime = text.contains("T") || text.contains(" ")
+        let parts = digits.compactMap(\.wholeNumberValue)
+        func number(_ range: Range<Int>) -> Int { parts[range].reduce(0) { $0 * 10 + $1 } }
+        let allowed = text.allSatisfy { $0.isNumber || $0 == "-" || $0 == ":" || $0 == "T" || $0 == " " }
+        guard allowed else { return nil }
+        switch (parts.count, hasTime) {
+        case (8, false): self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8), isDate: true)
+        case (12, true): self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8), hour: number(8..<10), minute: number(10..<12))
+        case (14, true):
+            self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8), hour: number(8..<10),
+                      minute: number(10..<12), second: number(12..<14))
+        default: return nil
+        }
+        guard isValid else { return nil }
+    }
+
+    var isValid: Bool {
+        (1...9999).contains(year) && (1...12).contains(month) && (1...Self.daysIn(month: month, year: year)).contains(day)
+            && (0...23).contains(hour) && (0...59).contains(minute) && (0...60).contains(second)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    // Howard Hinnant's civil-date algorithms: exact proleptic Gregorian day numbers without a Calendar.
+    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp + (mp < 10 ? 3 : -9)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDiv(_ d: Int64) -> Int64 { self >= 0 ? self / d : -((-self + d - 1) / d) }
+}
+
+/// Wall clock ⇄ instant in one IANA zone, by RFC 5545 §3.3.5: a time inside a spring-forward gap
+/// uses the offset from before the gap; a time that occurs twice is the first one.
+struct Zone: Sendable, Hashable {
+    let timeZone: TimeZone
+    var identifier: String { timeZone.identifier }
+
+    init(_ timeZone: TimeZone) { self.timeZone = timeZone }
+
+    init?(identifier: String) {
+        // Foundation accepts abbreviations ("CET", "EST") and GMT offsets; a task's zone must be a
+        // real IANA id so other calendars can read its TZID.
+        guard identifier.contains("/") || identifier == "UTC", let tz = TimeZone(identifier: identifier) else { return nil }
+        self.timeZone = tz
+    }
+
+    func instant(_ wall: WallTime) -> Date {
+        let naive = wall.wallSeconds
+        let before = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive - 86_400))))
+        let after = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive + 86_400))))
+        for offset in [before, after] {
+            let candidate = Date(timeIntervalSince1970: TimeInterval(naive - offset))
+            if Int64(timeZone.secondsFromGMT(for: candidate)) == offset { return candidate }
+        }
+        return Date(timeIntervalSince1970: TimeInterval(naive - before))
+    }
+
+    func wall(_ instant: Date, isDate: Bool = false) -> WallTime {
+        let seconds = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(timeZone.secondsFromGMT(for: instant))
+        let w = WallTime(wallSeconds: seconds)
+        return isDate ? w.asDate : w
+    }
+}
+
+/// The contract's time input: "YYYY-MM-DD[T ]HH:MM[:SS]" (wall clock in `tz`), an ISO 8601 instant
+/// with an offset or Z, or "YYYY-MM-DD" for a whole day.
+enum TimeInput {
+    static func parse(_ text: String, param: String, zone: Zone) throws(RPCError) -> WallTime {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let instant = instant(trimmed) { return zone.wall(instant) }
+        if let wall = WallTime(trimmed), trimmed.count >= 10, trimmed.contains("-") || !trimmed.contains(where: { $0 == "T" }) {
+            return wall
+        }
+        throw RPCError.invalidParam(
+            param, "must be YYYY-MM-DD, 'YYYY-MM-DD HH:MM[:SS]' (wall clock in tz) or an ISO 8601 instant with an offset, got '\(text)'")
+    }
+
+    /// An instant with an explicit offset or `Z`, or nil.
+    static func instant(_ text: String) -> Date? {
+        guard text.count >= 16 else { return nil }
+        let hasZone = text.hasSuffix("Z") || text.hasSuffix("z")
+            || text.dropFirst(16).contains(where: { $0 == "+" }) || text.dropFirst(16).contains(where: { $0 == "-" })
+        guard hasZone else { return nil }
+        let normalized = text.replacingOccurrences(of: " ", with: "T")
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
+            let f = ISO8601DateFormatter()
+            f.formatOptions = options
+            if let d = f.date(from: normalized) { return d }
+        }
+        // "…THH:MMZ" without seconds.
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate, .withTimeZone]
+        return f.date(from: normalized)
+    }
+
+    static func utcString(_ date: Date) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        return WallTime(wallSeconds: seconds).text + "Z"
+    }
+}

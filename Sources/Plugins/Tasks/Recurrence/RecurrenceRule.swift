@@ -1,0 +1,184 @@
+import CICal
+import Foundation
+import HostCore
+
+/// An RRULE, checked part by part, expanded by libical.
+///
+/// Why libical: it is the iCalendar engine behind Evolution, it implements every RFC 5545 part
+/// the contract lists (BYSETPOS, BYWEEKNO, negative BYMONTHDAY, WKST), and it is packaged by
+/// Debian. Foundation's `Calendar.RecurrenceRule` has no RRULE parser and gets BYSETPOS wrong on
+/// Linux (the issue measured it). libical runs on wall-clock times here; this type turns an
+/// UTC `UNTIL` into the task's wall clock first, because libical compares a floating start with
+/// an UTC `UNTIL` field by field and would be off by the zone offset.
+struct RecurrenceRule: Sendable, Hashable {
+    let text: String
+
+    private static let known: Set<String> = [
+        "FREQ", "INTERVAL", "COUNT", "UNTIL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYDAY", "BYMONTHDAY", "BYYEARDAY",
+        "BYWEEKNO", "BYMONTH", "BYSETPOS", "WKST",
+    ]
+    private static let weekdays: Set<String> = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+
+    /// Checks every part and names the first bad one (libical only says "malformed").
+    init(_ raw: String, param: String = "rrule") throws(RPCError) {
+        var text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.uppercased().hasPrefix("RRULE:") { text = String(text.dropFirst(6)) }
+        guard !text.isEmpty else { throw RPCError.invalidParam(param, "is empty") }
+        var seen: [String: String] = [:]
+        for part in text.split(separator: ";", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pieces.count == 2, !pieces[1].isEmpty else {
+                throw RPCError.invalidParam(param, "part '\(part)' is not NAME=VALUE")
+            }
+            let name = pieces[0].uppercased(), value = pieces[1].uppercased()
+            guard Self.known.contains(name) else { throw RPCError.invalidParam(param, "has an unknown part '\(pieces[0])'") }
+            guard seen[name] == nil else { throw RPCError.invalidParam(param, "gives \(name) twice") }
+            if let problem = Self.problem(name: name, value: value) {
+                throw RPCError.invalidParam(param, "part \(name)=\(pieces[1]): \(problem)")
+            }
+            seen[name] = value
+        }
+        guard let freq = seen["FREQ"] else { throw RPCError.invalidParam(param, "has no FREQ part") }
+        if seen["COUNT"] != nil && seen["UNTIL"] != nil {
+            throw RPCError.invalidParam(param, "gives both COUNT and UNTIL; RFC 5545 allows one")
+        }
+        if seen["BYWEEKNO"] != nil && freq != "YEARLY" {
+            throw RPCError.invalidParam(param, "part BYWEEKNO is only allowed with FREQ=YEARLY")
+        }
+        if seen["BYYEARDAY"] != nil && ["DAILY", "WEEKLY", "MONTHLY"].contains(freq) {
+            throw RPCError.invalidParam(param, "part BYYEARDAY is not allowed with FREQ=\(freq)")
+        }
+        if seen["BYMONTHDAY"] != nil && freq == "WEEKLY" {
+            throw RPCError.invalidParam(param, "part BYMONTHDAY is not allowed with FREQ=WEEKLY")
+        }
+        if let byday = seen["BYDAY"], byday.contains(where: { $0.isNumber }), !["MONTHLY", "YEARLY"].contains(freq) {
+            throw RPCError.invalidParam(param, "part BYDAY=\(byday): an ordinal weekday needs FREQ=MONTHLY or YEARLY")
+        }
+        if let byday = seen["BYDAY"], byday.contains(where: { $0.isNumber }), freq == "YEARLY", seen["BYWEEKNO"] != nil {
+            throw RPCError.invalidParam(param, "part BYDAY=\(byday): an ordinal weekday is not allowed with BYWEEKNO")
+        }
+        if seen["BYSETPOS"] != nil && seen.keys.filter({ $0.hasPrefix("BY") && $0 != "BYSETPOS" }).isEmpty {
+            throw RPCError.invalidParam(param, "part BYSETPOS needs another BYxxx part")
+        }
+        let normalized = text.uppercased()
+        let parsed = normalized.withCString { icalrecurrencetype_from_string($0) }
+        guard parsed.freq != ICAL_NO_RECURRENCE else { throw RPCError.invalidParam(param, "is not a valid RRULE") }
+        self.text = normalized
+    }
+
+    private static func problem(name: String, value: String) -> String? {
+        func integers(_ range: ClosedRange<Int>, signed: Bool) -> String? {
+            for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let n = Int(item), range.contains(abs(n)), signed || n >= 0, n != 0 || range.lowerBound == 0 else {
+                    return "'\(item)' is not \(signed ? "±" : "")\(range.lowerBound)…\(range.upperBound)"
+                }
+            }
+            return nil
+        }
+        switch name {
+        case "FREQ":
+            return ["DAILY", "WEEKLY", "MONTHLY", "YEARLY", "HOURLY", "MINUTELY", "SECONDLY"].contains(value)
+                ? nil : "must be DAILY, WEEKLY, MONTHLY or YEARLY"
+        case "INTERVAL": return Int(value).map { $0 >= 1 && $0 <= 10_000 } == true ? nil : "must be a positive integer"
+        case "COUNT": return Int(value).map { $0 >= 1 && $0 <= 100_000 } == true ? nil : "must be a positive integer"
+        case "UNTIL":
+            let body = value.hasSuffix("Z") ? String(value.dropLast()) : value
+            return WallTime(body) == nil ? "must be YYYYMMDD or YYYYMMDDTHHMMSSZ" : nil
+        case "BYSECOND": return integers(0...60, signed: false)
+        case "BYMINUTE": return integers(0...59, signed: false)
+        case "BYHOUR": return integers(0...23, signed: false)
+        case "BYMONTHDAY": return integers(1...31, signed: true)
+        case "BYYEARDAY": return integers(1...366, signed: true)
+        case "BYWEEKNO": return integers(1...53, signed: true)
+        case "BYMONTH": return integers(1...12, signed: false)
+        case "BYSETPOS": return integers(1...366, signed: true)
+        case "WKST": return weekdays.contains(value) ? nil : "must be MO, TU, WE, TH, FR, SA or SU"
+        case "BYDAY":
+            for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let day = String(item.suffix(2))
+                let ordinal = item.dropLast(2)
+                guard weekdays.contains(day) else { return "'\(item)' does not end in a weekday (MO…SU)" }
+                if !ordinal.isEmpty {
+                    guard let n = Int(ordinal.hasPrefix("+") ? ordinal.dropFirst() : ordinal), (1...53).contains(abs(n)) else {
+                        return "'\(item)' has a bad ordinal"
+                    }
+                }
+            }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// A rule this file built from a checked one.
+    fileprivate init(trusted text: String) { self.text = text }
+
+    var hasCount: Bool { text.contains("COUNT=") }
+
+    /// The value of one part, as written.
+    func part(_ name: String) -> String? {
+        for piece in text.split(separator: ";") where piece.hasPrefix(name + "=") { return String(piece.dropFirst(name.count + 1)) }
+        return nil
+    }
+
+    /// The rule with one part replaced (nil removes it).
+    func replacing(_ name: String, with value: String?) -> String {
+        var pieces = text.split(separator: ";").map(String.init).filter { !$0.hasPrefix(name + "=") }
+        if let value { pieces.append("\(name)=\(value)") }
+        return pieces.joined(separator: ";")
+    }
+
+    /// Wall-clock occurrences from `anchor` (always the first, as RFC 5545 says), in order, until
+    /// one reaches `before` or `limit` were produced.
+    func occurrences(anchor: WallTime, zone: Zone, before: WallTime? = nil, limit: Int = 100_000) -> [WallTime] {
+        var rule = LibicalWorkarounds.normalize(self, anchor: anchor)
+        if let until = part("UNTIL") {
+            // UNTIL as the series' own wall clock: UTC → zone, a date for a date-time series → end of that day.
+            let utc = until.hasSuffix("Z")
+            let body = utc ? String(until.dropLast()) : until
+            if var wall = WallTime(body) {
+                if utc && !anchor.isDate {
+                    wall = zone.wall(Zone(TimeZone(identifier: "UTC")!).instant(wall))
+                } else if utc && anchor.isDate {
+                    wall = zone.wall(Zone(TimeZone(identifier: "UTC")!).instant(wall)).asDate
+                } else if wall.isDate && !anchor.isDate {
+                    wall = WallTime(year: wall.year, month: wall.month, day: wall.day, hour: 23, minute: 59, second: 59)
+                }
+                rule = RecurrenceRule(trusted: rule).replacing("UNTIL", with: wall.icalText)
+            }
+        }
+        if part("FREQ") == "WEEKLY", let wkst = part("WKST"), wkst != "MO", part("BYDAY")?.contains(",") == true {
+            return WeeklyExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).occurrences(before: before, limit: limit)
+        }
+        if part("BYWEEKNO") != nil {
+            return WeekNumberExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).occurrences(before: before, limit: limit)
+        }
+        let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
+        var start = icaltime_null_time()
+        start.year = Int32(anchor.year); start.month = Int32(anchor.month); start.day = Int32(anchor.day)
+        start.hour = Int32(anchor.hour); start.minute = Int32(anchor.minute); start.second = Int32(anchor.second)
+        start.is_date = anchor.isDate ? 1 : 0
+        guard let iterator = icalrecur_iterator_new(recurrence, start) else { return [anchor] }
+        defer { icalrecur_iterator_free(iterator) }
+        var result: [WallTime] = []
+        var first = true
+        while result.count < limit {
+            let t = icalrecur_iterator_next(iterator)
+            if icaltime_is_null_time(t) != 0 { break }
+            var wall = WallTime(year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour),
+                                minute: Int(t.minute), second: Int(t.second), isDate: anchor.isDate)
+            if anchor.isDate { wall = wall.asDate }
+            if first {
+                first = false
+                if wall != anchor {
+                    // libical starts with the first match; RFC 5545 counts DTSTART as the first instance.
+                    result.append(anchor)
+                    if hasCount, let count = part("COUNT").flatMap(Int.init), result.count >= count { break }
+                }
+            }
+            if let before, wall >= before { break }
+            result.append(wall)
+        }
+        if result.isEmpty { result.append(anchor) }
+        return result
+    }
+}
