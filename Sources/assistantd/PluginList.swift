@@ -1,8 +1,9 @@
 import HostCore
 import Logbook
 import OctoPrint
+import Tasks
 
 /// The only place that names plugins. Each plugin issue adds its plugin here.
 enum PluginList {
-    static var all: [any AssistantPlugin] { [LogbookPlugin(), OctoPrintPlugin()] }
+    static var all: [any AssistantPlugin] { [LogbookPlugin(), OctoPrintPlugin(), TasksPlugin()] }
 }

@@ -42,6 +42,9 @@ public actor NoticeCenter {
 
     public var sinkNames: [String] { sinks.map(\.sink.name) }
 
+    /// Whether a mail sink is configured (a plugin's default reminder channels depend on it).
+    public var hasMail: Bool { sinks.contains(where: \.isMail) }
+
     /// Persists and routes a notice. Returns nil when its dedupe key was seen before.
     @discardableResult
     public func post(_ draft: NoticeDraft) throws -> Notice? {
@@ -60,9 +63,13 @@ public actor NoticeCenter {
             body: redactor.redact(draft.body), severity: draft.severity, time: ISO8601.string(clock.now), dedupeKey: draft.dedupeKey,
             attachments: draft.attachments.map { NoticeAttachment(name: $0.name, contentType: $0.contentType, size: $0.data.count) })
         let targets: [String] =
-            draft.directRecipient != nil
-            ? sinks.filter(\.isMail).prefix(1).map(\.sink.name)
-            : sinks.filter { $0.route.accepts(topic: notice.topic, severity: notice.severity) }.map(\.sink.name)
+            if draft.directRecipient != nil {
+                sinks.filter(\.isMail).prefix(1).map(\.sink.name)
+            } else if let channels = draft.channels {
+                sinks.filter { channels.contains($0.isMail ? .mail : .stdout) }.map(\.sink.name)
+            } else {
+                sinks.filter { $0.route.accepts(topic: notice.topic, severity: notice.severity) }.map(\.sink.name)
+            }
         let seq = sequence
         let inserted = try pool.write { db -> Bool in
             if let key = notice.dedupeKey {

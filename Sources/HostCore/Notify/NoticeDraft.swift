@@ -31,11 +31,15 @@ public struct NoticeDraft: Sendable {
     public var attachments: [OutgoingAttachment]
     /// Mail this address directly, outside the topic routing.
     public var directRecipient: String?
+    /// The sinks the user chose for this one notice (a task's reminder channels), outside the
+    /// topic routing and its minimum severity; nil = routed as usual.
+    public var channels: Set<NoticeChannel>?
 
     public init(
         topic: String, plugin: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
-        attachments: [OutgoingAttachment] = [], directRecipient: String? = nil
+        attachments: [OutgoingAttachment] = [], directRecipient: String? = nil, channels: Set<NoticeChannel>? = nil
     ) {
+        self.channels = channels
         self.topic = topic
         self.plugin = plugin
         self.title = title
@@ -45,6 +49,11 @@ public struct NoticeDraft: Sendable {
         self.attachments = attachments
         self.directRecipient = directRecipient
     }
+}
+
+/// A kind of sink a notice can be sent to on purpose.
+public enum NoticeChannel: String, Sendable, Hashable, CaseIterable {
+    case stdout, mail
 }
 
 enum MIMEType {

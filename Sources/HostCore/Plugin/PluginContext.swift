@@ -44,14 +44,22 @@ public struct PluginNotifier: Sendable {
     let pluginID: String
     let center: NoticeCenter
 
+    /// Posts a notice, routed by topic and severity, or, with `channels`, to exactly those sinks.
+    /// Returns false when the dedupe key was seen before (nothing was sent).
+    @discardableResult
     public func post(
         topic: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
-        attachments: [OutgoingAttachment] = []
-    ) async throws {
+        attachments: [OutgoingAttachment] = [], channels: Set<NoticeChannel>? = nil
+    ) async throws -> Bool {
         try await center.post(
             NoticeDraft(
                 topic: topic, plugin: pluginID, title: title, body: body, severity: severity, dedupeKey: dedupeKey,
-                attachments: attachments))
+                attachments: attachments, channels: channels)) != nil
+    }
+
+    /// Whether mail is configured (`[notify.mail]`).
+    public var mailConfigured: Bool {
+        get async { await center.hasMail }
     }
 
     /// Mails `to` directly (with attachments) through the host's mail path, outside topic routing.

@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+import HostCore
+
+/// list, agenda and categories.
+extension TasksService {
+    func list(_ params: Params) async throws -> JSONValue {
+        let when = params.string("when") ?? "all"
+        let days = Int(params.int("days") ?? 7)
+        let limit = Int(params.int("limit") ?? 500)
+        let statusFilter = params.string("status") ?? (when == "all" ? "any" : "open")
+        let minPriority = try params["priority"].map { v throws(RPCError) in try TaskInput.priority(v) }
+        let category = params.string("category")?.lowercased()
+        let tag = params.string("tag")
+        let text = params.string("text")?.lowercased()
+        let parent = params.string("parent")
+        let now = self.now
+        let zone = defaultZone
+        let today = zone.wall(now).asDate
+        let dayStart = zone.instant(WallTime(year: today.year, month: today.month, day: today.day))
+        let dayEnd = zone.instant(today.adding(days: 1))
+
+        var clauses = ["deleted_at IS NULL"]
+        var arguments: StatementArguments = []
+        if let category { clauses.append("category = ?"); arguments += [category] }
+        if let parent { clauses.append("parent = ?"); arguments += [parent] }
+        switch statusFilter {
+        case "open": clauses.append("status IN ('needs-action', 'in-process')")
+        case "any": break
+        default: clauses.append("status = ?"); arguments += [statusFilter]
+        }
+        if let tag { clauses.append("EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)"); arguments += [tag] }
+        if let text {
+            clauses.append("(instr(lower(title), ?) > 0 OR instr(lower(notes), ?) > 0 OR instr(lower(coalesce(location, '')), ?) > 0)")
+            arguments += [text, text, text]
+        }
+        if let minPriority, minPriority > 0 { clauses.append("priority BETWEEN 1 AND ?"); arguments += [minPriority] }
+        let windowEnd: Date? =
+            switch when {
+            case "today": dayEnd
+            case "upcoming": zone.instant(today.adding(days: days))
+            case "overdue": now
+            default: nil
+            }
+        if let windowEnd {
+            clauses.append("first_at < ?")
+            arguments += [windowEnd.timeIntervalSince1970 + 86_400]
+        }
+        if when == "today" || when == "upcoming" {
+            clauses.append("(last_at IS NULL OR last_at >= ?)")
+            arguments += [(when == "today" ? dayStart : now).timeIntervalSince1970 - 86_400]
+        }
+        let whereClause = clauses.joined(separator: " AND ")
+        let sqlArguments = arguments
+        let candidates = try await database.read { db in try TaskItem.fetch(db, where: whereClause, sqlArguments) }
+
+        struct Row { let task: TaskItem; let at: Date?; let occurrence: Occurrence? }
+        var rows: [Row] = []
+        for t in candidates {
+            let current = t.currentOccurrence(now: now)
+            switch when {
+            case "today":
+                if t.isRecurring {
+                    let hits = t.occurrences(from: dayStart, to: dayEnd)
+                    if let first = hits.first { rows.append(Row(task: t, at: first.sortInstant(), occurrence: first)); continue }
+                    if let current, current.isOverdue(now: now), t.kind == .todo, (current.sortInstant() ?? now) < dayEnd {
+                        rows.append(Row(task: t, at: current.sortInstant(), occurrence: current))
+                    }
+                } else if let o = current, let at = o.sortInstant() {
+                    // Today: anything whose start or due is today, and open to-dos already overdue.
+                    let dueAt = (o.due ?? o.start).map { t.zone.instant($0) }
+                    if (at >= dayStart && at < dayEnd) || (dueAt.map { $0 >= dayStart && $0 < dayEnd } ?? false)
+                        || o.isOverdue(now: now) {
+                        rows.append(Row(task: t, at: at, occurrence: o))
+                    }
+                }
+            case "overdue":
+                if let o = current, o.isOverdue(now: now) { rows.append(Row(task: t, at: o.sortInstant(), occurrence: o)) }
+            case "upcoming":
+                let end = windowEnd ?? now
+                if t.isRecurring {
+                    if let first = t.occurrences(from: now, to: end).first { rows.append(Row(task: t, at: first.sortInstant(), occurrence: first)) }
+                } else if let o = current, let at = o.sortInstant() {
+                    let dueAt = (o.due ?? o.start).map { t.zone.instant($0) } ?? at
+                    if (at >= now && at < end) || (dueAt >= now && dueAt < end) { rows.append(Row(task: t, at: at, occurrence: o)) }
+                }
+            default:
+                rows.append(Row(task: t, at: current?.sortInstant(), occurrence: current))
+            }
+        }
+        rows.sort { a, b in
+            switch (a.at, b.at) {
+            case let (x?, y?) where x != y: return x < y
+            case (nil, _?): return false
+            case (_?, nil): return true
+            default:
+                let pa = a.task.priority == 0 ? 10 : a.task.priority, pb = b.task.priority == 0 ? 10 : b.task.priority
+                return pa != pb ? pa < pb : a.task.title < b.task.title
+            }
+        }
+        let channels = await defaultChannels()
+        let tasks: [JSONValue] = rows.prefix(limit).map { row in
+            var value = TaskJSON.task(row.task, now: now, defaultChannels: channels)
+            if row.task.isRecurring, let o = row.occurrence, case .object(var f) = value {
+                f["next"] = TaskJSON.occurrence(o, now: now)
+                value = .object(f)
+            }
+            return value
+        }
+        return ["tasks": .array(tasks), "count": .count(rows.count), "truncated": .bool(rows.count > limit)]
+    }
+
+    func agenda(_ params: Params) async throws -> JSONValue {
+        let from = try boundary(try params.requiredString("from"), param: "from")
+        let to = try boundary(try params.requiredString("to"), param: "to")
+        guard to > from else { throw RPCError.invalidParam("to", "must be after from") }
+        guard to.timeIntervalSince(from) <= 3 * 366 * 86_400 else { throw RPCError.invalidParam("to", "the window is at most 3 years") }
+        let category = params.string("category")?.lowercased()
+        let now = self.now
+        let items = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to) }
+        var occurrences: [(Date, Occurrence)] = []
+        for t in items where category == nil || t.category == category {
+            for o in t.occurrences(from: from, to: to) {
+                if let at = o.sortInstant() { occurrences.append((at, o)) }
+            }
+        }
+        occurrences.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.title < $1.1.title }
+        return ["occurrences": .array(occurrences.map { TaskJSON.occurrence($0.1, now: now) })]
+    }
+
+    func categoriesList() async throws -> JSONValue {
+        let categories = try await database.read { db -> [JSONValue] in
+            try Row.fetchAll(db, sql: """
+                SELECT c.name, c.builtin, (SELECT COUNT(*) FROM tasks_items t WHERE t.category = c.name AND t.deleted_at IS NULL) AS n
+                FROM tasks_categories c ORDER BY c.builtin DESC, c.name
+                """).map { ["name": .string($0["name"]), "builtin": .bool($0["builtin"]), "tasks": .count($0["n"])] }
+        }
+        return ["categories": .array(categories)]
+    }
+
+    func categoriesAdd(_ params: Params) async throws -> JSONValue {
+        let raw = try params.requiredString("name")
+        let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw RPCError.invalidParam("name", "'\(raw)' is not a category name (letters, digits, - and _, up to 40)")
+        }
+        try await database.write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks_categories WHERE name = ?", arguments: [name]) == true {
+                throw TasksError.categoryExists(name)
+            }
+            try db.execute(sql: "INSERT INTO tasks_categories(name, builtin) VALUES (?, 0)", arguments: [name])
+        }
+        return ["name": .string(name)]
+    }
+
+    func categoriesRemove(_ params: Params) async throws -> JSONValue {
+        let name = try params.requiredString("name").lowercased()
+        try await database.write { db in
+            guard let builtin = try Bool.fetchOne(db, sql: "SELECT builtin FROM tasks_categories WHERE name = ?", arguments: [name]) else {
+                throw RPCError.notFound("category '\(name)'", data: ["category": .string(name)])
+            }
+            if builtin { throw TasksError.builtinCategory(name) }
+            let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tasks_items WHERE category = ? AND deleted_at IS NULL", arguments: [name]) ?? 0
+            if used > 0 { throw TasksError.categoryInUse(name, tasks: used) }
+            try db.execute(sql: "DELETE FROM tasks_categories WHERE name = ?", arguments: [name])
+        }
+        return ["removed": .string(name)]
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import HostCore
+
+enum TaskKind: String, Codable, Sendable { case todo, event }
+
+enum TaskStatus: String, Codable, Sendable, CaseIterable {
+    case needsAction = "needs-action", inProcess = "in-process", completed, cancelled
+
+    var isOpen: Bool { self == .needsAction || self == .inProcess }
+    var ical: String { rawValue.uppercased() }
+    init?(ical: String) { self.init(rawValue: ical.lowercased()) }
+}
+
+/// `{"before_min": N, "of": "start"|"due"}` or `{"at": instant}`.
+struct Reminder: Codable, Sendable, Hashable {
+    var beforeMin: Int?
+    var of: Anchor?
+    var at: Date?
+
+    enum Anchor: String, Codable, Sendable { case start, due }
+
+    enum CodingKeys: String, CodingKey {
+        case beforeMin = "before_min", of, at
+    }
+
+    var json: JSONValue {
+        if let at { return ["at": .string(ISO8601.string(at))] }
+        return ["before_min": .count(beforeMin ?? 0), "of": .string((of ?? .start).rawValue)]
+    }
+}
+
+/// One occurrence changed on its own (RECURRENCE-ID), possibly by another client.
+struct OccurrenceOverride: Codable, Sendable, Equatable {
+    var title: String?
+    var notes: String?
+    var location: String?
+    var start: String?
+    var due: String?
+    var end: String?
+    var status: TaskStatus?
+    /// Properties this plugin does not model, kept verbatim (unfolded content lines).
+    var extra: [String] = []
+}
+
+/// A task or event as stored. Times are wall-clock readings in `tz` (see `WallTime`).
+struct TaskItem: Sendable, Equatable {
+    var id: String
+    var kind: TaskKind = .todo
+    var title: String
+    var notes: String = ""
+    var category: String?
+    var tags: [String] = []
+    var priority: Int = 0
+    var parent: String?
+    var location: String?
+    var url: String?
+    var status: TaskStatus = .needsAction
+    var completedAt: Date?
+    var created: Date
+    var modified: Date
+    var tz: String
+    var allDay = false
+    var start: WallTime?
+    var due: WallTime?
+    var end: WallTime?
+    var durationMin: Int?
+    var rrule: String?
+    var exdates: [WallTime] = []
+    var rdates: [WallTime] = []
+    var repeatFromCompletion = false
+    var reminders: [Reminder] = []
+    var channels: [String]?
+    /// Keyed by the original occurrence's wall time (`WallTime.text`).
+    var overrides: [String: OccurrenceOverride] = [:]
+    /// Unmodelled iCalendar properties, kept verbatim for export and sync.
+    var extra: [String] = []
+    var source = "local"
+    var sequence = 0
+    var deletedAt: Date?
+
+    var zone: Zone { Zone(identifier: tz) ?? Zone(TimeZone(identifier: "UTC")!) }
+    var isRecurring: Bool { rrule != nil || !rdates.isEmpty }
+
+    /// The series' first instant: DTSTART, or DUE for a to-do without a start.
+    var anchor: WallTime? { start ?? due }
+
+    /// Seconds from the anchor to DUE and to the end, on the wall clock, so each occurrence keeps them.
+    var dueOffset: Int64? {
+        guard let due, let anchor else { return nil }
+        return due.wallSeconds - anchor.wallSeconds
+    }
+
+    var endOffset: Int64? {
+        guard kind == .event, let start else { return nil }
+        if let end { return end.wallSeconds - start.wallSeconds }
+        if let durationMin { return Int64(durationMin) * 60 }
+        return allDay ? 86_400 : 0
+    }
+
+    var series: Series? {
+        guard let anchor else { return nil }
+        return Series(
+            anchor: anchor, rule: try? rrule.map { try RecurrenceRule($0) }, exdates: Set(exdates), rdates: rdates, zone: zone)
+    }
+}
+
+/// One concrete occurrence (or the single instance of a non-recurring item), overrides applied.
+struct Occurrence: Sendable {
+    let task: TaskItem
+    /// The original wall time (RECURRENCE-ID) for a recurring item.
+    let recurrenceID: WallTime?
+    var start: WallTime?
+    var due: WallTime?
+    var end: WallTime?
+    var title: String
+    var status: TaskStatus
+    var location: String?
+    var notes: String
+
+    /// The instant agenda and list sort by: start, else due.
+    func sortInstant() -> Date? {
+        guard let w = start ?? due else { return nil }
+        return task.zone.instant(w)
+    }
+
+    func isOverdue(now: Date) -> Bool {
+        guard task.kind == .todo, status.isOpen, let w = due ?? start else { return false }
+        let at = task.allDay ? task.zone.instant(w.adding(days: 1)) : task.zone.instant(w)
+        return at <= now
+    }
+}
+
+extension TaskItem {
+    /// The occurrence that starts at `wall` (the series' own wall clock), with its override.
+    func occurrence(at wall: WallTime?) -> Occurrence {
+        let startWall: WallTime? = start == nil ? nil : wall
+        let dueWall: WallTime? = dueOffset.flatMap { off in wall.map { $0.adding(seconds: off) } }
+        let endWall: WallTime? = endOffset.flatMap { off in wall.map { $0.adding(seconds: off) } }
+        var o = Occurrence(
+            task: self, recurrenceID: isRecurring ? wall : nil, start: startWall, due: dueWall, end: endWall, title: title,
+            status: status, location: location, notes: notes)
+        if isRecurring, let wall, let override = overrides[wall.text] {
+            if let v = override.title { o.title = v }
+            if let v = override.notes { o.notes = v }
+            if let v = override.location { o.location = v }
+            if let v = override.status { o.status = v }
+            if let v = override.start.flatMap({ WallTime($0) }) {
+                o.start = v
+                if override.end == nil, let off = endOffset { o.end = v.adding(seconds: off) }
+            }
+            if let v = override.due.flatMap({ WallTime($0) }) { o.due = v }
+            if let v = override.end.flatMap({ WallTime($0) }) { o.end = v }
+        }
+        return o
+    }
+
+    /// Occurrences whose start (or due) lies in [from, to), overrides applied (a moved instance
+    /// counts where it moved to). Non-recurring items give at most one.
+    func occurrences(from: Date, to: Date) -> [Occurrence] {
+        guard let anchor else { return [] }
+        let z = zone
+        guard isRecurring, let series else {
+            let o = occurrence(at: anchor)
+            guard let at = o.sortInstant(), at >= from, at < to else { return [] }
+            return [o]
+        }
+        // Widen by a day on both sides: overrides may move an instance, and all-day items are local dates.
+        let fromWall = z.wall(from).adding(days: -1), toWall = z.wall(to).adding(days: 1)
+        var result: [Occurrence] = []
+        var seen: Set<String> = []
+        for wall in series.occurrences(before: anchor.isDate ? toWall.asDate : toWall) where wall >= (anchor.isDate ? fromWall.asDate : fromWall) {
+            seen.insert(wall.text)
+            let o = occurrence(at: wall)
+            if let at = o.sortInstant(), at >= from, at < to { result.append(o) }
+        }
+        // An instance moved into the window from outside it.
+        for (key, override) in overrides where !seen.contains(key) && override.start != nil {
+            guard let wall = WallTime(key) else { continue }
+            let o = occurrence(at: wall)
+            if let at = o.sortInstant(), at >= from, at < to { result.append(o) }
+        }
+        return result
+    }
+
+    /// The occurrence that is "current": for a to-do, the first open one (completing advances the
+    /// anchor); for an event, the first that has not ended.
+    func currentOccurrence(now: Date) -> Occurrence? {
+        guard let anchor else { return occurrence(at: nil) }
+        guard isRecurring, let series else { return occurrence(at: anchor) }
+        if kind == .todo { return occurrence(at: series.occurrences(before: anchor.adding(days: 366 * 50), limit: 1).first ?? anchor) }
+        let nowWall = zone.wall(now).adding(seconds: -(endOffset ?? 0))
+        if let next = series.next(atOrAfter: anchor.isDate ? nowWall.asDate : nowWall) { return occurrence(at: next) }
+        return nil
+    }
+}

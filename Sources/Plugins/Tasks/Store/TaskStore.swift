@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import HostCore
+
+/// Rows ⇄ `TaskItem`. Lists are small JSON arrays in their columns.
+extension TaskItem {
+    static let columns = """
+        id, kind, title, notes, category, tags, priority, parent, location, url, status, completed_at, created, modified, tz,
+        all_day, start, due, end, duration_min, rrule, exdates, rdates, repeat_from_completion, reminders, channels, overrides,
+        extra, source, sequence, deleted_at
+        """
+
+    init(row: Row) {
+        func strings(_ column: String) -> [String] { Self.decode([String].self, row[column]) ?? [] }
+        self.init(
+            id: row["id"], kind: TaskKind(rawValue: row["kind"]) ?? .todo, title: row["title"], notes: row["notes"],
+            category: row["category"], tags: strings("tags"), priority: row["priority"], parent: row["parent"],
+            location: row["location"], url: row["url"], status: TaskStatus(rawValue: row["status"]) ?? .needsAction,
+            completedAt: (row["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
+            created: Date(timeIntervalSince1970: row["created"]), modified: Date(timeIntervalSince1970: row["modified"]),
+            tz: row["tz"], allDay: row["all_day"], start: (row["start"] as String?).flatMap { WallTime($0) },
+            due: (row["due"] as String?).flatMap { WallTime($0) }, end: (row["end"] as String?).flatMap { WallTime($0) },
+            durationMin: row["duration_min"], rrule: row["rrule"], exdates: strings("exdates").compactMap { WallTime($0) },
+            rdates: strings("rdates").compactMap { WallTime($0) }, repeatFromCompletion: row["repeat_from_completion"],
+            reminders: Self.decode([Reminder].self, row["reminders"]) ?? [],
+            channels: (row["channels"] as String?).flatMap { Self.decode([String].self, $0) },
+            overrides: Self.decode([String: OccurrenceOverride].self, row["overrides"]) ?? [:], extra: strings("extra"),
+            source: row["source"], sequence: row["sequence"],
+            deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
+        guard let text, let data = text.data(using: .utf8) else { return nil }
+        return try? JSONDecoder.tasks.decode(T.self, from: data)
+    }
+
+    private static func encode(_ value: some Encodable) -> String {
+        (try? JSONEncoder.tasks.encode(value)).flatMap { String(data: $0, encoding: .utf8) } ?? "null"
+    }
+
+    /// The window columns: the first instant and the last (nil when the series never ends).
+    var window: (first: Double?, last: Double?) {
+        guard let anchor else { return (nil, nil) }
+        let z = zone
+        let first = z.instant(anchor).timeIntervalSince1970
+        func lastInstant(_ wall: WallTime) -> Double {
+            let o = occurrence(at: wall)
+            let ends = [o.start, o.due, o.end].compactMap { $0 }.max() ?? wall
+            return z.instant(anchor.isDate ? ends.adding(days: 1) : ends).timeIntervalSince1970
+        }
+        guard isRecurring else { return (first, lastInstant(anchor)) }
+        let rule = rrule.flatMap { try? RecurrenceRule($0) }
+        if let rule, rule.part("COUNT") == nil, rule.part("UNTIL") == nil { return (first, nil) }
+        var lastWall = series?.occurrences(before: WallTime(year: 9999, month: 1, day: 1)).last ?? anchor
+        for key in overrides.keys { if let w = WallTime(key), w > lastWall { lastWall = w } }
+        var last = lastInstant(lastWall)
+        for (key, o) in overrides where o.start != nil {
+            if let w = WallTime(key) { last = max(last, lastInstant(w)) }
+        }
+        return (first, last + 86_400 * 2)
+    }
+
+    func save(_ db: Database) throws {
+        let (first, last) = window
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO tasks_items(\(Self.columns), first_at, last_at, recurring)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                id, kind.rawValue, title, notes, category, Self.encode(tags), priority, parent, location, url, status.rawValue,
+                completedAt?.timeIntervalSince1970, created.timeIntervalSince1970, modified.timeIntervalSince1970, tz, allDay,
+                start?.text, due?.text, end?.text, durationMin, rrule, Self.encode(exdates.map(\.text)),
+                Self.encode(rdates.map(\.text)), repeatFromCompletion, Self.encode(reminders), channels.map { Self.encode($0) },
+                Self.encode(overrides), Self.encode(extra), source, sequence, deletedAt?.timeIntervalSince1970, first, last,
+                isRecurring,
+            ])
+    }
+
+    static func find(_ db: Database, _ id: String, includeDeleted: Bool = false) throws -> TaskItem? {
+        let sql = "SELECT \(columns) FROM tasks_items WHERE id = ?" + (includeDeleted ? "" : " AND deleted_at IS NULL")
+        return try Row.fetchOne(db, sql: sql, arguments: [id]).map(TaskItem.init(row:))
+    }
+
+    static func fetch(_ db: Database, where clause: String, _ arguments: StatementArguments = []) throws -> [TaskItem] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:))
+    }
+
+    /// Live items that may have an occurrence in [from, to).
+    static func inWindow(_ db: Database, from: Date, to: Date) throws -> [TaskItem] {
+        try fetch(
+            db,
+            where: "deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at >= ?)",
+            [to.timeIntervalSince1970 + 86_400, from.timeIntervalSince1970 - 86_400])
+    }
+}
+
+extension JSONEncoder {
+    static let tasks: JSONEncoder = {
+        let e = JSONEncoder()
+        e.dateEncodingStrategy = .secondsSince1970
+        e.outputFormatting = [.sortedKeys]
+        return e
+    }()
+}
+
+extension JSONDecoder {
+    static let tasks: JSONDecoder = {
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = .secondsSince1970
+        return d
+    }()
+}
