@@ -27,6 +27,18 @@ public final class LineCollector: Sendable {
         ready.forEach { $0.resume(returning: line) }
     }
 
+    /// The `count`-th line (already seen or still to come) that matches.
+    public func next(_ count: Int, where predicate: @escaping @Sendable (String) -> Bool) async -> String {
+        let seen = NIOLockedValueBox(0)
+        return await next { line in
+            guard predicate(line) else { return false }
+            return seen.withLockedValue { n in
+                n += 1
+                return n >= count
+            }
+        }
+    }
+
     /// The first line (already seen or still to come) that matches; "" when cancelled.
     public func next(where predicate: @escaping @Sendable (String) -> Bool) async -> String {
         let id = state.withLockedValue { s -> Int in
