@@ -8,11 +8,6 @@ enum ICSWriter {
 
     /// libical's time-zone cache is global and not safe to fill from two threads at once.
     private static let zoneLock = NSLock()
-    private static let prepared: Bool = {
-        // Plain IANA ids ("Europe/Prague") as TZIDs, as every calendar client writes them.
-        icaltimezone_set_tzid_prefix("")
-        return true
-    }()
 
     static func calendar(_ tasks: [TaskItem], method: String? = nil, syncAlarms: Bool = true, stamp: Date = Date()) -> String {
         let cal = icalcomponent_new(ICAL_VCALENDAR_COMPONENT)!
@@ -44,7 +39,6 @@ enum ICSWriter {
     private static func timezoneComponent(_ tzid: String, from earliest: WallTime) -> OpaquePointer? {
         zoneLock.lock()
         defer { zoneLock.unlock() }
-        _ = prepared
         guard let zone = icaltimezone_get_builtin_timezone(tzid), let vtz = icaltimezone_get_component(zone),
               let copy = icalcomponent_new_clone(vtz) else { return nil }
         var start = icaltime_null_time()
@@ -52,7 +46,15 @@ enum ICSWriter {
         var end = icaltime_null_time()
         end.year = 2100; end.month = 1; end.day = 1
         icaltimezone_truncate_vtimezone(copy, start, end, 0)
-        // The builtin zone carries the libical prefix in X-LIC-LOCATION only; TZID is the plain id now.
+        // libical names its zones "/freeassociation.sourceforge.net/Europe/Prague" and adds TZUNTIL
+        // (RFC 7808), which several readers refuse; calendars expect the plain IANA id.
+        if let tzidProperty = icalcomponent_get_first_property(copy, ICAL_TZID_PROPERTY) { icalproperty_set_tzid(tzidProperty, tzid) }
+        for kind in [ICAL_TZUNTIL_PROPERTY, ICAL_X_PROPERTY] {
+            while let p = icalcomponent_get_first_property(copy, kind) {
+                icalcomponent_remove_property(copy, p)
+                icalproperty_free(p)
+            }
+        }
         return copy
     }
 
@@ -142,7 +144,10 @@ enum ICSWriter {
             add(c, "STATUS:\(status == .cancelled ? "CANCELLED" : "CONFIRMED")")
         }
         let categories = (t.category.map { [$0] } ?? []) + t.tags
-        if !categories.isEmpty { add(c, "CATEGORIES:" + categories.map(escape).joined(separator: ",")) }
+        // One property, values already escaped: libical writes a CATEGORIES value as given.
+        if !categories.isEmpty, let p = icalproperty_new_categories(categories.map(escape).joined(separator: ",")) {
+            icalcomponent_add_property(c, p)
+        }
         if let cat = t.category { add(c, "X-ASSISTANT-CATEGORY:\(escape(cat))") }
         if let parent = t.parent { add(c, "RELATED-TO;RELTYPE=PARENT:\(parent)") }
         if let channels = t.channels { add(c, "X-ASSISTANT-CHANNELS:\(channels.joined(separator: ","))") }
