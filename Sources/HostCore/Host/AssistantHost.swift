@@ -142,9 +142,12 @@ public final class AssistantHost: Sendable {
                             accounts: accounts, cache: cache, refresh: refresh)
                     },
                     onReady: { supervisor in
-                        let jobs = supervisor.manifest.jobs.map { job in
-                            ScheduledJob(id: "\(supervisor.id).\(job.id)", descriptor: job) {
-                                try await supervisor.runJob(job.id)
+                        let jobs = supervisor.manifest.jobs.map { declared in
+                            var job = declared
+                            job.schedule = declared.schedule.resolved(with: config)
+                            let localID = declared.id
+                            return ScheduledJob(id: "\(supervisor.id).\(localID)", descriptor: job) {
+                                try await supervisor.runJob(localID)
                             }
                         }
                         try? await scheduler.activate(jobs)

@@ -113,6 +113,16 @@ public enum JobSchedule: Sendable, Hashable {
     case every(Duration)
     /// Once a day at this wall-clock time in the configured time zone.
     case daily(hour: Int, minute: Int)
+    /// Every N minutes, N read from the plugin's own config option (its `default` when unset), so
+    /// a person sets a poll interval (`feeds_every_min = 30`) without a second schedule syntax.
+    case everyMinutes(option: String, default: Int64)
+
+    /// The schedule with a configured interval read from the plugin's config.
+    public func resolved(with config: PluginConfig) -> JobSchedule {
+        guard case .everyMinutes(let option, let fallback) = self else { return self }
+        let minutes = max(1, config.int(option) ?? fallback)
+        return .every(.seconds(minutes * 60))
+    }
 }
 
 public struct JobDescriptor: Sendable {

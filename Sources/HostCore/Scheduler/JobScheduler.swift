@@ -258,6 +258,10 @@ public actor JobScheduler {
         case .daily(let hour, let minute):
             let after = state.lastRun ?? now
             regular = nextDaily(hour: hour, minute: minute, after: after)
+        case .everyMinutes(_, let minutes):
+            // Resolved from the plugin's config before activation; the default if it was not.
+            guard let last = state.lastRun else { return now.addingTimeInterval(jitter) }
+            regular = last.addingTimeInterval(TimeInterval(minutes * 60))
         }
         var next = regular
         if state.failures > 0, let last = state.lastRun {
@@ -300,6 +304,7 @@ public actor JobScheduler {
             switch s.job.descriptor.schedule {
             case .every(let d): "every \(Int(d.timeInterval)) s"
             case .daily(let h, let m): String(format: "daily at %02d:%02d", h, m)
+            case .everyMinutes(let option, let m): "every \(m) min (\(option))"
             }
         return JobStatus(
             id: id, summary: s.job.descriptor.summary, schedule: schedule, running: s.running, lastRun: s.lastRun.map(ISO8601.string),

@@ -20,6 +20,9 @@ enum TasksManifest {
     }
 
     static let jobs: [PluginJob<TasksService>] = [
+        PluginJob("feeds", "Fetches the ICS feeds (ETag / If-Modified-Since), every feeds_every_min",
+                  schedule: .everyMinutes(option: TasksConfig.feedsEveryMin.key, default: TasksConfig.feedsEveryMin.defaultValue),
+                  jitter: .seconds(30), timeout: .seconds(300)) { try await $0.runFeeds() },
         PluginJob("purge", "Forgets tasks deleted more than 30 days ago",
                   schedule: .daily(hour: 3, minute: 30), jitter: .seconds(600), timeout: .seconds(120)) { try await $0.purgeDeleted() },
     ]
@@ -127,6 +130,19 @@ enum TasksManifest {
                 ParamSpec("skip_invalid", .boolean, help: "import the good items and list the bad ones (default: a bad item aborts)"),
               ],
               result: "{added, updated, unchanged, skipped, problems: [{uid, summary, reason}], todos, events}", use: TasksService.importICS),
+            c("feeds.add", "Subscribes to a read-only ICS feed (https, http or file); its events show in the agenda",
+              [
+                ParamSpec("name", .string, required: true, help: "a short name"),
+                ParamSpec("url", .secret, required: true, help: "the feed's address (kept in the vault: it often carries a private token)"),
+                ParamSpec("username", .string, help: "for a feed behind a login"),
+                ParamSpec("password", .secret, help: "for a feed behind a login (kept in the vault)"),
+              ],
+              result: "{name, url (query hidden), items}", use: TasksService.feedsAdd),
+            c("feeds.list", "Lists the feeds", result: "{feeds: [{name, url, items, fetched_at, problem}]}", use: TasksService.feedsList),
+            c("feeds.remove", "Unsubscribes from a feed", [ParamSpec("name", .string, required: true, help: "feed")],
+              result: "{removed}", use: TasksService.feedsRemove),
+            c("feeds.refresh", "Fetches one feed or all now", [ParamSpec("name", .string, help: "feed (default: all)")],
+              result: "{feeds: [{name, changed, items | problem}]}", use: TasksService.feedsRefresh),
             c("categories.list", "Lists the categories", result: "{categories: [{name, builtin, tasks}]}", use: TasksService.categoriesList),
             c("categories.add", "Adds a category of your own", [ParamSpec("name", .string, required: true, help: "letters, digits, - and _")],
               result: "{name}", use: TasksService.categoriesAdd),

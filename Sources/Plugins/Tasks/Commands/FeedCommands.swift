@@ -1,0 +1,151 @@
+import Foundation
+import GRDB
+import HostCore
+
+/// tasks.feeds.*: read-only ICS subscriptions whose events show in the agenda.
+extension TasksService {
+    static func checkName(_ raw: String, param: String = "name") throws(RPCError) -> String {
+        let name = raw.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw RPCError.invalidParam(param, "'\(raw)' is not a name (letters, digits, - and _, up to 40)")
+        }
+        return name
+    }
+
+    private func fetcher(_ name: String, url: URL? = nil, username: String? = nil, password: String? = nil) async throws -> FeedFetcher {
+        let stored = try await context.vault.get("feeds/\(name)/url")
+        guard let url = url ?? stored.flatMap(URL.init(string:)) else { throw RPCError.notFound("feed '\(name)'", data: ["name": .string(name)]) }
+        var user = username, pass = password
+        if user == nil { user = try await context.vault.get("feeds/\(name)/username") }
+        if pass == nil { pass = try await context.vault.get("feeds/\(name)/password") }
+        return FeedFetcher(name: name, url: url, username: user, password: pass, clock: context.clock)
+    }
+
+    func feedsAdd(_ params: Params) async throws -> JSONValue {
+        let name = try Self.checkName(try params.requiredString("name"))
+        let url = try FeedFetcher.check(try params.requiredString("url"))
+        let username = params.string("username"), password = params.string("password")
+        if try await database.read({ db in try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks_feeds WHERE name = ?", arguments: [name]) }) == true {
+            throw TasksError.feedExists(name)
+        }
+        // Fetch first: a feed that cannot be read is not saved.
+        let fetcher = try await fetcher(name, url: url, username: username, password: password)
+        let outcome = try await fetcher.fetch(etag: nil, lastModified: nil)
+        if case .changed(let text, _, _) = outcome {
+            let zone = defaultZone, now = self.now
+            let reader = try await runBlocking { ICSReader(text: text, defaultZone: zone, now: now) }
+            if reader.notCalendar { throw TasksError.feedUnreadable(name, "the answer is not an iCalendar file") }
+        }
+        try await context.vault.set("feeds/\(name)/url", secret: url.absoluteString)
+        if let username { try await context.vault.set("feeds/\(name)/username", secret: username) }
+        if let password { try await context.vault.set("feeds/\(name)/password", secret: password) }
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO tasks_feeds(name, display_url) VALUES (?, ?)", arguments: [name, FeedFetcher.displayURL(url)])
+        }
+        let count = try await store(feed: name, outcome)
+        return ["name": .string(name), "url": .string(FeedFetcher.displayURL(url)), "items": .count(count ?? 0)]
+    }
+
+    /// Replaces the feed's items with the new text, in one transaction. nil when unchanged.
+    @discardableResult
+    private func store(feed name: String, _ outcome: FeedFetcher.Outcome) async throws -> Int? {
+        let now = self.now
+        guard case .changed(let text, let etag, let lastModified) = outcome else {
+            try await database.write { db in
+                try db.execute(sql: "UPDATE tasks_feeds SET fetched_at = ?, problem = NULL WHERE name = ?", arguments: [now.timeIntervalSince1970, name])
+            }
+            return nil
+        }
+        let zone = defaultZone
+        let reader = try await runBlocking { ICSReader(text: text, defaultZone: zone, now: now, source: "feed:\(name)") }
+        if reader.notCalendar { throw TasksError.feedUnreadable(name, "the answer is not an iCalendar file") }
+        let items = reader.items.map { item -> TaskItem in
+            var t = item
+            t.id = "feed:\(name):\(item.id)"
+            t.parent = nil
+            t.category = nil
+            t.reminders = []
+            return t
+        }
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM tasks_items WHERE source = ?", arguments: ["feed:\(name)"])
+            for t in items { try t.save(db) }
+            try db.execute(
+                sql: "UPDATE tasks_feeds SET etag = ?, last_modified = ?, fetched_at = ?, problem = NULL WHERE name = ?",
+                arguments: [etag, lastModified, now.timeIntervalSince1970, name])
+        }
+        return items.count
+    }
+
+    func feedsList() async throws -> JSONValue {
+        let rows = try await database.read { db -> [JSONValue] in
+            try Row.fetchAll(db, sql: """
+                SELECT f.*, (SELECT COUNT(*) FROM tasks_items t WHERE t.source = 'feed:' || f.name) AS items FROM tasks_feeds f ORDER BY f.name
+                """).map { row in
+                [
+                    "name": .string(row["name"]), "url": .string(row["display_url"]), "items": .count(row["items"]),
+                    "fetched_at": (row["fetched_at"] as Double?).map { .string(ISO8601.string(Date(timeIntervalSince1970: $0))) } ?? .null,
+                    "problem": (row["problem"] as String?).map(JSONValue.string) ?? .null,
+                ]
+            }
+        }
+        return ["feeds": .array(rows)]
+    }
+
+    func feedsRemove(_ params: Params) async throws -> JSONValue {
+        let name = try params.requiredString("name")
+        let removed = try await database.write { db -> Bool in
+            try db.execute(sql: "DELETE FROM tasks_feeds WHERE name = ?", arguments: [name])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(sql: "DELETE FROM tasks_items WHERE source = ?", arguments: ["feed:\(name)"])
+            return true
+        }
+        guard removed else { throw RPCError.notFound("feed '\(name)'", data: ["name": .string(name)]) }
+        for key in ["url", "username", "password"] { try await context.vault.delete("feeds/\(name)/\(key)") }
+        return ["removed": .string(name)]
+    }
+
+    func feedsRefresh(_ params: Params) async throws -> JSONValue {
+        let only = params.string("name")
+        let names = try await database.read { db in try String.fetchAll(db, sql: "SELECT name FROM tasks_feeds ORDER BY name") }
+        if let only, !names.contains(only) { throw RPCError.notFound("feed '\(only)'", data: ["name": .string(only)]) }
+        var results: [JSONValue] = []
+        for name in names where only == nil || only == name {
+            results.append(await refreshFeed(name))
+        }
+        if let only, let result = results.first, let problem = result["problem"]?.stringValue {
+            throw TasksError.feedUnreadable(only, problem)
+        }
+        return ["feeds": .array(results)]
+    }
+
+    /// One feed; a failure is recorded (and noticed once per flip), never thrown, so one broken
+    /// feed does not stop the others.
+    func refreshFeed(_ name: String) async -> JSONValue {
+        do {
+            let (etag, lastModified) = try await database.read { db in
+                let row = try Row.fetchOne(db, sql: "SELECT etag, last_modified FROM tasks_feeds WHERE name = ?", arguments: [name])
+                return (row?["etag"] as String?, row?["last_modified"] as String?)
+            }
+            let outcome = try await fetcher(name).fetch(etag: etag, lastModified: lastModified)
+            let count = try await store(feed: name, outcome)
+            return ["name": .string(name), "changed": .bool(count != nil), "items": count.map { .count($0) } ?? .null]
+        } catch {
+            let message = (error as? RPCError)?.message ?? "\(error)"
+            let flipped = (try? await database.write { db -> Bool in
+                let old = try String.fetchOne(db, sql: "SELECT problem FROM tasks_feeds WHERE name = ?", arguments: [name])
+                try db.execute(sql: "UPDATE tasks_feeds SET problem = ? WHERE name = ?", arguments: [message, name])
+                return old == nil
+            }) ?? false
+            if flipped {
+                _ = try? await context.notifier.post(
+                    topic: "tasks.feed.failed", title: "Feed '\(name)' could not be read", body: message, severity: .warning)
+            }
+            return ["name": .string(name), "changed": false, "problem": .string(message)]
+        }
+    }
+
+    func runFeeds() async throws {
+        _ = try await feedsRefresh(Params([:]))
+    }
+}
