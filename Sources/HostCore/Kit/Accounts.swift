@@ -45,6 +45,8 @@ public actor Accounts {
     /// The command that gives an account new credentials, shown with -32003.
     private var fixCommand: @Sendable (String) -> String
     private var addCommand: String
+    /// The notice posted when an account flips to needs-reauth (default `<plugin>.auth.expired`).
+    private var expiredTopic: String?
 
     init(pluginID: String, pool: DatabasePool, vault: VaultScope, notifier: PluginNotifier, clock: any HostClock) {
         self.pluginID = pluginID
@@ -57,9 +59,10 @@ public actor Accounts {
     }
 
     /// The commands a person runs: to log an account in again, and to add one.
-    public func setCommands(reauth: @escaping @Sendable (String) -> String, add: String) {
+    public func setCommands(reauth: @escaping @Sendable (String) -> String, add: String, expiredTopic: String? = nil) {
         fixCommand = reauth
         addCommand = add
+        self.expiredTopic = expiredTopic
     }
 
     /// Account names: what a person types after `account=`.
@@ -182,7 +185,7 @@ public actor Accounts {
     public func needsReauth(_ name: String, reason: String) async throws {
         guard try flip(name, to: .needsReauth, detail: reason) else { return }
         try await notifier.post(
-            topic: "\(pluginID).auth.expired", title: "\(pluginID): log in again to '\(name)'",
+            topic: expiredTopic ?? "\(pluginID).auth.expired", title: "\(pluginID): log in again to '\(name)'",
             body: "\(reason). Run: \(fixCommand(name))", severity: .warning)
     }
 

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import HostCore
+
+/// tasks.caldav.*: CalDAV accounts on the kit's `Accounts` (password in the vault as
+/// `tasks/<name>/password`), and two-way sync.
+extension TasksService {
+    func client(for account: Accounts.Account, password: String? = nil) async throws -> CalDAVClient {
+        guard let urlText = account["url"]?.stringValue, let url = URL(string: urlText) else {
+            throw TasksError.calendarProblem(account.name, "has no URL")
+        }
+        var secret = password
+        if secret == nil { secret = try await context.accounts.secret(account.name, "password") }
+        let accounts = context.accounts
+        let name = account.name
+        return try CalDAVClient(
+            account: name, url: url, username: account["username"]?.stringValue ?? "", password: secret ?? "", clock: context.clock,
+            onReauthNeeded: { reason in try? await accounts.needsReauth(name, reason: reason) })
+    }
+
+    func caldavAdd(_ params: Params) async throws -> JSONValue {
+        let name = try params.requiredString("name")
+        let urlText = try params.requiredString("url")
+        try UpstreamClient.checkBaseURL(
+            URL(string: urlText).map { var c = URLComponents(url: $0, resolvingAgainstBaseURL: false); c?.query = nil; return c?.string ?? urlText } ?? urlText,
+            policy: .loopbackOnly, param: "url")
+        guard let url = URL(string: urlText) else { throw RPCError.invalidParam("url", "is not an address") }
+        let username = try params.requiredString("username")
+        let password = try params.requiredString("password")
+        let wanted = params.string("calendar")
+        let conflict = params.string("conflict") ?? "newest"
+        guard CalDAVSync.Conflict(rawValue: conflict) != nil else { throw RPCError.invalidParam("conflict", "must be server, local or newest") }
+        let box = CalendarChoice()
+        let settings: [String: JSONValue] = ["url": .string(urlText), "username": .string(username), "conflict": .string(conflict)]
+        let saved = try await context.accounts.save(name, settings: settings, secrets: ["password": password]) { [self] candidate, _ in
+            // Checked before anything is saved: the server answers, accepts the password and has a calendar.
+            let client = try await client(for: candidate, password: password)
+            let calendars = try await client.calendars(startingAt: url)
+            var chosen = calendars
+            if let wanted {
+                chosen = calendars.filter { $0.href == CalDAVClient.path(wanted) || $0.name == wanted || $0.href.hasSuffix("/\(wanted)/") }
+                guard !chosen.isEmpty else {
+                    throw RPCError.invalidParam("calendar", "'\(wanted)' is not a calendar there (calendars: \(calendars.map(\.name).joined(separator: ", ")))")
+                }
+            }
+            let todo = chosen.first { $0.components.contains("VTODO") }
+            let event = chosen.first { $0.components.contains("VEVENT") }
+            guard todo != nil || event != nil else { throw TasksError.calendarProblem(name, "has no calendar for VTODO or VEVENT") }
+            box.set(todo: todo, event: event, all: calendars)
+        }
+        let (todo, event, all) = box.value
+        var withCalendars = saved.settings
+        withCalendars["todo_calendar"] = todo.map { .string($0.href) } ?? .null
+        withCalendars["event_calendar"] = event.map { .string($0.href) } ?? .null
+        _ = try await context.accounts.save(name, settings: withCalendars)
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM tasks_caldav_calendars WHERE account = ?", arguments: [name])
+            for c in [todo, event].compactMap({ $0 }) {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO tasks_caldav_calendars(account, href, name, components, sync_token) VALUES (?, ?, ?, ?, NULL)",
+                    arguments: [name, c.href, c.name, c.components.joined(separator: ",")])
+            }
+        }
+        return [
+            "name": .string(name), "url": .string(urlText), "username": .string(username), "conflict": .string(conflict),
+            "todo_calendar": todo.map { .string($0.name) } ?? .null, "event_calendar": event.map { .string($0.name) } ?? .null,
+            "calendars": .array(all.map { ["name": .string($0.name), "href": .string($0.href), "components": .array($0.components.map(JSONValue.string))] }),
+        ]
+    }
+
+    func caldavList() async throws -> JSONValue {
+        let accounts = try await context.accounts.list()
+        let counts = try await database.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT account, COUNT(*) AS n FROM tasks_caldav_objects GROUP BY account")
+                .map { ($0["account"] as String, $0["n"] as Int) })
+        }
+        return ["accounts": .array(accounts.map { a in
+            var j = a.json
+            if case .object(var o) = j {
+                o["items"] = .count(counts[a.name] ?? 0)
+                j = .object(o)
+            }
+            return j
+        })]
+    }
+
+    func caldavRemove(_ params: Params) async throws -> JSONValue {
+        let name = try params.requiredString("name")
+        try await context.accounts.remove(name)
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM tasks_caldav_objects WHERE account = ?", arguments: [name])
+            try db.execute(sql: "DELETE FROM tasks_caldav_calendars WHERE account = ?", arguments: [name])
+            // Its items stay here as local tasks: removing an account loses nothing.
+            try db.execute(sql: "UPDATE tasks_items SET source = 'local' WHERE source = ?", arguments: ["caldav:\(name)"])
+        }
+        return ["removed": .string(name)]
+    }
+
+    func caldavSync(_ params: Params) async throws -> JSONValue {
+        if let name = params.string("name") {
+            var result = try await sync(account: name)
+            result = result.merging(["name": .string(name)])
+            return ["accounts": [result]]
+        }
+        var results: [JSONValue] = []
+        for account in try await context.accounts.list() {
+            do {
+                results.append(try await sync(account: account.name).merging(["name": .string(account.name)]))
+            } catch let error as RPCError {
+                results.append(["name": .string(account.name), "error": .string(error.message), "code": .int(Int64(error.code))])
+            }
+        }
+        return ["accounts": .array(results)]
+    }
+
+    func sync(account name: String) async throws -> JSONValue {
+        let account = try await context.accounts.usable(name, param: "name")
+        let all = try await context.accounts.list()
+        let isDefault = account.isDefault || all.count == 1
+        var engine = CalDAVSync(
+            service: self, account: account, client: try await client(for: account), syncAlarms: context.config[TasksConfig.syncAlarms],
+            isDefault: isDefault)
+        let counts = try await engine.run()
+        context.logger.info("caldav sync", metadata: ["account": "\(name)", "requests": "\(counts.requests)"])
+        return counts.json.merging(["requests": .count(counts.requests)])
+    }
+
+    func runCalDAV() async throws {
+        for account in try await context.accounts.list() where account.state == .ready {
+            do { _ = try await sync(account: account.name) } catch {
+                context.logger.warning("caldav sync failed", metadata: ["account": "\(account.name)", "error": "\(error)"])
+            }
+        }
+    }
+}
+
+/// The calendars the add check chose, handed out of the check closure.
+final class CalendarChoice: @unchecked Sendable {
+    private let lock = NSLock()
+    private var todo: RemoteCalendar?, event: RemoteCalendar?, all: [RemoteCalendar] = []
+    func set(todo: RemoteCalendar?, event: RemoteCalendar?, all: [RemoteCalendar]) {
+        lock.lock(); defer { lock.unlock() }
+        (self.todo, self.event, self.all) = (todo, event, all)
+    }
+    var value: (RemoteCalendar?, RemoteCalendar?, [RemoteCalendar]) {
+        lock.lock(); defer { lock.unlock() }
+        return (todo, event, all)
+    }
+}
+
+extension JSONValue {
+    func merging(_ other: [String: JSONValue]) -> JSONValue {
+        guard case .object(var o) = self else { return self }
+        for (k, v) in other { o[k] = v }
+        return .object(o)
+    }
+}
