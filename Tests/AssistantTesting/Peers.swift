@@ -46,18 +46,42 @@ public enum Peers {
 
     /// Runs a program to the end on a plain thread and returns its stdout (nil when it failed).
     public static func output(_ executable: String, _ arguments: [String]) async -> Data? {
+        try? await outputOrError(executable, arguments).get()
+    }
+
+    public struct ProgramFailed: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Like `output`, with the program's stderr as the error when it fails.
+    public static func outputOrError(_ executable: String, _ arguments: [String]) async -> Result<Data, ProgramFailed> {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: executable)
                 process.arguments = arguments
                 let out = Pipe()
+                let err = Pipe()
                 process.standardOutput = out
-                process.standardError = FileHandle.nullDevice
-                do { try process.run() } catch { return continuation.resume(returning: nil) }
+                process.standardError = err
+                do { try process.run() } catch {
+                    return continuation.resume(returning: .failure(ProgramFailed(description: "\(error)")))
+                }
+                // Read stderr alongside so a chatty child cannot fill its pipe and stall.
+                let errors = NIOLockedValueBox(Data())
+                let group = DispatchGroup()
+                group.enter()
+                DispatchQueue.global().async {
+                    let data = err.fileHandleForReading.readDataToEndOfFile()
+                    errors.withLockedValue { $0 = data }
+                    group.leave()
+                }
                 let data = out.fileHandleForReading.readDataToEndOfFile()
+                group.wait()
                 process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus == 0 ? data : nil)
+                if process.terminationStatus == 0 { return continuation.resume(returning: .success(data)) }
+                let text = String(decoding: errors.withLockedValue { $0 }, as: UTF8.self)
+                continuation.resume(returning: .failure(ProgramFailed(description: "\(executable) \(arguments.dropFirst(4).joined(separator: " ")) exited \(process.terminationStatus): \(text.suffix(2000))")))
             }
         }
     }

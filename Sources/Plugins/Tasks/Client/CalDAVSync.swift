@@ -15,7 +15,7 @@ struct CalDAVSync {
         }
     }
 
-    struct Record: Sendable { var href: String; var taskID: String; var etag: String?; var calendar: String; var syncedModified: Double }
+    struct Record: Sendable { var href: String; var taskID: String; var etag: String?; var calendar: String; var syncedSequence: Int }
 
     let service: TasksService
     let account: Accounts.Account
@@ -47,7 +47,7 @@ struct CalDAVSync {
             if let calendar { sql += " AND calendar = ?"; arguments += [calendar] }
             return Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 (row["href"] as String, Record(href: row["href"], taskID: row["task_id"], etag: row["etag"], calendar: row["calendar"],
-                                               syncedModified: row["synced_modified"] ?? 0))
+                                               syncedSequence: row["synced_sequence"]))
             })
         }
     }
@@ -57,8 +57,8 @@ struct CalDAVSync {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM tasks_caldav_objects WHERE account = ? AND task_id = ? AND href != ?", arguments: [name, r.taskID, r.href])
             try db.execute(
-                sql: "INSERT OR REPLACE INTO tasks_caldav_objects(account, href, task_id, etag, calendar, synced_modified) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [name, r.href, r.taskID, r.etag, r.calendar, r.syncedModified])
+                sql: "INSERT OR REPLACE INTO tasks_caldav_objects(account, href, task_id, etag, calendar, synced_sequence) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [name, r.href, r.taskID, r.etag, r.calendar, r.syncedSequence])
         }
     }
 
@@ -69,9 +69,14 @@ struct CalDAVSync {
         }
     }
 
+    /// Tests only: runs between the pull and the push, so a test can change the server in between
+    /// (a concurrent edit the push then meets as 412). nil in the daemon.
+    static let beforePush = HookBox()
+
     mutating func run() async throws -> Counts {
         let calendars = Array(Set([todoCalendar, eventCalendar].compactMap { $0 })).sorted()
         for calendar in calendars { try await pull(calendar) }
+        if let hook = Self.beforePush.hook { await hook(account.name) }
         let pushedBefore = counts.pushed + counts.deleted
         try await push()
         // Our own writes changed the collection's token; advance it (our objects' etags match, so nothing is fetched).
@@ -140,11 +145,11 @@ struct CalDAVSync {
         let local = try await database.read { db in try TaskItem.find(db, itemID, includeDeleted: true) }
         if !syncAlarms { item.reminders = local?.reminders ?? [] }
         if let local { item.channels = local.channels }
-        if let local, local.deletedAt == nil, let stored, local.modified.timeIntervalSince1970 > stored.syncedModified + 0.5 {
+        if let local, local.deletedAt == nil, let stored, local.sequence != stored.syncedSequence {
             counts.merged += 1
             if winner(server: item, local: local) == .local {
                 // Keep ours; the push sends it with the server's new etag.
-                try await remember(Record(href: href, taskID: local.id, etag: etag, calendar: calendar, syncedModified: stored.syncedModified))
+                try await remember(Record(href: href, taskID: local.id, etag: etag, calendar: calendar, syncedSequence: stored.syncedSequence))
                 return
             }
         }
@@ -156,7 +161,7 @@ struct CalDAVSync {
         }
         let saved = item
         try await database.write { db in try saved.save(db) }
-        try await remember(Record(href: href, taskID: item.id, etag: etag, calendar: calendar, syncedModified: item.modified.timeIntervalSince1970))
+        try await remember(Record(href: href, taskID: item.id, etag: etag, calendar: calendar, syncedSequence: item.sequence))
         await service.armReminders(taskID: item.id)
         counts.pulled += 1
     }
@@ -194,7 +199,7 @@ struct CalDAVSync {
         let byTask = Dictionary(try await records().values.map { ($0.taskID, $0) }, uniquingKeysWith: { a, _ in a })
         for task in tasks {
             let record = byTask[task.id]
-            if let record, task.modified.timeIntervalSince1970 <= record.syncedModified + 0.5, task.source == mine { continue }
+            if let record, task.sequence == record.syncedSequence, task.source == mine { continue }
             guard let calendar = record?.calendar ?? (task.kind == .todo ? todoCalendar : eventCalendar) ?? todoCalendar ?? eventCalendar else { continue }
             let href = record?.href ?? (calendar.hasSuffix("/") ? calendar : calendar + "/") + Self.hrefName(task.id)
             try await write(task, href: href, calendar: calendar, etag: record?.etag)
@@ -218,7 +223,7 @@ struct CalDAVSync {
                         try db.execute(sql: "UPDATE tasks_items SET deleted_at = NULL WHERE id = ?", arguments: [record.taskID])
                     }
                     try await take(current.text, href: record.href, etag: current.etag, calendar: record.calendar,
-                                   stored: Record(href: record.href, taskID: record.taskID, etag: nil, calendar: record.calendar, syncedModified: .infinity))
+                                   stored: Record(href: record.href, taskID: record.taskID, etag: nil, calendar: record.calendar, syncedSequence: -1))
                 }
             }
         }
@@ -237,7 +242,7 @@ struct CalDAVSync {
             try await database.write { db in
                 try db.execute(sql: "UPDATE tasks_items SET source = ? WHERE id = ?", arguments: [mine, id])
             }
-            try await remember(Record(href: href, taskID: task.id, etag: etagNow, calendar: calendar, syncedModified: task.modified.timeIntervalSince1970))
+            try await remember(Record(href: href, taskID: task.id, etag: etagNow, calendar: calendar, syncedSequence: task.sequence))
             counts.pushed += 1
         case .conflict:
             // Changed (or created) on the server meanwhile: re-read and merge by the policy.
@@ -256,7 +261,7 @@ struct CalDAVSync {
                 item.channels = task.channels
                 let saved = item
                 try await database.write { db in try saved.save(db) }
-                try await remember(Record(href: href, taskID: item.id, etag: current.etag, calendar: calendar, syncedModified: item.modified.timeIntervalSince1970))
+                try await remember(Record(href: href, taskID: item.id, etag: current.etag, calendar: calendar, syncedSequence: item.sequence))
                 await service.armReminders(taskID: item.id)
                 counts.pulled += 1
             } else {
@@ -264,11 +269,19 @@ struct CalDAVSync {
                 if case .written(let newEtag) = try await client.put(href, ics: ics, ifMatch: current.etag) {
                     var etagNow = newEtag
                     if etagNow == nil { etagNow = try await client.etag(of: href) }
-                    try await remember(Record(href: href, taskID: task.id, etag: etagNow, calendar: calendar,
-                                              syncedModified: task.modified.timeIntervalSince1970))
+                    try await remember(Record(href: href, taskID: task.id, etag: etagNow, calendar: calendar, syncedSequence: task.sequence))
                     counts.pushed += 1
                 }
             }
         }
+    }
+}
+
+final class HookBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (@Sendable (String) async -> Void)?
+    var hook: (@Sendable (String) async -> Void)? {
+        get { lock.lock(); defer { lock.unlock() }; return value }
+        set { lock.lock(); value = newValue; lock.unlock() }
     }
 }

@@ -54,7 +54,8 @@ enum TasksSchema {
                     );
                     CREATE TABLE tasks_caldav_objects (
                         account TEXT NOT NULL, href TEXT NOT NULL, task_id TEXT NOT NULL, etag TEXT, calendar TEXT NOT NULL,
-                        synced_modified REAL,
+                        -- The task's SEQUENCE when it last matched the server: a local edit bumps it.
+                        synced_sequence INTEGER NOT NULL DEFAULT 0,
                         PRIMARY KEY (account, href)
                     );
                     CREATE INDEX tasks_caldav_objects_task ON tasks_caldav_objects(task_id);
