@@ -201,6 +201,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "tasks-bench",
+            dependencies: ["Tasks", "HostCore", "AssistantClient", "AssistantTesting"],
+            path: "Benchmarks/TasksBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "octoprint-bench",
             dependencies: ["HostCore", "AssistantClient", "AssistantTesting"],
             path: "Benchmarks/OctoPrintBench",
