@@ -159,3 +159,25 @@ import Testing
         #expect(!smtp.process.output.lines.contains { $0.hasSuffix("message-2.json") }, "one mail only")
     }
 }
+
+@Suite struct DigestTests {
+    @Test func theDigestJobSendsTodaysAgendaAndTheOverdueListAtDigestAt() async throws {
+        let clock = TestClock(now: ISO8601.date("2026-11-24T05:00:00Z")!)  // 06:00 in Prague
+        let host = try await ReminderTests.start(clock) { $0.plugins["tasks"] = ["digest": true, "digest_at": "06:45"] }
+        _ = try await host.call("tasks.add", ["title": "Seminar", "kind": "event", "start": "2026-11-24 10:00", "duration_min": 90]).get()
+        _ = try await host.call("tasks.add", ["title": "Late essay", "due": "2026-11-22 12:00"]).get()
+        _ = try await host.call("tasks.add", ["title": "Tomorrow", "due": "2026-11-25 12:00"]).get()
+        let jobs = try await host.call("jobs.list").get().arrayValue ?? []
+        #expect(jobs.first { $0["id"] == "tasks.digest" }?["schedule"] == "daily at 06:45")
+        #expect(jobs.first { $0["id"] == "tasks.caldav" }?["schedule"] == "every 900 s")
+        await clock.waitForSleeper { $0 == ISO8601.date("2026-11-24T05:45:00Z")! }
+        clock.advance(to: ISO8601.date("2026-11-24T05:45:00Z")!)
+        _ = try await withDeadline(10, "the digest") { await host.stdout.next { $0.contains("tasks.digest") } }
+        let notice = try #require(try await ReminderTests.reminders(host, "tasks.digest").first)
+        #expect(notice["title"] == "Agenda for 2026-11-24")
+        #expect(notice["severity"] == "warning", "something is overdue")
+        let body = notice["body"]?.stringValue ?? ""
+        #expect(body == "Today:\n  10:00  Seminar\nOverdue:\n  Late essay (due 2026-11-22T12:00:00)", "\(body)")
+        await host.stop()
+    }
+}

@@ -116,12 +116,28 @@ public enum JobSchedule: Sendable, Hashable {
     /// Every N minutes, N read from the plugin's own config option (its `default` when unset), so
     /// a person sets a poll interval (`feeds_every_min = 30`) without a second schedule syntax.
     case everyMinutes(option: String, default: Int64)
+    /// Once a day at the "HH:MM" of the plugin's own config option (its `default` when unset or
+    /// not a time), e.g. a digest at `digest_at`.
+    case dailyAt(option: String, default: String)
 
-    /// The schedule with a configured interval read from the plugin's config.
+    /// The schedule with a configured interval or time read from the plugin's config.
     public func resolved(with config: PluginConfig) -> JobSchedule {
-        guard case .everyMinutes(let option, let fallback) = self else { return self }
-        let minutes = max(1, config.int(option) ?? fallback)
-        return .every(.seconds(minutes * 60))
+        switch self {
+        case .everyMinutes(let option, let fallback):
+            return .every(.seconds(max(1, config.int(option) ?? fallback) * 60))
+        case .dailyAt(let option, let fallback):
+            let (hour, minute) = Self.clockTime(config.string(option) ?? fallback) ?? Self.clockTime(fallback) ?? (7, 0)
+            return .daily(hour: hour, minute: minute)
+        default:
+            return self
+        }
+    }
+
+    /// "HH:MM" → (hour, minute), or nil.
+    public static func clockTime(_ text: String) -> (Int, Int)? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
+        return (h, m)
     }
 }
 

@@ -262,6 +262,9 @@ public actor JobScheduler {
             // Resolved from the plugin's config before activation; the default if it was not.
             guard let last = state.lastRun else { return now.addingTimeInterval(jitter) }
             regular = last.addingTimeInterval(TimeInterval(minutes * 60))
+        case .dailyAt(_, let fallback):
+            let (hour, minute) = JobSchedule.clockTime(fallback) ?? (7, 0)
+            regular = nextDaily(hour: hour, minute: minute, after: state.lastRun ?? now)
         }
         var next = regular
         if state.failures > 0, let last = state.lastRun {
@@ -305,6 +308,7 @@ public actor JobScheduler {
             case .every(let d): "every \(Int(d.timeInterval)) s"
             case .daily(let h, let m): String(format: "daily at %02d:%02d", h, m)
             case .everyMinutes(let option, let m): "every \(m) min (\(option))"
+            case .dailyAt(let option, let t): "daily at \(t) (\(option))"
             }
         return JobStatus(
             id: id, summary: s.job.descriptor.summary, schedule: schedule, running: s.running, lastRun: s.lastRun.map(ISO8601.string),

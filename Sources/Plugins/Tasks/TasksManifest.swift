@@ -26,6 +26,9 @@ enum TasksManifest {
         PluginJob("caldav", "Two-way sync of every CalDAV account, every sync_every_min",
                   schedule: .everyMinutes(option: TasksConfig.syncEveryMin.key, default: TasksConfig.syncEveryMin.defaultValue),
                   jitter: .seconds(30), timeout: .seconds(600)) { try await $0.runCalDAV() },
+        PluginJob("digest", "Sends today's agenda and the overdue list at digest_at when digest = true",
+                  schedule: .dailyAt(option: TasksConfig.digestAt.key, default: TasksConfig.digestAt.defaultValue),
+                  timeout: .seconds(120)) { try await $0.runDigest() },
         PluginJob("purge", "Forgets tasks deleted more than 30 days ago",
                   schedule: .daily(hour: 3, minute: 30), jitter: .seconds(600), timeout: .seconds(120)) { try await $0.purgeDeleted() },
     ]

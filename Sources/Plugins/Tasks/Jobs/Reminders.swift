@@ -109,7 +109,6 @@ extension TasksService {
             }
         }
         await context.scheduler.fire(batch)
-        await armDigest()
     }
 
     /// The next instant this task needs the scheduler: its next reminder or a snooze.
@@ -264,20 +263,6 @@ extension TasksService {
     }
 
     // MARK: digest
-
-    func armDigest() async {
-        guard context.config[TasksConfig.digest] else { return await context.scheduler.cancel(id: "digest") }
-        let parts = context.config[TasksConfig.digestAt].split(separator: ":").compactMap { Int($0) }
-        let (hour, minute) = parts.count == 2 && (0...23).contains(parts[0]) && (0...59).contains(parts[1]) ? (parts[0], parts[1]) : (7, 0)
-        let z = defaultZone
-        let today = z.wall(now)
-        var at = z.instant(WallTime(year: today.year, month: today.month, day: today.day, hour: hour, minute: minute))
-        if at <= now { at = z.instant(WallTime(year: today.year, month: today.month, day: today.day, hour: hour, minute: minute).adding(days: 1)) }
-        await context.scheduler.fire(at: at, id: "digest") { [self] in
-            try await self.runDigest()
-            await self.armDigest()
-        }
-    }
 
     func runDigest() async throws {
         guard context.config[TasksConfig.digest] else { return }
