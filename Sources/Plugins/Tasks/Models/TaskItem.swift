@@ -168,7 +168,7 @@ extension TaskItem {
         let fromWall = z.wall(from).adding(days: -1), toWall = z.wall(to).adding(days: 1)
         var result: [Occurrence] = []
         var seen: Set<String> = []
-        for wall in series.occurrences(before: anchor.isDate ? toWall.asDate : toWall) where wall >= (anchor.isDate ? fromWall.asDate : fromWall) {
+        for wall in series.occurrences(from: anchor.isDate ? fromWall.asDate : fromWall, before: anchor.isDate ? toWall.asDate : toWall) {
             seen.insert(wall.text)
             let o = occurrence(at: wall)
             if let at = o.sortInstant(), at >= from, at < to { result.append(o) }

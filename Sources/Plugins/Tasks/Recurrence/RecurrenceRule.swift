@@ -129,7 +129,9 @@ struct RecurrenceRule: Sendable, Hashable {
 
     /// Wall-clock occurrences from `anchor` (always the first, as RFC 5545 says), in order, until
     /// one reaches `before` or `limit` were produced.
-    func occurrences(anchor: WallTime, zone: Zone, before: WallTime? = nil, limit: Int = 100_000) -> [WallTime] {
+    /// Occurrences before `from` are stepped over without being kept (they do not count toward
+    /// `limit`), so "the next one after now" of a series that began years ago stays cheap.
+    func occurrences(anchor: WallTime, zone: Zone, before: WallTime? = nil, from: WallTime? = nil, limit: Int = 100_000) -> [WallTime] {
         var rule = LibicalWorkarounds.normalize(self, anchor: anchor)
         if let until = part("UNTIL") {
             // UNTIL as the series' own wall clock: UTC → zone, a date for a date-time series → end of that day.
@@ -146,11 +148,13 @@ struct RecurrenceRule: Sendable, Hashable {
                 rule = RecurrenceRule(trusted: rule).replacing("UNTIL", with: wall.icalText)
             }
         }
+        func keep(_ all: [WallTime]) -> [WallTime] { Array(all.filter { from == nil || $0 >= from! }.prefix(limit)) }
+        let wide = from == nil ? limit : 1_000_000
         if part("FREQ") == "WEEKLY", let wkst = part("WKST"), wkst != "MO", part("BYDAY")?.contains(",") == true {
-            return WeeklyExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).occurrences(before: before, limit: limit)
+            return keep(WeeklyExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).occurrences(before: before, limit: wide))
         }
         if part("BYWEEKNO") != nil {
-            return WeekNumberExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).occurrences(before: before, limit: limit)
+            return keep(WeekNumberExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).occurrences(before: before, limit: wide))
         }
         let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
         var start = icaltime_null_time()
@@ -160,8 +164,13 @@ struct RecurrenceRule: Sendable, Hashable {
         guard let iterator = icalrecur_iterator_new(recurrence, start) else { return [anchor] }
         defer { icalrecur_iterator_free(iterator) }
         var result: [WallTime] = []
+        var produced = 0
         var first = true
-        while result.count < limit {
+        func take(_ w: WallTime) {
+            produced += 1
+            if from == nil || w >= from! { result.append(w) }
+        }
+        while result.count < limit && produced < 10_000_000 {
             let t = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(t) != 0 { break }
             var wall = WallTime(year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour),
@@ -171,14 +180,14 @@ struct RecurrenceRule: Sendable, Hashable {
                 first = false
                 if wall != anchor {
                     // libical starts with the first match; RFC 5545 counts DTSTART as the first instance.
-                    result.append(anchor)
-                    if hasCount, let count = part("COUNT").flatMap(Int.init), result.count >= count { break }
+                    take(anchor)
+                    if hasCount, let count = part("COUNT").flatMap(Int.init), produced >= count { break }
                 }
             }
             if let before, wall >= before { break }
-            result.append(wall)
+            take(wall)
         }
-        if result.isEmpty { result.append(anchor) }
+        if produced == 0 && (from == nil || anchor >= from!) { result.append(anchor) }
         return result
     }
 }

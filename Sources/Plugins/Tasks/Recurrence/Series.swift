@@ -9,26 +9,22 @@ struct Series: Sendable {
     var rdates: [WallTime] = []
     var zone: Zone
 
-    /// Occurrences (wall clock) starting before `before`, in order, at most `limit`.
-    func occurrences(before: WallTime, limit: Int = 100_000) -> [WallTime] {
-        var all = rule?.occurrences(anchor: anchor, zone: zone, before: before, limit: limit + exdates.count) ?? [anchor]
+    /// Occurrences (wall clock) in [from, before), in order, at most `limit`.
+    func occurrences(from: WallTime? = nil, before: WallTime, limit: Int = 100_000) -> [WallTime] {
+        var all = rule?.occurrences(anchor: anchor, zone: zone, before: before, from: from, limit: limit + exdates.count)
+            ?? ((from == nil || anchor >= from!) ? [anchor] : [])
         all.removeAll { $0 >= before }
         if !rdates.isEmpty {
             let existing = Set(all)
-            all += rdates.filter { $0 < before && !existing.contains($0) }
+            all += rdates.filter { $0 < before && (from == nil || $0 >= from!) && !existing.contains($0) }
             all.sort()
         }
         if !exdates.isEmpty { all.removeAll { exdates.contains($0) } }
         return Array(all.prefix(limit))
     }
 
-    /// Occurrences whose wall time lies in [from, before).
-    func occurrences(from: WallTime, before: WallTime) -> [WallTime] {
-        occurrences(before: before).filter { $0 >= from }
-    }
-
     /// The first occurrence at or after `wall`, looking at most `horizonDays` ahead.
     func next(atOrAfter wall: WallTime, horizonDays: Int = 3660) -> WallTime? {
-        occurrences(before: wall.adding(days: horizonDays)).first { $0 >= wall }
+        occurrences(from: wall, before: wall.adding(days: horizonDays), limit: 1).first
     }
 }
