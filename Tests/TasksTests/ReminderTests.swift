@@ -160,6 +160,51 @@ import Testing
     }
 }
 
+@Suite struct ReminderMailTests {
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd") && Peers.shouldRun(program: "/usr/bin/msmtp")))
+    func aMailReminderGoesThroughTheSendmailPath() async throws {
+        let smtp = try await SMTPPeer(mode: "starttls")
+        defer { smtp.stop() }
+        guard Peers.hasProgram("/usr/bin/msmtp") else { throw PeerMissing("msmtp is not installed (Debian package msmtp)") }
+        let directory = TemporaryDirectory()
+        let rc = directory.write(
+            "msmtprc",
+            """
+            defaults
+            tls on
+            tls_starttls on
+            tls_trust_file \(smtp.certificate)
+            account test
+            host 127.0.0.1
+            port \(smtp.port)
+            auth plain
+            user \(smtp.user)
+            password \(smtp.password)
+            from assistant@example.org
+            account default : test
+
+            """, mode: 0o600)
+        let wrapper = directory.write("sendmail", "#!/bin/sh\nexec /usr/bin/msmtp -C \(rc) \"$@\"\n", mode: 0o700)
+        let clock = TestClock(now: ISO8601.date("2026-11-24T08:00:00Z")!)
+        let host = try await ReminderTests.start(clock) {
+            $0.notify.mail.enabled = true
+            $0.notify.mail.sendmailPath = wrapper
+            $0.notify.mail.from = "assistant@example.org"
+            $0.notify.mail.to = ["student@example.org"]
+        }
+        _ = try await host.call("tasks.add", ["title": "Odevzdat esej", "due": "2026-11-24 09:30", "channels": ["mail"], "reminders": [["before_min": 0]]]).get()
+        await clock.waitForSleeper { $0 == ISO8601.date("2026-11-24T08:30:00Z")! }
+        clock.advance(to: ISO8601.date("2026-11-24T08:30:00Z")!)
+        let message = try await smtp.message()
+        #expect(message["rcpt_tos"] as? [String] == ["student@example.org"])
+        let mail = ParsedMail(message["data"] as! String)
+        #expect(mail.subject.hasSuffix("Odevzdat esej"))
+        let ics = try #require(mail.parts.first { $0.type.hasPrefix("text/calendar") })
+        #expect(String(decoding: ics.payload, as: UTF8.self).contains("DUE;TZID=Europe/Prague:20261124T093000\r\n"))
+        await host.stop()
+    }
+}
+
 @Suite struct DigestTests {
     @Test func theDigestJobSendsTodaysAgendaAndTheOverdueListAtDigestAt() async throws {
         let clock = TestClock(now: ISO8601.date("2026-11-24T05:00:00Z")!)  // 06:00 in Prague

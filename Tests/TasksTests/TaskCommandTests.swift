@@ -212,3 +212,40 @@ import Testing
         await host.stop()
     }
 }
+
+@Suite struct TaskBadInputTests {
+    @Test func everyOtherCommandRefusesBadInputClearly() async throws {
+        let (host, _) = try await TaskCommandTests.host()
+        let live = try await host.call("tasks.add", ["title": "Live"]).get()
+        let event = try await host.call("tasks.add", ["title": "Talk", "kind": "event", "start": "2026-12-01 10:00"]).get()
+        let cases: [(String, JSONValue, Int, String?)] = [
+            ("tasks.restore", ["id": live["id"]!], 1204, nil),
+            ("tasks.restore", ["id": "nope"], -32010, nil),
+            ("tasks.reopen", ["id": "nope"], -32010, nil),
+            ("tasks.get", [:], -32602, "id"),
+            ("tasks.complete", ["id": event["id"]!], 1203, nil),
+            ("tasks.snooze", ["id": live["id"]!, "minutes": 5], 1207, nil),
+            ("tasks.update", ["id": live["id"]!, "occurrence": "2026-12-01 10:00", "title": "x"], -32602, "occurrence"),
+            ("tasks.delete", ["id": live["id"]!, "occurrence": "2026-12-01"], -32602, "occurrence"),
+            ("tasks.categories.add", ["name": "no spaces"], -32602, "name"),
+            ("tasks.categories.add", ["name": "school"], 1205, nil),
+            ("tasks.categories.remove", ["name": "nope"], -32010, nil),
+            ("tasks.export.ics", ["path": "/tmp/x.ics", "status": "done"], -32602, "status"),
+            ("tasks.export.ics", ["path": "/tmp/x.ics", "from": "yesterday"], -32602, "from"),
+            ("tasks.feeds.remove", ["name": "nope"], -32010, nil),
+            ("tasks.feeds.refresh", ["name": "nope"], -32010, nil),
+            ("tasks.caldav.remove", ["name": "nope"], -32602, "name"),
+            ("tasks.agenda", ["from": "2026-01-01", "to": "2030-01-01"], -32602, "to"),
+            ("tasks.list", ["when": "someday"], -32602, "when"),
+        ]
+        for (method, params, code, param) in cases {
+            guard case .failure(let e) = try await host.call(method, params) else { Issue.record("\(method) \(params) accepted"); continue }
+            #expect(e.code == code, "\(method) \(params): \(e.code) \(e.message)")
+            if let param { #expect(e.data?["param"] == .string(param), "\(method) \(params): \(e.message)") }
+        }
+        // Nothing changed.
+        #expect(try await host.call("tasks.get", ["id": live["id"]!]).get() == live)
+        #expect(try await host.call("tasks.get", ["id": event["id"]!]).get() == event)
+        await host.stop()
+    }
+}
