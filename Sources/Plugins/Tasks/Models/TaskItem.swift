@@ -99,8 +99,8 @@ struct TaskItem: Sendable, Equatable {
 
     var series: Series? {
         guard let anchor else { return nil }
-        return Series(
-            anchor: anchor, rule: try? rrule.map { try RecurrenceRule($0) }, exdates: Set(exdates), rdates: rdates, zone: zone)
+        // Stored rules were checked on the way in (input, import, sync).
+        return Series(anchor: anchor, rule: rrule.map(RecurrenceRule.init(trusted:)), exdates: Set(exdates), rdates: rdates, zone: zone)
     }
 }
 

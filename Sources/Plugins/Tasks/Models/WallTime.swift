@@ -10,15 +10,40 @@ struct WallTime: Hashable, Comparable, Sendable {
     var isDate = false
 
     /// "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SS": sortable text, as stored.
-    var text: String {
-        let d = String(format: "%04d-%02d-%02d", year, month, day)
-        return isDate ? d : d + String(format: "T%02d:%02d:%02d", hour, minute, second)
-    }
+    var text: String { format(dateSeparator: UInt8(ascii: "-"), timeSeparator: UInt8(ascii: ":")) }
 
     /// iCalendar's basic form: "YYYYMMDD" or "YYYYMMDDTHHMMSS".
-    var icalText: String {
-        let d = String(format: "%04d%02d%02d", year, month, day)
-        return isDate ? d : d + String(format: "T%02d%02d%02d", hour, minute, second)
+    var icalText: String { format(dateSeparator: nil, timeSeparator: nil) }
+
+    /// Digits written by hand: `String(format:)` goes through CoreFoundation on Linux and was a
+    /// measurable share of an agenda of thousands of occurrences.
+    private func format(dateSeparator: UInt8?, timeSeparator: UInt8?) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(19)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var v = value
+            while divisor > 0 {
+                bytes.append(UInt8(48 + (v / divisor) % 10))
+                v %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        if let s = dateSeparator { bytes.append(s) }
+        digits(month, 2)
+        if let s = dateSeparator { bytes.append(s) }
+        digits(day, 2)
+        if !isDate {
+            bytes.append(UInt8(ascii: "T"))
+            digits(hour, 2)
+            if let s = timeSeparator { bytes.append(s) }
+            digits(minute, 2)
+            if let s = timeSeparator { bytes.append(s) }
+            digits(second, 2)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     var asDate: WallTime { WallTime(year: year, month: month, day: day, isDate: true) }
@@ -110,32 +135,90 @@ extension Int64 {
 /// uses the offset from before the gap; a time that occurs twice is the first one.
 struct Zone: Sendable, Hashable {
     let timeZone: TimeZone
+    private let offsets: ZoneOffsets
     var identifier: String { timeZone.identifier }
 
-    init(_ timeZone: TimeZone) { self.timeZone = timeZone }
+    init(_ timeZone: TimeZone) {
+        self.timeZone = timeZone
+        offsets = ZoneOffsets.shared(timeZone)
+    }
 
     init?(identifier: String) {
         // Foundation accepts abbreviations ("CET", "EST") and GMT offsets; a task's zone must be a
         // real IANA id so other calendars can read its TZID.
         guard identifier.contains("/") || identifier == "UTC", let tz = TimeZone(identifier: identifier) else { return nil }
-        self.timeZone = tz
+        self.init(tz)
     }
+
+    static func == (a: Zone, b: Zone) -> Bool { a.identifier == b.identifier }
+    func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+
+    func offset(at seconds: Int64) -> Int64 { offsets.offset(at: seconds) }
 
     func instant(_ wall: WallTime) -> Date {
         let naive = wall.wallSeconds
-        let before = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive - 86_400))))
-        let after = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive + 86_400))))
-        for offset in [before, after] {
-            let candidate = Date(timeIntervalSince1970: TimeInterval(naive - offset))
-            if Int64(timeZone.secondsFromGMT(for: candidate)) == offset { return candidate }
+        let before = offset(at: naive - 86_400)
+        let after = offset(at: naive + 86_400)
+        for candidate in [before, after] where offset(at: naive - candidate) == candidate {
+            return Date(timeIntervalSince1970: TimeInterval(naive - candidate))
         }
         return Date(timeIntervalSince1970: TimeInterval(naive - before))
     }
 
     func wall(_ instant: Date, isDate: Bool = false) -> WallTime {
-        let seconds = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(timeZone.secondsFromGMT(for: instant))
-        let w = WallTime(wallSeconds: seconds)
+        let utc = Int64(instant.timeIntervalSince1970.rounded(.down))
+        let w = WallTime(wallSeconds: utc + offset(at: utc))
         return isDate ? w.asDate : w
+    }
+}
+
+/// A zone's UTC offsets as a sorted table of transitions, read once from Foundation (ICU), then
+/// looked up by binary search: `TimeZone.secondsFromGMT(for:)` goes through an ICU calendar on
+/// every call and dominated a month's agenda (measured with perf in tasks-bench).
+final class ZoneOffsets: @unchecked Sendable {
+    private let starts: [Int64]
+    private let values: [Int64]
+    private let first: Int64
+    private let timeZone: TimeZone
+    /// The table covers 1900…2200; outside it Foundation answers.
+    private static let low: Int64 = -2_208_988_800, high: Int64 = 7_258_118_400
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var tables: [String: ZoneOffsets] = [:]
+
+    static func shared(_ tz: TimeZone) -> ZoneOffsets {
+        lock.lock()
+        defer { lock.unlock() }
+        if let t = tables[tz.identifier] { return t }
+        let t = ZoneOffsets(tz)
+        tables[tz.identifier] = t
+        return t
+    }
+
+    private init(_ tz: TimeZone) {
+        timeZone = tz
+        var starts: [Int64] = [], values: [Int64] = []
+        var t = Date(timeIntervalSince1970: TimeInterval(Self.low))
+        first = Int64(tz.secondsFromGMT(for: t))
+        while let next = tz.nextDaylightSavingTimeTransition(after: t), next.timeIntervalSince1970 < TimeInterval(Self.high) {
+            starts.append(Int64(next.timeIntervalSince1970))
+            values.append(Int64(tz.secondsFromGMT(for: next)))
+            t = next
+        }
+        self.starts = starts
+        self.values = values
+    }
+
+    func offset(at seconds: Int64) -> Int64 {
+        guard seconds >= Self.low, seconds < Self.high else {
+            return Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        }
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid] <= seconds { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? first : values[lo - 1]
     }
 }
 

@@ -109,8 +109,8 @@ struct RecurrenceRule: Sendable, Hashable {
         }
     }
 
-    /// A rule this file built from a checked one.
-    fileprivate init(trusted text: String) { self.text = text }
+    /// A rule already checked (as stored, or built here from a checked one).
+    init(trusted text: String) { self.text = text }
 
     var hasCount: Bool { text.contains("COUNT=") }
 

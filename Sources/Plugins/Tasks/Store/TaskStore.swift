@@ -30,7 +30,8 @@ extension TaskItem {
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ text: String?) -> T? {
-        guard let text, let data = text.data(using: .utf8) else { return nil }
+        // Most rows have empty lists; skip the decoder for them.
+        guard let text, text != "[]", text != "{}", let data = text.data(using: .utf8) else { return nil }
         return try? JSONDecoder.tasks.decode(T.self, from: data)
     }
 
