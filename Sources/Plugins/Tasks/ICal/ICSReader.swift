@@ -101,7 +101,7 @@ private struct ComponentReader {
         guard wall.isValid else { return nil }
         if wall.isDate { return wall }
         if icaltime_is_utc(t) != 0 {
-            let instant = Zone(TimeZone(identifier: "UTC")!).instant(wall)
+            let instant = Zone.utc.instant(wall)
             return (zone ?? defaultZone).wall(instant)
         }
         if let param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER), let raw = icalparameter_get_tzid(param) {
@@ -167,9 +167,9 @@ private struct ComponentReader {
                 default: t.status = .needsAction
                 }
             case ICAL_COMPLETED_PROPERTY, ICAL_CREATED_PROPERTY, ICAL_LASTMODIFIED_PROPERTY:
-                var utc: Zone? = Zone(TimeZone(identifier: "UTC")!)
+                var utc: Zone? = Zone.utc
                 if let w = time(prop, into: &utc) {
-                    let instant = Zone(TimeZone(identifier: "UTC")!).instant(w)
+                    let instant = Zone.utc.instant(w)
                     if kind == ICAL_COMPLETED_PROPERTY { t.completedAt = instant }
                     else if kind == ICAL_CREATED_PROPERTY { t.created = instant }
                     else { t.modified = instant }
@@ -249,8 +249,8 @@ private struct ComponentReader {
             if let trigger = icalcomponent_get_first_property(a, ICAL_TRIGGER_PROPERTY) {
                 let value = icalproperty_get_trigger(trigger)
                 if icaltime_is_null_time(value.time) == 0 {
-                    var utc: Zone? = Zone(TimeZone(identifier: "UTC")!)
-                    if let w = time(trigger, into: &utc) { t.reminders.append(Reminder(at: Zone(TimeZone(identifier: "UTC")!).instant(w))) }
+                    var utc: Zone? = Zone.utc
+                    if let w = time(trigger, into: &utc) { t.reminders.append(Reminder(at: Zone.utc.instant(w))) }
                 } else {
                     let seconds = Int(icaldurationtype_as_int(value.duration))
                     let related = icalproperty_get_first_parameter(trigger, ICAL_RELATED_PARAMETER)

@@ -78,7 +78,7 @@ struct TaskItem: Sendable, Equatable {
     var sequence = 0
     var deletedAt: Date?
 
-    var zone: Zone { Zone(identifier: tz) ?? Zone(TimeZone(identifier: "UTC")!) }
+    var zone: Zone { Zone(identifier: tz) ?? Zone.utc }
     var isRecurring: Bool { rrule != nil || !rdates.isEmpty }
 
     /// The series' first instant: DTSTART, or DUE for a to-do without a start.

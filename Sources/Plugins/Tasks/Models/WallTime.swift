@@ -146,9 +146,13 @@ struct Zone: Sendable, Hashable {
     init?(identifier: String) {
         // Foundation accepts abbreviations ("CET", "EST") and GMT offsets; a task's zone must be a
         // real IANA id so other calendars can read its TZID.
-        guard identifier.contains("/") || identifier == "UTC", let tz = TimeZone(identifier: identifier) else { return nil }
-        self.init(tz)
+        guard identifier.contains("/") || identifier == "UTC" else { return nil }
+        // Every task names its zone; making a TimeZone (ICU) per use was most of a list's time.
+        guard let known = ZoneOffsets.zone(identifier) else { return nil }
+        self = known
     }
+
+    static let utc = Zone(identifier: "UTC")!
 
     static func == (a: Zone, b: Zone) -> Bool { a.identifier == b.identifier }
     func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
@@ -185,6 +189,23 @@ final class ZoneOffsets: @unchecked Sendable {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var tables: [String: ZoneOffsets] = [:]
+
+    nonisolated(unsafe) private static var zones: [String: Zone?] = [:]
+
+    /// The zone for an IANA id, made once.
+    static func zone(_ identifier: String) -> Zone? {
+        lock.lock()
+        if let cached = zones[identifier] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let made = TimeZone(identifier: identifier).map(Zone.init)
+        lock.lock()
+        zones[identifier] = made
+        lock.unlock()
+        return made
+    }
 
     static func shared(_ tz: TimeZone) -> ZoneOffsets {
         lock.lock()

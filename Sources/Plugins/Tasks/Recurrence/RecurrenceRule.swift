@@ -139,9 +139,9 @@ struct RecurrenceRule: Sendable, Hashable {
             let body = utc ? String(until.dropLast()) : until
             if var wall = WallTime(body) {
                 if utc && !anchor.isDate {
-                    wall = zone.wall(Zone(TimeZone(identifier: "UTC")!).instant(wall))
+                    wall = zone.wall(Zone.utc.instant(wall))
                 } else if utc && anchor.isDate {
-                    wall = zone.wall(Zone(TimeZone(identifier: "UTC")!).instant(wall)).asDate
+                    wall = zone.wall(Zone.utc.instant(wall)).asDate
                 } else if wall.isDate && !anchor.isDate {
                     wall = WallTime(year: wall.year, month: wall.month, day: wall.day, hour: 23, minute: 59, second: 59)
                 }
