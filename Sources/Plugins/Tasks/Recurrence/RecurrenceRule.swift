@@ -166,6 +166,15 @@ struct RecurrenceRule: Sendable, Hashable {
         var result: [WallTime] = []
         var produced = 0
         var first = true
+        // Each libical step is ICU calendar arithmetic: jump to the window instead of walking from
+        // DTSTART (libical allows this only without COUNT, which must count from the start).
+        if let from, from > anchor, !hasCount {
+            var jump = icaltime_null_time()
+            jump.year = Int32(from.year); jump.month = Int32(from.month); jump.day = Int32(from.day)
+            jump.hour = Int32(from.hour); jump.minute = Int32(from.minute); jump.second = Int32(from.second)
+            jump.is_date = anchor.isDate ? 1 : 0
+            if icalrecur_iterator_set_start(iterator, jump) != 0 { first = false }
+        }
         func take(_ w: WallTime) {
             produced += 1
             if from == nil || w >= from! { result.append(w) }
