@@ -54,10 +54,12 @@ extension TasksService {
         let sqlArguments = arguments
         let candidates = try await database.read { db in try TaskItem.fetch(db, where: whereClause, sqlArguments) }
 
-        struct Row { let task: TaskItem; let at: Date?; let occurrence: Occurrence? }
+        struct Row { let task: TaskItem; let at: Date?; let occurrence: Occurrence?; var current: Occurrence?? = nil }
         var rows: [Row] = []
         for t in candidates {
             let current = t.currentOccurrence(now: now)
+            let before = rows.count
+            defer { if rows.count > before { rows[rows.count - 1].current = .some(current) } }
             switch when {
             case "today":
                 if t.isRecurring {
@@ -100,7 +102,7 @@ extension TasksService {
         }
         let channels = await defaultChannels()
         let tasks: [JSONValue] = rows.prefix(limit).map { row in
-            var value = TaskJSON.task(row.task, now: now, defaultChannels: channels)
+            var value = TaskJSON.task(row.task, now: now, defaultChannels: channels, current: row.current)
             if row.task.isRecurring, let o = row.occurrence, case .object(var f) = value {
                 f["next"] = TaskJSON.occurrence(o, now: now)
                 value = .object(f)

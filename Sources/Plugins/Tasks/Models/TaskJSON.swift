@@ -18,7 +18,8 @@ enum TaskJSON {
         }
     }
 
-    static func task(_ t: TaskItem, now: Date, defaultChannels: [String]) -> JSONValue {
+    /// `current` when the caller has it already (each expansion is a libical iterator).
+    static func task(_ t: TaskItem, now: Date, defaultChannels: [String], current known: Occurrence?? = nil) -> JSONValue {
         let z = t.zone
         var f: [String: JSONValue] = [
             "id": .string(t.id), "title": .string(t.title), "notes": .string(t.notes), "kind": .string(t.kind.rawValue),
@@ -43,7 +44,7 @@ enum TaskJSON {
         times(&f, "due", t.due, zone: z, allDay: t.allDay)
         let end: WallTime? = t.kind == .event ? t.start.map { $0.adding(seconds: t.endOffset ?? 0) } : nil
         times(&f, "end", end, zone: z, allDay: t.allDay)
-        let current = t.currentOccurrence(now: now)
+        let current = known ?? t.currentOccurrence(now: now)
         f["overdue"] = .bool(current?.isOverdue(now: now) ?? false)
         if t.isRecurring, let current {
             f["next"] = occurrence(current, now: now)

@@ -74,6 +74,26 @@ struct WallTime: Hashable, Comparable, Sendable {
 
     /// Parses the stored forms and iCalendar's basic forms (a trailing `Z` is not accepted here).
     init?(_ text: some StringProtocol) {
+        // The stored forms, byte by byte (every row read has a few).
+        let u = Array(text.utf8)
+        if (u.count == 10 || (u.count == 19 && u[10] == UInt8(ascii: "T") && u[13] == 58 && u[16] == 58)) && u[4] == 45 && u[7] == 45 {
+            func n(_ r: Range<Int>) -> Int? {
+                var v = 0
+                for i in r { guard (48...57).contains(u[i]) else { return nil }; v = v * 10 + Int(u[i] - 48) }
+                return v
+            }
+            if let y = n(0..<4), let m = n(5..<7), let d = n(8..<10) {
+                if u.count == 10 {
+                    self.init(year: y, month: m, day: d, isDate: true)
+                } else if let h = n(11..<13), let mi = n(14..<16), let se = n(17..<19) {
+                    self.init(year: y, month: m, day: d, hour: h, minute: mi, second: se)
+                } else {
+                    return nil
+                }
+                guard isValid else { return nil }
+                return
+            }
+        }
         let digits = text.filter { $0.isASCII && $0.isNumber }
         let hasTime = text.contains("T") || text.contains(" ")
         let parts = digits.compactMap(\.wholeNumberValue)
