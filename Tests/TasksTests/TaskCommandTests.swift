@@ -249,3 +249,36 @@ import Testing
         await host.stop()
     }
 }
+
+/// The occurrence index (written when a series is saved) answers a window exactly as expanding
+/// the series does. Anchored on the real clock, so the index covers the window.
+@Suite struct OccurrenceIndexTests {
+    @Test func theIndexAnswersAsTheExpansionDoes() async throws {
+        let today = Zone.utc.wall(Date()).asDate
+        let (host, _) = try await TaskCommandTests.host(at: ISO8601.string(Date()))
+        let zone = try #require(Zone(identifier: "Europe/Prague"))
+        let cases: [[String: JSONValue]] = [
+            ["rrule": "FREQ=DAILY", "start": .string(today.adding(days: -10).text + " 07:30")],
+            ["rrule": "FREQ=WEEKLY;BYDAY=MO,WE,FR", "start": .string(today.adding(days: -3).text + " 18:00"), "exdates": .array([.string(today.adding(days: 4).text + " 18:00")])],
+            ["rrule": "FREQ=MONTHLY;BYDAY=-1FR", "start": .string(today.text + " 09:15")],
+            ["rrule": "FREQ=DAILY;INTERVAL=2", "start": .string(today.adding(days: -1).text), "all_day": true],
+        ]
+        for (i, fields) in cases.enumerated() {
+            var params: [String: JSONValue] = ["title": .string("Series \(i)"), "kind": "event", "duration_min": 45, "tz": "Europe/Prague"]
+            for (k, v) in fields { params[k] = v }
+            if fields["all_day"] != nil { params["duration_min"] = nil }
+            let t = try await host.call("tasks.add", .object(params)).get()
+            let id = try #require(t["id"]?.stringValue)
+            let series = Series(anchor: try #require(WallTime(fields["start"]!.stringValue!)), rule: try RecurrenceRule(fields["rrule"]!.stringValue!),
+                                exdates: Set((fields["exdates"]?.arrayValue ?? []).compactMap { WallTime($0.stringValue!) }), zone: zone)
+            let from = zone.instant(today.adding(days: 1)), to = zone.instant(today.adding(days: 40))
+            let expected = series.occurrences(from: zone.wall(from).adding(days: -1), before: zone.wall(to).adding(days: 1))
+                .filter { zone.instant($0) >= from && zone.instant($0) < to }
+            let agenda = try await host.call("tasks.agenda", ["from": .string(ISO8601.string(from)), "to": .string(ISO8601.string(to))]).get()
+            let got = agenda["occurrences"]?.arrayValue?.filter { $0["id"] == .string(id) }.compactMap { $0["start_local"]?.stringValue } ?? []
+            #expect(got == expected.map(\.text), "\(fields): \(got.prefix(3)) vs \(expected.prefix(3).map(\.text))")
+            #expect(!got.isEmpty)
+        }
+        await host.stop()
+    }
+}

@@ -54,16 +54,53 @@ extension TasksService {
         let sqlArguments = arguments
         let candidates = try await database.read { db in try TaskItem.fetch(db, where: whereClause, sqlArguments) }
 
+        // The occurrence index answers for repeating items it covers: their occurrences in the
+        // window, and their next one; only the rest are expanded here.
+        let hitWindow: (Date, Date) = when == "upcoming" ? (now, windowEnd ?? now) : (dayStart, dayEnd)
+        let (indexedHits, indexedNext) = try await database.read { db -> ([String: [WallTime]], [String: WallTime]) in
+            var hits: [String: [WallTime]] = [:], next: [String: WallTime] = [:]
+            for row in try GRDB.Row.fetchAll(
+                db, sql: "SELECT task_id, rid FROM tasks_occurrences WHERE start_at >= ? AND start_at < ?",
+                arguments: [hitWindow.0.timeIntervalSince1970, hitWindow.1.timeIntervalSince1970])
+            {
+                if let w = WallTime(row["rid"] as String) { hits[row["task_id"], default: []].append(w) }
+            }
+            // SQLite gives the bare column `rid` from the row that holds MIN(start_at).
+            for row in try GRDB.Row.fetchAll(
+                db, sql: "SELECT task_id, rid, MIN(start_at) FROM tasks_occurrences WHERE start_at >= ? GROUP BY task_id",
+                arguments: [now.timeIntervalSince1970 - 86_400])
+            {
+                if let w = WallTime(row["rid"] as String) { next[row["task_id"]] = w }
+            }
+            return (hits, next)
+        }
+        func currentOf(_ t: TaskItem) -> Occurrence? {
+            guard t.isRecurring else { return t.currentOccurrence(now: now) }
+            // A repeating to-do sits at its anchor (completing moves it).
+            if t.kind == .todo, let anchor = t.anchor, !t.exdates.contains(anchor) { return t.occurrence(at: anchor) }
+            if t.indexCovers(now, now.addingTimeInterval(86_400)), let rid = indexedNext[t.id] {
+                let o = t.occurrence(at: rid)
+                if let last = o.end ?? o.start ?? o.due, t.zone.instant(t.allDay ? last.adding(days: 1) : last) >= now { return o }
+            }
+            return t.currentOccurrence(now: now)
+        }
+        func inWindow(_ t: TaskItem, _ from: Date, _ to: Date) -> [Occurrence] {
+            guard t.indexCovers(from, to) else { return t.occurrences(from: from, to: to) }
+            return (indexedHits[t.id] ?? []).map { t.occurrence(at: $0) }.filter { o in
+                o.sortInstant().map { $0 >= from && $0 < to } ?? false
+            }.sorted { ($0.sortInstant() ?? from) < ($1.sortInstant() ?? from) }
+        }
+
         struct Row { let task: TaskItem; let at: Date?; let occurrence: Occurrence?; var current: Occurrence?? = nil }
         var rows: [Row] = []
         for t in candidates {
-            let current = t.currentOccurrence(now: now)
+            let current = currentOf(t)
             let before = rows.count
             defer { if rows.count > before { rows[rows.count - 1].current = .some(current) } }
             switch when {
             case "today":
                 if t.isRecurring {
-                    let hits = t.occurrences(from: dayStart, to: dayEnd)
+                    let hits = inWindow(t, dayStart, dayEnd)
                     if let first = hits.first { rows.append(Row(task: t, at: first.sortInstant(), occurrence: first)); continue }
                     if let current, current.isOverdue(now: now), t.kind == .todo, (current.sortInstant() ?? now) < dayEnd {
                         rows.append(Row(task: t, at: current.sortInstant(), occurrence: current))
@@ -81,7 +118,7 @@ extension TasksService {
             case "upcoming":
                 let end = windowEnd ?? now
                 if t.isRecurring {
-                    if let first = t.occurrences(from: now, to: end).first { rows.append(Row(task: t, at: first.sortInstant(), occurrence: first)) }
+                    if let first = inWindow(t, now, end).first { rows.append(Row(task: t, at: first.sortInstant(), occurrence: first)) }
                 } else if let o = current, let at = o.sortInstant() {
                     let dueAt = (o.due ?? o.start).map { t.zone.instant($0) } ?? at
                     if (at >= now && at < end) || (dueAt >= now && dueAt < end) { rows.append(Row(task: t, at: at, occurrence: o)) }
@@ -119,11 +156,12 @@ extension TasksService {
         guard to.timeIntervalSince(from) <= 3 * 366 * 86_400 else { throw RPCError.invalidParam("to", "the window is at most 3 years") }
         let category = params.string("category")?.lowercased()
         let now = self.now
-        let items = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to) }
+        let (items, indexed) = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to) }
         var occurrences: [(Date, Occurrence)] = []
         for t in items where category == nil || t.category == category {
-            for o in t.occurrences(from: from, to: to) {
-                if let at = o.sortInstant() { occurrences.append((at, o)) }
+            let found = indexed[t.id].map { $0.map { t.occurrence(at: $0) } } ?? t.occurrences(from: from, to: to)
+            for o in found {
+                if let at = o.sortInstant(), at >= from, at < to { occurrences.append((at, o)) }
             }
         }
         occurrences.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.title < $1.1.title }

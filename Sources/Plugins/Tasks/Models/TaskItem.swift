@@ -43,7 +43,7 @@ struct OccurrenceOverride: Codable, Sendable, Equatable {
 }
 
 /// A task or event as stored. Times are wall-clock readings in `tz` (see `WallTime`).
-struct TaskItem: Sendable, Equatable {
+struct TaskItem: Sendable {
     var id: String
     var kind: TaskKind = .todo
     var title: String
@@ -77,6 +77,14 @@ struct TaskItem: Sendable, Equatable {
     var source = "local"
     var sequence = 0
     var deletedAt: Date?
+    /// The range the occurrence index covers, as read (nil for items not read from the store).
+    var indexed: (from: Double, until: Double)? = nil
+
+    /// Whether the occurrence index answers for [from, to).
+    func indexCovers(_ from: Date, _ to: Date) -> Bool {
+        guard let indexed else { return false }
+        return indexed.from <= from.timeIntervalSince1970 - 86_400 && indexed.until >= to.timeIntervalSince1970 + 86_400
+    }
 
     var zone: Zone { Zone(identifier: tz) ?? Zone.utc }
     var isRecurring: Bool { rrule != nil || !rdates.isEmpty }

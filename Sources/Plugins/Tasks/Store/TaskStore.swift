@@ -27,7 +27,11 @@ extension TaskItem {
             overrides: Self.decode([String: OccurrenceOverride].self, row["overrides"]) ?? [:], extra: strings("extra"),
             source: row["source"], sequence: row["sequence"],
             deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
+        if let from = row["indexed_from"] as Double?, let until = row["indexed_until"] as Double? { indexed = (from, until) }
     }
+
+    /// What a read selects: the stored fields and the index range.
+    static var selected: String { columns + ", indexed_from, indexed_until" }
 
     /// The list columns are read with the wire parser: Foundation's JSONDecoder on every row was a
     /// fifth of a list's time (perf, tasks-bench).
@@ -77,12 +81,47 @@ extension TaskItem {
         return (first, last + 86_400 * 2)
     }
 
+    /// How far the occurrence index reaches: back from now (older windows are expanded on
+    /// demand) and ahead of now; and at most this many occurrences per series.
+    static let indexBackDays = 90.0, indexAheadDays = 400.0, indexLimit = 5_000
+
+    /// Rewrites this series' rows in the occurrence index; returns the covered range.
+    private func index(_ db: Database) throws -> (from: Double, until: Double)? {
+        try db.execute(sql: "DELETE FROM tasks_occurrences WHERE task_id = ?", arguments: [id])
+        guard isRecurring, deletedAt == nil, let anchor, let series else { return nil }
+        let z = zone
+        // The real clock: the range only decides which windows are read from the index; any
+        // other window is expanded as before, so a test clock elsewhere cannot make it wrong.
+        let now = Date().timeIntervalSince1970
+        let anchorAt = z.instant(anchor).timeIntervalSince1970
+        let from = max(anchorAt, now - Self.indexBackDays * 86_400)
+        var until = now + Self.indexAheadDays * 86_400
+        var fromWall = z.wall(Date(timeIntervalSince1970: from)).adding(days: -1)
+        var untilWall = z.wall(Date(timeIntervalSince1970: until)).adding(days: 1)
+        if anchor.isDate { fromWall = fromWall.asDate; untilWall = untilWall.asDate }
+        let walls = series.occurrences(from: fromWall, before: untilWall, limit: Self.indexLimit)
+        if walls.count >= Self.indexLimit, let last = walls.last { until = z.instant(last).timeIntervalSince1970 }
+        var seen: Set<String> = []
+        let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO tasks_occurrences(task_id, rid, start_at) VALUES (?, ?, ?)")
+        for wall in walls {
+            seen.insert(wall.text)
+            if let at = occurrence(at: wall).sortInstant() { try statement.execute(arguments: [id, wall.text, at.timeIntervalSince1970]) }
+        }
+        for key in overrides.keys where !seen.contains(key) {
+            guard let wall = WallTime(key), wall >= fromWall, wall < untilWall, let at = occurrence(at: wall).sortInstant() else { continue }
+            try statement.execute(arguments: [id, key, at.timeIntervalSince1970])
+        }
+        // Before the anchor there is nothing, so a series that starts inside the range covers all before it.
+        return (from <= anchorAt ? -Double.greatestFiniteMagnitude : from, until)
+    }
+
     func save(_ db: Database) throws {
         let (first, last) = window
+        let covered = try index(db)
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO tasks_items(\(Self.columns), first_at, last_at, recurring)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO tasks_items(\(Self.columns), first_at, last_at, recurring, indexed_from, indexed_until)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 id, kind.rawValue, title, notes, category, Self.encode(tags), priority, parent, location, url, status.rawValue,
@@ -90,25 +129,52 @@ extension TaskItem {
                 start?.text, due?.text, end?.text, durationMin, rrule, Self.encode(exdates.map(\.text)),
                 Self.encode(rdates.map(\.text)), repeatFromCompletion, Self.encode(reminders), channels.map { Self.encode($0) },
                 Self.encode(overrides), Self.encode(extra), source, sequence, deletedAt?.timeIntervalSince1970, first, last,
-                isRecurring,
+                isRecurring, covered?.from, covered?.until,
             ])
     }
 
     static func find(_ db: Database, _ id: String, includeDeleted: Bool = false) throws -> TaskItem? {
-        let sql = "SELECT \(columns) FROM tasks_items WHERE id = ?" + (includeDeleted ? "" : " AND deleted_at IS NULL")
+        let sql = "SELECT \(selected) FROM tasks_items WHERE id = ?" + (includeDeleted ? "" : " AND deleted_at IS NULL")
         return try Row.fetchOne(db, sql: sql, arguments: [id]).map(TaskItem.init(row:))
     }
 
     static func fetch(_ db: Database, where clause: String, _ arguments: StatementArguments = []) throws -> [TaskItem] {
-        try Row.fetchAll(db, sql: "SELECT \(columns) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:))
+        try Row.fetchAll(db, sql: "SELECT \(selected) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:))
     }
 
-    /// Live items that may have an occurrence in [from, to).
-    static func inWindow(_ db: Database, from: Date, to: Date) throws -> [TaskItem] {
-        try fetch(
+    /// Live items that may have an occurrence in [from, to), and for repeating items the index
+    /// covers, the occurrences (RECURRENCE-IDs) the index has there: those need no expansion.
+    static func inWindow(_ db: Database, from: Date, to: Date) throws -> (items: [TaskItem], indexed: [String: [WallTime]]) {
+        let f = from.timeIntervalSince1970, t = to.timeIntervalSince1970
+        let expanded = try fetch(
             db,
-            where: "deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at >= ?)",
-            [to.timeIntervalSince1970 + 86_400, from.timeIntervalSince1970 - 86_400])
+            where: """
+                deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at >= ?)
+                AND NOT (recurring = 1 AND indexed_from IS NOT NULL AND indexed_from <= ? AND indexed_until >= ?)
+                """,
+            [t + 86_400, f - 86_400, f - 86_400, t + 86_400])
+        var rids: [String: [WallTime]] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT o.task_id, o.rid FROM tasks_occurrences o JOIN tasks_items i ON i.id = o.task_id
+                WHERE o.start_at >= ? AND o.start_at < ? AND i.deleted_at IS NULL AND i.indexed_from <= ? AND i.indexed_until >= ?
+                """,
+            arguments: [f - 86_400, t + 86_400, f - 86_400, t + 86_400])
+        {
+            if let wall = WallTime(row["rid"] as String) { rids[row["task_id"], default: []].append(wall) }
+        }
+        var items = expanded
+        if !rids.isEmpty {
+            let ids = Array(rids.keys)
+            var start = 0
+            while start < ids.count {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                start += chunk.count
+                items += try fetch(db, where: "id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))", StatementArguments(chunk))
+            }
+        }
+        return (items, rids)
     }
 }
 

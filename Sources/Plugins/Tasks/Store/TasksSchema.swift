@@ -33,8 +33,21 @@ enum TasksSchema {
                         sequence INTEGER NOT NULL DEFAULT 0,
                         deleted_at REAL,
                         first_at REAL, last_at REAL,
-                        recurring INTEGER NOT NULL DEFAULT 0
+                        recurring INTEGER NOT NULL DEFAULT 0,
+                        -- A repeating item's occurrences in [indexed_from, indexed_until) are in tasks_occurrences.
+                        indexed_from REAL, indexed_until REAL
                     );
+                    -- Occurrence index: each repeating item's occurrences (by their RECURRENCE-ID) with the
+                    -- instant they sort by, over a rolling horizon, so a window is a range scan and libical
+                    -- runs when a series is saved, not on every query.
+                    CREATE TABLE tasks_occurrences (
+                        task_id TEXT NOT NULL, rid TEXT NOT NULL, start_at REAL NOT NULL,
+                        PRIMARY KEY (task_id, rid)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX tasks_occurrences_start ON tasks_occurrences(start_at);
+                    CREATE TRIGGER tasks_items_gone AFTER DELETE ON tasks_items BEGIN
+                        DELETE FROM tasks_occurrences WHERE task_id = old.id;
+                    END;
                     CREATE INDEX tasks_items_window ON tasks_items(first_at) WHERE deleted_at IS NULL;
                     CREATE INDEX tasks_items_recurring ON tasks_items(recurring) WHERE deleted_at IS NULL AND recurring = 1;
                     CREATE INDEX tasks_items_parent ON tasks_items(parent);
