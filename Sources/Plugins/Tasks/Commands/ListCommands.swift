@@ -50,38 +50,35 @@ extension TasksService {
             clauses.append("(last_at IS NULL OR last_at >= ?)")
             arguments += [(when == "today" ? dayStart : now).timeIntervalSince1970 - 86_400]
         }
+        // The occurrence index answers for repeating items it covers: their occurrences in the
+        // window come from it, and a covered repeating event with none there is not even read.
+        let hitWindow: (Date, Date) = when == "upcoming" ? (now, windowEnd ?? now) : (dayStart, dayEnd)
+        let (hf, ht) = (hitWindow.0.timeIntervalSince1970, hitWindow.1.timeIntervalSince1970)
+        if when == "today" || when == "upcoming" {
+            clauses.append("""
+                NOT (recurring = 1 AND kind = 'event' AND indexed_from <= ? AND indexed_until >= ?
+                     AND id NOT IN (SELECT task_id FROM tasks_occurrences WHERE start_at >= ? AND start_at < ?))
+                """)
+            arguments += [hf - 86_400, ht + 86_400, hf, ht]
+        }
         let whereClause = clauses.joined(separator: " AND ")
         let sqlArguments = arguments
-        let candidates = try await database.read { db in try TaskItem.fetch(db, where: whereClause, sqlArguments) }
-
-        // The occurrence index answers for repeating items it covers: their occurrences in the
-        // window, and their next one; only the rest are expanded here.
-        let hitWindow: (Date, Date) = when == "upcoming" ? (now, windowEnd ?? now) : (dayStart, dayEnd)
-        let (indexedHits, indexedNext) = try await database.read { db -> ([String: [WallTime]], [String: WallTime]) in
-            var hits: [String: [WallTime]] = [:], next: [String: WallTime] = [:]
+        let (candidates, indexedHits) = try await database.read { db -> ([TaskItem], [String: [WallTime]]) in
+            let items = try TaskItem.fetch(db, where: whereClause, sqlArguments)
+            var hits: [String: [WallTime]] = [:]
             for row in try GRDB.Row.fetchAll(
-                db, sql: "SELECT task_id, rid FROM tasks_occurrences WHERE start_at >= ? AND start_at < ?",
-                arguments: [hitWindow.0.timeIntervalSince1970, hitWindow.1.timeIntervalSince1970])
+                db, sql: "SELECT task_id, rid FROM tasks_occurrences WHERE start_at >= ? AND start_at < ?", arguments: [hf, ht])
             {
                 if let w = WallTime(row["rid"] as String) { hits[row["task_id"], default: []].append(w) }
             }
-            // SQLite gives the bare column `rid` from the row that holds MIN(start_at).
-            for row in try GRDB.Row.fetchAll(
-                db, sql: "SELECT task_id, rid, MIN(start_at) FROM tasks_occurrences WHERE start_at >= ? GROUP BY task_id",
-                arguments: [now.timeIntervalSince1970 - 86_400])
-            {
-                if let w = WallTime(row["rid"] as String) { next[row["task_id"]] = w }
-            }
-            return (hits, next)
+            return (items, hits)
         }
+        /// Selection needs the current occurrence of everything but repeating events (whose window
+        /// hits decide); theirs is looked up for the rows shown only.
         func currentOf(_ t: TaskItem) -> Occurrence? {
             guard t.isRecurring else { return t.currentOccurrence(now: now) }
             // A repeating to-do sits at its anchor (completing moves it).
             if t.kind == .todo, let anchor = t.anchor, !t.exdates.contains(anchor) { return t.occurrence(at: anchor) }
-            if t.indexCovers(now, now.addingTimeInterval(86_400)), let rid = indexedNext[t.id] {
-                let o = t.occurrence(at: rid)
-                if let last = o.end ?? o.start ?? o.due, t.zone.instant(t.allDay ? last.adding(days: 1) : last) >= now { return o }
-            }
             return t.currentOccurrence(now: now)
         }
         func inWindow(_ t: TaskItem, _ from: Date, _ to: Date) -> [Occurrence] {
@@ -94,14 +91,20 @@ extension TasksService {
         struct Row { let task: TaskItem; let at: Date?; let occurrence: Occurrence?; var current: Occurrence?? = nil }
         var rows: [Row] = []
         for t in candidates {
-            let current = currentOf(t)
+            let lazyEvent = t.isRecurring && t.kind == .event && (when == "today" || when == "upcoming")
+            let current = lazyEvent ? nil : currentOf(t)
             let before = rows.count
-            defer { if rows.count > before { rows[rows.count - 1].current = .some(current) } }
+            defer { if rows.count > before && !lazyEvent { rows[rows.count - 1].current = .some(current) } }
             switch when {
             case "today":
                 if t.isRecurring {
                     let hits = inWindow(t, dayStart, dayEnd)
-                    if let first = hits.first { rows.append(Row(task: t, at: first.sortInstant(), occurrence: first)); continue }
+                    if let first = hits.first {
+                        // Today's occurrence is the current one unless it has ended (then it is looked up).
+                        let notEnded = lazyEvent && (first.end ?? first.start).map { t.zone.instant(t.allDay ? $0.adding(days: 1) : $0) >= now } == true
+                        rows.append(Row(task: t, at: first.sortInstant(), occurrence: first, current: notEnded ? .some(first) : nil))
+                        continue
+                    }
                     if let current, current.isOverdue(now: now), t.kind == .todo, (current.sortInstant() ?? now) < dayEnd {
                         rows.append(Row(task: t, at: current.sortInstant(), occurrence: current))
                     }
