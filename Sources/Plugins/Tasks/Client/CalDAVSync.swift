@@ -108,6 +108,10 @@ struct CalDAVSync {
             newToken = try await client.syncToken(of: calendar)
         }
         let toFetch = changed.filter { stored[$0.0]?.etag != $0.1 }.map(\.0)
+        for (href, etag) in changed where stored[href] != nil && stored[href]?.etag != etag {
+            service.context.logger.debug(
+                "caldav object changed on the server", metadata: ["href": "\(href)", "etag": "\(etag)", "was": "\(stored[href]?.etag ?? "")"])
+        }
         if !toFetch.isEmpty {
             counts.requests += (toFetch.count + 199) / 200
             for object in try await client.objects(in: calendar, hrefs: toFetch) {
