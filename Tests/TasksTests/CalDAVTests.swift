@@ -202,6 +202,25 @@ final class CalDAVPeer: Sendable {
         await host.stop()
     }
 
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "xandikos")))
+    func concurrentSyncsOfOneAccountTakeTurns() async throws {
+        let peer = try await CalDAVPeer("xandikos")
+        defer { peer.stop() }
+        let (host, _) = try await TaskCommandTests.host()
+        _ = try await Self.addAccount(host, peer)
+        for i in 0..<20 { _ = try await host.call("tasks.add", ["title": .string("Item \(i)"), "due": "2026-12-01 10:00"]).get() }
+        async let first = Self.sync(host)
+        async let second = Self.sync(host)
+        let (a, b) = try await (first, second)
+        #expect((a["pushed"]?.intValue ?? 0) + (b["pushed"]?.intValue ?? 0) == 20, "\(a) \(b)")
+        #expect((a["pulled"]?.intValue ?? 0) + (b["pulled"]?.intValue ?? 0) == 0, "\(a) \(b)")
+        let after = try await Self.sync(host)
+        #expect(after["pulled"] == 0)
+        #expect(after["pushed"] == 0)
+        #expect(try await peer.client("list", "tasks").arrayValue?.count == 20)
+        await host.stop()
+    }
+
     @Test func badAccountInputIsClear() async throws {
         let (host, _) = try await TaskCommandTests.host()
         for (params, param) in [

@@ -28,6 +28,7 @@ public struct TasksPlugin: AssistantPlugin {
 /// The tasks plugin while it runs: the host's facilities and the handlers (in `Commands/`, `Jobs/`).
 public final class TasksService: Sendable {
     let context: PluginContext
+    let syncLocks = SyncLocks()
 
     init(context: PluginContext) { self.context = context }
 

@@ -114,6 +114,20 @@ extension TasksService {
     }
 
     func sync(account name: String) async throws -> JSONValue {
+        // One sync per account at a time: the job and `tasks.caldav.sync` racing on the same
+        // calendar pushed objects twice and read back each other's etags (seen in tasks-bench).
+        await syncLocks.acquire(name)
+        do {
+            let result = try await syncLocked(account: name)
+            await syncLocks.release(name)
+            return result
+        } catch {
+            await syncLocks.release(name)
+            throw error
+        }
+    }
+
+    private func syncLocked(account name: String) async throws -> JSONValue {
         let account = try await context.accounts.usable(name, param: "name")
         let all = try await context.accounts.list()
         let isDefault = account.isDefault || all.count == 1
@@ -127,6 +141,8 @@ extension TasksService {
 
     func runCalDAV() async throws {
         for account in try await context.accounts.list() where account.state == .ready {
+            // A sync someone asked for is running: this round has nothing to add.
+            if await syncLocks.isBusy(account.name) { continue }
             do { _ = try await sync(account: account.name) } catch {
                 context.logger.warning("caldav sync failed", metadata: ["account": "\(account.name)", "error": "\(error)"])
             }
@@ -154,4 +170,30 @@ extension JSONValue {
         for (k, v) in other { o[k] = v }
         return .object(o)
     }
+}
+
+/// Serialises the syncs of each account; a waiter takes the lock over from the one that ends.
+actor SyncLocks {
+    private var busy: Set<String> = []
+    private var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    func acquire(_ name: String) async {
+        guard busy.contains(name) else {
+            busy.insert(name)
+            return
+        }
+        await withCheckedContinuation { waiters[name, default: []].append($0) }
+    }
+
+    func release(_ name: String) {
+        if var queue = waiters[name], !queue.isEmpty {
+            let next = queue.removeFirst()
+            waiters[name] = queue.isEmpty ? nil : queue
+            next.resume()
+        } else {
+            busy.remove(name)
+        }
+    }
+
+    func isBusy(_ name: String) -> Bool { busy.contains(name) }
 }
