@@ -137,7 +137,7 @@ case "caldav":
     print("| sync (2 000 items, Radicale 3.9) | time | pushed | pulled | requests |")
     print("|---|---|---|---|---|")
     for (name, t, c) in [("first", first, firstCounts), ("no change", idle, idleCounts), ("after 10 local changes", incremental, incrementalCounts)] {
-        print("| \(name) | \(String(format: "%.0f", t)) ms | \(c["pushed"] ?? .null) | \(c["pulled"] ?? .null) | \(c["requests"] ?? .null) |")
+        print("| \(name) | \(String(format: "%.0f", t)) ms | \(c["pushed"]?.intValue ?? -1) | \(c["pulled"]?.intValue ?? -1) | \(c["requests"]?.intValue ?? -1) |")
     }
     await host.stop()
 
@@ -199,10 +199,10 @@ default:
     let importTime = ms(ContinuousClock.now - start)
     let pyParse = timedPython("import sys,time,icalendar\nd=open(sys.argv[1],'rb').read()\nt=time.perf_counter()\nc=icalendar.Calendar.from_ical(d)\nprint((time.perf_counter()-t)*1000)", exportPath)
     let pyWrite = timedPython("import sys,time,icalendar\nc=icalendar.Calendar.from_ical(open(sys.argv[1],'rb').read())\nt=time.perf_counter()\nc.to_ical()\nprint((time.perf_counter()-t)*1000)", exportPath)
-    print("| ICS (10 000 tasks, \(exported["bytes"] ?? .null) bytes) | assistantd | Python icalendar 7.3 | ratio |")
+    print("| ICS (10 000 tasks, \(exported["bytes"]?.intValue ?? -1) bytes) | assistantd | Python icalendar 7.3 | ratio |")
     print("|---|---|---|---|")
     print("| export (tasks.export.ics / to_ical) | \(String(format: "%.0f", exportTime)) ms | \(pyWrite.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyWrite.map { String(format: "%.2f", exportTime / $0) } ?? "?")× |")
-    print("| import (tasks.import.ics / from_ical) | \(String(format: "%.0f", importTime)) ms (\(imported["added"] ?? .null) added) | \(pyParse.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyParse.map { String(format: "%.2f", importTime / $0) } ?? "?")× |")
+    print("| import (tasks.import.ics / from_ical) | \(String(format: "%.0f", importTime)) ms (\(imported["added"]?.intValue ?? -1) added) | \(pyParse.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyParse.map { String(format: "%.2f", importTime / $0) } ?? "?")× |")
     await connection.close()
     await other.stop()
     await again.stop()
