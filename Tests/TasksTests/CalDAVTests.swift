@@ -221,6 +221,24 @@ final class CalDAVPeer: Sendable {
         await host.stop()
     }
 
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "xandikos")))
+    func syncAlarmsFalseKeepsRemindersOffTheServer() async throws {
+        let peer = try await CalDAVPeer("xandikos")
+        defer { peer.stop() }
+        let (host, _) = try await TaskCommandTests.host { $0.plugins["tasks"] = ["sync_alarms": false] }
+        _ = try await Self.addAccount(host, peer)
+        let t = try await host.call("tasks.add", ["title": "Quiet", "due": "2026-12-01 10:00", "reminders": [["before_min": 30]]]).get()
+        #expect(try await Self.sync(host)["pushed"] == 1)
+        #expect(try await peer.client("list", "tasks").arrayValue?.first?["alarms"] == 0, "no VALARM, so the phone stays quiet")
+        // The other client edits it; pulling it back keeps the reminder here.
+        try await peer.client("edit", "tasks", t["id"]!.stringValue!, "Quiet (edited)")
+        #expect(try await Self.sync(host)["pulled"] == 1)
+        let back = try await host.call("tasks.get", ["id": t["id"]!]).get()
+        #expect(back["title"] == "Quiet (edited)")
+        #expect(back["reminders"] == [["before_min": 30, "of": "due"]])
+        await host.stop()
+    }
+
     @Test func badAccountInputIsClear() async throws {
         let (host, _) = try await TaskCommandTests.host()
         for (params, param) in [
