@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "HostCore", "CICal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -164,7 +165,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TasksTests",
-            dependencies: ["Tasks", "HostCore", "AssistantClient", "AssistantTesting"],
+            dependencies: [
+                "Tasks", "HostCore", "AssistantClient", "AssistantTesting",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(

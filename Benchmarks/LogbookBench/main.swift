@@ -85,29 +85,6 @@ func civil(_ n: Int) -> (Int, Int, Int) {
     return (c.year!, c.month!, c.day!)
 }
 
-/// The floor: `sql` run `runs` times in one sqlite3 shell process, minus the same process running
-/// `SELECT 1` as often, per run in milliseconds (the shell's own `.timer` has 1 ms resolution).
-func sqliteFloor(_ database: String, _ sql: String, runs: Int) throws -> Double {
-    func timed(_ statement: String) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", database]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        let start = ContinuousClock.now
-        try process.run()
-        input.fileHandleForWriting.write(Data(String(repeating: statement + ";\n", count: runs).utf8))
-        try input.fileHandleForWriting.close()
-        _ = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ms(ContinuousClock.now - start)
-    }
-    var best = Double.infinity
-    for _ in 0..<3 { best = min(best, (try timed(sql) - timed("SELECT 1")) / Double(runs)) }
-    return max(best, 0.001)
-}
-
 let directory = TemporaryDirectory(prefix: "logbook-bench")
 let host = try await TestHost.started(plugins: [LogbookPlugin()])
 let connection = try await host.connect()
@@ -160,7 +137,7 @@ for method in ["logbook.totals", "logbook.limits", "logbook.currency"] {
     for _ in 0..<3 { _ = try await call(method, params) }
     var times: [Double] = []
     for _ in 0..<runs { times.append(ms(try await clock.measure { _ = try await call(method, params) })) }
-    let floor = try sqliteFloor(database, floors[method]!, runs: runs)
+    let floor = try SQLiteShellFloor.milliseconds(database, floors[method]!, runs: runs)
     print(String(format: "| `%@` | %.1f ms | %.1f ms | %.1f ms | %.2f× |", method, median(times), p95(times), floor, median(times) / floor))
     if method == "logbook.totals" {
         // What the plugin actually reads: the trigger-kept month sums (Rules/Totals.swift).
@@ -168,7 +145,7 @@ for method in ["logbook.totals", "logbook.limits", "logbook.currency"] {
         let monthSums = sums
             .replacingOccurrences(of: "SUM(e.kind = 'flight')", with: "SUM(CASE WHEN e.kind = 'flight' THEN e.entries ELSE 0 END)")
             .replacingOccurrences(of: "SUM(e.kind = 'fstd')", with: "SUM(CASE WHEN e.kind = 'fstd' THEN e.entries ELSE 0 END)")
-        let months = try sqliteFloor(database, "SELECT \(monthSums) FROM logbook_month_totals e", runs: runs)
+        let months = try SQLiteShellFloor.milliseconds(database, "SELECT \(monthSums) FROM logbook_month_totals e", runs: runs)
         print(String(format: "| `%@` (floor: the month sums it reads) | | | %.1f ms | %.2f× |", method, months, median(times) / months))
     }
 }

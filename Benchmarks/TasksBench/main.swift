@@ -33,26 +33,6 @@ func cpuSeconds() -> Double {
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
-func sqliteFloor(_ database: String, _ sql: String) throws -> Double {
-    func timed(_ statement: String) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = ["-readonly", database]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        let start = ContinuousClock.now
-        try process.run()
-        input.fileHandleForWriting.write(Data(String(repeating: statement + ";\n", count: runs).utf8))
-        try input.fileHandleForWriting.close()
-        _ = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ms(ContinuousClock.now - start)
-    }
-    var best = Double.infinity
-    for _ in 0..<3 { best = min(best, (try timed(sql) - timed("SELECT 1")) / Double(runs)) }
-    return max(best, 0.001)
-}
 
 func timedPython(_ code: String, _ argument: String) -> Double? {
     let process = Process()
@@ -175,8 +155,8 @@ default:
     let now = Date().timeIntervalSince1970
     let today = try await timed("tasks.list", ["when": "today"])
     let month = try await timed("tasks.agenda", ["from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400)))])
-    let todayFloor = try sqliteFloor(database, "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND status IN ('needs-action','in-process') AND first_at < \(now + 2 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 2 * 86_400))")
-    let monthFloor = try sqliteFloor(database, "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 86_400))")
+    let todayFloor = try SQLiteShellFloor.milliseconds(database, "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND status IN ('needs-action','in-process') AND first_at < \(now + 2 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 2 * 86_400))", runs: runs)
+    let monthFloor = try SQLiteShellFloor.milliseconds(database, "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 86_400))", runs: runs)
     print("| query (10 000 tasks) | rows | median | p90 | sqlite3 shell, candidate rows only | ratio |")
     print("|---|---|---|---|---|---|")
     print("| tasks.list when=today | \(today.count) | \(String(format: "%.2f", today.median)) ms | \(String(format: "%.2f", today.p90)) ms | \(String(format: "%.2f", todayFloor)) ms | \(String(format: "%.1f", today.median / todayFloor))× |")

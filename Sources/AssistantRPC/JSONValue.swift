@@ -12,6 +12,11 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 }
 
+extension JSONValue {
+    /// A count (an `Int`) as a JSON number.
+    public static func count(_ i: Int) -> JSONValue { .int(Int64(i)) }
+}
+
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -213,6 +213,30 @@ public final class SMTPPeer: Sendable {
     }
 
     public func stop() { process.stop() }
+
+    /// A sendmail for the host's sendmail path: msmtp relaying to this server (STARTTLS, AUTH as
+    /// its user), its configuration and wrapper written into `directory`. Returns the wrapper's path.
+    public func msmtpSendmail(in directory: TemporaryDirectory) throws -> String {
+        guard Peers.hasProgram("/usr/bin/msmtp") else { throw PeerMissing("msmtp is not installed (Debian package msmtp)") }
+        let rc = directory.write(
+            "msmtprc",
+            """
+            defaults
+            tls on
+            tls_starttls on
+            tls_trust_file \(certificate)
+            account test
+            host 127.0.0.1
+            port \(port)
+            auth plain
+            user \(user)
+            password \(password)
+            from assistant@example.org
+            account default : test
+
+            """, mode: 0o600)
+        return directory.write("sendmail", "#!/bin/sh\nexec /usr/bin/msmtp -C \(rc) \"$@\"\n", mode: 0o700)
+    }
 }
 
 public struct PeerMissing: Error, CustomStringConvertible {

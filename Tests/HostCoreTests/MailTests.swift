@@ -164,26 +164,8 @@ import Testing
     func realSendmailMsmtpRelaysToTheSMTPServer() async throws {
         let smtp = try await SMTPPeer(mode: "starttls")
         defer { smtp.stop() }
-        guard Peers.hasProgram("/usr/bin/msmtp") else { throw PeerMissing("msmtp is not installed (Debian package msmtp)") }
         let directory = TemporaryDirectory()
-        let rc = directory.write(
-            "msmtprc",
-            """
-            defaults
-            tls on
-            tls_starttls on
-            tls_trust_file \(smtp.certificate)
-            account test
-            host 127.0.0.1
-            port \(smtp.port)
-            auth plain
-            user \(smtp.user)
-            password \(smtp.password)
-            from assistant@example.org
-            account default : test
-
-            """, mode: 0o600)
-        let wrapper = directory.write("sendmail", "#!/bin/sh\nexec /usr/bin/msmtp -C \(rc) \"$@\"\n", mode: 0o700)
+        let wrapper = try smtp.msmtpSendmail(in: directory)
         let host = try await TestHost.started(directory: directory) {
             $0.notify.mail.enabled = true
             $0.notify.mail.sendmailPath = wrapper

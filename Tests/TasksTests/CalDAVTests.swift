@@ -1,6 +1,7 @@
 import AssistantTesting
 import Foundation
 import HostCore
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import Tasks
@@ -141,13 +142,15 @@ final class CalDAVPeer: Sendable {
         _ = try await host.call("tasks.update", ["id": todo["id"]!, "title": "Changed here"]).get()
         // The other client edits the same item between our pull and our push: the PUT meets 412.
         let uid = todo["id"]!.stringValue!
-        let edited = Edited()
-        CalDAVSync.beforePush.hook = { _ in
-            guard !edited.done else { return }
-            edited.done = true
-            _ = try? await peer.client("edit", "tasks", uid, "Changed there")
+        let edited = NIOLockedValueBox(false)
+        CalDAVSync.beforePush.withLockedValue {
+            $0 = { _ in
+                // Once: the push that follows must meet the change.
+                guard !edited.withLockedValue({ done in defer { done = true }; return done }) else { return }
+                _ = try? await peer.client("edit", "tasks", uid, "Changed there")
+            }
         }
-        defer { CalDAVSync.beforePush.hook = nil }
+        defer { CalDAVSync.beforePush.withLockedValue { $0 = nil } }
         let counts = try await Self.sync(host)
         #expect(counts["merged"] == 1)
         #expect(counts["pushed"] == 1, "conflict=local: ours is written over the re-read version")
@@ -258,11 +261,3 @@ final class CalDAVPeer: Sendable {
     }
 }
 
-final class Edited: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var done: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return value }
-        set { lock.lock(); value = newValue; lock.unlock() }
-    }
-}

@@ -17,5 +17,4 @@ enum ValidityStatus: String, Sendable {
 
 extension JSONValue {
     static func day(_ d: Day?) -> JSONValue { d.map { .string($0.description) } ?? .null }
-    static func count(_ i: Int) -> JSONValue { .int(Int64(i)) }
 }

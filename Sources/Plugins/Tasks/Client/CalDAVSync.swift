@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HostCore
+import NIOConcurrencyHelpers
 
 /// Two-way sync of one CalDAV account: pull (sync-collection with the stored token, or a full
 /// etag comparison), then push (conditional PUT / DELETE), with 412 answers merged by the
@@ -71,12 +72,12 @@ struct CalDAVSync {
 
     /// Tests only: runs between the pull and the push, so a test can change the server in between
     /// (a concurrent edit the push then meets as 412). nil in the daemon.
-    static let beforePush = HookBox()
+    static let beforePush = NIOLockedValueBox<(@Sendable (String) async -> Void)?>(nil)
 
     mutating func run() async throws -> Counts {
         let calendars = Array(Set([todoCalendar, eventCalendar].compactMap { $0 })).sorted()
         for calendar in calendars { try await pull(calendar) }
-        if let hook = Self.beforePush.hook { await hook(account.name) }
+        if let hook = Self.beforePush.withLockedValue({ $0 }) { await hook(account.name) }
         let pushedBefore = counts.pushed + counts.deleted
         try await push()
         // Our own writes changed the collection's token; advance it (our objects' etags match, so nothing is fetched).
@@ -281,11 +282,3 @@ struct CalDAVSync {
     }
 }
 
-final class HookBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: (@Sendable (String) async -> Void)?
-    var hook: (@Sendable (String) async -> Void)? {
-        get { lock.lock(); defer { lock.unlock() }; return value }
-        set { lock.lock(); value = newValue; lock.unlock() }
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HostCore
+import NIOConcurrencyHelpers
 
 /// tasks.caldav.*: CalDAV accounts on the kit's `Accounts` (password in the vault as
 /// `tasks/<name>/password`), and two-way sync.
@@ -30,7 +31,7 @@ extension TasksService {
         let wanted = params.string("calendar")
         let conflict = params.string("conflict") ?? "newest"
         guard CalDAVSync.Conflict(rawValue: conflict) != nil else { throw RPCError.invalidParam("conflict", "must be server, local or newest") }
-        let box = CalendarChoice()
+        let box = NIOLockedValueBox<(todo: RemoteCalendar?, event: RemoteCalendar?, all: [RemoteCalendar])>((nil, nil, []))
         let settings: [String: JSONValue] = ["url": .string(urlText), "username": .string(username), "conflict": .string(conflict)]
         let saved = try await context.accounts.save(name, settings: settings, secrets: ["password": password]) { [self] candidate, _ in
             // Checked before anything is saved: the server answers, accepts the password and has a calendar.
@@ -46,9 +47,9 @@ extension TasksService {
             let todo = chosen.first { $0.components.contains("VTODO") }
             let event = chosen.first { $0.components.contains("VEVENT") }
             guard todo != nil || event != nil else { throw TasksError.calendarProblem(name, "has no calendar for VTODO or VEVENT") }
-            box.set(todo: todo, event: event, all: calendars)
+            box.withLockedValue { $0 = (todo, event, calendars) }
         }
-        let (todo, event, all) = box.value
+        let (todo, event, all) = box.withLockedValue { $0 }
         var withCalendars = saved.settings
         withCalendars["todo_calendar"] = todo.map { .string($0.href) } ?? .null
         withCalendars["event_calendar"] = event.map { .string($0.href) } ?? .null
@@ -147,20 +148,6 @@ extension TasksService {
                 context.logger.warning("caldav sync failed", metadata: ["account": "\(account.name)", "error": "\(error)"])
             }
         }
-    }
-}
-
-/// The calendars the add check chose, handed out of the check closure.
-final class CalendarChoice: @unchecked Sendable {
-    private let lock = NSLock()
-    private var todo: RemoteCalendar?, event: RemoteCalendar?, all: [RemoteCalendar] = []
-    func set(todo: RemoteCalendar?, event: RemoteCalendar?, all: [RemoteCalendar]) {
-        lock.lock(); defer { lock.unlock() }
-        (self.todo, self.event, self.all) = (todo, event, all)
-    }
-    var value: (RemoteCalendar?, RemoteCalendar?, [RemoteCalendar]) {
-        lock.lock(); defer { lock.unlock() }
-        return (todo, event, all)
     }
 }
 

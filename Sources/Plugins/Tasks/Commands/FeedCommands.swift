@@ -31,41 +31,43 @@ extension TasksService {
         // Fetch first: a feed that cannot be read is not saved.
         let fetcher = try await fetcher(name, url: url, username: username, password: password)
         let outcome = try await fetcher.fetch(etag: nil, lastModified: nil)
-        if case .changed(let text, _, _) = outcome {
-            let zone = defaultZone, now = self.now
-            let reader = try await runBlocking { ICSReader(text: text, defaultZone: zone, now: now) }
-            if reader.notCalendar { throw TasksError.feedUnreadable(name, "the answer is not an iCalendar file") }
-        }
+        // Read before anything is saved: a feed that is not a calendar is refused here.
+        let items = try await parse(feed: name, outcome)
         try await context.vault.set("feeds/\(name)/url", secret: url.absoluteString)
         if let username { try await context.vault.set("feeds/\(name)/username", secret: username) }
         if let password { try await context.vault.set("feeds/\(name)/password", secret: password) }
         try await database.write { db in
             try db.execute(sql: "INSERT INTO tasks_feeds(name, display_url) VALUES (?, ?)", arguments: [name, FeedFetcher.displayURL(url)])
         }
-        let count = try await store(feed: name, outcome)
+        let count = try await store(feed: name, outcome, items: items)
         return ["name": .string(name), "url": .string(FeedFetcher.displayURL(url)), "items": .count(count ?? 0)]
     }
 
-    /// Replaces the feed's items with the new text, in one transaction. nil when unchanged.
-    @discardableResult
-    private func store(feed name: String, _ outcome: FeedFetcher.Outcome) async throws -> Int? {
-        let now = self.now
-        guard case .changed(let text, let etag, let lastModified) = outcome else {
-            try await database.write { db in
-                try db.execute(sql: "UPDATE tasks_feeds SET fetched_at = ?, problem = NULL WHERE name = ?", arguments: [now.timeIntervalSince1970, name])
-            }
-            return nil
-        }
-        let zone = defaultZone
+    /// The feed's items from a changed answer (nil when unchanged), ids namespaced by the feed.
+    private func parse(feed name: String, _ outcome: FeedFetcher.Outcome) async throws -> [TaskItem]? {
+        guard case .changed(let text, _, _) = outcome else { return nil }
+        let zone = defaultZone, now = self.now
         let reader = try await runBlocking { ICSReader(text: text, defaultZone: zone, now: now, source: "feed:\(name)") }
         if reader.notCalendar { throw TasksError.feedUnreadable(name, "the answer is not an iCalendar file") }
-        let items = reader.items.map { item -> TaskItem in
+        return reader.items.map { item -> TaskItem in
             var t = item
             t.id = "feed:\(name):\(item.id)"
             t.parent = nil
             t.category = nil
             t.reminders = []
             return t
+        }
+    }
+
+    /// Replaces the feed's items, in one transaction. nil when unchanged.
+    @discardableResult
+    private func store(feed name: String, _ outcome: FeedFetcher.Outcome, items: [TaskItem]?) async throws -> Int? {
+        let now = self.now
+        guard case .changed(_, let etag, let lastModified) = outcome, let items else {
+            try await database.write { db in
+                try db.execute(sql: "UPDATE tasks_feeds SET fetched_at = ?, problem = NULL WHERE name = ?", arguments: [now.timeIntervalSince1970, name])
+            }
+            return nil
         }
         try await database.write { db in
             try db.execute(sql: "DELETE FROM tasks_items WHERE source = ?", arguments: ["feed:\(name)"])
@@ -128,7 +130,7 @@ extension TasksService {
                 return (row?["etag"] as String?, row?["last_modified"] as String?)
             }
             let outcome = try await fetcher(name).fetch(etag: etag, lastModified: lastModified)
-            let count = try await store(feed: name, outcome)
+            let count = try await store(feed: name, outcome, items: try await parse(feed: name, outcome))
             return ["name": .string(name), "changed": .bool(count != nil), "items": count.map { .count($0) } ?? .null]
         } catch {
             let message = (error as? RPCError)?.message ?? "\(error)"

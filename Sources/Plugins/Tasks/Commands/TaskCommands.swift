@@ -10,7 +10,7 @@ extension TasksService {
         let zone = defaultZone
         let task = try await database.write { db in
             var t = TaskItem(id: UUID().uuidString.lowercased(), title: "", created: now, modified: now, tz: zone.identifier)
-            try TaskInput.apply(params, to: &t, defaultZone: zone, db: db)
+            try TaskInput.apply(params, to: &t, db: db)
             try TaskInput.validate(&t, now: now)
             try t.save(db)
             return t
@@ -44,19 +44,13 @@ extension TasksService {
         return wall
     }
 
-    func update(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredString("id")
+    /// One edit of a live, editable task: `change` runs inside the write, then the task gets a
+    /// new `modified` and SEQUENCE (what CalDAV sync detects), is saved, and its reminders re-armed.
+    private func edit(_ id: String, _ change: @escaping @Sendable (inout TaskItem, Database, Date) throws -> Void) async throws -> JSONValue {
         let now = self.now
-        let zone = defaultZone
         let task = try await database.write { db in
             var t = try Self.editable(db, id)
-            if let occurrenceText = params.string("occurrence") {
-                let wall = try Self.occurrence(occurrenceText, of: t)
-                try Self.applyOverride(params, wall: wall, to: &t)
-            } else {
-                try TaskInput.apply(params, to: &t, defaultZone: zone, db: db)
-                try TaskInput.validate(&t, now: now)
-            }
+            try change(&t, db, now)
             t.modified = now
             t.sequence += 1
             try t.save(db)
@@ -64,6 +58,17 @@ extension TasksService {
         }
         await armReminders(taskID: task.id)
         return await json(task)
+    }
+
+    func update(_ params: Params) async throws -> JSONValue {
+        try await edit(try params.requiredString("id")) { t, db, now in
+            if let occurrenceText = params.string("occurrence") {
+                try Self.applyOverride(params, wall: try Self.occurrence(occurrenceText, of: t), to: &t)
+            } else {
+                try TaskInput.apply(params, to: &t, db: db)
+                try TaskInput.validate(&t, now: now)
+            }
+        }
     }
 
     private static let overrideFields: Set<String> = ["id", "occurrence", "title", "notes", "location", "start", "due", "end", "status"]
@@ -153,10 +158,7 @@ extension TasksService {
     }
 
     func complete(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredString("id")
-        let now = self.now
-        let task = try await database.write { db in
-            var t = try Self.editable(db, id)
+        try await edit(try params.requiredString("id")) { t, _, now in
             guard t.kind == .todo else { throw TasksError.eventNotCompletable() }
             if t.isRecurring, let next = Self.nextAnchor(after: t, completedAt: now) {
                 Self.advance(&t, to: next)
@@ -164,13 +166,7 @@ extension TasksService {
                 t.status = .completed
                 t.completedAt = now
             }
-            t.modified = now
-            t.sequence += 1
-            try t.save(db)
-            return t
         }
-        await armReminders(taskID: task.id)
-        return await json(task)
     }
 
     /// The series' next anchor after completing its current occurrence: the next occurrence of the
@@ -181,11 +177,12 @@ extension TasksService {
             let done = t.zone.wall(completedAt)
             let base = WallTime(year: done.year, month: done.month, day: done.day, hour: anchor.hour, minute: anchor.minute,
                                 second: anchor.second, isDate: anchor.isDate)
-            let plain = RecurrenceRule.unbounded(rule)
-            var next = plain.occurrences(anchor: base, zone: t.zone, limit: 2).dropFirst().first
-            if let n = next, let count = rule.part("COUNT").flatMap(Int.init), count <= 1 { _ = n; next = nil }
-            if let n = next, let until = rule.part("UNTIL"), let limit = WallTime(until.hasSuffix("Z") ? String(until.dropLast()) : until),
-               n > limit { next = nil }
+            // The next one from the new base; COUNT and UNTIL still end the series.
+            if let count = rule.part("COUNT").flatMap(Int.init), count <= 1 { return nil }
+            guard let next = RecurrenceRule.unbounded(rule).occurrences(anchor: base, zone: t.zone, limit: 2).dropFirst().first else { return nil }
+            if let until = rule.part("UNTIL"), let last = WallTime(until.hasSuffix("Z") ? String(until.dropLast()) : until), next > last {
+                return nil
+            }
             return next
         }
         let all = series.occurrences(before: anchor.adding(days: 366 * 100), limit: 2)
@@ -196,11 +193,10 @@ extension TasksService {
     static func advance(_ t: inout TaskItem, to next: WallTime) {
         guard let anchor = t.anchor else { return }
         let shift = next.wallSeconds - anchor.wallSeconds
-        if let rule = t.rrule.flatMap({ try? RecurrenceRule($0) }), let count = rule.part("COUNT").flatMap(Int.init), !t.repeatFromCompletion {
-            let skipped = t.series?.occurrences(before: next).count ?? 1
-            t.rrule = rule.replacing("COUNT", with: String(max(1, count - skipped)))
-        } else if let rule = t.rrule.flatMap({ try? RecurrenceRule($0) }), let count = rule.part("COUNT").flatMap(Int.init) {
-            t.rrule = rule.replacing("COUNT", with: String(max(1, count - 1)))
+        if let rule = t.rrule.map(RecurrenceRule.init(trusted:)), let count = rule.part("COUNT").flatMap(Int.init) {
+            // From completion one instance is used up; else every instance before `next`.
+            let used = t.repeatFromCompletion ? 1 : (t.series?.occurrences(before: next).count ?? 1)
+            t.rrule = rule.replacing("COUNT", with: String(max(1, count - used)))
         }
         if t.start != nil { t.start = t.start!.adding(seconds: shift) }
         if t.due != nil { t.due = t.due!.adding(seconds: shift) }
@@ -212,19 +208,10 @@ extension TasksService {
     }
 
     func reopen(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredString("id")
-        let now = self.now
-        let task = try await database.write { db in
-            var t = try Self.editable(db, id)
+        try await edit(try params.requiredString("id")) { t, _, _ in
             t.status = .needsAction
             t.completedAt = nil
-            t.modified = now
-            t.sequence += 1
-            try t.save(db)
-            return t
         }
-        await armReminders(taskID: task.id)
-        return await json(task)
     }
 
     func purgeDeleted() async throws {

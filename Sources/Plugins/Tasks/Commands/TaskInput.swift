@@ -80,7 +80,7 @@ enum TaskInput {
     }
 
     /// Applies the given fields (and `clear`) to `task`; `now` stamps `modified`.
-    static func apply(_ params: Params, to task: inout TaskItem, defaultZone: Zone, db: Database) throws -> Void {
+    static func apply(_ params: Params, to task: inout TaskItem, db: Database) throws {
         if let clear = try strings(params, "clear") {
             for name in clear {
                 guard clearable.contains(name) else {

@@ -1,5 +1,6 @@
 import CICal
 import Foundation
+import HostCore
 
 /// An RFC 5545 calendar → tasks, through libical's parser (which unfolds lines, unescapes text and
 /// splits multi-valued CATEGORIES). Overridden instances (RECURRENCE-ID) are merged into their
@@ -208,7 +209,7 @@ private struct ComponentReader {
                 case "X-ASSISTANT-NO-START": noStart = true
                 case "X-ASSISTANT-CHANNELS":
                     t.channels = (Self.string(icalproperty_get_x(prop)) ?? "").split(separator: ",").map(String.init)
-                        .filter { NoticeChannelName.all.contains($0) }
+                        .filter { NoticeChannel(rawValue: $0) != nil }
                 default:
                     if kind != ICAL_DTSTAMP_PROPERTY { t.extra.append(Self.line(prop)) }
                 }
@@ -284,8 +285,4 @@ private struct ComponentReader {
         return String(cString: raw).replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\r\n\t", with: "")
             .trimmingCharacters(in: .newlines)
     }
-}
-
-enum NoticeChannelName {
-    static let all: Set<String> = ["stdout", "mail"]
 }

@@ -63,24 +63,29 @@ extension TasksService {
     func armAllReminders(startup: Bool) async throws {
         let now = self.now
         let grace = Double(context.config[TasksConfig.missedGraceHours]) * 3600
+        // One read for everything start-up needs: the tasks, when each was last looked at, its snooze.
         let (tasks, states) = try await database.read { db in
             (try TaskItem.fetch(db, where: "deleted_at IS NULL AND reminders != '[]'"),
-             try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT task_id, armed_from FROM tasks_reminder_state")
-                .map { ($0["task_id"] as String, Date(timeIntervalSince1970: $0["armed_from"])) }))
+             try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT task_id, armed_from, snooze_at FROM tasks_reminder_state")
+                .map { ($0["task_id"] as String, (from: Date(timeIntervalSince1970: $0["armed_from"]),
+                                                  snooze: ($0["snooze_at"] as Double?).map(Date.init(timeIntervalSince1970:)))) }))
         }
         var late: [(TaskItem, PendingReminder)] = []
         var tooOld: [(TaskItem, PendingReminder)] = []
         if startup {
             for t in tasks {
-                let from = states[t.id] ?? t.modified
+                let from = states[t.id]?.from ?? t.modified
                 guard from < now else { continue }
                 for r in t.reminders(from: from, to: now) {
                     if now.timeIntervalSince(r.fireAt) <= grace { late.append((t, r)) } else { tooOld.append((t, r)) }
                 }
             }
         }
+        // Only keys that can still matter: nothing before the earliest moment looked at (or now).
+        let earliest = tasks.map { states[$0.id]?.from ?? $0.modified }.min() ?? now
         let sent = try await database.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent"))
+            Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent WHERE fire_at >= ?",
+                                    arguments: [min(earliest, now).timeIntervalSince1970 - 1]))
         }
         for (t, r) in late where !sent.contains(r.key) { try await deliver(t, r, late: true) }
         let missed = tooOld.filter { !sent.contains($0.1.key) }
@@ -96,7 +101,7 @@ extension TasksService {
         var stateRows: [(String, Double)] = []
         for t in tasks {
             stateRows.append((t.id, now.timeIntervalSince1970))
-            if let next = try await nextFire(t, from: now) {
+            if let next = Self.nextFire(t, from: now, snooze: states[t.id]?.snooze, isSent: { sent.contains($0) }) {
                 let id = t.id
                 batch.append((id: Self.oneShotID(id), at: next, action: { [self] in try await self.fireReminders(taskID: id) }))
             }
@@ -111,17 +116,22 @@ extension TasksService {
         await context.scheduler.fire(batch)
     }
 
-    /// The next instant this task needs the scheduler: its next reminder or a snooze.
+    /// The next instant this task needs the scheduler: its next reminder not yet delivered (a
+    /// snooze may have delivered it early), or its snooze.
+    static func nextFire(_ t: TaskItem, from: Date, snooze: Date?, isSent: (String) -> Bool) -> Date? {
+        var next = t.nextReminder(from: from)
+        if let r = next, isSent(r.key) { next = t.nextReminder(from: r.fireAt.addingTimeInterval(0.001)) }
+        return [next?.fireAt, snooze].compactMap { $0 }.min()
+    }
+
+    /// `nextFire` for one task, reading its snooze and delivered keys.
     private func nextFire(_ t: TaskItem, from: Date) async throws -> Date? {
-        let snooze = try await database.read { db in
-            try Double.fetchOne(db, sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?", arguments: [t.id])
-        }.map(Date.init(timeIntervalSince1970:))
-        var candidate = t.nextReminder(from: from)?.fireAt
-        if let pending = candidate, let r = t.nextReminder(from: from), try await wasSent(r.key) {
-            // Already delivered (a snooze moved it): look past it.
-            candidate = t.nextReminder(from: pending.addingTimeInterval(0.001))?.fireAt
+        let (snooze, sent) = try await database.read { db in
+            (try Double.fetchOne(db, sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?", arguments: [t.id]),
+             Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?",
+                                     arguments: [t.id, from.timeIntervalSince1970 - 1])))
         }
-        return [candidate, snooze].compactMap { $0 }.min()
+        return Self.nextFire(t, from: from, snooze: snooze.map(Date.init(timeIntervalSince1970:)), isSent: { sent.contains($0) })
     }
 
     private func wasSent(_ key: String) async throws -> Bool {

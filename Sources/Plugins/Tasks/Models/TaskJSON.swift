@@ -90,7 +90,3 @@ enum TaskJSON {
         return .object(f)
     }
 }
-
-extension JSONValue {
-    static func count(_ i: Int) -> JSONValue { .int(Int64(i)) }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import NIOConcurrencyHelpers
 
 /// A wall-clock reading (what a calendar shows), or a whole day when `isDate`. Recurrence is
 /// computed on these, so 09:00 stays 09:00 across daylight-saving changes; an instant is only
@@ -199,7 +200,7 @@ struct Zone: Sendable, Hashable {
 /// A zone's UTC offsets as a sorted table of transitions, read once from Foundation (ICU), then
 /// looked up by binary search: `TimeZone.secondsFromGMT(for:)` goes through an ICU calendar on
 /// every call and dominated a month's agenda (measured with perf in tasks-bench).
-final class ZoneOffsets: @unchecked Sendable {
+final class ZoneOffsets: Sendable {
     private let starts: [Int64]
     private let values: [Int64]
     private let first: Int64
@@ -207,33 +208,25 @@ final class ZoneOffsets: @unchecked Sendable {
     /// The table covers 1900…2200; outside it Foundation answers.
     private static let low: Int64 = -2_208_988_800, high: Int64 = 7_258_118_400
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var tables: [String: ZoneOffsets] = [:]
-
-    nonisolated(unsafe) private static var zones: [String: Zone?] = [:]
+    /// Zones by IANA id (nil: not a zone) and offset tables by id, each made once.
+    private static let cache = NIOLockedValueBox<(zones: [String: Zone?], tables: [String: ZoneOffsets])>(([:], [:]))
 
     /// The zone for an IANA id, made once.
     static func zone(_ identifier: String) -> Zone? {
-        lock.lock()
-        if let cached = zones[identifier] {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
+        if let cached = cache.withLockedValue({ $0.zones[identifier] }) { return cached }
+        // Made outside the lock: Zone.init takes it again for the offset table.
         let made = TimeZone(identifier: identifier).map(Zone.init)
-        lock.lock()
-        zones[identifier] = made
-        lock.unlock()
+        cache.withLockedValue { $0.zones[identifier] = made }
         return made
     }
 
     static func shared(_ tz: TimeZone) -> ZoneOffsets {
-        lock.lock()
-        defer { lock.unlock() }
-        if let t = tables[tz.identifier] { return t }
-        let t = ZoneOffsets(tz)
-        tables[tz.identifier] = t
-        return t
+        cache.withLockedValue { c in
+            if let t = c.tables[tz.identifier] { return t }
+            let t = ZoneOffsets(tz)
+            c.tables[tz.identifier] = t
+            return t
+        }
     }
 
     private init(_ tz: TimeZone) {

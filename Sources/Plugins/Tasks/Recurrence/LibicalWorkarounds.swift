@@ -56,22 +56,15 @@ struct WeekNumberExpansion {
     func occurrences(before: WallTime?, limit: Int) -> [WallTime] {
         let wkst = Self.weekdayCodes.firstIndex(of: rule.part("WKST") ?? "MO") ?? 0
         let interval = Int(rule.part("INTERVAL") ?? "1") ?? 1
-        let count = rule.part("COUNT").flatMap(Int.init)
-        let until = rule.part("UNTIL").flatMap { WallTime($0) }
         let weeks = list("BYWEEKNO")
         let days = rule.part("BYDAY").map { $0.split(separator: ",").compactMap { Self.weekdayCodes.firstIndex(of: String($0.suffix(2))) } }
         let months = Set(list("BYMONTH"))
         let monthDays = list("BYMONTHDAY"), yearDays = list("BYYEARDAY")
-        let setPositions = list("BYSETPOS")
-        let anchorDay = WallTime.daysFromCivil(anchor.year, anchor.month, anchor.day)
-        var result: [WallTime] = [anchor]
-        var year = anchor.year
-        var emptyYears = 0
-        outer: while result.count < limit && emptyYears < 400 && year <= 9998 {
-            if let count, result.count >= count { break }
+        return DayGrid(rule: rule, anchor: anchor).occurrences(before: before, limit: limit, maxEmptyPeriods: 400) { period in
+            let year = anchor.year + period * interval
             let start = weekOneStart(year, wkst: wkst)
             let weekCount = (weekOneStart(year + 1, wkst: wkst) - start) / 7
-            var candidates: [Int] = []
+            var candidates: Set<Int> = []
             for w in weeks {
                 let number = w > 0 ? w : weekCount + 1 + w
                 guard (1...weekCount).contains(number) else { continue }
@@ -89,30 +82,11 @@ struct WeekNumberExpansion {
                         let length = WallTime.daysFromCivil(y + 1, 1, 1) - WallTime.daysFromCivil(y, 1, 1)
                         guard yearDays.contains(where: { $0 > 0 ? $0 == ordinal : length + 1 + $0 == ordinal }) else { continue }
                     }
-                    candidates.append(day)
+                    candidates.insert(day)
                 }
             }
-            candidates = Array(Set(candidates)).sorted()
-            if !setPositions.isEmpty {
-                candidates = setPositions.compactMap { p in
-                    let i = p > 0 ? p - 1 : candidates.count + p
-                    return candidates.indices.contains(i) ? candidates[i] : nil
-                }.sorted()
-            }
-            emptyYears = candidates.isEmpty ? emptyYears + 1 : 0
-            for day in candidates where day > anchorDay {
-                let (y, m, d) = WallTime.civilFromDays(day)
-                let wall = WallTime(year: y, month: m, day: d, hour: anchor.hour, minute: anchor.minute, second: anchor.second,
-                                    isDate: anchor.isDate)
-                if let until, wall > until { break outer }
-                if let before, wall >= before { break outer }
-                result.append(wall)
-                if let count, result.count >= count { break outer }
-                if result.count >= limit { break outer }
-            }
-            year += interval
+            return candidates.sorted()
         }
-        return result
     }
 }
 
@@ -126,29 +100,46 @@ struct WeeklyExpansion {
         let codes = WeekNumberExpansion.weekdayCodes
         let wkst = codes.firstIndex(of: rule.part("WKST") ?? "MO") ?? 0
         let interval = Int(rule.part("INTERVAL") ?? "1") ?? 1
-        let count = rule.part("COUNT").flatMap(Int.init)
-        let until = rule.part("UNTIL").flatMap { WallTime($0) }
         let anchorDay = WallTime.daysFromCivil(anchor.year, anchor.month, anchor.day)
         let days = rule.part("BYDAY").map { $0.split(separator: ",").compactMap { codes.firstIndex(of: String($0.suffix(2))) } }
             ?? [WeekNumberExpansion.weekday(ofDay: anchorDay)]
         let months = Set(rule.part("BYMONTH")?.split(separator: ",").compactMap { Int($0) } ?? [])
-        let setPositions = rule.part("BYSETPOS")?.split(separator: ",").compactMap { Int($0) } ?? []
-        var weekStart = anchorDay - ((WeekNumberExpansion.weekday(ofDay: anchorDay) - wkst + 7) % 7)
-        var result: [WallTime] = [anchor]
-        var emptyWeeks = 0
-        outer: while result.count < limit && emptyWeeks < 5000 {
-            if let count, result.count >= count { break }
-            var candidates = (0..<7).map { weekStart + $0 }.filter { day in
+        let firstWeek = anchorDay - ((WeekNumberExpansion.weekday(ofDay: anchorDay) - wkst + 7) % 7)
+        return DayGrid(rule: rule, anchor: anchor).occurrences(before: before, limit: limit, maxEmptyPeriods: 5000) { period in
+            let weekStart = firstWeek + 7 * interval * period
+            return (0..<7).map { weekStart + $0 }.filter { day in
                 days.contains(WeekNumberExpansion.weekday(ofDay: day))
                     && (months.isEmpty || months.contains(WallTime.civilFromDays(day).1))
             }
+        }
+    }
+}
+
+/// What both hand-written expansions share: per period (a year, a week) the candidate days in
+/// order, BYSETPOS applied, then COUNT, UNTIL, `before` and `limit`, with DTSTART first.
+struct DayGrid {
+    let rule: RecurrenceRule
+    let anchor: WallTime
+
+    func occurrences(before: WallTime?, limit: Int, maxEmptyPeriods: Int, periodDays: (Int) -> [Int]) -> [WallTime] {
+        let count = rule.part("COUNT").flatMap(Int.init)
+        let until = rule.part("UNTIL").flatMap { WallTime($0) }
+        let setPositions = rule.part("BYSETPOS")?.split(separator: ",").compactMap { Int($0) } ?? []
+        let anchorDay = WallTime.daysFromCivil(anchor.year, anchor.month, anchor.day)
+        var result: [WallTime] = [anchor]
+        var emptyPeriods = 0
+        var period = 0
+        outer: while result.count < limit && emptyPeriods < maxEmptyPeriods {
+            if let count, result.count >= count { break }
+            var candidates = periodDays(period)
+            period += 1
             if !setPositions.isEmpty {
                 candidates = setPositions.compactMap { p in
                     let i = p > 0 ? p - 1 : candidates.count + p
                     return candidates.indices.contains(i) ? candidates[i] : nil
                 }.sorted()
             }
-            emptyWeeks = candidates.isEmpty ? emptyWeeks + 1 : 0
+            emptyPeriods = candidates.isEmpty ? emptyPeriods + 1 : 0
             for day in candidates where day > anchorDay {
                 let (y, m, d) = WallTime.civilFromDays(day)
                 let wall = WallTime(year: y, month: m, day: d, hour: anchor.hour, minute: anchor.minute, second: anchor.second,
@@ -159,7 +150,6 @@ struct WeeklyExpansion {
                 if let count, result.count >= count { break outer }
                 if result.count >= limit { break outer }
             }
-            weekStart += 7 * interval
         }
         return result
     }
