@@ -119,10 +119,20 @@ let package = Package(
             path: "Sources/Plugins/OctoPrint",
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "Stag",
+            dependencies: [
+                "HostCore", "CICal",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/Plugins/Stag",
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "assistantd",
             dependencies: [
-                "HostCore", "Logbook", "OctoPrint", "Tasks",
+                "HostCore", "Logbook", "OctoPrint", "Tasks", "Stag",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -169,6 +179,11 @@ let package = Package(
                 "Tasks", "HostCore", "AssistantClient", "AssistantTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "StagTests",
+            dependencies: ["Stag", "HostCore", "AssistantClient", "AssistantTesting"],
             swiftSettings: strictSwift
         ),
         .testTarget(

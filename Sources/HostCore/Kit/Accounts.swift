@@ -182,8 +182,9 @@ public actor Accounts {
 
     /// The upstream refused the account's credentials for good. Posts `<plugin>.auth.expired` on
     /// the flip only.
-    public func needsReauth(_ name: String, reason: String) async throws {
-        guard try flip(name, to: .needsReauth, detail: reason) else { return }
+    /// `notify: false` for a flip the person asked for (a logout): nothing to tell them.
+    public func needsReauth(_ name: String, reason: String, notify: Bool = true) async throws {
+        guard try flip(name, to: .needsReauth, detail: reason), notify else { return }
         try await notifier.post(
             topic: expiredTopic ?? "\(pluginID).auth.expired", title: "\(pluginID): log in again to '\(name)'",
             body: "\(reason). Run: \(fixCommand(name))", severity: .warning)

@@ -95,6 +95,13 @@ public actor RefreshCoordinator {
 
     func run(_ id: String) async throws -> Change {
         guard let refresh = armed[id] else { throw RPCError.invalidParam("id", "'\(id)' is not an armed refresh") }
+        return try await check(refresh)
+    }
+
+    /// Fetches once and reports what changed against the stored baseline, without a job of its
+    /// own: for a plugin whose one job (`stag.refresh`) walks every account.
+    @discardableResult
+    public func check(_ refresh: Refresh) async throws -> Change {
         let items: [String: JSONValue]
         do {
             items = try await refresh.fetch()
@@ -131,7 +138,8 @@ public actor RefreshCoordinator {
                     db, sql: "SELECT items FROM host_refresh WHERE plugin = ? AND name = ? AND account = ?",
                     arguments: [pluginID, refresh.name, refresh.account ?? ""])
             else { return nil }
-            return try JSONValue.decode(text).objectValue ?? [:]
+            // A first fetch that failed left a row without items: still no baseline.
+            return try JSONValue.decode(text).objectValue
         }
     }
 

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Browser logins that are waiting for their redirect (IS/STAG's ticket login, an OAuth
+/// authorization code). A login command starts a `LoopbackCapture`, returns its address at once,
+/// and hands the wait to this: one wait per key (an account), a new login for the same key
+/// cancels the old one, and `cancelAll` at the plugin's teardown ends every wait, so no listener
+/// or task outlives the plugin.
+///
+/// Each wait is a task this object owns and cancels; a plugin has no run loop of its own to make
+/// it a child of, and the login must outlive the command that started it.
+public actor PendingLogins {
+    /// How the last login for a key ended, for `status`.
+    public enum Outcome: Sendable, Equatable {
+        case waiting(since: Date)
+        case succeeded(at: Date)
+        case failed(String)
+    }
+
+    private var waits: [String: (id: UUID, task: Task<Void, Never>, capture: LoopbackCapture)] = [:]
+    private var outcomes: [String: Outcome] = [:]
+    private var observers: [String: [CheckedContinuation<Outcome, Never>]] = [:]
+    let clock: any HostClock
+
+    public init(clock: any HostClock) { self.clock = clock }
+
+    /// Waits for `capture`'s redirect in the background and runs `complete` with it. `complete`
+    /// throwing (a cancelled login, a refused ticket) records the failure's message.
+    public func start(
+        _ key: String, capture: LoopbackCapture, complete: @escaping @Sendable (LoopbackCapture.Redirect) async throws -> Void
+    ) async {
+        if let old = waits.removeValue(forKey: key) {
+            old.task.cancel()
+            await old.capture.cancel()
+        }
+        let id = UUID()
+        outcomes[key] = .waiting(since: clock.now)
+        let task = Task { [weak self] in
+            let outcome: Outcome
+            do {
+                let redirect = try await capture.redirect()
+                try await complete(redirect)
+                outcome = .succeeded(at: self?.clock.now ?? Date())
+            } catch {
+                outcome = .failed(Self.describe(error))
+            }
+            await self?.finish(key, id: id, outcome)
+        }
+        waits[key] = (id, task, capture)
+    }
+
+    private func finish(_ key: String, id: UUID, _ outcome: Outcome) {
+        guard waits[key]?.id == id else { return }
+        waits[key] = nil
+        outcomes[key] = outcome
+        for observer in observers.removeValue(forKey: key) ?? [] { observer.resume(returning: outcome) }
+    }
+
+    public func outcome(_ key: String) -> Outcome? { outcomes[key] }
+
+    /// Resolves when the login for `key` is no longer waiting (tests, and a CLI that waits).
+    public func settled(_ key: String) async -> Outcome? {
+        guard case .waiting = outcomes[key], waits[key] != nil else { return outcomes[key] }
+        return await withCheckedContinuation { observers[key, default: []].append($0) }
+    }
+
+    /// Ends the wait for `key` (an account removed), leaving no listener.
+    public func cancel(_ key: String) async {
+        guard let wait = waits.removeValue(forKey: key) else { return }
+        wait.task.cancel()
+        await wait.capture.cancel()
+        await wait.task.value
+        outcomes[key] = .failed("the login was cancelled")
+        for observer in observers.removeValue(forKey: key) ?? [] { observer.resume(returning: .failed("the login was cancelled")) }
+    }
+
+    /// Teardown: every wait ends and every listener closes.
+    public func cancelAll() async {
+        for key in Array(waits.keys) { await cancel(key) }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as RPCError: error.message
+        case let error as LoopbackCapture.Failure: error.description
+        case is CancellationError: "the login was cancelled"
+        default: "\(error)"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HostCore
+import NIOHTTP1
+
+/// One account's way to IS/STAG's `rest2` services, on the kit's `UpstreamClient`: the ticket
+/// goes as `Cookie: WSCOOKIE=…` (never in a URL), JSON is asked for, and STAG's statuses get their
+/// meanings: 401 needs a new login (the kit marks the account), 403 is a refused role, 500 is
+/// STAG failing (served from the cache when a copy exists).
+struct StagClient: Sendable {
+    let account: String
+    let base: String
+    let language: String
+    let reads: UpstreamClient
+    /// Registration and unregistration are GETs that change state: never retried.
+    let actions: UpstreamClient
+
+    static let servicePath = "/ws/services/rest2/"
+
+    init(account: String, base: String, ticket: String?, language: String, context: PluginContext, onReauthNeeded: @escaping @Sendable (String) async -> Void)
+        throws(RPCError)
+    {
+        self.account = account
+        self.base = base
+        self.language = language
+        var configuration = UpstreamClient.Configuration(
+            baseURL: base, auth: ticket.map { .cookie("WSCOOKIE=\($0)") } ?? .none, timeout: context.httpTimeout,
+            reauthCommand: "assistantctl stag.login account=\(account) …")
+        reads = try UpstreamClient(
+            plugin: "stag", account: account, configuration: configuration, http: context.http, clock: context.clock, onReauthNeeded: onReauthNeeded)
+        configuration.retries = 0
+        actions = try UpstreamClient(
+            plugin: "stag", account: account, configuration: configuration, http: context.http, clock: context.clock, onReauthNeeded: onReauthNeeded)
+    }
+
+    /// `https://host`, `https://host/`, `https://host/ws` and `…/ws/` all name the same instance.
+    static func normalizedBase(_ text: String) -> String {
+        var base = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        while base.hasSuffix("/") { base.removeLast() }
+        if base.hasSuffix("/ws") { base.removeLast(3) }
+        return base
+    }
+
+    /// A read: JSON, with the operation's quirks left to the caller.
+    func read(_ operation: String, _ query: [(String, String)] = []) async throws -> JSONValue {
+        let response = try await reads.get(
+            Self.servicePath + operation, query: query + [("lang", language), ("outputFormat", "JSON")], headers: ["Accept": "application/json"])
+        try check(response, operation)
+        guard let json = response.json else {
+            throw StagError.unexpectedAnswer(operation, "not JSON (\(response.headers.first(name: "Content-Type") ?? "no type"))")
+        }
+        return json
+    }
+
+    /// A state-changing call that answers plain text (`OK` or STAG's refusal).
+    func action(_ operation: String, _ query: [(String, String)]) async throws -> String {
+        let response = try await actions.get(Self.servicePath + operation, query: query + [("lang", language)])
+        try check(response, operation)
+        return response.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func check(_ response: UpstreamResponse, _ operation: String) throws {
+        switch response.status {
+        case 200..<300: return
+        case 403: throw StagError.roleRefused(account, Self.excerpt(response.text))
+        case 500...:
+            throw RPCError(
+                code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(reads.origin) answered \(response.status) to \(operation): \(Self.excerpt(response.text))",
+                data: ["plugin": "stag", "account": .string(account), "url": .string(reads.origin), "status": .int(Int64(response.status))])
+        default: throw StagError.badRequest(operation, response.status, Self.excerpt(response.text))
+        }
+    }
+
+    static func excerpt(_ text: String) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        return flat.isEmpty ? "no text" : String(flat.prefix(200))
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import HostCore
+
+/// Timetable, exam terms and registration, grades and results.
+extension StagService {
+    /// `YYYY-MM-DD`, checked (STAG itself answers an ISO date with a 500).
+    func day(_ params: Params, _ name: String) throws(RPCError) -> CalendarDay? {
+        guard let text = params.string(name) else { return nil }
+        guard let day = CalendarDay(iso: text) else { throw RPCError.invalidParam(name, "'\(text)' is not a date (YYYY-MM-DD)") }
+        return day
+    }
+
+    /// `KAT/CODE`, as results show subjects.
+    static func subjectFilter(_ params: Params) throws(RPCError) -> String? {
+        guard let subject = params.string("subject") else { return nil }
+        let parts = subject.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }) else {
+            throw RPCError.invalidParam("subject", "'\(subject)' is not a subject as KAT/CODE (for example KIV/UPA)")
+        }
+        return subject.uppercased()
+    }
+
+    // MARK: Timetable
+
+    func timetable(_ params: Params) async throws -> JSONValue {
+        let monday = today.adding(days: -today.weekdayFromMonday)
+        let from = try day(params, "from") ?? monday
+        let to = try day(params, "to") ?? (params.string("from") == nil ? monday.adding(days: 6) : from.adding(days: 6))
+        guard from <= to else { throw RPCError.invalidParam("to", "\(to) is before from (\(from))") }
+        guard to <= from.adding(days: 400) else { throw RPCError.invalidParam("to", "the window is longer than 400 days") }
+        let wanted = params.string("role") ?? "all"
+        let session = try await session(params.string("account"))
+        let roles = try Self.timetableRoles(session, wanted)
+        return try await cached(session, "timetable", ["from": .string(from.description), "to": .string(to.description), "role": .string(wanted)]) {
+            ["events": .array(try await timetableEvents(session, roles: roles, from: from, to: to))]
+        }
+    }
+
+    static func timetableRoles(_ session: StagSession, _ wanted: String) throws(RPCError) -> [(StagRole, String)] {
+        switch wanted {
+        case "student": return [(try session.student(), "student")]
+        case "teacher": return [(try session.teacher(), "teacher")]
+        default:
+            let roles = (session.roles.first(where: \.isStudent).map { [($0, "student")] } ?? [])
+                + (session.roles.first(where: \.isTeacher).map { [($0, "teacher")] } ?? [])
+            guard !roles.isEmpty else { throw StagError.noRole(session.account, "student or teacher") }
+            return roles
+        }
+    }
+
+    func timetableEvents(_ session: StagSession, roles: [(StagRole, String)], from: CalendarDay, to: CalendarDay) async throws -> [JSONValue] {
+        var events: [JSONValue] = []
+        for (role, label) in roles {
+            let (operation, who): (String, (String, String)) =
+                label == "teacher"
+                ? ("rozvrhy/getRozvrhByUcitel", ("ucitIdno", String(role.teacherID ?? 0)))
+                : ("rozvrhy/getRozvrhByStudent", ("osCislo", role.studentID ?? ""))
+            let answer = try await session.client.read(operation, [
+                who, ("stagUser", role.userName), ("datumOd", StagValue.parameter(from)), ("datumDo", StagValue.parameter(to)),
+                ("vsechnyAkce", "true"),
+            ])
+            guard let rows = answer["rozvrhovaAkce"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no rozvrhovaAkce list") }
+            events += rows.compactMap { TimetableEvent.from($0, role: label) }
+        }
+        return events.sorted { TimetableEvent.sortKey($0) < TimetableEvent.sortKey($1) }
+    }
+
+    // MARK: Exams
+
+    func exams(_ params: Params) async throws -> JSONValue {
+        let subject = try Self.subjectFilter(params)
+        let session = try await session(params.string("account"))
+        let student = try session.student()
+        let all = try await cached(session, "exams", [:]) { ["terms": .array(try await examTerms(session, student))] }
+        guard let subject else { return all }
+        var filtered = all.objectValue ?? [:]
+        filtered["terms"] = .array((all["terms"]?.arrayValue ?? []).filter { $0["subject"]?.stringValue == subject })
+        return .object(filtered)
+    }
+
+    func examTerms(_ session: StagSession, _ student: StagRole) async throws -> [JSONValue] {
+        let operation = "terminy/getTerminyProStudenta"
+        async let answer = session.client.read(operation, [("osCislo", student.studentID ?? ""), ("stagUser", student.userName)])
+        async let subjects = subjectsOf(session, student)
+        guard let rows = try await answer["termin"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no termin list") }
+        let names = try await subjects.reduce(into: [String: String]()) { names, entry in
+            if let name = entry.value.name { names[entry.key.split(separator: "@").first.map(String.init) ?? entry.key] = name }
+        }
+        return rows.compactMap { ExamTerm.from($0, names: names) }.sorted {
+            ($0["date"]?.stringValue ?? "", $0["start"]?.stringValue ?? "", $0["term_id"]?.intValue ?? 0)
+                < ($1["date"]?.stringValue ?? "", $1["start"]?.stringValue ?? "", $1["term_id"]?.intValue ?? 0)
+        }
+    }
+
+    /// The student's subjects over every year: names and credits, keyed `KAT/CODE@year` and `KAT/CODE`.
+    func subjectsOf(_ session: StagSession, _ student: StagRole) async throws -> [String: (name: String?, credits: Int64?)] {
+        let operation = "predmety/getPredmetyByStudent"
+        let answer = try await session.client.read(operation, [
+            ("osCislo", student.studentID ?? ""), ("semestr", "%"), ("rok", "%"), ("stagUser", student.userName),
+        ])
+        guard let rows = answer["predmetStudenta"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no predmetStudenta list") }
+        var subjects: [String: (name: String?, credits: Int64?)] = [:]
+        for row in rows {
+            guard var code = StagValue.string(row["zkratka"]) else { continue }
+            if !code.contains("/"), let department = StagValue.string(row["katedra"]) { code = "\(department)/\(code)" }
+            let entry = (name: StagValue.string(row["nazev"]), credits: StagValue.int(row["kredity"]))
+            subjects[code] = entry
+            if let year = StagValue.string(row["rok"]) { subjects["\(code)@\(year)"] = entry }
+        }
+        return subjects
+    }
+
+    func register(_ params: Params) async throws -> JSONValue { try await changeRegistration(params, registering: true) }
+    func unregister(_ params: Params) async throws -> JSONValue { try await changeRegistration(params, registering: false) }
+
+    /// Never retried: a GET that changes state. `OK` is the only success; anything else is
+    /// STAG's refusal, in its own words.
+    func changeRegistration(_ params: Params, registering: Bool) async throws -> JSONValue {
+        let term = try params.requiredInt("term_id")
+        let session = try await session(params.string("account"))
+        let student = try session.student()
+        let text = try await registration(session, student, term: term, registering: registering)
+        return ["term_id": .int(term), "registered": .bool(registering), "message": .string(text)]
+    }
+
+    func registration(_ session: StagSession, _ student: StagRole, term: Int64, registering: Bool) async throws -> String {
+        let operation = registering ? "terminy/zapisStudentaNaTermin" : "terminy/odhlasStudentaZTerminu"
+        let text = try await session.client.action(operation, [
+            ("termIdno", String(term)), ("osCislo", student.studentID ?? ""), ("stagUser", student.userName),
+        ])
+        guard text.uppercased() == "OK" else {
+            throw StagError.refused(registering ? "register" : "unregister", term: term, reason: text.isEmpty ? "STAG refused without a reason" : text)
+        }
+        return text
+    }
+
+    // MARK: Grades and results
+
+    func grades(_ params: Params) async throws -> JSONValue {
+        let year = params.int("year")
+        if let year, !(1990...2100).contains(year) { throw RPCError.invalidParam("year", "\(year) is not an academic year (the year it starts, e.g. 2025)") }
+        let session = try await session(params.string("account"))
+        let student = try session.student()
+        return try await cached(session, "grades", ["year": year.map(JSONValue.int) ?? .null]) {
+            ["grades": .array(try await gradeRows(session, student, year: year).map(\.json))]
+        }
+    }
+
+    func results(_ params: Params) async throws -> JSONValue {
+        let session = try await session(params.string("account"))
+        let student = try session.student()
+        return try await cached(session, "results", [:]) { StudyResults.results(try await gradeRows(session, student, year: nil)) }
+    }
+
+    func gradeRows(_ session: StagSession, _ student: StagRole, year: Int64?) async throws -> [GradeRow] {
+        let operation = "znamky/getZnamkyByStudent"
+        async let answer = session.client.read(operation, [
+            ("osCislo", student.studentID ?? ""), ("rok", year.map(String.init) ?? "%"), ("semestr", "%"), ("stagUser", student.userName),
+        ])
+        async let subjects = subjectsOf(session, student)
+        guard let rows = try await answer["student_na_predmetu"]?.arrayValue else {
+            throw StagError.unexpectedAnswer(operation, "no student_na_predmetu list")
+        }
+        let known = try await subjects
+        return rows.compactMap { GradeRow($0, subjects: known) }.sorted {
+            ($0.year ?? 0, $0.semester == "LS" ? 1 : 0, $0.subject) < ($1.year ?? 0, $1.semester == "LS" ? 1 : 0, $1.subject)
+        }
+    }
+}

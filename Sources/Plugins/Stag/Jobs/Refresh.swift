@@ -1,0 +1,8 @@
+import Foundation
+import HostCore
+
+extension StagService {
+    func runRefresh() async throws {}
+    func runWatches() async throws {}
+    func runEvening() async throws {}
+}

@@ -1,0 +1,211 @@
+import Foundation
+import HostCore
+import NIOHTTP1
+
+/// Logging in (reference §2): through the university's own page with the redirect captured on
+/// this machine, by pasting the callback address or a ticket, or once with the STAG user name and
+/// password. Every way ends in `completeLogin`: the ticket is checked against STAG and its roles
+/// read, then the account is saved with the ticket in the vault as `stag/<account>/ticket`.
+extension StagService {
+    /// Where a login goes: a known university or an address, and the account's name.
+    struct Target: Sendable {
+        var base: String
+        var university: University?
+        var account: String
+    }
+
+    func target(_ params: Params) throws(RPCError) -> Target {
+        let universityID = params.string("university")
+        let baseURL = params.string("base_url")
+        var base: String
+        var university: University?
+        switch (universityID, baseURL) {
+        case (let id?, nil):
+            guard let known = University.named(id) else {
+                throw RPCError.invalidParam("university", "'\(id)' is not a known university (\(University.known.map(\.id).joined(separator: ", "))); give base_url instead")
+            }
+            university = known
+            base = known.baseURL
+        case (nil, let url?):
+            base = StagClient.normalizedBase(url)
+            try UpstreamClient.checkBaseURL(base, policy: .loopbackOnly, param: "base_url")
+            university = University.known.first { $0.baseURL == base }
+        case (.some, .some):
+            throw RPCError.invalidParam("base_url", "give either university or base_url, not both")
+        case (nil, nil):
+            throw RPCError.invalidParam("university", "is needed (or base_url for an instance not on the list; see stag.universities)")
+        }
+        let account = params.string("account") ?? university?.id ?? URL(string: base)?.host ?? "stag"
+        try Accounts.checkName(account, param: "account")
+        return Target(base: base, university: university, account: account)
+    }
+
+    func universities() async throws -> JSONValue {
+        ["universities": .array(University.known.map { .object($0.json.mapValues(JSONValue.string)) })]
+    }
+
+    func login(_ params: Params) async throws -> JSONValue {
+        let target = try target(params)
+        let timeout = Duration.seconds(600)
+        let capture = try await LoopbackCapture.start(timeout: timeout, title: "Signed in to IS/STAG")
+        var components = URLComponents(string: target.base + "/ws/login")!
+        components.queryItems = [URLQueryItem(name: "originalURL", value: capture.url), URLQueryItem(name: "longTicket", value: "1")]
+        let loginURL = components.url!.absoluteString
+        await logins.start(target.account, capture: capture) { [self] redirect in
+            let callback = try StagCallback.parse(items: Self.repairedItems(redirect))
+            _ = try await completeLogin(target, ticket: callback.ticket, callbackIdentity: callback.identity)
+        }
+        return ["login_url": .string(loginURL), "account": .string(target.account), "expires_in_s": .int(Int64(timeout.components.seconds))]
+    }
+
+    /// The query as it arrived, decoded; `stagUserInfo` keeps a `+` that travelled as a space.
+    static func repairedItems(_ redirect: LoopbackCapture.Redirect) -> [String: String] {
+        var items = redirect.items
+        for pair in redirect.rawQuery.split(separator: "&") where pair.hasPrefix("stagUserInfo=") {
+            let raw = pair.dropFirst("stagUserInfo=".count).replacingOccurrences(of: "+", with: "%2B")
+            items["stagUserInfo"] = raw.removingPercentEncoding ?? items["stagUserInfo"]
+        }
+        return items
+    }
+
+    func loginTicket(_ params: Params) async throws -> JSONValue {
+        let target = try target(params)
+        let callback: StagCallback
+        switch (params.string("callback_url"), params.string("ticket")) {
+        case (let url?, nil): callback = try StagCallback.parse(url: url)
+        case (nil, let ticket?): callback = try StagCallback.parse(items: ["stagUserTicket": ticket])
+        case (.some, .some): throw RPCError.invalidParam("ticket", "give either callback_url or ticket, not both")
+        case (nil, nil): throw RPCError.invalidParam("callback_url", "is needed (or ticket)")
+        }
+        return try await completeLogin(target, ticket: callback.ticket, callbackIdentity: callback.identity)
+    }
+
+    /// HTTP Basic with the STAG user name and password, once: STAG answers with a `WSCOOKIE`
+    /// ticket, which is what is kept. The password is never stored.
+    func loginPassword(_ params: Params) async throws -> JSONValue {
+        let target = try target(params)
+        let user = try params.requiredString("username")
+        let password = try params.requiredString("password")
+        guard !user.isEmpty, !user.contains(":") else { throw RPCError.invalidParam("username", "is not a STAG user name") }
+        let client = try UpstreamClient(
+            plugin: "stag", account: target.account,
+            configuration: .init(baseURL: target.base, auth: .basic(user: user, password: password), timeout: context.httpTimeout, retries: 0,
+                                 reauthCommand: "check the user name and password, or use stag.login"),
+            http: context.http, clock: context.clock)
+        let response = try await client.get(StagClient.servicePath + "help/getStagUserForActualUser", query: [("outputFormat", "JSON")])
+        guard (200..<300).contains(response.status) else {
+            throw StagError.badRequest("help/getStagUserForActualUser", response.status, StagClient.excerpt(response.text))
+        }
+        let ticket = response.headers["Set-Cookie"].lazy.compactMap(Self.wsCookie).first
+        guard let ticket else {
+            throw StagError.unexpectedAnswer("help/getStagUserForActualUser", "STAG accepted the password but sent no WSCOOKIE ticket")
+        }
+        return try await completeLogin(target, ticket: ticket, callbackIdentity: nil)
+    }
+
+    static func wsCookie(_ header: String) -> String? {
+        guard let first = header.split(separator: ";").first else { return nil }
+        let pair = first.split(separator: "=", maxSplits: 1)
+        guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces) == "WSCOOKIE" else { return nil }
+        let value = pair[1].trimmingCharacters(in: .whitespaces)
+        return value.isEmpty ? nil : value
+    }
+
+    /// Reads every role of the ticket's user (V2: the person and each role), and saves the
+    /// account. A refused ticket saves nothing and leaves the old account as it was.
+    @discardableResult
+    func completeLogin(_ target: Target, ticket: String, callbackIdentity: StagIdentity?) async throws -> JSONValue {
+        let accountName = target.account
+        let existing = try await accounts.list().first { $0.name == accountName }
+        let settings: [String: JSONValue] = ["base_url": .string(target.base), "university": target.university.map { .string($0.id) } ?? .null]
+        let probe = try StagClient(
+            account: accountName, base: target.base, ticket: ticket, language: language, context: context,
+            onReauthNeeded: { _ in })
+        let identity: StagIdentity
+        do {
+            let v2 = try await probe.read("help/getStagUserListForActualUserV2")
+            guard let read = StagIdentity(v2) ?? callbackIdentity else {
+                throw StagError.unexpectedAnswer("help/getStagUserListForActualUserV2", "no roles in the answer")
+            }
+            identity = read
+        } catch let error as RPCError where error.code == RPCErrorCode.needsReauth {
+            throw RPCError(code: RPCErrorCode.needsReauth, message: "STAG refused the ticket (401); log in again", data: ["account": .string(accountName)])
+        }
+        var all = settings
+        all["name"] = identity.name.map(JSONValue.string) ?? .null
+        all["email"] = identity.email.map(JSONValue.string) ?? .null
+        all["roles"] = .array(identity.roles.map(\.json))
+        all["logged_in_at"] = .string(ISO8601.string(context.clock.now))
+        if let old = existing, old["base_url"] != all["base_url"] {
+            // Another instance under the same name: its cached data is not this account's.
+            try await context.cache.forget(account: accountName)
+        }
+        let saved = try await accounts.save(accountName, settings: all, secrets: ["ticket": ticket], param: "account")
+        try await accounts.markReady(accountName)
+        return ["account": accountJSON(saved, loggedIn: true)]
+    }
+
+    func accountJSON(_ account: Accounts.Account, loggedIn: Bool) -> JSONValue {
+        [
+            "account": .string(account.name), "university": account["university"] ?? .null, "base_url": account["base_url"] ?? .null,
+            "name": account["name"] ?? .null, "email": account["email"] ?? .null, "roles": account["roles"] ?? [],
+            "logged_in": .bool(loggedIn && account.state == .ready), "state": .string(account.state.rawValue),
+            "detail": account.detail.map(JSONValue.string) ?? .null, "default": .bool(account.isDefault),
+        ]
+    }
+
+    func status() async throws -> JSONValue {
+        var rows: [JSONValue] = []
+        for account in try await accounts.list() {
+            var row = accountJSON(account, loggedIn: try await accounts.secret(account.name, "ticket") != nil).objectValue ?? [:]
+            row["last_refresh"] = try await lastRefresh(account.name).map(JSONValue.string) ?? .null
+            switch await logins.outcome(account.name) {
+            case .waiting?: row["login"] = "waiting for the browser"
+            case .failed(let why)?: row["login"] = .string("last login failed: \(why)")
+            default: break
+            }
+            rows.append(.object(row))
+        }
+        return ["accounts": .array(rows)]
+    }
+
+    func lastRefresh(_ account: String) async throws -> String? {
+        try await context.database.read { db in
+            try String.fetchOne(db, sql: "SELECT last_refresh FROM stag_account_state WHERE account = ?", arguments: [account])
+        }
+    }
+
+    func accountsList() async throws -> JSONValue {
+        ["accounts": .array(try await accounts.list().map { accountJSON($0, loggedIn: $0.state == .ready) })]
+    }
+
+    func accountsDefault(_ params: Params) async throws -> JSONValue {
+        ["account": accountJSON(try await accounts.setDefault(try params.requiredString("account"), param: "account"), loggedIn: true)]
+    }
+
+    func accountsRemove(_ params: Params) async throws -> JSONValue {
+        let name = try params.requiredString("account")
+        _ = try await accounts.resolve(name)
+        await logins.cancel(name)
+        try await accounts.remove(name, param: "account")
+        try await context.cache.forget(account: name)
+        try await StagStore.forget(account: name, in: context.database)
+        return ["removed": .string(name)]
+    }
+
+    /// Invalidates the ticket at STAG (best effort: the ticket is forgotten here either way).
+    func logout(_ params: Params) async throws -> JSONValue {
+        let account = try await accounts.resolve(params.string("account"))
+        var invalidated = false
+        if let ticket = try await accounts.secret(account.name, "ticket") {
+            let client = try session(account, ticket: nil).client
+            // The one call whose API takes the ticket as a query parameter.
+            if let answer = try? await client.actions.get(StagClient.servicePath + "help/invalidateTicket", query: [("ticket", ticket)]) {
+                invalidated = (200..<300).contains(answer.status)
+            }
+            try await context.vault.delete("\(account.name)/ticket")
+        }
+        try await accounts.needsReauth(account.name, reason: "logged out", notify: false)
+        return ["account": .string(account.name), "logged_in": false, "invalidated_at_stag": .bool(invalidated)]
+    }
+}

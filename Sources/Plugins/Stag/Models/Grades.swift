@@ -1,0 +1,131 @@
+import Foundation
+import HostCore
+
+/// One subject enrolment's result (`student_na_predmetu`, reference §3.11).
+struct GradeRow: Sendable, Equatable {
+    enum Grade: Sendable, Equatable {
+        case number(Double)
+        case credit(passed: Bool)
+        case other(String)
+
+        var json: JSONValue {
+            switch self {
+            case .number(let n): n == n.rounded() ? .int(Int64(n)) : .double(n)
+            case .credit(let passed): passed ? "S" : "N"
+            case .other(let text): .string(text)
+            }
+        }
+
+        /// `1`, `1,5`, `2.5`, `S`, `N`; nil for no grade yet.
+        init?(_ text: String?) {
+            guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            switch text.uppercased() {
+            case "S", "Z", "ZAPOČTENO", "ZAPOCTENO": self = .credit(passed: true)
+            case "N", "NEZAPOČTENO", "NEZAPOCTENO": self = .credit(passed: false)
+            default:
+                if let n = Double(text.replacingOccurrences(of: ",", with: ".")), [1, 1.5, 2, 2.5, 3, 4].contains(n) {
+                    self = .number(n)
+                } else {
+                    self = .other(text)
+                }
+            }
+        }
+
+        var passed: Bool {
+            switch self {
+            case .number(let n): n < 4
+            case .credit(let passed): passed
+            case .other: false
+            }
+        }
+    }
+
+    var subject: String
+    var name: String?
+    var credits: Int64?
+    var year: Int64?
+    var semester: String?
+    var grade: Grade?
+    var date: String?
+    var attempt: Int64?
+    var examiner: String?
+    var kind: String
+
+    var passed: Bool { grade?.passed ?? false }
+
+    /// `names` and `credits` come from `getPredmetyByStudent`, keyed `KAT/CODE@year`.
+    init?(_ row: JSONValue, subjects: [String: (name: String?, credits: Int64?)]) {
+        guard let department = StagValue.string(row["katedra"]), let code = StagValue.string(row["zkratka"]) else { return nil }
+        subject = "\(department)/\(code)"
+        year = StagValue.int(row["rok"])
+        semester = StagValue.string(row["semestr"])
+        let known = subjects["\(subject)@\(year.map(String.init) ?? "")"] ?? subjects[subject]
+        name = known?.name
+        credits = StagValue.int(row["kredity"]) ?? known?.credits
+        let examType = StagValue.string(row["zk_typ_hodnoceni"]) ?? ""
+        let examGrade = Grade(StagValue.string(row["zk_hodnoceni"]))
+        let hasCreditBeforeExam = row["zppzk_hodnoceni"] != nil && row["zppzk_hodnoceni"] != .null
+        if examType.contains(where: \.isNumber) || examType.lowercased().contains("znám") || hasCreditBeforeExam {
+            kind = "exam"
+        } else if case .credit? = examGrade {
+            kind = "credit"
+        } else {
+            kind = examType.isEmpty ? "exam" : "credit"
+        }
+        grade = examGrade
+        date = StagValue.date(row["zk_datum"])
+        attempt = StagValue.int(row["zk_pokus"]).flatMap { $0 > 0 ? $0 : nil }
+        examiner = StagValue.string(row["zk_ucit_jmeno"])
+    }
+
+    var json: JSONValue {
+        [
+            "subject": .string(subject), "name": name.map(JSONValue.string) ?? .null, "credits": credits.map(JSONValue.int) ?? .null,
+            "year": year.map(JSONValue.int) ?? .null, "semester": semester.map(JSONValue.string) ?? .null, "grade": grade?.json ?? .null,
+            "passed": .bool(passed), "date": date.map(JSONValue.string) ?? .null, "attempt": attempt.map(JSONValue.int) ?? .null,
+            "examiner": examiner.map(JSONValue.string) ?? .null, "kind": .string(kind),
+        ]
+    }
+}
+
+/// Credits and credit-weighted averages per academic year and semester, and in total.
+enum StudyResults {
+    static func summary(_ rows: [GradeRow]) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "credits_enrolled": .int(rows.reduce(0) { $0 + ($1.credits ?? 0) }),
+            "credits_obtained": .int(rows.filter(\.passed).reduce(0) { $0 + ($1.credits ?? 0) }),
+            "subjects_enrolled": .int(Int64(rows.count)),
+            "subjects_passed": .int(Int64(rows.filter(\.passed).count)),
+            "weighted_average": average(rows, includingFailed: false),
+        ]
+        if let first = rows.first {
+            object["year"] = first.year.map(JSONValue.int) ?? .null
+            object["semester"] = first.semester.map(JSONValue.string) ?? .null
+        }
+        return .object(object)
+    }
+
+    /// Σ grade × credits / Σ credits over numeric grades: passed ones, or also the 4s.
+    static func average(_ rows: [GradeRow], includingFailed: Bool) -> JSONValue {
+        var weighted = 0.0
+        var credits = 0.0
+        for row in rows {
+            guard case .number(let value)? = row.grade, let c = row.credits, c > 0 else { continue }
+            guard row.passed || (includingFailed && value == 4) else { continue }
+            weighted += value * Double(c)
+            credits += Double(c)
+        }
+        guard credits > 0 else { return .null }
+        return .double((weighted / credits * 1000).rounded() / 1000)
+    }
+
+    static func results(_ rows: [GradeRow]) -> JSONValue {
+        let groups = Dictionary(grouping: rows) { "\($0.year ?? 0)|\($0.semester == "LS" ? 1 : 0)|\($0.semester ?? "")" }
+        let terms = groups.keys.sorted().map { summary(groups[$0]!) }
+        var total = summary(rows).objectValue ?? [:]
+        total["year"] = nil
+        total["semester"] = nil
+        total["weighted_average_all"] = average(rows, includingFailed: true)
+        return ["terms": .array(terms), "total": .object(total)]
+    }
+}

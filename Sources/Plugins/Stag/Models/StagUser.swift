@@ -1,0 +1,117 @@
+import Foundation
+import HostCore
+
+/// One of a person's STAG roles (a student with `osCislo`, a teacher with `ucitIdno`, …). Every
+/// request acts as one of them through `stagUser=<userName>`.
+struct StagRole: Sendable, Equatable {
+    var userName: String
+    var role: String
+    var roleName: String?
+    var faculty: String?
+    var department: String?
+    var studentID: String?
+    var teacherID: Int64?
+
+    var isStudent: Bool { role == "ST" && studentID != nil }
+    var isTeacher: Bool { teacherID != nil }
+
+    init?(_ json: JSONValue) {
+        guard let user = StagValue.string(json["userName"]), let role = StagValue.string(json["role"]) else { return nil }
+        userName = user
+        self.role = role
+        roleName = StagValue.string(json["roleNazev"])
+        faculty = StagValue.string(json["fakulta"])
+        department = StagValue.string(json["katedra"])
+        studentID = StagValue.string(json["osCislo"])
+        teacherID = StagValue.int(json["ucitIdno"])
+    }
+
+    /// As stored in the account's settings and shown by `stag.status`.
+    var json: JSONValue {
+        [
+            "user_name": .string(userName), "role": .string(role), "role_name": roleName.map(JSONValue.string) ?? .null,
+            "faculty": faculty.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null,
+            "osCislo": studentID.map(JSONValue.string) ?? .null, "ucitIdno": teacherID.map(JSONValue.int) ?? .null,
+        ]
+    }
+
+    /// From the stored form.
+    init?(stored json: JSONValue) {
+        guard let user = json["user_name"]?.stringValue, let role = json["role"]?.stringValue else { return nil }
+        userName = user
+        self.role = role
+        roleName = json["role_name"]?.stringValue
+        faculty = json["faculty"]?.stringValue
+        department = json["department"]?.stringValue
+        studentID = json["osCislo"]?.stringValue
+        teacherID = json["ucitIdno"]?.intValue
+    }
+}
+
+/// Who logged in: the name and every role (from `stagUserInfo`, or the V2 role list).
+struct StagIdentity: Sendable, Equatable {
+    var name: String?
+    var email: String?
+    var roles: [StagRole]
+
+    init(name: String?, email: String?, roles: [StagRole]) {
+        self.name = name
+        self.email = email
+        self.roles = roles
+    }
+
+    /// The decoded `stagUserInfo` of the login callback, or a V2 role list.
+    init?(_ json: JSONValue) {
+        let roles = (json["stagUserInfo"]?.arrayValue ?? []).compactMap { StagRole($0) }
+        guard !roles.isEmpty else { return nil }
+        let parts = [StagValue.string(json["titulPred"]), StagValue.string(json["jmeno"]), StagValue.string(json["prijmeni"])].compactMap { $0 }
+        self.init(name: parts.isEmpty ? nil : parts.joined(separator: " "), email: StagValue.string(json["email"]), roles: roles)
+    }
+
+    var student: StagRole? { roles.first(where: \.isStudent) }
+    var teacher: StagRole? { roles.first(where: \.isTeacher) }
+}
+
+/// What the login page's redirect brought back (reference §2.1).
+struct StagCallback: Sendable, Equatable {
+    var ticket: String
+    var userName: String?
+    var role: String?
+    var identity: StagIdentity?
+
+    /// Reads the four parameters. A `+` of the base64 that arrived as a space is put back;
+    /// `anonymous` or an empty ticket is a cancelled login.
+    static func parse(items: [String: String]) throws(RPCError) -> StagCallback {
+        let ticket = (items["stagUserTicket"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard !ticket.isEmpty, ticket != "anonymous" else { throw StagError.loginCancelled() }
+        guard ticket.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x3B && $0 != 0x2C }) else {
+            throw RPCError.invalidParam("ticket", "is not a STAG ticket (it has spaces, ';' or ',')")
+        }
+        var identity: StagIdentity?
+        if let info = items["stagUserInfo"], !info.isEmpty {
+            identity = decodeInfo(info)
+        }
+        return StagCallback(
+            ticket: ticket, userName: items["stagUserName"].flatMap { $0.isEmpty ? nil : $0 },
+            role: items["stagUserRole"].flatMap { $0.isEmpty ? nil : $0 }, identity: identity)
+    }
+
+    static func decodeInfo(_ text: String) -> StagIdentity? {
+        var base64 = text.replacingOccurrences(of: " ", with: "+").replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64), let json = try? JSONValue.decode(bytes: Array(data)) else { return nil }
+        return StagIdentity(json)
+    }
+
+    /// A pasted callback address: its query.
+    static func parse(url text: String) throws(RPCError) -> StagCallback {
+        guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let items = components.queryItems,
+              items.contains(where: { $0.name == "stagUserTicket" })
+        else {
+            throw RPCError.invalidParam("callback_url", "is not the address the login page sent the browser to (it has no stagUserTicket)")
+        }
+        var values: [String: String] = [:]
+        for item in items { values[item.name] = item.value ?? "" }
+        return try parse(items: values)
+    }
+}

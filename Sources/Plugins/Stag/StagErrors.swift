@@ -1,0 +1,37 @@
+import HostCore
+
+/// The Stag plugin's own error codes (block 1300–1399, listed in the README).
+enum StagError {
+    /// STAG refused a registration or an unregistration (its own words in `data.reason`).
+    static func refused(_ action: String, term: Int64, reason: String) -> RPCError {
+        RPCError(code: 1301, message: reason, data: ["term_id": .int(term), "action": .string(action), "reason": .string(reason)])
+    }
+    static func loginCancelled() -> RPCError {
+        RPCError(code: 1302, message: "The login was cancelled (STAG sent an anonymous or empty ticket); log in again")
+    }
+    static func noRole(_ account: String, _ role: String) -> RPCError {
+        RPCError(code: 1303, message: "Account '\(account)' has no \(role) role in STAG", data: ["account": .string(account), "role": .string(role)])
+    }
+    static func roleRefused(_ account: String, _ detail: String) -> RPCError {
+        RPCError(code: 1304, message: "STAG refused the role for account '\(account)' (403): \(detail)", data: ["account": .string(account)])
+    }
+    static func badRequest(_ operation: String, _ status: Int, _ detail: String) -> RPCError {
+        RPCError(code: 1305, message: "STAG could not answer \(operation) (\(status)): \(detail)",
+                 data: ["operation": .string(operation), "status": .int(Int64(status))])
+    }
+    static func unexpectedAnswer(_ operation: String, _ detail: String) -> RPCError {
+        RPCError(code: 1306, message: "STAG's answer to \(operation) could not be read: \(detail)", data: ["operation": .string(operation)])
+    }
+    static func termNotFound(_ term: Int64) -> RPCError {
+        RPCError.notFound("exam term \(term)", data: ["term_id": .int(term)])
+    }
+    static func notWatched(_ term: Int64) -> RPCError {
+        RPCError(code: 1307, message: "Term \(term) is not watched", data: ["term_id": .int(term)])
+    }
+    static func file(_ path: String, _ problem: String) -> RPCError {
+        RPCError(code: 1308, message: "Cannot write '\(path)': \(problem)", data: ["path": .string(path)])
+    }
+    static func canteen(_ detail: String) -> RPCError {
+        RPCError(code: 1309, message: "The canteen service could not be read: \(detail)")
+    }
+}

@@ -1,0 +1,104 @@
+import HostCore
+
+/// Every Stag command, declared once with its parameters and its handler.
+enum StagManifest {
+    static let id = "stag"
+    static let version = "1.0.0"
+
+    static var info: PluginInfo {
+        PluginInfo(
+            id: id, version: version,
+            summary: "IS/STAG: timetable, exam terms and registration, grades and results, subjects, teachers, calendar, ZČU canteen; notices",
+            topics: [
+                TopicDescriptor("stag.exam.new", "a new exam term for one of my subjects"),
+                TopicDescriptor("stag.grade.new", "a new or changed grade"),
+                TopicDescriptor("stag.timetable.changed", "a room change or a cancelled class within the next 14 days"),
+                TopicDescriptor("stag.exam.tomorrow", "a registered exam tomorrow (at evening_at)"),
+                TopicDescriptor("stag.exam.deadline", "the unregister deadline of a registered term is within 24 hours"),
+                TopicDescriptor("stag.exam.seat_freed", "a watched full term has a free seat (and what auto-register did)"),
+                TopicDescriptor("stag.auth.expired", "STAG refused an account's ticket: log in again"),
+                TopicDescriptor("stag.upstream.unreachable", "STAG cannot be reached (cached data is served, marked stale)"),
+                TopicDescriptor("stag.upstream.recovered", "STAG answers again"),
+            ],
+            vaultNames: ["<account>/ticket"],
+            configOptions: StagConfig.all)
+    }
+
+    static let jobs: [PluginJob<StagService>] = [
+        PluginJob("refresh", "Looks for new exam terms, grades and timetable changes of every account, every refresh_every_min",
+                  schedule: .everyMinutes(option: StagConfig.refreshEveryMin.key, default: StagConfig.refreshEveryMin.defaultValue),
+                  jitter: .seconds(60), timeout: .seconds(600)) { try await $0.runRefresh() },
+        PluginJob("watch", "Checks watched full exam terms for a free seat, every watch_every_min",
+                  schedule: .everyMinutes(option: StagConfig.watchEveryMin.key, default: StagConfig.watchEveryMin.defaultValue),
+                  jitter: .seconds(10), timeout: .seconds(120)) { try await $0.runWatches() },
+        PluginJob("evening", "Tells of registered exams tomorrow, at evening_at",
+                  schedule: .dailyAt(option: StagConfig.eveningAt.key, default: StagConfig.eveningAt.defaultValue),
+                  timeout: .seconds(300)) { try await $0.runEvening() },
+    ]
+
+    typealias Command = PluginCommand<StagService>
+
+    static func c(_ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+                  timeout: Duration = .seconds(120), use method: @escaping @Sendable (StagService) -> @Sendable (Params) async throws -> JSONValue) -> Command {
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+    }
+
+    static func c(_ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+                  timeout: Duration = .seconds(120), use method: @escaping @Sendable (StagService) -> @Sendable () async throws -> JSONValue) -> Command {
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+    }
+
+    static let account = ParamSpec("account", .string, help: "which account (default: the default account)")
+    static var instance: [ParamSpec] {
+        [
+            ParamSpec("university", .string, help: "a known university's id (stag.universities), e.g. zcu"),
+            ParamSpec("base_url", .string, help: "an instance not on the list, https://host"),
+            ParamSpec("account", .string, help: "the account's name (default: the university's id, or the host)"),
+        ]
+    }
+    static let readResult = "; with stale and fetched_at"
+
+    static var commands: [Command] {
+        [
+            c("universities", "Lists the known IS/STAG instances", result: "{universities:[{id, name, base_url}]}", use: StagService.universities),
+            c("login", "Starts the login through the university's page; open the printed address in a browser on this machine", instance,
+              result: "{login_url, account, expires_in_s}", example: "assistantctl stag.login university=zcu", use: StagService.login),
+            c("login.ticket", "Logs in with a pasted callback address or ticket (for a machine without a browser)",
+              instance + [ParamSpec("callback_url", .string, help: "the address the login page sent the browser to"),
+                          ParamSpec("ticket", .secret, help: "a STAG ticket")],
+              result: "{account:{…}}", use: StagService.loginTicket),
+            c("login.password", "Logs in once with the STAG user name and password (the password is not stored)",
+              instance + [ParamSpec("username", .string, required: true, help: "STAG user name"),
+                          ParamSpec("password", .secret, required: true, help: "STAG password (used once)")],
+              result: "{account:{…}}", use: StagService.loginPassword),
+            c("status", "Shows each account: logged in, university, name, roles, last refresh", result: "{accounts:[…]}", use: StagService.status),
+            c("accounts.list", "Lists the accounts", result: "{accounts:[…]}", use: StagService.accountsList),
+            c("accounts.default", "Makes an account the default", [ParamSpec("account", .string, required: true, help: "account name")],
+              result: "{account}", use: StagService.accountsDefault),
+            c("accounts.remove", "Removes an account, its ticket and its cached data", [ParamSpec("account", .string, required: true, help: "account name")],
+              result: "{removed}", use: StagService.accountsRemove),
+            c("logout", "Invalidates the ticket at STAG and forgets it", [account], result: "{account, logged_in, invalidated_at_stag}",
+              use: StagService.logout),
+            c("timetable", "Dated timetable events (default: this week), every role merged", [
+                ParamSpec("from", .date, help: "first day, YYYY-MM-DD (default: this Monday)"),
+                ParamSpec("to", .date, help: "last day, inclusive (default: a week from `from`)"),
+                ParamSpec("role", .oneOf(["student", "teacher", "all"]), help: "whose timetable (default: all roles)"), account,
+            ], result: "{events:[{date, start, end, subject, name, type, room, teachers, week_parity, note, role, action_id, term_id}]\(readResult)}",
+              use: StagService.timetable),
+            c("exams", "Exam terms visible to the student, with their state", [
+                ParamSpec("subject", .string, help: "only this subject, KAT/CODE"), account,
+            ], result: "{terms:[{term_id, subject, name, kind, date, start, end, room, examiner, occupied, limit, state, reason, register_deadline, unregister_deadline, note}]\(readResult)}",
+              use: StagService.exams),
+            c("exams.register", "Registers for an exam term (never retried)", [ParamSpec("term_id", .integer(min: 1), required: true, help: "the term"), account],
+              result: "{term_id, registered, message}", use: StagService.register),
+            c("exams.unregister", "Unregisters from an exam term (never retried)", [ParamSpec("term_id", .integer(min: 1), required: true, help: "the term"), account],
+              result: "{term_id, registered, message}", use: StagService.unregister),
+            c("grades", "One row per subject enrolment", [ParamSpec("year", .integer(min: 1990, max: 2100), help: "academic year (the year it starts)"), account],
+              result: "{grades:[{subject, name, credits, year, semester, grade, passed, date, attempt, examiner, kind}]\(readResult)}",
+              use: StagService.grades),
+            c("results", "Credits and credit-weighted averages per semester and in total", [account],
+              result: "{terms:[{year, semester, credits_enrolled, credits_obtained, subjects_enrolled, subjects_passed, weighted_average}], total:{…, weighted_average_all}\(readResult)}",
+              use: StagService.results),
+        ]
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import HostCore
+
+/// IS/STAG for students and teachers: timetable, exam terms with registration, grades and
+/// results, subject and teacher details, the year's calendar, the ZČU canteen, and notices when
+/// something appears. One account per university login.
+public struct StagPlugin: AssistantPlugin {
+    public init() {}
+
+    public var info: PluginInfo { StagManifest.info }
+    public var commands: [PluginCommand<StagService>] { StagManifest.commands }
+    public var jobs: [PluginJob<StagService>] { StagManifest.jobs }
+
+    public func registerMigrations(_ migrations: inout PluginMigrations) {
+        StagSchema.register(&migrations)
+    }
+
+    public func setup(_ context: PluginContext) async throws -> PluginSetup<StagService> {
+        await context.accounts.setCommands(
+            reauth: { "assistantctl stag.login account=\($0) university=… (or base_url=…)" },
+            add: "assistantctl stag.login university=zcu")
+        return .ready(StagService(context: context))
+    }
+
+    public func teardown(_ service: StagService) async {
+        await service.logins.cancelAll()
+    }
+}
+
+enum StagConfig {
+    static let language = ConfigKey<String>("language", .oneOf(["cs", "en"]), default: "cs", help: "language of STAG's names and texts")
+    static let refreshEveryMin = ConfigKey<Int64>(
+        "refresh_every_min", .integer(min: 1, max: 1440), default: 30, help: "how often stag.refresh looks for new terms, grades and timetable changes")
+    static let watchEveryMin = ConfigKey<Int64>(
+        "watch_every_min", .integer(min: 1, max: 1440), default: 2, help: "how often a watched full exam term is checked for a free seat")
+    static let eveningAt = ConfigKey<String>("evening_at", .string, default: "18:00", help: "when the stag.exam.tomorrow notice is sent (HH:MM)")
+    static let canteenURL = ConfigKey<String>(
+        "canteen_url", .string, default: "https://www.zcu.cz/rest/canteen", help: "the ZČU canteen service (stag.canteen)")
+    static let icsPath = ConfigKey<String>(
+        "ics_path", .path, default: "", help: "when set, each refresh rewrites this .ics file with the timetable and exams")
+    static let timeZone = ConfigKey<String>(
+        "timezone", .string, default: "Europe/Prague", help: "the universities' time zone (dates and times in results are its wall clock)")
+
+    static var all: [ConfigOption] { [language.option, refreshEveryMin.option, watchEveryMin.option, eveningAt.option, canteenURL.option, icsPath.option, timeZone.option] }
+}
+
+/// The Stag plugin while it runs.
+public final class StagService: Sendable {
+    let context: PluginContext
+    let logins: PendingLogins
+
+    init(context: PluginContext) {
+        self.context = context
+        logins = PendingLogins(clock: context.clock)
+    }
+
+    var accounts: Accounts { context.accounts }
+    var language: String { context.config[StagConfig.language] }
+    var zone: TimeZone { TimeZone(identifier: context.config[StagConfig.timeZone]) ?? TimeZone(identifier: "Europe/Prague")! }
+    var today: CalendarDay { CalendarDay(context.clock.now, in: zone) }
+
+    /// A usable account (-32003 when it needs a new login) with its client and roles.
+    func session(_ name: String?) async throws -> StagSession {
+        let account = try await accounts.usable(name)
+        let ticket = try await accounts.secret(account.name, "ticket")
+        guard let ticket else {
+            try await accounts.needsReauth(account.name, reason: "no ticket is stored")
+            _ = try await accounts.usable(account.name)
+            throw RPCError.internalError("unreachable")
+        }
+        return try session(account, ticket: ticket)
+    }
+
+    func session(_ account: Accounts.Account, ticket: String?) throws -> StagSession {
+        let base = account["base_url"]?.stringValue ?? ""
+        let accounts = self.accounts
+        let name = account.name
+        let client = try StagClient(
+            account: name, base: base, ticket: ticket, language: language, context: context,
+            onReauthNeeded: { reason in try? await accounts.needsReauth(name, reason: "STAG refused the ticket: \(reason)") })
+        let roles = (account["roles"]?.arrayValue ?? []).compactMap(StagRole.init(stored:))
+        return StagSession(account: name, client: client, roles: roles)
+    }
+
+    /// A read through the kit's offline cache: `stale` and `fetched_at` on top.
+    func cached(_ session: StagSession, _ command: String, _ params: [String: JSONValue], _ fetch: () async throws -> JSONValue) async throws -> JSONValue {
+        try await context.cache.read(account: session.account, key: ReadCache.key(command, params), fetch)
+    }
+}
+
+/// One account's client with the roles it may act as.
+struct StagSession: Sendable {
+    var account: String
+    var client: StagClient
+    var roles: [StagRole]
+
+    func student() throws(RPCError) -> StagRole {
+        guard let role = roles.first(where: \.isStudent) else { throw StagError.noRole(account, "student") }
+        return role
+    }
+
+    func teacher() throws(RPCError) -> StagRole {
+        guard let role = roles.first(where: \.isTeacher) else { throw StagError.noRole(account, "teacher") }
+        return role
+    }
+}

@@ -1,0 +1,44 @@
+import GRDB
+import HostCore
+
+/// The Stag plugin's own tables. Refresh baselines live in the kit's `host_refresh`, cached
+/// reads in `host_cache`, accounts in `host_accounts`.
+enum StagSchema {
+    static func register(_ migrations: inout PluginMigrations) {
+        migrations.register("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE stag_account_state (
+                        account TEXT PRIMARY KEY,
+                        last_refresh TEXT
+                    );
+                    CREATE TABLE stag_watches (
+                        account TEXT NOT NULL,
+                        term_id INTEGER NOT NULL,
+                        auto_register INTEGER NOT NULL DEFAULT 0,
+                        last_state TEXT,
+                        subject TEXT,
+                        created_at TEXT NOT NULL,
+                        PRIMARY KEY (account, term_id)
+                    );
+                    """)
+        }
+    }
+}
+
+enum StagStore {
+    static func forget(account: String, in pool: DatabasePool) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM stag_account_state WHERE account = ?", arguments: [account])
+            try db.execute(sql: "DELETE FROM stag_watches WHERE account = ?", arguments: [account])
+        }
+    }
+
+    static func refreshed(account: String, at: String, in pool: DatabasePool) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO stag_account_state(account, last_refresh) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET last_refresh = excluded.last_refresh",
+                arguments: [account, at])
+        }
+    }
+}

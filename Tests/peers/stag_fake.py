@@ -1,0 +1,385 @@
+"""A fake IS/STAG server (REST rest2, the browser login, the ZCU canteen), written from
+../shared/reference/stag-api.md with its quirks: date objects {"value": "d.M.yyyy"}, A/N flags,
+numbers as strings, limit "null", plain-text OK answers and refusals with status 200, 401 for a
+missing or expired ticket, 403 for a refused role, 500 for a missing osCislo or an ISO date, XML
+when JSON is not asked for.
+
+Tests change the data between job runs through /_admin/... (JSON bodies):
+  POST /_admin/state        replace parts of the state (keys as in STATE below)
+  POST /_admin/term         add or replace one exam term (by termIdno)
+  POST /_admin/grade        add or replace one grade row (by katedra, zkratka, rok, semestr)
+  POST /_admin/timetable    replace the timetable rows
+  POST /_admin/seat         {"termIdno", "obsazeni"}: set a term's occupancy
+  POST /_admin/expire       every ticket becomes invalid (401)
+  POST /_admin/hang         {"on": true}: every rest2 call hangs until turned off
+  POST /_admin/login        {"user": "...", "mode": "normal" | "cancel" | "empty" | "space"}
+  GET  /_admin/requests     the rest2 requests seen: [{"path", "query", "auth"}]
+Prints `PORT <n>` when listening on 127.0.0.1.
+"""
+import argparse
+import base64
+import json
+import secrets
+import threading
+import time
+from datetime import date
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit, parse_qs, quote
+
+lock = threading.Lock()
+hang = threading.Event()
+hang_released = threading.Event()
+hang_released.set()
+
+USERS = {
+    "student": {
+        "password": "heslo-studenta",
+        "info": {"jmeno": "Jana", "prijmeni": "NOVÁKOVÁ", "email": "F20B0001P@students.zcu.cz",
+                 "stagUserInfo": [{"userName": "F20B0001P", "role": "ST", "roleNazev": "Student", "fakulta": "FF",
+                                   "osCislo": "F20B0001P", "email": "F20B0001P@students.zcu.cz"}]},
+    },
+    "dual": {
+        "password": "heslo-ucitele",
+        "info": {"jmeno": "Petr", "prijmeni": "Dvořák", "titulPred": "JUDr.", "email": "dvorakp@fpr.zcu.cz",
+                 "stagUserInfo": [
+                     {"userName": "DVORAKP", "role": "VY", "roleNazev": "Vyučující", "fakulta": "FPR", "katedra": "KPO",
+                      "ucitIdno": 283755, "email": "dvorakp@fpr.zcu.cz"},
+                     {"userName": "R21P0002P", "role": "ST", "roleNazev": "Student", "fakulta": "FPR",
+                      "osCislo": "R21P0002P", "email": "dvorakp@fpr.zcu.cz"}]},
+    },
+}
+
+STATE = {
+    "timetable": [],      # rozvrhovaAkce rows with "datum"; "osCislo" / "ucitIdno" say whose they are
+    "terms": [],          # termin rows; "osCislo" says whose
+    "grades": [],         # student_na_predmetu rows; "os_cislo" says whose
+    "subjects": [],       # predmetStudenta rows; "osCislo" says whose
+    "subject_info": {},   # "KAT/CODE" -> getPredmetInfo object
+    "teachers": {},       # "ucitIdno" -> getUcitelInfo object
+    "students": {},       # "osCislo" -> getStudentInfo object
+    "action_students": {},  # "roakIdno" -> studentPredmetu rows
+    "theses": [],         # kvalifikacniPrace rows
+    "harmonogram": {},    # "rok" -> harmonogramItem rows
+    "canteen": {},        # "B0" -> {"mainCourses", "soups"}
+    "refusal_status": 200,
+}
+tickets = {}              # ticket -> user key
+login = {"user": "student", "mode": "normal"}
+requests_seen = []
+
+
+def d(value):
+    return {"value": value} if value is not None else None
+
+
+def parse_stag_date(text):
+    """d.M.yyyy (or dd.MM.yyyy); anything else (an ISO date) is the 500 STAG gives."""
+    parts = text.split(".")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        raise ValueError(text)
+    return date(int(parts[2]), int(parts[1]), int(parts[0]))
+
+
+def to_xml(value, name="response"):
+    if isinstance(value, dict):
+        inner = "".join(to_xml(v, k) for k, v in value.items() if v is not None)
+        return f"<{name}>{inner}</{name}>"
+    if isinstance(value, list):
+        return "".join(to_xml(v, name) for v in value)
+    text = str(value).replace("&", "&amp;").replace("<", "&lt;")
+    return f"<{name}>{text}</{name}>"
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body, content_type="application/json; charset=UTF-8", headers=None):
+        data = body if isinstance(body, bytes) else body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def data(self, value, root=None):
+        wants_json = self.query.get("outputFormat", [""])[0].lower() == "json" or "application/json" in (self.headers.get("Accept") or "")
+        if wants_json:
+            return self.send(200, json.dumps(value, ensure_ascii=False))
+        return self.send(200, '<?xml version="1.0" encoding="UTF-8"?>' + to_xml(value, root or "response"), "application/xml; charset=UTF-8")
+
+    def text(self, status, body):
+        self.send(status, body, "text/plain; charset=UTF-8")
+
+    def body_json(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return json.loads(self.rfile.read(length) or b"{}")
+
+    # --- auth ---
+    def ticket(self):
+        cookie = self.headers.get("Cookie") or ""
+        for part in cookie.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == "WSCOOKIE":
+                return value, "cookie"
+        auth = self.headers.get("Authorization") or ""
+        if auth.startswith("Basic "):
+            user, _, password = base64.b64decode(auth[6:]).decode().partition(":")
+            if password == "":
+                return user, "basic-ticket"
+            return (user, password), "basic-password"
+        return None, "none"
+
+    def user(self):
+        value, kind = self.ticket()
+        if kind in ("cookie", "basic-ticket"):
+            with lock:
+                return tickets.get(value)
+        if kind == "basic-password":
+            name, password = value
+            for key, user in USERS.items():
+                roles = user["info"]["stagUserInfo"]
+                if any(r["userName"].lower() == name.lower() for r in roles) and user["password"] == password:
+                    return key
+        return None
+
+    def do_POST(self):
+        parts = urlsplit(self.path)
+        self.query = parse_qs(parts.query, keep_blank_values=True)
+        body = self.body_json()
+        with lock:
+            if parts.path == "/_admin/state":
+                STATE.update(body)
+            elif parts.path == "/_admin/term":
+                STATE["terms"] = [t for t in STATE["terms"] if t["termIdno"] != body["termIdno"]] + [body]
+            elif parts.path == "/_admin/grade":
+                key = lambda g: (g["katedra"], g["zkratka"], g["rok"], g["semestr"], g["os_cislo"])
+                STATE["grades"] = [g for g in STATE["grades"] if key(g) != key(body)] + [body]
+            elif parts.path == "/_admin/timetable":
+                STATE["timetable"] = body["rows"]
+            elif parts.path == "/_admin/seat":
+                for t in STATE["terms"]:
+                    if t["termIdno"] == body["termIdno"]:
+                        t["obsazeni"] = str(body["obsazeni"])
+            elif parts.path == "/_admin/expire":
+                tickets.clear()
+            elif parts.path == "/_admin/hang":
+                if body.get("on"):
+                    hang_released.clear()
+                    hang.set()
+                else:
+                    hang.clear()
+                    hang_released.set()
+            elif parts.path == "/_admin/login":
+                login.update(body)
+            else:
+                return self.text(404, "unknown admin call")
+        return self.send(200, "{}")
+
+    def do_GET(self):
+        parts = urlsplit(self.path)
+        self.query = parse_qs(parts.query, keep_blank_values=True)
+        path = parts.path
+        if path == "/_admin/requests":
+            with lock:
+                return self.send(200, json.dumps(requests_seen))
+        if path == "/ws/login":
+            return self.login()
+        if path.startswith("/rest/canteen/"):
+            return self.canteen(path.rsplit("/", 1)[1])
+        if not path.startswith("/ws/services/rest2/"):
+            return self.text(404, "Nenalezeno")
+        operation = path[len("/ws/services/rest2/"):]
+        _, kind = self.ticket()
+        with lock:
+            requests_seen.append({"path": operation, "query": {k: v[0] for k, v in self.query.items()}, "auth": kind})
+        if hang.is_set():
+            hang_released.wait(600)
+        try:
+            return self.rest(operation)
+        except ValueError as problem:
+            return self.text(500, f"Chyba při zpracování požadavku: {problem}")
+
+    def q(self, name):
+        values = self.query.get(name)
+        return values[0] if values else None
+
+    def login(self):
+        original = self.q("originalURL")
+        if not original:
+            return self.text(400, "chybí originalURL")
+        user = USERS[login["user"]]
+        mode = login["mode"]
+        if mode in ("cancel", "empty"):
+            ticket = "anonymous" if mode == "cancel" else ""
+            query = f"stagUserTicket={ticket}&stagUserName=&stagUserRole=&stagUserInfo="
+        else:
+            ticket = secrets.token_hex(32)
+            with lock:
+                tickets[ticket] = login["user"]
+            info = dict(user["info"])
+            encoded = base64.b64encode(json.dumps(info, ensure_ascii=False).encode()).decode()
+            pad = 0
+            while mode == "space" and "+" not in encoded:
+                pad += 1
+                info["x"] = "~" * pad + "é"
+                encoded = base64.b64encode(json.dumps(info, ensure_ascii=False).encode()).decode()
+            if mode == "space":
+                # The quirk: the '+' of the base64 arrives as a space.
+                value = encoded.replace("+", "%20").replace("/", "%2F").replace("=", "%3D")
+            else:
+                value = quote(encoded, safe="")
+            first = user["info"]["stagUserInfo"][0]
+            query = f"stagUserTicket={ticket}&stagUserName={first['userName']}&stagUserRole={first['role']}&stagUserInfo={value}"
+        location = original + ("&" if "?" in original else "?") + query
+        self.send(302, "", "text/plain", {"Location": location})
+
+    def canteen(self, which):
+        shift = self.q("daysShift") or "0"
+        with lock:
+            menu = STATE["canteen"].get(which + shift)
+        if which not in ("B", "K"):
+            return self.text(404, "Unknown canteen")
+        self.send(200, json.dumps(menu or {"mainCourses": [], "soups": []}, ensure_ascii=False))
+
+    def roles(self, user_key):
+        return USERS[user_key]["info"]["stagUserInfo"]
+
+    def check_role(self, user_key):
+        wanted = self.q("stagUser")
+        if wanted and not any(r["userName"] == wanted for r in self.roles(user_key)):
+            self.text(403, "Server odmítl požadovanou roli (refused the requested role)")
+            return False
+        return True
+
+    def dates(self):
+        start, end = self.q("datumOd"), self.q("datumDo")
+        return (parse_stag_date(start) if start else None, parse_stag_date(end) if end else None)
+
+    def rest(self, op):
+        anonymous_ok = op in ("predmety/getPredmetInfo", "kalendar/getHarmonogramRoku", "kalendar/getAktualniObdobiInfo",
+                              "kalendar/getKalendarRoku", "help/invalidateTicket", "ucitel/getUcitelInfo")
+        user_key = self.user()
+        if user_key is None and not anonymous_ok:
+            return self.text(401, "Neplatný nebo chybějící přihlašovací lístek.")
+        if user_key is not None and not self.check_role(user_key):
+            return
+        with lock:
+            state = json.loads(json.dumps(STATE))
+        if op in ("help/getStagUserListForActualUser", "help/getStagUserListForActualUserV2", "help/getStagUserForActualUser"):
+            info = USERS[user_key]["info"]
+            roles = [dict({"katedra": None, "ucitIdno": None, "osCislo": None}, **r) for r in info["stagUserInfo"]]
+            headers = {}
+            value, kind = self.ticket()
+            if kind == "basic-password":
+                ticket = secrets.token_hex(32)
+                with lock:
+                    tickets[ticket] = user_key
+                headers["Set-Cookie"] = f"WSCOOKIE={ticket}; Path=/ws; Secure; HttpOnly"
+            if op.endswith("V2"):
+                body = {"jmeno": info["jmeno"], "prijmeni": info["prijmeni"], "titulPred": info.get("titulPred"), "titulZa": None,
+                        "email": info["email"], "stagUserInfo": roles}
+            elif op.endswith("ForActualUser") and "List" not in op:
+                body = roles[0]
+            else:
+                body = {"stagUserInfo": roles}
+            return self.send(200, json.dumps(body, ensure_ascii=False), headers=headers)
+        if op == "help/invalidateTicket":
+            with lock:
+                tickets.pop(self.q("ticket") or "", None)
+            return self.text(200, "")
+        if op in ("rozvrhy/getRozvrhByStudent", "rozvrhy/getRozvrhByUcitel"):
+            who = "osCislo" if op.endswith("Student") else "ucitIdno"
+            if not self.q(who):
+                raise ValueError(f"chybí povinný parametr {who}")
+            start, end = self.dates()
+            rows = []
+            for row in state["timetable"]:
+                if str(row.get(who)) != self.q(who):
+                    continue
+                day = parse_stag_date(row["datum"]["value"])
+                if (start and day < start) or (end and day > end):
+                    continue
+                rows.append({k: v for k, v in row.items() if k not in ("osCislo",) or who == "osCislo"})
+            return self.data({"rozvrhovaAkce": rows}, "rozvrhovaAkce")
+        if op == "terminy/getTerminyProStudenta":
+            if not self.q("osCislo"):
+                raise ValueError("chybí osCislo")
+            return self.data({"termin": [t for t in state["terms"] if t["osCislo"] == self.q("osCislo")]})
+        if op in ("terminy/zapisStudentaNaTermin", "terminy/odhlasStudentaZTerminu"):
+            return self.register(op.endswith("NaTermin"))
+        if op == "znamky/getZnamkyByStudent":
+            if not self.q("osCislo"):
+                raise ValueError("chybí osCislo")
+            rok, semestr = self.q("rok") or "%", self.q("semestr") or "%"
+            rows = [g for g in state["grades"] if g["os_cislo"] == self.q("osCislo") and rok in ("%", g["rok"]) and semestr in ("%", g["semestr"])]
+            return self.data({"student_na_predmetu": rows})
+        if op == "predmety/getPredmetyByStudent":
+            if not self.q("osCislo"):
+                raise ValueError("chybí osCislo")
+            rows = [{k: v for k, v in s.items() if k != "osCislo"} for s in state["subjects"] if s["osCislo"] == self.q("osCislo")]
+            return self.data({"predmetStudenta": rows})
+        if op == "predmety/getPredmetInfo":
+            info = state["subject_info"].get(f"{self.q('katedra')}/{self.q('zkratka')}")
+            return self.data(info if info else [])
+        if op == "ucitel/getUcitelInfo":
+            return self.data(state["teachers"].get(self.q("ucitIdno") or "", []))
+        if op == "student/getStudentInfo":
+            if not self.q("osCislo"):
+                raise ValueError("chybí osCislo")
+            return self.data(state["students"].get(self.q("osCislo"), []))
+        if op == "student/getStudentiByRoakce":
+            return self.data({"studentPredmetu": state["action_students"].get(self.q("roakIdno") or "", [])})
+        if op == "kvalifikacniprace/getKvalifikacniPrace":
+            rows = [t for t in state["theses"] if str(t.get("ucitIdno")) == (self.q("ucitIdno") or "")]
+            return self.data({"kvalifikacniPrace": [{k: v for k, v in t.items() if k != "ucitIdno"} for t in rows]})
+        if op == "kalendar/getHarmonogramRoku":
+            return self.data({"harmonogramItem": state["harmonogram"].get(self.q("rok") or "2026", [])})
+        return self.text(404, f"Operace {op} neexistuje")
+
+    def register(self, registering):
+        term_id = self.q("termIdno")
+        os_cislo = self.q("osCislo")
+        if not term_id or not os_cislo:
+            raise ValueError("chybí termIdno nebo osCislo")
+        status = STATE["refusal_status"]
+        with lock:
+            term = next((t for t in STATE["terms"] if str(t["termIdno"]) == term_id and t["osCislo"] == os_cislo), None)
+            if term is None:
+                return self.text(status, "Termín neexistuje.")
+            if registering:
+                if term["zapsan"]:
+                    return self.text(status, "Na termín jste již přihlášen(a).")
+                limit = term["limit"]
+                if limit not in (None, "null") and int(term["obsazeni"]) >= int(limit):
+                    return self.text(status, "Termín je již plně obsazen.")
+                if not term["lzeZapsatOdepsat"]:
+                    return self.text(status, term.get("textDuvoduProcNelzeZapsatOdepsat") or "Na termín se nelze přihlásit.")
+                term["zapsan"] = True
+                term["obsazeni"] = str(int(term["obsazeni"]) + 1)
+            else:
+                if not term["zapsan"]:
+                    return self.text(200, "OK")
+                if not term["lzeZapsatOdepsat"]:
+                    return self.text(status, "Z termínu se již nelze odhlásit.")
+                term["zapsan"] = False
+                term["obsazeni"] = str(max(0, int(term["obsazeni"]) - 1))
+        return self.text(200, "OK")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    print(f"PORT {server.server_address[1]}", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
