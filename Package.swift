@@ -183,7 +183,12 @@ let package = Package(
         ),
         .testTarget(
             name: "StagTests",
-            dependencies: ["Stag", "HostCore", "AssistantClient", "AssistantTesting"],
+            dependencies: [
+                "Stag", "HostCore", "AssistantClient", "AssistantTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(

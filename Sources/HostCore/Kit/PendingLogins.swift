@@ -57,6 +57,9 @@ public actor PendingLogins {
 
     public func outcome(_ key: String) -> Outcome? { outcomes[key] }
 
+    /// Keys with a login waiting or finished since start.
+    public var keys: [String] { outcomes.keys.sorted() }
+
     /// Resolves when the login for `key` is no longer waiting (tests, and a CLI that waits).
     public func settled(_ key: String) async -> Outcome? {
         guard case .waiting = outcomes[key], waits[key] != nil else { return outcomes[key] }

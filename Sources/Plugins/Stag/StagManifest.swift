@@ -63,6 +63,10 @@ enum StagManifest {
             c("universities", "Lists the known IS/STAG instances", result: "{universities:[{id, name, base_url}]}", use: StagService.universities),
             c("login", "Starts the login through the university's page; open the printed address in a browser on this machine", instance,
               result: "{login_url, account, expires_in_s}", example: "assistantctl stag.login university=zcu", use: StagService.login),
+            c("login.wait", "Waits until a browser login started by stag.login has finished", [
+                ParamSpec("account", .string, help: "the account stag.login named"),
+                ParamSpec("timeout_s", .integer(min: 1, max: 900), help: "how long to wait (default 600)"),
+            ], result: "{account, logged_in, state (logged_in, failed, waiting), detail?, roles?}", timeout: .seconds(905), use: StagService.loginWait),
             c("login.ticket", "Logs in with a pasted callback address or ticket (for a machine without a browser)",
               instance + [ParamSpec("callback_url", .string, help: "the address the login page sent the browser to"),
                           ParamSpec("ticket", .secret, help: "a STAG ticket")],

@@ -58,6 +58,37 @@ extension StagService {
         return ["login_url": .string(loginURL), "account": .string(target.account), "expires_in_s": .int(Int64(timeout.components.seconds))]
     }
 
+    /// Waits for a browser login started by `stag.login` to finish (a script, or a person who
+    /// wants to know it worked).
+    func loginWait(_ params: Params) async throws -> JSONValue {
+        let name: String
+        if let given = params.string("account") {
+            name = given
+        } else if let only = await logins.keys.first, await logins.keys.count == 1 {
+            name = only
+        } else {
+            throw RPCError.invalidParam("account", "is needed (the account stag.login named)")
+        }
+        let seconds = params.int("timeout_s") ?? 600
+        let outcome = try await withThrowingTaskGroup(of: PendingLogins.Outcome?.self) { group in
+            group.addTask { await self.logins.settled(name) }
+            group.addTask {
+                try await self.context.clock.sleep(for: .seconds(seconds))
+                return .waiting(since: self.context.clock.now)
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        switch outcome {
+        case nil: throw RPCError.invalidParam("account", "'\(name)' has no login in progress or finished")
+        case .waiting?: return ["account": .string(name), "logged_in": false, "state": "waiting"]
+        case .succeeded?:
+            let account = try await accounts.resolve(name)
+            return ["account": .string(name), "logged_in": true, "state": "logged_in", "roles": account["roles"] ?? []]
+        case .failed(let why)?: return ["account": .string(name), "logged_in": false, "state": "failed", "detail": .string(why)]
+        }
+    }
+
     /// The query as it arrived, decoded; `stagUserInfo` keeps a `+` that travelled as a space.
     static func repairedItems(_ redirect: LoopbackCapture.Redirect) -> [String: String] {
         var items = redirect.items
