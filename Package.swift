@@ -186,9 +186,12 @@ let package = Package(
             dependencies: [
                 "Stag", "HostCore", "AssistantClient", "AssistantTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            // Read from the source tree by path (#filePath), not bundled.
+            exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import AssistantTesting
 import AsyncHTTPClient
 import Foundation
 import HostCore
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -25,6 +26,14 @@ final class StagFake: Sendable {
     }
 
     func stop() { process.stop() }
+
+    /// `Fixtures/state.json`: the reference-shaped timetable, terms, grades and subjects.
+    static let fixture: JSONValue = {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/state.json").path
+        return try! JSONValue.decode(FileManager.default.contents(atPath: path)!)
+    }()
+
+    func loadFixture() async throws { try await admin("state", Self.fixture) }
 
     @discardableResult
     func admin(_ path: String, _ body: JSONValue = [:]) async throws -> JSONValue {
@@ -68,6 +77,35 @@ extension StagFake {
             try? await client.shutdown()
             throw error
         }
+    }
+}
+
+extension TestClock {
+    /// Runs `body` while moving the clock past every sleep shorter than `step`: the upstream
+    /// client's retry backoff, however many requests run at once. Each move waits for a sleeper,
+    /// so nothing here polls.
+    func whileAdvancing<T: Sendable>(step: TimeInterval = 2, _ body: @Sendable () async throws -> T) async throws -> T {
+        let done = NIOLockedValueBox(false)
+        let mover = Task {
+            while true {
+                let bound = now.addingTimeInterval(step)
+                await waitForSleeper { $0 <= bound }
+                advance(by: step)
+                if done.withLockedValue({ $0 }) { return }
+            }
+        }
+        let result = await Result(catching: body)
+        done.withLockedValue { $0 = true }
+        // Wakes the mover one last time: it moves past this sleep and sees `done`.
+        try? await sleep(for: .milliseconds(1))
+        await mover.value
+        return try result.get()
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
 

@@ -11,7 +11,7 @@ Tests change the data between job runs through /_admin/... (JSON bodies):
   POST /_admin/timetable    replace the timetable rows
   POST /_admin/seat         {"termIdno", "obsazeni"}: set a term's occupancy
   POST /_admin/expire       every ticket becomes invalid (401)
-  POST /_admin/hang         {"on": true}: every rest2 call hangs until turned off
+  POST /_admin/hang         {"on": true, "seconds": n}: every rest2 call hangs until turned off (at most n s)
   POST /_admin/login        {"user": "...", "mode": "normal" | "cancel" | "empty" | "space"}
   GET  /_admin/requests     the rest2 requests seen: [{"path", "query", "auth"}]
 Prints `PORT <n>` when listening on 127.0.0.1.
@@ -30,6 +30,7 @@ lock = threading.Lock()
 hang = threading.Event()
 hang_released = threading.Event()
 hang_released.set()
+hang_seconds = {"value": 600}
 
 USERS = {
     "student": {
@@ -169,6 +170,7 @@ class Handler(BaseHTTPRequestHandler):
                 tickets.clear()
             elif parts.path == "/_admin/hang":
                 if body.get("on"):
+                    hang_seconds["value"] = body.get("seconds", 600)
                     hang_released.clear()
                     hang.set()
                 else:
@@ -198,7 +200,7 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             requests_seen.append({"path": operation, "query": {k: v[0] for k, v in self.query.items()}, "auth": kind})
         if hang.is_set():
-            hang_released.wait(600)
+            hang_released.wait(hang_seconds["value"])
         try:
             return self.rest(operation)
         except ValueError as problem:
