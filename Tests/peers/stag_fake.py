@@ -166,6 +166,12 @@ class Handler(BaseHTTPRequestHandler):
                 for t in STATE["terms"]:
                     if t["termIdno"] == body["termIdno"]:
                         t["obsazeni"] = str(body["obsazeni"])
+                        # As STAG does: a full term cannot be booked; a freed seat makes it bookable.
+                        if t["limit"] not in (None, "null") and not t["zapsan"]:
+                            full = int(t["obsazeni"]) >= int(t["limit"])
+                            t["lzeZapsatOdepsat"] = not full
+                            t["kodDuvoduProcNelzeZapsatOdepsat"] = "PLNO" if full else "OK"
+                            t["textDuvoduProcNelzeZapsatOdepsat"] = "Termín je plně obsazen." if full else None
             elif parts.path == "/_admin/expire":
                 tickets.clear()
             elif parts.path == "/_admin/hang":

@@ -1,8 +1,175 @@
 import Foundation
 import HostCore
 
+/// `stag.refresh`: for each account, the kit's refresh coordinator compares exam terms, grades
+/// and the next 14 days of the timetable with the stored baseline and the plugin posts what is
+/// new. The baseline is per account and survives restarts and expired tickets: an account that
+/// needs a new login is skipped, and after the login the comparison is against the state from
+/// before, so nothing that arrived in between is lost. A new account's first refresh is the
+/// baseline: no flood of "new" notices.
 extension StagService {
-    func runRefresh() async throws {}
-    func runWatches() async throws {}
-    func runEvening() async throws {}
+    func runRefresh() async throws {
+        var failures: [String] = []
+        for account in try await accounts.list() where account.state == .ready {
+            do {
+                try await refresh(account.name)
+            } catch {
+                // One failing account does not stop the others.
+                context.logger.warning("stag.refresh failed", metadata: ["account": "\(account.name)", "error": "\(error)"])
+                failures.append("\(account.name): \(error)")
+            }
+        }
+        if !failures.isEmpty { throw RPCError.internalError("refresh failed for \(failures.joined(separator: "; "))") }
+    }
+
+    func refresh(_ name: String) async throws {
+        let session = try await session(name)
+        var calendarEvents: [JSONValue] = []
+        if let student = session.roles.first(where: \.isStudent) {
+            let terms = try await examTerms(session, student)
+            try await context.refresh.check(refreshSpec("exams", name, items: Self.keyed(terms, "term_id")) { [self] change in
+                try await examsChanged(name, change)
+            })
+            try await deadlines(name, terms)
+            calendarEvents += terms.filter { $0["state"] == "registered" }
+            let grades = try await gradeRows(session, student, year: nil)
+            var items: [String: JSONValue] = [:]
+            for row in grades { items["\(row.subject)@\(row.year ?? 0)\(row.semester ?? "")"] = row.json }
+            try await context.refresh.check(refreshSpec("grades", name, items: items) { [self] change in
+                try await gradesChanged(name, change)
+            })
+        }
+        let roles = (try? Self.timetableRoles(session, "all")) ?? []
+        if !roles.isEmpty {
+            let from = today
+            let to = from.adding(days: 14)
+            let events = try await timetableEvents(session, roles: roles, from: from, to: to)
+            var items: [String: JSONValue] = [:]
+            for event in events where event["type"] != "exam" {
+                let key = [event["date"], event["action_id"] ?? .null, event["subject"], event["start"]].map { $0?.encodedString() ?? "" }.joined(separator: "|")
+                items[key] = event
+            }
+            try await context.refresh.check(refreshSpec("timetable", name, items: items) { [self] change in
+                try await timetableChanged(name, change, from: from, to: to)
+            })
+        }
+        try await StagStore.refreshed(account: name, at: ISO8601.string(context.clock.now), in: context.database)
+        _ = calendarEvents
+    }
+
+    static func keyed(_ rows: [JSONValue], _ field: String) -> [String: JSONValue] {
+        var items: [String: JSONValue] = [:]
+        for row in rows { if let id = row[field]?.intValue { items[String(id)] = row } }
+        return items
+    }
+
+    func refreshSpec(_ kind: String, _ account: String, items: [String: JSONValue], onChange: @escaping @Sendable (RefreshCoordinator.Change) async throws -> Void)
+        -> RefreshCoordinator.Refresh
+    {
+        RefreshCoordinator.Refresh(
+            name: kind, account: account, every: .seconds(60), summary: "stag \(kind) of \(account)", fetch: { items }, onChange: onChange)
+    }
+
+    // MARK: What changed
+
+    func examsChanged(_ account: String, _ change: RefreshCoordinator.Change) async throws {
+        guard !change.isBaseline else { return }
+        for (id, term) in change.added.sorted(by: { $0.key < $1.key }) {
+            try await context.notifier.post(
+                topic: "stag.exam.new", title: "New exam term: \(Self.subjectTitle(term))",
+                body: "\(Self.when(term))\(Self.room(term)), \(term["kind"]?.stringValue ?? "term"), \(Self.seats(term)). stag.exams.register term_id=\(id)",
+                dedupeKey: "stag.exam.new:\(account):\(id)")
+        }
+    }
+
+    func gradesChanged(_ account: String, _ change: RefreshCoordinator.Change) async throws {
+        guard !change.isBaseline else { return }
+        let graded = change.added.values.filter { $0["grade"] != .null } + change.changed.values.filter { $0.old["grade"] != $0.new["grade"] && $0.new["grade"] != .null }.map(\.new)
+        for row in graded.sorted(by: { ($0["subject"]?.stringValue ?? "") < ($1["subject"]?.stringValue ?? "") }) {
+            let grade = row["grade"].map { $0.stringValue ?? $0.encodedString() } ?? "?"
+            try await context.notifier.post(
+                topic: "stag.grade.new", title: "\(Self.subjectTitle(row)): \(grade)",
+                body: "Grade \(grade) (\(row["passed"] == true ? "passed" : "not passed"))\(row["date"]?.stringValue.map { ", \($0)" } ?? "")\(row["examiner"]?.stringValue.map { ", \($0)" } ?? "").",
+                dedupeKey: "stag.grade.new:\(account):\(row["subject"]?.stringValue ?? ""):\(row["year"]?.encodedString() ?? ""):\(row["semester"]?.stringValue ?? ""):\(grade):\(row["date"]?.stringValue ?? "")")
+        }
+    }
+
+    func timetableChanged(_ account: String, _ change: RefreshCoordinator.Change, from: CalendarDay, to: CalendarDay) async throws {
+        guard !change.isBaseline else { return }
+        for pair in change.changed.values where pair.old["room"] != pair.new["room"] {
+            let event = pair.new
+            try await context.notifier.post(
+                topic: "stag.timetable.changed", title: "Room change: \(Self.subjectTitle(event)) on \(event["date"]?.stringValue ?? "")",
+                body: "\(Self.when(event)): \(pair.old["room"]?.stringValue ?? "no room") → \(event["room"]?.stringValue ?? "no room")",
+                dedupeKey: "stag.timetable.room:\(account):\(event["date"]?.stringValue ?? ""):\(event["subject"]?.stringValue ?? ""):\(event["start"]?.stringValue ?? ""):\(event["room"]?.stringValue ?? "")")
+        }
+        for event in change.removed.values {
+            // Only classes still ahead and inside the window: the window moving on is not a cancellation.
+            guard let day = event["date"]?.stringValue.flatMap(CalendarDay.init(iso:)), day >= from, day <= to else { continue }
+            try await context.notifier.post(
+                topic: "stag.timetable.changed", title: "Cancelled: \(Self.subjectTitle(event)) on \(day)",
+                body: "\(Self.when(event))\(Self.room(event)) no longer takes place.", severity: .warning,
+                dedupeKey: "stag.timetable.cancelled:\(account):\(day):\(event["subject"]?.stringValue ?? ""):\(event["start"]?.stringValue ?? "")")
+        }
+    }
+
+    /// Registered terms whose unregister deadline is within 24 hours.
+    func deadlines(_ account: String, _ terms: [JSONValue]) async throws {
+        let now = context.clock.now
+        for term in terms where term["state"] == "registered" {
+            guard let text = term["unregister_deadline"]?.stringValue, let deadline = wallClock(text), deadline > now,
+                  deadline.timeIntervalSince(now) <= 86_400
+            else { continue }
+            try await context.notifier.post(
+                topic: "stag.exam.deadline", title: "Last chance to unregister: \(Self.subjectTitle(term))",
+                body: "Unregistering from the \(Self.when(term)) term closes at \(text.replacingOccurrences(of: "T", with: " ")).",
+                dedupeKey: "stag.exam.deadline:\(account):\(term["term_id"]?.encodedString() ?? ""):\(text)")
+        }
+    }
+
+    /// `stag.exam.tomorrow` at evening_at.
+    func runEvening() async throws {
+        let tomorrow = today.adding(days: 1).description
+        for account in try await accounts.list() where account.state == .ready {
+            do {
+                let session = try await session(account.name)
+                guard let student = session.roles.first(where: \.isStudent) else { continue }
+                for term in try await examTerms(session, student) where term["state"] == "registered" && term["date"]?.stringValue == tomorrow {
+                    try await context.notifier.post(
+                        topic: "stag.exam.tomorrow", title: "Exam tomorrow: \(Self.subjectTitle(term))",
+                        body: "\(Self.when(term))\(Self.room(term))\(term["examiner"]?.stringValue.map { ", \($0)" } ?? "")\(term["note"]?.stringValue.map { ". \($0)" } ?? "")",
+                        dedupeKey: "stag.exam.tomorrow:\(account.name):\(term["term_id"]?.encodedString() ?? ""):\(tomorrow)")
+                }
+            } catch {
+                context.logger.warning("stag.evening failed", metadata: ["account": "\(account.name)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM` on the university's wall clock → an instant.
+    func wallClock(_ text: String) -> Date? {
+        let parts = text.split(separator: "T")
+        guard parts.count == 2, let day = CalendarDay(iso: String(parts[0])) else { return nil }
+        let hm = parts[1].split(separator: ":").compactMap { Int($0) }
+        guard hm.count == 2 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: hm[0], minute: hm[1]))
+    }
+
+    static func subjectTitle(_ row: JSONValue) -> String {
+        let subject = row["subject"]?.stringValue ?? "?"
+        return row["name"]?.stringValue.map { "\(subject) \($0)" } ?? subject
+    }
+
+    static func when(_ row: JSONValue) -> String {
+        [row["date"]?.stringValue, row["start"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+    }
+
+    static func room(_ row: JSONValue) -> String { row["room"]?.stringValue.map { " in \($0)" } ?? "" }
+
+    static func seats(_ term: JSONValue) -> String {
+        let occupied = term["occupied"]?.intValue ?? 0
+        return term["limit"]?.intValue.map { "\(occupied)/\($0) seats taken" } ?? "\(occupied) registered, no limit"
+    }
 }

@@ -18,6 +18,7 @@ enum StagSchema {
                         auto_register INTEGER NOT NULL DEFAULT 0,
                         last_state TEXT,
                         subject TEXT,
+                        freed_count INTEGER NOT NULL DEFAULT 0,
                         created_at TEXT NOT NULL,
                         PRIMARY KEY (account, term_id)
                     );

@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+import HostCore
+
+/// Watching a full exam term: checked every `watch_every_min`; each time it goes from full to
+/// free, `stag.exam.seat_freed` is posted, and with `auto_register` the plugin registers at once
+/// and says how that went.
+extension StagService {
+    func watch(_ params: Params) async throws -> JSONValue {
+        let term = try params.requiredInt("term_id")
+        let auto = params.bool("auto_register") ?? false
+        let session = try await session(params.string("account"))
+        let student = try session.student()
+        guard let found = try await examTerms(session, student).first(where: { $0["term_id"]?.intValue == term }) else {
+            throw StagError.termNotFound(term)
+        }
+        let state = found["state"]?.stringValue ?? "closed"
+        let now = ISO8601.string(context.clock.now)
+        try await context.database.write { [account = session.account] db in
+            try db.execute(
+                sql: """
+                    INSERT INTO stag_watches(account, term_id, auto_register, last_state, subject, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(account, term_id) DO UPDATE SET auto_register = excluded.auto_register, last_state = excluded.last_state
+                    """, arguments: [account, term, auto, state, found["subject"]?.stringValue, now])
+        }
+        return ["watch": ["account": .string(session.account), "term_id": .int(term), "auto_register": .bool(auto), "state": .string(state), "term": found]]
+    }
+
+    func watches(_ params: Params) async throws -> JSONValue {
+        let rows = try context.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM stag_watches ORDER BY account, term_id")
+        }
+        return ["watches": .array(rows.map { row in
+            [
+                "account": .string(row["account"]), "term_id": .int(row["term_id"]), "auto_register": .bool(row["auto_register"]),
+                "state": (row["last_state"] as String?).map(JSONValue.string) ?? .null, "subject": (row["subject"] as String?).map(JSONValue.string) ?? .null,
+                "since": .string(row["created_at"]),
+            ]
+        })]
+    }
+
+    func unwatch(_ params: Params) async throws -> JSONValue {
+        let term = try params.requiredInt("term_id")
+        let account = try await accounts.resolve(params.string("account"))
+        let removed = try await context.database.write { db in
+            try db.execute(sql: "DELETE FROM stag_watches WHERE account = ? AND term_id = ?", arguments: [account.name, term])
+            return db.changesCount
+        }
+        guard removed == 1 else { throw StagError.notWatched(term) }
+        return ["term_id": .int(term), "watched": false]
+    }
+
+    func runWatches() async throws {
+        let rows = try context.database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM stag_watches") }
+        let byAccount = Dictionary(grouping: rows) { $0["account"] as String }
+        for (name, watches) in byAccount {
+            do {
+                let session = try await session(name)
+                let student = try session.student()
+                let terms = Self.keyed(try await examTerms(session, student), "term_id")
+                for watch in watches {
+                    let id: Int64 = watch["term_id"]
+                    guard let term = terms[String(id)] else { continue }
+                    try await checkWatch(session, student, term: term, last: watch["last_state"], auto: watch["auto_register"], freed: watch["freed_count"])
+                }
+            } catch {
+                context.logger.warning("stag.watch failed", metadata: ["account": "\(name)", "error": "\(error)"])
+            }
+        }
+    }
+
+    func checkWatch(_ session: StagSession, _ student: StagRole, term: JSONValue, last: String?, auto: Bool, freed: Int64) async throws {
+        guard let id = term["term_id"]?.intValue else { return }
+        var state = term["state"]?.stringValue ?? "closed"
+        var freed = freed
+        if last == "full", state == "available" {
+            freed += 1
+            var body = "\(Self.when(term))\(Self.room(term)): \(Self.seats(term))."
+            var severity = Severity.info
+            if auto {
+                do {
+                    _ = try await registration(session, student, term: id, registering: true)
+                    body += " Registered for you."
+                    state = "registered"
+                } catch let error as RPCError {
+                    body += " Registering failed: \(error.message)"
+                    severity = .warning
+                }
+            } else {
+                body += " Register: assistantctl stag.exams.register term_id=\(id)"
+            }
+            try await context.notifier.post(
+                topic: "stag.exam.seat_freed", title: "A seat is free: \(Self.subjectTitle(term))", body: body, severity: severity,
+                dedupeKey: "stag.exam.seat_freed:\(session.account):\(id):\(freed)")
+        }
+        try await context.database.write { [account = session.account, state, freed] db in
+            try db.execute(
+                sql: "UPDATE stag_watches SET last_state = ?, freed_count = ? WHERE account = ? AND term_id = ?", arguments: [state, freed, account, id])
+        }
+    }
+}
