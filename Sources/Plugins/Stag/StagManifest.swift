@@ -111,6 +111,32 @@ enum StagManifest {
             c("results", "Credits and credit-weighted averages per semester and in total", [account],
               result: "{terms:[{year, semester, credits_enrolled, credits_obtained, subjects_enrolled, subjects_passed, weighted_average}], total:{…, weighted_average_all}\(readResult)}",
               use: StagService.results),
+            c("subject", "A subject's details", [
+                ParamSpec("department", .string, required: true, help: "department code, e.g. KIV"),
+                ParamSpec("code", .string, required: true, help: "subject code, e.g. UPA"),
+                ParamSpec("year", .integer(min: 1990, max: 2100), help: "academic year (default: STAG's current)"), account,
+            ], result: "{subject, name, credits, guarantors, lecturers, tutors, exam_type, hours, annotation, …\(readResult)}", use: StagService.subject),
+            c("teacher", "A teacher's details", [ParamSpec("id", .integer(min: 1), required: true, help: "ucitIdno"), account],
+              result: "{id, name, department, email, phone, office, …\(readResult)}", use: StagService.teacher),
+            c("student", "A student's details (your own by default)", [ParamSpec("id", .string, help: "osCislo (default: your own)"), account],
+              result: "{id, name, status, programme, faculty, form, year_of_study, study_officer, …\(readResult)}", use: StagService.student),
+            c("calendar", "The academic year's calendar (harmonogram)", [ParamSpec("year", .integer(min: 1990, max: 2100), help: "academic year (default: the current one)"), account],
+              result: "{year, items:[{from, to, description}]\(readResult)}", use: StagService.calendar),
+            c("export.ics", "Writes the timetable and registered exams as an iCalendar file", [
+                ParamSpec("path", .path, required: true, help: "the .ics file to write (replaced atomically)"),
+                ParamSpec("from", .date, required: true, help: "first day"), ParamSpec("to", .date, required: true, help: "last day, inclusive"), account,
+            ], result: "{path, events}", use: StagService.exportICS),
+            c("canteen", "The ZČU canteen menu", [
+                ParamSpec("canteen", .oneOf(["B", "K", "b", "k"]), required: true, help: "B (Bory) or K (Kollárova)"),
+                ParamSpec("day", .integer(min: 0, max: 14), help: "0 today (default), 1 tomorrow, …"),
+            ], result: "{canteen, day, soups:[{number, name, allergens:[{number, name}], prices:[{type, price}]}], main_courses:[…]\(readResult)}",
+              use: StagService.canteen),
+            c("students", "Teacher: the students of a timetable action, in Czech alphabetical order", [
+                ParamSpec("action_id", .integer(min: 1), required: true, help: "the action (action_id in stag.timetable)"), account,
+            ], result: "{students:[{id, name, first_name, last_name, faculty, programme, year_of_study}]\(readResult)}", use: StagService.students),
+            c("theses", "Teacher: the theses you supervise", [ParamSpec("year", .integer(min: 1990, max: 2100), help: "year assigned"), account],
+              result: "{theses:[{title, student, assigned, planned_submission, type, department, faculty, supervisor, opponent}]\(readResult)}",
+              use: StagService.theses),
         ]
     }
 }

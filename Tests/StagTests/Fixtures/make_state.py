@@ -99,6 +99,53 @@ subjects = [{"zkratka": c.split("/")[1], "katedra": c.split("/")[0], "nazev": n,
                 ("KIV/UPA", "Úvod do počítačových architektur", "2025", 6), ("KIV/OS", "Operační systémy", "2025", 5),
                 ("KMA/MA2", "Matematická analýza 2", "2025", 4), ("KIV/VSS", "Vývoj softwarových systémů", "2026", 5),
                 ("KMA/MA1", "Matematická analýza 1", "2026", 5)]]
-state = {"timetable": timetable, "terms": terms, "grades": grades, "subjects": subjects}
+subject_info = {"KIV/UPA": {
+    "katedra": "KIV", "zkratka": "UPA", "rok": "2026", "nazev": "Úvod do počítačových architektur", "nazevDlouhy": "Úvod do počítačových architektur",
+    "maVyuku": "A", "vyukaZS": "A", "vyukaLS": "N", "jakCastoJeNabizen": "K", "jakCastoJeNabizenUpresneni": None, "kreditu": 6, "viceZapis": "NE",
+    "minObsazeni": 10, "garanti": "'Dr. Ing. Karel Dvořák'", "garantiSPodily": "'Dr. Ing. Karel Dvořák'", "garantiUcitIdno": "53378",
+    "prednasejici": "'doc. Ing. Jan Novák, CSc.'", "prednasejiciSPodily": "'doc. Ing. Jan Novák, CSc.' (100)", "prednasejiciUcitIdno": "17809",
+    "cvicici": "'Dr. Ing. Karel Dvořák', 'Ing. Tomáš Černý, Ph.D.', 'doc. Ing. Jan Novák, CSc.'",
+    "cviciciSPodily": "'Dr. Ing. Karel Dvořák' (100), 'Ing. Tomáš Černý, Ph.D.' (100), 'doc. Ing. Jan Novák, CSc.' (100)",
+    "cviciciUcitIdno": "53378, 247089, 17809", "seminarici": "", "seminariciSPodily": "", "seminariciUcitIdno": "", "schvalujiciUznani": "",
+    "schvalujiciUznaniUcitIdno": "", "examinatori": "", "examinatoriUcitIdno": "", "podminujiciPredmety": "", "vylucujiciPredmety": "KIV/UPA-E",
+    "podminujePredmety": "", "literatura": "'Patterson, David A. Computer organization and design. 4th ed. 2009.'", "nahrazPredmety": "",
+    "metodyVyucovaci": "U tohoto předmětu se již používá nový QRAM.", "metodyHodnotici": "U tohoto předmětu se již používá nový QRAM.",
+    "akreditovan": "A", "jednotekPrednasek": 3, "jednotkaPrednasky": "HOD/TYD", "jednotekCviceni": 2, "jednotkaCviceni": "HOD/TYD",
+    "jednotekSeminare": 0, "jednotkaSeminare": "HOD/TYD", "anotace": "Cílem předmětu je seznámit studenty se základními typy architektur.",
+    "typZkousky": "Zkouška", "maZapocetPredZk": "ANO", "formaZkousky": "Kombinovaná", "pozadavky": "Podmínky pro získání zápočtu.",
+    "prehledLatky": "1. Klasifikace výpočetních systémů.", "predpoklady": "Základní znalosti z fyziky.", "predmetUrl": None,
+    "vyucovaciJazyky": "Čeština", "poznamka": None, "praxePocetDnu": "0"}}
+teachers = {"283755": {"ucitIdno": 283755, "jmeno": "Petr", "prijmeni": "Dvořák", "titulPred": "JUDr.", "titulZa": None, "platnost": "A",
+                       "zamestnanec": "A", "katedra": "KPO", "pracovisteDalsi": "KPO", "email": "dvorakp@fpr.zcu.cz", "telefon": None,
+                       "telefon2": None, "url": None, "phdSkolitel": "N", "zkrBudovy": "PR", "cisloMistnosti": "312"}}
+students = {"F20B0001P": {"osCislo": "F20B0001P", "jmeno": "Jana", "prijmeni": "NOVÁKOVÁ", "titulPred": None, "titulZa": None, "stav": "S",
+                          "userName": "novakovj", "stprIdno": "2210", "nazevSp": "Softwarové inženýrství", "fakultaSp": "FAV",
+                          "kodSp": "B0613A140037", "formaSp": "P", "typSp": "B", "typSpKey": "7", "mistoVyuky": "P", "rocnik": "2",
+                          "financovani": "1", "oborKomb": "SWI23bp", "oborIdnos": "4610", "email": "novakovj@students.zcu.cz",
+                          "cisloKarty": "042b15b2b07a80", "pohlavi": "Z", "evidovanBankovniUcet": "N", "studReferentkaUsername": "NOVAKOVA",
+                          "studReferentkaUcitidno": "54602", "studReferentkaEmail": "novakova@fav.zcu.cz", "studReferentkaTelefon": "377630000",
+                          "studReferentkaPrijmeniJmeno": "Nováková Petra"}}
+action_students = {"700001": [
+    {"osCislo": "R21P0101P", "jmeno": "Adam", "prijmeni": "Chalupa", "titulPred": None, "titulZa": None, "fakultaSp": "FPR", "nazevSp": "Právo", "rocnik": "1"},
+    {"osCislo": "R21P0102P", "jmeno": "Eva", "prijmeni": "Čechová", "titulPred": None, "titulZa": None, "fakultaSp": "FPR", "nazevSp": "Právo", "rocnik": "1"},
+    {"osCislo": "R21P0103P", "jmeno": "Jan", "prijmeni": "Hrubý", "titulPred": None, "titulZa": None, "fakultaSp": "FPR", "nazevSp": "Právo", "rocnik": "2"},
+    {"osCislo": "R21P0104P", "jmeno": "Ivo", "prijmeni": "Cibulka", "titulPred": "Bc.", "titulZa": None, "fakultaSp": "FPR", "nazevSp": "Právo", "rocnik": "3"},
+    {"osCislo": "R21P0105P", "jmeno": "Petra", "prijmeni": "Řezníčková", "titulPred": None, "titulZa": None, "fakultaSp": "FPR", "nazevSp": "Právo", "rocnik": "1"},
+    {"osCislo": "R21P0106P", "jmeno": "Olga", "prijmeni": "Rybová", "titulPred": None, "titulZa": None, "fakultaSp": "FPR", "nazevSp": "Právo", "rocnik": "1"}]}
+theses = [{"ucitIdno": 283755, "temaHlavni": "Odpovědnost za škodu v pracovním právu",
+           "student": {"osCislo": "R21P0103P", "jmeno": "Jan", "prijmeni": "Hrubý", "titulPred": None, "titulZa": None, "userName": "hruby"},
+           "datumZadani": {"value": "1.10.2025"}, "planovaneDatumOdevzdani": {"value": "30.4.2027"}, "katedra": "KPO", "typPrace": "Diplomová práce",
+           "fakulta": "FPR", "vedouciJmeno": "JUDr. Petr Dvořák", "oponentJmeno": "doc. JUDr. Karel Malý", "skolitelJmeno": None,
+           "konzultantZUnivJmeno": None, "oborKombinaceStudenta": "Právo"}]
+harmonogram = {"2026": [
+    {"datumOd": {"value": "21.9.2026"}, "datumDo": None, "popis": "Začíná: Zimní semestr"},
+    {"datumOd": {"value": "1.9.2026"}, "datumDo": {"value": "18.9.2026"}, "popis": "Zápis do 1. ročníku"}]}
+canteen = {"B0": {"soups": [{"number": 1, "name": "Hovězí vývar s nudlemi", "allergens": [{"number": 1, "name": "Lepek", "description": "obiloviny"},
+                                                                                      {"number": 9, "name": "Celer", "description": "celer"}],
+                              "prices": [{"type": "Student", "price": 15.0}, {"type": "Employee", "price": 25.0}, {"type": "External", "price": 35.0}]}],
+                   "mainCourses": [{"number": 2, "name": "Svíčková na smetaně, knedlík", "allergens": [{"number": 7, "name": "Mléko", "description": "mléko"}],
+                                    "prices": [{"type": "Student", "price": 62.5}, {"type": "Employee", "price": 85.0}, {"type": "External", "price": 110.0}]}]}}
+state = {"timetable": timetable, "terms": terms, "grades": grades, "subjects": subjects, "subject_info": subject_info, "teachers": teachers,
+         "students": students, "action_students": action_students, "theses": theses, "harmonogram": harmonogram, "canteen": canteen}
 with open("Tests/StagTests/Fixtures/state.json", "w") as out:
     json.dump(state, out, ensure_ascii=False, indent=1)

@@ -24,14 +24,12 @@ extension StagService {
 
     func refresh(_ name: String) async throws {
         let session = try await session(name)
-        var calendarEvents: [JSONValue] = []
         if let student = session.roles.first(where: \.isStudent) {
             let terms = try await examTerms(session, student)
             try await context.refresh.check(refreshSpec("exams", name, items: Self.keyed(terms, "term_id")) { [self] change in
                 try await examsChanged(name, change)
             })
             try await deadlines(name, terms)
-            calendarEvents += terms.filter { $0["state"] == "registered" }
             let grades = try await gradeRows(session, student, year: nil)
             var items: [String: JSONValue] = [:]
             for row in grades { items["\(row.subject)@\(row.year ?? 0)\(row.semester ?? "")"] = row.json }
@@ -54,7 +52,11 @@ extension StagService {
             })
         }
         try await StagStore.refreshed(account: name, at: ISO8601.string(context.clock.now), in: context.database)
-        _ = calendarEvents
+        let icsPath = context.config[StagConfig.icsPath]
+        if !icsPath.isEmpty, try await accounts.resolve(nil).name == name {
+            // The default account's calendar, a week back and four months ahead, replaced atomically.
+            _ = try await writeCalendar(session, from: today.adding(days: -7), to: today.adding(days: 120), path: icsPath, param: "ics_path")
+        }
     }
 
     static func keyed(_ rows: [JSONValue], _ field: String) -> [String: JSONValue] {
