@@ -1,0 +1,54 @@
+import AssistantTesting
+import Foundation
+import HostCore
+import Testing
+
+@testable import Stag
+
+/// The README's Stag command table is generated from the manifest; this keeps them the same
+/// (`UPDATE_README=1 swift test --filter StagManifestTests` rewrites the block).
+struct StagManifestTests {
+    static func table() -> String {
+        var lines = ["| command | what it does | parameters (* = required) |", "|---|---|---|"]
+        for c in StagPlugin().manifest.commands {
+            let params = c.params.map { "`\($0.name)`\($0.required ? "*" : "")" }.joined(separator: " ")
+            lines.append("| `\(c.name)` | \(c.summary) | \(params.isEmpty ? "–" : params) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
+        let manifest = StagPlugin().manifest
+        let names = Set(manifest.commands.map(\.name))
+        let contract = [
+            "universities", "login", "login.ticket", "login.password", "status", "accounts.list", "accounts.default", "accounts.remove", "logout",
+            "timetable", "exams", "exams.register", "exams.unregister", "grades", "results", "subject", "teacher", "student", "calendar",
+            "export.ics", "canteen", "students", "theses", "exams.watch", "exams.watches", "exams.unwatch",
+        ]
+        for name in contract { #expect(names.contains("stag." + name), "stag.\(name) is in the issue's contract") }
+        #expect(manifest.topics.map(\.topic).sorted() == [
+            "stag.auth.expired", "stag.exam.deadline", "stag.exam.new", "stag.exam.seat_freed", "stag.exam.tomorrow", "stag.grade.new",
+            "stag.timetable.changed", "stag.upstream.recovered", "stag.upstream.unreachable",
+        ])
+        #expect(manifest.jobs.map(\.id) == ["refresh", "watch", "evening"], "run as stag.refresh, stag.watch, stag.evening")
+        #expect(manifest.commands.first { $0.name == "stag.login.password" }?.params.first { $0.name == "password" }?.type.name == "secret")
+
+        let path = "\(Peers.packageRoot)/README.md"
+        var readme = try String(contentsOfFile: path, encoding: .utf8)
+        let begin = "<!-- stag-commands:begin -->\n", end = "\n<!-- stag-commands:end -->"
+        let block = begin + Self.table() + end
+        if ProcessInfo.processInfo.environment["UPDATE_README"] == "1", let a = readme.range(of: begin), let b = readme.range(of: end) {
+            readme.replaceSubrange(a.lowerBound..<b.upperBound, with: block)
+            try readme.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(readme.contains(block), "README's stag command table differs from the manifest; run UPDATE_README=1 swift test --filter StagManifestTests")
+        // Topics, options and error codes are named in the Stag section itself, not anywhere in the file.
+        let start = try require(readme.range(of: "\n## Stag ("))
+        let rest = readme[start.upperBound...]
+        let section = String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
+        for topic in manifest.topics { #expect(section.contains("`\(topic.topic)`"), "the Stag section names \(topic.topic)") }
+        for option in manifest.configOptions { #expect(section.contains("`\(option.key)`"), "the Stag section names \(option.key)") }
+        for code in 1301...1309 { #expect(section.contains("| \(code) |"), "the Stag section lists error \(code)") }
+        #expect(manifest.commands.allSatisfy { !$0.summary.isEmpty && $0.params.allSatisfy { !$0.help.isEmpty } })
+    }
+}
