@@ -228,6 +228,16 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "stag-bench",
+            dependencies: [
+                "Stag", "HostCore", "AssistantClient", "AssistantTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/StagBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "tasks-bench",
             dependencies: ["Tasks", "HostCore", "AssistantClient", "AssistantTesting"],
             path: "Benchmarks/TasksBench",
