@@ -67,14 +67,23 @@ func semester() -> JSONValue {
             ])
         }
     }
-    let terms: [JSONValue] = (0..<40).map { i in
-        [
-            "termIdno": .int(Int64(1_000_000 + i)), "predmet": .string("P\(i % 15)"), "katedra": "KIV", "datum": ["value": .string("\(1 + i % 28).1.2027")],
-            "obsazeni": .string("\(i % 12)"), "limit": i % 5 == 0 ? "null" : "10", "casOd": "09:00:00", "casDo": "11:00:00", "budova": "UC",
-            "mistnost": "355", "ucitel": ["jmeno": "Karel", "prijmeni": "Svoboda", "titulPred": "Ing."], "typTerminu": "Zkouška",
-            "deadlineDatumOdhlaseni": ["value": "1.1.2027 10:00"], "deadlineDatumPrihlaseni": ["value": "1.1.2027 9:00"], "osCislo": "F20B0001P",
-            "zapsan": .bool(i == 3), "lzeZapsatOdepsat": .bool(i % 12 < 10), "kodDuvoduProcNelzeZapsatOdepsat": "OK",
-        ]
+    var terms: [JSONValue] = []
+    for i in 0..<40 {
+        var term: [String: JSONValue] = ["katedra": "KIV", "casOd": "09:00:00", "casDo": "11:00:00", "budova": "UC", "mistnost": "355"]
+        term["termIdno"] = .int(Int64(1_000_000 + i))
+        term["predmet"] = .string("P\(i % 15)")
+        term["datum"] = ["value": .string("\(1 + i % 28).1.2027")]
+        term["obsazeni"] = .string("\(i % 12)")
+        term["limit"] = i % 5 == 0 ? "null" : "10"
+        term["ucitel"] = ["jmeno": "Karel", "prijmeni": "Svoboda", "titulPred": "Ing."]
+        term["typTerminu"] = "Zkouška"
+        term["deadlineDatumOdhlaseni"] = ["value": "1.1.2027 10:00"]
+        term["deadlineDatumPrihlaseni"] = ["value": "1.1.2027 9:00"]
+        term["osCislo"] = "F20B0001P"
+        term["zapsan"] = .bool(i == 3)
+        term["lzeZapsatOdepsat"] = .bool(i % 12 < 10)
+        term["kodDuvoduProcNelzeZapsatOdepsat"] = "OK"
+        terms.append(.object(term))
     }
     var grades: [JSONValue] = []
     var subjects: [JSONValue] = []
