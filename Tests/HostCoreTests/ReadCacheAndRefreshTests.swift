@@ -105,6 +105,23 @@ struct ReadCacheAndRefreshTests {
         #expect(!after.contains("feed.items@main"))
         await host.stop()
     }
+
+    /// A first fetch that fails leaves no baseline: the first one that succeeds is still the
+    /// baseline, not a flood of "new" items (the row the failure left has no items).
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")))
+    func aFailedFirstFetchIsNotABaseline() async throws {
+        let peer = try await HTTPUpstreamPeer()
+        let host = try await TestHost.started(plugins: [FeedPlugin()])
+        _ = try await host.call("feed.point", ["url": .string(peer.baseURL)]).get()
+        _ = try await HTTPUpstreamPeer.get(peer, "/items/put?key=exam1&value=full")
+        _ = try await host.call("feed.watch", ["every_s": 600]).get()
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/503")
+        #expect(failure(try await host.call("feed.refresh"))?.code == -32004)
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/200")
+        #expect(try await host.call("feed.refresh").get() == ["baseline": true, "added": [], "removed": [], "changed": []])
+        #expect(try await notices(host, "feed.changed").isEmpty)
+        await host.stop()
+    }
 }
 
 extension HTTPUpstreamPeer {
