@@ -123,6 +123,41 @@ struct UpstreamClientTests {
         #expect(after - before == 2, "the POST and the count itself")
     }
 
+    /// An upstream that failed every attempt gets one attempt for a while (a read falls back to
+    /// its cached copy at once); any answer restores the retries, and so does time.
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")), .timeLimit(.minutes(1)))
+    func anUpstreamThatFailedEveryRetryGetsOneAttemptUntilItAnswers() async throws {
+        let peer = try await HTTPUpstreamPeer()
+        let clock = TestClock()
+        let client = try Self.client(peer.baseURL, retries: 2, clock: clock)
+        // The peer counts every request it sees, its control requests (/set/…) and /count included.
+        func count() async throws -> Int64 { try await client.json(.GET, "/count")["all"]?.intValue ?? 0 }
+        func failsAfterRetries() async throws {
+            async let failed = Self.failure { try await client.json(.GET, "/data") }
+            for delay in [0.2, 0.4] {
+                await clock.waitForSleepers(1)
+                clock.advance(by: delay)
+            }
+            #expect(try await failed?.code == -32004)
+        }
+        let a = try await count()
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/503")
+        try await failsAfterRetries()
+        // Down now: one attempt and no wait on the clock (a retry would wait here for ever).
+        #expect(try #require(await Self.failure { try await client.json(.GET, "/data") }).code == -32004)
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/200")
+        let b = try await count()
+        #expect(b - a == 1 + 3 + 1 + 1 + 1, "set, three attempts, one attempt, set, count")
+        // The count was an answer: retries are back.
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/503")
+        try await failsAfterRetries()
+        // And after 30 s without an answer, too.
+        clock.advance(by: 31)
+        try await failsAfterRetries()
+        _ = try await HTTPUpstreamPeer.get(peer, "/set/200")
+        #expect(try await count() - b == 1 + 3 + 3 + 1 + 1)
+    }
+
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "ssl")))
     func aPrivateCAIsTrustedPerAccountAndAMissingOneIsReported() async throws {
         let peer = try await HTTPUpstreamPeer(tls: true)

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -150,6 +151,9 @@ public struct UpstreamClient: Sendable {
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:], body: ByteBuffer? = nil
     ) async throws -> UpstreamResponse {
         let idempotent = [.GET, .HEAD, .PUT, .DELETE, .OPTIONS].contains(method)
+        // An upstream that just failed every attempt gets one attempt, not the retries and their
+        // backoff: a read then falls back to its cached copy at once instead of after seconds.
+        let retries = UpstreamHealth.isDown(healthKey, now: clock.now) ? 0 : configuration.retries
         var refreshed = false
         var attempt = 0
         while true {
@@ -174,19 +178,22 @@ public struct UpstreamClient: Sendable {
                 }
                 throw await needsReauth("\(origin) answered 401 (the credentials were refused)")
             case .success(let response) where (502...504).contains(response.status):
-                if idempotent, attempt < configuration.retries {
+                if idempotent, attempt < retries {
                     attempt += 1
                     try await clock.sleep(for: configuration.retryDelay * (1 << (attempt - 1)))
                     continue
                 }
+                UpstreamHealth.failed(healthKey, now: clock.now)
                 throw unreachable("answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)", status: response.status)
             case .success(let response):
+                UpstreamHealth.answered(healthKey)
                 return response
-            case .failure(let error) where idempotent && attempt < configuration.retries
+            case .failure(let error) where idempotent && attempt < retries
                 && (error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout):
                 attempt += 1
                 try await clock.sleep(for: configuration.retryDelay * (1 << (attempt - 1)))
             case .failure(let error):
+                if error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout { UpstreamHealth.failed(healthKey, now: clock.now) }
                 throw error
             }
         }
@@ -270,6 +277,8 @@ public struct UpstreamClient: Sendable {
             throw map(error)
         }
     }
+
+    var healthKey: String { "\(plugin)|\(account ?? "")|\(origin)" }
 
     // MARK: Errors
 
@@ -370,4 +379,25 @@ public struct UpstreamFailure: Sendable, CustomStringConvertible {
         self.kind = kind
         self.reason = reason
     }
+}
+
+/// Which upstreams failed their last request after every retry (Home Assistant's coordinator
+/// marks an integration unavailable the same way): for `downFor` after such a failure, requests
+/// to the same plugin, account and origin make one attempt. Any answer clears it.
+enum UpstreamHealth {
+    static let downFor: TimeInterval = 30
+    private static let failures = NIOLockedValueBox<[String: Date]>([:])
+
+    static func isDown(_ key: String, now: Date) -> Bool {
+        failures.withLockedValue { map in
+            guard let at = map[key] else { return false }
+            if now.timeIntervalSince(at) < downFor { return true }
+            map[key] = nil
+            return false
+        }
+    }
+
+    static func failed(_ key: String, now: Date) { failures.withLockedValue { $0[key] = now } }
+
+    static func answered(_ key: String) { failures.withLockedValue { _ = $0.removeValue(forKey: key) } }
 }
