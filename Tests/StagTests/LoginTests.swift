@@ -139,6 +139,10 @@ import Testing
             ("stag.accounts.default", ["account": "none"], "account"),
             ("stag.accounts.remove", ["account": "none"], "account"),
             ("stag.timetable", [:], "account"),
+            ("stag.logout", ["account": "none"], "account"),
+            ("stag.login.wait", ["account": "none"], "account"),
+            ("stag.login.wait", ["account": "x", "timeout_s": 0], "timeout_s"),
+            ("stag.login", ["university": 5], "university"),
         ]
         for (method, params, param) in cases {
             guard case .failure(let error) = try await bench.host.call(method, params) else { Issue.record("\(method) \(params) accepted"); continue }

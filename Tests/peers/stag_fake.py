@@ -62,6 +62,7 @@ STATE = {
     "harmonogram": {},    # "rok" -> harmonogramItem rows
     "canteen": {},        # "B0" -> {"mainCourses", "soups"}
     "refusal_status": 200,
+    "failure": "",        # "xml": answers XML whatever is asked; "403": refuses every role; "500": fails every call
 }
 tickets = {}              # ticket -> user key
 login = {"user": "student", "mode": "normal"}
@@ -271,6 +272,14 @@ class Handler(BaseHTTPRequestHandler):
         return (parse_stag_date(start) if start else None, parse_stag_date(end) if end else None)
 
     def rest(self, op):
+        failure = STATE["failure"]
+        if failure == "500":
+            return self.text(500, "java.lang.NullPointerException")
+        if failure == "403" and self.q("stagUser"):
+            return self.text(403, "Server odmítl požadovanou roli (refused the requested role)")
+        if failure == "xml":
+            self.query.pop("outputFormat", None)
+            self.headers.replace_header("Accept", "application/xml") if "Accept" in self.headers else None
         anonymous_ok = op in ("predmety/getPredmetInfo", "kalendar/getHarmonogramRoku", "kalendar/getAktualniObdobiInfo",
                               "kalendar/getKalendarRoku", "help/invalidateTicket", "ucitel/getUcitelInfo")
         user_key = self.user()

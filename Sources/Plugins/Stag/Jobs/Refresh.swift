@@ -15,11 +15,11 @@ extension StagService {
                 try await refresh(account.name)
             } catch {
                 // One failing account does not stop the others.
-                context.logger.warning("stag.refresh failed", metadata: ["account": "\(account.name)", "error": "\(error)"])
-                failures.append("\(account.name): \(error)")
+                context.logger.warning("stag.refresh failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
+                failures.append("\(account.name): \((error as? RPCError)?.message ?? "\(error)")")
             }
         }
-        if !failures.isEmpty { throw RPCError.internalError("refresh failed for \(failures.joined(separator: "; "))") }
+        if !failures.isEmpty { throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "stag.refresh failed for \(failures.joined(separator: "; "))") }
     }
 
     func refresh(_ name: String) async throws {
@@ -143,7 +143,7 @@ extension StagService {
                         dedupeKey: "stag.exam.tomorrow:\(account.name):\(term["term_id"]?.encodedString() ?? ""):\(tomorrow)")
                 }
             } catch {
-                context.logger.warning("stag.evening failed", metadata: ["account": "\(account.name)", "error": "\(error)"])
+                context.logger.warning("stag.evening failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
             }
         }
     }

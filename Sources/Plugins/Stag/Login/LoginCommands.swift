@@ -48,9 +48,11 @@ extension StagService {
         let target = try target(params)
         let timeout = Duration.seconds(600)
         let capture = try await LoopbackCapture.start(timeout: timeout, title: "Signed in to IS/STAG")
-        var components = URLComponents(string: target.base + "/ws/login")!
-        components.queryItems = [URLQueryItem(name: "originalURL", value: capture.url), URLQueryItem(name: "longTicket", value: "1")]
-        let loginURL = components.url!.absoluteString
+        // The callback encoded whole (as the reference's clients send it): URLComponents would
+        // leave its ':' and '/' as they are.
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let callback = capture.url.addingPercentEncoding(withAllowedCharacters: unreserved) ?? capture.url
+        let loginURL = target.base + "/ws/login?originalURL=" + callback + "&longTicket=1"
         await logins.start(target.account, capture: capture) { [self] redirect in
             let callback = try StagCallback.parse(items: Self.repairedItems(redirect))
             _ = try await completeLogin(target, ticket: callback.ticket, callbackIdentity: callback.identity)
@@ -155,7 +157,8 @@ extension StagService {
         let identity: StagIdentity
         do {
             let v2 = try await probe.read("help/getStagUserListForActualUserV2")
-            guard let read = StagIdentity(v2) ?? callbackIdentity else {
+            // The roles the login page sent (every one in stagUserInfo), else STAG's own list.
+            guard let read = callbackIdentity ?? StagIdentity(v2) else {
                 throw StagError.unexpectedAnswer("help/getStagUserListForActualUserV2", "no roles in the answer")
             }
             identity = read
