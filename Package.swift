@@ -228,6 +228,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "redact-bench",
+            dependencies: ["HostCore"],
+            path: "Benchmarks/RedactBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "stag-bench",
             dependencies: [
                 "Stag", "HostCore", "AssistantClient", "AssistantTesting",

@@ -9,7 +9,46 @@ public final class SecretRedactor: Sendable {
     public static let placeholder = "«redacted»"
     public static let shared = SecretRedactor()
 
-    private let secrets = NIOLockedValueBox<Set<String>>([])
+    /// Built when a secret is added, so a reply's strings are only scanned, never re-sorted.
+    private struct Patterns: Sendable {
+        var all: Set<String> = []
+        /// Secrets of 4 bytes or more, longest first (a secret that contains another is
+        /// scrubbed whole).
+        var scrubbed: [String] = []
+        var bytes: [[UInt8]] = []
+        /// Indexes into `bytes` by first byte: the scan looks only at secrets that can start at
+        /// a position.
+        var byFirstByte: [[Int]] = Array(repeating: [], count: 256)
+        var shortest = Int.max
+
+        mutating func add(_ secret: String) {
+            guard all.insert(secret).inserted, secret.count >= 4 else { return }
+            scrubbed.append(secret)
+            scrubbed.sort { $0.utf8.count > $1.utf8.count }
+            bytes = scrubbed.map { Array($0.utf8) }
+            byFirstByte = Array(repeating: [], count: 256)
+            for (index, pattern) in bytes.enumerated() { byFirstByte[Int(pattern[0])].append(index) }
+            shortest = bytes.last?.count ?? Int.max
+        }
+
+        /// Whether any secret occurs in `text`: one pass over its bytes.
+        func occurs(in text: UnsafeBufferPointer<UInt8>) -> Bool {
+            let count = text.count
+            guard count >= shortest else { return false }
+            for position in 0...(count - shortest) {
+                for index in byFirstByte[Int(text[position])] {
+                    let pattern = bytes[index]
+                    guard position + pattern.count <= count else { continue }
+                    if pattern.withUnsafeBufferPointer({ memcmp($0.baseAddress!, text.baseAddress! + position, pattern.count) == 0 }) {
+                        return true
+                    }
+                }
+            }
+            return false
+        }
+    }
+
+    private let patterns = NIOLockedValueBox(Patterns())
 
     public init() {}
 
@@ -17,18 +56,22 @@ public final class SecretRedactor: Sendable {
     /// ordinary words) but are still never returned as values.
     public func remember(_ secret: String) {
         guard !secret.isEmpty else { return }
-        secrets.withLockedValue { _ = $0.insert(secret) }
+        patterns.withLockedValue { $0.add(secret) }
     }
 
     public func redact(_ text: String) -> String {
-        let known = secrets.withLockedValue { $0 }
-        guard !known.isEmpty else { return text }
-        var result = text
-        // Longest first, so a secret that contains another is scrubbed whole.
-        for secret in known.sorted(by: { $0.count > $1.count }) where secret.count >= 4 && result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: Self.placeholder)
+        Self.redact(text, patterns.withLockedValue { $0 })
+    }
+
+    private static func redact(_ text: String, _ known: Patterns) -> String {
+        guard !known.scrubbed.isEmpty, text.utf8.count >= known.shortest else { return text }
+        var text = text
+        let found = text.withUTF8 { known.occurs(in: $0) }
+        guard found else { return text }
+        for secret in known.scrubbed where text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: Self.placeholder)
         }
-        return result
+        return text
     }
 
     static let credentialKeys: Set<String> = [
@@ -36,27 +79,47 @@ public final class SecretRedactor: Sendable {
         "client_secret", "passphrase", "private_key", "key_secret",
     ]
 
+    /// Lower-cases only a key that has capitals (most keys have none: no string is made).
+    static func isCredentialKey(_ key: String) -> Bool {
+        credentialKeys.contains(key) || (key.utf8.contains { (65...90).contains($0) } && credentialKeys.contains(key.lowercased()))
+    }
+
+    /// The value itself when nothing in it needs scrubbing (the common case): nothing is copied.
     public func redact(_ value: JSONValue) -> JSONValue {
+        let known = patterns.withLockedValue { $0 }
+        return Self.redact(value, known) ?? value
+    }
+
+    /// nil when unchanged.
+    private static func redact(_ value: JSONValue, _ known: Patterns) -> JSONValue? {
         switch value {
         case .string(let s):
-            let r = redact(s)
-            return r == s ? value : .string(r)
+            let r = redact(s, known)
+            return r == s ? nil : .string(r)
         case .array(let items):
-            return .array(items.map(redact))
-        case .object(let object):
-            var out: [String: JSONValue] = [:]
-            for (key, item) in object {
-                if Self.credentialKeys.contains(key) || Self.credentialKeys.contains(key.lowercased()),
-                    case .string(let s) = item, !s.isEmpty
-                {
-                    out[key] = .string(Self.placeholder)
-                } else {
-                    out[key] = redact(item)
-                }
+            var out: [JSONValue]?
+            for (index, item) in items.enumerated() {
+                guard let changed = redact(item, known) else { continue }
+                if out == nil { out = items }
+                out![index] = changed
             }
-            return .object(out)
+            return out.map(JSONValue.array)
+        case .object(let object):
+            var out: [String: JSONValue]?
+            for (key, item) in object {
+                let changed: JSONValue?
+                if isCredentialKey(key), case .string(let s) = item, !s.isEmpty {
+                    changed = s == placeholder ? nil : .string(placeholder)
+                } else {
+                    changed = redact(item, known)
+                }
+                guard let changed else { continue }
+                if out == nil { out = object }
+                out![key] = changed
+            }
+            return out.map(JSONValue.object)
         default:
-            return value
+            return nil
         }
     }
 }
