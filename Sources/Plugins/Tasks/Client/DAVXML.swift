@@ -47,7 +47,8 @@ final class DAVElement: @unchecked Sendable {
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
-        guard parser.parse() else { return nil }
+        // Foundation's parser on Linux can report success for a document cut off mid-element.
+        guard parser.parse(), builder.stack.isEmpty else { return nil }
         return builder.root
     }
 

@@ -1,0 +1,174 @@
+import Foundation
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// An XML element tree built by Foundation's XML parser with namespaces on, so elements are
+/// matched by namespace and local name whatever prefix a server chose. Attributes are keyed
+/// `{namespace}local` (`{http://www.w3.org/1999/xlink}href`), or by local name alone when they
+/// have no prefix: `atom:type` and `xsi:type` on the same element stay apart.
+public final class XMLNode: @unchecked Sendable {
+    public static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+    public static let xlink = "http://www.w3.org/1999/xlink"
+    public static let xsi = "http://www.w3.org/2001/XMLSchema-instance"
+
+    public let namespace: String
+    public let name: String
+    public let attributes: [String: String]
+
+    public func attribute(_ local: String, _ namespace: String? = nil) -> String? {
+        attributes[namespace.map { "{\($0)}\(local)" } ?? local]
+    }
+    public internal(set) var children: [XMLNode] = []
+    public internal(set) var text = ""
+
+    init(namespace: String, name: String, attributes: [String: String]) {
+        self.namespace = namespace
+        self.name = name
+        self.attributes = attributes
+    }
+
+    public var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    public func children(_ name: String, _ namespace: String? = nil) -> [XMLNode] {
+        children.filter { $0.name == name && (namespace == nil || $0.namespace == namespace) }
+    }
+
+    public func first(_ name: String, _ namespace: String? = nil) -> XMLNode? {
+        children.first { $0.name == name && (namespace == nil || $0.namespace == namespace) }
+    }
+
+    /// Parses a document; nil when it is not well-formed XML. External entities are never loaded.
+    public static func parse(_ data: Data) -> XMLNode? {
+        let builder = Builder()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = builder
+        // Foundation's parser on Linux can report success for a document cut off mid-element:
+        // every element must also have closed.
+        guard parser.parse(), !builder.failed, builder.stack.isEmpty else { return nil }
+        return builder.root
+    }
+
+    private final class Builder: NSObject, XMLParserDelegate {
+        var root: XMLNode?
+        var stack: [XMLNode] = []
+        var failed = false
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { failed = true }
+        /// Prefix → namespace as declared so far (the parser reports attributes by prefix).
+        var prefixes: [String: String] = ["xml": XMLNode.xmlNamespace]
+
+        func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+            prefixes[prefix] = namespaceURI
+        }
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes attributeDict: [String: String] = [:]) {
+            var attributes: [String: String] = [:]
+            for (key, value) in attributeDict {
+                let parts = key.split(separator: ":", maxSplits: 1)
+                if parts.count == 2, let namespace = prefixes[String(parts[0])] {
+                    attributes["{\(namespace)}\(parts[1])"] = value
+                } else {
+                    attributes[key] = value
+                }
+            }
+            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+            let element = XMLNode(namespace: namespaceURI ?? "", name: local, attributes: attributes)
+            if let parent = stack.last { parent.children.append(element) } else { root = element }
+            stack.append(element)
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+            _ = stack.popLast()
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { stack.last?.text += string }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { stack.last?.text += String(decoding: CDATABlock, as: UTF8.self) }
+    }
+}
+
+/// An Atom feed or entry (RFC 4287) with a payload in `atom:content`, as KOSapi serves them:
+/// relative links resolved against `xml:base`, the next page's address, and multilingual text.
+public struct AtomDocument: Sendable {
+    public static let atom = "http://www.w3.org/2005/Atom"
+    public static let openSearch = "http://a9.com/-/spec/opensearch/1.1/"
+
+    public struct Entry: Sendable {
+        /// The last `:` segment of `atom:id` (`urn:cvut:kos:course:23368305` → `23368305`).
+        public var id: String?
+        public var title: String?
+        public var updated: String?
+        /// `rel="self"`, resolved.
+        public var selfLink: String?
+        /// `xsi:type` of the content (`course`, `parallel`, …).
+        public var type: String?
+        public var content: XMLNode?
+    }
+
+    /// `xml:base` as sent.
+    public var base: String?
+    public var language: String?
+    public var entries: [Entry]
+    /// The resolved `rel="next"` address, nil on the last page.
+    public var next: String?
+    public var totalResults: Int?
+
+    /// nil when the bytes are not an Atom feed or entry.
+    public init?(_ data: Data) {
+        guard let root = XMLNode.parse(data), root.namespace == Self.atom, root.name == "feed" || root.name == "entry" else { return nil }
+        base = root.attribute("base", XMLNode.xmlNamespace)
+        language = root.attribute("lang", XMLNode.xmlNamespace)
+        let base = self.base
+        func entry(_ node: XMLNode) -> Entry {
+            let content = node.first("content", Self.atom)
+            let link = node.children("link", Self.atom).first { ($0.attribute("rel") ?? "alternate") == "self" }?.attribute("href")
+            return Entry(
+                id: node.first("id", Self.atom)?.trimmedText.split(separator: ":").last.map(String.init),
+                title: node.first("title", Self.atom)?.trimmedText, updated: node.first("updated", Self.atom)?.trimmedText,
+                selfLink: link.map { Self.resolve($0, base: base) },
+                // Recorded feeds write `xsi:type="course"`; some documentation prefixes the value.
+                type: content?.attribute("type", XMLNode.xsi).map { $0.split(separator: ":").last.map(String.init) ?? $0 }, content: content)
+        }
+        if root.name == "entry" {
+            entries = [entry(root)]
+        } else {
+            entries = root.children("entry", Self.atom).map(entry)
+            next = root.children("link", Self.atom).first { $0.attribute("rel") == "next" }?.attribute("href").map { Self.resolve($0, base: base) }
+            totalResults = root.first("totalResults", Self.openSearch).flatMap { Int($0.trimmedText) }
+        }
+    }
+
+    /// Joins a relative link to `xml:base`, reading the base as a directory: KOSapi's base may
+    /// come without its trailing slash (`…/api/3`), and plain RFC 3986 resolution would then
+    /// drop the version segment (`…/api/courses`).
+    public static func resolve(_ href: String, base: String?) -> String {
+        if href.hasPrefix("http://") || href.hasPrefix("https://") { return href }
+        guard var base, !base.isEmpty else { return href }
+        if !base.hasSuffix("/") { base += "/" }
+        guard let baseURL = URL(string: base), let resolved = URL(string: href, relativeTo: baseURL) else { return base + href }
+        return resolved.absoluteString
+    }
+}
+
+extension XMLNode {
+    /// The text of the child `name` in `language`, else in any other language, else without one
+    /// (a title missing in one language falls back to the other).
+    public func text(_ name: String, language: String) -> String? {
+        let candidates = children(name).filter { !$0.trimmedText.isEmpty }
+        func lang(_ node: XMLNode) -> String? { node.attribute("lang", XMLNode.xmlNamespace) }
+        return (candidates.first { lang($0) == language } ?? candidates.first { lang($0) == nil }
+            ?? candidates.first)?.trimmedText
+    }
+
+    /// A reference's target (`xlink:href`), resolved against `base`.
+    public func reference(_ name: String, base: String?) -> (href: String, title: String)? {
+        guard let node = first(name), let href = node.attribute("href", XMLNode.xlink) else { return nil }
+        return (AtomDocument.resolve(href, base: base), node.trimmedText)
+    }
+}
