@@ -88,6 +88,21 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 items.pop(dict(parse_qsl(parts.query))["key"], None)
             return self.answer(200, {"ok": True})
+        if path in ("/api/3/atom", "/api/3/atom-elsewhere"):
+            # Five entries, two a page; xml:base without its trailing slash, as KOSapi sends it.
+            offset = int(dict(parse_qsl(parts.query)).get("offset", "0"))
+            host = self.headers.get("Host")
+            entries = "".join(
+                '<atom:entry><atom:id>urn:cvut:kos:course:%d</atom:id><atom:content atom:type="xml" xsi:type="course"><code>C%d</code></atom:content></atom:entry>' % (i, i)
+                for i in range(offset, min(offset + 2, 5)))
+            nxt = ""
+            if offset + 2 < 5:
+                target = "atom?offset=%d&amp;limit=2" % (offset + 2) if path.endswith("/atom") else "https://elsewhere.example/api/3/atom?offset=2"
+                nxt = '<atom:link rel="next" href="%s"/>' % target
+            body = ('<?xml version="1.0" encoding="UTF-8"?><atom:feed xmlns="http://kosapi.feld.cvut.cz/schema/3" xmlns:atom="http://www.w3.org/2005/Atom" '
+                    'xmlns:osearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+                    'xml:base="http://%s/api/3" xml:lang="cs"><atom:id>x</atom:id>%s%s<osearch:totalResults>5</osearch:totalResults></atom:feed>' % (host, nxt, entries))
+            return self.answer(200, body.encode(), "application/atom+xml")
         if path == "/count":
             return self.answer(200, {"all": counts["all"], "flaky": counts["flaky"]})
         return self.answer(404, {"error": "not found"})
