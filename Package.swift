@@ -119,6 +119,17 @@ let package = Package(
             path: "Sources/Plugins/OctoPrint",
             swiftSettings: strictSwift
         ),
+        // In progress (issue 13): not yet listed in PluginList.
+        .target(
+            name: "KOS",
+            dependencies: [
+                "HostCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/Plugins/KOS",
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "Stag",
             dependencies: [
@@ -178,6 +189,15 @@ let package = Package(
             dependencies: [
                 "Tasks", "HostCore", "AssistantClient", "AssistantTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "KOSTests",
+            dependencies: [
+                "KOS", "HostCore", "AssistantClient", "AssistantTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSwift
         ),

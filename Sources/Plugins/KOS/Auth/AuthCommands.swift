@@ -1,0 +1,115 @@
+import Foundation
+import HostCore
+
+/// `kos.setup`, `kos.login` (the authorization-code flow through the loopback capture),
+/// `kos.login.code`, `kos.status`, `kos.logout`.
+extension KOSService {
+    static let scope = "cvut:kosapi:read"
+
+    func setup(_ params: Params) async throws -> JSONValue {
+        let id = try params.requiredString("client_id").trimmingCharacters(in: .whitespaces)
+        guard !id.isEmpty, id.count <= 200, !id.contains(where: \.isWhitespace) else { throw RPCError.invalidParam("client_id", "is not an OAuth client id") }
+        let secret = try params.requiredString("client_secret")
+        guard !secret.isEmpty else { throw RPCError.invalidParam("client_secret", "is empty") }
+        var apiURL = params.string("api_url") ?? "https://kosapi.fit.cvut.cz/api/3"
+        var authURL = params.string("auth_url") ?? "https://auth.fit.cvut.cz"
+        while apiURL.hasSuffix("/") { apiURL.removeLast() }
+        while authURL.hasSuffix("/") { authURL.removeLast() }
+        try UpstreamClient.checkBaseURL(apiURL, policy: .loopbackOnly, param: "api_url")
+        try UpstreamClient.checkBaseURL(authURL, policy: .loopbackOnly, param: "auth_url")
+        let port = params.int("redirect_port")
+        if let port, !(1024...65535).contains(port) { throw RPCError.invalidParam("redirect_port", "must be 1024–65535, got \(port)") }
+        // Checked before anything is saved: a wrong secret (1402) is told apart from an
+        // unreachable server (-32004).
+        _ = try await OAuthClient(clientID: id, secret: secret, authURL: authURL, context: context).clientCredentials()
+        try await tokens.saveClient(.init(id: id, apiURL: apiURL, authURL: authURL, redirectPort: port.map(Int.init)), secret: secret)
+        return ["client_id": .string(id), "api_url": .string(apiURL), "auth_url": .string(authURL), "redirect_port": port.map(JSONValue.int) ?? .null,
+                "checked": true]
+    }
+
+    func login(_ params: Params) async throws -> JSONValue {
+        guard let client = try await tokens.client() else { throw KOSError.notSetUp() }
+        let timeout = Duration.seconds(600)
+        let capture = try await LoopbackCapture.start(port: client.redirectPort ?? 0, timeout: timeout, title: "Signed in to KOS")
+        // An OAuth client registered with an exact redirect URI needs the fixed port and a fixed path.
+        let redirectURI = capture.url
+        let state = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        var components = URLComponents(string: client.authURL + "/oauth/authorize")!
+        components.queryItems = [
+            URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: client.id),
+            URLQueryItem(name: "redirect_uri", value: redirectURI), URLQueryItem(name: "scope", value: Self.scope), URLQueryItem(name: "state", value: state),
+        ]
+        let url = (components.url?.absoluteString ?? "").replacingOccurrences(of: "+", with: "%2B")
+        try await rememberPending(state: state, redirectURI: redirectURI)
+        await logins.start("user", capture: capture) { [self] redirect in
+            _ = try await complete(items: redirect.items)
+        }
+        return ["login_url": .string(url), "expires_in_s": .int(Int64(timeout.components.seconds))]
+    }
+
+    /// The state and redirect URI of the login in progress, for the pasted-callback path too.
+    func rememberPending(state: String, redirectURI: String) async throws {
+        try await context.vault.set("pending_login", secret: JSONValue.object(["state": .string(state), "redirect_uri": .string(redirectURI)]).encodedString())
+    }
+
+    func loginCode(_ params: Params) async throws -> JSONValue {
+        let text = try params.requiredString("callback_url")
+        guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let items = components.queryItems,
+              items.contains(where: { $0.name == "code" || $0.name == "error" })
+        else { throw RPCError.invalidParam("callback_url", "is not the address the login page redirected to (it has no code)") }
+        var values: [String: String] = [:]
+        for item in items { values[item.name] = item.value ?? "" }
+        return try await complete(items: values)
+    }
+
+    /// Checks `state`, exchanges the code, reads the username, stores both tokens.
+    func complete(items: [String: String]) async throws -> JSONValue {
+        if let error = items["error"] { throw KOSError.loginFailed(error == "access_denied" ? "access was denied at the login page" : error) }
+        guard let pendingText = try await context.vault.get("pending_login"), let pending = try? JSONValue.decode(pendingText),
+              let state = pending["state"]?.stringValue, let redirectURI = pending["redirect_uri"]?.stringValue
+        else { throw KOSError.loginFailed("no login is in progress; run kos.login first") }
+        guard items["state"] == state else { throw KOSError.loginFailed("the state does not match this login (a stale or forged redirect)") }
+        guard let code = items["code"], !code.isEmpty else { throw KOSError.loginFailed("the redirect has no code") }
+        let oauth = try await tokens.oauth()
+        let fresh = try await oauth.exchange(code: code, redirectURI: redirectURI)
+        let username = try await oauth.username(access: fresh.access)
+        try await tokens.store(fresh, username: username)
+        try await context.vault.delete("pending_login")
+        return try await status()
+    }
+
+    func loginWait(_ params: Params) async throws -> JSONValue {
+        let seconds = params.int("timeout_s") ?? 600
+        let outcome = try await withThrowingTaskGroup(of: PendingLogins.Outcome?.self) { group in
+            group.addTask { await self.logins.settled("user") }
+            group.addTask {
+                try await self.context.clock.sleep(for: .seconds(seconds))
+                return .waiting(since: self.context.clock.now)
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        switch outcome {
+        case nil: throw RPCError.invalidParams("no login was started; run kos.login")
+        case .waiting?: return ["logged_in": false, "state": "waiting"]
+        case .succeeded?: return try await status()
+        case .failed(let why)?: return ["logged_in": false, "state": "failed", "detail": .string(why)]
+        }
+    }
+
+    func status() async throws -> JSONValue {
+        guard let client = try await tokens.client() else { return ["set_up": false, "logged_in": false] }
+        let login = try await tokens.login()
+        return [
+            "set_up": true, "client_id": .string(client.id), "api_url": .string(client.apiURL),
+            "logged_in": .bool(login?.state == "ready"), "username": login?.username.map(JSONValue.string) ?? .null,
+            "expires_at": login.map { .string(ISO8601.string($0.expiresAt)) } ?? .null, "state": login.map { .string($0.state) } ?? "logged_out",
+            "detail": login?.detail.map(JSONValue.string) ?? .null,
+        ]
+    }
+
+    func logout() async throws -> JSONValue {
+        try await tokens.logout()
+        return ["logged_in": false]
+    }
+}

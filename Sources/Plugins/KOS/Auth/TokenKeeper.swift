@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import HostCore
+
+/// The application's client and the user's tokens. Refreshes are serialised here: the user's
+/// token is refreshed shortly before it expires and once after a 401; a refused refresh marks
+/// the login as needing re-auth (one `kos.auth.expired` notice). The client-credentials token
+/// for public data is kept in memory only.
+actor TokenKeeper {
+    struct Client: Sendable {
+        var id: String
+        var apiURL: String
+        var authURL: String
+        var redirectPort: Int?
+    }
+
+    struct Login: Sendable {
+        var username: String?
+        var expiresAt: Date
+        var state: String
+        var detail: String?
+    }
+
+    let context: PluginContext
+    private var publicToken: (token: String, expiresAt: Date)?
+    /// Refresh this long before expiry.
+    static let margin: TimeInterval = 60
+
+    init(context: PluginContext) { self.context = context }
+
+    func client() throws -> Client? {
+        try context.database.read { db in
+            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_client").map {
+                Client(id: $0["client_id"], apiURL: $0["api_url"], authURL: $0["auth_url"], redirectPort: $0["redirect_port"])
+            }
+        }
+    }
+
+    func login() throws -> Login? {
+        try context.database.read { db in
+            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_login").map {
+                Login(username: $0["username"], expiresAt: Date(timeIntervalSince1970: $0["expires_at"]), state: $0["state"], detail: $0["detail"])
+            }
+        }
+    }
+
+    func oauth() async throws -> OAuthClient {
+        guard let client = try client(), let secret = try await context.vault.get("client_secret") else { throw KOSError.notSetUp() }
+        return OAuthClient(clientID: client.id, secret: secret, authURL: client.authURL, context: context)
+    }
+
+    func saveClient(_ client: Client, secret: String) async throws {
+        try await context.vault.set("client_secret", secret: secret)
+        try await context.database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO kos_client(one, client_id, api_url, auth_url, redirect_port) VALUES (1, ?, ?, ?, ?)
+                    ON CONFLICT(one) DO UPDATE SET client_id = excluded.client_id, api_url = excluded.api_url, auth_url = excluded.auth_url,
+                        redirect_port = excluded.redirect_port
+                    """, arguments: [client.id, client.apiURL, client.authURL, client.redirectPort])
+        }
+        publicToken = nil
+    }
+
+    func store(_ tokens: OAuthClient.Tokens, username: String?) async throws {
+        try await context.vault.set("access_token", secret: tokens.access)
+        if let refresh = tokens.refresh { try await context.vault.set("refresh_token", secret: refresh) }
+        let expires = context.clock.now.addingTimeInterval(tokens.expiresIn).timeIntervalSince1970
+        try await context.database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO kos_login(one, username, expires_at, state, detail) VALUES (1, ?, ?, 'ready', NULL)
+                    ON CONFLICT(one) DO UPDATE SET username = coalesce(excluded.username, username), expires_at = excluded.expires_at,
+                        state = 'ready', detail = NULL
+                    """, arguments: [username, expires])
+        }
+    }
+
+    /// The user's token, refreshed first when it is about to expire; -32003 when there is no
+    /// usable login.
+    func userToken() async throws -> String {
+        guard let login = try login(), login.state == "ready", let access = try await context.vault.get("access_token") else {
+            throw needsLogin(try login()?.detail ?? "no one is logged in")
+        }
+        if login.expiresAt.timeIntervalSince(context.clock.now) > Self.margin { return access }
+        try await refresh()
+        guard let fresh = try await context.vault.get("access_token") else { throw needsLogin("the token was not stored") }
+        return fresh
+    }
+
+    /// Uses the refresh token once; a refusal ends the login (needs re-auth, one notice).
+    func refresh() async throws {
+        guard let refreshToken = try await context.vault.get("refresh_token") else { throw await expire("there is no refresh token") }
+        let tokens: OAuthClient.Tokens
+        do {
+            tokens = try await oauth().refresh(refreshToken)
+        } catch let error as RPCError where error.code == 1403 || error.code == 1402 {
+            throw await expire("the refresh token was refused (\(error.message))")
+        }
+        try await store(tokens, username: nil)
+    }
+
+    /// A client-credentials token for public data (kept in memory until shortly before expiry).
+    func appToken() async throws -> String {
+        if let publicToken, publicToken.expiresAt.timeIntervalSince(context.clock.now) > Self.margin { return publicToken.token }
+        let tokens = try await oauth().clientCredentials()
+        publicToken = (tokens.access, context.clock.now.addingTimeInterval(tokens.expiresIn))
+        return tokens.access
+    }
+
+    func logout() async throws {
+        try await context.vault.delete("access_token")
+        try await context.vault.delete("refresh_token")
+        try await context.database.write { db in try db.execute(sql: "DELETE FROM kos_login") }
+    }
+
+    func expire(_ reason: String) async -> RPCError {
+        let flipped = (try? await context.database.write { db -> Bool in
+            try db.execute(sql: "UPDATE kos_login SET state = 'needs_reauth', detail = ? WHERE state != 'needs_reauth'", arguments: [reason])
+            return db.changesCount == 1
+        }) ?? false
+        if flipped {
+            _ = try? await context.notifier.post(
+                topic: "kos.auth.expired", title: "kos: log in again", body: "\(reason). Run: assistantctl kos.login", severity: .warning)
+        }
+        return needsLogin(reason)
+    }
+
+    func needsLogin(_ reason: String) -> RPCError {
+        RPCError(code: RPCErrorCode.needsReauth, message: "KOS needs you to log in: \(reason); run: assistantctl kos.login",
+                 data: ["plugin": "kos", "state": "needs_reauth", "fix": "assistantctl kos.login", "detail": .string(reason)])
+    }
+}

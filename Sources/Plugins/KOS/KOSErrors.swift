@@ -1,0 +1,17 @@
+import HostCore
+
+/// The KOS plugin's own error codes (block 1400–1499).
+enum KOSError {
+    static func notSetUp() -> RPCError {
+        RPCError(code: 1401, message: "KOS is not set up: run assistantctl kos.setup client_id=… (the client secret is asked for)")
+    }
+    static func clientRefused(_ detail: String) -> RPCError {
+        RPCError(code: 1402, message: "The OAuth server refused the application's client id or secret: \(detail)")
+    }
+    static func loginFailed(_ detail: String) -> RPCError {
+        RPCError(code: 1403, message: "The KOS login did not complete: \(detail)")
+    }
+    static func badAnswer(_ what: String) -> RPCError {
+        RPCError(code: 1404, message: "The OAuth server's answer could not be read: \(what)")
+    }
+}

@@ -1,0 +1,39 @@
+import HostCore
+
+/// Every KOS command, declared once with its parameters and its handler.
+enum KOSManifest {
+    static let id = "kos"
+    static let version = "0.1.0"
+
+    static var info: PluginInfo {
+        PluginInfo(
+            id: id, version: version, summary: "CTU KOSapi: OAuth login (the KOSapi commands are in progress)",
+            topics: [TopicDescriptor("kos.auth.expired", "the KOS login can no longer be refreshed: log in again")],
+            vaultNames: ["client_secret", "access_token", "refresh_token"], configOptions: KOSConfig.all)
+    }
+
+    typealias Command = PluginCommand<KOSService>
+
+    static var commands: [Command] {
+        [
+            Command("setup", "Stores the OAuth application (checked with a client-credentials token first)", params: [
+                ParamSpec("client_id", .string, required: true, help: "the application's client id"),
+                ParamSpec("client_secret", .secret, required: true, help: "the application's client secret"),
+                ParamSpec("api_url", .string, help: "KOSapi (default https://kosapi.fit.cvut.cz/api/3)"),
+                ParamSpec("auth_url", .string, help: "the OAuth server (default https://auth.fit.cvut.cz)"),
+                ParamSpec("redirect_port", .integer(min: 1024, max: 65535), help: "a fixed loopback port for an exact redirect URI"),
+            ], result: "{client_id, api_url, auth_url, redirect_port, checked}", use: KOSService.setup),
+            Command("login", "Starts the login; open the printed address in a browser on this machine", result: "{login_url, expires_in_s}",
+                    use: KOSService.login),
+            Command("login.wait", "Waits until the browser login has finished", params: [
+                ParamSpec("timeout_s", .integer(min: 1, max: 900), help: "how long to wait (default 600)"),
+            ], result: "the status, or {state: failed, detail}", timeout: .seconds(905), use: KOSService.loginWait),
+            Command("login.code", "Completes a login with the pasted address the browser was redirected to", params: [
+                ParamSpec("callback_url", .string, required: true, help: "the redirect address with code and state"),
+            ], result: "the status", use: KOSService.loginCode),
+            Command("status", "Shows whether you are logged in, as whom, and the token's expiry", result: "{set_up, logged_in, username, expires_at, …}",
+                    use: KOSService.status),
+            Command("logout", "Forgets your tokens", result: "{logged_in}", use: KOSService.logout),
+        ]
+    }
+}

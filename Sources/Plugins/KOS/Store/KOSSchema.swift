@@ -1,0 +1,28 @@
+import GRDB
+import HostCore
+
+/// The OAuth client's settings and the user's login (secrets in the vault: `kos/client_secret`,
+/// `kos/access_token`, `kos/refresh_token`).
+enum KOSSchema {
+    static func register(_ migrations: inout PluginMigrations) {
+        migrations.register("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE kos_client (
+                        one INTEGER PRIMARY KEY CHECK (one = 1),
+                        client_id TEXT NOT NULL,
+                        api_url TEXT NOT NULL,
+                        auth_url TEXT NOT NULL,
+                        redirect_port INTEGER
+                    );
+                    CREATE TABLE kos_login (
+                        one INTEGER PRIMARY KEY CHECK (one = 1),
+                        username TEXT,
+                        expires_at REAL NOT NULL,
+                        state TEXT NOT NULL,
+                        detail TEXT
+                    );
+                    """)
+        }
+    }
+}
