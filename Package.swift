@@ -162,7 +162,11 @@ let package = Package(
         // Starts real daemons and real peers for tests (Hummingbird's HummingbirdTesting shape).
         .target(
             name: "AssistantTesting",
-            dependencies: ["HostCore", "AssistantClient"],
+            dependencies: [
+                "HostCore", "AssistantClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Tests/AssistantTesting",
             swiftSettings: strictSwift
         ),

@@ -17,7 +17,7 @@ import Testing
         try await bench.login(account: "zcu")
         try await second.admin("login", ["user": "dual", "mode": "normal"])
         let started = try await bench.host.call("stag.login", ["base_url": .string(second.base), "account": "upol"]).get()
-        _ = try await StagFake.browse(try require(started["login_url"]?.stringValue))
+        _ = try await Browser.open(try require(started["login_url"]?.stringValue))
         _ = try await bench.host.call("stag.login.wait", ["account": "upol"]).get()
 
         let accounts = try await bench.host.call("stag.accounts.list").get()["accounts"]?.arrayValue ?? []

@@ -22,7 +22,7 @@ import Testing
         #expect(original.hasPrefix("http://127.0.0.1:") && !original.contains(String(bench.fake.port)), "the callback is the loopback capture")
         #expect(components.queryItems?.first { $0.name == "longTicket" }?.value == "1")
 
-        let page = try await StagFake.browse(loginURL)
+        let page = try await Browser.open(loginURL)
         #expect(page.status == 200)
         #expect(page.body.contains("You can close this tab"))
         let done = try await bench.host.call("stag.login.wait", ["account": "127.0.0.1"]).get()
@@ -53,7 +53,7 @@ import Testing
         for mode in ["cancel", "empty"] {
             try await bench.fake.admin("login", ["user": "student", "mode": .string(mode)])
             let started = try await bench.host.call("stag.login", ["base_url": .string(bench.fake.base), "account": "zcu"]).get()
-            _ = try await StagFake.browse(try require(started["login_url"]?.stringValue))
+            _ = try await Browser.open(try require(started["login_url"]?.stringValue))
             let done = try await bench.host.call("stag.login.wait", ["account": "zcu"]).get()
             #expect(done["state"] == "failed", "\(mode)")
             #expect(done["detail"]?.stringValue?.contains("cancelled") == true, "\(mode): \(done)")
@@ -66,7 +66,7 @@ import Testing
         let bench = try await StagBench.start()
         try await bench.fake.admin("login", ["user": "student", "mode": "space"])
         let started = try await bench.host.call("stag.login", ["base_url": .string(bench.fake.base), "account": "zcu"]).get()
-        _ = try await StagFake.browse(try require(started["login_url"]?.stringValue))
+        _ = try await Browser.open(try require(started["login_url"]?.stringValue))
         let done = try await bench.host.call("stag.login.wait", ["account": "zcu"]).get()
         #expect(done["state"] == "logged_in", "\(done)")
         #expect(done["roles"]?.arrayValue?.map { $0["osCislo"] } == ["F20B0001P"])
@@ -89,7 +89,7 @@ import Testing
         // A ticket from a browser flow, pasted as the callback address.
         try await bench.fake.admin("login", ["user": "student", "mode": "normal"])
         let loginURL = bench.fake.base + "/ws/login?originalURL=" + "http%3A%2F%2F127.0.0.1%3A9%2Fcb" + "&longTicket=1"
-        let callback = try require(try await StagFake.redirectLocation(loginURL), "the 302's Location")
+        let callback = try require(try await Browser.redirectLocation(loginURL), "the 302's Location")
         let pasted = try await bench.host.call("stag.login.ticket", ["base_url": .string(bench.fake.base), "account": "a", "callback_url": .string(callback)]).get()
         #expect(pasted["account"]?["roles"]?.arrayValue?.first?["osCislo"] == "F20B0001P")
 

@@ -53,31 +53,6 @@ final class StagFake: Sendable {
         return try JSONValue.decode(bytes: bytes.readableBytesView).arrayValue ?? []
     }
 
-    /// A browser on this machine: opens the login address and follows STAG's redirect to the
-    /// loopback capture. Returns the capture page's status.
-    static func browse(_ url: String) async throws -> (status: Int, body: String) {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        return (Int(response.status.code), String(buffer: bytes))
-    }
-}
-
-extension StagFake {
-    /// The `Location` of a redirect, not followed.
-    static func redirectLocation(_ url: String) async throws -> String? {
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
-            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
-            _ = try await response.body.collect(upTo: 1 << 20)
-            try await client.shutdown()
-            return response.headers.first(name: "Location")
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
-    }
 }
 
 extension TestClock {
@@ -143,7 +118,7 @@ struct StagBench {
     func login(user: String = "student", account: String = "school") async throws -> JSONValue {
         try await fake.admin("login", ["user": .string(user), "mode": "normal"])
         let started = try await host.call("stag.login", ["base_url": .string(fake.base), "account": .string(account)]).get()
-        let page = try await StagFake.browse(try require(started["login_url"]?.stringValue, "login_url"))
+        let page = try await Browser.open(try require(started["login_url"]?.stringValue, "login_url"))
         guard page.status == 200 else { throw StagFakeError(description: "capture page answered \(page.status)") }
         let done = try await host.call("stag.login.wait", ["account": .string(account), "timeout_s": 20]).get()
         guard done["state"] == "logged_in" else { throw StagFakeError(description: "login did not finish: \(done)") }
