@@ -1,0 +1,147 @@
+"""A fake CTU OAuth server (Zuul OAAS, reference §2) for the KOS plugin's tests.
+
+/oauth/token (client_credentials, authorization_code, refresh_token; client auth by HTTP Basic),
+/oauth/authorize (302 back to the redirect_uri with code and state), /oauth/userinfo (Bearer).
+Admin (POST, JSON): /_admin/authorize {"mode": "normal" | "deny" | "wrong_state"},
+/_admin/expire (every access token becomes invalid), /_admin/revoke (every refresh token too);
+GET /_admin/requests: [{"method", "path", "query", "auth"}].
+Prints `PORT <n>` when listening on 127.0.0.1.
+"""
+import base64
+import json
+import threading
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit, parse_qs, urlencode
+
+CLIENT_ID, CLIENT_SECRET = "assistant-app", "app-secret-123"
+lock = threading.Lock()
+codes = {}        # code -> redirect_uri
+access = {}       # token -> username or None (client credentials)
+refresh = {}      # token -> username
+mode = {"authorize": "normal"}
+seen = []
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, headers=None):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def record(self, parts):
+        auth = self.headers.get("Authorization") or ""
+        with lock:
+            seen.append({"method": self.command, "path": parts.path, "query": parts.query, "auth": auth.split(" ")[0].lower() if auth else "none"})
+
+    def client_ok(self, form):
+        auth = self.headers.get("Authorization") or ""
+        if auth.startswith("Basic "):
+            user, _, password = base64.b64decode(auth[6:]).decode().partition(":")
+        else:
+            user, password = form.get("client_id", [""])[0], form.get("client_secret", [""])[0]
+        return user == CLIENT_ID and password == CLIENT_SECRET
+
+    def tokens(self, username):
+        token = str(uuid.uuid4())
+        body = {"access_token": token, "token_type": "bearer", "expires_in": 300, "scope": "cvut:kosapi:read"}
+        with lock:
+            access[token] = username
+            if username:
+                body["refresh_token"] = str(uuid.uuid4())
+                refresh[body["refresh_token"]] = username
+        return body
+
+    def do_POST(self):
+        parts = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length).decode()
+        if parts.path.startswith("/_admin/"):
+            body = json.loads(raw or "{}")
+            with lock:
+                if parts.path == "/_admin/authorize":
+                    mode["authorize"] = body["mode"]
+                elif parts.path == "/_admin/expire":
+                    access.clear()
+                elif parts.path == "/_admin/revoke":
+                    access.clear()
+                    refresh.clear()
+            return self.answer(200, {})
+        self.record(parts)
+        if parts.path != "/oauth/token":
+            return self.answer(404, {"error": "not_found"})
+        form = parse_qs(raw)
+        if not self.client_ok(form):
+            return self.answer(401, {"error": "unauthorized"})
+        grant = form.get("grant_type", [""])[0]
+        if grant == "client_credentials":
+            return self.answer(200, self.tokens(None))
+        if grant == "authorization_code":
+            with lock:
+                redirect = codes.pop(form.get("code", [""])[0], None)
+            if redirect is None or redirect != form.get("redirect_uri", [""])[0]:
+                return self.answer(400, {"error": "invalid_grant"})
+            return self.answer(200, self.tokens("novakjan"))
+        if grant == "refresh_token":
+            with lock:
+                user = refresh.pop(form.get("refresh_token", [""])[0], None)
+            if user is None:
+                return self.answer(400, {"error": "invalid_grant"})
+            return self.answer(200, self.tokens(user))
+        return self.answer(400, {"error": "unsupported_grant_type"})
+
+    def do_GET(self):
+        parts = urlsplit(self.path)
+        if parts.path == "/_admin/requests":
+            with lock:
+                return self.answer(200, seen)
+        self.record(parts)
+        query = parse_qs(parts.query)
+        if parts.path == "/oauth/authorize":
+            redirect = query.get("redirect_uri", [""])[0]
+            state = query.get("state", [""])[0]
+            if query.get("client_id", [""])[0] != CLIENT_ID or query.get("response_type", [""])[0] != "code":
+                return self.answer(400, {"error": "invalid_request"})
+            if mode["authorize"] == "deny":
+                target = {"error": "access_denied", "state": state}
+            else:
+                code = uuid.uuid4().hex
+                with lock:
+                    codes[code] = redirect
+                target = {"code": code, "state": "forged" if mode["authorize"] == "wrong_state" else state}
+            location = redirect + ("&" if "?" in redirect else "?") + urlencode(target)
+            self.send_response(302)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if parts.path == "/oauth/userinfo":
+            auth = self.headers.get("Authorization") or ""
+            with lock:
+                user = access.get(auth[7:]) if auth.startswith("Bearer ") else None
+            if not user:
+                return self.answer(401, {"error": "invalid_token"})
+            return self.answer(200, {"username": user, "email": user + "@fit.cvut.cz"})
+        return self.answer(404, {"error": "not_found"})
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print("PORT %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
