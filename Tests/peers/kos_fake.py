@@ -133,7 +133,45 @@ class Handler(BaseHTTPRequestHandler):
             if not user:
                 return self.answer(401, {"error": "invalid_token"})
             return self.answer(200, {"username": user, "email": user + "@fit.cvut.cz"})
+        if parts.path.startswith("/api/3/"):
+            return self.kosapi(parts.path[len("/api/3/"):])
         return self.answer(404, {"error": "not_found"})
+
+    def kosapi(self, resource):
+        auth = self.headers.get("Authorization") or ""
+        with lock:
+            known = auth.startswith("Bearer ") and auth[7:] in access
+            user = access.get(auth[7:]) if known else None
+        if not known:
+            return self.answer(401, {"error": "invalid_token"})
+        base = "http://%s/api/3" % self.headers.get("Host")
+        if resource.startswith("semesters/"):
+            which = resource.split("/")[1]
+            code = {"current": "B251", "next": "B252", "prev": "B242"}.get(which, which)
+            content = ('<code>%s</code><endDate>2026-02-15</endDate><name xml:lang="cs">Zimní 2025/2026</name>'
+                       '<name xml:lang="en">Winter 2025/2026</name><startDate>2025-09-22</startDate>') % code
+            return self.atom_entry(base, "semester", code, "semesters/%s/" % code, content)
+        if resource.startswith("students/"):
+            if user is None:
+                return self.answer(403, {"error": "a user token is needed"})
+            content = ('<firstName>Jan</firstName><lastName>Novák</lastName><username>%s</username><grade>2</grade>'
+                       '<studyState>ACTIVE</studyState><studyGroup>101</studyGroup>'
+                       '<programme xlink:href="programmes/B2646/">Informatika</programme>') % user
+            return self.atom_entry(base, "student", "1", "students/%s/" % user, content)
+        return self.answer(404, {"error": "not_found"})
+
+    def atom_entry(self, base, kind, ident, link, content):
+        # xml:base without its trailing slash, as KOSapi sends it.
+        body = ('<?xml version="1.0" encoding="UTF-8"?><atom:entry xmlns="http://kosapi.feld.cvut.cz/schema/3" xmlns:atom="http://www.w3.org/2005/Atom" '
+                'xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:base="%s" xml:lang="cs">'
+                '<atom:id>urn:cvut:kos:%s:%s</atom:id><atom:link rel="self" href="%s"/><atom:content atom:type="xml" xsi:type="%s">%s</atom:content>'
+                '</atom:entry>') % (base, kind, ident, link, kind, content)
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/atom+xml")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
 
 def main():

@@ -11,6 +11,9 @@ enum KOSError {
     static func loginFailed(_ detail: String) -> RPCError {
         RPCError(code: 1403, message: "The KOS login did not complete: \(detail)")
     }
+    static func refused(_ path: String, _ status: Int) -> RPCError {
+        RPCError(code: 1405, message: "KOSapi answered \(status) to \(path)", data: ["status": .int(Int64(status))])
+    }
     static func badAnswer(_ what: String) -> RPCError {
         RPCError(code: 1404, message: "The OAuth server's answer could not be read: \(what)")
     }

@@ -34,6 +34,11 @@ enum KOSManifest {
             Command("status", "Shows whether you are logged in, as whom, and the token's expiry", result: "{set_up, logged_in, username, expires_at, …}",
                     use: KOSService.status),
             Command("logout", "Forgets your tokens", result: "{logged_in}", use: KOSService.logout),
+            Command("semester", "A semester's code, name, start and end (public data)", params: [
+                ParamSpec("which", .oneOf(["current", "next", "prev"]), help: "current (default), next or prev"),
+            ], result: "{code, name, start, end, stale, fetched_at}", use: KOSService.semester),
+            Command("profile", "Your name, username, study programme, study group, grade and status",
+                    result: "{name, username, programme, study_group, grade, status, stale, fetched_at}", use: KOSService.profile),
         ]
     }
 }

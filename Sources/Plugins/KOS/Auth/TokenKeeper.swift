@@ -108,6 +108,8 @@ actor TokenKeeper {
         return tokens.access
     }
 
+    func forgetAppToken() { publicToken = nil }
+
     func logout() async throws {
         try await context.vault.delete("access_token")
         try await context.vault.delete("refresh_token")

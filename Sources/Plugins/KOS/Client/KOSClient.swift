@@ -1,0 +1,46 @@
+import Foundation
+import HostCore
+
+/// KOSapi through the kit's `UpstreamClient`: Atom asked for, the token only in
+/// `Authorization: Bearer`. The user's token is refreshed by the keeper before it expires and
+/// once after a 401; public data falls back to the application's client-credentials token when
+/// no one is logged in or the login has expired.
+extension KOSService {
+    enum Caller {
+        /// Only the logged-in user's token will do (their study data).
+        case user
+        /// Public data: the user's token when there is one, else the application's.
+        case publicData
+    }
+
+    func api(_ caller: Caller) async throws -> UpstreamClient {
+        guard let client = try await tokens.client() else { throw KOSError.notSetUp() }
+        let tokens = self.tokens
+        var asUser = caller == .user
+        if caller == .publicData, let login = try await tokens.login(), login.state == "ready" { asUser = true }
+        let auth: UpstreamAuth =
+            asUser
+            ? .bearer(token: { try await tokens.userToken() }, refresh: { try await tokens.refresh() })
+            : .bearer(token: { try await tokens.appToken() }, refresh: { await tokens.forgetAppToken() })
+        return try UpstreamClient(
+            plugin: "kos", configuration: .init(baseURL: client.apiURL, auth: auth, timeout: context.httpTimeout, reauthCommand: "assistantctl kos.login",
+                                                headers: ["Accept": "application/atom+xml"]),
+            http: context.http, clock: context.clock)
+    }
+
+    /// One Atom entry; 404 is -32010.
+    func entry(_ caller: Caller, _ path: String, query: [(String, String)] = [], what: String) async throws -> AtomDocument.Entry {
+        let client = try await api(caller)
+        let response = try await client.get(path, query: query + [("lang", language)])
+        if response.status == 404 { throw RPCError.notFound(what) }
+        guard (200..<300).contains(response.status) else {
+            guard response.status >= 500 else { throw KOSError.refused(path, response.status) }
+            throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(client.origin) answered \(response.status) to \(path)",
+                           data: ["plugin": "kos", "url": .string(client.origin), "status": .int(Int64(response.status))])
+        }
+        guard let entry = AtomDocument(Data(response.body.readableBytesView))?.entries.first else { throw KOSError.badAnswer("\(path) is not an Atom entry") }
+        return entry
+    }
+
+    var language: String { context.config[KOSConfig.language] }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import HostCore
+
+/// `kos.semester` (public data) and `kos.profile` (the logged-in student).
+extension KOSService {
+    func semester(_ params: Params) async throws -> JSONValue {
+        let which = params.string("which") ?? "current"
+        let result = try await context.cache.read(account: nil, key: ReadCache.key("semester", ["which": .string(which)])) {
+            let entry = try await entry(.publicData, "semesters/\(which)", what: "semester \(which)")
+            guard let c = entry.content else { throw KOSError.badAnswer("a semester without content") }
+            return [
+                "code": c.first("code").map { .string($0.trimmedText) } ?? .null, "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
+                "start": c.first("startDate").map { .string($0.trimmedText) } ?? .null, "end": c.first("endDate").map { .string($0.trimmedText) } ?? .null,
+            ]
+        }
+        return result
+    }
+
+    func profile() async throws -> JSONValue {
+        guard let username = try await tokens.login()?.username else { throw await tokens.needsLogin("no one is logged in") }
+        return try await context.cache.read(account: username, key: ReadCache.key("profile")) {
+            let entry = try await entry(.user, "students/\(username)", what: "student \(username)")
+            guard let c = entry.content else { throw KOSError.badAnswer("a student without content") }
+            let name = [c.first("titlesPre")?.trimmedText, c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText, c.first("titlesPost")?.trimmedText]
+                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            return [
+                "name": .string(name), "username": .string(c.first("username")?.trimmedText ?? username),
+                "programme": c.first("programme").map { .string($0.trimmedText) } ?? .null,
+                "study_group": c.first("studyGroup").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
+                "grade": c.first("grade").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
+                "status": c.first("studyState").map { .string($0.trimmedText.lowercased()) } ?? .null,
+            ]
+        }
+    }
+}
