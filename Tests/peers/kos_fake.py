@@ -23,6 +23,30 @@ mode = {"authorize": "normal"}
 seen = []
 
 
+def slot(day, first, duration, parity, room, extra=""):
+    return ('<timetableSlot><day>%d</day><duration>%d</duration><firstHour>%d</firstHour><parity>%s</parity>'
+            '<room xlink:href="rooms/%s/">%s</room>%s</timetableSlot>') % (day, duration, first, parity, room, room, extra)
+
+
+# Five parallels of novakjan (three pages of two): shapes from the reference's §5.3 recording.
+PARALLELS = [
+    ("349736000", '<capacity>22</capacity><code>105</code><course xlink:href="courses/BI-OPT/">Optimalizace</course><occupied>21</occupied>'
+                  '<parallelType>TUTORIAL</parallelType><teacher xlink:href="teachers/novakpet/">Mgr. Petr Novák Ph.D.</teacher>'
+                  + slot(5, 5, 2, "ODD", "TH:A-1442")),
+    ("349742000", '<capacity>140</capacity><code>1</code><course xlink:href="courses/BI-OPT/">Optimalizace</course><occupied>110</occupied>'
+                  '<parallelType>LECTURE</parallelType><teacher xlink:href="teachers/dvorakto/">Ing. Tomáš Dvořák Ph.D.</teacher>'
+                  '<teacher xlink:href="teachers/svobodav/">Ing. Vojtěch Svoboda Ph.D.</teacher>'
+                  + slot(5, 3, 2, "BOTH", "KN:E-107") + slot(2, 7, 2, "BOTH", "T2:C3-340")),
+    ("349800000", '<code>102</code><course xlink:href="courses/BI-PA2/">Programování a algoritmizace 2</course><parallelType>LABORATORY</parallelType>'
+                  '<teachers><teacher xlink:href="teachers/cernyj/">Ing. Jan Černý</teacher></teachers>'
+                  + slot(1, 1, 2, "EVEN", "T9:350", "<weeks>1-7,9</weeks>")),
+    ("349900000", '<code>3</code><course xlink:href="courses/BI-ZMA/">Základy matematické analýzy</course><parallelType>LECTURE</parallelType>'
+                  + slot(3, 9, 3, "UNDEFINED", "T9:105", "<startTime>14:30</startTime><endTime>16:45</endTime>")),
+    ("350000000", '<code>104</code><course xlink:href="courses/BI-ZMA/">Základy matematické analýzy</course><parallelType>TUTORIAL</parallelType>'
+                  + slot(1, 1, 2, "ODD", "T9:348")),
+]
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
@@ -151,6 +175,31 @@ class Handler(BaseHTTPRequestHandler):
             content = ('<code>%s</code><endDate>2026-02-15</endDate><name xml:lang="cs">Zimní 2025/2026</name>'
                        '<name xml:lang="en">Winter 2025/2026</name><startDate>2025-09-22</startDate>') % code
             return self.atom_entry(base, "semester", code, "semesters/%s/" % code, content)
+        if resource.startswith("students/") and resource.endswith("/parallels"):
+            if user is None:
+                return self.answer(403, {"error": "a user token is needed"})
+            query = parse_qs(urlsplit(self.path).query)
+            offset = int(query.get("offset", ["0"])[0])
+            limit = int(query.get("limit", ["2"])[0])  # a small default page size
+            sem = query.get("sem", ["current"])[0]
+            rows = PARALLELS[offset:offset + limit]
+            nxt = ""
+            if offset + limit < len(PARALLELS):
+                nxt = '<atom:link rel="next" href="students/%s/parallels?offset=%d&amp;limit=%d&amp;sem=%s"/>' % (user, offset + limit, limit, sem)
+            entries = "".join('<atom:entry><atom:id>urn:cvut:kos:parallel:%s</atom:id><atom:link rel="self" href="parallels/%s/"/>'
+                              '<atom:content atom:type="xml" xsi:type="parallel">%s</atom:content></atom:entry>' % (i, i, c) for i, c in rows)
+            body = ('<?xml version="1.0" encoding="UTF-8"?><atom:feed xmlns="http://kosapi.feld.cvut.cz/schema/3" xmlns:atom="http://www.w3.org/2005/Atom" '
+                    'xmlns:osearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:base="http://%s/api/3" xml:lang="cs"><atom:id>x</atom:id>%s%s'
+                    '<osearch:startIndex>%d</osearch:startIndex><osearch:totalResults>%d</osearch:totalResults></atom:feed>') % (
+                        self.headers.get("Host"), nxt, entries, offset, len(PARALLELS))
+            data = body.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/atom+xml")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
         if resource.startswith("students/"):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})

@@ -37,6 +37,11 @@ enum KOSManifest {
             Command("semester", "A semester's code, name, start and end (public data)", params: [
                 ParamSpec("which", .oneOf(["current", "next", "prev"]), help: "current (default), next or prev"),
             ], result: "{code, name, start, end, stale, fetched_at}", use: KOSService.semester),
+            Command("timetable", "My timetable slots, by day and start, filtered by week parity", params: [
+                ParamSpec("sem", .string, help: "a semester code (B261), current (default), next, prev"),
+                ParamSpec("parity", .oneOf(["even", "odd", "both"]), help: "even or odd weeks (slots of both kinds included), or both (default)"),
+            ], result: "{slots:[{day, start, end, course, course_name, kind, parallel, parity, room, teachers, weeks}], stale, fetched_at}",
+               use: KOSService.timetable),
             Command("profile", "Your name, username, study programme, study group, grade and status",
                     result: "{name, username, programme, study_group, grade, status, stale, fetched_at}", use: KOSService.profile),
         ]

@@ -1,0 +1,52 @@
+import Foundation
+import HostCore
+
+/// Query values KOSapi takes, checked before anything is sent.
+enum KOSQuery {
+    /// `sem`: a semester code (`B261`: century A/B, two-digit year, 1 winter / 2 summer), or
+    /// `current`, `next`, `prev`, `none`. Anything else is -32602.
+    static func semester(_ params: Params, default fallback: String = "current") throws(RPCError) -> String {
+        guard let value = params.string("sem") else { return fallback }
+        let lower = value.lowercased()
+        if ["current", "next", "prev", "none"].contains(lower) { return lower }
+        let upper = value.uppercased()
+        let chars = Array(upper)
+        guard chars.count == 4, chars[0] == "A" || chars[0] == "B", chars[1].isNumber, chars[2].isNumber, chars[3] == "1" || chars[3] == "2" else {
+            throw RPCError.invalidParam("sem", "'\(value)' is not a semester: a code such as B261, or current, next, prev or none")
+        }
+        return upper
+    }
+
+    /// An RSQL argument, quoted: KOSapi's grammar takes `'…'` or `"…"`; the quote not in the
+    /// value is chosen (a name with an apostrophe goes in double quotes), and a value with both
+    /// has its double quotes dropped to a search wildcard `_`.
+    static func quoted(_ value: String) -> String {
+        if !value.contains("'") { return "'\(value)'" }
+        if !value.contains("\"") { return "\"\(value)\"" }
+        return "'\(value.replacingOccurrences(of: "'", with: "_"))'"
+    }
+
+    /// The last path segment of a reference (`courses/A4B33OPT/` → `A4B33OPT`).
+    static func code(fromHref href: String) -> String? {
+        href.split(separator: "/").last.map(String.init)?.removingPercentEncoding
+    }
+}
+
+/// The teaching-hour grid (reference §10): hour n's start and end; FIT's by default.
+struct HourGrid: Sendable {
+    var starts: [String]
+    var minutes: Int
+
+    static let fit = HourGrid(
+        starts: ["07:30", "08:15", "09:15", "10:00", "11:00", "11:45", "12:45", "13:30", "14:30", "15:15", "16:15", "17:00", "18:00", "18:45", "19:45"],
+        minutes: 45)
+
+    func start(ofHour hour: Int) -> String? { (1...starts.count).contains(hour) ? starts[hour - 1] : nil }
+
+    func end(ofHour hour: Int) -> String? {
+        guard let start = start(ofHour: hour) else { return nil }
+        let parts = start.split(separator: ":").compactMap { Int($0) }
+        let total = parts[0] * 60 + parts[1] + minutes
+        return String(format: "%02d:%02d", total / 60, total % 60)
+    }
+}
