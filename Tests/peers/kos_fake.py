@@ -28,6 +28,33 @@ def slot(day, first, duration, parity, room, extra=""):
             '<room xlink:href="rooms/%s/">%s</room>%s</timetableSlot>') % (day, duration, first, parity, room, room, extra)
 
 
+def internal(code, name, semester, completed, assessment):
+    return ("internalCourseEnrollment", semester,
+            '<assessment>%s</assessment><completed>%s</completed><course xlink:href="courses/%s/">%s</course><semester xlink:href="semesters/%s/">%s</semester>'
+            % (str(assessment).lower(), str(completed).lower(), code, name, semester, semester))
+
+
+ENROLLMENTS = [
+    internal("BI-OPT", "Optimalizace", "B251", False, True),
+    internal("BI-PA2", "Programování a algoritmizace 2", "B251", False, False),
+    internal("BI-ZMA", "Základy matematické analýzy", "B251", True, True),
+    ("externalCourseEnrollment", "B251",
+     '<assessment>true</assessment><completed>true</completed><completion>CREDIT</completion><credits>2</credits>'
+     '<name xml:lang="cs">Tělesná výchova</name><semester xlink:href="semesters/B251/">B251</semester>'),
+    internal("BI-PA1", "Programování a algoritmizace 1", "B242", True, True),
+    internal("BI-LIN", "Lineární algebra", "B242", False, True),
+]
+COURSES = {
+    "BI-OPT": '<code>BI-OPT</code><completion>CREDIT_EXAM</completion><credits>5</credits><name xml:lang="cs">Optimalizace</name><name xml:lang="en">Optimization</name>',
+    "BI-PA2": '<code>BI-PA2</code><completion>CREDIT_EXAM</completion><credits>7</credits><name xml:lang="cs">Programování a algoritmizace 2</name>'
+              '<name xml:lang="en"></name>',
+    "BI-ZMA": '<code>BI-ZMA</code><completion>CREDIT_EXAM</completion><credits>6</credits><name xml:lang="cs">Základy matematické analýzy</name>'
+              '<name xml:lang="en">Basics of Mathematical Analysis</name>',
+    "BI-PA1": '<code>BI-PA1</code><completion>CREDIT_EXAM</completion><credits>7</credits><name xml:lang="cs">Programování a algoritmizace 1</name>',
+    "BI-LIN": '<code>BI-LIN</code><completion>CREDIT_EXAM</completion><credits>5</credits><name xml:lang="cs">Lineární algebra</name>',
+}
+
+
 # Five parallels of novakjan (three pages of two): shapes from the reference's §5.3 recording.
 PARALLELS = [
     ("349736000", '<capacity>22</capacity><code>105</code><course xlink:href="courses/BI-OPT/">Optimalizace</course><occupied>21</occupied>'
@@ -175,6 +202,23 @@ class Handler(BaseHTTPRequestHandler):
             content = ('<code>%s</code><endDate>2026-02-15</endDate><name xml:lang="cs">Zimní 2025/2026</name>'
                        '<name xml:lang="en">Winter 2025/2026</name><startDate>2025-09-22</startDate>') % code
             return self.atom_entry(base, "semester", code, "semesters/%s/" % code, content)
+        if resource.startswith("students/") and resource.endswith("/enrolledCourses"):
+            if user is None:
+                return self.answer(403, {"error": "a user token is needed"})
+            sem = parse_qs(urlsplit(self.path).query).get("sem", ["current"])[0]
+            rows = [(i, kind, c) for i, (kind, semester, c) in enumerate(ENROLLMENTS)
+                    if sem == "none" or semester == {"current": "B251", "prev": "B242"}.get(sem, sem)]
+            return self.feed("students/%s/enrolledCourses" % user, [(str(i), kind, c) for i, kind, c in rows])
+        if resource == "courses":
+            query = parse_qs(urlsplit(self.path).query).get("query", [""])[0]
+            # The RSQL subset the plugin sends: code=='X' (or "X"), joined with ','.
+            wanted = set()
+            for part in query.split(","):
+                key, _, value = part.partition("==")
+                if key.strip() != "code" or len(value) < 2 or value[0] not in "'\"" or value[-1] != value[0]:
+                    return self.answer(400, {"error": "bad query %r" % query})
+                wanted.add(value[1:-1])
+            return self.feed("courses", [(code, "course", COURSES[code]) for code in sorted(wanted) if code in COURSES])
         if resource.startswith("students/") and resource.endswith("/parallels"):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})
@@ -208,6 +252,30 @@ class Handler(BaseHTTPRequestHandler):
                        '<programme xlink:href="programmes/B2646/">Informatika</programme>') % user
             return self.atom_entry(base, "student", "1", "students/%s/" % user, content)
         return self.answer(404, {"error": "not_found"})
+
+    def feed(self, path, rows):
+        """Pages of two, `rel="next"` relative to a slash-less xml:base, the other parameters kept."""
+        query = parse_qs(urlsplit(self.path).query)
+        offset = int(query.get("offset", ["0"])[0])
+        limit = int(query.get("limit", ["2"])[0])
+        page = rows[offset:offset + limit]
+        nxt = ""
+        if offset + limit < len(rows):
+            rest = [(k, v[0]) for k, v in query.items() if k not in ("offset", "limit")]
+            nxt = '<atom:link rel="next" href="%s"/>' % (path + "?" + urlencode([("offset", offset + limit), ("limit", limit)] + rest)).replace("&", "&amp;")
+        entries = "".join('<atom:entry><atom:id>urn:cvut:kos:%s:%s</atom:id><atom:content atom:type="xml" xsi:type="%s">%s</atom:content></atom:entry>'
+                          % (kind.lower(), ident, kind, c) for ident, kind, c in page)
+        body = ('<?xml version="1.0" encoding="UTF-8"?><atom:feed xmlns="http://kosapi.feld.cvut.cz/schema/3" xmlns:atom="http://www.w3.org/2005/Atom" '
+                'xmlns:osearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:base="http://%s/api/3" xml:lang="cs"><atom:id>x</atom:id>%s%s'
+                '<osearch:startIndex>%d</osearch:startIndex><osearch:totalResults>%d</osearch:totalResults></atom:feed>') % (
+                    self.headers.get("Host"), nxt, entries, offset, len(rows))
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/atom+xml")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def atom_entry(self, base, kind, ident, link, content):
         # xml:base without its trailing slash, as KOSapi sends it.

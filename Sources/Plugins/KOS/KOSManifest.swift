@@ -42,6 +42,13 @@ enum KOSManifest {
                 ParamSpec("parity", .oneOf(["even", "odd", "both"]), help: "even or odd weeks (slots of both kinds included), or both (default)"),
             ], result: "{slots:[{day, start, end, course, course_name, kind, parallel, parity, room, teachers, weeks}], stale, fetched_at}",
                use: KOSService.timetable),
+            Command("courses", "My enrolled courses in a semester, with credits", params: [
+                ParamSpec("sem", .string, help: "a semester code (B261), current (default), next, prev or none (all)"),
+            ], result: "{courses:[{code, name, credits, completion, completed, assessment, semester, external}], credits, stale, fetched_at}",
+               use: KOSService.courses),
+            Command("results", "Credits enrolled and obtained per semester and in total (external enrolments count)",
+                    result: "{semesters:[{semester, credits_enrolled, credits_obtained, courses_enrolled, courses_completed}], total, stale, fetched_at}",
+                    use: KOSService.results),
             Command("profile", "Your name, username, study programme, study group, grade and status",
                     result: "{name, username, programme, study_group, grade, status, stale, fetched_at}", use: KOSService.profile),
         ]

@@ -1,0 +1,79 @@
+import Foundation
+import HostCore
+
+/// `kos.courses {sem?}` and `kos.results`: my enrolments, internal ones completed with their
+/// course's credits and completion (one `/courses` query for all of them), external ones as
+/// they come.
+extension KOSService {
+    func courses(_ params: Params) async throws -> JSONValue {
+        let sem = try KOSQuery.semester(params)
+        guard let username = try await tokens.login()?.username else { throw await tokens.needsLogin("no one is logged in") }
+        return try await context.cache.read(account: username, key: ReadCache.key("courses", ["sem": .string(sem)])) {
+            let rows = try await enrolments(username, sem: sem)
+            return ["courses": .array(rows), "credits": .int(rows.reduce(0) { $0 + ($1["credits"]?.intValue ?? 0) })]
+        }
+    }
+
+    func results() async throws -> JSONValue {
+        guard let username = try await tokens.login()?.username else { throw await tokens.needsLogin("no one is logged in") }
+        return try await context.cache.read(account: username, key: ReadCache.key("results")) {
+            let rows = try await enrolments(username, sem: "none")
+            func summary(_ rows: [JSONValue]) -> [String: JSONValue] {
+                let done = rows.filter { $0["completed"] == true }
+                return [
+                    "credits_enrolled": .int(rows.reduce(0) { $0 + ($1["credits"]?.intValue ?? 0) }),
+                    "credits_obtained": .int(done.reduce(0) { $0 + ($1["credits"]?.intValue ?? 0) }),
+                    "courses_enrolled": .int(Int64(rows.count)), "courses_completed": .int(Int64(done.count)),
+                ]
+            }
+            let bySemester = Dictionary(grouping: rows) { $0["semester"]?.stringValue ?? "" }
+            let semesters: [JSONValue] = bySemester.keys.sorted().map { code in
+                var row = summary(bySemester[code]!)
+                row["semester"] = .string(code)
+                return .object(row)
+            }
+            return ["semesters": .array(semesters), "total": .object(summary(rows))]
+        }
+    }
+
+    func enrolments(_ username: String, sem: String) async throws -> [JSONValue] {
+        let client = try await api(.user)
+        let entries = try await client.atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem), ("lang", language)])
+        let internalCodes = Set(entries.compactMap { entry in
+            entry.type == "internalCourseEnrollment" ? entry.content?.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)) : nil
+        })
+        var details: [String: XMLNode] = [:]
+        if !internalCodes.isEmpty {
+            let query = internalCodes.sorted().map { "code==\(KOSQuery.quoted($0))" }.joined(separator: ",")
+            for course in try await client.atomEntries("courses", query: [("query", query), ("lang", language)]) {
+                if let c = course.content, let code = c.first("code")?.trimmedText { details[code] = c }
+            }
+        }
+        var rows: [JSONValue] = []
+        for entry in entries {
+            guard let c = entry.content else { continue }
+            let semester = c.first("semester")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)) ?? c.first("semester")?.trimmedText
+            let flags: (JSONValue, JSONValue) = (.bool(c.first("completed")?.trimmedText == "true"), .bool(c.first("assessment")?.trimmedText == "true"))
+            if entry.type == "externalCourseEnrollment" {
+                rows.append([
+                    "code": .null, "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
+                    "credits": c.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
+                    "completion": c.first("completion").map { .string($0.trimmedText.lowercased()) } ?? .null,
+                    "completed": flags.0, "assessment": flags.1, "semester": semester.map(JSONValue.string) ?? .null, "external": true,
+                ])
+            } else {
+                let reference = c.first("course")
+                let code = reference?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+                let detail = code.flatMap { details[$0] }
+                rows.append([
+                    "code": code.map(JSONValue.string) ?? .null,
+                    "name": (detail?.text("name", language: language) ?? reference?.trimmedText).map(JSONValue.string) ?? .null,
+                    "credits": detail?.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
+                    "completion": detail?.first("completion").map { .string($0.trimmedText.lowercased()) } ?? .null,
+                    "completed": flags.0, "assessment": flags.1, "semester": semester.map(JSONValue.string) ?? .null, "external": false,
+                ])
+            }
+        }
+        return rows.sorted { ($0["semester"]?.stringValue ?? "", $0["code"]?.stringValue ?? "~") < ($1["semester"]?.stringValue ?? "", $1["code"]?.stringValue ?? "~") }
+    }
+}
