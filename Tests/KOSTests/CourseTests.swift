@@ -46,3 +46,30 @@ import Testing
         await bench.stop()
     }
 }
+
+extension CourseTests {
+    @Test func oneCourseWithItsDetailsAndBadCodes() async throws {
+        let bench = try await AuthTests.start()
+        try await bench.setUp()
+        let course = try await bench.host.call("kos.course", ["code": "bi-opt"]).get()
+        #expect(course["name"] == "Optimalizace")
+        #expect(course["credits"] == 5)
+        #expect(course["completion"] == "credit_exam")
+        #expect(course["season"] == "winter")
+        #expect(course["range"] == "2P+2C")
+        #expect(course["annotation"] == "Úvod do optimalizace.")
+        #expect(course["details"]?["lectures"] == "1. Lineární programování")
+        #expect(course["details"]?["tutorials"] == .null)
+        guard case .failure(let notOffered) = try await bench.host.call("kos.course", ["code": "BI-OPT", "sem": "B252"]) else {
+            Issue.record("a course not offered was found"); return
+        }
+        #expect(notOffered.code == -32010)
+        let before = try await bench.requests().count
+        for (params, param) in [([:] as JSONValue, "code"), (["code": "BI OPT"], "code"), (["code": "BI-OPT", "sem": "winter"], "sem")] {
+            guard case .failure(let error) = try await bench.host.call("kos.course", params) else { Issue.record("\(params) accepted"); continue }
+            #expect(error.data?["param"] == .string(param))
+        }
+        #expect(try await bench.requests().count == before, "nothing sent")
+        await bench.stop()
+    }
+}

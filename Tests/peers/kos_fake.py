@@ -209,6 +209,17 @@ class Handler(BaseHTTPRequestHandler):
             rows = [(i, kind, c) for i, (kind, semester, c) in enumerate(ENROLLMENTS)
                     if sem == "none" or semester == {"current": "B251", "prev": "B242"}.get(sem, sem)]
             return self.feed("students/%s/enrolledCourses" % user, [(str(i), kind, c) for i, kind, c in rows])
+        if resource.startswith("courses/") and resource.count("/") <= 2 and resource.rstrip("/").count("/") == 1:
+            code = resource.rstrip("/").split("/")[1]
+            query = parse_qs(urlsplit(self.path).query)
+            sem = query.get("sem", ["none"])[0]
+            if code not in COURSES or (sem not in ("none", "current", "B251") and code != "BI-LIN"):
+                return self.answer(404, {"error": "not offered"})
+            content = COURSES[code] + '<range>2P+2C</range><season>WINTER</season><programmeType>BACHELOR</programmeType>'
+            if query.get("detail", ["0"])[0] == "1":
+                content += ('<description xml:lang="cs">Úvod do optimalizace.</description><lecturesContents xml:lang="cs">1. Lineární programování</lecturesContents>'
+                            '<requirements xml:lang="cs">Zápočet a zkouška.</requirements>')
+            return self.atom_entry("http://%s/api/3" % self.headers.get("Host"), "course", code, "courses/%s/" % code, content)
         if resource == "courses":
             query = parse_qs(urlsplit(self.path).query).get("query", [""])[0]
             # The RSQL subset the plugin sends: code=='X' (or "X"), joined with ','.

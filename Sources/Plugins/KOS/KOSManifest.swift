@@ -49,6 +49,11 @@ enum KOSManifest {
             Command("results", "Credits enrolled and obtained per semester and in total (external enrolments count)",
                     result: "{semesters:[{semester, credits_enrolled, credits_obtained, courses_enrolled, courses_completed}], total, stale, fetched_at}",
                     use: KOSService.results),
+            Command("course", "A course's details (public data)", params: [
+                ParamSpec("code", .string, required: true, help: "course code, e.g. BI-OPT"),
+                ParamSpec("sem", .string, help: "a semester code, current, next, prev or none (default: the course's static data)"),
+            ], result: "{code, name, credits, completion, season, range, programme_type, annotation, details:{…}, stale, fetched_at}",
+               use: KOSService.course),
             Command("profile", "Your name, username, study programme, study group, grade and status",
                     result: "{name, username, programme, study_group, grade, status, stale, fetched_at}", use: KOSService.profile),
         ]

@@ -77,3 +77,27 @@ extension KOSService {
         return rows.sorted { ($0["semester"]?.stringValue ?? "", $0["code"]?.stringValue ?? "~") < ($1["semester"]?.stringValue ?? "", $1["code"]?.stringValue ?? "~") }
     }
 }
+
+/// `kos.course {code, sem?}`: one course with its detail texts.
+extension KOSService {
+    func course(_ params: Params) async throws -> JSONValue {
+        let code = try params.requiredString("code").uppercased()
+        guard !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw RPCError.invalidParam("code", "'\(code)' is not a course code such as BI-OPT")
+        }
+        let sem = try KOSQuery.semester(params, default: "none")
+        return try await context.cache.read(account: nil, key: ReadCache.key("course", ["code": .string(code), "sem": .string(sem)])) {
+            let entry = try await entry(.publicData, "courses/\(code)", query: [("sem", sem), ("detail", "1")], what: "course \(code) (in \(sem))")
+            guard let c = entry.content else { throw KOSError.badAnswer("a course without content") }
+            func text(_ name: String) -> JSONValue { c.text(name, language: language).map(JSONValue.string) ?? .null }
+            func lower(_ name: String) -> JSONValue { c.first(name).map { .string($0.trimmedText.lowercased()) } ?? .null }
+            return [
+                "code": .string(code), "name": text("name"), "credits": c.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
+                "completion": lower("completion"), "season": lower("season"), "range": c.first("range").map { .string($0.trimmedText) } ?? .null,
+                "programme_type": lower("programmeType"), "annotation": text("description"),
+                "details": ["lectures": text("lecturesContents"), "tutorials": text("tutorialsContents"), "requirements": text("requirements"),
+                            "literature": text("literature"), "objectives": text("objectives")],
+            ]
+        }
+    }
+}
