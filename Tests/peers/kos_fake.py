@@ -55,6 +55,23 @@ COURSES = {
 }
 
 
+EXAMS = {
+    901: {"course": "BI-OPT", "start": "2027-01-10T09:00:00", "end": "2027-01-10T11:00:00", "capacity": 20, "occupied": 20, "registered": False,
+          "term": "FINAL_EXAM", "room": "T9:105"},
+    902: {"course": "BI-OPT", "start": "2027-01-17T09:00:00", "end": "2027-01-17T11:00:00", "capacity": 20, "occupied": 5, "registered": True,
+          "term": "FINAL_EXAM", "room": "T9:107"},
+    903: {"course": "BI-ZMA", "start": "2027-01-12T13:00:00", "end": "2027-01-12T15:00:00", "capacity": 30, "occupied": 12, "registered": False,
+          "term": "ASSESSMENT", "room": "T9:350"},
+}
+
+
+def exam_xml(e):
+    return ('<cancelDeadline>%s</cancelDeadline><capacity>%d</capacity><course xlink:href="courses/%s/">%s</course><endDate>%s</endDate>'
+            '<examiners><teacher xlink:href="teachers/dvorakto/">Ing. Tomáš Dvořák Ph.D.</teacher></examiners><occupied>%d</occupied>'
+            '<room xlink:href="rooms/%s/">%s</room><signinDeadline>%s</signinDeadline><startDate>%s</startDate><termType>%s</termType>') % (
+                e["start"][:10], e["capacity"], e["course"], e["course"], e["end"], e["occupied"], e["room"], e["room"], e["start"][:10], e["start"], e["term"])
+
+
 # Five parallels of novakjan (three pages of two): shapes from the reference's §5.3 recording.
 PARALLELS = [
     ("349736000", '<capacity>22</capacity><code>105</code><course xlink:href="courses/BI-OPT/">Optimalizace</course><occupied>21</occupied>'
@@ -209,6 +226,13 @@ class Handler(BaseHTTPRequestHandler):
             rows = [(i, kind, c) for i, (kind, semester, c) in enumerate(ENROLLMENTS)
                     if sem == "none" or semester == {"current": "B251", "prev": "B242"}.get(sem, sem)]
             return self.feed("students/%s/enrolledCourses" % user, [(str(i), kind, c) for i, kind, c in rows])
+        if resource.startswith("courses/") and resource.endswith("/exams"):
+            code = resource.split("/")[1]
+            return self.feed(resource, [(str(i), "exam", exam_xml(e)) for i, e in EXAMS.items() if e["course"] == code])
+        if resource.startswith("students/") and resource.endswith("/exams"):
+            if user is None:
+                return self.answer(403, {"error": "a user token is needed"})
+            return self.feed(resource, [(str(i), "exam", exam_xml(e)) for i, e in EXAMS.items() if e["registered"]])
         if resource.startswith("courses/") and resource.count("/") <= 2 and resource.rstrip("/").count("/") == 1:
             code = resource.rstrip("/").split("/")[1]
             query = parse_qs(urlsplit(self.path).query)

@@ -54,6 +54,11 @@ enum KOSManifest {
                 ParamSpec("sem", .string, help: "a semester code, current, next, prev or none (default: the course's static data)"),
             ], result: "{code, name, credits, completion, season, range, programme_type, annotation, details:{…}, stale, fetched_at}",
                use: KOSService.course),
+            Command("exams", "Exams: of a course, mine only, or of all my enrolled courses", params: [
+                ParamSpec("course", .string, help: "a course code"), ParamSpec("mine", .boolean, help: "only the exams I am registered for"),
+                ParamSpec("sem", .string, help: "a semester code, current (default), next, prev or none"),
+            ], result: "{exams:[{id, course, start, end, room, capacity, occupied, full, kind, examiners, signin_deadline, cancel_deadline, registered}], stale, fetched_at}",
+               use: KOSService.exams),
             Command("profile", "Your name, username, study programme, study group, grade and status",
                     result: "{name, username, programme, study_group, grade, status, stale, fetched_at}", use: KOSService.profile),
         ]

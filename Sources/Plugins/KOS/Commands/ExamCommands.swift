@@ -1,0 +1,64 @@
+import Foundation
+import HostCore
+
+/// `kos.exams {course?, mine?, sem?}`: a course's exams, mine only, or those of all my enrolled
+/// courses; `registered` from my own exam list when I am logged in.
+extension KOSService {
+    func exams(_ params: Params) async throws -> JSONValue {
+        let sem = try KOSQuery.semester(params)
+        let mine = params.bool("mine") ?? false
+        var course: String?
+        if let given = params.string("course") {
+            let code = given.uppercased()
+            guard !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw RPCError.invalidParam("course", "'\(given)' is not a course code such as BI-OPT")
+            }
+            course = code
+        }
+        let login = try await tokens.login()
+        let username = login?.state == "ready" ? login?.username : nil
+        if (mine || course == nil) && username == nil { throw await tokens.needsLogin(login?.detail ?? "no one is logged in") }
+        let key = ReadCache.key("exams", ["sem": .string(sem), "mine": .bool(mine), "course": course.map(JSONValue.string) ?? .null])
+        return try await context.cache.read(account: username, key: key) {
+            var registered: Set<String> = []
+            var mineEntries: [AtomDocument.Entry] = []
+            if let username {
+                mineEntries = try await api(.user).atomEntries("students/\(username)/exams", query: [("sem", sem), ("lang", language)])
+                registered = Set(mineEntries.compactMap(\.id))
+            }
+            var entries: [AtomDocument.Entry]
+            if let course {
+                entries = try await api(.publicData).atomEntries("courses/\(course)/exams", query: [("sem", sem), ("lang", language)])
+            } else if mine {
+                entries = mineEntries
+            } else {
+                let codes = try await enrolments(username!, sem: sem).compactMap { $0["code"]?.stringValue }
+                let client = try await api(.publicData)
+                entries = []
+                for code in codes { entries += try await client.atomEntries("courses/\(code)/exams", query: [("sem", sem), ("lang", language)]) }
+            }
+            return ["exams": .array(entries.compactMap { Self.exam($0, registered: registered) }.sorted {
+                ($0["start"]?.stringValue ?? "", $0["id"]?.stringValue ?? "") < ($1["start"]?.stringValue ?? "", $1["id"]?.stringValue ?? "")
+            })]
+        }
+    }
+
+    static func exam(_ entry: AtomDocument.Entry, registered: Set<String>) -> JSONValue? {
+        guard let id = entry.id, let c = entry.content else { return nil }
+        func minutes(_ name: String) -> JSONValue { c.first(name).map { .string(String($0.trimmedText.prefix(16))) } ?? .null }
+        let capacity = c.first("capacity").flatMap { Int64($0.trimmedText) }
+        let occupied = c.first("occupied").flatMap { Int64($0.trimmedText) }
+        let examiners = (c.first("examiners")?.children("teacher") ?? []) + c.children("examiner")
+        return [
+            "id": .string(id), "course": c.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)).map(JSONValue.string) ?? .null,
+            "start": minutes("startDate"), "end": minutes("endDate"), "room": c.first("room").map { .string($0.trimmedText) } ?? .null,
+            "capacity": capacity.map(JSONValue.int) ?? .null, "occupied": occupied.map(JSONValue.int) ?? .null,
+            "full": .bool(capacity.map { cap in (occupied ?? 0) >= cap } ?? false),
+            "kind": c.first("termType")?.trimmedText == "ASSESSMENT" ? "assessment" : "exam",
+            "examiners": .array(examiners.map { .string($0.trimmedText) }),
+            "signin_deadline": c.first("signinDeadline").map { .string($0.trimmedText) } ?? .null,
+            "cancel_deadline": c.first("cancelDeadline").map { .string($0.trimmedText) } ?? .null,
+            "registered": .bool(registered.contains(id)),
+        ]
+    }
+}
