@@ -134,6 +134,7 @@ let package = Package(
             name: "Stag",
             dependencies: [
                 "HostCore", "CICal",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -210,9 +211,7 @@ let package = Package(
             dependencies: [
                 "Stag", "HostCore", "AssistantClient", "AssistantTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             // Read from the source tree by path (#filePath), not bundled.
             exclude: ["Fixtures"],
@@ -253,7 +252,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "redact-bench",
-            dependencies: ["HostCore"],
+            dependencies: ["HostCore", "AssistantTesting"],
             path: "Benchmarks/RedactBench",
             swiftSettings: strictSwift
         ),

@@ -13,9 +13,7 @@ let flightCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 100_000
 let runs = 30
 let at = "2026-11-20"
 
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func p95(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * 0.95))] }
-func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
 /// The native CSV's header (see `logbook.export format=csv`).
 let header = """

@@ -11,9 +11,6 @@ import HostCore
 let megabytes = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 50
 let runs = 3
 
-func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
-func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
-
 func status(_ pid: Int32, _ field: String) -> Int {
     let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
     let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""

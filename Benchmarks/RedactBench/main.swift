@@ -1,3 +1,4 @@
+import AssistantTesting
 import Foundation
 import HostCore
 
@@ -5,9 +6,6 @@ import HostCore
 // result (5 strings each) with 50 secrets remembered, redacted and encoded, beside
 // JSONSerialization encoding the same value, and beside the redactor this one replaced (a copy
 // of every secret, sorted, for every string), run in the same process.
-
-func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 func hex(_ n: Int) -> String { String((0..<n).map { _ in "0123456789abcdef".randomElement()! }) }
 

@@ -13,16 +13,6 @@ import Stag
 
 let runs = 30
 
-func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
-func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-func p90(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * 0.9))] }
-
-func residentMB() -> Double {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-    return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-}
-
 func post(_ url: String, _ body: JSONValue) async throws {
     var request = HTTPClientRequest(url: url)
     request.method = .POST

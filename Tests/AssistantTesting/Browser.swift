@@ -6,9 +6,12 @@ import NIOCore
 /// redirects to the loopback capture, or reads one redirect without following it (the address a
 /// person would paste).
 public enum Browser {
-    /// Opens `url`, following redirects; the last page's status and text.
-    public static func open(_ url: String) async throws -> (status: Int, body: String) {
-        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+    /// Opens `url`, following redirects; the last page's status and text. `headers` go with the
+    /// request (a cookie).
+    public static func open(_ url: String, headers: [(String, String)] = []) async throws -> (status: Int, body: String) {
+        var request = HTTPClientRequest(url: url)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         return (Int(response.status.code), String(buffer: bytes))
     }

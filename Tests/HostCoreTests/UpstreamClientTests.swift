@@ -138,7 +138,7 @@ struct UpstreamClientTests {
                 await clock.waitForSleepers(1)
                 clock.advance(by: delay)
             }
-            #expect(try await failed?.code == -32004)
+            #expect(await failed?.code == -32004)
         }
         let a = try await count()
         _ = try await HTTPUpstreamPeer.get(peer, "/set/503")

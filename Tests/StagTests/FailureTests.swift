@@ -1,5 +1,4 @@
 import AssistantTesting
-import AsyncHTTPClient
 import Foundation
 import HostCore
 import Testing
@@ -12,9 +11,9 @@ import Testing
     @Test func theFakeAnswersXMLUnlessJSONIsAsked() async throws {
         let bench = try await StudyTests.student()
         let ticket = try await bench.host.host.vault.get("stag/school/ticket")
-        var request = HTTPClientRequestShim(url: bench.fake.base + "/ws/services/rest2/predmety/getPredmetyByStudent?osCislo=F20B0001P")
-        request.cookie = "WSCOOKIE=\(ticket ?? "")"
-        let body = try await request.body()
+        let body = try await Browser.open(
+            bench.fake.base + "/ws/services/rest2/predmety/getPredmetyByStudent?osCislo=F20B0001P", headers: [("Cookie", "WSCOOKIE=\(ticket ?? "")")]
+        ).body
         #expect(body.hasPrefix("<?xml"), "the reference's default format")
         await bench.stop()
     }
@@ -45,20 +44,5 @@ import Testing
         #expect(failed.data?["status"] == 500)
         #expect(try await bench.host.call("stag.status").get()["accounts"]?.arrayValue?.first?["state"] == "ready", "a 500 is not a refused login")
         await bench.stop()
-    }
-}
-
-/// A plain GET with a cookie, outside the plugin.
-struct HTTPClientRequestShim {
-    var url: String
-    var cookie: String?
-
-    init(url: String) { self.url = url }
-
-    func body() async throws -> String {
-        var request = HTTPClientRequest(url: url)
-        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        return String(buffer: try await response.body.collect(upTo: 1 << 20))
     }
 }

@@ -8,15 +8,6 @@ import Testing
 /// The README's Stag command table is generated from the manifest; this keeps them the same
 /// (`UPDATE_README=1 swift test --filter StagManifestTests` rewrites the block).
 struct StagManifestTests {
-    static func table() -> String {
-        var lines = ["| command | what it does | parameters (* = required) |", "|---|---|---|"]
-        for c in StagPlugin().manifest.commands {
-            let params = c.params.map { "`\($0.name)`\($0.required ? "*" : "")" }.joined(separator: " ")
-            lines.append("| `\(c.name)` | \(c.summary) | \(params.isEmpty ? "–" : params) |")
-        }
-        return lines.joined(separator: "\n")
-    }
-
     @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
         let manifest = StagPlugin().manifest
         let names = Set(manifest.commands.map(\.name))
@@ -33,14 +24,7 @@ struct StagManifestTests {
         #expect(manifest.jobs.map(\.id) == ["refresh", "watch", "evening"], "run as stag.refresh, stag.watch, stag.evening")
         #expect(manifest.commands.first { $0.name == "stag.login.password" }?.params.first { $0.name == "password" }?.type.name == "secret")
 
-        let path = "\(Peers.packageRoot)/README.md"
-        var readme = try String(contentsOfFile: path, encoding: .utf8)
-        let begin = "<!-- stag-commands:begin -->\n", end = "\n<!-- stag-commands:end -->"
-        let block = begin + Self.table() + end
-        if ProcessInfo.processInfo.environment["UPDATE_README"] == "1", let a = readme.range(of: begin), let b = readme.range(of: end) {
-            readme.replaceSubrange(a.lowerBound..<b.upperBound, with: block)
-            try readme.write(toFile: path, atomically: true, encoding: .utf8)
-        }
+        let (readme, block) = try READMETable.sync(manifest, marker: "stag-commands")
         #expect(readme.contains(block), "README's stag command table differs from the manifest; run UPDATE_README=1 swift test --filter StagManifestTests")
         // Topics, options and error codes are named in the Stag section itself, not anywhere in the file.
         let start = try require(readme.range(of: "\n## Stag ("))

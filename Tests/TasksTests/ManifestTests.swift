@@ -8,15 +8,6 @@ import Testing
 /// The README's command table is generated from the manifest; this keeps them the same
 /// (`UPDATE_README=1 swift test --filter TasksManifestTests` rewrites the block).
 struct TasksManifestTests {
-    static func table() -> String {
-        var lines = ["| command | what it does | parameters (* = required) |", "|---|---|---|"]
-        for c in TasksPlugin().manifest.commands {
-            let params = c.params.map { "`\($0.name)`\($0.required ? "*" : "")" }.joined(separator: " ")
-            lines.append("| `\(c.name)` | \(c.summary) | \(params.isEmpty ? "–" : params) |")
-        }
-        return lines.joined(separator: "\n")
-    }
-
     @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
         let names = Set(TasksPlugin().manifest.commands.map(\.name))
         for name in [
@@ -26,15 +17,7 @@ struct TasksManifestTests {
         ] {
             #expect(names.contains("tasks." + name), "tasks.\(name) is in the issue's contract")
         }
-        let path = "\(Peers.packageRoot)/README.md"
-        var readme = try String(contentsOfFile: path, encoding: .utf8)
-        let begin = "<!-- tasks-commands:begin -->\n", end = "\n<!-- tasks-commands:end -->"
-        let block = begin + Self.table() + end
-        if ProcessInfo.processInfo.environment["UPDATE_README"] == "1",
-           let a = readme.range(of: begin), let b = readme.range(of: end) {
-            readme.replaceSubrange(a.lowerBound..<b.upperBound, with: block)
-            try readme.write(toFile: path, atomically: true, encoding: .utf8)
-        }
+        let (readme, block) = try READMETable.sync(TasksPlugin().manifest, marker: "tasks-commands")
         #expect(readme.contains(block), "README's tasks command table differs from the manifest; run UPDATE_README=1 swift test --filter TasksManifestTests")
         for topic in TasksPlugin().manifest.topics { #expect(readme.contains("`\(topic.topic)`"), "README names \(topic.topic)") }
         for option in TasksPlugin().manifest.configOptions { #expect(readme.contains("`\(option.key)`"), "README names \(option.key)") }

@@ -212,13 +212,12 @@ class Handler(BaseHTTPRequestHandler):
             user = access.get(auth[7:]) if known else None
         if not known:
             return self.answer(401, {"error": "invalid_token"})
-        base = "http://%s/api/3" % self.headers.get("Host")
         if resource.startswith("semesters/"):
             which = resource.split("/")[1]
             code = {"current": "B251", "next": "B252", "prev": "B242"}.get(which, which)
             content = ('<code>%s</code><endDate>2026-02-15</endDate><name xml:lang="cs">Zimní 2025/2026</name>'
                        '<name xml:lang="en">Winter 2025/2026</name><startDate>2025-09-22</startDate>') % code
-            return self.atom_entry(base, "semester", code, "semesters/%s/" % code, content)
+            return self.atom_entry("semester", code, "semesters/%s/" % code, content)
         if resource.startswith("students/") and resource.endswith("/enrolledCourses"):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})
@@ -243,7 +242,7 @@ class Handler(BaseHTTPRequestHandler):
             if query.get("detail", ["0"])[0] == "1":
                 content += ('<description xml:lang="cs">Úvod do optimalizace.</description><lecturesContents xml:lang="cs">1. Lineární programování</lecturesContents>'
                             '<requirements xml:lang="cs">Zápočet a zkouška.</requirements>')
-            return self.atom_entry("http://%s/api/3" % self.headers.get("Host"), "course", code, "courses/%s/" % code, content)
+            return self.atom_entry("course", code, "courses/%s/" % code, content)
         if resource == "courses":
             query = parse_qs(urlsplit(self.path).query).get("query", [""])[0]
             # The RSQL subset the plugin sends: code=='X' (or "X"), joined with ','.
@@ -257,39 +256,19 @@ class Handler(BaseHTTPRequestHandler):
         if resource.startswith("students/") and resource.endswith("/parallels"):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})
-            query = parse_qs(urlsplit(self.path).query)
-            offset = int(query.get("offset", ["0"])[0])
-            limit = int(query.get("limit", ["2"])[0])  # a small default page size
-            sem = query.get("sem", ["current"])[0]
-            rows = PARALLELS[offset:offset + limit]
-            nxt = ""
-            if offset + limit < len(PARALLELS):
-                nxt = '<atom:link rel="next" href="students/%s/parallels?offset=%d&amp;limit=%d&amp;sem=%s"/>' % (user, offset + limit, limit, sem)
-            entries = "".join('<atom:entry><atom:id>urn:cvut:kos:parallel:%s</atom:id><atom:link rel="self" href="parallels/%s/"/>'
-                              '<atom:content atom:type="xml" xsi:type="parallel">%s</atom:content></atom:entry>' % (i, i, c) for i, c in rows)
-            body = ('<?xml version="1.0" encoding="UTF-8"?><atom:feed xmlns="http://kosapi.feld.cvut.cz/schema/3" xmlns:atom="http://www.w3.org/2005/Atom" '
-                    'xmlns:osearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:base="http://%s/api/3" xml:lang="cs"><atom:id>x</atom:id>%s%s'
-                    '<osearch:startIndex>%d</osearch:startIndex><osearch:totalResults>%d</osearch:totalResults></atom:feed>') % (
-                        self.headers.get("Host"), nxt, entries, offset, len(PARALLELS))
-            data = body.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/atom+xml")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-            return
+            return self.feed(resource, [(ident, "parallel", content) for ident, content in PARALLELS])
         if resource.startswith("students/"):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})
             content = ('<firstName>Jan</firstName><lastName>Novák</lastName><username>%s</username><grade>2</grade>'
                        '<studyState>ACTIVE</studyState><studyGroup>101</studyGroup>'
                        '<programme xlink:href="programmes/B2646/">Informatika</programme>') % user
-            return self.atom_entry(base, "student", "1", "students/%s/" % user, content)
+            return self.atom_entry("student", "1", "students/%s/" % user, content)
         return self.answer(404, {"error": "not_found"})
 
     def feed(self, path, rows):
-        """Pages of two, `rel="next"` relative to a slash-less xml:base, the other parameters kept."""
+        """Pages of two (a small default page size), `rel="next"` relative to the slash-less
+        xml:base, the other parameters kept."""
         query = parse_qs(urlsplit(self.path).query)
         offset = int(query.get("offset", ["0"])[0])
         limit = int(query.get("limit", ["2"])[0])
@@ -300,11 +279,15 @@ class Handler(BaseHTTPRequestHandler):
             nxt = '<atom:link rel="next" href="%s"/>' % (path + "?" + urlencode([("offset", offset + limit), ("limit", limit)] + rest)).replace("&", "&amp;")
         entries = "".join('<atom:entry><atom:id>urn:cvut:kos:%s:%s</atom:id><atom:content atom:type="xml" xsi:type="%s">%s</atom:content></atom:entry>'
                           % (kind.lower(), ident, kind, c) for ident, kind, c in page)
-        body = ('<?xml version="1.0" encoding="UTF-8"?><atom:feed xmlns="http://kosapi.feld.cvut.cz/schema/3" xmlns:atom="http://www.w3.org/2005/Atom" '
+        self.send_atom("feed", '<atom:id>x</atom:id>%s%s<osearch:startIndex>%d</osearch:startIndex><osearch:totalResults>%d</osearch:totalResults>'
+                       % (nxt, entries, offset, len(rows)))
+
+    def send_atom(self, root, inner):
+        """An Atom document with KOSapi's namespaces and an xml:base without its trailing slash."""
+        body = ('<?xml version="1.0" encoding="UTF-8"?><atom:%s xmlns="http://kosapi.feld.cvut.cz/schema/3" xmlns:atom="http://www.w3.org/2005/Atom" '
                 'xmlns:osearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:base="http://%s/api/3" xml:lang="cs"><atom:id>x</atom:id>%s%s'
-                '<osearch:startIndex>%d</osearch:startIndex><osearch:totalResults>%d</osearch:totalResults></atom:feed>') % (
-                    self.headers.get("Host"), nxt, entries, offset, len(rows))
+                'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:base="http://%s/api/3" xml:lang="cs">%s</atom:%s>') % (
+                    root, self.headers.get("Host"), inner, root)
         data = body.encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/atom+xml")
@@ -312,18 +295,9 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def atom_entry(self, base, kind, ident, link, content):
-        # xml:base without its trailing slash, as KOSapi sends it.
-        body = ('<?xml version="1.0" encoding="UTF-8"?><atom:entry xmlns="http://kosapi.feld.cvut.cz/schema/3" xmlns:atom="http://www.w3.org/2005/Atom" '
-                'xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:base="%s" xml:lang="cs">'
-                '<atom:id>urn:cvut:kos:%s:%s</atom:id><atom:link rel="self" href="%s"/><atom:content atom:type="xml" xsi:type="%s">%s</atom:content>'
-                '</atom:entry>') % (base, kind, ident, link, kind, content)
-        data = body.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/atom+xml")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+    def atom_entry(self, kind, ident, link, content):
+        self.send_atom("entry", '<atom:id>urn:cvut:kos:%s:%s</atom:id><atom:link rel="self" href="%s"/><atom:content atom:type="xml" xsi:type="%s">%s</atom:content>'
+                       % (kind, ident, link, kind, content))
 
 
 def main():

@@ -66,6 +66,20 @@ public actor PendingLogins {
         return await withCheckedContinuation { observers[key, default: []].append($0) }
     }
 
+    /// `settled`, waiting at most `timeout` on the host clock (a `…login.wait` command): still
+    /// `.waiting` when the browser has not come back by then.
+    public nonisolated func settled(_ key: String, within timeout: Duration) async throws -> Outcome? {
+        try await withThrowingTaskGroup(of: Outcome?.self) { group in
+            group.addTask { await self.settled(key) }
+            group.addTask {
+                try await self.clock.sleep(for: timeout)
+                return .waiting(since: self.clock.now)
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+
     /// Ends the wait for `key` (an account removed), leaving no listener.
     public func cancel(_ key: String) async {
         guard let wait = waits.removeValue(forKey: key) else { return }

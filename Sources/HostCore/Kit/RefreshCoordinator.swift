@@ -45,6 +45,14 @@ public actor RefreshCoordinator {
             self.onChange = onChange
         }
 
+        /// A fetch for `check(_:)`, which runs it once without a job (no interval, no summary).
+        public init(
+            checking name: String, account: String? = nil, fetch: @escaping @Sendable () async throws -> [String: JSONValue],
+            onChange: @escaping @Sendable (Change) async throws -> Void
+        ) {
+            self.init(name: name, account: account, every: .zero, jitter: .zero, summary: name, fetch: fetch, onChange: onChange)
+        }
+
         func jobID(_ plugin: String) -> String { RefreshCoordinator.jobID(plugin, name, account) }
     }
 

@@ -316,7 +316,10 @@ public struct UpstreamClient: Sendable {
         return .object(data.merging(extra) { $1 })
     }
 
-    func unreachable(_ reason: String, status: Int? = nil) -> RPCError {
+    /// -32004 naming the plugin, the account and the origin (never a path or a query): for a
+    /// plugin that reads a status itself (`send`) and finds the upstream failing. With a 5xx
+    /// `status`, a cached read is answered from its last copy.
+    public func unreachable(_ reason: String, status: Int? = nil) -> RPCError {
         RPCError(
             code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(origin) \(reason)",
             data: errorData(status.map { ["status": .int(Int64($0))] } ?? [:]))

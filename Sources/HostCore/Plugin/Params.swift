@@ -204,4 +204,34 @@ public struct DateOnly: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
     public static func < (a: DateOnly, b: DateOnly) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+
+    /// A date known to be valid (from a calendar computation).
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The calendar date of `date` in `zone`.
+    public init(_ date: Date, in zone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        self.init(year: c.year!, month: c.month!, day: c.day!)
+    }
+
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    private var noonUTC: Date { Self.utc.date(from: DateComponents(year: year, month: month, day: day, hour: 12))! }
+
+    public func adding(days: Int) -> DateOnly {
+        DateOnly(Self.utc.date(byAdding: .day, value: days, to: noonUTC)!, in: Self.utc.timeZone)
+    }
+
+    /// Monday = 0 … Sunday = 6.
+    public var weekdayFromMonday: Int { (Self.utc.component(.weekday, from: noonUTC) + 5) % 7 }
 }

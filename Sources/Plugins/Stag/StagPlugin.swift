@@ -58,16 +58,16 @@ public final class StagService: Sendable {
     var accounts: Accounts { context.accounts }
     var language: String { context.config[StagConfig.language] }
     var zone: TimeZone { TimeZone(identifier: context.config[StagConfig.timeZone]) ?? TimeZone(identifier: "Europe/Prague")! }
-    var today: CalendarDay { CalendarDay(context.clock.now, in: zone) }
+    var today: DateOnly { DateOnly(context.clock.now, in: zone) }
 
     /// A usable account (-32003 when it needs a new login) with its client and roles.
     func session(_ name: String?) async throws -> StagSession {
         let account = try await accounts.usable(name)
-        let ticket = try await accounts.secret(account.name, "ticket")
-        guard let ticket else {
+        guard let ticket = try await accounts.secret(account.name, "ticket") else {
+            // The vault lost the ticket (restored without it): the account needs a new login, and
+            // asking again gives the -32003 that says so.
             try await accounts.needsReauth(account.name, reason: "no ticket is stored")
-            _ = try await accounts.usable(account.name)
-            throw RPCError.internalError("unreachable")
+            return try await session(account.name)
         }
         return try session(account, ticket: ticket)
     }

@@ -79,17 +79,7 @@ extension KOSService {
     }
 
     func loginWait(_ params: Params) async throws -> JSONValue {
-        let seconds = params.int("timeout_s") ?? 600
-        let outcome = try await withThrowingTaskGroup(of: PendingLogins.Outcome?.self) { group in
-            group.addTask { await self.logins.settled("user") }
-            group.addTask {
-                try await self.context.clock.sleep(for: .seconds(seconds))
-                return .waiting(since: self.context.clock.now)
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
-        }
-        switch outcome {
+        switch try await logins.settled("user", within: .seconds(params.int("timeout_s") ?? 600)) {
         case nil: throw RPCError.invalidParams("no login was started; run kos.login")
         case .waiting?: return ["logged_in": false, "state": "waiting"]
         case .succeeded?: return try await status()

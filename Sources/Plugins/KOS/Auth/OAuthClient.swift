@@ -40,10 +40,7 @@ struct OAuthClient: Sendable {
         }
         guard (200..<300).contains(response.status) else {
             let reason = response.json?["error"]?.stringValue ?? "status \(response.status)"
-            if response.status >= 500 {
-                throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(endpoint.origin) answered \(response.status)",
-                               data: ["plugin": "kos", "url": .string(endpoint.origin), "status": .int(Int64(response.status))])
-            }
+            if response.status >= 500 { throw endpoint.unreachable("answered \(response.status)", status: response.status) }
             throw RPCError(code: 1403, message: "The OAuth server refused the request: \(reason)", data: ["error": .string(reason)])
         }
         guard let json = response.json, let access = json["access_token"]?.stringValue, !access.isEmpty else {

@@ -35,8 +35,7 @@ extension KOSService {
         if response.status == 404 { throw RPCError.notFound(what) }
         guard (200..<300).contains(response.status) else {
             guard response.status >= 500 else { throw KOSError.refused(path, response.status) }
-            throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(client.origin) answered \(response.status) to \(path)",
-                           data: ["plugin": "kos", "url": .string(client.origin), "status": .int(Int64(response.status))])
+            throw client.unreachable("answered \(response.status) to \(path)", status: response.status)
         }
         guard let entry = AtomDocument(Data(response.body.readableBytesView))?.entries.first else { throw KOSError.badAnswer("\(path) is not an Atom entry") }
         return entry

@@ -36,12 +36,20 @@ extension KOSService {
         }
     }
 
+    func enrolledEntries(_ username: String, sem: String) async throws -> [AtomDocument.Entry] {
+        try await api(.user).atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem), ("lang", language)])
+    }
+
+    /// The course code of an internal enrolment (an external one has none).
+    static func internalCode(_ entry: AtomDocument.Entry) -> String? {
+        guard entry.type == "internalCourseEnrollment" else { return nil }
+        return entry.content?.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+    }
+
     func enrolments(_ username: String, sem: String) async throws -> [JSONValue] {
         let client = try await api(.user)
-        let entries = try await client.atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem), ("lang", language)])
-        let internalCodes = Set(entries.compactMap { entry in
-            entry.type == "internalCourseEnrollment" ? entry.content?.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)) : nil
-        })
+        let entries = try await enrolledEntries(username, sem: sem)
+        let internalCodes = Set(entries.compactMap(Self.internalCode))
         var details: [String: XMLNode] = [:]
         if !internalCodes.isEmpty {
             let query = internalCodes.sorted().map { "code==\(KOSQuery.quoted($0))" }.joined(separator: ",")
@@ -81,10 +89,7 @@ extension KOSService {
 /// `kos.course {code, sem?}`: one course with its detail texts.
 extension KOSService {
     func course(_ params: Params) async throws -> JSONValue {
-        let code = try params.requiredString("code").uppercased()
-        guard !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw RPCError.invalidParam("code", "'\(code)' is not a course code such as BI-OPT")
-        }
+        let code = try KOSQuery.courseCode(try params.requiredString("code"), param: "code")
         let sem = try KOSQuery.semester(params, default: "none")
         return try await context.cache.read(account: nil, key: ReadCache.key("course", ["code": .string(code), "sem": .string(sem)])) {
             let entry = try await entry(.publicData, "courses/\(code)", query: [("sem", sem), ("detail", "1")], what: "course \(code) (in \(sem))")

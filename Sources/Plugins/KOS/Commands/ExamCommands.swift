@@ -7,14 +7,7 @@ extension KOSService {
     func exams(_ params: Params) async throws -> JSONValue {
         let sem = try KOSQuery.semester(params)
         let mine = params.bool("mine") ?? false
-        var course: String?
-        if let given = params.string("course") {
-            let code = given.uppercased()
-            guard !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-                throw RPCError.invalidParam("course", "'\(given)' is not a course code such as BI-OPT")
-            }
-            course = code
-        }
+        let course = try params.string("course").map { text throws(RPCError) in try KOSQuery.courseCode(text, param: "course") }
         let login = try await tokens.login()
         let username = login?.state == "ready" ? login?.username : nil
         if (mine || course == nil) && username == nil { throw await tokens.needsLogin(login?.detail ?? "no one is logged in") }
@@ -31,11 +24,14 @@ extension KOSService {
                 entries = try await api(.publicData).atomEntries("courses/\(course)/exams", query: [("sem", sem), ("lang", language)])
             } else if mine {
                 entries = mineEntries
-            } else {
-                let codes = try await enrolments(username!, sem: sem).compactMap { $0["code"]?.stringValue }
+            } else if let username {
+                // Only the codes are needed: not the courses' credits.
+                let codes = try await enrolledEntries(username, sem: sem).compactMap(Self.internalCode)
                 let client = try await api(.publicData)
                 entries = []
                 for code in codes { entries += try await client.atomEntries("courses/\(code)/exams", query: [("sem", sem), ("lang", language)]) }
+            } else {
+                entries = []  // refused above: all my courses need a login
             }
             return ["exams": .array(entries.compactMap { Self.exam($0, registered: registered) }.sorted {
                 ($0["start"]?.stringValue ?? "", $0["id"]?.stringValue ?? "") < ($1["start"]?.stringValue ?? "", $1["id"]?.stringValue ?? "")

@@ -17,6 +17,15 @@ enum KOSQuery {
         return upper
     }
 
+    /// A course code (`BI-OPT`, `A4B33OPT`), upper-cased.
+    static func courseCode(_ text: String, param: String) throws(RPCError) -> String {
+        let code = text.uppercased()
+        guard !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw RPCError.invalidParam(param, "'\(text)' is not a course code such as BI-OPT")
+        }
+        return code
+    }
+
     /// An RSQL argument, quoted: KOSapi's grammar takes `'…'` or `"…"`; the quote not in the
     /// value is chosen (a name with an apostrophe goes in double quotes), and a value with both
     /// has its double quotes dropped to a search wildcard `_`.

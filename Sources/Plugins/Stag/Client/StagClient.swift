@@ -63,9 +63,7 @@ struct StagClient: Sendable {
         case 200..<300: return
         case 403: throw StagError.roleRefused(account, Self.excerpt(response.text))
         case 500...:
-            throw RPCError(
-                code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(reads.origin) answered \(response.status) to \(operation): \(Self.excerpt(response.text))",
-                data: ["plugin": "stag", "account": .string(account), "url": .string(reads.origin), "status": .int(Int64(response.status))])
+            throw reads.unreachable("answered \(response.status) to \(operation): \(Self.excerpt(response.text))", status: response.status)
         default: throw StagError.badRequest(operation, response.status, Self.excerpt(response.text))
         }
     }

@@ -1,4 +1,5 @@
 import CICal
+import Crypto
 import Foundation
 import HostCore
 
@@ -19,13 +20,13 @@ extension StagService {
     }
 
     /// Timetable events (with exams from the timetable) plus registered exam terms not in it.
-    func writeCalendar(_ session: StagSession, from: CalendarDay, to: CalendarDay, path: String, param: String) async throws -> Int {
+    func writeCalendar(_ session: StagSession, from: DateOnly, to: DateOnly, path: String, param: String) async throws -> Int {
         let roles = try Self.timetableRoles(session, "all")
         var events = try await timetableEvents(session, roles: roles, from: from, to: to)
         if let student = session.roles.first(where: \.isStudent) {
             let listed = Set(events.compactMap { $0["term_id"]?.intValue })
             for term in try await examTerms(session, student) where term["state"] == "registered" {
-                guard let id = term["term_id"]?.intValue, !listed.contains(id), let day = term["date"]?.stringValue.flatMap(CalendarDay.init(iso:)),
+                guard let id = term["term_id"]?.intValue, !listed.contains(id), let day = term["date"]?.stringValue.flatMap(DateOnly.init),
                       day >= from, day <= to
                 else { continue }
                 var event = term.objectValue ?? [:]
@@ -61,7 +62,7 @@ extension StagService {
                 if let end, let finish = wallClock("\(date)T\(end)") {
                     icalcomponent_add_property(c, icalproperty_new_dtend(icaltime_from_timet_with_zone(time_t(finish.timeIntervalSince1970), 0, utc)))
                 }
-            } else if let day = CalendarDay(iso: date) {
+            } else if let day = DateOnly(date) {
                 var t = icaltime_null_time()
                 t.year = Int32(day.year); t.month = Int32(day.month); t.day = Int32(day.day); t.is_date = 1
                 icalcomponent_add_property(c, icalproperty_new_dtstart(t))
@@ -81,10 +82,8 @@ extension StagService {
         return String(cString: text)
     }
 
+    /// A short stable id for a UID (not a secret).
     static func hex(_ text: String) -> String {
-        // FNV-1a: a short stable id, not a secret.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16)
+        SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }

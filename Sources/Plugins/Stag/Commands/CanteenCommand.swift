@@ -13,10 +13,7 @@ extension StagService {
         return try await context.cache.read(account: nil, key: ReadCache.key("canteen", ["canteen": .string(which), "day": .int(day), "lang": .string(language)])) {
             let response = try await client.get(which, query: [("daysShift", String(day)), ("lang", language)], headers: ["Accept": "application/json"])
             guard (200..<300).contains(response.status) else {
-                if response.status >= 500 {
-                    throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(client.origin) answered \(response.status)",
-                                   data: ["plugin": "stag", "url": .string(client.origin), "status": .int(Int64(response.status))])
-                }
+                if response.status >= 500 { throw client.unreachable("answered \(response.status)", status: response.status) }
                 throw StagError.canteen("\(client.origin) answered \(response.status)")
             }
             guard let menu = response.json?.objectValue else { throw StagError.canteen("the answer is not a JSON menu") }

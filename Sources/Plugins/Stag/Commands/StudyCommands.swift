@@ -4,9 +4,9 @@ import HostCore
 /// Timetable, exam terms and registration, grades and results.
 extension StagService {
     /// `YYYY-MM-DD`, checked (STAG itself answers an ISO date with a 500).
-    func day(_ params: Params, _ name: String) throws(RPCError) -> CalendarDay? {
+    func day(_ params: Params, _ name: String) throws(RPCError) -> DateOnly? {
         guard let text = params.string(name) else { return nil }
-        guard let day = CalendarDay(iso: text) else { throw RPCError.invalidParam(name, "'\(text)' is not a date (YYYY-MM-DD)") }
+        guard let day = DateOnly(text) else { throw RPCError.invalidParam(name, "'\(text)' is not a date (YYYY-MM-DD)") }
         return day
     }
 
@@ -48,7 +48,7 @@ extension StagService {
         }
     }
 
-    func timetableEvents(_ session: StagSession, roles: [(StagRole, String)], from: CalendarDay, to: CalendarDay) async throws -> [JSONValue] {
+    func timetableEvents(_ session: StagSession, roles: [(StagRole, String)], from: DateOnly, to: DateOnly) async throws -> [JSONValue] {
         var events: [JSONValue] = []
         for (role, label) in roles {
             let (operation, who): (String, (String, String)) =
@@ -78,10 +78,11 @@ extension StagService {
         return .object(filtered)
     }
 
-    func examTerms(_ session: StagSession, _ student: StagRole) async throws -> [JSONValue] {
+    /// `subjects` when the caller has them already (a refresh reads them once for terms and grades).
+    func examTerms(_ session: StagSession, _ student: StagRole, subjects known: SubjectIndex? = nil) async throws -> [JSONValue] {
         let operation = "terminy/getTerminyProStudenta"
         async let answer = session.client.read(operation, [("osCislo", student.studentID ?? ""), ("stagUser", student.userName)])
-        async let subjects = subjectsOf(session, student)
+        async let subjects = subjectsOf(session, student, unless: known)
         guard let rows = try await answer["termin"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no termin list") }
         let names = try await subjects.reduce(into: [String: String]()) { names, entry in
             if let name = entry.value.name { names[entry.key.split(separator: "@").first.map(String.init) ?? entry.key] = name }
@@ -92,14 +93,16 @@ extension StagService {
         }
     }
 
-    /// The student's subjects over every year: names and credits, keyed `KAT/CODE@year` and `KAT/CODE`.
-    func subjectsOf(_ session: StagSession, _ student: StagRole) async throws -> [String: (name: String?, credits: Int64?)] {
+    /// The student's subjects over every year: names and credits, keyed `KAT/CODE@year` and `KAT/CODE`
+    /// (`known`, when given, is returned without a request).
+    func subjectsOf(_ session: StagSession, _ student: StagRole, unless known: SubjectIndex? = nil) async throws -> SubjectIndex {
+        if let known { return known }
         let operation = "predmety/getPredmetyByStudent"
         let answer = try await session.client.read(operation, [
             ("osCislo", student.studentID ?? ""), ("semestr", "%"), ("rok", "%"), ("stagUser", student.userName),
         ])
         guard let rows = answer["predmetStudenta"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no predmetStudenta list") }
-        var subjects: [String: (name: String?, credits: Int64?)] = [:]
+        var subjects: SubjectIndex = [:]
         for row in rows {
             guard var code = StagValue.string(row["zkratka"]) else { continue }
             if !code.contains("/"), let department = StagValue.string(row["katedra"]) { code = "\(department)/\(code)" }
@@ -152,12 +155,12 @@ extension StagService {
         return try await cached(session, "results", [:]) { StudyResults.results(try await gradeRows(session, student, year: nil)) }
     }
 
-    func gradeRows(_ session: StagSession, _ student: StagRole, year: Int64?) async throws -> [GradeRow] {
+    func gradeRows(_ session: StagSession, _ student: StagRole, year: Int64?, subjects known: SubjectIndex? = nil) async throws -> [GradeRow] {
         let operation = "znamky/getZnamkyByStudent"
         async let answer = session.client.read(operation, [
             ("osCislo", student.studentID ?? ""), ("rok", year.map(String.init) ?? "%"), ("semestr", "%"), ("stagUser", student.userName),
         ])
-        async let subjects = subjectsOf(session, student)
+        async let subjects = subjectsOf(session, student, unless: known)
         guard let rows = try await answer["student_na_predmetu"]?.arrayValue else {
             throw StagError.unexpectedAnswer(operation, "no student_na_predmetu list")
         }

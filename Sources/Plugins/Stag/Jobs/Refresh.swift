@@ -25,12 +25,13 @@ extension StagService {
     func refresh(_ name: String) async throws {
         let session = try await session(name)
         if let student = session.roles.first(where: \.isStudent) {
-            let terms = try await examTerms(session, student)
+            let subjects = try await subjectsOf(session, student)
+            let terms = try await examTerms(session, student, subjects: subjects)
             try await context.refresh.check(refreshSpec("exams", name, items: Self.keyed(terms, "term_id")) { [self] change in
                 try await examsChanged(name, change)
             })
             try await deadlines(name, terms)
-            let grades = try await gradeRows(session, student, year: nil)
+            let grades = try await gradeRows(session, student, year: nil, subjects: subjects)
             var items: [String: JSONValue] = [:]
             for row in grades { items["\(row.subject)@\(row.year ?? 0)\(row.semester ?? "")"] = row.json }
             try await context.refresh.check(refreshSpec("grades", name, items: items) { [self] change in
@@ -68,8 +69,7 @@ extension StagService {
     func refreshSpec(_ kind: String, _ account: String, items: [String: JSONValue], onChange: @escaping @Sendable (RefreshCoordinator.Change) async throws -> Void)
         -> RefreshCoordinator.Refresh
     {
-        RefreshCoordinator.Refresh(
-            name: kind, account: account, every: .seconds(60), summary: "stag \(kind) of \(account)", fetch: { items }, onChange: onChange)
+        RefreshCoordinator.Refresh(checking: kind, account: account, fetch: { items }, onChange: onChange)
     }
 
     // MARK: What changed
@@ -96,7 +96,7 @@ extension StagService {
         }
     }
 
-    func timetableChanged(_ account: String, _ change: RefreshCoordinator.Change, from: CalendarDay, to: CalendarDay) async throws {
+    func timetableChanged(_ account: String, _ change: RefreshCoordinator.Change, from: DateOnly, to: DateOnly) async throws {
         guard !change.isBaseline else { return }
         for pair in change.changed.values where pair.old["room"] != pair.new["room"] {
             let event = pair.new
@@ -107,7 +107,7 @@ extension StagService {
         }
         for event in change.removed.values {
             // Only classes still ahead and inside the window: the window moving on is not a cancellation.
-            guard let day = event["date"]?.stringValue.flatMap(CalendarDay.init(iso:)), day >= from, day <= to else { continue }
+            guard let day = event["date"]?.stringValue.flatMap(DateOnly.init), day >= from, day <= to else { continue }
             try await context.notifier.post(
                 topic: "stag.timetable.changed", title: "Cancelled: \(Self.subjectTitle(event)) on \(day)",
                 body: "\(Self.when(event))\(Self.room(event)) no longer takes place.", severity: .warning,
@@ -151,7 +151,7 @@ extension StagService {
     /// `YYYY-MM-DDTHH:MM` on the university's wall clock → an instant.
     func wallClock(_ text: String) -> Date? {
         let parts = text.split(separator: "T")
-        guard parts.count == 2, let day = CalendarDay(iso: String(parts[0])) else { return nil }
+        guard parts.count == 2, let day = DateOnly(String(parts[0])) else { return nil }
         let hm = parts[1].split(separator: ":").compactMap { Int($0) }
         guard hm.count == 2 else { return nil }
         var calendar = Calendar(identifier: .gregorian)

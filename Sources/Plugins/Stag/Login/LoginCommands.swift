@@ -71,17 +71,7 @@ extension StagService {
         } else {
             throw RPCError.invalidParam("account", "is needed (the account stag.login named)")
         }
-        let seconds = params.int("timeout_s") ?? 600
-        let outcome = try await withThrowingTaskGroup(of: PendingLogins.Outcome?.self) { group in
-            group.addTask { await self.logins.settled(name) }
-            group.addTask {
-                try await self.context.clock.sleep(for: .seconds(seconds))
-                return .waiting(since: self.context.clock.now)
-            }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
-        }
-        switch outcome {
+        switch try await logins.settled(name, within: .seconds(params.int("timeout_s") ?? 600)) {
         case nil: throw RPCError.invalidParam("account", "'\(name)' has no login in progress or finished")
         case .waiting?: return ["account": .string(name), "logged_in": false, "state": "waiting"]
         case .succeeded?:

@@ -1,6 +1,9 @@
 import Foundation
 import HostCore
 
+/// A student's subjects (`getPredmetyByStudent`): name and credits by `KAT/CODE@year` and `KAT/CODE`.
+typealias SubjectIndex = [String: (name: String?, credits: Int64?)]
+
 /// One subject enrolment's result (`student_na_predmetu`, reference §3.11).
 struct GradeRow: Sendable, Equatable {
     enum Grade: Sendable, Equatable {
@@ -54,7 +57,7 @@ struct GradeRow: Sendable, Equatable {
     var passed: Bool { grade?.passed ?? false }
 
     /// `names` and `credits` come from `getPredmetyByStudent`, keyed `KAT/CODE@year`.
-    init?(_ row: JSONValue, subjects: [String: (name: String?, credits: Int64?)]) {
+    init?(_ row: JSONValue, subjects: SubjectIndex) {
         guard let department = StagValue.string(row["katedra"]), let code = StagValue.string(row["zkratka"]) else { return nil }
         subject = "\(department)/\(code)"
         year = StagValue.int(row["rok"])

@@ -107,56 +107,5 @@ enum StagValue {
     }
 
     /// A date for STAG's input parameters: `d.M.yyyy` (an ISO date gives STAG's 500).
-    static func parameter(_ day: CalendarDay) -> String { "\(day.day).\(day.month).\(day.year)" }
-}
-
-/// A calendar date without a zone (a timetable day at the university).
-struct CalendarDay: Comparable, Hashable, Sendable, CustomStringConvertible {
-    var year: Int
-    var month: Int
-    var day: Int
-
-    init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
-
-    /// `YYYY-MM-DD`, checked.
-    init?(iso: String) {
-        let parts = iso.split(separator: "-", omittingEmptySubsequences: false)
-        guard iso.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-        var components = DateComponents(year: y, month: m, day: d)
-        components.calendar = Self.gregorian
-        guard components.isValidDate else { return nil }
-        self.init(year: y, month: m, day: d)
-    }
-
-    init(_ date: Date, in zone: TimeZone) {
-        var calendar = Self.gregorian
-        calendar.timeZone = zone
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        self.init(year: c.year!, month: c.month!, day: c.day!)
-    }
-
-    static let gregorian = Calendar(identifier: .gregorian)
-
-    var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
-
-    func adding(days: Int) -> CalendarDay {
-        var calendar = Self.gregorian
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let start = calendar.date(from: DateComponents(year: year, month: month, day: day))!
-        return CalendarDay(calendar.date(byAdding: .day, value: days, to: start)!, in: calendar.timeZone)
-    }
-
-    /// Monday = 0 … Sunday = 6.
-    var weekdayFromMonday: Int {
-        var calendar = Self.gregorian
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let weekday = calendar.component(.weekday, from: calendar.date(from: DateComponents(year: year, month: month, day: day))!)
-        return (weekday + 5) % 7
-    }
-
-    static func < (a: CalendarDay, b: CalendarDay) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+    static func parameter(_ day: DateOnly) -> String { "\(day.day).\(day.month).\(day.year)" }
 }

@@ -74,10 +74,10 @@ struct CalDAVClient: Sendable {
         if let first, first.property("resourcetype")?.first("calendar", DAVElement.caldav) != nil {
             return [Self.calendar(first)].compactMap { $0 }
         }
-        var home = first?.property("calendar-home-set", DAVElement.caldav)?.first("href")?.trimmedText
-        if home == nil, let principal = first?.property("current-user-principal")?.first("href")?.trimmedText {
+        var home = first?.property("calendar-home-set", DAVElement.caldav)?.first("href", DAVElement.dav)?.trimmedText
+        if home == nil, let principal = first?.property("current-user-principal")?.first("href", DAVElement.dav)?.trimmedText {
             let p = try multistatus(try await dav("PROPFIND", Self.path(principal), depth: "0", body: DAVBody.discovery), "PROPFIND principal")
-            home = p.responses.first?.property("calendar-home-set", DAVElement.caldav)?.first("href")?.trimmedText
+            home = p.responses.first?.property("calendar-home-set", DAVElement.caldav)?.first("href", DAVElement.dav)?.trimmedText
         }
         guard let home else { throw TasksError.calendarProblem(account, "no calendar-home-set found at \(here)") }
         let listing = try multistatus(try await dav("PROPFIND", Self.path(home), depth: "1", body: DAVBody.discovery), "PROPFIND calendar home")
@@ -112,7 +112,7 @@ struct CalDAVClient: Sendable {
     func etags(in calendar: String) async throws -> [String: String] {
         let result = try multistatus(try await dav("PROPFIND", calendar, depth: "1", body: DAVBody.etags), "PROPFIND etags")
         var etags: [String: String] = [:]
-        for r in result.responses where Self.path(r.href) != calendar && r.property("resourcetype")?.first("collection") == nil {
+        for r in result.responses where Self.path(r.href) != calendar && r.property("resourcetype")?.first("collection", DAVElement.dav) == nil {
             if let etag = r.text("getetag") { etags[Self.path(r.href)] = etag }
         }
         return etags
