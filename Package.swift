@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "HostCore",
             dependencies: [
-                "AssistantRPC",
+                "AssistantRPC", "CICal",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -133,8 +133,7 @@ let package = Package(
         .target(
             name: "Stag",
             dependencies: [
-                "HostCore", "CICal",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "HostCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -223,9 +223,12 @@ public struct UpstreamClient: Sendable {
     }
 
     /// Every entry of an Atom collection (KOSapi): follows `rel="next"` until there is none or
-    /// `maxItems` entries are read. A next page outside the base URL is refused rather than
-    /// fetched, since the credentials would go with it.
-    public func atomEntries(_ path: String, query: [(String, String)] = [], maxItems: Int = .max) async throws -> [AtomDocument.Entry] {
+    /// `maxItems` entries that `keep` accepts are read (a search filtered on our side pages on
+    /// until it has enough). A next page outside the base URL is refused rather than fetched,
+    /// since the credentials would go with it.
+    public func atomEntries(
+        _ path: String, query: [(String, String)] = [], maxItems: Int = .max, where keep: (AtomDocument.Entry) -> Bool = { _ in true }
+    ) async throws -> [AtomDocument.Entry] {
         var base = configuration.baseURL
         while base.hasSuffix("/") { base.removeLast() }
         var entries: [AtomDocument.Entry] = []
@@ -237,7 +240,7 @@ public struct UpstreamClient: Sendable {
                 throw unreachable("answered \(response.status): \(response.text.prefix(200))", status: response.status)
             }
             guard let page = AtomDocument(Data(response.body.readableBytesView)) else { throw unreachable("answered something that is not Atom") }
-            entries += page.entries
+            entries += page.entries.filter(keep)
             guard entries.count < maxItems, let next = page.next else { break }
             guard next.hasPrefix(base + "/") || next.hasPrefix(base + "?") else {
                 throw unreachable("sent a next page outside \(origin); it was not followed")

@@ -234,4 +234,28 @@ public struct DateOnly: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Monday = 0 … Sunday = 6.
     public var weekdayFromMonday: Int { (Self.utc.component(.weekday, from: noonUTC) + 5) % 7 }
+
+    /// Whole days from this date to `other` (negative when `other` is earlier).
+    public func days(to other: DateOnly) -> Int {
+        Self.utc.dateComponents([.day], from: noonUTC, to: other.noonUTC).day!
+    }
+
+    /// The instant of wall-clock time `HH:MM` on this date in `zone`; nil for a malformed time.
+    /// A time inside a spring-forward gap is the one Foundation picks (after the gap).
+    public func at(_ time: String, in zone: TimeZone) -> Date? {
+        let hm = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard hm.count == 2 || hm.count == 3, hm[0].count == 2, hm[1].count == 2, let hour = Int(hm[0]), let minute = Int(hm[1]),
+            (0..<24).contains(hour), (0..<60).contains(minute)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))
+    }
+
+    /// `YYYY-MM-DDTHH:MM` (or with seconds) on the wall clock of `zone` → an instant.
+    public static func instant(_ text: String, in zone: TimeZone) -> Date? {
+        let parts = text.split(separator: "T")
+        guard parts.count == 2, let day = DateOnly(String(parts[0])) else { return nil }
+        return day.at(String(parts[1].prefix(5)), in: zone)
+    }
 }

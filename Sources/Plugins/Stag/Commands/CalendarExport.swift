@@ -1,10 +1,7 @@
-import CICal
-import Crypto
 import Foundation
 import HostCore
 
-/// The timetable and the registered exams as an iCalendar file, written with libical (its
-/// escaping and folding), times as UTC instants so any calendar reads them without a VTIMEZONE.
+/// The timetable and the registered exams as an iCalendar file (the kit's `CalendarFile`).
 /// `stag.export.ics` writes it on demand; with config `ics_path`, each refresh rewrites it.
 extension StagService {
     func exportICS(_ params: Params) async throws -> JSONValue {
@@ -41,49 +38,26 @@ extension StagService {
     }
 
     func calendarText(_ events: [JSONValue], account: String) -> String {
-        let cal = icalcomponent_new(ICAL_VCALENDAR_COMPONENT)!
-        defer { icalcomponent_free(cal) }
-        icalcomponent_add_property(cal, icalproperty_new_version("2.0"))
-        icalcomponent_add_property(cal, icalproperty_new_prodid("-//assistantd//stag//EN"))
-        let utc = icaltimezone_get_utc_timezone()
-        let stamp = icaltime_from_timet_with_zone(time_t(context.clock.now.timeIntervalSince1970), 0, utc)
+        var file = CalendarFile(productID: "-//assistantd//stag//EN")
         for event in events {
-            guard let date = event["date"]?.stringValue else { continue }
-            let c = icalcomponent_new(ICAL_VEVENT_COMPONENT)!
+            guard let date = event["date"]?.stringValue, let day = DateOnly(date) else { continue }
             let start = event["start"]?.stringValue
-            let end = event["end"]?.stringValue
-            // A stable UID: the same class on the same day is the same event in every export.
-            let uid = [account, date, event["subject"]?.stringValue ?? "", start ?? "", event["term_id"]?.encodedString() ?? event["action_id"]?.encodedString() ?? ""]
-                .joined(separator: "|")
-            icalcomponent_add_property(c, icalproperty_new_uid("stag-\(Self.hex(uid))@assistantd"))
-            icalcomponent_add_property(c, icalproperty_new_dtstamp(stamp))
-            if let start, let begin = wallClock("\(date)T\(start)") {
-                icalcomponent_add_property(c, icalproperty_new_dtstart(icaltime_from_timet_with_zone(time_t(begin.timeIntervalSince1970), 0, utc)))
-                if let end, let finish = wallClock("\(date)T\(end)") {
-                    icalcomponent_add_property(c, icalproperty_new_dtend(icaltime_from_timet_with_zone(time_t(finish.timeIntervalSince1970), 0, utc)))
-                }
-            } else if let day = DateOnly(date) {
-                var t = icaltime_null_time()
-                t.year = Int32(day.year); t.month = Int32(day.month); t.day = Int32(day.day); t.is_date = 1
-                icalcomponent_add_property(c, icalproperty_new_dtstart(t))
+            let when: CalendarFile.Event.When
+            if let start, let begin = day.at(start, in: zone) {
+                when = .timed(start: begin, end: event["end"]?.stringValue.flatMap { day.at($0, in: zone) })
+            } else {
+                when = .allDay(day)
             }
             let kind = event["type"]?.stringValue ?? ""
             let title = [event["subject"]?.stringValue, event["name"]?.stringValue].compactMap { $0 }.joined(separator: " ")
-            icalcomponent_add_property(c, icalproperty_new_summary(kind == "exam" ? "Exam: \(title)" : "\(title) (\(kind))"))
-            if let room = event["room"]?.stringValue { icalcomponent_add_property(c, icalproperty_new_location(room)) }
             let notes = [(event["teachers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), event["note"]?.stringValue ?? ""]
                 .filter { !$0.isEmpty }
-            if !notes.isEmpty { icalcomponent_add_property(c, icalproperty_new_description(notes.joined(separator: "\n"))) }
-            icalcomponent_add_property(c, icalproperty_new_categories(kind == "exam" ? "Exam" : "Class"))
-            icalcomponent_add_component(cal, c)
+            file.events.append(CalendarFile.Event(
+                uid: CalendarFile.uid("stag", [account, date, event["subject"]?.stringValue ?? "", start ?? "",
+                                               event["term_id"]?.encodedString() ?? event["action_id"]?.encodedString() ?? ""]),
+                when: when, summary: kind == "exam" ? "Exam: \(title)" : "\(title) (\(kind))", location: event["room"]?.stringValue,
+                description: notes.joined(separator: "\n"), category: kind == "exam" ? "Exam" : "Class"))
         }
-        guard let text = icalcomponent_as_ical_string_r(cal) else { return "" }
-        defer { free(text) }
-        return String(cString: text)
-    }
-
-    /// A short stable id for a UID (not a secret).
-    static func hex(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return file.text(stamp: context.clock.now)
     }
 }

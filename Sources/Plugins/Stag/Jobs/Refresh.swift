@@ -119,7 +119,7 @@ extension StagService {
     func deadlines(_ account: String, _ terms: [JSONValue]) async throws {
         let now = context.clock.now
         for term in terms where term["state"] == "registered" {
-            guard let text = term["unregister_deadline"]?.stringValue, let deadline = wallClock(text), deadline > now,
+            guard let text = term["unregister_deadline"]?.stringValue, let deadline = DateOnly.instant(text, in: zone), deadline > now,
                   deadline.timeIntervalSince(now) <= 86_400
             else { continue }
             try await context.notifier.post(
@@ -146,17 +146,6 @@ extension StagService {
                 context.logger.warning("stag.evening failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
             }
         }
-    }
-
-    /// `YYYY-MM-DDTHH:MM` on the university's wall clock → an instant.
-    func wallClock(_ text: String) -> Date? {
-        let parts = text.split(separator: "T")
-        guard parts.count == 2, let day = DateOnly(String(parts[0])) else { return nil }
-        let hm = parts[1].split(separator: ":").compactMap { Int($0) }
-        guard hm.count == 2 else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: hm[0], minute: hm[1]))
     }
 
     static func subjectTitle(_ row: JSONValue) -> String {
