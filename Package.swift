@@ -119,7 +119,6 @@ let package = Package(
             path: "Sources/Plugins/OctoPrint",
             swiftSettings: strictSwift
         ),
-        // In progress (issue 13): not yet listed in PluginList.
         .target(
             name: "KOS",
             dependencies: [
@@ -143,7 +142,7 @@ let package = Package(
         .executableTarget(
             name: "assistantd",
             dependencies: [
-                "HostCore", "Logbook", "OctoPrint", "Tasks", "Stag",
+                "HostCore", "Logbook", "OctoPrint", "Tasks", "Stag", "KOS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -263,6 +262,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/StagBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "kos-bench",
+            dependencies: [
+                "KOS", "HostCore", "AssistantClient", "AssistantTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/KOSBench",
             swiftSettings: strictSwift
         ),
         .executableTarget(

@@ -1,4 +1,5 @@
 import HostCore
+import KOS
 import Logbook
 import OctoPrint
 import Stag
@@ -6,5 +7,5 @@ import Tasks
 
 /// The only place that names plugins. Each plugin issue adds its plugin here.
 enum PluginList {
-    static var all: [any AssistantPlugin] { [LogbookPlugin(), OctoPrintPlugin(), TasksPlugin(), StagPlugin()] }
+    static var all: [any AssistantPlugin] { [LogbookPlugin(), OctoPrintPlugin(), TasksPlugin(), StagPlugin(), KOSPlugin()] }
 }

@@ -2,15 +2,28 @@
 
 /oauth/token (client_credentials, authorization_code, refresh_token; client auth by HTTP Basic),
 /oauth/authorize (302 back to the redirect_uri with code and state), /oauth/userinfo (Bearer).
+KOSapi (under /api/3, Bearer only): semesters, students/{u} (+ enrolledCourses, parallels, exams),
+courses (RSQL subset) and courses/{code} (+ exams, events), exams/{id}, people (RSQL search),
+teachers (RSQL by username), divisions/{code}/teachers. Atom with KOSapi's namespaces and the
+slash-less xml:base; feeds page by two by default (`limit` is honoured up to PAGE_MAX, smaller than
+the real 1000 so that paging is exercised); `lang` with `multilang=true` for every language
+variant, else only the asked one; `fields=entry(content(a,b))` keeps only those elements.
+String matching in RSQL is case-insensitive but NOT diacritics-insensitive, so a search for
+"novak" does not find "Novák" unless the client widens its pattern.
 Admin (POST, JSON): /_admin/authorize {"mode": "normal" | "deny" | "wrong_state"},
-/_admin/expire (every access token becomes invalid), /_admin/revoke (every refresh token too);
+/_admin/expire (every access token becomes invalid), /_admin/revoke (every refresh token too),
+/_admin/exam {"id", …fields of EXAMS}: add an exam or change one (occupancy),
+/_admin/event {"id", …fields of EVENTS}, /_admin/enrollment {"code", "completed"?, "assessment"?},
+/_admin/hang {"on": bool, "seconds": n}: KOSapi calls hang until turned off (at most n s);
 GET /_admin/requests: [{"method", "path", "query", "auth"}].
 Prints `PORT <n>` when listening on 127.0.0.1.
 """
 import base64
 import json
+import re
 import threading
 import uuid
+import xml.etree.ElementTree as ET
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qs, urlencode
 
@@ -21,6 +34,13 @@ access = {}       # token -> username or None (client credentials)
 refresh = {}      # token -> username
 mode = {"authorize": "normal"}
 seen = []
+PAGE_MAX = 10
+hang_released = threading.Event()
+hang_released.set()
+hang_seconds = {"value": 600}
+NS = {"": "http://kosapi.feld.cvut.cz/schema/3", "xlink": "http://www.w3.org/1999/xlink", "xsi": "http://www.w3.org/2001/XMLSchema-instance"}
+for prefix, uri in NS.items():
+    ET.register_namespace(prefix, uri)
 
 
 def slot(day, first, duration, parity, room, extra=""):
@@ -29,18 +49,24 @@ def slot(day, first, duration, parity, room, extra=""):
 
 
 def internal(code, name, semester, completed, assessment):
-    return ("internalCourseEnrollment", semester,
+    return {"code": code, "name": name, "semester": semester, "completed": completed, "assessment": assessment}
+
+
+def enrollment_xml(e):
+    if "external" in e:
+        return ("externalCourseEnrollment", e["semester"], e["external"])
+    return ("internalCourseEnrollment", e["semester"],
             '<assessment>%s</assessment><completed>%s</completed><course xlink:href="courses/%s/">%s</course><semester xlink:href="semesters/%s/">%s</semester>'
-            % (str(assessment).lower(), str(completed).lower(), code, name, semester, semester))
+            % (str(e["assessment"]).lower(), str(e["completed"]).lower(), e["code"], e["name"], e["semester"], e["semester"]))
 
 
 ENROLLMENTS = [
     internal("BI-OPT", "Optimalizace", "B251", False, True),
     internal("BI-PA2", "Programování a algoritmizace 2", "B251", False, False),
     internal("BI-ZMA", "Základy matematické analýzy", "B251", True, True),
-    ("externalCourseEnrollment", "B251",
+    {"semester": "B251", "external":
      '<assessment>true</assessment><completed>true</completed><completion>CREDIT</completion><credits>2</credits>'
-     '<name xml:lang="cs">Tělesná výchova</name><semester xlink:href="semesters/B251/">B251</semester>'),
+     '<name xml:lang="cs">Tělesná výchova</name><semester xlink:href="semesters/B251/">B251</semester>'},
     internal("BI-PA1", "Programování a algoritmizace 1", "B242", True, True),
     internal("BI-LIN", "Lineární algebra", "B242", False, True),
 ]
@@ -63,6 +89,38 @@ EXAMS = {
     903: {"course": "BI-ZMA", "start": "2027-01-12T13:00:00", "end": "2027-01-12T15:00:00", "capacity": 30, "occupied": 12, "registered": False,
           "term": "ASSESSMENT", "room": "T9:350"},
 }
+
+
+EVENTS = {
+    701: {"course": "BI-OPT", "name_cs": "Průběžný test 1", "name_en": "Midterm test 1", "start": "2026-11-30T16:15:00", "end": "2026-11-30T17:45:00",
+          "room": "T9:155", "capacity": 60, "occupied": 41},
+    702: {"course": "BI-PA2", "name_cs": "Programovací test", "name_en": "", "start": "2026-12-07T18:00:00", "end": "2026-12-07T19:30:00",
+          "room": "T9:350", "capacity": 30, "occupied": 30},
+}
+
+
+def event_xml(e):
+    return ('<capacity>%d</capacity><course xlink:href="courses/%s/">%s</course><endDate>%s</endDate><name xml:lang="cs">%s</name>'
+            '<name xml:lang="en">%s</name><occupied>%d</occupied><room xlink:href="rooms/%s/">%s</room><semester xlink:href="semesters/B251/">B251</semester>'
+            '<signinDeadline>%s</signinDeadline><startDate>%s</startDate>') % (
+                e["capacity"], e["course"], e["course"], e["end"], e["name_cs"], e["name_en"], e["occupied"], e["room"], e["room"], e["start"][:10], e["start"])
+
+
+def person(username, first, last, pre="", post="", teacher=None, student=False):
+    return {"username": username, "first": first, "last": last, "pre": pre, "post": post, "teacher": teacher, "student": student}
+
+
+# Teachers carry a division and an e-mail; a person has only names and roles (reference §7).
+PEOPLE = [
+    person("novakjan", "Jan", "Novák", student=True),
+    person("novakpet", "Petr", "Novák", "Mgr.", "Ph.D.", teacher={"division": "18102", "email": "petr.novak@fit.cvut.cz"}),
+    person("dvorakto", "Tomáš", "Dvořák", "Ing.", "Ph.D.", teacher={"division": "18102", "email": "tomas.dvorak@fit.cvut.cz"}),
+    person("svobodav", "Vojtěch", "Svoboda", "Ing.", "Ph.D.", teacher={"division": "18101", "email": "vojtech.svoboda@fit.cvut.cz"}),
+    person("cernyj", "Jan", "Černý", "Ing.", teacher={"division": "18102", "email": "jan.cerny@fit.cvut.cz"}),
+    person("obriesea", "Seán", "O'Brien", teacher={"division": "18101", "email": "sean.obrien@fit.cvut.cz"}, student=True),
+    person("bergmart", "Martijn", "van der Berg", "Dr.", teacher={"division": "18101", "email": "martijn.vanderberg@fit.cvut.cz"}),
+    person("zizkova", "Žofie", "Žížková", "doc. Ing.", "CSc.", teacher={"division": "18102", "email": "zofie.zizkova@fit.cvut.cz"}),
+] + [person("novak%03d" % i, ["Adam", "Eva", "Ondřej", "Kateřina"][i % 4], ["Novák", "Nováková", "Novak"][i % 3], student=True) for i in range(40)]
 
 
 def exam_xml(e):
@@ -89,6 +147,124 @@ PARALLELS = [
     ("350000000", '<code>104</code><course xlink:href="courses/BI-ZMA/">Základy matematické analýzy</course><parallelType>TUTORIAL</parallelType>'
                   + slot(1, 1, 2, "ODD", "T9:348")),
 ]
+
+
+def fold_free_match(pattern, value):
+    """RSQL string matching: `*` any run, `_` one character, case-insensitive; diacritics count."""
+    regex = "".join(".*" if ch == "*" else "." if ch == "_" else re.escape(ch) for ch in pattern)
+    return re.fullmatch(regex, value, re.IGNORECASE | re.DOTALL) is not None
+
+
+class RSQL:
+    """The RSQL subset of the reference §4: ==, ',' (or), ';' (and), parentheses, quoted or bare
+    arguments. Raises ValueError on anything else (the fake answers 400)."""
+
+    def __init__(self, text):
+        self.text, self.pos = text, 0
+
+    def parse(self):
+        node = self.disjunction()
+        if self.pos != len(self.text):
+            raise ValueError("unexpected %r" % self.text[self.pos:])
+        return node
+
+    def disjunction(self):
+        nodes = [self.conjunction()]
+        while self.peek(","):
+            self.pos += 1
+            nodes.append(self.conjunction())
+        return ("or", nodes)
+
+    def conjunction(self):
+        nodes = [self.term()]
+        while self.peek(";"):
+            self.pos += 1
+            nodes.append(self.term())
+        return ("and", nodes)
+
+    def peek(self, ch):
+        return self.pos < len(self.text) and self.text[self.pos] == ch
+
+    def term(self):
+        if self.peek("("):
+            self.pos += 1
+            node = self.disjunction()
+            if not self.peek(")"):
+                raise ValueError("missing )")
+            self.pos += 1
+            return node
+        m = re.match(r"([A-Za-z.]+)==", self.text[self.pos:])
+        if not m:
+            raise ValueError("bad selector at %r" % self.text[self.pos:])
+        self.pos += m.end()
+        if self.pos < len(self.text) and self.text[self.pos] in "'\"":
+            quote = self.text[self.pos]
+            end = self.text.find(quote, self.pos + 1)
+            if end < 0:
+                raise ValueError("unterminated quote")
+            value = self.text[self.pos + 1:end]
+            self.pos = end + 1
+        else:
+            m2 = re.match(r"[^,;()'\" ]+", self.text[self.pos:])
+            if not m2:
+                raise ValueError("missing argument")
+            value = m2.group(0)
+            self.pos += m2.end()
+        return ("eq", m.group(1), value)
+
+
+def rsql_match(node, fields):
+    kind = node[0]
+    if kind == "or":
+        return any(rsql_match(n, fields) for n in node[1])
+    if kind == "and":
+        return all(rsql_match(n, fields) for n in node[1])
+    return fold_free_match(node[2], fields.get(node[1], ""))
+
+
+def person_xml(p):
+    roles = ('<student xlink:href="students/%s/">%s</student>' % (p["username"], p["username"]) if p["student"] else "") + (
+        '<teacher xlink:href="teachers/%s/">%s</teacher>' % (p["username"], p["username"]) if p["teacher"] else "")
+    return ('<firstName>%s</firstName><lastName>%s</lastName><roles>%s</roles><titlesPost>%s</titlesPost><titlesPre>%s</titlesPre>'
+            '<username>%s</username>') % (esc(p["first"]), esc(p["last"]), roles, p["post"], p["pre"], p["username"])
+
+
+def teacher_xml(p):
+    return ('<division xlink:href="divisions/%s/">%s</division><email>%s</email><firstName>%s</firstName><lastName>%s</lastName>'
+            '<titlesPost>%s</titlesPost><titlesPre>%s</titlesPre><username>%s</username>') % (
+                p["teacher"]["division"], p["teacher"]["division"], p["teacher"]["email"], esc(p["first"]), esc(p["last"]), p["post"], p["pre"], p["username"])
+
+
+def esc(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
+def project(content, query):
+    """`lang`/`multilang` and `fields=entry(content(a,b))` applied to one entry's content."""
+    multilang = query.get("multilang", ["false"])[0] == "true"
+    fields = query.get("fields", [None])[0]
+    if multilang and not fields:
+        return content
+    lang = query.get("lang", ["cs"])[0]
+    root = ET.fromstring('<c xmlns="%s" xmlns:xlink="%s">%s</c>' % (NS[""], NS["xlink"], content))
+    keep = None
+    if fields:
+        m = re.fullmatch(r"entry\(content\(([A-Za-z,]+)\)\)", fields)
+        if not m:
+            raise ValueError("unsupported fields %r" % fields)
+        keep = set(m.group(1).split(","))
+    lang_attr = "{http://www.w3.org/XML/1998/namespace}lang"
+    for child in list(root):
+        local = child.tag.split("}")[-1]
+        if keep is not None and local not in keep:
+            root.remove(child)
+        elif not multilang and child.get(lang_attr) is not None:
+            if child.get(lang_attr) != lang:
+                root.remove(child)
+            else:
+                del child.attrib[lang_attr]
+    text = ET.tostring(root, encoding="unicode")
+    return text[text.index(">") + 1:text.rindex("<")]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -145,6 +321,24 @@ class Handler(BaseHTTPRequestHandler):
                 elif parts.path == "/_admin/revoke":
                     access.clear()
                     refresh.clear()
+                elif parts.path == "/_admin/exam":
+                    EXAMS.setdefault(int(body["id"]), {"course": "BI-OPT", "start": "2027-01-20T09:00:00", "end": "2027-01-20T11:00:00", "capacity": 20,
+                                                       "occupied": 0, "registered": False, "term": "FINAL_EXAM", "room": "T9:105"}).update(
+                        {k: v for k, v in body.items() if k != "id"})
+                elif parts.path == "/_admin/event":
+                    EVENTS.setdefault(int(body["id"]), {"course": "BI-OPT", "name_cs": "Test", "name_en": "Test", "start": "2026-12-14T16:15:00",
+                                                        "end": "2026-12-14T17:45:00", "room": "T9:155", "capacity": 60, "occupied": 0}).update(
+                        {k: v for k, v in body.items() if k != "id"})
+                elif parts.path == "/_admin/enrollment":
+                    for e in ENROLLMENTS:
+                        if e.get("code") == body["code"]:
+                            e.update({k: v for k, v in body.items() if k in ("completed", "assessment")})
+                elif parts.path == "/_admin/hang":
+                    if body.get("on"):
+                        hang_seconds["value"] = body.get("seconds", 600)
+                        hang_released.clear()
+                    else:
+                        hang_released.set()
             return self.answer(200, {})
         self.record(parts)
         if parts.path != "/oauth/token":
@@ -206,6 +400,14 @@ class Handler(BaseHTTPRequestHandler):
         return self.answer(404, {"error": "not_found"})
 
     def kosapi(self, resource):
+        if not hang_released.is_set():
+            hang_released.wait(hang_seconds["value"])
+        try:
+            return self.kosapi_resource(resource)
+        except ValueError as error:
+            return self.answer(400, {"error": str(error)})
+
+    def kosapi_resource(self, resource):
         auth = self.headers.get("Authorization") or ""
         with lock:
             known = auth.startswith("Bearer ") and auth[7:] in access
@@ -222,16 +424,45 @@ class Handler(BaseHTTPRequestHandler):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})
             sem = parse_qs(urlsplit(self.path).query).get("sem", ["current"])[0]
-            rows = [(i, kind, c) for i, (kind, semester, c) in enumerate(ENROLLMENTS)
-                    if sem == "none" or semester == {"current": "B251", "prev": "B242"}.get(sem, sem)]
+            with lock:
+                rows = [(i,) + enrollment_xml(e) for i, e in enumerate(ENROLLMENTS)]
+            rows = [(i, kind, c) for i, kind, semester, c in rows if sem == "none" or semester == {"current": "B251", "prev": "B242"}.get(sem, sem)]
             return self.feed("students/%s/enrolledCourses" % user, [(str(i), kind, c) for i, kind, c in rows])
         if resource.startswith("courses/") and resource.endswith("/exams"):
             code = resource.split("/")[1]
-            return self.feed(resource, [(str(i), "exam", exam_xml(e)) for i, e in EXAMS.items() if e["course"] == code])
+            with lock:
+                rows = [(str(i), "exam", exam_xml(e)) for i, e in sorted(EXAMS.items()) if e["course"] == code]
+            return self.feed(resource, rows)
+        if resource.startswith("courses/") and resource.endswith("/events"):
+            code = resource.split("/")[1]
+            with lock:
+                rows = [(str(i), "courseEvent", event_xml(e)) for i, e in sorted(EVENTS.items()) if e["course"] == code]
+            return self.feed(resource, rows)
+        if resource.startswith("exams/"):
+            with lock:
+                e = EXAMS.get(int(resource.split("/")[1])) if resource.split("/")[1].isdigit() else None
+            if e is None:
+                return self.answer(404, {"error": "no such exam"})
+            return self.atom_entry("exam", resource.split("/")[1], resource + "/", exam_xml(e))
         if resource.startswith("students/") and resource.endswith("/exams"):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})
-            return self.feed(resource, [(str(i), "exam", exam_xml(e)) for i, e in EXAMS.items() if e["registered"]])
+            with lock:
+                rows = [(str(i), "exam", exam_xml(e)) for i, e in sorted(EXAMS.items()) if e["registered"]]
+            return self.feed(resource, rows)
+        if resource == "people":
+            node = RSQL(parse_qs(urlsplit(self.path).query).get("query", [""])[0]).parse()
+            rows = [(p["username"], "person", person_xml(p)) for p in PEOPLE
+                    if rsql_match(node, {"username": p["username"], "firstName": p["first"], "lastName": p["last"]})]
+            return self.feed(resource, rows)
+        if resource == "teachers":
+            node = RSQL(parse_qs(urlsplit(self.path).query).get("query", [""])[0]).parse()
+            rows = [(p["username"], "teacher", teacher_xml(p)) for p in PEOPLE
+                    if p["teacher"] and rsql_match(node, {"username": p["username"], "firstName": p["first"], "lastName": p["last"]})]
+            return self.feed(resource, rows)
+        if resource.startswith("divisions/") and resource.endswith("/teachers"):
+            code = resource.split("/")[1]
+            return self.feed(resource, [(p["username"], "teacher", teacher_xml(p)) for p in PEOPLE if p["teacher"] and p["teacher"]["division"] == code])
         if resource.startswith("courses/") and resource.count("/") <= 2 and resource.rstrip("/").count("/") == 1:
             code = resource.rstrip("/").split("/")[1]
             query = parse_qs(urlsplit(self.path).query)
@@ -271,14 +502,14 @@ class Handler(BaseHTTPRequestHandler):
         xml:base, the other parameters kept."""
         query = parse_qs(urlsplit(self.path).query)
         offset = int(query.get("offset", ["0"])[0])
-        limit = int(query.get("limit", ["2"])[0])
+        limit = min(int(query.get("limit", ["2"])[0]), PAGE_MAX)
         page = rows[offset:offset + limit]
         nxt = ""
         if offset + limit < len(rows):
             rest = [(k, v[0]) for k, v in query.items() if k not in ("offset", "limit")]
             nxt = '<atom:link rel="next" href="%s"/>' % (path + "?" + urlencode([("offset", offset + limit), ("limit", limit)] + rest)).replace("&", "&amp;")
         entries = "".join('<atom:entry><atom:id>urn:cvut:kos:%s:%s</atom:id><atom:content atom:type="xml" xsi:type="%s">%s</atom:content></atom:entry>'
-                          % (kind.lower(), ident, kind, c) for ident, kind, c in page)
+                          % (kind.lower(), ident, kind, project(c, query)) for ident, kind, c in page)
         self.send_atom("feed", '<atom:id>x</atom:id>%s%s<osearch:startIndex>%d</osearch:startIndex><osearch:totalResults>%d</osearch:totalResults>'
                        % (nxt, entries, offset, len(rows)))
 
@@ -296,6 +527,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def atom_entry(self, kind, ident, link, content):
+        content = project(content, parse_qs(urlsplit(self.path).query))
         self.send_atom("entry", '<atom:id>urn:cvut:kos:%s:%s</atom:id><atom:link rel="self" href="%s"/><atom:content atom:type="xml" xsi:type="%s">%s</atom:content>'
                        % (kind, ident, link, kind, content))
 

@@ -78,3 +78,9 @@ extension PluginConfig {
         values[key.key].flatMap(Value.init(json:)) ?? key.defaultValue
     }
 }
+
+/// A table or any other value the plugin reads itself (a map of weekday → hours text).
+extension JSONValue: ConfigValue {
+    public init?(json: JSONValue) { self = json }
+    public var json: JSONValue { self }
+}

@@ -14,6 +14,9 @@ enum KOSError {
     static func refused(_ path: String, _ status: Int) -> RPCError {
         RPCError(code: 1405, message: "KOSapi answered \(status) to \(path)", data: ["status": .int(Int64(status))])
     }
+    static func notWatched(_ id: String) -> RPCError {
+        RPCError(code: 1406, message: "Exam \(id) is not watched (kos.exams.watches lists the watched ones)", data: ["exam_id": .string(id)])
+    }
     static func badAnswer(_ what: String) -> RPCError {
         RPCError(code: 1404, message: "The OAuth server's answer could not be read: \(what)")
     }

@@ -7,12 +7,37 @@ enum KOSManifest {
 
     static var info: PluginInfo {
         PluginInfo(
-            id: id, version: version, summary: "CTU KOSapi: OAuth login (the KOSapi commands are in progress)",
-            topics: [TopicDescriptor("kos.auth.expired", "the KOS login can no longer be refreshed: log in again")],
+            id: id, version: version,
+            summary: "CTU KOSapi: timetable by week parity, courses, results, exams, course events, people search, office hours; notices",
+            topics: [
+                TopicDescriptor("kos.exam.new", "a new exam date of one of my enrolled courses"),
+                TopicDescriptor("kos.event.new", "a new course event (a test) of one of my courses"),
+                TopicDescriptor("kos.result.changed", "a course became completed, or its assessment was granted"),
+                TopicDescriptor("kos.exam.tomorrow", "a registered exam tomorrow (at evening_at)"),
+                TopicDescriptor("kos.exam.deadline", "the cancel deadline of a registered exam is within 24 hours"),
+                TopicDescriptor("kos.exam.seat_freed", "a watched full exam has a free seat (register in KOS)"),
+                TopicDescriptor("kos.auth.expired", "the KOS login can no longer be refreshed: log in again"),
+                TopicDescriptor("kos.upstream.unreachable", "KOSapi cannot be reached (cached data is served, marked stale)"),
+                TopicDescriptor("kos.upstream.recovered", "KOSapi answers again"),
+            ],
             vaultNames: ["client_secret", "access_token", "refresh_token"], configOptions: KOSConfig.all)
     }
 
+    static let jobs: [PluginJob<KOSService>] = [
+        PluginJob("refresh", "Looks for new exams, course events and results, every refresh_every_min; rewrites ics_path",
+                  schedule: .everyMinutes(option: KOSConfig.refreshEveryMin.key, default: KOSConfig.refreshEveryMin.defaultValue),
+                  jitter: .seconds(60), timeout: .seconds(600)) { try await $0.runRefresh() },
+        PluginJob("watch", "Checks watched full exams for a free seat, every watch_every_min",
+                  schedule: .everyMinutes(option: KOSConfig.watchEveryMin.key, default: KOSConfig.watchEveryMin.defaultValue),
+                  jitter: .seconds(10), timeout: .seconds(120)) { try await $0.runWatches() },
+        PluginJob("evening", "Tells of registered exams tomorrow, at evening_at",
+                  schedule: .dailyAt(option: KOSConfig.eveningAt.key, default: KOSConfig.eveningAt.defaultValue),
+                  timeout: .seconds(300)) { try await $0.runEvening() },
+    ]
+
     typealias Command = PluginCommand<KOSService>
+    static let semester = ParamSpec("sem", .string, help: "a semester code (B251), current (default), next, prev")
+    static let examID = ParamSpec("exam_id", .string, required: true, help: "an exam's id from kos.exams")
 
     static var commands: [Command] {
         [
@@ -38,7 +63,7 @@ enum KOSManifest {
                 ParamSpec("which", .oneOf(["current", "next", "prev"]), help: "current (default), next or prev"),
             ], result: "{code, name, start, end, stale, fetched_at}", use: KOSService.semester),
             Command("timetable", "My timetable slots, by day and start, filtered by week parity", params: [
-                ParamSpec("sem", .string, help: "a semester code (B261), current (default), next, prev"),
+                semester,
                 ParamSpec("parity", .oneOf(["even", "odd", "both"]), help: "even or odd weeks (slots of both kinds included), or both (default)"),
             ], result: "{slots:[{day, start, end, course, course_name, kind, parallel, parity, room, teachers, weeks}], stale, fetched_at}",
                use: KOSService.timetable),
@@ -59,6 +84,24 @@ enum KOSManifest {
                 ParamSpec("sem", .string, help: "a semester code, current (default), next, prev or none"),
             ], result: "{exams:[{id, course, start, end, room, capacity, occupied, full, kind, examiners, signin_deadline, cancel_deadline, registered}], stale, fetched_at}",
                use: KOSService.exams),
+            Command("events", "The course events (tests and similar) of my enrolled courses", params: [semester],
+                    result: "{events:[{id, course, name, start, end, room, capacity, occupied}], stale, fetched_at}", use: KOSService.events),
+            Command("people.search", "Finds people and teachers by name or username (accents optional), or lists a division's teachers", params: [
+                ParamSpec("q", .string, help: "part of a name or username, e.g. novak"),
+                ParamSpec("division", .string, help: "a division's code, e.g. 18102"),
+                ParamSpec("limit", .integer(min: 1, max: 1000), help: "at most this many (default 200)"),
+            ], result: "{people:[{username, name, titles:{before, after}, email, division, roles}], stale, fetched_at}",
+               example: "assistantctl kos.people.search q=dvorak", use: KOSService.peopleSearch),
+            Command("office", "The study office's hours (from the config: KOSapi does not serve them)",
+                    result: "{configured, hours:[{day, weekday, hours}], message?}", use: KOSService.office),
+            Command("export.ics", "Writes the semester's classes, week by week, and my registered exams to an .ics file", params: [
+                ParamSpec("path", .path, required: true, help: "the .ics file to write (replaced atomically)"), semester,
+            ], result: "{path, events, semester, first_week_parity, teaching_weeks}", use: KOSService.exportICS),
+            Command("exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [examID],
+                    result: "{watch:{exam_id, full, exam}}", use: KOSService.watch),
+            Command("exams.watches", "Lists the watched exams", result: "{watches:[{exam_id, course, start, full, seats_freed, since}]}",
+                    use: KOSService.watches),
+            Command("exams.unwatch", "Stops watching an exam", params: [examID], result: "{exam_id, watched}", use: KOSService.unwatch),
             Command("profile", "Your name, username, study programme, study group, grade and status",
                     result: "{name, username, programme, study_group, grade, status, stale, fetched_at}", use: KOSService.profile),
         ]

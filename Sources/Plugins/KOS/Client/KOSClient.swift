@@ -31,7 +31,7 @@ extension KOSService {
     /// One Atom entry; 404 is -32010.
     func entry(_ caller: Caller, _ path: String, query: [(String, String)] = [], what: String) async throws -> AtomDocument.Entry {
         let client = try await api(caller)
-        let response = try await client.get(path, query: query + [("lang", language)])
+        let response = try await client.get(path, query: query + localized)
         if response.status == 404 { throw RPCError.notFound(what) }
         guard (200..<300).contains(response.status) else {
             guard response.status >= 500 else { throw KOSError.refused(path, response.status) }
@@ -42,4 +42,15 @@ extension KOSService {
     }
 
     var language: String { context.config[KOSConfig.language] }
+
+    /// Names in the configured language, with every language variant sent along (`multilang`) so
+    /// that a name missing in one language falls back to the other.
+    var localized: [(String, String)] { [("lang", language), ("multilang", "true")] }
+
+    /// The logged-in user's name, or -32003 naming the fix.
+    func username() async throws -> String {
+        let login = try await tokens.login()
+        guard let username = login?.username, login?.state == "ready" else { throw await tokens.needsLogin(login?.detail ?? "no one is logged in") }
+        return username
+    }
 }

@@ -37,13 +37,19 @@ extension KOSService {
     }
 
     func enrolledEntries(_ username: String, sem: String) async throws -> [AtomDocument.Entry] {
-        try await api(.user).atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem), ("lang", language)])
+        try await api(.user).atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem)] + localized)
     }
 
-    /// The course code of an internal enrolment (an external one has none).
+    /// The course code of an internal enrolment (an external one has no course reference).
     static func internalCode(_ entry: AtomDocument.Entry) -> String? {
-        guard entry.type == "internalCourseEnrollment" else { return nil }
-        return entry.content?.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+        entry.content?.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+    }
+
+    /// The codes of my enrolled courses: only the course references are asked for (`fields=`),
+    /// not whole enrolments in every language.
+    func enrolledCodes(_ username: String, sem: String) async throws -> [String] {
+        try await api(.user).atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem), ("fields", "entry(content(course))")])
+            .compactMap(Self.internalCode)
     }
 
     func enrolments(_ username: String, sem: String) async throws -> [JSONValue] {
@@ -53,7 +59,7 @@ extension KOSService {
         var details: [String: XMLNode] = [:]
         if !internalCodes.isEmpty {
             let query = internalCodes.sorted().map { "code==\(KOSQuery.quoted($0))" }.joined(separator: ",")
-            for course in try await client.atomEntries("courses", query: [("query", query), ("lang", language)]) {
+            for course in try await client.atomEntries("courses", query: [("query", query)] + localized) {
                 if let c = course.content, let code = c.first("code")?.trimmedText { details[code] = c }
             }
         }

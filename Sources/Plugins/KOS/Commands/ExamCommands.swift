@@ -13,30 +13,40 @@ extension KOSService {
         if (mine || course == nil) && username == nil { throw await tokens.needsLogin(login?.detail ?? "no one is logged in") }
         let key = ReadCache.key("exams", ["sem": .string(sem), "mine": .bool(mine), "course": course.map(JSONValue.string) ?? .null])
         return try await context.cache.read(account: username, key: key) {
-            var registered: Set<String> = []
-            var mineEntries: [AtomDocument.Entry] = []
-            if let username {
-                mineEntries = try await api(.user).atomEntries("students/\(username)/exams", query: [("sem", sem), ("lang", language)])
-                registered = Set(mineEntries.compactMap(\.id))
-            }
-            var entries: [AtomDocument.Entry]
-            if let course {
-                entries = try await api(.publicData).atomEntries("courses/\(course)/exams", query: [("sem", sem), ("lang", language)])
-            } else if mine {
-                entries = mineEntries
-            } else if let username {
-                // Only the codes are needed: not the courses' credits.
-                let codes = try await enrolledEntries(username, sem: sem).compactMap(Self.internalCode)
-                let client = try await api(.publicData)
-                entries = []
-                for code in codes { entries += try await client.atomEntries("courses/\(code)/exams", query: [("sem", sem), ("lang", language)]) }
-            } else {
-                entries = []  // refused above: all my courses need a login
-            }
-            return ["exams": .array(entries.compactMap { Self.exam($0, registered: registered) }.sorted {
-                ($0["start"]?.stringValue ?? "", $0["id"]?.stringValue ?? "") < ($1["start"]?.stringValue ?? "", $1["id"]?.stringValue ?? "")
-            })]
+            ["exams": .array(try await examRows(username: username, sem: sem, course: course, mine: mine))]
         }
+    }
+
+    /// A course's exams, mine only, or those of all my enrolled courses (with a login), by start.
+    func examRows(username: String?, sem: String, course: String? = nil, mine: Bool = false) async throws -> [JSONValue] {
+        var registered: Set<String> = []
+        var mineEntries: [AtomDocument.Entry] = []
+        if let username {
+            mineEntries = try await api(.user).atomEntries("students/\(username)/exams", query: [("sem", sem)] + localized)
+            registered = Set(mineEntries.compactMap(\.id))
+        }
+        let entries: [AtomDocument.Entry]
+        if let course {
+            entries = try await api(.publicData).atomEntries("courses/\(course)/exams", query: [("sem", sem)] + localized)
+        } else if mine {
+            entries = mineEntries
+        } else if let username {
+            entries = try await coursesFeed("exams", of: try await enrolledCodes(username, sem: sem), sem: sem)
+        } else {
+            entries = []  // the command refuses this: all my courses need a login
+        }
+        return entries.compactMap { Self.exam($0, registered: registered) }.sorted {
+            ($0["start"]?.stringValue ?? "", $0["id"]?.stringValue ?? "") < ($1["start"]?.stringValue ?? "", $1["id"]?.stringValue ?? "")
+        }
+    }
+
+    /// One sub-collection (`exams`, `events`) of each of the courses, read one course after the
+    /// other.
+    func coursesFeed(_ feed: String, of codes: [String], sem: String) async throws -> [AtomDocument.Entry] {
+        let client = try await api(.publicData)
+        var entries: [AtomDocument.Entry] = []
+        for code in codes { entries += try await client.atomEntries("courses/\(code)/\(feed)", query: [("sem", sem)] + localized) }
+        return entries
     }
 
     static func exam(_ entry: AtomDocument.Entry, registered: Set<String>) -> JSONValue? {

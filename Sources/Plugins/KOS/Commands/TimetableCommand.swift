@@ -9,14 +9,17 @@ extension KOSService {
         let wanted = params.string("parity") ?? "both"
         guard let username = try await tokens.login()?.username else { throw await tokens.needsLogin("no one is logged in") }
         let all = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": .string(sem)])) {
-            let client = try await api(.user)
-            let entries = try await client.atomEntries("students/\(username)/parallels", query: [("sem", sem), ("lang", language)])
-            return ["slots": .array(Self.slots(entries, grid: HourGrid.fit, language: language))]
+            ["slots": .array(try await timetableSlots(username, sem: sem))]
         }
         guard wanted != "both" else { return all }
         var filtered = all.objectValue ?? [:]
         filtered["slots"] = .array((all["slots"]?.arrayValue ?? []).filter { $0["parity"]?.stringValue == wanted || $0["parity"] == "both" })
         return .object(filtered)
+    }
+
+    func timetableSlots(_ username: String, sem: String) async throws -> [JSONValue] {
+        let entries = try await api(.user).atomEntries("students/\(username)/parallels", query: [("sem", sem)] + localized)
+        return Self.slots(entries, grid: grid, language: language)
     }
 
     static func slots(_ entries: [AtomDocument.Entry], grid: HourGrid, language: String) -> [JSONValue] {

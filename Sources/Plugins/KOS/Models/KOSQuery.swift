@@ -50,12 +50,38 @@ struct HourGrid: Sendable {
         starts: ["07:30", "08:15", "09:15", "10:00", "11:00", "11:45", "12:45", "13:30", "14:30", "15:15", "16:15", "17:00", "18:00", "18:45", "19:45"],
         minutes: 45)
 
+    private init(starts: [String], minutes: Int) {
+        self.starts = starts
+        self.minutes = minutes
+    }
+
+    /// A configured grid: every start `HH:MM`, in order, hours not overlapping, the last ending
+    /// before midnight.
+    static func configured(_ starts: [String], minutes: Int) -> Result<HourGrid, RPCError> {
+        func problem(_ text: String) -> Result<HourGrid, RPCError> { .failure(RPCError.invalidParam("hour_grid", text)) }
+        guard !starts.isEmpty else { return problem("is empty: give the start of each teaching hour") }
+        var previous = -1
+        for (index, start) in starts.enumerated() {
+            guard let value = Self.minutes(start) else { return problem("hour \(index + 1)'s start '\(start)' is not HH:MM") }
+            guard value >= previous + (previous < 0 ? 0 : minutes) else { return problem("hour \(index + 1) (\(start)) starts before hour \(index) ends") }
+            guard value + minutes < 24 * 60 else { return problem("hour \(index + 1) (\(start)) ends after midnight") }
+            previous = value
+        }
+        return .success(HourGrid(starts: starts, minutes: minutes))
+    }
+
+    static func minutes(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
+        else { return nil }
+        return h * 60 + m
+    }
+
     func start(ofHour hour: Int) -> String? { (1...starts.count).contains(hour) ? starts[hour - 1] : nil }
 
     func end(ofHour hour: Int) -> String? {
-        guard let start = start(ofHour: hour) else { return nil }
-        let parts = start.split(separator: ":").compactMap { Int($0) }
-        let total = parts[0] * 60 + parts[1] + minutes
+        guard let start = start(ofHour: hour), let value = Self.minutes(start) else { return nil }
+        let total = value + minutes
         return String(format: "%02d:%02d", total / 60, total % 60)
     }
 }

@@ -1,7 +1,7 @@
 import GRDB
 import HostCore
 
-/// The OAuth client's settings and the user's login (secrets in the vault: `kos/client_secret`,
+/// The OAuth client's settings, the user's login and the watched exams (secrets in the vault: `kos/client_secret`,
 /// `kos/access_token`, `kos/refresh_token`).
 enum KOSSchema {
     static func register(_ migrations: inout PluginMigrations) {
@@ -21,6 +21,14 @@ enum KOSSchema {
                         expires_at REAL NOT NULL,
                         state TEXT NOT NULL,
                         detail TEXT
+                    );
+                    CREATE TABLE kos_watches (
+                        exam_id TEXT PRIMARY KEY,
+                        course TEXT,
+                        start TEXT,
+                        last_full INTEGER NOT NULL,
+                        freed_count INTEGER NOT NULL DEFAULT 0,
+                        created_at TEXT NOT NULL
                     );
                     """)
         }

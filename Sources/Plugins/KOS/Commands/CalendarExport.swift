@@ -1,0 +1,85 @@
+import Foundation
+import HostCore
+
+/// `kos.export.ics {path, sem?}`: the timetable expanded into dated classes over the semester's
+/// teaching weeks, plus my registered exams, as an iCalendar file (the kit's `CalendarFile`).
+/// Week 1 is the week of the semester's start and has the parity of `first_week_parity`; a slot
+/// with `weeks` ("1-7,9") is placed only in those weeks. With config `ics_path`, each refresh
+/// rewrites the current semester's file.
+extension KOSService {
+    func exportICS(_ params: Params) async throws -> JSONValue {
+        let path = try params.requiredString("path")
+        let sem = try KOSQuery.semester(params)
+        guard sem != "none" else { throw RPCError.invalidParam("sem", "the calendar is of one semester: a code such as B251, or current, next or prev") }
+        try FileOutput.checkFolder(of: path, param: "path")
+        let username = try await username()
+        let written = try await writeCalendar(username, sem: sem, path: path, param: "path")
+        return [
+            "path": .string(path), "events": .int(Int64(written.events)), "semester": .string(written.semester),
+            "first_week_parity": .string(context.config[KOSConfig.firstWeekParity]), "teaching_weeks": .int(context.config[KOSConfig.teachingWeeks]),
+        ]
+    }
+
+    func writeCalendar(_ username: String, sem: String, path: String, param: String) async throws -> (events: Int, semester: String) {
+        let semester = try await entry(.publicData, "semesters/\(sem)", what: "semester \(sem)")
+        guard let c = semester.content, let start = c.first("startDate").flatMap({ DateOnly(String($0.trimmedText.prefix(10))) }),
+            let end = c.first("endDate").flatMap({ DateOnly(String($0.trimmedText.prefix(10))) })
+        else { throw KOSError.badAnswer("semester \(sem) has no start or end date") }
+        let code = c.first("code")?.trimmedText ?? sem
+        var file = CalendarFile(productID: "-//assistantd//kos//EN")
+        file.events = classes(try await timetableSlots(username, sem: code), username: username, from: start, to: end)
+        let kos = context.config[KOSConfig.kosURL]
+        for exam in try await examRows(username: username, sem: code, mine: true) {
+            guard let begin = exam["start"]?.stringValue.flatMap({ DateOnly.instant($0, in: Self.zone) }) else { continue }
+            let course = exam["course"]?.stringValue ?? "?"
+            file.events.append(CalendarFile.Event(
+                uid: CalendarFile.uid("kos", [username, "exam", exam["id"]?.stringValue ?? ""]),
+                when: .timed(start: begin, end: exam["end"]?.stringValue.flatMap { DateOnly.instant($0, in: Self.zone) }),
+                summary: "\(exam["kind"] == "assessment" ? "Assessment" : "Exam"): \(course)", location: exam["room"]?.stringValue,
+                description: (exam["examiners"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), category: "Exam", url: kos))
+        }
+        try await FileOutput.write(Data(file.text(stamp: context.clock.now).utf8), to: path, param: param)
+        return (file.events.count, code)
+    }
+
+    /// Each slot on each teaching week it takes place in, within the semester.
+    func classes(_ slots: [JSONValue], username: String, from start: DateOnly, to end: DateOnly) -> [CalendarFile.Event] {
+        let firstOdd = context.config[KOSConfig.firstWeekParity] == "odd"
+        let weekOne = start.adding(days: -start.weekdayFromMonday)
+        var events: [CalendarFile.Event] = []
+        for week in 1...Int(context.config[KOSConfig.teachingWeeks]) {
+            let parity = (week % 2 == 1) == firstOdd ? "odd" : "even"
+            for slot in slots {
+                guard let day = slot["day"]?.intValue, (1...7).contains(day), slot["parity"]?.stringValue == "both" || slot["parity"]?.stringValue == parity,
+                    Self.weeks(slot["weeks"]?.stringValue)?.contains(week) ?? true
+                else { continue }
+                let date = weekOne.adding(days: (week - 1) * 7 + Int(day) - 1)
+                guard date >= start, date <= end, let from = slot["start"]?.stringValue, let begin = date.at(from, in: Self.zone) else { continue }
+                let course = slot["course"]?.stringValue ?? "?"
+                let kind = slot["kind"]?.stringValue ?? "class"
+                events.append(CalendarFile.Event(
+                    uid: CalendarFile.uid("kos", [username, date.description, course, from, slot["parallel"]?.stringValue ?? ""]),
+                    when: .timed(start: begin, end: slot["end"]?.stringValue.flatMap { date.at($0, in: Self.zone) }),
+                    summary: "\(course) \(slot["course_name"]?.stringValue ?? "") (\(kind))".replacingOccurrences(of: "  ", with: " "),
+                    location: slot["room"]?.stringValue,
+                    description: (slot["teachers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), category: "Class"))
+            }
+        }
+        return events
+    }
+
+    /// KOSapi's week list ("1-7,9"); nil when absent or unreadable (then every week).
+    static func weeks(_ text: String?) -> Set<Int>? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        var weeks: Set<Int> = []
+        for part in text.split(separator: ",") {
+            let bounds = part.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            switch bounds.count {
+            case 1: guard let week = bounds[0] else { return nil }; weeks.insert(week)
+            case 2: guard let a = bounds[0], let b = bounds[1], a <= b, b - a < 60 else { return nil }; weeks.formUnion(a...b)
+            default: return nil
+            }
+        }
+        return weeks
+    }
+}

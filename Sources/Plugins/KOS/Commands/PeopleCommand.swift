@@ -1,0 +1,104 @@
+import Foundation
+import HostCore
+
+/// `kos.people.search {q?, division?, limit?}`: people by name or username, or the teachers of a
+/// division. The match is diacritics-insensitive on our side whatever KOSapi's own matching
+/// does: the RSQL pattern sent is widened (every letter that has an accented form in Czech is a
+/// one-character wildcard), and the pages are filtered here with folded text until `limit`.
+extension KOSService {
+    func peopleSearch(_ params: Params) async throws -> JSONValue {
+        let words = Self.searchWords(params.string("q") ?? "")
+        if let q = params.string("q"), words.joined().count < 2 {
+            throw RPCError.invalidParam("q", "'\(q)' is too short: give at least two letters of a name or username")
+        }
+        let division = try params.string("division").map { text throws(RPCError) in
+            guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                throw RPCError.invalidParam("division", "'\(text)' is not a division code such as 18102")
+            }
+            return text
+        }
+        guard !words.isEmpty || division != nil else { throw RPCError.invalidParam("q", "give a name or username to search for, or a division") }
+        let limit = Int(params.int("limit") ?? 200)
+        let key = ReadCache.key("people", ["q": .string(words.joined(separator: " ")), "division": division.map(JSONValue.string) ?? .null, "limit": .int(Int64(limit))])
+        return try await context.cache.read(account: nil, key: key) {
+            ["people": .array(try await people(words: words, division: division, limit: limit))]
+        }
+    }
+
+    /// Lower-cased, accents removed, split on anything that is not a letter, digit or apostrophe
+    /// (so `*` and `_` never reach the pattern as wildcards).
+    static func searchWords(_ text: String) -> [String] {
+        fold(text).split { !($0.isLetter || $0.isNumber || $0 == "'") }.map(String.init)
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// `*n_v_k*` for "novak": a letter with a Czech accented form may be either.
+    static func widened(_ word: String) -> String {
+        "*" + String(word.map { "acdeinorstuyz".contains($0) ? "_" : $0 }) + "*"
+    }
+
+    func people(words: [String], division: String?, limit: Int) async throws -> [JSONValue] {
+        let client = try await api(.publicData)
+        func matches(_ entry: AtomDocument.Entry) -> Bool {
+            guard let c = entry.content else { return false }
+            let haystack = Self.fold(["firstName", "lastName", "username"].compactMap { c.first($0)?.trimmedText }.joined(separator: " "))
+            return words.allSatisfy(haystack.contains)
+        }
+        let page = [("limit", String(min(limit, 1000)))]
+        if let division {
+            let teachers = try await client.atomEntries("divisions/\(division)/teachers", query: page, maxItems: limit, where: matches)
+            return sorted(teachers.compactMap { person($0, teacher: $0.content, roles: ["teacher"]) })
+        }
+        let query = words.map { word -> String in
+            let pattern = KOSQuery.quoted(Self.widened(word))
+            return "(lastName==\(pattern),firstName==\(pattern),username==\(pattern))"
+        }.joined(separator: ";")
+        let found = try await client.atomEntries("people", query: [("query", query)] + page, maxItems: limit, where: matches)
+        // A person has only names and roles; a teacher's e-mail and division come from one
+        // /teachers query for every teacher found.
+        let teacherNames = found.compactMap { entry -> String? in
+            guard let c = entry.content, c.first("roles")?.first("teacher") != nil else { return nil }
+            return c.first("username")?.trimmedText
+        }
+        var teachers: [String: XMLNode] = [:]
+        for batch in stride(from: 0, to: teacherNames.count, by: 50).map({ Array(teacherNames[$0..<min($0 + 50, teacherNames.count)]) }) {
+            let query = batch.map { "username==\(KOSQuery.quoted($0))" }.joined(separator: ",")
+            for entry in try await client.atomEntries("teachers", query: [("query", query)] + page) {
+                if let c = entry.content, let name = c.first("username")?.trimmedText { teachers[name] = c }
+            }
+        }
+        return sorted(found.compactMap { entry in
+            guard let c = entry.content else { return nil }
+            let roles = c.first("roles").map { r in ["student", "teacher"].filter { r.first($0) != nil } } ?? []
+            return person(entry, teacher: c.first("username").flatMap { teachers[$0.trimmedText] }, roles: roles)
+        })
+    }
+
+    func person(_ entry: AtomDocument.Entry, teacher: XMLNode?, roles: [String]) -> JSONValue? {
+        guard let c = entry.content, let username = c.first("username")?.trimmedText else { return nil }
+        func text(_ node: XMLNode?, _ name: String) -> JSONValue {
+            guard let value = node?.first(name)?.trimmedText, !value.isEmpty else { return .null }
+            return .string(value)
+        }
+        let name = [c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        return [
+            "username": .string(username), "name": .string(name), "titles": ["before": text(c, "titlesPre"), "after": text(c, "titlesPost")],
+            "email": text(teacher, "email"),
+            "division": teacher?.first("division")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)).map(JSONValue.string) ?? .null,
+            "roles": .array(roles.map(JSONValue.string)),
+        ]
+    }
+
+    /// By surname, then first name, in Czech order (Č after C, Ch after H).
+    func sorted(_ rows: [JSONValue]) -> [JSONValue] {
+        let czech = Locale(identifier: "cs_CZ")
+        func key(_ row: JSONValue) -> String {
+            let parts = (row["name"]?.stringValue ?? "").split(separator: " ")
+            return (parts.dropFirst() + parts.prefix(1)).joined(separator: " ") + " " + (row["username"]?.stringValue ?? "")
+        }
+        return rows.sorted { key($0).compare(key($1), options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import HostCore
+
+/// `kos.refresh` (every `refresh_every_min`): the kit's refresh coordinator compares my enrolled
+/// courses' exams, their course events and my enrolments with the stored baseline, and the
+/// plugin posts what is new. The baseline is the user's and survives restarts and expired
+/// logins: while the login needs renewing nothing runs, and after it the comparison is against
+/// the state from before, so nothing that arrived in between is lost. The first refresh after
+/// the first login is the baseline: no flood of "new" notices.
+extension KOSService {
+    func runRefresh() async throws {
+        guard let login = try await tokens.login(), login.state == "ready", let username = login.username else {
+            context.logger.debug("kos.refresh: no one is logged in")
+            return
+        }
+        let exams = try await examRows(username: username, sem: "current")
+        try await context.refresh.check(spec("exams", username, items: Self.keyed(exams)) { [self] change in
+            try await examsChanged(username, change)
+        })
+        try await deadlines(username, exams)
+        let events = try await eventRows(username, sem: "current")
+        try await context.refresh.check(spec("events", username, items: Self.keyed(events)) { [self] change in
+            try await eventsChanged(username, change)
+        })
+        var results: [String: JSONValue] = [:]
+        for row in try await enrolments(username, sem: "none") {
+            let course = row["code"]?.stringValue ?? "external:\(row["name"]?.stringValue ?? "?")"
+            results["\(row["semester"]?.stringValue ?? "")|\(course)"] = row
+        }
+        try await context.refresh.check(spec("results", username, items: results) { [self] change in
+            try await resultsChanged(username, change)
+        })
+        let icsPath = context.config[KOSConfig.icsPath]
+        if !icsPath.isEmpty { _ = try await writeCalendar(username, sem: "current", path: icsPath, param: "ics_path") }
+    }
+
+    static func keyed(_ rows: [JSONValue]) -> [String: JSONValue] {
+        var items: [String: JSONValue] = [:]
+        for row in rows { if let id = row["id"]?.stringValue { items[id] = row } }
+        return items
+    }
+
+    func spec(_ kind: String, _ username: String, items: [String: JSONValue], onChange: @escaping @Sendable (RefreshCoordinator.Change) async throws -> Void)
+        -> RefreshCoordinator.Refresh
+    {
+        RefreshCoordinator.Refresh(checking: kind, account: username, fetch: { items }, onChange: onChange)
+    }
+
+    // MARK: What changed
+
+    func examsChanged(_ username: String, _ change: RefreshCoordinator.Change) async throws {
+        guard !change.isBaseline else { return }
+        for (id, exam) in change.added.sorted(by: { $0.key < $1.key }) {
+            try await context.notifier.post(
+                topic: "kos.exam.new", title: "New \(exam["kind"] == "assessment" ? "assessment" : "exam") date: \(exam["course"]?.stringValue ?? "?")",
+                body: "\(Self.when(exam))\(Self.room(exam)), \(Self.seats(exam)). Register in KOS: \(context.config[KOSConfig.kosURL])",
+                dedupeKey: "kos.exam.new:\(username):\(id)")
+        }
+    }
+
+    func eventsChanged(_ username: String, _ change: RefreshCoordinator.Change) async throws {
+        guard !change.isBaseline else { return }
+        for (id, event) in change.added.sorted(by: { $0.key < $1.key }) {
+            try await context.notifier.post(
+                topic: "kos.event.new", title: "New course event: \(event["course"]?.stringValue ?? "?") \(event["name"]?.stringValue ?? "")",
+                body: "\(Self.when(event))\(Self.room(event)), \(Self.seats(event)).", dedupeKey: "kos.event.new:\(username):\(id)")
+        }
+    }
+
+    /// A course that becomes completed, or whose assessment is granted.
+    func resultsChanged(_ username: String, _ change: RefreshCoordinator.Change) async throws {
+        guard !change.isBaseline else { return }
+        for (key, pair) in change.changed.sorted(by: { $0.key < $1.key }) {
+            let completed = pair.old["completed"] != true && pair.new["completed"] == true
+            let assessed = pair.old["assessment"] != true && pair.new["assessment"] == true
+            guard completed || assessed else { continue }
+            let course = [pair.new["code"]?.stringValue, pair.new["name"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+            let what = completed ? "completed" : "assessment granted"
+            try await context.notifier.post(
+                topic: "kos.result.changed", title: "\(course): \(what)",
+                body: "\(course) (\(pair.new["semester"]?.stringValue ?? "")): \(what)\(pair.new["credits"]?.intValue.map { completed ? ", \($0) credits" : "" } ?? "").",
+                dedupeKey: "kos.result.changed:\(username):\(key):\(completed ? "completed" : "assessment")")
+        }
+    }
+
+    /// Registered exams whose cancel deadline is within 24 hours. A date-only deadline lasts to
+    /// the end of that day.
+    func deadlines(_ username: String, _ exams: [JSONValue]) async throws {
+        let now = context.clock.now
+        for exam in exams where exam["registered"] == true {
+            guard let text = exam["cancel_deadline"]?.stringValue, let deadline = Self.deadline(text), deadline > now,
+                deadline.timeIntervalSince(now) <= 86_400
+            else { continue }
+            try await context.notifier.post(
+                topic: "kos.exam.deadline", title: "Last chance to cancel: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
+                body: "Cancelling the \(Self.when(exam)) exam closes \(text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"). KOS: \(context.config[KOSConfig.kosURL])",
+                dedupeKey: "kos.exam.deadline:\(username):\(exam["id"]?.stringValue ?? ""):\(text)")
+        }
+    }
+
+    static func deadline(_ text: String) -> Date? {
+        if text.contains("T") { return DateOnly.instant(text, in: zone) }
+        return DateOnly(String(text.prefix(10)))?.adding(days: 1).at("00:00", in: zone)
+    }
+
+    /// `kos.evening` at `evening_at`: `kos.exam.tomorrow` for each registered exam tomorrow.
+    func runEvening() async throws {
+        guard let login = try await tokens.login(), login.state == "ready", let username = login.username else { return }
+        let tomorrow = today.adding(days: 1).description
+        for exam in try await examRows(username: username, sem: "current", mine: true) where exam["start"]?.stringValue?.hasPrefix(tomorrow) == true {
+            try await context.notifier.post(
+                topic: "kos.exam.tomorrow", title: "Exam tomorrow: \(exam["course"]?.stringValue ?? "?")",
+                body: "\(Self.when(exam))\(Self.room(exam))\((exam["examiners"]?.arrayValue ?? []).first?.stringValue.map { ", \($0)" } ?? "").",
+                dedupeKey: "kos.exam.tomorrow:\(username):\(exam["id"]?.stringValue ?? ""):\(tomorrow)")
+        }
+    }
+
+    static func when(_ row: JSONValue) -> String {
+        guard let start = row["start"]?.stringValue else { return "?" }
+        let end = row["end"]?.stringValue.map { "–" + $0.suffix(5) } ?? ""
+        return start.replacingOccurrences(of: "T", with: " ") + end
+    }
+
+    static func room(_ row: JSONValue) -> String { row["room"]?.stringValue.map { " in \($0)" } ?? "" }
+
+    static func seats(_ row: JSONValue) -> String {
+        guard let capacity = row["capacity"]?.intValue else { return "\(row["occupied"]?.intValue ?? 0) registered" }
+        return "\(row["occupied"]?.intValue ?? 0)/\(capacity) seats taken"
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import HostCore
+
+/// Watching a full exam: checked every `watch_every_min`; each time it goes from full to free,
+/// `kos.exam.seat_freed` is posted with the KOS link (KOSapi is read-only, so registering stays
+/// in the browser). An exam that has begun is no longer watched.
+extension KOSService {
+    func watch(_ params: Params) async throws -> JSONValue {
+        let id = try Self.examID(params)
+        let exam = try await watchedExam(id)
+        let now = ISO8601.string(context.clock.now)
+        let full = exam["full"] == true
+        try await context.database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO kos_watches(exam_id, course, start, last_full, created_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(exam_id) DO UPDATE SET last_full = excluded.last_full, course = excluded.course, start = excluded.start
+                    """, arguments: [id, exam["course"]?.stringValue, exam["start"]?.stringValue, full, now])
+        }
+        return ["watch": ["exam_id": .string(id), "full": .bool(full), "exam": exam]]
+    }
+
+    func watches() throws -> JSONValue {
+        let rows = try context.database.read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kos_watches ORDER BY start, exam_id") }
+        return ["watches": .array(rows.map { row in
+            [
+                "exam_id": .string(row["exam_id"]), "course": (row["course"] as String?).map(JSONValue.string) ?? .null,
+                "start": (row["start"] as String?).map(JSONValue.string) ?? .null, "full": .bool(row["last_full"]),
+                "seats_freed": .int(row["freed_count"]), "since": .string(row["created_at"]),
+            ]
+        })]
+    }
+
+    func unwatch(_ params: Params) async throws -> JSONValue {
+        let id = try Self.examID(params)
+        let removed = try await context.database.write { db in
+            try db.execute(sql: "DELETE FROM kos_watches WHERE exam_id = ?", arguments: [id])
+            return db.changesCount
+        }
+        guard removed == 1 else { throw KOSError.notWatched(id) }
+        return ["exam_id": .string(id), "watched": false]
+    }
+
+    static func examID(_ params: Params) throws(RPCError) -> String {
+        let text = try params.requiredString("exam_id")
+        guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw RPCError.invalidParam("exam_id", "'\(text)' is not an exam id from kos.exams")
+        }
+        return text
+    }
+
+    /// One exam (public data), `registered` unknown here.
+    func watchedExam(_ id: String) async throws -> JSONValue {
+        let entry = try await entry(.publicData, "exams/\(id)", what: "exam \(id)")
+        guard let exam = Self.exam(entry, registered: []) else { throw KOSError.badAnswer("exam \(id) has no content") }
+        return exam
+    }
+
+    func runWatches() async throws {
+        let rows = try context.database.read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kos_watches") }
+        for row in rows {
+            let id: String = row["exam_id"]
+            do {
+                let exam = try await watchedExam(id)
+                if let start = exam["start"]?.stringValue.flatMap({ DateOnly.instant($0, in: Self.zone) }), start <= context.clock.now {
+                    try await context.database.write { db in try db.execute(sql: "DELETE FROM kos_watches WHERE exam_id = ?", arguments: [id]) }
+                    continue
+                }
+                let full = exam["full"] == true
+                var freed: Int64 = row["freed_count"]
+                if row["last_full"] == true && !full {
+                    freed += 1
+                    try await context.notifier.post(
+                        topic: "kos.exam.seat_freed", title: "A seat is free: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
+                        body: "\(Self.when(exam))\(Self.room(exam)): \(Self.seats(exam)). Register in KOS: \(context.config[KOSConfig.kosURL])",
+                        dedupeKey: "kos.exam.seat_freed:\(id):\(freed)")
+                }
+                try await context.database.write { [freed] db in
+                    try db.execute(sql: "UPDATE kos_watches SET last_full = ?, freed_count = ? WHERE exam_id = ?", arguments: [full, freed, id])
+                }
+            } catch {
+                // One exam that cannot be read does not stop the others.
+                context.logger.warning("kos.watch failed", metadata: ["exam": "\(id)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
+            }
+        }
+    }
+}
