@@ -21,6 +21,21 @@ import Testing
             fake.stop()
         }
 
+        var clock: TestClock { host.host.clock as! TestClock }
+
+        func call(_ method: String, _ params: JSONValue = [:]) async throws -> JSONValue {
+            try await host.call(method, params).get()
+        }
+
+        /// The error of a call that must fail.
+        func failure(_ method: String, _ params: JSONValue = [:]) async throws -> RPCError? {
+            guard case .failure(let error) = try await host.call(method, params) else {
+                Issue.record("\(method) \(params) was accepted")
+                return nil
+            }
+            return error
+        }
+
         func admin(_ path: String, _ body: JSONValue = [:]) async throws {
             var request = HTTPClientRequest(url: base + "/_admin/" + path)
             request.method = .POST

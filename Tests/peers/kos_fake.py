@@ -127,7 +127,8 @@ def exam_xml(e):
     return ('<cancelDeadline>%s</cancelDeadline><capacity>%d</capacity><course xlink:href="courses/%s/">%s</course><endDate>%s</endDate>'
             '<examiners><teacher xlink:href="teachers/dvorakto/">Ing. Tomáš Dvořák Ph.D.</teacher></examiners><occupied>%d</occupied>'
             '<room xlink:href="rooms/%s/">%s</room><signinDeadline>%s</signinDeadline><startDate>%s</startDate><termType>%s</termType>') % (
-                e["start"][:10], e["capacity"], e["course"], e["course"], e["end"], e["occupied"], e["room"], e["room"], e["start"][:10], e["start"], e["term"])
+                e.get("cancel", e["start"][:10]), e["capacity"], e["course"], e["course"], e.get("end", e["start"]), e["occupied"], e["room"], e["room"],
+                e.get("signin", e["start"][:10]), e["start"], e["term"])
 
 
 # Five parallels of novakjan (three pages of two): shapes from the reference's §5.3 recording.
@@ -322,6 +323,8 @@ class Handler(BaseHTTPRequestHandler):
                     access.clear()
                     refresh.clear()
                 elif parts.path == "/_admin/exam":
+                    if "start" in body and "end" not in body:
+                        body["end"] = body["start"]
                     EXAMS.setdefault(int(body["id"]), {"course": "BI-OPT", "start": "2027-01-20T09:00:00", "end": "2027-01-20T11:00:00", "capacity": 20,
                                                        "occupied": 0, "registered": False, "term": "FINAL_EXAM", "room": "T9:105"}).update(
                         {k: v for k, v in body.items() if k != "id"})

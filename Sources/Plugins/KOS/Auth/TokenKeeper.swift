@@ -23,6 +23,8 @@ actor TokenKeeper {
 
     let context: PluginContext
     private var publicToken: (token: String, expiresAt: Date)?
+    private var refreshing = false
+    private var refreshWaiters: [CheckedContinuation<Void, any Error>] = []
     /// Refresh this long before expiry.
     static let margin: TimeInterval = 60
 
@@ -89,7 +91,29 @@ actor TokenKeeper {
     }
 
     /// Uses the refresh token once; a refusal ends the login (needs re-auth, one notice).
+    /// Callers that arrive while a refresh is under way wait for it: the server rotates refresh
+    /// tokens, so a second refresh with the same token would be refused and end the login.
     func refresh() async throws {
+        if refreshing {
+            try await withCheckedThrowingContinuation { refreshWaiters.append($0) }
+            return
+        }
+        refreshing = true
+        let result: Result<Void, any Error>
+        do {
+            try await refreshOnce()
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        refreshing = false
+        let waiters = refreshWaiters
+        refreshWaiters = []
+        for waiter in waiters { waiter.resume(with: result) }
+        try result.get()
+    }
+
+    private func refreshOnce() async throws {
         guard let refreshToken = try await context.vault.get("refresh_token") else { throw await expire("there is no refresh token") }
         let tokens: OAuthClient.Tokens
         do {

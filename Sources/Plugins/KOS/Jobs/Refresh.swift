@@ -110,7 +110,7 @@ extension KOSService {
         for exam in try await examRows(username: username, sem: "current", mine: true) where exam["start"]?.stringValue?.hasPrefix(tomorrow) == true {
             try await context.notifier.post(
                 topic: "kos.exam.tomorrow", title: "Exam tomorrow: \(exam["course"]?.stringValue ?? "?")",
-                body: "\(Self.when(exam))\(Self.room(exam))\((exam["examiners"]?.arrayValue ?? []).first?.stringValue.map { ", \($0)" } ?? "").",
+                body: "\(Self.when(exam))\(Self.room(exam))\((exam["examiners"]?.arrayValue ?? []).first?.stringValue.map { ", \($0)" } ?? "")",
                 dedupeKey: "kos.exam.tomorrow:\(username):\(exam["id"]?.stringValue ?? ""):\(tomorrow)")
         }
     }
