@@ -69,3 +69,70 @@ import Testing
         await bench.stop()
     }
 }
+
+/// Several commands at once with an expired token, the cache while KOSapi hangs, and the request
+/// log of a whole session: the token only ever in the Authorization header.
+@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct SessionTests {
+    @Test func concurrentCommandsShareOneRefresh() async throws {
+        let bench = try await TokenTests.loggedIn()
+        try await bench.admin("expire")
+        let before = try await TokenTests.grants(bench)
+        let methods = ["kos.profile", "kos.courses", "kos.timetable", "kos.events", "kos.results", "kos.exams"]
+        let outcomes = try await withThrowingTaskGroup(of: (String, Result<JSONValue, RPCError>).self) { group in
+            for method in methods { group.addTask { (method, try await bench.host.call(method)) } }
+            return try await group.reduce(into: [String: Result<JSONValue, RPCError>]()) { $0[$1.0] = $1.1 }
+        }
+        for method in methods {
+            guard case .success(let value) = outcomes[method] else { Issue.record("\(method): \(String(describing: outcomes[method]))"); continue }
+            #expect(value["stale"] == false, "\(method)")
+        }
+        #expect(try await bench.call("kos.status")["state"] == "ready", "a rotated refresh token was not reused")
+        let used = try await TokenTests.grants(bench) - before
+        #expect(used >= 1 && used < methods.count, "refreshes are shared, not one per request: \(used)")
+        await bench.stop()
+    }
+
+    @Test func theCacheServesStaleDataWhileKOSapiHangs() async throws {
+        let bench = try await TokenTests.loggedIn(configure: { $0.http.timeoutSeconds = 1 })
+        let fresh = try await bench.call("kos.timetable")
+        #expect(fresh["stale"] == false)
+        try await bench.admin("hang", ["on": true, "seconds": 20])
+        bench.clock.advance(by: 3600)
+        let clock = bench.clock
+        let stale = try await clock.whileAdvancing { try await bench.host.call("kos.timetable").get() }
+        #expect(stale["stale"] == true)
+        #expect(stale["fetched_at"] == "2026-11-24T08:00:00Z")
+        #expect(stale["slots"] == fresh["slots"])
+        // Filtering by parity works on the cached copy too.
+        let odd = try await clock.whileAdvancing { try await bench.host.call("kos.timetable", ["parity": "odd"]).get() }
+        #expect(odd["stale"] == true)
+        #expect(odd["slots"]?.arrayValue?.allSatisfy { $0["parity"] == "odd" || $0["parity"] == "both" } == true)
+        try await bench.admin("hang", ["on": false])
+        await bench.stop()
+    }
+
+    @Test func theTokenNeverTravelsInAURL() async throws {
+        let directory = TemporaryDirectory()
+        let bench = try await TokenTests.loggedIn()
+        for (method, params) in [
+            ("kos.profile", [:] as JSONValue), ("kos.semester", [:]), ("kos.timetable", [:]), ("kos.courses", [:]), ("kos.results", [:]),
+            ("kos.course", ["code": "BI-OPT"]), ("kos.exams", [:]), ("kos.events", [:]), ("kos.people.search", ["q": "novak"]),
+            ("kos.export.ics", ["path": .string(directory.file("k.ics"))]), ("kos.exams.watch", ["exam_id": "901"]),
+        ] {
+            _ = try await bench.call(method, params)
+        }
+        try await bench.admin("expire")
+        _ = try await bench.call("kos.profile")
+        let requests = try await bench.requests()
+        let api = requests.filter { ($0["path"]?.stringValue ?? "").hasPrefix("/api/3/") }
+        #expect(api.count > 20)
+        #expect(api.allSatisfy { $0["auth"] == "bearer" }, "every KOSapi request carries a bearer token")
+        let vault = try await bench.call("vault.list").encodedString()
+        #expect(vault.contains("kos/access_token"))
+        for request in requests {
+            let query = (request["query"]?.stringValue ?? "").lowercased()
+            #expect(!query.contains("token"), "\(request)")
+        }
+        await bench.stop()
+    }
+}
