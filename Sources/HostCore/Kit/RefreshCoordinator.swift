@@ -139,6 +139,24 @@ public actor RefreshCoordinator {
         return change
     }
 
+    /// One diff of items the plugin has already read (a job that reads once and compares
+    /// several things).
+    @discardableResult
+    public func check(
+        _ name: String, account: String?, items: [String: JSONValue], onChange: @escaping @Sendable (Change) async throws -> Void
+    ) async throws -> Change {
+        try await check(Refresh(checking: name, account: account, fetch: { items }, onChange: onChange))
+    }
+
+    /// Rows keyed by one of their fields, a number or a string; a row without it is left out.
+    public nonisolated static func keyed(_ rows: [JSONValue], by field: String) -> [String: JSONValue] {
+        var items: [String: JSONValue] = [:]
+        for row in rows {
+            if let id = row[field]?.stringValue ?? row[field]?.intValue.map(String.init) { items[id] = row }
+        }
+        return items
+    }
+
     private func baseline(_ refresh: Refresh) async throws -> [String: JSONValue]? {
         try await pool.read { [pluginID] db in
             guard

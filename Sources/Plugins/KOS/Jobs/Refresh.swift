@@ -14,36 +14,24 @@ extension KOSService {
             return
         }
         let exams = try await examRows(username: username, sem: "current")
-        try await context.refresh.check(spec("exams", username, items: Self.keyed(exams)) { [self] change in
+        try await context.refresh.check("exams", account: username, items: RefreshCoordinator.keyed(exams, by: "id")) { [self] change in
             try await examsChanged(username, change)
-        })
+        }
         try await deadlines(username, exams)
         let events = try await eventRows(username, sem: "current")
-        try await context.refresh.check(spec("events", username, items: Self.keyed(events)) { [self] change in
+        try await context.refresh.check("events", account: username, items: RefreshCoordinator.keyed(events, by: "id")) { [self] change in
             try await eventsChanged(username, change)
-        })
+        }
         var results: [String: JSONValue] = [:]
         for row in try await enrolments(username, sem: "none") {
             let course = row["code"]?.stringValue ?? "external:\(row["name"]?.stringValue ?? "?")"
             results["\(row["semester"]?.stringValue ?? "")|\(course)"] = row
         }
-        try await context.refresh.check(spec("results", username, items: results) { [self] change in
+        try await context.refresh.check("results", account: username, items: results) { [self] change in
             try await resultsChanged(username, change)
-        })
+        }
         let icsPath = context.config[KOSConfig.icsPath]
         if !icsPath.isEmpty { _ = try await writeCalendar(username, sem: "current", path: icsPath, param: "ics_path") }
-    }
-
-    static func keyed(_ rows: [JSONValue]) -> [String: JSONValue] {
-        var items: [String: JSONValue] = [:]
-        for row in rows { if let id = row["id"]?.stringValue { items[id] = row } }
-        return items
-    }
-
-    func spec(_ kind: String, _ username: String, items: [String: JSONValue], onChange: @escaping @Sendable (RefreshCoordinator.Change) async throws -> Void)
-        -> RefreshCoordinator.Refresh
-    {
-        RefreshCoordinator.Refresh(checking: kind, account: username, fetch: { items }, onChange: onChange)
     }
 
     // MARK: What changed

@@ -27,16 +27,16 @@ extension StagService {
         if let student = session.roles.first(where: \.isStudent) {
             let subjects = try await subjectsOf(session, student)
             let terms = try await examTerms(session, student, subjects: subjects)
-            try await context.refresh.check(refreshSpec("exams", name, items: Self.keyed(terms, "term_id")) { [self] change in
+            try await context.refresh.check("exams", account: name, items: RefreshCoordinator.keyed(terms, by: "term_id")) { [self] change in
                 try await examsChanged(name, change)
-            })
+            }
             try await deadlines(name, terms)
             let grades = try await gradeRows(session, student, year: nil, subjects: subjects)
             var items: [String: JSONValue] = [:]
             for row in grades { items["\(row.subject)@\(row.year ?? 0)\(row.semester ?? "")"] = row.json }
-            try await context.refresh.check(refreshSpec("grades", name, items: items) { [self] change in
+            try await context.refresh.check("grades", account: name, items: items) { [self] change in
                 try await gradesChanged(name, change)
-            })
+            }
         }
         let roles = (try? Self.timetableRoles(session, "all")) ?? []
         if !roles.isEmpty {
@@ -48,9 +48,9 @@ extension StagService {
                 let key = [event["date"], event["action_id"] ?? .null, event["subject"], event["start"]].map { $0?.encodedString() ?? "" }.joined(separator: "|")
                 items[key] = event
             }
-            try await context.refresh.check(refreshSpec("timetable", name, items: items) { [self] change in
+            try await context.refresh.check("timetable", account: name, items: items) { [self] change in
                 try await timetableChanged(name, change, from: from, to: to)
-            })
+            }
         }
         try await StagStore.refreshed(account: name, at: ISO8601.string(context.clock.now), in: context.database)
         let icsPath = context.config[StagConfig.icsPath]
@@ -58,18 +58,6 @@ extension StagService {
             // The default account's calendar, a week back and four months ahead, replaced atomically.
             _ = try await writeCalendar(session, from: today.adding(days: -7), to: today.adding(days: 120), path: icsPath, param: "ics_path")
         }
-    }
-
-    static func keyed(_ rows: [JSONValue], _ field: String) -> [String: JSONValue] {
-        var items: [String: JSONValue] = [:]
-        for row in rows { if let id = row[field]?.intValue { items[String(id)] = row } }
-        return items
-    }
-
-    func refreshSpec(_ kind: String, _ account: String, items: [String: JSONValue], onChange: @escaping @Sendable (RefreshCoordinator.Change) async throws -> Void)
-        -> RefreshCoordinator.Refresh
-    {
-        RefreshCoordinator.Refresh(checking: kind, account: account, fetch: { items }, onChange: onChange)
     }
 
     // MARK: What changed

@@ -57,7 +57,7 @@ extension StagService {
             do {
                 let session = try await session(name)
                 let student = try session.student()
-                let terms = Self.keyed(try await examTerms(session, student), "term_id")
+                let terms = RefreshCoordinator.keyed(try await examTerms(session, student), by: "term_id")
                 for watch in watches {
                     let id: Int64 = watch["term_id"]
                     guard let term = terms[String(id)] else { continue }
