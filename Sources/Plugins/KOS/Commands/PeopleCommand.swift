@@ -9,7 +9,7 @@ extension KOSService {
     func peopleSearch(_ params: Params) async throws -> JSONValue {
         let words = Self.searchWords(params.string("q") ?? "")
         if let q = params.string("q"), words.joined().count < 2 {
-            throw RPCError.invalidParam("q", "'\(q)' is too short: give at least two letters of a name or username")
+            throw RPCError.invalidParam("q", "is too short ('\(q)'): give at least two letters of a name or username")
         }
         let division = try params.string("division").map { text throws(RPCError) in
             guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
