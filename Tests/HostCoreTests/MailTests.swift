@@ -86,6 +86,27 @@ import Testing
         }
     }
 
+    /// A sendmail that writes a megabyte to stderr and to stdout before it reads its input: the
+    /// pipes are read while it runs, so it neither blocks nor is cut off, and a failure keeps only
+    /// the end of what it said.
+    @Test func aChattySendmailNeitherBlocksNorFloodsTheError() async throws {
+        let directory = TemporaryDirectory()
+        let received = directory.file("received")
+        let chatty = directory.write(
+            "sendmail", "#!/bin/sh\nhead -c 1048576 /dev/zero | tr '\\0' e >&2\nhead -c 1048576 /dev/zero | tr '\\0' o\ncat >'\(received)'\nexit 0\n", mode: 0o700)
+        try await SendmailTransport(path: chatty).send(Data("Subject: x\r\n\r\nbody\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+        #expect(try String(contentsOfFile: received, encoding: .utf8) == "Subject: x\r\n\r\nbody\r\n")
+
+        let failing = directory.write(
+            "failing", "#!/bin/sh\ncat >/dev/null\nhead -c 300000 /dev/zero | tr '\\0' e >&2\necho 'the last words' >&2\nexit 1\n", mode: 0o700)
+        await #expect {
+            try await SendmailTransport(path: failing).send(Data("x".utf8), from: "a@example.org", to: ["b@example.org"])
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("exited with status 1") && text.hasSuffix("the last words") && text.count < 4_300
+        }
+    }
+
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd")))
     func smtpWithSTARTTLSAndAuthAgainstARealServer() async throws {
         let smtp = try await SMTPPeer(mode: "starttls")

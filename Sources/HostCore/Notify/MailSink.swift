@@ -1,4 +1,6 @@
 import Foundation
+import Subprocess
+import SystemPackage
 
 /// How mail leaves the machine.
 public protocol MailTransport: Sendable {
@@ -47,7 +49,10 @@ public struct MailError: Error, CustomStringConvertible {
 }
 
 /// Hands the message to a sendmail-compatible program (`sendmail -t -i`), as cron does: the local
-/// MTA's queue, retries and aliases apply, and the daemon holds no SMTP credentials.
+/// MTA's queue, retries and aliases apply, and the daemon holds no SMTP credentials. The program
+/// runs through swift-subprocess; its stdout and stderr are read while it runs (a chatty
+/// sendmail would otherwise fill the pipe and block forever), keeping the last 4 KB of stderr for
+/// the error message.
 public struct SendmailTransport: MailTransport {
     let path: String
     let arguments: [String]
@@ -57,33 +62,45 @@ public struct SendmailTransport: MailTransport {
         self.arguments = arguments
     }
 
+    static let stderrTail = 4096
+
     public func send(_ message: Data, from: String, to: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments + ["-f", from]
-        let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: MailError("cannot run \(path): \(error.localizedDescription)"))
-                return
+        let outcome: ExecutionResult<String, SequenceOutput, SequenceOutput>
+        do {
+            outcome = try await Subprocess.run(
+                .path(FilePath(path)), arguments: Arguments(arguments + ["-f", from]), input: .data(message), output: .sequence, error: .sequence
+            ) { execution in
+                try await withThrowingTaskGroup(of: String.self) { group in
+                    group.addTask {
+                        for try await _ in execution.standardOutput {}
+                        return ""
+                    }
+                    group.addTask {
+                        var tail: [UInt8] = []
+                        for try await buffer in execution.standardError {
+                            buffer.withUnsafeBytes { tail.append(contentsOf: $0) }
+                            if tail.count > 2 * Self.stderrTail { tail.removeFirst(tail.count - Self.stderrTail) }
+                        }
+                        return String(decoding: tail.suffix(Self.stderrTail), as: UTF8.self)
+                    }
+                    var stderr = ""
+                    for try await text in group where !text.isEmpty { stderr = text }
+                    return stderr
+                }
             }
-            // Blocking pipe writes stay off the cooperative thread pool.
-            DispatchQueue.global().async {
-                try? input.fileHandleForWriting.write(contentsOf: message)
-                try? input.fileHandleForWriting.close()
-            }
+        } catch let error as SubprocessError {
+            throw MailError("cannot run \(path): \(error)")
         }
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard status == 0 else {
-            throw MailError("\(path) exited with status \(status): \(stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+        guard outcome.terminationStatus.isSuccess else {
+            let stderr = outcome.closureResult.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw MailError("\(path) \(Self.describe(outcome.terminationStatus))\(stderr.isEmpty ? "" : ": \(stderr)")")
+        }
+    }
+
+    static func describe(_ status: TerminationStatus) -> String {
+        switch status {
+        case .exited(let code): "exited with status \(code)"
+        case .signaled(let signal): "was killed by signal \(signal)"
         }
     }
 }
