@@ -20,10 +20,13 @@ public final class RawLineClient: Sendable {
         func errorCaught(context: ChannelHandlerContext, error: any Error) { context.close(promise: nil) }
     }
 
-    public init(socketPath: String) async throws {
+    /// `reading: false` never reads a reply: the socket's buffers fill, as with a client that
+    /// stopped reading.
+    public init(socketPath: String, reading: Bool = true) async throws {
         let (stream, continuation) = AsyncStream<String>.makeStream()
         lines = stream
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.autoRead, value: reading)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
@@ -39,6 +42,12 @@ public final class RawLineClient: Sendable {
 
     public func send(line: String) async throws {
         try await send(Array((line + "\n").utf8))
+    }
+
+    /// Shuts down the write side only (as `printf … | socat - UNIX-CONNECT:…` does): the daemon
+    /// sees the end of the requests, not a hang-up.
+    public func finishSending() async throws {
+        try await channel.close(mode: .output)
     }
 
     /// The next line, or nil when the daemon closed the connection.

@@ -8,8 +8,13 @@ public final class EchoPlugin: AssistantPlugin {
     public let runs = NIOLockedValueBox(0)
     public let jobFailures = NIOLockedValueBox(0)
     public let contextBox = NIOLockedValueBox<PluginContext?>(nil)
+    /// What `echo.hold` calls went through: "started", then "cancelled" or "finished".
+    public let holdEvents: AsyncStream<String>
+    let holdContinuation: AsyncStream<String>.Continuation
 
-    public init() {}
+    public init() {
+        (holdEvents, holdContinuation) = AsyncStream<String>.makeStream()
+    }
 
     public static let greeting = ConfigKey<String>("greeting", .string, default: "hello", help: "what to say first")
 
@@ -62,6 +67,18 @@ public final class EchoPlugin: AssistantPlugin {
             PluginCommand("hang", "Never answer", result: "never", timeout: .milliseconds(200)) { _, _, _ in
                 try await Task.sleep(for: .seconds(3600))
                 return .null
+            },
+            PluginCommand("hold", "Hold the call for an hour, telling the test when it starts and how it ends", result: "held") {
+                [holdContinuation] _, _, _ in
+                holdContinuation.yield("started")
+                do {
+                    try await Task.sleep(for: .seconds(3600))
+                } catch {
+                    holdContinuation.yield("cancelled")
+                    throw error
+                }
+                holdContinuation.yield("finished")
+                return "held"
             },
             PluginCommand("path", "Echo a path", params: [ParamSpec("file", .path, required: true, help: "a file")], result: "the path") {
                 _, params, _ in .string(try params.requiredString("file"))

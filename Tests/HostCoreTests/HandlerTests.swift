@@ -8,36 +8,6 @@ import Testing
 
 /// Channel handlers without sockets (swift-nio's EmbeddedChannel).
 @Suite(.timeLimit(.minutes(1))) struct HandlerTests {
-    func makeChannel(maxLine: Int) throws -> EmbeddedChannel {
-        let channel = EmbeddedChannel()
-        let dispatcher = Dispatcher(methods: MethodTable(), redactor: SecretRedactor(), logger: Logger(label: "t"))
-        let connection = ServerConnection(id: 1, peer: nil, channel: channel, queueLimit: 4)
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maxLine))
-        try channel.pipeline.syncOperations.addHandler(
-            RPCConnectionHandler(
-                connection: connection, dispatcher: dispatcher, tracker: InFlightTracker(), maxLineBytes: maxLine, maxConcurrent: 8,
-                onClose: { _ in }))
-        return channel
-    }
-
-    @Test func anOversizedLineGetsMinus32007AndTheChannelCloses() throws {
-        let channel = try makeChannel(maxLine: 1024)
-        _ = try? channel.writeInbound(ByteBuffer(string: String(repeating: "a", count: 4096)))
-        let reply = try #require(try channel.readOutbound(as: ByteBuffer.self))
-        let value = try JSONValue.decode(Data(reply.readableBytesView.dropLast()))
-        #expect(value["error"]?["code"] == -32007)
-        #expect(value["error"]?["data"]?["limit"] == 1024)
-        #expect(!channel.isActive)
-    }
-
-    @Test func aCompleteLineOverTheLimitIsAlsoRefused() throws {
-        let channel = try makeChannel(maxLine: 16)
-        // Arrives whole, newline included, so the decoder never buffers past its limit.
-        _ = try? channel.writeInbound(ByteBuffer(string: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n"))
-        let reply = try #require(try channel.readOutbound(as: ByteBuffer.self))
-        #expect(String(buffer: reply).contains("-32007"))
-    }
-
     @Test func aRefusedPeerGetsMinus32006() throws {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(PeerRefusalHandler(reason: "uid 1000 is not allowed"))

@@ -15,6 +15,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: host.socketPath), "the socket file is removed on stop")
     }
 
+    @Test func aCompleteLineOverTheLimitIsAlsoRefused() async throws {
+        let host = try await TestHost.started { $0.socket.maxRequestBytes = 1024 }
+        let client = try await RawLineClient(socketPath: host.socketPath)
+        // Arrives whole, newline included, so the decoder never buffers past its limit.
+        try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"help","params":{"method":""# + String(repeating: "y", count: 1500) + "\"}}")
+        let reply = try JSONValue.decode(try #require(try await client.readLine()))
+        #expect(reply["error"]?["code"] == -32007)
+        #expect(reply["error"]?["data"]?["limit"] == 1024)
+        #expect(reply["id"] == .null)
+        try await client.waitForClose()
+        await client.close()
+        await host.stop()
+    }
+
     @Test func oversizedLineClosesOnlyThatConnection() async throws {
         let host = try await TestHost.started { $0.socket.maxRequestBytes = 64 * 1024 }
         let bystander = try await host.connect()

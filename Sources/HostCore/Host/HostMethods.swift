@@ -277,6 +277,7 @@ enum HostMethods {
             "config_file": host.options.configPath.map(JSONValue.string) ?? .null,
             "vault": ["mode": .string(await host.vault.mode), "locked": .bool(await host.vault.isLocked)],
             "connections": .int(Int64(host.server.connectionCount)),
+            "calls_in_flight": host.dispatcher.callsInFlight,
             "subscribers": .int(Int64(host.subscribers.count)),
             "dropped_notices": .int(Int64(host.server.droppedNotices)),
             "sinks": .array(await host.notices.sinkNames.map(JSONValue.string)),

@@ -10,6 +10,16 @@ public final class Dispatcher: Sendable {
     let redactor: SecretRedactor
     let logger: Logger
     private let draining = NIOLockedValueBox(false)
+    /// Calls running now, by plugin id (`host` for the host's own methods): a stuck call shows.
+    private let running = NIOLockedValueBox([String: Int]())
+
+    /// `{"total": N, "plugins": {"<id>": N, …}}`, plugins with a call running only.
+    public var callsInFlight: JSONValue {
+        let counts = running.withLockedValue { $0 }
+        var plugins: [String: JSONValue] = [:]
+        for (id, count) in counts where count > 0 { plugins[id] = .int(Int64(count)) }
+        return ["total": .int(Int64(counts.values.reduce(0, +))), "plugins": .object(plugins)]
+    }
 
     public init(methods: MethodTable, redactor: SecretRedactor, logger: Logger) {
         self.methods = methods
@@ -24,15 +34,21 @@ public final class Dispatcher: Sendable {
     /// `admitted`: the line was read before draining began, so it is served even if the daemon
     /// starts stopping before it runs (a call in flight is one the daemon has read).
     public func handle(line: Data, connection: (any ConnectionHandle)?, admitted: Bool = false) async -> Data? {
+        await reply(to: line, connection: connection, admitted: admitted).map { Data($0) }
+    }
+
+    /// The reply's bytes, parsed straight from the line's bytes (a `ByteBuffer`'s view from the
+    /// socket: no copy on the way in).
+    func reply(to line: some Collection<UInt8>, connection: (any ConnectionHandle)?, admitted: Bool) async -> [UInt8]? {
         let request: JSONValue
         do {
-            request = try JSONValue.decode(line)
+            request = try JSONValue.decode(bytes: line)
         } catch {
-            return Self.response(id: .null, error: .parseError("the line is not valid JSON (or not UTF-8)")).encoded()
+            return Self.response(id: .null, error: .parseError("the line is not valid JSON (or not UTF-8)")).encodedBytes()
         }
         switch request {
         case .array(let items):
-            if items.isEmpty { return Self.response(id: .null, error: .invalidRequest("an empty batch")).encoded() }
+            if items.isEmpty { return Self.response(id: .null, error: .invalidRequest("an empty batch")).encodedBytes() }
             let replies = await withTaskGroup(of: (Int, JSONValue?).self) { group in
                 for (index, item) in items.enumerated() {
                     group.addTask { (index, await self.handleOne(item, connection: connection, admitted: admitted)) }
@@ -42,9 +58,9 @@ public final class Dispatcher: Sendable {
                 return replies.sorted { $0.0 < $1.0 }.map(\.1)
             }
             // A batch of notifications gets no reply at all, never `[]`.
-            return replies.isEmpty ? nil : JSONValue.array(replies).encoded()
+            return replies.isEmpty ? nil : JSONValue.array(replies).encodedBytes()
         default:
-            return await handleOne(request, connection: connection, admitted: admitted)?.encoded()
+            return await handleOne(request, connection: connection, admitted: admitted)?.encodedBytes()
         }
     }
 
@@ -97,6 +113,8 @@ public final class Dispatcher: Sendable {
         if isDraining && !admitted {
             throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down; try again after it restarts")
         }
+        running.withLockedValue { $0[entry.pluginID, default: 0] += 1 }
+        defer { running.withLockedValue { $0[entry.pluginID, default: 1] -= 1 } }
         let validated = try ParamValidator.validate(params, against: entry.descriptor.params, method: method)
         for spec in entry.descriptor.params where spec.type == .secret {
             if let secret = validated.string(spec.name) { redactor.remember(secret) }

@@ -19,9 +19,18 @@ public final class RPCServer: Sendable {
     let activatedDescriptor: CInt?
     private let allowedGIDs: Set<gid_t>
     private struct State {
-        var serverChannel: (any Channel)?
+        /// The accept loop: its connections are child tasks of a discarding task group, and
+        /// their calls are child tasks of each connection. Owned here and awaited by `stop`.
+        var serving: Task<Void, Never>?
+        var quiescing: ServerQuiescingHelper?
         var connections: [UInt64: ServerConnection] = [:]
         var nextID: UInt64 = 0
+    }
+
+    /// What the child-channel initializer hands the accept loop.
+    enum Accepted: Sendable {
+        case refused
+        case connection(ConnectionServer.Wire, ServerConnection)
     }
     private let state = NIOLockedValueBox(State())
 
@@ -54,29 +63,60 @@ public final class RPCServer: Sendable {
     public var droppedNotices: Int { state.withLockedValue { $0.connections.values.reduce(0) { $0 + $1.droppedNotices } } }
 
     public func start() async throws {
+        let quiescing = ServerQuiescingHelper(group: group)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
-            .childChannelOption(.autoRead, value: true)
-            .childChannelInitializer { [self] channel in
-                self.initialize(channel)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                }
             }
-        let channel: any Channel
+            // A client that shuts down only its write side still gets every reply.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+        let initialize: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { [self] channel in self.initialize(channel) }
+        let server: NIOAsyncChannel<Accepted, Never>
         if let fd = activatedDescriptor {
-            channel = try await bootstrap.withBoundSocket(fd).get()
+            server = try await bootstrap.bind(fd, childChannelInitializer: initialize)
         } else {
             try prepareSocketPath()
             // No umask juggling here: umask is process-wide and would race other threads. The
             // directory is 0700 (0710 with a group mode) before the socket exists, and
             // assistantd runs with umask 077, so the socket is never reachable by others.
             do {
-                channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+                server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true, childChannelInitializer: initialize)
             } catch {
                 throw StartupError(.cannotCreate, "cannot create the socket \(path): \(error)")
             }
             chmod(path, settings.mode)
         }
-        state.withLockedValue { $0.serverChannel = channel }
+        let connectionServer = ConnectionServer(
+            dispatcher: dispatcher, tracker: tracker, maxLineBytes: settings.maxRequestBytes, maxConcurrent: settings.maxConcurrentPerConnection)
+        let serving = Task { [self] in await self.acceptLoop(server, connectionServer) }
+        state.withLockedValue {
+            $0.serving = serving
+            $0.quiescing = quiescing
+        }
         logger.info("listening", metadata: ["socket": "\(path)"])
+    }
+
+    /// Each connection is a child task, so none outlives the server.
+    private func acceptLoop(_ server: NIOAsyncChannel<Accepted, Never>, _ connectionServer: ConnectionServer) async {
+        do {
+            try await server.executeThenClose { inbound in
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await accepted in inbound {
+                        guard case .connection(let wire, let connection) = accepted else { continue }
+                        group.addTask { [self] in
+                            await connectionServer.serve(wire, connection: connection)
+                            subscribers.unsubscribe(connection.connectionID)
+                            _ = state.withLockedValue { $0.connections.removeValue(forKey: connection.connectionID) }
+                        }
+                    }
+                }
+            }
+        } catch {
+            logger.error("the socket stopped accepting connections", metadata: ["error": "\(error)"])
+        }
     }
 
     private func prepareSocketPath() throws {
@@ -117,14 +157,14 @@ public final class RPCServer: Sendable {
         return UnixSocketAddress.connect(fd, to: path)
     }
 
-    private func initialize(_ channel: any Channel) -> EventLoopFuture<Void> {
+    private func initialize(_ channel: any Channel) -> EventLoopFuture<Accepted> {
         peerCredentials(of: channel).flatMap { peer in
             channel.eventLoop.makeCompletedFuture {
                 let sync = channel.pipeline.syncOperations
                 if let refusal = self.refusal(for: peer) {
                     self.logger.warning("refused a peer", metadata: ["uid": "\(peer.map { String($0.uid) } ?? "?")", "reason": "\(refusal)"])
                     try sync.addHandler(PeerRefusalHandler(reason: refusal))
-                    return
+                    return .refused
                 }
                 let connection = self.state.withLockedValue { s -> ServerConnection in
                     s.nextID += 1
@@ -133,14 +173,11 @@ public final class RPCServer: Sendable {
                     return connection
                 }
                 try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: self.settings.maxRequestBytes))
-                try sync.addHandler(
-                    RPCConnectionHandler(
-                        connection: connection, dispatcher: self.dispatcher, tracker: self.tracker,
-                        maxLineBytes: self.settings.maxRequestBytes, maxConcurrent: self.settings.maxConcurrentPerConnection,
-                        onClose: { [self] closed in
-                            self.subscribers.unsubscribe(closed.connectionID)
-                            self.state.withLockedValue { _ = $0.connections.removeValue(forKey: closed.connectionID) }
-                        }))
+                try sync.addHandler(NoticeDrainHandler(connection: connection))
+                // Up to 16 lines read ahead; past that, reading waits for the connection's task.
+                let wire = try ConnectionServer.Wire(
+                    wrappingChannelSynchronously: channel, configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 16)))
+                return .connection(wire, connection)
             }
         }
     }
@@ -180,15 +217,24 @@ public final class RPCServer: Sendable {
         return "uid \(peer.uid) is not allowed on this socket (socket.allow_uids / socket.allow_groups)"
     }
 
-    /// Stops accepting, lets calls in flight finish (up to `grace`), then closes every connection
+    /// Stops accepting (the quiescing helper closes the listening socket), lets calls in flight
+    /// finish (up to `grace`), then closes every connection, which cancels what is still running,
     /// and removes the socket file (unless systemd owns it).
     public func stop(grace: Duration) async {
-        let server = state.withLockedValue { s -> (any Channel)? in
-            defer { s.serverChannel = nil }
-            return s.serverChannel
+        let (serving, quiescing) = state.withLockedValue { s in
+            defer {
+                s.serving = nil
+                s.quiescing = nil
+            }
+            return (s.serving, s.quiescing)
         }
         dispatcher.beginDraining()
-        try? await server?.close()
+        let allClosed = group.next().makePromise(of: Void.self)
+        if let quiescing {
+            quiescing.initiateShutdown(promise: allClosed)
+        } else {
+            allClosed.succeed()
+        }
         let tracker = self.tracker
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await tracker.waitUntilIdle() }
@@ -198,6 +244,8 @@ public final class RPCServer: Sendable {
         }
         let open = state.withLockedValue { $0.connections.values.map(\.channel) }
         for channel in open { try? await channel.close() }
+        await serving?.value
+        try? await allClosed.futureResult.get()
         if activatedDescriptor == nil { unlink(path) }
         logger.info("stopped listening", metadata: ["socket": "\(path)"])
     }

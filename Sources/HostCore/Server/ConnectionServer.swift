@@ -1,0 +1,93 @@
+import Foundation
+import NIOCore
+
+/// One client connection served with structured concurrency: the connection's task reads
+/// newline-framed requests and runs each as a child task (at most `maxConcurrent` at once, after
+/// which it stops reading), and each reply is written as soon as it is ready. Writing suspends
+/// while the socket's unsent bytes are above the channel's high-water mark, so a client that does
+/// not read holds at most `maxConcurrent` replies here and then is not read either: it cannot grow
+/// the daemon's memory or slow anyone else.
+///
+/// A half-close (the client shut down only its write side, as `printf … | socat` does) ends the
+/// reading; the calls in flight finish and their replies are written before the connection
+/// closes. A full close (the peer went away; on Linux `EPOLLHUP`, which closes the channel)
+/// cancels the calls in flight: cooperative cancellation reaches their HTTP requests, uploads,
+/// file work and waits.
+struct ConnectionServer: Sendable {
+    typealias Wire = NIOAsyncChannel<ByteBuffer, ByteBuffer>
+
+    let dispatcher: Dispatcher
+    /// Lines read and not yet answered, for a graceful stop.
+    let tracker: InFlightTracker
+    let maxLineBytes: Int
+    let maxConcurrent: Int
+
+    func serve(_ wire: Wire, connection: ServerConnection) async {
+        let channel = wire.channel
+        do {
+            try await wire.executeThenClose { inbound, outbound in
+                await withTaskGroup(of: Void.self) { group in
+                    // The peer hanging up (or the daemon's last word at shutdown) closes the channel.
+                    group.addTask { try? await channel.closeFuture.get() }
+                    group.addTask {
+                        await serveRequests(inbound, outbound, connection: connection, channel: channel)
+                        // Read side done and every reply written: close, which also ends the watcher.
+                        try? await channel.close()
+                    }
+                    await group.next()
+                    group.cancelAll()
+                }
+            }
+        } catch {
+            // executeThenClose only rethrows what the closure threw; it throws nothing.
+        }
+    }
+
+    private func serveRequests(
+        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        connection: ServerConnection, channel: any Channel
+    ) async {
+        let allocator = channel.allocator
+        await withTaskGroup(of: Void.self) { calls in
+            var unreaped = 0
+            do {
+                for try await line in inbound {
+                    if line.readableBytes > maxLineBytes {
+                        try? await outbound.write(refusal(allocator))
+                        break
+                    }
+                    // Blank lines (keep-alives, a stray "\r\n") are not requests.
+                    if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                    // At the cap, read nothing more until a call has finished.
+                    while unreaped >= maxConcurrent, await calls.next() != nil { unreaped -= 1 }
+                    unreaped += 1
+                    // A line read before draining began is served even if the daemon starts
+                    // stopping before it runs: a call in flight is one the daemon has read.
+                    let admitted = !dispatcher.isDraining
+                    tracker.begin()
+                    calls.addTask { [dispatcher, tracker] in
+                        defer { tracker.end() }
+                        guard let reply = await dispatcher.reply(to: line.readableBytesView, connection: connection, admitted: admitted) else { return }
+                        var buffer = allocator.buffer(capacity: reply.count + 1)
+                        buffer.writeBytes(reply)
+                        buffer.writeInteger(UInt8(ascii: "\n"))
+                        try? await outbound.write(buffer)
+                    }
+                }
+            } catch is ByteToMessageDecoderError.PayloadTooLargeError {
+                try? await outbound.write(refusal(allocator))
+            } catch {
+                // The connection failed (reset): the watcher sees it close and cancels the calls.
+            }
+            await calls.waitForAll()
+        }
+    }
+
+    private func refusal(_ allocator: ByteBufferAllocator) -> ByteBuffer {
+        let error = RPCError(
+            code: RPCErrorCode.requestTooLarge,
+            message: "Request too large: a line may hold at most \(maxLineBytes) bytes; closing this connection",
+            data: ["limit": .int(Int64(maxLineBytes))])
+        return allocator.line(JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).encoded())
+    }
+}
