@@ -169,6 +169,8 @@ let package = Package(
                 "HostCore", "AssistantClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
             ],
             path: "Tests/AssistantTesting",
             swiftSettings: strictSwift
@@ -266,6 +268,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/StagBench",
+            swiftSettings: strictSwift
+        ),
+        // The socket protocol's fuzz target: `scripts/fuzz` builds it with libFuzzer; a plain build
+        // gives a replay tool for the corpus (`swift run rpc-fuzz Fuzz/corpus`).
+        .executableTarget(
+            name: "rpc-fuzz",
+            dependencies: ["AssistantTesting", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            path: "Fuzz/RPCFuzz",
             swiftSettings: strictSwift
         ),
         .executableTarget(
