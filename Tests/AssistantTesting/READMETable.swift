@@ -5,25 +5,41 @@ import HostCore
 /// `<!-- <marker>:begin -->` and `<!-- <marker>:end -->`. `UPDATE_README=1` rewrites the block;
 /// a test then expects the README to contain it.
 public enum READMETable {
-    public static func commands(_ manifest: PluginManifest) -> String {
-        var lines = ["| command | what it does | parameters (* = required) |", "|---|---|---|"]
+    /// The third column: each command's parameters, or its example.
+    public enum Detail: Sendable { case parameters, example }
+
+    public static func commands(_ manifest: PluginManifest, detail: Detail = .parameters) -> String {
+        var lines = ["| command | what it does | \(detail == .parameters ? "parameters (* = required)" : "example") |", "|---|---|---|"]
         for c in manifest.commands {
-            let params = c.params.map { "`\($0.name)`\($0.required ? "*" : "")" }.joined(separator: " ")
-            lines.append("| `\(c.name)` | \(c.summary) | \(params.isEmpty ? "–" : params) |")
+            let summary = c.summary.replacingOccurrences(of: "|", with: "\\|")
+            switch detail {
+            case .parameters:
+                let params = c.params.map { "`\($0.name)`\($0.required ? "*" : "")" }.joined(separator: " ")
+                lines.append("| `\(c.name)` | \(summary) | \(params.isEmpty ? "–" : params) |")
+            case .example:
+                lines.append("| `\(c.name)` | \(summary) | \(c.example.map { "`\($0)`" } ?? "–") |")
+            }
         }
         return lines.joined(separator: "\n")
     }
 
     /// The README (rewritten first under `UPDATE_README=1`) and the block it must contain.
-    public static func sync(_ manifest: PluginManifest, marker: String) throws -> (readme: String, block: String) {
+    public static func sync(_ manifest: PluginManifest, marker: String, detail: Detail = .parameters) throws -> (readme: String, block: String) {
         let path = "\(Peers.packageRoot)/README.md"
         var readme = try String(contentsOfFile: path, encoding: .utf8)
         let begin = "<!-- \(marker):begin -->\n", end = "\n<!-- \(marker):end -->"
-        let block = begin + commands(manifest) + end
+        let block = begin + commands(manifest, detail: detail) + end
         if ProcessInfo.processInfo.environment["UPDATE_README"] == "1", let a = readme.range(of: begin), let b = readme.range(of: end) {
             readme.replaceSubrange(a.lowerBound..<b.upperBound, with: block)
             try readme.write(toFile: path, atomically: true, encoding: .utf8)
         }
         return (readme, block)
+    }
+
+    /// The plugin's own section of the README: from its `## <title>` heading to the next one.
+    public static func section(_ readme: String, heading: String) -> String? {
+        guard let start = readme.range(of: "\n## \(heading)") else { return nil }
+        let rest = readme[start.upperBound...]
+        return String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
     }
 }

@@ -25,9 +25,7 @@ struct KOSManifestTests {
 
         let (readme, block) = try READMETable.sync(manifest, marker: "kos-commands")
         #expect(readme.contains(block), "README's kos command table differs from the manifest; run UPDATE_README=1 swift test --filter KOSManifestTests")
-        let start = try #require(readme.range(of: "\n## KOS ("))
-        let rest = readme[start.upperBound...]
-        let section = String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
+        let section = try #require(READMETable.section(readme, heading: "KOS ("))
         for topic in manifest.topics { #expect(section.contains("`\(topic.topic)`"), "the KOS section names \(topic.topic)") }
         for option in manifest.configOptions { #expect(section.contains("`\(option.key)`"), "the KOS section names \(option.key)") }
         for code in 1401...1406 { #expect(section.contains("| \(code) |"), "the KOS section lists error \(code)") }

@@ -1,8 +1,11 @@
+import AssistantTesting
 import Foundation
 import HostCore
 import Logbook
 import Testing
 
+/// The command contract, and the README's full command table generated from the
+/// manifest (`UPDATE_README=1 swift test --filter LogbookManifestTests` rewrites it).
 @Suite(.timeLimit(.minutes(1)))
 struct LogbookManifestTests {
     @Test func everyCommandIsInTheContractAndTheREADME() throws {
@@ -15,14 +18,13 @@ struct LogbookManifestTests {
             "import", "export", "report.mail",
         ].map { "logbook." + $0 }
         for name in contract { #expect(names.contains(name), "\(name) is in the issue's contract") }
-        let readme = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../README.md").standardized.path, encoding: .utf8)
-        for command in manifest.commands {
-            // The README groups siblings: `logbook.flights.get` / `.update` …
-            let last = command.name.split(separator: ".").last.map(String.init) ?? ""
-            #expect(readme.contains("`\(command.name)") || readme.contains("`.\(last)`"), "README documents \(command.name)")
+        let (readme, block) = try READMETable.sync(manifest, marker: "logbook-commands")
+        #expect(readme.contains(block), "README's Logbook command table differs from the manifest; run UPDATE_README=1 swift test --filter LogbookManifestTests")
+        let section = try #require(READMETable.section(readme, heading: "Logbook ("))
+        for topic in manifest.topics where topic.topic != "logbook.report" {
+            #expect(section.contains("`\(topic.topic)`"), "the Logbook section names \(topic.topic)")
         }
-        for topic in manifest.topics where topic.topic != "logbook.report" { #expect(readme.contains(topic.topic)) }
+        for option in manifest.configOptions { #expect(section.contains("`\(option.key)`"), "the Logbook section names \(option.key)") }
         #expect(manifest.commands.allSatisfy { !$0.summary.isEmpty && $0.params.allSatisfy { !$0.help.isEmpty } })
     }
 }

@@ -27,9 +27,7 @@ struct StagManifestTests {
         let (readme, block) = try READMETable.sync(manifest, marker: "stag-commands")
         #expect(readme.contains(block), "README's stag command table differs from the manifest; run UPDATE_README=1 swift test --filter StagManifestTests")
         // Topics, options and error codes are named in the Stag section itself, not anywhere in the file.
-        let start = try require(readme.range(of: "\n## Stag ("))
-        let rest = readme[start.upperBound...]
-        let section = String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
+        let section = try #require(READMETable.section(readme, heading: "Stag ("))
         for topic in manifest.topics { #expect(section.contains("`\(topic.topic)`"), "the Stag section names \(topic.topic)") }
         for option in manifest.configOptions { #expect(section.contains("`\(option.key)`"), "the Stag section names \(option.key)") }
         for code in 1301...1309 { #expect(section.contains("| \(code) |"), "the Stag section lists error \(code)") }
