@@ -68,11 +68,13 @@ public final class EchoPlugin: AssistantPlugin {
                 try await Task.sleep(for: .seconds(3600))
                 return .null
             },
-            PluginCommand("hold", "Hold the call for an hour, telling the test when it starts and how it ends", result: "held") {
-                [holdContinuation] _, _, _ in
+            PluginCommand(
+                "hold", "Hold the call (an hour by default), telling the test when it starts and how it ends",
+                params: [ParamSpec("ms", .integer(min: 0, max: 3_600_000), help: "how long")], result: "held"
+            ) { [holdContinuation] _, params, _ in
                 holdContinuation.yield("started")
                 do {
-                    try await Task.sleep(for: .seconds(3600))
+                    try await Task.sleep(for: .milliseconds(params.int("ms") ?? 3_600_000))
                 } catch {
                     holdContinuation.yield("cancelled")
                     throw error

@@ -6,12 +6,37 @@ import Testing
 
 /// The host-condition error codes and the graceful stop, in-process.
 @Suite(.timeLimit(.minutes(2))) struct HostConditionTests {
+    /// A loopback port that was just free: bound, read, closed (nothing listens on it).
+    static func closedLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw RPCError.internalError("no loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The path real plugins take: the kit's upstream client against a port nobody listens on
+    /// (one attempt: the client's retries are for a later test of backoff).
     @Test func upstreamUnreachableIs32004() async throws {
+        let listener = try Self.closedLoopbackPort()
+        let client = try UpstreamClient(
+            plugin: "echo", configuration: .init(baseURL: "http://127.0.0.1:\(listener)", retries: 0), clock: SystemClock())
+        await #expect {
+            _ = try await client.get("api/version")
+        } throws: { error in
+            guard let error = error as? RPCError else { return false }
+            return error.code == -32004 && error.message.contains("127.0.0.1:\(listener)") && error.message.contains("refused")
+        }
+        // A plugin's own PluginError.notReady maps to the same code.
         let host = try await TestHost.started(plugins: [EchoPlugin()])
-        let result = try await host.call("echo.offline")
-        guard case .failure(let error) = result else { Issue.record("no error"); return }
+        guard case .failure(let error) = try await host.call("echo.offline") else { Issue.record("no error"); return }
         #expect(error.code == -32004)
-        #expect(error.message.contains("refused"))
         await host.stop()
     }
 
@@ -34,23 +59,41 @@ import Testing
     }
 
     @Test func gracefulStopFinishesCallsInFlightAndRefusesNewOnes() async throws {
-        let host = try await TestHost.started(plugins: [EchoPlugin()])
-        let connection = try await host.connect()
-        let slow = Task { try await connection.callResult("echo.wait", params: ["ms": 300]) }
-        // Once the call is in flight (the tracker counts it), stop the host.
-        try await withDeadline(20, "the call starting") {
-            while host.host.server.inFlightCount == 0 {
-                try Task.checkCancellation()
-                await Task.yield()
-            }
-        }
-        let stopping = Task { await host.stop() }
-        #expect(try await slow.value == .success("waited"), "the call in flight got its reply")
-        await stopping.value
-        #expect(host.host.dispatcher.isDraining)
-        let late = await host.host.dispatcher.handleOne(["jsonrpc": "2.0", "id": 9, "method": "ping"], connection: nil)
-        #expect(late?["error"]?["code"] == -32001)
+        let echo = EchoPlugin()
+        let host = try await TestHost.started(plugins: [echo])
+        let holder = try await RawLineClient(socketPath: host.socketPath)
+        let latecomer = try await RawLineClient(socketPath: host.socketPath)
+        var events = echo.holdEvents.makeAsyncIterator()
+        try await holder.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.hold","params":{"ms":400}}"#)
+        #expect(await events.next() == "started")
+        async let stopped: Void = host.stop()
+        await host.host.dispatcher.drainingBegan()
+        // While the daemon drains, a new request on an open connection is refused …
+        try await latecomer.send(line: #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        let refused = try JSONValue.decode(try #require(try await latecomer.readLine()))
+        #expect(refused["error"]?["code"] == -32001)
+        #expect(refused["id"] == 2)
+        // … and the call in flight finishes and is answered.
+        let answered = try JSONValue.decode(try #require(try await holder.readLine()))
+        #expect(answered == ["jsonrpc": "2.0", "id": 1, "result": "held"])
+        #expect(await events.next() == "finished")
+        await stopped
         await #expect(throws: (any Error).self) { try await host.connect() }
+        await holder.close()
+        await latecomer.close()
+    }
+
+    @Test func aCallStillRunningWhenTheGraceEndsIsCancelled() async throws {
+        let echo = EchoPlugin()
+        let host = try await TestHost.started(plugins: [echo]) { $0.shutdownGrace = .milliseconds(200) }
+        let holder = try await RawLineClient(socketPath: host.socketPath)
+        var events = echo.holdEvents.makeAsyncIterator()
+        try await holder.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.hold"}"#)
+        #expect(await events.next() == "started")
+        await host.stop()
+        #expect(await events.next() == "cancelled", "the hour-long call ended with the grace, by cancellation")
+        try await holder.waitForClose()
+        await holder.close()
     }
 
     @Test func pruningDropsOldNoticesAndKeys() async throws {

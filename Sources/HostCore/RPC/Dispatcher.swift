@@ -28,8 +28,28 @@ public final class Dispatcher: Sendable {
     }
 
     /// From now on, new calls get -32001 (shutting down); calls in flight finish.
-    public func beginDraining() { draining.withLockedValue { $0 = true } }
+    public func beginDraining() {
+        let waiters = drainWaiters.withLockedValue { w -> [CheckedContinuation<Void, Never>] in
+            draining.withLockedValue { $0 = true }
+            defer { w = [] }
+            return w
+        }
+        waiters.forEach { $0.resume() }
+    }
     public var isDraining: Bool { draining.withLockedValue { $0 } }
+    private let drainWaiters = NIOLockedValueBox([CheckedContinuation<Void, Never>]())
+
+    /// Returns once draining has begun (for a caller that must act during a graceful stop).
+    public func drainingBegan() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = drainWaiters.withLockedValue { w -> Bool in
+                if isDraining { return true }
+                w.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
 
     /// `admitted`: the line was read before draining began, so it is served even if the daemon
     /// starts stopping before it runs (a call in flight is one the daemon has read).
