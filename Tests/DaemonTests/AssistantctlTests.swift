@@ -68,7 +68,8 @@ import Testing
         let daemon = try await DaemonProcess.started()
         let set = try await ctl(daemon, ["vault", "set", "host/smtp/password"], stdin: "s3cr3t-value\n")
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(!set.stdout.contains("s3cr3t-value"))
+        // Piped, so JSON: what was stored, never the secret.
+        #expect(try JSONValue.decode(set.stdout) == ["name": "host/smtp/password", "stored": true])
         let list = try JSONValue.decode(try await ctl(daemon, ["vault.list"]).stdout)
         #expect(list.arrayValue?.first?["name"] == "host/smtp/password")
         // A relative path is resolved against the caller's directory, not the daemon's.
@@ -116,7 +117,10 @@ import Testing
         for shell in ["bash", "zsh", "fish"] {
             let result = try await runCommand(Binaries.assistantctl, ["--generate-completion-script", shell], environment: ["PATH": "/usr/bin:/bin"])
             #expect(result.status == 0)
-            #expect(result.stdout.contains("assistantctl"))
+            // Each shell's own form, naming the command and its subcommands.
+            let marker = ["bash": "complete -o filenames -F _assistantctl assistantctl", "zsh": "#compdef assistantctl", "fish": "complete -c 'assistantctl'"][shell]!
+            #expect(result.stdout.contains(marker), "\(shell): \(result.stdout.prefix(200))")
+            #expect(result.stdout.contains("watch"), "\(shell) completes the watch subcommand")
         }
     }
 }
