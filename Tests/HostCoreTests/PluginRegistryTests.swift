@@ -4,6 +4,8 @@ import Foundation
 import HostCore
 import Testing
 
+@testable import HostCore
+
 @Suite(.timeLimit(.minutes(3))) struct PluginRegistryTests {
     @Test func aTestPluginIsRegisteredDescribedAndCalled() async throws {
         let host = try await TestHost.started(plugins: [EchoPlugin()])
@@ -27,10 +29,12 @@ import Testing
         let say = try #require(methods.first { $0["name"] == "echo.say" })
         #expect(say["params"]?.arrayValue?.first?["schema"] == ["type": "string"])
         #expect(say["params"]?.arrayValue?.last?["schema"] == ["type": "integer", "minimum": 1, "maximum": 5, "default": 1])
-        // help lists exactly what the table holds, sorted.
+        // help and rpc.discover list exactly what was declared: the host's methods and the
+        // plugin's manifest, nothing more, nothing less.
+        let declared = (HostMethods.all.map(\.descriptor.name) + EchoPlugin().manifest.commands.map(\.name)).sorted()
         let names = try await connection.call("help")["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
-        #expect(names == names.sorted())
-        #expect(names.count == methods.count)
+        #expect(names == declared, "help lists the declared methods, sorted")
+        #expect(methods.compactMap { $0["name"]?.stringValue }.sorted() == declared, "rpc.discover too")
         await connection.close()
         await host.stop()
     }
