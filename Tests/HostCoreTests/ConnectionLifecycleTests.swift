@@ -82,4 +82,27 @@ import Testing
         await other.close()
         await host.stop()
     }
+
+    @Test func aThousandConnectionsOpenedAndDroppedAtOnce() async throws {
+        let host = try await TestHost.started(plugins: [EchoPlugin()])
+        let steady = try await host.connect()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<1000 {
+                group.addTask {
+                    let client = try await RawLineClient(socketPath: host.socketPath)
+                    // Half of them leave a request behind as they go.
+                    if i % 2 == 0 { try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.wait","params":{"ms":50}}"#) }
+                    await client.close()
+                }
+            }
+            try await group.waitForAll()
+        }
+        // The daemon kept serving the connection that stayed, and serves a new one.
+        #expect(try await steady.call("ping") == "pong")
+        let fresh = try await host.connect()
+        #expect(try await fresh.call("ping") == "pong")
+        await fresh.close()
+        await steady.close()
+        await host.stop()
+    }
 }

@@ -219,6 +219,9 @@ public final class AssistantHost: Sendable {
 
     /// Binds the socket, starts the plugins' setup, the host jobs and the outbox.
     public func start() async throws {
+        if let files = FileLimit.raiseToHard() {
+            options.logger.info("open files limit", metadata: ["soft": "\(files.after)", "was": "\(files.before)"])
+        }
         try await server.start()
         try await scheduler.activate(HostMethods.hostJobs(self))
         await scheduler.onStateFlip { [notices] id, failed, error in

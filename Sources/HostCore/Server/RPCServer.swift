@@ -65,7 +65,9 @@ public final class RPCServer: Sendable {
     public func start() async throws {
         let quiescing = ServerQuiescingHelper(group: group)
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            // Bursts of clients (a script starting many at once) must not find the queue full:
+            // a Unix socket answers EAGAIN to connect, not a retry later. Linux caps it at somaxconn.
+            .serverChannelOption(.backlog, value: 4096)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
