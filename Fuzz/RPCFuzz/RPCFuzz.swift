@@ -25,6 +25,15 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     return result.withLockedValue { $0! }
 }
 
+/// Called by libFuzzer once before the first input: the host starts here, so what it allocates
+/// for its lifetime is not counted as an input's leak; the seed corpus's first pass then warms
+/// the runtime's caches the same way.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    _ = harness
+    return 0
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -32,7 +41,22 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-#if !FUZZING
+#if FUZZING
+    // SwiftPM links an executable target's entry point as `<target>_main` (so tests can link
+    // the module); libFuzzer's driver is started from there.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
+
+    @_cdecl("rpc_fuzz_main")
+    public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        var argc = argc
+        var argv = argv
+        return runFuzzerDriver(&argc, &argv, fuzzOne)
+    }
+#else
     @main struct Replay {
         static func main() async throws {
             let harness = try await RPCFuzzHarness()

@@ -29,16 +29,8 @@ public final class RPCFuzzHarness: Sendable {
     /// The reply lines for `bytes` as one connection would send them; every reply is checked to
     /// be one JSON-RPC response (or a batch of them) on one line.
     public func feed(_ bytes: [UInt8]) async -> [Data] {
-        let channel = EmbeddedChannel()
-        try? channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: Self.maxLineBytes))
-        var lines: [ByteBuffer] = []
-        // Past the limit without a newline the decoder throws: the daemon answers -32007 and
-        // closes, after the lines before it.
-        _ = try? channel.writeInbound(ByteBuffer(bytes: bytes))
-        while let line = try? channel.readInbound(as: ByteBuffer.self) { lines.append(line) }
-        _ = try? channel.finish()
         var replies: [Data] = []
-        for line in lines where line.readableBytes <= Self.maxLineBytes {
+        for line in Self.lines(bytes) where line.readableBytes <= Self.maxLineBytes {
             if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             if let reply = await dispatcher.handle(line: Data(line.readableBytesView), connection: nil) {
                 precondition(!reply.contains(UInt8(ascii: "\n")), "a reply spans lines")
@@ -48,6 +40,19 @@ public final class RPCFuzzHarness: Sendable {
             }
         }
         return replies
+    }
+
+    /// The lines the daemon's framing cuts from `bytes`. Past the limit without a newline the
+    /// decoder throws: the daemon answers -32007 and closes, after the lines before it. The
+    /// embedded channel lives and dies on this one thread, as NIO requires.
+    static func lines(_ bytes: [UInt8]) -> [ByteBuffer] {
+        let channel = EmbeddedChannel()
+        try? channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maxLineBytes))
+        var lines: [ByteBuffer] = []
+        _ = try? channel.writeInbound(ByteBuffer(bytes: bytes))
+        while let line = try? channel.readInbound(as: ByteBuffer.self) { lines.append(line) }
+        _ = try? channel.finish()
+        return lines
     }
 
     public func stop() async { await host.stop() }
