@@ -15,94 +15,94 @@ import Testing
 
     @Test func statusCountsCallsInFlightByPlugin() async throws {
         let echo = EchoPlugin()
-        let host = try await TestHost.started(plugins: [echo])
-        #expect(try await Self.inFlight(host) == ["total": 1, "plugins": ["host": 1]], "the status call itself")
-        let client = try await RawLineClient(socketPath: host.socketPath)
-        try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.hold"}"#)
-        var events = echo.holdEvents.makeAsyncIterator()
-        #expect(await events.next() == "started")
-        #expect(try await Self.inFlight(host) == ["total": 2, "plugins": ["host": 1, "echo": 1]])
-        await client.close()
-        #expect(await events.next() == "cancelled")
-        await host.stop()
+        try await withTestHost(plugins: [echo]) { host in
+            #expect(try await Self.inFlight(host) == ["total": 1, "plugins": ["host": 1]], "the status call itself")
+            let client = try await RawLineClient(socketPath: host.socketPath)
+            try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.hold"}"#)
+            var events = echo.holdEvents.makeAsyncIterator()
+            #expect(await events.next() == "started")
+            #expect(try await Self.inFlight(host) == ["total": 2, "plugins": ["host": 1, "echo": 1]])
+            await client.close()
+            #expect(await events.next() == "cancelled")
+        }
     }
 
     @Test func aClientThatHangsUpHasItsCallsCancelled() async throws {
         let echo = EchoPlugin()
-        let host = try await TestHost.started(plugins: [echo])
-        let client = try await RawLineClient(socketPath: host.socketPath)
-        try await client.send(line: #"[{"jsonrpc":"2.0","id":1,"method":"echo.hold"},{"jsonrpc":"2.0","id":2,"method":"echo.hold"}]"#)
-        var events = echo.holdEvents.makeAsyncIterator()
-        #expect(await events.next() == "started")
-        #expect(await events.next() == "started")
-        await client.close()
-        // Both calls end by cancellation, long before their hour is up.
-        #expect(await events.next() == "cancelled")
-        #expect(await events.next() == "cancelled")
-        #expect(try await Self.inFlight(host) == ["total": 1, "plugins": ["host": 1]])
-        await host.stop()
+        try await withTestHost(plugins: [echo]) { host in
+            let client = try await RawLineClient(socketPath: host.socketPath)
+            try await client.send(line: #"[{"jsonrpc":"2.0","id":1,"method":"echo.hold"},{"jsonrpc":"2.0","id":2,"method":"echo.hold"}]"#)
+            var events = echo.holdEvents.makeAsyncIterator()
+            #expect(await events.next() == "started")
+            #expect(await events.next() == "started")
+            await client.close()
+            // Both calls end by cancellation, long before their hour is up.
+            #expect(await events.next() == "cancelled")
+            #expect(await events.next() == "cancelled")
+            #expect(try await Self.inFlight(host) == ["total": 1, "plugins": ["host": 1]])
+        }
     }
 
     @Test func aHalfClosedClientStillGetsEveryReply() async throws {
-        let host = try await TestHost.started(plugins: [EchoPlugin()])
-        let client = try await RawLineClient(socketPath: host.socketPath)
-        try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.wait","params":{"ms":300}}"#)
-        try await client.send(line: #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
-        try await client.finishSending()
-        var replies: [JSONValue] = []
-        while let line = try await client.readLine() { replies.append(try JSONValue.decode(line)) }
-        #expect(replies.map { $0["id"] } == [2, 1], "ping first, then the slower call: both answered after the half-close")
-        #expect(replies.first { $0["id"] == 1 }?["result"] == "waited")
-        await client.close()
-        await host.stop()
+        try await withTestHost(plugins: [EchoPlugin()]) { host in
+            let client = try await RawLineClient(socketPath: host.socketPath)
+            try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.wait","params":{"ms":300}}"#)
+            try await client.send(line: #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+            try await client.finishSending()
+            var replies: [JSONValue] = []
+            while let line = try await client.readLine() { replies.append(try JSONValue.decode(line)) }
+            #expect(replies.map { $0["id"] } == [2, 1], "ping first, then the slower call: both answered after the half-close")
+            #expect(replies.first { $0["id"] == 1 }?["result"] == "waited")
+            await client.close()
+        }
     }
 
     @Test func aClientThatNeverReadsHoldsNobodyUp() async throws {
-        let host = try await TestHost.started(plugins: [EchoPlugin()])
-        let greedy = try await RawLineClient(socketPath: host.socketPath, reading: false)
-        // 20 000 requests whose replies (each ~1 KB of help text) are never read.
-        let request = Array((#"{"jsonrpc":"2.0","id":1,"method":"help","params":{"method":"echo.say"}}"# + "\n").utf8)
-        let sent = NIOLockedValueBox(0)
-        let sending = Task {
-            for _ in 0..<20_000 {
-                try await greedy.send(request)
-                sent.withLockedValue { $0 += 1 }
+        try await withTestHost(plugins: [EchoPlugin()]) { host in
+            let greedy = try await RawLineClient(socketPath: host.socketPath, reading: false)
+            // 20 000 requests whose replies (each ~1 KB of help text) are never read.
+            let request = Array((#"{"jsonrpc":"2.0","id":1,"method":"help","params":{"method":"echo.say"}}"# + "\n").utf8)
+            let sent = NIOLockedValueBox(0)
+            let sending = Task {
+                for _ in 0..<20_000 {
+                    try await greedy.send(request)
+                    sent.withLockedValue { $0 += 1 }
+                }
             }
+            let other = try await host.connect()
+            for i in 0..<20 {
+                #expect(try await other.call("ping") == "pong", "ping \(i)")
+            }
+            // The daemon stopped reading the greedy client at the per-connection cap: its sends stall
+            // (the socket's buffers are full) instead of its replies piling up in the daemon.
+            #expect(host.host.server.inFlightCount <= 64)
+            #expect(sent.withLockedValue { $0 } < 20_000, "the greedy client could not send everything")
+            sending.cancel()
+            await greedy.close()
+            await other.close()
         }
-        let other = try await host.connect()
-        for i in 0..<20 {
-            #expect(try await other.call("ping") == "pong", "ping \(i)")
-        }
-        // The daemon stopped reading the greedy client at the per-connection cap: its sends stall
-        // (the socket's buffers are full) instead of its replies piling up in the daemon.
-        #expect(host.host.server.inFlightCount <= 64)
-        #expect(sent.withLockedValue { $0 } < 20_000, "the greedy client could not send everything")
-        sending.cancel()
-        await greedy.close()
-        await other.close()
-        await host.stop()
     }
 
     @Test func aThousandConnectionsOpenedAndDroppedAtOnce() async throws {
-        let host = try await TestHost.started(plugins: [EchoPlugin()])
-        let steady = try await host.connect()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for i in 0..<1000 {
-                group.addTask {
-                    let client = try await RawLineClient(socketPath: host.socketPath)
-                    // Half of them leave a request behind as they go.
-                    if i % 2 == 0 { try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.wait","params":{"ms":50}}"#) }
-                    await client.close()
+        try await withTestHost(plugins: [EchoPlugin()]) { host in
+            let steady = try await host.connect()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<1000 {
+                    group.addTask {
+                        let client = try await RawLineClient(socketPath: host.socketPath)
+                        // Half of them leave a request behind as they go.
+                        if i % 2 == 0 { try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"echo.wait","params":{"ms":50}}"#) }
+                        await client.close()
+                    }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            // The daemon kept serving the connection that stayed, and serves a new one.
+            #expect(try await steady.call("ping") == "pong")
+            let fresh = try await host.connect()
+            #expect(try await fresh.call("ping") == "pong")
+            await fresh.close()
+            await steady.close()
         }
-        // The daemon kept serving the connection that stayed, and serves a new one.
-        #expect(try await steady.call("ping") == "pong")
-        let fresh = try await host.connect()
-        #expect(try await fresh.call("ping") == "pong")
-        await fresh.close()
-        await steady.close()
-        await host.stop()
     }
 }
