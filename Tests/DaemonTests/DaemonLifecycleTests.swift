@@ -23,6 +23,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket is removed")
     }
 
+    /// SIGTERM while a call waits (a browser login nobody completes): the daemon refuses new
+    /// work, gives the call `shutdown_grace_s`, cancels it, and exits 0 with the socket removed.
+    @Test func sigtermWithALongCallInFlightStopsAfterTheGrace() async throws {
+        let daemon = try await DaemonProcess.started(config: "shutdown_grace_s = 1\n")
+        let connection = try await daemon.connect()
+        _ = try await connection.call("stag.login", params: ["base_url": "http://127.0.0.1:9", "account": "t"])
+        async let waiting = connection.callResult("stag.login.wait", params: ["account": "t", "timeout_s": 600])
+        // The wait is in flight once status counts it (round trips on the same connection, no sleep).
+        var inFlight = false
+        for _ in 0..<100 where !inFlight {
+            inFlight = try await connection.call("status")["calls_in_flight"]?["plugins"]?["stag"] == 1
+        }
+        #expect(inFlight)
+        let clock = ContinuousClock()
+        let signalled = clock.now
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus(timeout: 20) == 0)
+        let took = clock.now - signalled
+        #expect(took >= .seconds(1) && took < .seconds(6), "the grace, then the call was cancelled: \(took)")
+        let outcome = try? await waiting
+        if case .success(let value)? = outcome { Issue.record("the wait answered as if it had finished: \(value)") }
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket is removed")
+        await connection.close()
+    }
+
     @Test func aSecondDaemonOnTheSameSocketExits75() async throws {
         let first = try await DaemonProcess.started()
         let second = try DaemonProcess(directory: first.directory)

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Browser logins that are waiting for their redirect (IS/STAG's ticket login, an OAuth
 /// authorization code). A login command starts a `LoopbackCapture`, returns its address at once,
@@ -18,7 +19,18 @@ public actor PendingLogins {
 
     private var waits: [String: (id: UUID, task: Task<Void, Never>, capture: LoopbackCapture)] = [:]
     private var outcomes: [String: Outcome] = [:]
-    private var observers: [String: [CheckedContinuation<Outcome, Never>]] = [:]
+    /// Callers waiting for a key to settle. Behind a lock rather than on the actor, so a waiter
+    /// whose task is cancelled (its client hung up, the daemon is stopping) can leave at once.
+    private struct Observers {
+        var next = 0
+        var byKey: [String: [Int: CheckedContinuation<Outcome?, Never>]] = [:]
+    }
+    private nonisolated let observers = NIOLockedValueBox(Observers())
+
+    private nonisolated func resumeObservers(_ key: String, with outcome: Outcome) {
+        let waiting = observers.withLockedValue { $0.byKey.removeValue(forKey: key) } ?? [:]
+        for observer in waiting.values { observer.resume(returning: outcome) }
+    }
     let clock: any HostClock
 
     public init(clock: any HostClock) { self.clock = clock }
@@ -52,7 +64,7 @@ public actor PendingLogins {
         guard waits[key]?.id == id else { return }
         waits[key] = nil
         outcomes[key] = outcome
-        for observer in observers.removeValue(forKey: key) ?? [] { observer.resume(returning: outcome) }
+        resumeObservers(key, with: outcome)
     }
 
     public func outcome(_ key: String) -> Outcome? { outcomes[key] }
@@ -60,10 +72,27 @@ public actor PendingLogins {
     /// Keys with a login waiting or finished since start.
     public var keys: [String] { outcomes.keys.sorted() }
 
-    /// Resolves when the login for `key` is no longer waiting (tests, and a CLI that waits).
+    /// Resolves when the login for `key` is no longer waiting (tests, and a CLI that waits);
+    /// nil at once when the waiting task is cancelled.
     public func settled(_ key: String) async -> Outcome? {
         guard case .waiting = outcomes[key], waits[key] != nil else { return outcomes[key] }
-        return await withCheckedContinuation { observers[key, default: []].append($0) }
+        let id = observers.withLockedValue { o -> Int in
+            o.next += 1
+            return o.next
+        }
+        let observers = self.observers
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
+                let cancelled = observers.withLockedValue { o -> Bool in
+                    if Task.isCancelled { return true }
+                    o.byKey[key, default: [:]][id] = continuation
+                    return false
+                }
+                if cancelled { continuation.resume(returning: nil) }
+            }
+        } onCancel: {
+            observers.withLockedValue { $0.byKey[key]?.removeValue(forKey: id) }?.resume(returning: nil)
+        }
     }
 
     /// `settled`, waiting at most `timeout` on the host clock (a `…login.wait` command): still
@@ -87,7 +116,7 @@ public actor PendingLogins {
         await wait.capture.cancel()
         await wait.task.value
         outcomes[key] = .failed("the login was cancelled")
-        for observer in observers.removeValue(forKey: key) ?? [] { observer.resume(returning: .failed("the login was cancelled")) }
+        resumeObservers(key, with: .failed("the login was cancelled"))
     }
 
     /// Teardown: every wait ends and every listener closes.
