@@ -137,7 +137,7 @@ public final class Dispatcher: Sendable {
         defer { running.withLockedValue { $0[entry.pluginID, default: 1] -= 1 } }
         let validated = try ParamValidator.validate(params, against: entry.descriptor.params, method: method)
         for spec in entry.descriptor.params where spec.type == .secret {
-            if let secret = validated.string(spec.name) { redactor.remember(secret) }
+            if let secret = validated.string(spec.name) { redactor.rememberParameter(secret) }
         }
         let context = CallContext(method: method, requestID: id, connection: connection, logger: logger)
         switch entry.handler {

@@ -9,9 +9,18 @@ public final class SecretRedactor: Sendable {
     public static let placeholder = "«redacted»"
     public static let shared = SecretRedactor()
 
+    /// How many secrets passed as call parameters are kept (the most recent). Vault contents are
+    /// kept for good; a parameter's secret matters for its own call and the log lines around it,
+    /// and keeping every one ever seen let a client grow the daemon's memory and every
+    /// redaction's cost without bound (the fuzzer found it).
+    public static let parameterSecretsKept = 256
+
     /// Built when a secret is added, so a reply's strings are only scanned, never re-sorted.
     private struct Patterns: Sendable {
         var all: Set<String> = []
+        var permanent: Set<String> = []
+        /// Parameter secrets, oldest first, at most `parameterSecretsKept`.
+        var recent: [String] = []
         /// Secrets of 4 bytes or more, longest first (a secret that contains another is
         /// scrubbed whole).
         var scrubbed: [String] = []
@@ -21,9 +30,26 @@ public final class SecretRedactor: Sendable {
         var byFirstByte: [[Int]] = Array(repeating: [], count: 256)
         var shortest = Int.max
 
-        mutating func add(_ secret: String) {
+        mutating func add(_ secret: String, permanently: Bool) {
+            if permanently {
+                guard permanent.insert(secret).inserted else { return }
+                if let index = recent.firstIndex(of: secret) { recent.remove(at: index) }
+            } else {
+                guard !permanent.contains(secret), !recent.contains(secret) else { return }
+                recent.append(secret)
+                if recent.count > SecretRedactor.parameterSecretsKept {
+                    let dropped = recent.removeFirst()
+                    all.remove(dropped)
+                    scrubbed.removeAll { $0 == dropped }
+                    rebuild()
+                }
+            }
             guard all.insert(secret).inserted, secret.count >= 4 else { return }
             scrubbed.append(secret)
+            rebuild()
+        }
+
+        private mutating func rebuild() {
             scrubbed.sort { $0.utf8.count > $1.utf8.count }
             bytes = scrubbed.map { Array($0.utf8) }
             byFirstByte = Array(repeating: [], count: 256)
@@ -52,11 +78,18 @@ public final class SecretRedactor: Sendable {
 
     public init() {}
 
-    /// Registers a secret. Very short values are not scrubbed from free text (they would mangle
-    /// ordinary words) but are still never returned as values.
+    /// Registers a secret for good (vault contents). Very short values are not scrubbed from free
+    /// text (they would mangle ordinary words) but are still never returned as values.
     public func remember(_ secret: String) {
         guard !secret.isEmpty else { return }
-        patterns.withLockedValue { $0.add(secret) }
+        patterns.withLockedValue { $0.add(secret, permanently: true) }
+    }
+
+    /// Registers a secret passed as a call parameter: among the most recent
+    /// `parameterSecretsKept` only (a secret that is also stored in the vault stays for good).
+    public func rememberParameter(_ secret: String) {
+        guard !secret.isEmpty else { return }
+        patterns.withLockedValue { $0.add(secret, permanently: false) }
     }
 
     public func redact(_ text: String) -> String {
