@@ -166,7 +166,7 @@ struct OctoPrintRESTTests {
         #expect(try await op.failure("octoprint.system.run", ["source": "custom", "action": "nope"]).code == -32010)
         let slicers = try await op.call("octoprint.slicing.slicers")
         let slicerList = try #require(slicers.objectValue, "slicing.slicers answers an object")
-        #expect(slicerList.values.allSatisfy { $0["configured"] == false }, "no slicer is configured here")
+        #expect(slicerList.isEmpty, "OctoPrint 1.11 bundles no slicer plugin, and none is installed here: \(slicerList.keys.sorted())")
         // No slicer is installable here: slicing says so clearly.
         let dir0 = TemporaryDirectory()
         try await op.call("octoprint.files.upload", ["file": .string(dir0.write("part.gcode", "G28\n"))])
