@@ -45,25 +45,9 @@ public final class OctoPrintPeer: Sendable {
         let usersPath = directory.file("users.yaml")
         let users = try String(contentsOfFile: usersPath, encoding: .utf8)
         try users.replacingOccurrences(of: "apikey: null", with: "apikey: \(apiKey)").write(toFile: usersPath, atomically: true, encoding: .utf8)
-        port = try Self.freePort()
+        port = try Peers.freePort()
         process = try PeerProcess(Self.executable, ["-b", base, "serve", "--host", "127.0.0.1", "--port", String(port), "--iknowwhatimdoing"])
         _ = try await process.line(containing: "Listening on http://127.0.0.1:\(port)", within: 90, "OctoPrint start")
-    }
-
-    /// A port the kernel just handed out on 127.0.0.1 (closed again for OctoPrint to take).
-    public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw PeerMissing("no free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     public func stop() { process.stop() }

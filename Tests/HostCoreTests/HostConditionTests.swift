@@ -6,25 +6,10 @@ import Testing
 
 /// The host-condition error codes and the graceful stop, in-process.
 @Suite(.timeLimit(.minutes(2))) struct HostConditionTests {
-    /// A loopback port that was just free: bound, read, closed (nothing listens on it).
-    static func closedLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw RPCError.internalError("no loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// The path real plugins take: the kit's upstream client against a port nobody listens on
     /// (one attempt: the client's retries are for a later test of backoff).
     @Test func upstreamUnreachableIs32004() async throws {
-        let listener = try Self.closedLoopbackPort()
+        let listener = try Peers.freePort()
         let client = try UpstreamClient(
             plugin: "echo", configuration: .init(baseURL: "http://127.0.0.1:\(listener)", retries: 0), clock: SystemClock())
         await #expect {

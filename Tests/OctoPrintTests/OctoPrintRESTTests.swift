@@ -15,13 +15,13 @@ struct OctoPrintRESTTests {
         let badKey = try await op.failure("octoprint.printers.add", ["name": "mk3", "url": url, "api_key": "WRONGKEY"])
         #expect(badKey.code == 1004)
         let refused = try await op.failure("octoprint.printers.add", [
-            "name": "mk3", "url": .string("http://127.0.0.1:\(try OctoPrintPeer.freePort())"), "api_key": .string(op.octoprint.apiKey),
+            "name": "mk3", "url": .string("http://127.0.0.1:\(try Peers.freePort())"), "api_key": .string(op.octoprint.apiKey),
         ])
         #expect(refused.code == -32004)
         #expect(refused.message.contains("connection refused"))
         // The daemon's own socket directory is not an HTTP server; a plain HTTP server that is
         // not OctoPrint: python's http.server.
-        let plain = try PeerProcess(Peers.python, ["-m", "http.server", "--bind", "127.0.0.1", String(try OctoPrintPeer.freePort())])
+        let plain = try PeerProcess(Peers.python, ["-m", "http.server", "--bind", "127.0.0.1", String(try Peers.freePort())])
         defer { plain.stop() }
         let plainPort = plain.process.arguments!.last!
         _ = try await plain.line(containing: "Serving HTTP", within: 20, "http.server")

@@ -120,6 +120,7 @@ PEOPLE = [
     person("obriesea", "Seán", "O'Brien", teacher={"division": "18101", "email": "sean.obrien@fit.cvut.cz"}, student=True),
     person("bergmart", "Martijn", "van der Berg", "Dr.", teacher={"division": "18101", "email": "martijn.vanderberg@fit.cvut.cz"}),
     person("zizkova", "Žofie", "Žížková", "doc. Ing.", "CSc.", teacher={"division": "18102", "email": "zofie.zizkova@fit.cvut.cz"}),
+    person("adamekja", "Jan Pavel", "Adámek", "Ing.", teacher={"division": "18102", "email": "jan.adamek@fit.cvut.cz"}),
 ] + [person("novak%03d" % i, ["Adam", "Eva", "Ondřej", "Kateřina"][i % 4], ["Novák", "Nováková", "Novak"][i % 3], student=True) for i in range(40)]
 
 
@@ -150,7 +151,7 @@ PARALLELS = [
 ]
 
 
-def fold_free_match(pattern, value):
+def rsql_like(pattern, value):
     """RSQL string matching: `*` any run, `_` one character, case-insensitive; diacritics count."""
     regex = "".join(".*" if ch == "*" else "." if ch == "_" else re.escape(ch) for ch in pattern)
     return re.fullmatch(regex, value, re.IGNORECASE | re.DOTALL) is not None
@@ -220,7 +221,7 @@ def rsql_match(node, fields):
         return any(rsql_match(n, fields) for n in node[1])
     if kind == "and":
         return all(rsql_match(n, fields) for n in node[1])
-    return fold_free_match(node[2], fields.get(node[1], ""))
+    return rsql_like(node[2], fields.get(node[1], ""))
 
 
 def person_xml(p):

@@ -70,23 +70,15 @@ public struct SendmailTransport: MailTransport {
             outcome = try await Subprocess.run(
                 .path(FilePath(path)), arguments: Arguments(arguments + ["-f", from]), input: .data(message), output: .sequence, error: .sequence
             ) { execution in
-                try await withThrowingTaskGroup(of: String.self) { group in
-                    group.addTask {
-                        for try await _ in execution.standardOutput {}
-                        return ""
-                    }
-                    group.addTask {
-                        var tail: [UInt8] = []
-                        for try await buffer in execution.standardError {
-                            buffer.withUnsafeBytes { tail.append(contentsOf: $0) }
-                            if tail.count > 2 * Self.stderrTail { tail.removeFirst(tail.count - Self.stderrTail) }
-                        }
-                        return String(decoding: tail.suffix(Self.stderrTail), as: UTF8.self)
-                    }
-                    var stderr = ""
-                    for try await text in group where !text.isEmpty { stderr = text }
-                    return stderr
+                // Both streams drained while the program runs; only stderr's tail is kept.
+                async let stdoutDrained: Void = { for try await _ in execution.standardOutput {} }()
+                var tail: [UInt8] = []
+                for try await buffer in execution.standardError {
+                    buffer.withUnsafeBytes { tail.append(contentsOf: $0) }
+                    if tail.count > 2 * Self.stderrTail { tail.removeFirst(tail.count - Self.stderrTail) }
                 }
+                try await stdoutDrained
+                return String(decoding: tail.suffix(Self.stderrTail), as: UTF8.self)
             }
         } catch let error as SubprocessError {
             throw MailError("cannot run \(path): \(error)")

@@ -235,11 +235,6 @@ public struct DateOnly: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Monday = 0 … Sunday = 6.
     public var weekdayFromMonday: Int { (Self.utc.component(.weekday, from: noonUTC) + 5) % 7 }
 
-    /// Whole days from this date to `other` (negative when `other` is earlier).
-    public func days(to other: DateOnly) -> Int {
-        Self.utc.dateComponents([.day], from: noonUTC, to: other.noonUTC).day!
-    }
-
     /// The instant of wall-clock time `HH:MM` on this date in `zone`; nil for a malformed time.
     /// A time inside a spring-forward gap is the one Foundation picks (after the gap).
     public func at(_ time: String, in zone: TimeZone) -> Date? {

@@ -9,7 +9,8 @@ public final class Dispatcher: Sendable {
     public let methods: MethodTable
     let redactor: SecretRedactor
     let logger: Logger
-    private let draining = NIOLockedValueBox(false)
+    /// Whether the daemon is draining, and who waits for it to begin.
+    private let draining = NIOLockedValueBox((began: false, waiters: [CheckedContinuation<Void, Never>]()))
     /// Calls running now, by plugin id (`host` for the host's own methods): a stuck call shows.
     private let running = NIOLockedValueBox([String: Int]())
 
@@ -29,22 +30,21 @@ public final class Dispatcher: Sendable {
 
     /// From now on, new calls get -32001 (shutting down); calls in flight finish.
     public func beginDraining() {
-        let waiters = drainWaiters.withLockedValue { w -> [CheckedContinuation<Void, Never>] in
-            draining.withLockedValue { $0 = true }
-            defer { w = [] }
-            return w
+        let waiters = draining.withLockedValue { d -> [CheckedContinuation<Void, Never>] in
+            d.began = true
+            defer { d.waiters = [] }
+            return d.waiters
         }
         waiters.forEach { $0.resume() }
     }
-    public var isDraining: Bool { draining.withLockedValue { $0 } }
-    private let drainWaiters = NIOLockedValueBox([CheckedContinuation<Void, Never>]())
+    public var isDraining: Bool { draining.withLockedValue { $0.began } }
 
     /// Returns once draining has begun (for a caller that must act during a graceful stop).
     public func drainingBegan() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = drainWaiters.withLockedValue { w -> Bool in
-                if isDraining { return true }
-                w.append(continuation)
+            let now = draining.withLockedValue { d -> Bool in
+                if d.began { return true }
+                d.waiters.append(continuation)
                 return false
             }
             if now { continuation.resume() }

@@ -2,9 +2,8 @@ import NIOCore
 
 /// Writes a connection's queued notices whenever the socket takes more (the notice queue is
 /// bounded and drops the oldest when the reader is slow).
-final class NoticeDrainHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class NoticeDrainHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
     let connection: ServerConnection
 
     init(connection: ServerConnection) { self.connection = connection }
@@ -23,17 +22,13 @@ final class PeerRefusalHandler: ChannelInboundHandler {
 
     init(reason: String) { self.reason = reason }
 
+    /// The error has `id: null` (it answers no request), then the connection closes.
     func channelActive(context: ChannelHandlerContext) {
         let error = RPCError(code: RPCErrorCode.peerNotAllowed, message: "Peer not allowed: \(reason)")
-        writeErrorAndClose(error, context: context, wrap: wrapOutboundOut)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.line(Dispatcher.response(id: .null, error: error).encodedBytes())))
+            .whenComplete { _ in channel.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
-}
-
-/// Sends an error with `id: null` (the daemon could not tie it to a request) and hangs up.
-func writeErrorAndClose(_ error: RPCError, context: ChannelHandlerContext, wrap: (ByteBuffer) -> NIOAny) {
-    let reply = JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).encoded()
-    let channel = context.channel
-    context.writeAndFlush(wrap(channel.allocator.line(reply))).whenComplete { _ in channel.close(promise: nil) }
 }

@@ -24,22 +24,19 @@ struct ConnectionServer: Sendable {
 
     func serve(_ wire: Wire, connection: ServerConnection) async {
         let channel = wire.channel
-        do {
-            try await wire.executeThenClose { inbound, outbound in
-                await withTaskGroup(of: Void.self) { group in
-                    // The peer hanging up (or the daemon's last word at shutdown) closes the channel.
-                    group.addTask { try? await channel.closeFuture.get() }
-                    group.addTask {
-                        await serveRequests(inbound, outbound, connection: connection, channel: channel)
-                        // Read side done and every reply written: close, which also ends the watcher.
-                        try? await channel.close()
-                    }
-                    await group.next()
-                    group.cancelAll()
+        // Only closing can fail here, and a connection that fails to close is gone anyway.
+        try? await wire.executeThenClose { inbound, outbound in
+            await withTaskGroup(of: Void.self) { group in
+                // The peer hanging up (or the daemon's last word at shutdown) closes the channel.
+                group.addTask { try? await channel.closeFuture.get() }
+                group.addTask {
+                    await serveRequests(inbound, outbound, connection: connection, channel: channel)
+                    // Read side done and every reply written: close, which also ends the watcher.
+                    try? await channel.close()
                 }
+                await group.next()
+                group.cancelAll()
             }
-        } catch {
-            // executeThenClose only rethrows what the closure threw; it throws nothing.
         }
     }
 
@@ -68,10 +65,7 @@ struct ConnectionServer: Sendable {
                     calls.addTask { [dispatcher, tracker] in
                         defer { tracker.end() }
                         guard let reply = await dispatcher.reply(to: line.readableBytesView, connection: connection, admitted: admitted) else { return }
-                        var buffer = allocator.buffer(capacity: reply.count + 1)
-                        buffer.writeBytes(reply)
-                        buffer.writeInteger(UInt8(ascii: "\n"))
-                        try? await outbound.write(buffer)
+                        try? await outbound.write(allocator.line(reply))
                     }
                 }
             } catch is ByteToMessageDecoderError.PayloadTooLargeError {
@@ -88,6 +82,6 @@ struct ConnectionServer: Sendable {
             code: RPCErrorCode.requestTooLarge,
             message: "Request too large: a line may hold at most \(maxLineBytes) bytes; closing this connection",
             data: ["limit": .int(Int64(maxLineBytes))])
-        return allocator.line(JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).encoded())
+        return allocator.line(Dispatcher.response(id: .null, error: error).encodedBytes())
     }
 }

@@ -26,16 +26,12 @@ final class ServerConnection: ConnectionHandle {
 
     var droppedNotices: Int { notices.withLockedValue { $0.dropped } }
 
-    func writeLine(_ data: Data) {
-        channel.writeAndFlush(channel.allocator.line(data), promise: nil)
-    }
-
     func sendNotification(method: String, params: JSONValue) {
-        writeLine(JSONValue.object(["jsonrpc": "2.0", "method": .string(method), "params": params]).encoded())
+        channel.writeAndFlush(channel.allocator.line(JSONValue.object(["jsonrpc": "2.0", "method": .string(method), "params": params]).encodedBytes()), promise: nil)
     }
 
     func deliverNotice(_ params: JSONValue) {
-        let buffer = channel.allocator.line(JSONValue.object(["jsonrpc": "2.0", "method": "notice", "params": params]).encoded())
+        let buffer = channel.allocator.line(JSONValue.object(["jsonrpc": "2.0", "method": "notice", "params": params]).encodedBytes())
         notices.withLockedValue { queue in
             if queue.pending.count >= queueLimit {
                 queue.pending.removeFirst()
@@ -59,9 +55,9 @@ final class ServerConnection: ConnectionHandle {
 
 extension ByteBufferAllocator {
     /// One newline-terminated protocol line.
-    func line(_ data: Data) -> ByteBuffer {
-        var buffer = buffer(capacity: data.count + 1)
-        buffer.writeBytes(data)
+    func line(_ bytes: some Collection<UInt8>) -> ByteBuffer {
+        var buffer = buffer(capacity: bytes.count + 1)
+        buffer.writeBytes(bytes)
         buffer.writeInteger(UInt8(ascii: "\n"))
         return buffer
     }

@@ -17,11 +17,10 @@ public final class SecretRedactor: Sendable {
 
     /// Built when a secret is added, so a reply's strings are only scanned, never re-sorted.
     private struct Patterns: Sendable {
-        var all: Set<String> = []
         var permanent: Set<String> = []
         /// Parameter secrets, oldest first, at most `parameterSecretsKept`.
         var recent: [String] = []
-        /// Secrets of 4 bytes or more, longest first (a secret that contains another is
+        /// Secrets of 4 characters or more, longest first (a secret that contains another is
         /// scrubbed whole).
         var scrubbed: [String] = []
         var bytes: [[UInt8]] = []
@@ -31,21 +30,20 @@ public final class SecretRedactor: Sendable {
         var shortest = Int.max
 
         mutating func add(_ secret: String, permanently: Bool) {
+            let known = permanent.contains(secret) || recent.contains(secret)
             if permanently {
+                // A parameter secret stored in the vault after all stays for good.
                 guard permanent.insert(secret).inserted else { return }
-                if let index = recent.firstIndex(of: secret) { recent.remove(at: index) }
+                recent.removeAll { $0 == secret }
             } else {
-                guard !permanent.contains(secret), !recent.contains(secret) else { return }
+                guard !known else { return }
                 recent.append(secret)
                 if recent.count > SecretRedactor.parameterSecretsKept {
                     let dropped = recent.removeFirst()
-                    all.remove(dropped)
                     scrubbed.removeAll { $0 == dropped }
-                    rebuild()
                 }
             }
-            guard all.insert(secret).inserted, secret.count >= 4 else { return }
-            scrubbed.append(secret)
+            if !known && secret.count >= 4 { scrubbed.append(secret) }
             rebuild()
         }
 

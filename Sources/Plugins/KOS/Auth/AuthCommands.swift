@@ -17,8 +17,7 @@ extension KOSService {
         while authURL.hasSuffix("/") { authURL.removeLast() }
         try UpstreamClient.checkBaseURL(apiURL, policy: .loopbackOnly, param: "api_url")
         try UpstreamClient.checkBaseURL(authURL, policy: .loopbackOnly, param: "auth_url")
-        let port = params.int("redirect_port")
-        if let port, !(1024...65535).contains(port) { throw RPCError.invalidParam("redirect_port", "must be 1024–65535, got \(port)") }
+        let port = params.int("redirect_port")  // 1024–65535, checked against the manifest
         // Checked before anything is saved: a wrong secret (1402) is told apart from an
         // unreachable server (-32004).
         _ = try await OAuthClient(clientID: id, secret: secret, authURL: authURL, context: context).clientCredentials()

@@ -30,20 +30,33 @@ actor TokenKeeper {
 
     init(context: PluginContext) { self.context = context }
 
-    func client() throws -> Client? {
-        try context.database.read { db in
-            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_client").map {
+    /// The two rows as last read. This actor is their only writer, so they are read once and
+    /// again only after it changes them, not on every request of every command.
+    private var rows: (client: Client?, login: Login?)?
+
+    private func stored() throws -> (client: Client?, login: Login?) {
+        if let rows { return rows }
+        let fresh = try context.database.read { db in
+            let client = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_client").map {
                 Client(id: $0["client_id"], apiURL: $0["api_url"], authURL: $0["auth_url"], redirectPort: $0["redirect_port"])
             }
-        }
-    }
-
-    func login() throws -> Login? {
-        try context.database.read { db in
-            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_login").map {
+            let login = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_login").map {
                 Login(username: $0["username"], expiresAt: Date(timeIntervalSince1970: $0["expires_at"]), state: $0["state"], detail: $0["detail"])
             }
+            return (client, login)
         }
+        rows = fresh
+        return fresh
+    }
+
+    func client() throws -> Client? { try stored().client }
+
+    func login() throws -> Login? { try stored().login }
+
+    /// The logged-in user's name when the login is usable, else nil.
+    func readyUsername() throws -> String? {
+        guard let login = try login(), login.state == "ready" else { return nil }
+        return login.username
     }
 
     func oauth() async throws -> OAuthClient {
@@ -61,6 +74,7 @@ actor TokenKeeper {
                         redirect_port = excluded.redirect_port
                     """, arguments: [client.id, client.apiURL, client.authURL, client.redirectPort])
         }
+        rows = nil
         publicToken = nil
     }
 
@@ -76,6 +90,7 @@ actor TokenKeeper {
                         state = 'ready', detail = NULL
                     """, arguments: [username, expires])
         }
+        rows = nil
     }
 
     /// The user's token, refreshed first when it is about to expire; -32003 when there is no
@@ -138,6 +153,7 @@ actor TokenKeeper {
         try await context.vault.delete("access_token")
         try await context.vault.delete("refresh_token")
         try await context.database.write { db in try db.execute(sql: "DELETE FROM kos_login") }
+        rows = nil
     }
 
     func expire(_ reason: String) async -> RPCError {
@@ -145,6 +161,7 @@ actor TokenKeeper {
             try db.execute(sql: "UPDATE kos_login SET state = 'needs_reauth', detail = ? WHERE state != 'needs_reauth'", arguments: [reason])
             return db.changesCount == 1
         }) ?? false
+        rows = nil
         if flipped {
             _ = try? await context.notifier.post(
                 topic: "kos.auth.expired", title: "kos: log in again", body: "\(reason). Run: assistantctl kos.login", severity: .warning)

@@ -17,7 +17,7 @@ extension KOSService {
         guard let client = try await tokens.client() else { throw KOSError.notSetUp() }
         let tokens = self.tokens
         var asUser = caller == .user
-        if caller == .publicData, let login = try await tokens.login(), login.state == "ready" { asUser = true }
+        if caller == .publicData, try await tokens.readyUsername() != nil { asUser = true }
         let auth: UpstreamAuth =
             asUser
             ? .bearer(token: { try await tokens.userToken() }, refresh: { try await tokens.refresh() })
@@ -49,8 +49,7 @@ extension KOSService {
 
     /// The logged-in user's name, or -32003 naming the fix.
     func username() async throws -> String {
-        let login = try await tokens.login()
-        guard let username = login?.username, login?.state == "ready" else { throw await tokens.needsLogin(login?.detail ?? "no one is logged in") }
-        return username
+        if let username = try await tokens.readyUsername() { return username }
+        throw await tokens.needsLogin(try await tokens.login()?.detail ?? "no one is logged in")
     }
 }

@@ -7,7 +7,7 @@ import HostCore
 extension KOSService {
     func courses(_ params: Params) async throws -> JSONValue {
         let sem = try KOSQuery.semester(params)
-        guard let username = try await tokens.login()?.username else { throw await tokens.needsLogin("no one is logged in") }
+        let username = try await username()
         return try await context.cache.read(account: username, key: ReadCache.key("courses", ["sem": .string(sem)])) {
             let rows = try await enrolments(username, sem: sem)
             return ["courses": .array(rows), "credits": .int(rows.reduce(0) { $0 + ($1["credits"]?.intValue ?? 0) })]
@@ -15,7 +15,7 @@ extension KOSService {
     }
 
     func results() async throws -> JSONValue {
-        guard let username = try await tokens.login()?.username else { throw await tokens.needsLogin("no one is logged in") }
+        let username = try await username()
         return try await context.cache.read(account: username, key: ReadCache.key("results")) {
             let rows = try await enrolments(username, sem: "none")
             func summary(_ rows: [JSONValue]) -> [String: JSONValue] {

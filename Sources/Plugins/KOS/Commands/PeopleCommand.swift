@@ -50,7 +50,7 @@ extension KOSService {
         let page = [("limit", String(min(limit, 1000)))]
         if let division {
             let teachers = try await client.atomEntries("divisions/\(division)/teachers", query: page, maxItems: limit, where: matches)
-            return sorted(teachers.compactMap { person($0, teacher: $0.content, roles: ["teacher"]) })
+            return Self.inCzechOrder(teachers).compactMap { person($0, teacher: $0.content, roles: ["teacher"]) }
         }
         let query = words.map { word -> String in
             let pattern = KOSQuery.quoted(Self.widened(word))
@@ -70,11 +70,11 @@ extension KOSService {
                 if let c = entry.content, let name = c.first("username")?.trimmedText { teachers[name] = c }
             }
         }
-        return sorted(found.compactMap { entry in
+        return Self.inCzechOrder(found).compactMap { entry in
             guard let c = entry.content else { return nil }
             let roles = c.first("roles").map { r in ["student", "teacher"].filter { r.first($0) != nil } } ?? []
             return person(entry, teacher: c.first("username").flatMap { teachers[$0.trimmedText] }, roles: roles)
-        })
+        }
     }
 
     func person(_ entry: AtomDocument.Entry, teacher: XMLNode?, roles: [String]) -> JSONValue? {
@@ -92,13 +92,12 @@ extension KOSService {
         ]
     }
 
-    /// By surname, then first name, in Czech order (Č after C, Ch after H).
-    func sorted(_ rows: [JSONValue]) -> [JSONValue] {
+    /// By surname, then first names, then username, in Czech order (Č after C, Ch after H).
+    static func inCzechOrder(_ entries: [AtomDocument.Entry]) -> [AtomDocument.Entry] {
         let czech = Locale(identifier: "cs_CZ")
-        func key(_ row: JSONValue) -> String {
-            let parts = (row["name"]?.stringValue ?? "").split(separator: " ")
-            return (parts.dropFirst() + parts.prefix(1)).joined(separator: " ") + " " + (row["username"]?.stringValue ?? "")
+        let keyed = entries.map { entry in
+            (key: ["lastName", "firstName", "username"].map { entry.content?.first($0)?.trimmedText ?? "" }.joined(separator: " "), entry: entry)
         }
-        return rows.sorted { key($0).compare(key($1), options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }
+        return keyed.sorted { $0.key.compare($1.key, options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }.map(\.entry)
     }
 }

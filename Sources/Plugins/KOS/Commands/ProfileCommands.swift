@@ -17,7 +17,7 @@ extension KOSService {
     }
 
     func profile() async throws -> JSONValue {
-        guard let username = try await tokens.login()?.username else { throw await tokens.needsLogin("no one is logged in") }
+        let username = try await username()
         return try await context.cache.read(account: username, key: ReadCache.key("profile")) {
             let entry = try await entry(.user, "students/\(username)", what: "student \(username)")
             guard let c = entry.content else { throw KOSError.badAnswer("a student without content") }

@@ -7,7 +7,7 @@ extension KOSService {
     func timetable(_ params: Params) async throws -> JSONValue {
         let sem = try KOSQuery.semester(params)
         let wanted = params.string("parity") ?? "both"
-        guard let username = try await tokens.login()?.username else { throw await tokens.needsLogin("no one is logged in") }
+        let username = try await username()
         let all = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": .string(sem)])) {
             ["slots": .array(try await timetableSlots(username, sem: sem))]
         }

@@ -9,10 +9,8 @@ import HostCore
 /// the first login is the baseline: no flood of "new" notices.
 extension KOSService {
     func runRefresh() async throws {
-        guard let login = try await tokens.login(), login.state == "ready", let username = login.username else {
-            context.logger.debug("kos.refresh: no one is logged in")
-            return
-        }
+        // While no one is logged in (or the login needs renewing) there is nothing to compare.
+        guard let username = try await tokens.readyUsername() else { return }
         let exams = try await examRows(username: username, sem: "current")
         try await context.refresh.check("exams", account: username, items: RefreshCoordinator.keyed(exams, by: "id")) { [self] change in
             try await examsChanged(username, change)
@@ -93,7 +91,7 @@ extension KOSService {
 
     /// `kos.evening` at `evening_at`: `kos.exam.tomorrow` for each registered exam tomorrow.
     func runEvening() async throws {
-        guard let login = try await tokens.login(), login.state == "ready", let username = login.username else { return }
+        guard let username = try await tokens.readyUsername() else { return }
         let tomorrow = today.adding(days: 1).description
         for exam in try await examRows(username: username, sem: "current", mine: true) where exam["start"]?.stringValue?.hasPrefix(tomorrow) == true {
             try await context.notifier.post(
