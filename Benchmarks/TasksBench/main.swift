@@ -17,6 +17,8 @@ let mode = arguments.first ?? "store"
 let withReminders = !arguments.contains("--no-reminders")
 let runs = 30
 
+enum BenchError: Error { case unexpectedReply(String) }
+
 func cpuSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -81,6 +83,28 @@ func populate(_ host: TestHost, count: Int, reminders: Bool) async throws {
     }
 }
 
+/// Fills a host with the 10 000 tasks, prints the memory figures, and restarts it on the data.
+func populatedAndRestarted() async throws -> TestHost {
+    let before = residentMB()
+    let host = try await TestHost.started(plugins: [TasksPlugin()]) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
+    let started = residentMB()
+    let fill = ContinuousClock.now
+    try await populate(host, count: 10_000, reminders: withReminders)
+    let fillTime = ms(ContinuousClock.now - fill)
+    let filled = residentMB()
+    print("populated 10 000 tasks (2 000 repeating, \(withReminders ? "30 000" : "no") reminders) in \(String(format: "%.1f", fillTime / 1000)) s")
+    print("resident: \(String(format: "%.1f", before)) MB before the host, \(String(format: "%.1f", started)) MB started, \(String(format: "%.1f", filled)) MB with the tasks (+\(String(format: "%.1f", filled - started)) MB)")
+
+    // Restart on the same data: the start re-arms every reminder from the store.
+    await host.stop()
+    let restartBefore = residentMB()
+    let again = try await TestHost.started(plugins: [TasksPlugin()], directory: host.directory) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
+    let restarted = residentMB()
+    print("restart with the data: \(String(format: "%.1f", restartBefore)) MB → \(String(format: "%.1f", restarted)) MB (+\(String(format: "%.1f", restarted - restartBefore)) MB)")
+
+    return again
+}
+
 switch mode {
 case "caldav":
     let peerDirectory = TemporaryDirectory(prefix: "radicale")
@@ -111,34 +135,44 @@ case "caldav":
     await host.stop()
 
 default:
-    let before = residentMB()
-    let host = try await TestHost.started(plugins: [TasksPlugin()]) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
-    let started = residentMB()
-    let fill = ContinuousClock.now
-    try await populate(host, count: 10_000, reminders: withReminders)
-    let fillTime = ms(ContinuousClock.now - fill)
-    let filled = residentMB()
-    print("populated 10 000 tasks (2 000 repeating, \(withReminders ? "30 000" : "no") reminders) in \(String(format: "%.1f", fillTime / 1000)) s")
-    print("resident: \(String(format: "%.1f", before)) MB before the host, \(String(format: "%.1f", started)) MB started, \(String(format: "%.1f", filled)) MB with the tasks (+\(String(format: "%.1f", filled - started)) MB)")
-
-    // Restart on the same data: the start re-arms every reminder from the store.
-    await host.stop()
-    let restartBefore = residentMB()
-    let again = try await TestHost.started(plugins: [TasksPlugin()], directory: host.directory) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
-    let restarted = residentMB()
-    print("restart with the data: \(String(format: "%.1f", restartBefore)) MB → \(String(format: "%.1f", restarted)) MB (+\(String(format: "%.1f", restarted - restartBefore)) MB)")
-
+    // TASKS_BENCH_DATA=<directory>: rerun the queries on data kept from an earlier run.
+    let kept = ProcessInfo.processInfo.environment["TASKS_BENCH_DATA"].map(TemporaryDirectory.init(existing:))
+    let again: TestHost
+    if let kept {
+        again = try await TestHost.started(plugins: [TasksPlugin()], directory: kept) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
+    } else {
+        again = try await populatedAndRestarted()
+    }
     let connection = try await again.connect()
-    func timed(_ method: String, _ params: JSONValue) async throws -> (median: Double, p90: Double, count: Int) {
-        var times: [Double] = []
+    /// The daemon's time (request sent → the reply's last byte read, on a raw socket: what the
+    /// sqlite3 floor also measures) and a script's time (the same through AssistantClient, which
+    /// parses the reply into JSONValue).
+    let raw = try await RawLineClient(socketPath: again.directory.file("d.sock"))
+    func timed(_ method: String, _ params: JSONValue) async throws -> (median: Double, p90: Double, parsed: Double, count: Int) {
+        var times: [Double] = [], parsedTimes: [Double] = []
         var count = 0
+        let request = String(decoding: JSONValue.object(["jsonrpc": "2.0", "id": 1, "method": .string(method), "params": params]).encodedBytes(), as: UTF8.self)
         for _ in 0..<runs {
-            let start = ContinuousClock.now
-            let result = try await connection.callResult(method, params: params).get()
+            var start = ContinuousClock.now
+            try await raw.send(line: request)
+            let line = try await raw.readLine(timeout: 60)
             times.append(ms(ContinuousClock.now - start))
+            guard let line, line.hasPrefix("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":") else { throw BenchError.unexpectedReply(String(line?.prefix(300) ?? "none")) }
+            start = ContinuousClock.now
+            let result = try await connection.callResult(method, params: params).get()
+            parsedTimes.append(ms(ContinuousClock.now - start))
             count = (result["tasks"] ?? result["occurrences"])?.arrayValue?.count ?? 0
         }
-        return (median(times), p90(times), count)
+        return (median(times), p90(times), median(parsedTimes), count)
+    }
+    // TASKS_BENCH_PROFILE=seconds: run each query alone for that long first (for `perf record -p`).
+    if let seconds = ProcessInfo.processInfo.environment["TASKS_BENCH_PROFILE"].flatMap(Double.init) {
+        for (method, params) in [("tasks.list", ["when": "today"] as JSONValue),
+                                 ("tasks.agenda", ["from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400)))])] {
+            print("profiling \(method) for \(seconds) s, pid \(getpid())")
+            let end = ContinuousClock.now + .seconds(seconds)
+            while ContinuousClock.now < end { _ = try await connection.callResult(method, params: params).get() }
+        }
     }
     let database = again.directory.file("data") + "/assistant.sqlite"
     let now = Date().timeIntervalSince1970
@@ -146,10 +180,12 @@ default:
     let month = try await timed("tasks.agenda", ["from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400)))])
     let todayFloor = try SQLiteShellFloor.milliseconds(database, "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND status IN ('needs-action','in-process') AND first_at < \(now + 2 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 2 * 86_400))", runs: runs)
     let monthFloor = try SQLiteShellFloor.milliseconds(database, "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 86_400))", runs: runs)
-    print("| query (10 000 tasks) | rows | median | p90 | sqlite3 shell, candidate rows only | ratio |")
-    print("|---|---|---|---|---|---|")
-    print("| tasks.list when=today | \(today.count) | \(String(format: "%.2f", today.median)) ms | \(String(format: "%.2f", today.p90)) ms | \(String(format: "%.2f", todayFloor)) ms | \(String(format: "%.1f", today.median / todayFloor))× |")
-    print("| tasks.agenda, 30 days | \(month.count) | \(String(format: "%.2f", month.median)) ms | \(String(format: "%.2f", month.p90)) ms | \(String(format: "%.2f", monthFloor)) ms | \(String(format: "%.1f", month.median / monthFloor))× |")
+    print("| query (10 000 tasks) | rows | median | p90 | through AssistantClient (parsed) | sqlite3 shell, candidate rows only | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    print("| tasks.list when=today | \(today.count) | \(String(format: "%.2f", today.median)) ms | \(String(format: "%.2f", today.p90)) ms | \(String(format: "%.2f", today.parsed)) ms | \(String(format: "%.2f", todayFloor)) ms | \(String(format: "%.1f", today.median / todayFloor))× |")
+    print("| tasks.agenda, 30 days | \(month.count) | \(String(format: "%.2f", month.median)) ms | \(String(format: "%.2f", month.p90)) ms | \(String(format: "%.2f", month.parsed)) ms | \(String(format: "%.2f", monthFloor)) ms | \(String(format: "%.1f", month.median / monthFloor))× |")
+
+    if kept != nil { exit(0) }  // a rerun on kept data: the queries only
 
     // Idle: nothing due in the next 10 s (reminders are minutes apart); measure our CPU time.
     let cpu0 = cpuSeconds()

@@ -3,6 +3,13 @@ import Foundation
 /// A private directory under /tmp, short enough for socket paths (sun_path is 108 bytes).
 public final class TemporaryDirectory: Sendable {
     public let path: String
+    private let removedAtEnd: Bool
+
+    /// An existing directory, left in place at the end (a benchmark rerun on kept data).
+    public init(existing path: String) {
+        self.path = path
+        removedAtEnd = false
+    }
 
     public init(prefix: String = "at") {
         var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
@@ -10,6 +17,7 @@ public final class TemporaryDirectory: Sendable {
         precondition(created != nil, "mkdtemp failed")
         path = String(cString: template.map { UInt8(bitPattern: $0) })
         chmod(path, 0o700)
+        removedAtEnd = true
     }
 
     public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
@@ -29,6 +37,6 @@ public final class TemporaryDirectory: Sendable {
     }
 
     deinit {
-        try? FileManager.default.removeItem(atPath: path)
+        if removedAtEnd { try? FileManager.default.removeItem(atPath: path) }
     }
 }

@@ -58,7 +58,10 @@ struct TaskItem: Sendable {
     var completedAt: Date?
     var created: Date
     var modified: Date
-    var tz: String
+    var tz: String { didSet { zone = Zone(identifier: tz) ?? .utc } }
+    /// `tz` as a zone, kept beside it: looking the zone up by name on every instant was a tenth
+    /// of a month's agenda (perf, tasks-bench).
+    private(set) var zone: Zone
     var allDay = false
     var start: WallTime?
     var due: WallTime?
@@ -86,7 +89,11 @@ struct TaskItem: Sendable {
         return indexed.from <= from.timeIntervalSince1970 - 86_400 && indexed.until >= to.timeIntervalSince1970 + 86_400
     }
 
-    var zone: Zone { Zone(identifier: tz) ?? Zone.utc }
+    init(id: String, kind: TaskKind = .todo, title: String, created: Date, modified: Date, tz: String) {
+        (self.id, self.kind, self.title, self.created, self.modified, self.tz) = (id, kind, title, created, modified, tz)
+        zone = Zone(identifier: tz) ?? .utc
+    }
+
     var isRecurring: Bool { rrule != nil || !rdates.isEmpty }
 
     /// The series' first instant: DTSTART, or DUE for a to-do without a start.

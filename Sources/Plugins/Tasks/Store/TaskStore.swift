@@ -4,34 +4,64 @@ import HostCore
 
 /// Rows ⇄ `TaskItem`. Lists are small JSON arrays in their columns.
 extension TaskItem {
-    static let columns = """
-        id, kind, title, notes, category, tags, priority, parent, location, url, status, completed_at, created, modified, tz,
-        all_day, start, due, end, duration_min, rrule, exdates, rdates, repeat_from_completion, reminders, channels, overrides,
-        extra, source, sequence, deleted_at
-        """
+    /// The stored columns in their SELECT order, then the index range. Rows are read by
+    /// position: reading them by name lowercased every column name on every row, a quarter of a
+    /// list's time (perf, tasks-bench).
+    enum Column: Int, CaseIterable {
+        case id, kind, title, notes, category, tags, priority, parent, location, url, status, completedAt, created, modified, tz
+        case allDay, start, due, end, durationMin, rrule, exdates, rdates, repeatFromCompletion, reminders, channels, overrides
+        case extra, source, sequence, deletedAt
+        case indexedFrom, indexedUntil
 
-    init(row: Row) {
-        func strings(_ column: String) -> [String] { Self.strings(row[column]) }
-        self.init(
-            id: row["id"], kind: TaskKind(rawValue: row["kind"]) ?? .todo, title: row["title"], notes: row["notes"],
-            category: row["category"], tags: strings("tags"), priority: row["priority"], parent: row["parent"],
-            location: row["location"], url: row["url"], status: TaskStatus(rawValue: row["status"]) ?? .needsAction,
-            completedAt: (row["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            created: Date(timeIntervalSince1970: row["created"]), modified: Date(timeIntervalSince1970: row["modified"]),
-            tz: row["tz"], allDay: row["all_day"], start: (row["start"] as String?).flatMap { WallTime($0) },
-            due: (row["due"] as String?).flatMap { WallTime($0) }, end: (row["end"] as String?).flatMap { WallTime($0) },
-            durationMin: row["duration_min"], rrule: row["rrule"], exdates: strings("exdates").compactMap { WallTime($0) },
-            rdates: strings("rdates").compactMap { WallTime($0) }, repeatFromCompletion: row["repeat_from_completion"],
-            reminders: Self.reminders(row["reminders"]),
-            channels: (row["channels"] as String?).map { Self.strings($0) },
-            overrides: Self.decode([String: OccurrenceOverride].self, row["overrides"]) ?? [:], extra: strings("extra"),
-            source: row["source"], sequence: row["sequence"],
-            deletedAt: (row["deleted_at"] as Double?).map(Date.init(timeIntervalSince1970:)))
-        if let from = row["indexed_from"] as Double?, let until = row["indexed_until"] as Double? { indexed = (from, until) }
+        /// The SQL name: `completedAt` → `completed_at`.
+        var name: String {
+            String(String(describing: self).flatMap { $0.isUppercase ? ["_", Character($0.lowercased())] : [$0] })
+        }
     }
 
-    /// What a read selects: the stored fields and the index range.
-    static var selected: String { columns + ", indexed_from, indexed_until" }
+    /// The columns a save writes.
+    static let columns = Column.allCases.filter { $0.rawValue <= Column.deletedAt.rawValue }.map(\.name).joined(separator: ", ")
+
+    /// What a read selects: the stored fields and the index range, in `Column` order.
+    static let selected = Column.allCases.map(\.name).joined(separator: ", ")
+
+    /// A row selected with `selected`.
+    init(row: Row) {
+        func value<T: DatabaseValueConvertible>(_ c: Column) -> T { row[c.rawValue] }
+        func strings(_ c: Column) -> [String] { Self.strings(value(c)) }
+        func wall(_ c: Column) -> WallTime? { (value(c) as String?).flatMap { WallTime($0) } }
+        func instant(_ c: Column) -> Date? { (value(c) as Double?).map(Date.init(timeIntervalSince1970:)) }
+        self.init(
+            id: value(.id), kind: TaskKind(rawValue: value(.kind)) ?? .todo, title: value(.title),
+            created: Date(timeIntervalSince1970: value(.created)), modified: Date(timeIntervalSince1970: value(.modified)),
+            tz: value(.tz))
+        notes = value(.notes)
+        category = value(.category)
+        tags = strings(.tags)
+        priority = value(.priority)
+        parent = value(.parent)
+        location = value(.location)
+        url = value(.url)
+        status = TaskStatus(rawValue: value(.status)) ?? .needsAction
+        completedAt = instant(.completedAt)
+        allDay = value(.allDay)
+        start = wall(.start)
+        due = wall(.due)
+        end = wall(.end)
+        durationMin = value(.durationMin)
+        rrule = value(.rrule)
+        exdates = strings(.exdates).compactMap { WallTime($0) }
+        rdates = strings(.rdates).compactMap { WallTime($0) }
+        repeatFromCompletion = value(.repeatFromCompletion)
+        reminders = Self.reminders(value(.reminders))
+        channels = (value(.channels) as String?).map { Self.strings($0) }
+        overrides = Self.decode([String: OccurrenceOverride].self, value(.overrides)) ?? [:]
+        extra = strings(.extra)
+        source = value(.source)
+        sequence = value(.sequence)
+        deletedAt = instant(.deletedAt)
+        if let from = value(.indexedFrom) as Double?, let until = value(.indexedUntil) as Double? { indexed = (from, until) }
+    }
 
     /// The list columns are read with the wire parser: Foundation's JSONDecoder on every row was a
     /// fifth of a list's time (perf, tasks-bench).
@@ -135,11 +165,12 @@ extension TaskItem {
 
     static func find(_ db: Database, _ id: String, includeDeleted: Bool = false) throws -> TaskItem? {
         let sql = "SELECT \(selected) FROM tasks_items WHERE id = ?" + (includeDeleted ? "" : " AND deleted_at IS NULL")
-        return try Row.fetchOne(db, sql: sql, arguments: [id]).map(TaskItem.init(row:))
+        return try Row.fetchCursor(db, sql: sql, arguments: [id]).map(TaskItem.init(row:)).next()
     }
 
     static func fetch(_ db: Database, where clause: String, _ arguments: StatementArguments = []) throws -> [TaskItem] {
-        try Row.fetchAll(db, sql: "SELECT \(selected) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:))
+        // A cursor reads each row in place; fetchAll would copy every row first.
+        try Array(Row.fetchCursor(db, sql: "SELECT \(selected) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:)))
     }
 
     /// Live items that may have an occurrence in [from, to), and for repeating items the index
