@@ -46,9 +46,13 @@ extension TasksService {
             clauses.append("first_at < ?")
             arguments += [windowEnd.timeIntervalSince1970 + 86_400]
         }
-        if when == "today" || when == "upcoming" {
+        if when == "today" {
+            // Today also shows every open to-do already overdue, however long ago it was due.
+            clauses.append("(last_at IS NULL OR last_at >= ? OR (kind = 'todo' AND status IN ('needs-action', 'in-process')))")
+            arguments += [dayStart.timeIntervalSince1970 - 86_400]
+        } else if when == "upcoming" {
             clauses.append("(last_at IS NULL OR last_at >= ?)")
-            arguments += [(when == "today" ? dayStart : now).timeIntervalSince1970 - 86_400]
+            arguments += [now.timeIntervalSince1970 - 86_400]
         }
         // The occurrence index answers for repeating items it covers: their occurrences in the
         // window come from it, and a covered repeating event with none there is not even read.

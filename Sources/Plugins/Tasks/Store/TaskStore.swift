@@ -27,40 +27,48 @@ extension TaskItem {
 
     /// A row selected with `selected`.
     init(row: Row) {
-        func value<T: DatabaseValueConvertible>(_ c: Column) -> T { row[c.rawValue] }
-        func strings(_ c: Column) -> [String] { Self.strings(value(c)) }
-        func wall(_ c: Column) -> WallTime? { (value(c) as String?).flatMap { WallTime($0) } }
-        func instant(_ c: Column) -> Date? { (value(c) as Double?).map(Date.init(timeIntervalSince1970:)) }
+        // Concrete types, so GRDB reads each column straight from the statement (a generic
+        // helper looked up type metadata for every column of every row).
+        func text(_ c: Column) -> String { row[c.rawValue] }
+        func optionalText(_ c: Column) -> String? { row[c.rawValue] }
+        func number(_ c: Column) -> Double { row[c.rawValue] }
+        func optionalNumber(_ c: Column) -> Double? { row[c.rawValue] }
+        func integer(_ c: Column) -> Int { row[c.rawValue] }
+        func optionalInteger(_ c: Column) -> Int? { row[c.rawValue] }
+        func flag(_ c: Column) -> Bool { row[c.rawValue] }
+        func strings(_ c: Column) -> [String] { Self.strings(optionalText(c)) }
+        func wall(_ c: Column) -> WallTime? { optionalText(c).flatMap { WallTime($0) } }
+        func instant(_ c: Column) -> Date? { optionalNumber(c).map(Date.init(timeIntervalSince1970:)) }
         self.init(
-            id: value(.id), kind: TaskKind(rawValue: value(.kind)) ?? .todo, title: value(.title),
-            created: Date(timeIntervalSince1970: value(.created)), modified: Date(timeIntervalSince1970: value(.modified)),
-            tz: value(.tz))
-        notes = value(.notes)
-        category = value(.category)
+            id: text(.id), kind: TaskKind(rawValue: text(.kind)) ?? .todo, title: text(.title),
+            created: Date(timeIntervalSince1970: number(.created)), modified: Date(timeIntervalSince1970: number(.modified)),
+            tz: text(.tz))
+        notes = text(.notes)
+        category = optionalText(.category)
         tags = strings(.tags)
-        priority = value(.priority)
-        parent = value(.parent)
-        location = value(.location)
-        url = value(.url)
-        status = TaskStatus(rawValue: value(.status)) ?? .needsAction
+        priority = integer(.priority)
+        parent = optionalText(.parent)
+        location = optionalText(.location)
+        url = optionalText(.url)
+        status = TaskStatus(rawValue: text(.status)) ?? .needsAction
         completedAt = instant(.completedAt)
-        allDay = value(.allDay)
+        allDay = flag(.allDay)
         start = wall(.start)
         due = wall(.due)
         end = wall(.end)
-        durationMin = value(.durationMin)
-        rrule = value(.rrule)
+        durationMin = optionalInteger(.durationMin)
+        rrule = optionalText(.rrule)
         exdates = strings(.exdates).compactMap { WallTime($0) }
         rdates = strings(.rdates).compactMap { WallTime($0) }
-        repeatFromCompletion = value(.repeatFromCompletion)
-        reminders = Self.reminders(value(.reminders))
-        channels = (value(.channels) as String?).map { Self.strings($0) }
-        overrides = Self.decode([String: OccurrenceOverride].self, value(.overrides)) ?? [:]
+        repeatFromCompletion = flag(.repeatFromCompletion)
+        reminders = Self.reminders(optionalText(.reminders))
+        channels = optionalText(.channels).map { Self.strings($0) }
+        overrides = Self.decode([String: OccurrenceOverride].self, optionalText(.overrides)) ?? [:]
         extra = strings(.extra)
-        source = value(.source)
-        sequence = value(.sequence)
+        source = text(.source)
+        sequence = integer(.sequence)
         deletedAt = instant(.deletedAt)
-        if let from = value(.indexedFrom) as Double?, let until = value(.indexedUntil) as Double? { indexed = (from, until) }
+        if let from = optionalNumber(.indexedFrom), let until = optionalNumber(.indexedUntil) { indexed = (from, until) }
     }
 
     /// The list columns are read with the wire parser: Foundation's JSONDecoder on every row was a
