@@ -3,18 +3,33 @@ import HostCore
 
 /// The contract's output: UTC instants (`…Z`) with `*_local` wall times and `tz`; dates for all-day.
 enum TaskJSON {
-    static func times(_ fields: inout [String: JSONValue], _ name: String, _ wall: WallTime?, zone: Zone, allDay: Bool) {
+    /// A time field and its `_local` twin.
+    enum TimeField {
+        case start, due, end
+
+        var keys: (instant: String, local: String) {
+            switch self {
+            case .start: ("start", "start_local")
+            case .due: ("due", "due_local")
+            case .end: ("end", "end_local")
+            }
+        }
+    }
+
+    static func times(_ fields: inout [String: JSONValue], _ field: TimeField, _ wall: WallTime?, zone: Zone, allDay: Bool) {
+        let (name, local) = field.keys
         guard let wall else {
             fields[name] = .null
-            fields["\(name)_local"] = .null
+            fields[local] = .null
             return
         }
         if allDay || wall.isDate {
-            fields[name] = .string(wall.asDate.text)
-            fields["\(name)_local"] = .string(wall.asDate.text)
+            let date = JSONValue.string(wall.asDate.text)
+            fields[name] = date
+            fields[local] = date
         } else {
             fields[name] = .string(TimeInput.utcString(zone.instant(wall)))
-            fields["\(name)_local"] = .string(wall.text)
+            fields[local] = .string(wall.text)
         }
     }
 
@@ -40,10 +55,10 @@ enum TaskJSON {
             "source": .string(t.source),
             "read_only": .bool(t.source.hasPrefix("feed:")),
         ]
-        times(&f, "start", t.start, zone: z, allDay: t.allDay)
-        times(&f, "due", t.due, zone: z, allDay: t.allDay)
+        times(&f, .start, t.start, zone: z, allDay: t.allDay)
+        times(&f, .due, t.due, zone: z, allDay: t.allDay)
         let end: WallTime? = t.kind == .event ? t.start.map { $0.adding(seconds: t.endOffset ?? 0) } : nil
-        times(&f, "end", end, zone: z, allDay: t.allDay)
+        times(&f, .end, end, zone: z, allDay: t.allDay)
         let current = known ?? t.currentOccurrence(now: now)
         f["overdue"] = .bool(current?.isOverdue(now: now) ?? false)
         if t.isRecurring, let current {
@@ -58,9 +73,9 @@ enum TaskJSON {
                     if let v = o.status { item["status"] = .string(v.rawValue) }
                     if let v = o.location { item["location"] = .string(v) }
                     if let v = o.notes { item["notes"] = .string(v) }
-                    times(&item, "start", o.start.flatMap { WallTime($0) }, zone: z, allDay: t.allDay)
-                    if o.due != nil { times(&item, "due", o.due.flatMap { WallTime($0) }, zone: z, allDay: t.allDay) }
-                    if o.end != nil { times(&item, "end", o.end.flatMap { WallTime($0) }, zone: z, allDay: t.allDay) }
+                    times(&item, .start, o.start.flatMap { WallTime($0) }, zone: z, allDay: t.allDay)
+                    if o.due != nil { times(&item, .due, o.due.flatMap { WallTime($0) }, zone: z, allDay: t.allDay) }
+                    if o.end != nil { times(&item, .end, o.end.flatMap { WallTime($0) }, zone: z, allDay: t.allDay) }
                     return .object(item)
                 })
         }
@@ -76,15 +91,21 @@ enum TaskJSON {
     static func occurrence(_ o: Occurrence, now: Date) -> JSONValue {
         let t = o.task
         let z = t.zone
-        var f: [String: JSONValue] = [
-            "id": .string(t.id), "title": .string(o.title), "kind": .string(t.kind.rawValue), "all_day": .bool(t.allDay),
-            "tz": .string(t.tz), "status": .string(o.status.rawValue), "overdue": .bool(o.isOverdue(now: now)),
-            "source": .string(t.source), "category": t.category.map(JSONValue.string) ?? .null,
-        ]
+        // Sized for every field at once: growing the dictionary twice per row showed in perf.
+        var f = [String: JSONValue](minimumCapacity: 18)
+        f["id"] = .string(t.id)
+        f["title"] = .string(o.title)
+        f["kind"] = .string(t.kind.rawValue)
+        f["all_day"] = .bool(t.allDay)
+        f["tz"] = .string(t.tz)
+        f["status"] = .string(o.status.rawValue)
+        f["overdue"] = .bool(o.isOverdue(now: now))
+        f["source"] = .string(t.source)
+        f["category"] = t.category.map(JSONValue.string) ?? .null
         let startWall = o.start ?? o.due
-        times(&f, "start", startWall, zone: z, allDay: t.allDay)
-        times(&f, "end", t.kind == .event ? o.end : o.due, zone: z, allDay: t.allDay)
-        if t.kind == .todo { times(&f, "due", o.due, zone: z, allDay: t.allDay) }
+        times(&f, .start, startWall, zone: z, allDay: t.allDay)
+        times(&f, .end, t.kind == .event ? o.end : o.due, zone: z, allDay: t.allDay)
+        if t.kind == .todo { times(&f, .due, o.due, zone: z, allDay: t.allDay) }
         if let rid = o.recurrenceID { f["occurrence"] = occurrenceText(rid, zone: z) }
         if let l = o.location { f["location"] = .string(l) }
         return .object(f)

@@ -13,38 +13,46 @@ struct WallTime: Hashable, Comparable, Sendable {
     /// "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SS": sortable text, as stored.
     var text: String { format(dateSeparator: UInt8(ascii: "-"), timeSeparator: UInt8(ascii: ":")) }
 
+    /// `text` with a `Z`: this wall reading taken as UTC.
+    var utcText: String { format(dateSeparator: UInt8(ascii: "-"), timeSeparator: UInt8(ascii: ":"), suffix: UInt8(ascii: "Z")) }
+
     /// iCalendar's basic form: "YYYYMMDD" or "YYYYMMDDTHHMMSS".
     var icalText: String { format(dateSeparator: nil, timeSeparator: nil) }
 
-    /// Digits written by hand: `String(format:)` goes through CoreFoundation on Linux and was a
-    /// measurable share of an agenda of thousands of occurrences.
-    private func format(dateSeparator: UInt8?, timeSeparator: UInt8?) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(19)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var v = value
-            while divisor > 0 {
-                bytes.append(UInt8(48 + (v / divisor) % 10))
-                v %= divisor
-                divisor /= 10
+    /// Digits written by hand straight into the string: `String(format:)` goes through
+    /// CoreFoundation on Linux and was a measurable share of an agenda of thousands of occurrences.
+    private func format(dateSeparator: UInt8?, timeSeparator: UInt8?, suffix: UInt8? = nil) -> String {
+        String(unsafeUninitializedCapacity: 21) { bytes in
+            var count = 0
+            func digits(_ value: Int, _ width: Int) {
+                var v = value
+                for i in stride(from: width - 1, through: 0, by: -1) {
+                    bytes[count + i] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+                count += width
             }
+            func byte(_ b: UInt8?) {
+                guard let b else { return }
+                bytes[count] = b
+                count += 1
+            }
+            digits(year, 4)
+            byte(dateSeparator)
+            digits(month, 2)
+            byte(dateSeparator)
+            digits(day, 2)
+            if !isDate {
+                byte(UInt8(ascii: "T"))
+                digits(hour, 2)
+                byte(timeSeparator)
+                digits(minute, 2)
+                byte(timeSeparator)
+                digits(second, 2)
+            }
+            byte(suffix)
+            return count
         }
-        digits(year, 4)
-        if let s = dateSeparator { bytes.append(s) }
-        digits(month, 2)
-        if let s = dateSeparator { bytes.append(s) }
-        digits(day, 2)
-        if !isDate {
-            bytes.append(UInt8(ascii: "T"))
-            digits(hour, 2)
-            if let s = timeSeparator { bytes.append(s) }
-            digits(minute, 2)
-            if let s = timeSeparator { bytes.append(s) }
-            digits(second, 2)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     var asDate: WallTime { WallTime(year: year, month: month, day: day, isDate: true) }
@@ -167,7 +175,7 @@ struct Zone: Sendable, Hashable {
     init?(identifier: String) {
         // Foundation accepts abbreviations ("CET", "EST") and GMT offsets; a task's zone must be a
         // real IANA id so other calendars can read its TZID.
-        guard identifier.contains("/") || identifier == "UTC" else { return nil }
+        guard identifier.utf8.contains(UInt8(ascii: "/")) || identifier == "UTC" else { return nil }
         // Every task names its zone; making a TimeZone (ICU) per use was most of a list's time.
         guard let known = ZoneOffsets.zone(identifier) else { return nil }
         self = known
@@ -289,6 +297,6 @@ enum TimeInput {
 
     static func utcString(_ date: Date) -> String {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        return WallTime(wallSeconds: seconds).text + "Z"
+        return WallTime(wallSeconds: seconds).utcText
     }
 }

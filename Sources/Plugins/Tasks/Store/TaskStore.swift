@@ -17,6 +17,17 @@ extension TaskItem {
         var name: String {
             String(String(describing: self).flatMap { $0.isUppercase ? ["_", Character($0.lowercased())] : [$0] })
         }
+
+        /// What a placement read puts in this column's place: nothing that places an item in time
+        /// or shows in an agenda row is blanked.
+        var blank: String? {
+            switch self {
+            case .notes: "''"
+            case .tags, .reminders, .extra: "'[]'"
+            case .parent, .url, .completedAt, .channels: "NULL"
+            default: nil
+            }
+        }
     }
 
     /// The columns a save writes.
@@ -24,6 +35,12 @@ extension TaskItem {
 
     /// What a read selects: the stored fields and the index range, in `Column` order.
     static let selected = Column.allCases.map(\.name).joined(separator: ", ")
+
+    /// A placement read: the same columns with notes, tags, reminders and the other fields that
+    /// only a whole task shows left blank (reading the reminders' JSON of every candidate was
+    /// a large part of a list). An item read so is for choosing and sorting: never saved or shown
+    /// whole.
+    static let selectedForPlacement = Column.allCases.map { c in c.blank.map { "\($0) AS \(c.name)" } ?? c.name }.joined(separator: ", ")
 
     /// A row selected with `selected`.
     init(row: Row) {
@@ -176,13 +193,28 @@ extension TaskItem {
         return try Row.fetchCursor(db, sql: sql, arguments: [id]).map(TaskItem.init(row:)).next()
     }
 
-    static func fetch(_ db: Database, where clause: String, _ arguments: StatementArguments = []) throws -> [TaskItem] {
+    /// `placementOnly`: see `selectedForPlacement`.
+    static func fetch(_ db: Database, where clause: String, _ arguments: StatementArguments = [], placementOnly: Bool = false) throws -> [TaskItem] {
+        let columns = placementOnly ? selectedForPlacement : selected
         // A cursor reads each row in place; fetchAll would copy every row first.
-        try Array(Row.fetchCursor(db, sql: "SELECT \(selected) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:)))
+        return try Array(Row.fetchCursor(db, sql: "SELECT \(columns) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:)))
     }
 
-    /// Live items that may have an occurrence in [from, to), and for repeating items the index
-    /// covers, the occurrences (RECURRENCE-IDs) the index has there: those need no expansion.
+    /// Whole items by id (any order), read in chunks under SQLite's parameter limit.
+    static func fetch(_ db: Database, ids: some Collection<String>, placementOnly: Bool = false) throws -> [TaskItem] {
+        var items: [TaskItem] = []
+        var rest = ids[...]
+        while !rest.isEmpty {
+            let chunk = rest.prefix(500)
+            rest = rest.dropFirst(chunk.count)
+            items += try fetch(db, where: "id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))", StatementArguments(Array(chunk)), placementOnly: placementOnly)
+        }
+        return items
+    }
+
+    /// Live items that may have an occurrence in [from, to) (placement reads: enough for agenda
+    /// rows), and for repeating items the index covers, the occurrences (RECURRENCE-IDs) the
+    /// index has there: those need no expansion.
     static func inWindow(_ db: Database, from: Date, to: Date) throws -> (items: [TaskItem], indexed: [String: [WallTime]]) {
         let f = from.timeIntervalSince1970, t = to.timeIntervalSince1970
         let expanded = try fetch(
@@ -191,7 +223,7 @@ extension TaskItem {
                 deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at >= ?)
                 AND NOT (recurring = 1 AND indexed_from IS NOT NULL AND indexed_from <= ? AND indexed_until >= ?)
                 """,
-            [t + 86_400, f - 86_400, f - 86_400, t + 86_400])
+            [t + 86_400, f - 86_400, f - 86_400, t + 86_400], placementOnly: true)
         var rids: [String: [WallTime]] = [:]
         for row in try Row.fetchAll(
             db,
@@ -203,16 +235,7 @@ extension TaskItem {
         {
             if let wall = WallTime(row["rid"] as String) { rids[row["task_id"], default: []].append(wall) }
         }
-        var items = expanded
-        if !rids.isEmpty {
-            let ids = Array(rids.keys)
-            var start = 0
-            while start < ids.count {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
-                start += chunk.count
-                items += try fetch(db, where: "id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))", StatementArguments(chunk))
-            }
-        }
+        let items = try expanded + fetch(db, ids: rids.keys, placementOnly: true)
         return (items, rids)
     }
 }
