@@ -23,6 +23,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket is removed")
     }
 
+    /// Out of descriptors: under a hard limit of 64 the daemon (which raises its soft limit to
+    /// the hard one and says so) cannot accept a flood of 100 connections at once. `accept` fails
+    /// with EMFILE; the daemon pauses accepting, goes on serving the connections it has, and
+    /// accepts the waiting ones as descriptors come free, so every client is answered in the end.
+    @Test func runningOutOfDescriptorsPausesAcceptingAndKeepsServing() async throws {
+        let daemon = try await DaemonProcess.started(wrapper: ["/usr/bin/prlimit", "--nofile=64:64", "--"])
+        let limit = await daemon.stderr.next(1) { $0.contains("open files limit") }
+        #expect(limit.contains("soft=64"), "\(limit)")
+        let steady = try await daemon.connect()
+        #expect(try await steady.call("ping") == "pong")
+
+        var flood: [RawLineClient] = []
+        for _ in 0..<100 { flood.append(try await RawLineClient(socketPath: daemon.socketPath)) }
+        for (i, client) in flood.enumerated() { try await client.send(line: #"{"jsonrpc":"2.0","id":\#(i),"method":"ping"}"#) }
+        // 100 connections wait and the daemon has fewer than 40 descriptors to spare (with the
+        // database, the log and the event loops open): its table fills (64 open, checked by hand
+        // through /proc) and accept fails with EMFILE.
+        #expect(try await steady.call("ping") == "pong", "the connection it has is served while others wait")
+        // Each client is answered once the ones before it hang up and free a descriptor.
+        for (i, client) in flood.enumerated() {
+            #expect(try await client.readLine(timeout: 30) == #"{"id":\#(i),"jsonrpc":"2.0","result":"pong"}"#)
+            await client.close()
+        }
+        #expect(try await steady.call("ping") == "pong")
+        await steady.close()
+        daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+    }
+
     /// SIGTERM while a call waits (a browser login nobody completes): the daemon refuses new
     /// work, gives the call `shutdown_grace_s`, cancels it, and exits 0 with the socket removed.
     @Test func sigtermWithALongCallInFlightStopsAfterTheGrace() async throws {
