@@ -28,22 +28,22 @@ struct AppKeyTests {
     }
 
     @Test(.enabled(if: enabled)) func approvedAndDenied() async throws {
-        let op = try await OctoPrintHost.started(addPrinter: false)
-        let url = JSONValue.string(op.octoprint.url)
-        let host = op.host
-        async let granted = host.call("octoprint.printers.request_key", ["name": "mk3", "url": url, "user": "admin"])
-        try await decide(op, true)
-        let result = try await granted.get()
-        #expect(result["granted"] == true)
-        #expect(result.encodedString().contains("TESTKEY") == false)
-        #expect(try await op.call("octoprint.server.version", ["printer": "mk3"])["server"] == "1.11.8", "the granted key works")
+        try await OctoPrintHost.with(addPrinter: false) { op in
+            let url = JSONValue.string(op.octoprint.url)
+            let host = op.host
+            async let granted = host.call("octoprint.printers.request_key", ["name": "mk3", "url": url, "user": "admin"])
+            try await decide(op, true)
+            let result = try await granted.get()
+            #expect(result["granted"] == true)
+            #expect(result.encodedString().contains("TESTKEY") == false)
+            #expect(try await op.call("octoprint.server.version", ["printer": "mk3"])["server"] == "1.11.8", "the granted key works")
 
-        async let denied = host.call("octoprint.printers.request_key", ["name": "mini", "url": url, "user": "admin"])
-        try await decide(op, false)
-        let refusal = try await denied
-        guard case .failure(let error) = refusal else { Issue.record("a denied request added a printer"); return }
-        #expect(error.code == 1013)
-        #expect(try await op.call("octoprint.printers.list")["printers"]?.arrayValue?.count == 1)
-        await op.stop()
+            async let denied = host.call("octoprint.printers.request_key", ["name": "mini", "url": url, "user": "admin"])
+            try await decide(op, false)
+            let refusal = try await denied
+            guard case .failure(let error) = refusal else { Issue.record("a denied request added a printer"); return }
+            #expect(error.code == 1013)
+            #expect(try await op.call("octoprint.printers.list")["printers"]?.arrayValue?.count == 1)
+        }
     }
 }

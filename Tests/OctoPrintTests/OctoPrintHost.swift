@@ -19,6 +19,25 @@ struct OctoPrintHost {
         return h
     }
 
+    /// A started host and OctoPrint for `body`, stopped however `body` ends (as HummingbirdTesting
+    /// scopes an app), so a failing test leaves no OctoPrint running. `connected`: the virtual
+    /// printer is connected and operational first.
+    static func with<T>(addPrinter: Bool = true, connected: Bool = false, _ body: (OctoPrintHost) async throws -> T) async throws -> T {
+        let op = try await started(addPrinter: addPrinter)
+        do {
+            if connected {
+                try await op.call("octoprint.connection.connect", ["port": "VIRTUAL", "baudrate": 115200])
+                _ = try await op.waitForStatus("connected") { $0["flags"]?["operational"] == true }
+            }
+            let result = try await body(op)
+            await op.stop()
+            return result
+        } catch {
+            await op.stop()
+            throw error
+        }
+    }
+
     @discardableResult
     func call(_ method: String, _ params: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
         try await host.expectSuccess(method, params, sourceLocation: sourceLocation)
