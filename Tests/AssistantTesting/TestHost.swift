@@ -124,6 +124,7 @@ public final class TestHost: Sendable {
         let testHost = try TestHost(
             plugins: plugins, clock: clock, directory: directory, redactor: redactor, configure: configure, adjust: adjust)
         try await testHost.host.start()
+        TestHostScope.current?.register(testHost)
         if waitForPlugins { for supervisor in testHost.host.supervisors { await supervisor.settled() } }
         return testHost
     }
@@ -139,8 +140,15 @@ public final class TestHost: Sendable {
         return try await connection.callResult(method, params: params)
     }
 
+    private let stopped = NIOLockedValueBox(false)
+
+    /// Stops the host once; later calls (the test's own, then its scope's) do nothing.
     public func stop() async {
-        await host.shutdown()
+        let first = stopped.withLockedValue { wasStopped in
+            defer { wasStopped = true }
+            return !wasStopped
+        }
+        if first { await host.shutdown() }
     }
 }
 

@@ -3,7 +3,7 @@ import AssistantTesting
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct AssistantctlTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct AssistantctlTests {
     func ctl(_ daemon: DaemonProcess, _ arguments: [String], stdin: String? = nil, cwd: String? = nil) async throws -> CommandResult {
         try await runCommand(Binaries.assistantctl, arguments, environment: DaemonProcess.environment(daemon.directory), stdin: stdin, currentDirectory: cwd)
     }

@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct DaemonLifecycleTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct DaemonLifecycleTests {
     @Test func startsWithNoConfigServesAndStopsCleanlyOnSIGTERM() async throws {
         let daemon = try await DaemonProcess.started()
         var info = stat()
@@ -286,7 +286,7 @@ actor AcknowledgedWrites {
     func add(_ name: String) { names.append(name) }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct DaemonKeySourceTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2))) struct DaemonKeySourceTests {
     @Test func aSystemdCredentialKeyIsUsedInsteadOfTheKeyFile() async throws {
         let directory = TemporaryDirectory()
         let credentials = directory.directory("credentials")
@@ -307,7 +307,7 @@ actor AcknowledgedWrites {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct SocketActivationTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2))) struct SocketActivationTests {
     @Test(.enabled(if: Peers.shouldRun(program: "/usr/bin/systemd-socket-activate")))
     func aSocketPassedBySystemdIsServedAndLeftInPlace() async throws {
         let directory = TemporaryDirectory()

@@ -7,7 +7,7 @@ import Testing
 /// `scripts/install` and `scripts/uninstall` as a user runs them, and the installed daemon running
 /// with nothing from the build tree. The tests install the binaries this suite built
 /// (`--binaries`): the release build that `scripts/install` makes by default is the same code.
-@Suite(.serialized)
+@Suite(.stopsTestHosts, .serialized)
 struct InstallTests {
     static let root = Peers.packageRoot
 

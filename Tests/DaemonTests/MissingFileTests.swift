@@ -5,7 +5,7 @@ import HostCore
 import Testing
 
 /// A file the daemon was told to use that is missing or unreadable is reported, never a crash.
-@Suite(.serialized)
+@Suite(.stopsTestHosts, .serialized)
 struct MissingFileTests {
     /// A data directory whose database a daemon has created and migrated, then stopped cleanly.
     static func migratedDataDirectory() async throws -> TemporaryDirectory {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `assistantctl stag.login` prints the login address at once, through the real daemon.
-@Suite(.timeLimit(.minutes(3))) struct StagCLITests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct StagCLITests {
     func ctl(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> CommandResult {
         try await runCommand(Binaries.assistantctl, arguments, environment: DaemonProcess.environment(daemon.directory))
     }

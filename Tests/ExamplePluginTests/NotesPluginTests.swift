@@ -6,6 +6,7 @@ import Testing
 
 /// The README's example plugin, tested the way the README tells a plugin author to test: the
 /// real host on temporary directories (`TestHost`), a test clock for jobs, calls over the socket.
+@Suite(.stopsTestHosts)
 struct NotesPluginTests {
     @Test func commandsWorkThroughTheRealHost() async throws {
         let host = try await TestHost.started(plugins: [NotesPlugin()]) { $0.plugins["notes"] = ["max_length": 10] }
@@ -53,6 +54,7 @@ struct NotesPluginTests {
     }
 }
 
+@Suite(.stopsTestHosts)
 struct ExampleInREADMETests {
     /// The README shows the example plugin verbatim; this keeps the two the same.
     @Test func theREADMECopyIsTheCompiledFile() throws {

@@ -3,7 +3,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1)))
 struct AccountsTests {
     func failure(_ result: Result<JSONValue, RPCError>) -> RPCError? {
         if case .failure(let error) = result { return error }

@@ -3,7 +3,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ConfigTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct ConfigTests {
     @Test func everyKeyHasADefault() throws {
         let loaded = try ConfigLoader.parse("", file: "empty.toml")
         #expect(loaded.warnings.isEmpty)
@@ -90,7 +90,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CLIArgumentTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct CLIArgumentTests {
     let params = [
         ParamInfo(name: "title", type: "string", required: true), ParamInfo(name: "limit", type: "integer", required: false),
         ParamInfo(name: "path", type: "path", required: true), ParamInfo(name: "files", type: "array", required: false, itemType: "path"),
@@ -135,7 +135,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TimeZoneDisplayTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct TimeZoneDisplayTests {
     @Test func humanOutputShowsUTCTimesInTheDaemonsZone() {
         let prague = TimeZone(identifier: "Europe/Prague")!
         #expect(HumanOutput.render(["next_run": "2026-11-23T02:30:00Z"], timeZone: prague) == "next_run  2026-11-23 03:30:00 GMT+1")

@@ -8,7 +8,7 @@ import Testing
 /// What a connection's life does to its calls: a half-close still gets every reply, a hang-up
 /// cancels what runs, a client that never reads holds nobody else up, and `status` shows the
 /// calls in flight.
-@Suite(.timeLimit(.minutes(2))) struct ConnectionLifecycleTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2))) struct ConnectionLifecycleTests {
     static func inFlight(_ host: TestHost) async throws -> JSONValue? {
         try await host.call("status").get()["calls_in_flight"]
     }

@@ -4,6 +4,7 @@ import HostCore
 import NIOCore
 import Testing
 
+@Suite(.stopsTestHosts)
 struct FileHelperTests {
     @Test func outputAppearsWholeOrNotAtAll() async throws {
         let directory = TemporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 /// The fuzz target's seed corpus (`Fuzz/corpus`, and any crash added to it once fixed) through
 /// the same path the fuzzer drives: line framing, parser, dispatcher. A crash would stop the test
 /// process; the replies are checked where the specification fixes them.
-@Suite(.timeLimit(.minutes(2))) struct FuzzCorpusTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2))) struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz/corpus")
 

@@ -7,7 +7,7 @@ import Testing
 @testable import HostCore
 
 /// Channel handlers without sockets (swift-nio's EmbeddedChannel).
-@Suite(.timeLimit(.minutes(1))) struct HandlerTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct HandlerTests {
     @Test func aRefusedPeerGetsMinus32006() throws {
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(PeerRefusalHandler(reason: "uid 1000 is not allowed"))

@@ -5,7 +5,7 @@ import HostCore
 import Testing
 
 /// The host-condition error codes and the graceful stop, in-process.
-@Suite(.timeLimit(.minutes(2))) struct HostConditionTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2))) struct HostConditionTests {
     /// The path real plugins take: the kit's upstream client against a port nobody listens on
     /// (one attempt: the client's retries are for a later test of backoff).
     @Test func upstreamUnreachableIs32004() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct JSONParserTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct JSONParserTests {
     @Test func parsesWhatFoundationParses() throws {
         let documents = [
             #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,2.5,-3e2,true,false,null,"x"]}}"#,

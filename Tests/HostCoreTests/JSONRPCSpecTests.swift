@@ -6,7 +6,7 @@ import Testing
 
 /// The JSON-RPC 2.0 specification's own examples (jsonrpc.org/specification §7), adapted to
 /// `ping` and `help`, sent over the real socket as raw lines.
-@Suite(.timeLimit(.minutes(3))) struct JSONRPCSpecTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct JSONRPCSpecTests {
     /// Sends one line over the socket and reads its reply. `answered: false` is the
     /// specification's "no reply" (a notification, a batch of notifications): then a marker
     /// request's reply must be the only line that comes.

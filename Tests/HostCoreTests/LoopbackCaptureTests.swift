@@ -5,7 +5,7 @@ import NIOCore
 import NIOPosix
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1)))
 struct LoopbackCaptureTests {
     static func get(_ url: String) async throws -> (Int, String) {
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5))

@@ -5,7 +5,7 @@ import HostCore
 import Testing
 
 
-@Suite(.timeLimit(.minutes(3))) struct MailTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct MailTests {
     /// A sendmail stand-in that keeps its arguments and the message it was given.
     func capturingSendmail(_ directory: TemporaryDirectory, exitCode: Int = 0) -> String {
         let script = directory.write(

@@ -27,7 +27,7 @@ final class FlakySink: NoticeSink {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct NotificationTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct NotificationTests {
     func center(_ store: Store, _ sinks: [RoutedSink], clock: any HostClock = SystemClock()) throws -> NoticeCenter {
         try NoticeCenter(
             pool: store.pool, clock: clock, sinks: sinks, redactor: SecretRedactor(), logger: Logger(label: "t"),

@@ -6,7 +6,7 @@ import Testing
 
 @testable import HostCore
 
-@Suite(.timeLimit(.minutes(3))) struct PluginRegistryTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct PluginRegistryTests {
     @Test func aTestPluginIsRegisteredDescribedAndCalled() async throws {
         let host = try await TestHost.started(plugins: [EchoPlugin()])
         let connection = try await host.connect()

@@ -3,7 +3,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.stopsTestHosts, .serialized, .timeLimit(.minutes(2)))
 struct ReadCacheAndRefreshTests {
     func failure(_ result: Result<JSONValue, RPCError>) -> RPCError? {
         if case .failure(let error) = result { return error }
@@ -135,7 +135,7 @@ extension HTTPUpstreamPeer {
     }
 }
 
-@Suite struct ReadCacheBoundsTests {
+@Suite(.stopsTestHosts) struct ReadCacheBoundsTests {
     /// Entries older than the plugin's `cache_days` go, and the cache stays under its size cap
     /// (oldest first).
     @Test func theCacheIsPrunedByAgeAndCappedBySize() async throws {

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 import Testing
 
 /// Scheduler semantics on the test clock: nothing here waits on real time.
-@Suite(.timeLimit(.minutes(3))) struct SchedulerTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct SchedulerTests {
     struct Fixture {
         let directory = TemporaryDirectory()
         let store: Store

@@ -3,6 +3,7 @@ import HostCore
 import Testing
 
 /// The redactor scans each string once against patterns built when a secret is added.
+@Suite(.stopsTestHosts)
 struct SecretRedactorTests {
     @Test func everyOccurrenceAnywhereIsScrubbedLongestFirst() {
         let redactor = SecretRedactor()

@@ -4,7 +4,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct SocketServerTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct SocketServerTests {
     @Test func socketAndDirectoryArePrivate() async throws {
         let host = try await TestHost.started()
         var info = stat()

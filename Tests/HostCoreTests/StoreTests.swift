@@ -4,7 +4,7 @@ import GRDB
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct StoreTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct StoreTests {
     @Test func walAndSynchronousFull() async throws {
         let directory = TemporaryDirectory()
         let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))

@@ -6,7 +6,7 @@ import NIOCore
 import NIOPosix
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.stopsTestHosts, .serialized, .timeLimit(.minutes(2)))
 struct UpstreamClientTests {
     static func client(
         _ base: String, auth: UpstreamAuth = .none, caFile: String? = nil, timeout: Duration = .seconds(10), retries: Int = 0,

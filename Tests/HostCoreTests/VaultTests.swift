@@ -4,7 +4,7 @@ import GRDB
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct VaultTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct VaultTests {
     func openStore(_ directory: TemporaryDirectory) throws -> Store {
         try Store(path: directory.file("v.sqlite"), migrations: [], logger: Logger(label: "t"))
     }

@@ -10,7 +10,7 @@ import Testing
 /// The OAuth side of KOS against a fake OAuth server (`Tests/peers/kos_fake.py`): setup checked
 /// before saving, the authorization-code flow driven like a browser, a denied login and a wrong
 /// state, the pasted callback, and the token never in a URL.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct AuthTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct AuthTests {
     struct Bench {
         let host: TestHost
         let fake: PeerProcess

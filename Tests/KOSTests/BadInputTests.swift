@@ -6,7 +6,7 @@ import Testing
 @testable import KOS
 
 /// Bad parameters for every KOS command are -32602 naming the parameter, and nothing is sent.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct BadInputTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct BadInputTests {
     @Test func everyCommandRefusesBadParametersBeforeSendingAnything() async throws {
         let bench = try await TokenTests.loggedIn()
         let before = try await bench.requests().count

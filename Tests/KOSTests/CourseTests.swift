@@ -7,7 +7,7 @@ import Testing
 
 /// Enrolments over pages, internal ones completed by one RSQL `/courses` query, external ones
 /// counted, and a title missing in one language falling back to the other.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct CourseTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct CourseTests {
     @Test func coursesOfTheCurrentSemesterWithCredits() async throws {
         let bench = try await TokenTests.loggedIn()
         let current = try await bench.host.call("kos.courses").get()

@@ -7,7 +7,7 @@ import Testing
 
 /// Course events of my courses (enrolment codes read with `fields=`), the office hours from the
 /// config, and a configured teaching-hour grid.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct EventTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct EventTests {
     @Test func theCourseEventsOfMyCourses() async throws {
         let bench = try await TokenTests.loggedIn()
         let events = try await bench.call("kos.events")

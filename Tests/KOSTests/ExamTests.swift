@@ -5,7 +5,7 @@ import Testing
 
 @testable import KOS
 
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct ExamTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct ExamTests {
     @Test func aCoursesExamsMineAndAllMyCourses() async throws {
         let bench = try await TokenTests.loggedIn()
         let course = try await bench.host.call("kos.exams", ["course": "BI-OPT"]).get()["exams"]?.arrayValue ?? []

@@ -8,7 +8,7 @@ import Testing
 /// `kos.export.ics`: the timetable week by week over the teaching weeks (parity counted from
 /// `first_week_parity`, a slot's `weeks` list obeyed, summer time ending on 26 October) and my
 /// registered exams; UIDs stable between exports; the file replaced whole.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct ExportTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct ExportTests {
     /// DTSTART values of the events whose SUMMARY starts with `prefix` (unfolded first).
     static func starts(_ text: String, _ prefix: String) -> [String] {
         let unfolded = text.replacingOccurrences(of: "\r\n ", with: "").replacingOccurrences(of: "\n ", with: "")

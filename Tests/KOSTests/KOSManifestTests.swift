@@ -7,6 +7,7 @@ import Testing
 
 /// The README's KOS command table is generated from the manifest; this keeps them the same
 /// (`UPDATE_README=1 swift test --filter KOSManifestTests` rewrites the block).
+@Suite(.stopsTestHosts)
 struct KOSManifestTests {
     @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
         let manifest = KOSPlugin().manifest

@@ -7,7 +7,7 @@ import Testing
 
 /// `kos.refresh`, `kos.evening` and `kos.watch` against the fake: a baseline without a flood,
 /// each new thing once, nothing lost across an expired login, deadlines, seats freed.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct NoticeTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct NoticeTests {
     static func notices(_ bench: AuthTests.Bench, _ topic: String) async throws -> [JSONValue] {
         let all = try await bench.call("notifications.list", ["limit": 500, "topic": .string(topic)])
         return (all.arrayValue ?? []).reversed()

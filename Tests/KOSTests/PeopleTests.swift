@@ -8,7 +8,7 @@ import Testing
 /// People search against a fake whose RSQL matching ignores case but not accents: "novak" finds
 /// "Novák" only because the plugin widens its pattern and filters here; paging runs over more
 /// than two pages; apostrophes and spaces survive the RSQL quoting; a division's teachers.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct PeopleTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct PeopleTests {
     static func publicOnly() async throws -> AuthTests.Bench {
         let bench = try await AuthTests.start()
         try await bench.setUp()

@@ -7,7 +7,7 @@ import Testing
 
 /// `kos.timetable` over three pages of parallels: the grid, explicit times, parity filtering,
 /// several slots per parallel, and `sem` checked before anything is sent.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct TimetableTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct TimetableTests {
     @Test func slotsFromEveryPageByDayAndStart() async throws {
         let bench = try await TokenTests.loggedIn()
         let all = try await bench.host.call("kos.timetable").get()

@@ -7,7 +7,7 @@ import Testing
 
 /// Token refresh while commands run: before expiry on the host clock, once after a 401, and a
 /// refused refresh ending the login while public data goes on with the application's token.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct TokenTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct TokenTests {
     static func loggedIn(configure: @escaping (inout HostConfiguration) -> Void = { _ in }) async throws -> AuthTests.Bench {
         let bench = try await AuthTests.start(configure: configure)
         try await bench.setUp()
@@ -72,7 +72,7 @@ import Testing
 
 /// Several commands at once with an expired token, the cache while KOSapi hangs, and the request
 /// log of a whole session: the token only ever in the Authorization header.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct SessionTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct SessionTests {
     @Test func concurrentCommandsShareOneRefresh() async throws {
         let bench = try await TokenTests.loggedIn()
         try await bench.admin("expire")

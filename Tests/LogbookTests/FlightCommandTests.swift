@@ -3,7 +3,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct FlightCommandTests {
     @Test func aFlightGetsItsDerivedColumnsFilledIn() async throws {
         let lb = try await LogbookHost.started()

@@ -3,7 +3,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct ImportTests {
     func entries(_ lb: LogbookHost) async throws -> [JSONValue] {
         try await lb.call("logbook.flights.list", ["limit": 1000])["entries"]?.arrayValue?.reversed() ?? []
@@ -131,7 +131,7 @@ struct ImportTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct ExportTests {
     func populate(_ lb: LogbookHost, flights: Int) async throws {
         try await lb.call("logbook.profile.set", ["name": "Jana Nováková"])

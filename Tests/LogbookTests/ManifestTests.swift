@@ -6,7 +6,7 @@ import Testing
 
 /// The command contract, and the README's full command table generated from the
 /// manifest (`UPDATE_README=1 swift test --filter LogbookManifestTests` rewrites it).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1)))
 struct LogbookManifestTests {
     @Test func everyCommandIsInTheContractAndTheREADME() throws {
         let manifest = LogbookPlugin().manifest

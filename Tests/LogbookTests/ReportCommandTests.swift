@@ -3,7 +3,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct ReportCommandTests {
     /// Logs a flight of `minutes` on `date` (08:00 UTC block off, daytime in Europe).
     func fly(_ lb: LogbookHost, _ date: String, minutes: Int, aircraft: String = "OK-SKA", at start: Int = 8 * 60, extra: [String: JSONValue] = [:]) async throws {

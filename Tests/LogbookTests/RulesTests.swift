@@ -4,7 +4,7 @@ import Testing
 
 @testable import Logbook
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2)))
 struct DurationInputTests {
     @Test func integersAreMinutesAndStringsAreHours() throws {
         #expect(try Minutes.parse(.int(95), field: "total") == 95)
@@ -35,7 +35,7 @@ struct DurationInputTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2)))
 struct DayArithmeticTests {
     @Test func civilDatesRoundTrip() {
         for text in ["1970-01-01", "2000-02-29", "2026-11-22", "1899-12-31", "2100-03-01"] {
@@ -67,7 +67,7 @@ struct DayArithmeticTests {
 
 /// Part-MED MED.A.045 at each age boundary. Expected dates are worked out by hand from the rule
 /// text (reference §1.3), for a pilot born 1986-06-15.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2)))
 struct MedicalValidityTests {
     let born = Day("1986-06-15")!
 
@@ -111,7 +111,7 @@ struct MedicalValidityTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2)))
 struct RecencyRuleTests {
     func flight(_ day: String, to: Int = 1, ldg: Int = 1, nightTO: Int = 0, nightLdg: Int = 0, pic: Int = 60, group: String = "SEP(land)") -> RecencyFlight {
         RecencyFlight(day: Day(day)!, group: group, category: "aeroplane", takeoffs: to, landings: ldg, nightTakeoffs: nightTO,
@@ -186,7 +186,7 @@ struct RecencyRuleTests {
 
 /// Night time against values from an independent solar implementation (astral), produced by
 /// `scripts/logbook/night-reference.py` and committed with it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2)))
 struct NightReferenceTests {
     struct Leg: Decodable {
         var dep: String, arr: String, out: String, `in`: String, off: String?, on: String?, criterion: String

@@ -5,7 +5,7 @@ import Testing
 
 /// The application-key flow: the test plays the person who approves (or denies) the request in
 /// OctoPrint's web interface, through the same endpoints the interface uses.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct AppKeyTests {
     static var enabled: Bool { OctoPrintRESTTests.enabled && Peers.shouldRun(program: "/usr/bin/curl") }
 

@@ -6,7 +6,7 @@ import Testing
 
 @testable import OctoPrint
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct DiscoveryTests {
     /// A real OctoPrint announcing itself on 127.0.0.1 only; the browse asks on 127.0.0.1 only.
     @Test(.enabled(if: OctoPrintRESTTests.enabled)) func findsARealOctoPrintsOwnAnnouncement() async throws {

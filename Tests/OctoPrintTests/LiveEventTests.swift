@@ -5,7 +5,7 @@ import HostCore
 import Testing
 
 /// Print notices from OctoPrint's push API, and from polling when the websocket is cut.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(5)))
 struct LiveEventTests {
     /// Collects the notices a subscribed connection receives.
     final class NoticeLog: Sendable {

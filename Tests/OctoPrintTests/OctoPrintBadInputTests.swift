@@ -5,7 +5,7 @@ import Testing
 
 /// Bad input for every kind of command is refused before anything reaches OctoPrint: a counting
 /// proxy in front of it sees no request between the last good call and the next one.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct OctoPrintBadInputTests {
     @Test(.enabled(if: OctoPrintRESTTests.enabled)) func nothingIsSentForBadInput() async throws {
         try await OctoPrintHost.with(addPrinter: false) { op in

@@ -6,7 +6,7 @@ import Testing
 
 /// Every REST area has commands with examples, and the README's command table is generated from
 /// the manifest (`UPDATE_README=1 swift test --filter OctoPrintManifestTests` rewrites it).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1)))
 struct OctoPrintManifestTests {
     @Test func everyAreaIsCoveredDocumentedAndHasAnExample() throws {
         let manifest = OctoPrintPlugin().manifest

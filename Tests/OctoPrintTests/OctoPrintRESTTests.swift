@@ -4,7 +4,7 @@ import HostCore
 import Testing
 
 /// Against a real OctoPrint 1.11.8 with its virtual printer.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(5)))
 struct OctoPrintRESTTests {
     static var enabled: Bool { Peers.shouldRun(program: OctoPrintPeer.executable) }
 

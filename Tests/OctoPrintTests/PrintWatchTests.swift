@@ -7,7 +7,7 @@ import Testing
 @testable import OctoPrint
 
 /// The print state machine on its own: every notice once, from either source.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1)))
 struct PrintWatchTests {
     final class Posted: Sendable {
         let items = NIOLockedValueBox<[(topic: String, body: String, snapshot: Bool)]>([])

@@ -4,7 +4,7 @@ import HostCore
 import Testing
 
 /// OctoPrint behind an https reverse proxy with a private CA and HTTP basic auth.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct TLSAndBasicAuthTests {
     static var enabled: Bool { OctoPrintRESTTests.enabled && Peers.shouldRun(program: "/usr/bin/openssl") }
 

@@ -3,7 +3,7 @@ import Foundation
 import HostCore
 import Testing
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct WebcamTests {
     @Test(.enabled(if: OctoPrintRESTTests.enabled)) func infoSnapshotAndFrames() async throws {
         try await OctoPrintHost.with { op in

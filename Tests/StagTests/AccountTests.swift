@@ -7,7 +7,7 @@ import Testing
 
 /// Two universities, one account each: the default, one failing account not stopping the
 /// other, logout, removal, and the calendar file a refresh rewrites.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct AccountTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct AccountTests {
     @Test func twoAccountsOneExpiredTheOtherServed() async throws {
         let bench = try await StagBench.start { $0.http.timeoutSeconds = 2 }
         let second = try await StagFake.start()

@@ -7,7 +7,7 @@ import Testing
 
 /// STAG's failure shapes from the reference: XML when JSON is not asked for, 403 for a refused
 /// role, 500 (served from the cache when a copy exists).
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct FailureTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct FailureTests {
     @Test func theFakeAnswersXMLUnlessJSONIsAsked() async throws {
         let bench = try await StudyTests.student()
         let ticket = try await bench.host.host.vault.get("stag/school/ticket")

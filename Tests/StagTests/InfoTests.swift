@@ -6,7 +6,7 @@ import Testing
 @testable import Stag
 
 /// Subject, teacher, student, calendar, the teacher's views, the canteen and the calendar file.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "icalendar"))) struct InfoTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "icalendar"))) struct InfoTests {
     @Test func subjectTeacherStudentAndCalendar() async throws {
         let bench = try await StudyTests.student()
         let subject = try await bench.host.call("stag.subject", ["department": "kiv", "code": "UPA"]).get()

@@ -8,7 +8,7 @@ import Testing
 /// Logging in: the browser flow through the loopback capture (driven by an HTTP client that
 /// follows STAG's 302), a cancelled login, the `+`-as-space repair, two roles, a pasted callback
 /// or ticket, the password login, and the ticket never leaving the vault.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct LoginTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct LoginTests {
     @Test func browserLoginCapturesTheTicketAndEveryRole() async throws {
         let bench = try await StagBench.start()
         try await bench.fake.admin("login", ["user": "dual", "mode": "normal"])

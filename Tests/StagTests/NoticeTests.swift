@@ -8,7 +8,7 @@ import Testing
 /// `stag.refresh`, `stag.evening` and `stag.watch` against the fake: a baseline without a
 /// flood, each new thing once, nothing lost across an expired ticket, seats freed with and
 /// without auto-register.
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct NoticeTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct NoticeTests {
     static func notices(_ bench: StagBench, _ topic: String) async throws -> [JSONValue] {
         let all = try await bench.host.call("notifications.list", ["limit": 500, "topic": .string(topic)]).get()
         return (all.arrayValue ?? []).reversed()

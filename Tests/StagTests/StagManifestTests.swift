@@ -7,6 +7,7 @@ import Testing
 
 /// The README's Stag command table is generated from the manifest; this keeps them the same
 /// (`UPDATE_README=1 swift test --filter StagManifestTests` rewrites the block).
+@Suite(.stopsTestHosts)
 struct StagManifestTests {
     @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
         let manifest = StagPlugin().manifest

@@ -7,7 +7,7 @@ import Testing
 
 /// Timetable, exams with registration, grades and results against the fake, with the
 /// reference's data shapes (`Fixtures/state.json`).
-@Suite(.enabled(if: Peers.shouldRun(pythonModule: "json"))) struct StudyTests {
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct StudyTests {
     static func student() async throws -> StagBench {
         let bench = try await StagBench.start { $0.http.timeoutSeconds = 2 }
         try await bench.fake.loadFixture()

@@ -43,7 +43,7 @@ final class CalDAVPeer: Sendable {
     func stop() { process.stop() }
 }
 
-@Suite(.serialized) struct CalDAVTests {
+@Suite(.stopsTestHosts, .serialized) struct CalDAVTests {
     static func addAccount(_ host: TestHost, _ peer: CalDAVPeer, conflict: String = "newest") async throws -> JSONValue {
         try await host.call("tasks.caldav.add", [
             "name": "home", "url": .string(peer.url), "username": .string(peer.user ?? "anyone"), "password": .string(peer.password ?? "none"),

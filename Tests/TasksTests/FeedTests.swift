@@ -6,7 +6,7 @@ import Testing
 @testable import Tasks
 
 /// Read-only ICS feeds over loopback http (ETag) and file://.
-@Suite struct FeedTests {
+@Suite(.stopsTestHosts) struct FeedTests {
     static func calendar(_ events: [(uid: String, summary: String, start: String)]) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//feed test//EN"]
         for e in events {

@@ -7,6 +7,7 @@ import Testing
 
 /// The README's command table is generated from the manifest; this keeps them the same
 /// (`UPDATE_README=1 swift test --filter TasksManifestTests` rewrites the block).
+@Suite(.stopsTestHosts)
 struct TasksManifestTests {
     @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
         let names = Set(TasksPlugin().manifest.commands.map(\.name))

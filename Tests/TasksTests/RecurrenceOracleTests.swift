@@ -6,7 +6,7 @@ import Testing
 @testable import Tasks
 
 /// Every occurrence of 320+ generated rules must equal python-dateutil's (Tests/peers/rrule_oracle.py).
-@Suite struct RecurrenceOracleTests {
+@Suite(.stopsTestHosts) struct RecurrenceOracleTests {
     struct Case: Decodable {
         let tz: String
         let all_day: Bool

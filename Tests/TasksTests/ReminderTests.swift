@@ -6,7 +6,7 @@ import Testing
 @testable import Tasks
 
 /// Reminders on the test clock: the exact minute, restarts, missed ones, snooze, repeats, mail.
-@Suite struct ReminderTests {
+@Suite(.stopsTestHosts) struct ReminderTests {
     static func start(_ clock: TestClock, _ directory: TemporaryDirectory = TemporaryDirectory(),
                       configure: @escaping (inout HostConfiguration) -> Void = { _ in }) async throws -> TestHost {
         try await TestHost.started(plugins: [TasksPlugin()], clock: clock, directory: directory) {
@@ -158,7 +158,7 @@ import Testing
     }
 }
 
-@Suite struct ReminderMailTests {
+@Suite(.stopsTestHosts) struct ReminderMailTests {
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd") && Peers.shouldRun(program: "/usr/bin/msmtp")))
     func aMailReminderGoesThroughTheSendmailPath() async throws {
         let smtp = try await SMTPPeer(mode: "starttls")
@@ -185,7 +185,7 @@ import Testing
     }
 }
 
-@Suite struct DigestTests {
+@Suite(.stopsTestHosts) struct DigestTests {
     @Test func theDigestJobSendsTodaysAgendaAndTheOverdueListAtDigestAt() async throws {
         let clock = TestClock(now: ISO8601.date("2026-11-24T05:00:00Z")!)  // 06:00 in Prague
         let host = try await ReminderTests.start(clock) { $0.plugins["tasks"] = ["digest": true, "digest_at": "06:45"] }

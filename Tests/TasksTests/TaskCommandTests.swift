@@ -6,7 +6,7 @@ import Testing
 @testable import Tasks
 
 /// The command contract through the real host (socket, manifest validation, store).
-@Suite struct TaskCommandTests {
+@Suite(.stopsTestHosts) struct TaskCommandTests {
     static func host(at now: String = "2026-11-24T08:00:00Z", configure: @escaping (inout HostConfiguration) -> Void = { _ in })
         async throws -> (TestHost, TestClock)
     {
@@ -216,7 +216,7 @@ import Testing
     }
 }
 
-@Suite struct TaskBadInputTests {
+@Suite(.stopsTestHosts) struct TaskBadInputTests {
     @Test func everyOtherCommandRefusesBadInputClearly() async throws {
         let (host, _) = try await TaskCommandTests.host()
         let live = try await host.call("tasks.add", ["title": "Live"]).get()
@@ -255,7 +255,7 @@ import Testing
 
 /// The occurrence index (written when a series is saved) answers a window exactly as expanding
 /// the series does. Anchored on the real clock, so the index covers the window.
-@Suite struct OccurrenceIndexTests {
+@Suite(.stopsTestHosts) struct OccurrenceIndexTests {
     @Test func theIndexAnswersAsTheExpansionDoes() async throws {
         let today = Zone.utc.wall(Date()).asDate
         let (host, _) = try await TaskCommandTests.host(at: ISO8601.string(Date()))
