@@ -27,6 +27,27 @@ import Testing
         }
     }
 
+    /// A hang-up reaches the upstream: the plugin's HTTP request is aborted (the peer sees its
+    /// connection close before it answered), and the call leaves `calls_in_flight`.
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")))
+    func aClientThatHangsUpHasItsUpstreamRequestAborted() async throws {
+        let peer = try await HTTPUpstreamPeer()
+        defer { peer.stop() }
+        try await withTestHost(plugins: [FeedPlugin()]) { host in
+            _ = try await host.call("feed.point", ["url": .string(peer.baseURL)]).get()
+            let client = try await RawLineClient(socketPath: host.socketPath)
+            try await client.send(line: #"{"jsonrpc":"2.0","id":1,"method":"feed.read","params":{"path":"/hold"}}"#)
+            #expect(try await HTTPUpstreamPeer.get(peer, "/holds?holding=1") == ["holding": 1, "aborted": 0], "the upstream holds the request")
+            #expect(try await Self.inFlight(host) == ["total": 2, "plugins": ["host": 1, "feed": 1]])
+            await client.close()
+            #expect(try await HTTPUpstreamPeer.get(peer, "/holds?aborted=1") == ["holding": 1, "aborted": 1], "the request was aborted")
+            // The call unwinds once its request is aborted (round trips, no sleep).
+            try await withDeadline(10, "the cancelled call to leave") {
+                while try await Self.inFlight(host) != ["total": 1, "plugins": ["host": 1]] { await Task.yield() }
+            }
+        }
+    }
+
     @Test func aClientThatHangsUpHasItsCallsCancelled() async throws {
         let echo = EchoPlugin()
         try await withTestHost(plugins: [echo]) { host in

@@ -1,7 +1,9 @@
 """A loopback HTTP(S) upstream for the plugin kit's tests.
 
 Routes: /json (a JSON answer), /echo (the request's method, path, query and headers as JSON),
-/hang (never answers), /status/<n> (answers n), /flaky/<n> (503 for the first n requests, then
+/hang (never answers), /hold (answers nothing until the client hangs up, then counts the
+request as aborted), /holds?holding=<n>&aborted=<n> (waits up to 30 s for those counts, then
+answers them), /status/<n> (answers n), /flaky/<n> (503 for the first n requests, then
 JSON), /bearer (401 unless `Authorization: Bearer good`), /big (2 MB), /count (how many
 requests it has seen), /data (a JSON answer, or the status /set/<n> forces), /items (a dict
 changed by /items/put?key=&value= and /items/del?key=; /set/<n> forces its status too). Prints `PORT <n>` when listening on 127.0.0.1.
@@ -16,7 +18,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl
 
 lock = threading.Lock()
-counts = {"all": 0, "flaky": 0}
+counts = {"all": 0, "flaky": 0, "holding": 0, "aborted": 0}
+changed = threading.Condition(lock)
 forced = {"status": 200}
 items = {}
 
@@ -50,6 +53,23 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/hang":
             time.sleep(3600)
             return
+        if path == "/hold":
+            with changed:
+                counts["holding"] += 1
+                changed.notify_all()
+            # A request sends nothing after its headers: the read ends when the client closes.
+            self.rfile.read(1)
+            with changed:
+                counts["aborted"] += 1
+                changed.notify_all()
+            self.close_connection = True
+            return
+        if path == "/holds":
+            want = {k: int(v) for k, v in parse_qsl(parts.query)}
+            with changed:
+                changed.wait_for(lambda: all(counts[k] >= n for k, n in want.items()), timeout=30)
+                seen = {"holding": counts["holding"], "aborted": counts["aborted"]}
+            return self.answer(200, seen)
         if path.startswith("/status/"):
             code = int(path.split("/")[2])
             return self.answer(code, {"status": code})
