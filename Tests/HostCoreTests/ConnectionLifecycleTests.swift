@@ -48,6 +48,24 @@ import Testing
         }
     }
 
+    /// `ping` never suspends, so it is answered on the connection's own task: even with every
+    /// call slot of the connection held, it is answered at once (a held call would otherwise
+    /// have to finish first).
+    @Test func pingIsAnsweredWhileTheConnectionsCallSlotsAreFull() async throws {
+        let echo = EchoPlugin()
+        try await withTestHost(plugins: [echo]) { host in
+            let slots = host.host.configuration.socket.maxConcurrentPerConnection
+            let client = try await RawLineClient(socketPath: host.socketPath)
+            var events = echo.holdEvents.makeAsyncIterator()
+            for i in 0..<slots { try await client.send(line: #"{"jsonrpc":"2.0","id":\#(i),"method":"echo.hold"}"#) }
+            for _ in 0..<slots { #expect(await events.next() == "started") }
+            try await client.send(line: #"{"jsonrpc":"2.0","id":"p","method":"ping"}"#)
+            #expect(try await client.readLine() == #"{"id":"p","jsonrpc":"2.0","result":"pong"}"#)
+            await client.close()
+            for _ in 0..<slots { #expect(await events.next() == "cancelled") }
+        }
+    }
+
     @Test func aClientThatHangsUpHasItsCallsCancelled() async throws {
         let echo = EchoPlugin()
         try await withTestHost(plugins: [echo]) { host in

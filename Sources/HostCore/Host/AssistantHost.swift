@@ -172,7 +172,8 @@ public final class AssistantHost: Sendable {
     static func methodTable(box: HostBox, supervisors: [PluginSupervisor]) throws(StartupError) -> MethodTable {
         var table = MethodTable()
         var entries: [MethodEntry] = HostMethods.all.map { method in
-            MethodEntry(
+            if let immediate = method.immediate { return MethodEntry(pluginID: "host", descriptor: method.descriptor, handler: .immediate(immediate)) }
+            return MethodEntry(
                 pluginID: "host", descriptor: method.descriptor,
                 handler: .host({ params, context in
                     guard let host = box.host else { throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down") }

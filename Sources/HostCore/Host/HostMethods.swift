@@ -5,12 +5,26 @@ import Foundation
 struct HostMethod: Sendable {
     let descriptor: CommandDescriptor
     let run: @Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue
+    /// Set for a method that never suspends and needs no host: answered without a child task.
+    let immediate: (@Sendable (Params) throws -> JSONValue)?
+
+    init(descriptor: CommandDescriptor, run: @escaping @Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue) {
+        self.descriptor = descriptor
+        self.run = run
+        immediate = nil
+    }
+
+    init(descriptor: CommandDescriptor, immediate: @escaping @Sendable (Params) throws -> JSONValue) {
+        self.descriptor = descriptor
+        run = { _, params, _ in try immediate(params) }
+        self.immediate = immediate
+    }
 }
 
 enum HostMethods {
     static let all: [HostMethod] = [
         HostMethod(descriptor: CommandDescriptor(name: "ping", summary: "Check that the daemon answers", result: "\"pong\"", example: "assistantctl ping")) {
-            _, _, _ in "pong"
+            _ in "pong"
         },
         HostMethod(
             descriptor: CommandDescriptor(

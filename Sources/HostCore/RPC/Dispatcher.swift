@@ -60,12 +60,14 @@ public final class Dispatcher: Sendable {
     /// The reply's bytes, parsed straight from the line's bytes (a `ByteBuffer`'s view from the
     /// socket: no copy on the way in).
     func reply(to line: some Collection<UInt8>, connection: (any ConnectionHandle)?, admitted: Bool) async -> [UInt8]? {
-        let request: JSONValue
-        do {
-            request = try JSONValue.decode(bytes: line)
-        } catch {
-            return Self.response(id: .null, error: .parseError("the line is not valid JSON (or not UTF-8)")).encodedBytes()
-        }
+        guard let request = try? JSONValue.decode(bytes: line) else { return Self.parseErrorReply }
+        return await reply(to: request, connection: connection, admitted: admitted)
+    }
+
+    static let parseErrorReply = response(id: .null, error: .parseError("the line is not valid JSON (or not UTF-8)")).encodedBytes()
+
+    /// The reply's bytes for a parsed line: one request or a batch.
+    public func reply(to request: JSONValue, connection: (any ConnectionHandle)?, admitted: Bool) async -> [UInt8]? {
         switch request {
         case .array(let items):
             if items.isEmpty { return Self.response(id: .null, error: .invalidRequest("an empty batch")).encodedBytes() }
@@ -84,40 +86,89 @@ public final class Dispatcher: Sendable {
         }
     }
 
+    /// How a connection's line is answered: `now` on the connection's own task (a line that is
+    /// not JSON, a request refused by its envelope, or a method that never suspends, such as
+    /// `ping`), with the reply's bytes (nil: nothing to send); `later` as a child task, with the
+    /// line already parsed.
+    public enum LineReply: Sendable {
+        case now([UInt8]?)
+        case later(JSONValue)
+    }
+
+    /// Answers what needs no suspension at once: a child task per `ping` cost throughput and
+    /// bought nothing, as it cannot wait on anything to cancel.
+    public func immediateReply(to line: some Collection<UInt8>, admitted: Bool) -> LineReply {
+        guard let request = try? JSONValue.decode(bytes: line) else { return .now(Self.parseErrorReply) }
+        guard case .object = request else { return .later(request) }
+        switch prepare(request) {
+        case .answered(let reply):
+            return .now(reply?.encodedBytes())
+        case .call(let id, let method, let params):
+            guard let entry = methods[method], case .immediate(let run) = entry.handler else { return .later(request) }
+            let outcome: Result<JSONValue, RPCError>
+            do {
+                try admit(admitted)
+                outcome = .success(try run(try validated(params, for: entry, method: method)))
+            } catch {
+                outcome = .failure(Self.rpcError(error))
+            }
+            return .now(finish(id: id, outcome)?.encodedBytes())
+        }
+    }
+
     /// Handles one request object; nil for a notification.
     public func handleOne(_ request: JSONValue, connection: (any ConnectionHandle)?, admitted: Bool = false) async -> JSONValue? {
+        switch prepare(request) {
+        case .answered(let reply):
+            return reply
+        case .call(let id, let method, let params):
+            let outcome: Result<JSONValue, RPCError>
+            do {
+                outcome = .success(try await call(method, params: params, id: id, connection: connection, admitted: admitted))
+            } catch {
+                outcome = .failure(Self.rpcError(error))
+            }
+            return finish(id: id, outcome)
+        }
+    }
+
+    /// A request object with its envelope checked: a call to make, or already answered (an
+    /// invalid request gets its error; nil never happens for those).
+    enum Prepared {
+        case answered(JSONValue?)
+        case call(id: RPCID?, method: String, params: JSONValue?)
+    }
+
+    func prepare(_ request: JSONValue) -> Prepared {
         guard case .object(let object) = request else {
-            return Self.response(id: .null, error: .invalidRequest("a request must be an object, got \(request.typeName)"))
+            return .answered(Self.response(id: .null, error: .invalidRequest("a request must be an object, got \(request.typeName)")))
         }
         var id: RPCID? = nil
         if let rawID = object["id"] {
             guard let parsed = RPCID(json: rawID) else {
-                return Self.response(id: .null, error: .invalidRequest("'id' must be a string, an integer or null"))
+                return .answered(Self.response(id: .null, error: .invalidRequest("'id' must be a string, an integer or null")))
             }
             id = parsed
         }
         guard object["jsonrpc"] == .string("2.0") else {
-            return Self.response(id: id ?? .null, error: .invalidRequest("'jsonrpc' must be exactly \"2.0\""))
+            return .answered(Self.response(id: id ?? .null, error: .invalidRequest("'jsonrpc' must be exactly \"2.0\"")))
         }
         guard case .string(let method)? = object["method"] else {
-            return Self.response(id: id ?? .null, error: .invalidRequest("'method' must be a string"))
+            return .answered(Self.response(id: id ?? .null, error: .invalidRequest("'method' must be a string")))
         }
         if let params = object["params"] {
             switch params {
             case .object, .array: break
             default:
-                return Self.response(id: id ?? .null, error: .invalidRequest("'params' must be an object or an array"))
+                return .answered(Self.response(id: id ?? .null, error: .invalidRequest("'params' must be an object or an array")))
             }
         }
-        let outcome: Result<JSONValue, RPCError>
-        do {
-            outcome = .success(try await call(method, params: object["params"], id: id, connection: connection, admitted: admitted))
-        } catch let error as RPCError {
-            outcome = .failure(error)
-        } catch {
-            outcome = .failure(.internalError(String(describing: error)))
-        }
-        guard let id else { return nil }  // a notification: never answered, even on error
+        return .call(id: id, method: method, params: object["params"])
+    }
+
+    /// The response to a call, redacted; nil for a notification (never answered, even on error).
+    func finish(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> JSONValue? {
+        guard let id else { return nil }
         switch outcome {
         case .success(let result): return Self.response(id: id, result: redactor.redact(result))
         case .failure(let error):
@@ -126,25 +177,43 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    public func call(
-        _ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?, admitted: Bool = false
-    ) async throws -> JSONValue {
-        guard let entry = methods[method] else { throw RPCError.methodNotFound(method) }
+    static func rpcError(_ error: any Error) -> RPCError {
+        (error as? RPCError) ?? .internalError(String(describing: error))
+    }
+
+    /// A call read after draining began is refused.
+    private func admit(_ admitted: Bool) throws(RPCError) {
         if isDraining && !admitted {
             throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down; try again after it restarts")
         }
-        running.withLockedValue { $0[entry.pluginID, default: 0] += 1 }
-        defer { running.withLockedValue { $0[entry.pluginID, default: 1] -= 1 } }
+    }
+
+    /// The parameters checked against the method's manifest; secrets among them are remembered
+    /// for redaction.
+    private func validated(_ params: JSONValue?, for entry: MethodEntry, method: String) throws -> Params {
         let validated = try ParamValidator.validate(params, against: entry.descriptor.params, method: method)
         for spec in entry.descriptor.params where spec.type == .secret {
             if let secret = validated.string(spec.name) { redactor.rememberParameter(secret) }
         }
+        return validated
+    }
+
+    public func call(
+        _ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?, admitted: Bool = false
+    ) async throws -> JSONValue {
+        guard let entry = methods[method] else { throw RPCError.methodNotFound(method) }
+        try admit(admitted)
+        running.withLockedValue { $0[entry.pluginID, default: 0] += 1 }
+        defer { running.withLockedValue { $0[entry.pluginID, default: 1] -= 1 } }
+        let validated = try validated(params, for: entry, method: method)
         let context = CallContext(method: method, requestID: id, connection: connection, logger: logger)
         switch entry.handler {
         case .host(let run):
             return try await run(validated, context)
         case .plugin(let supervisor, let command):
             return try await supervisor.call(command, params: validated, context: context, timeout: entry.descriptor.timeout)
+        case .immediate(let run):
+            return try run(validated)
         }
     }
 

@@ -1,3 +1,4 @@
+import AssistantRPC
 import Foundation
 import NIOCore
 
@@ -55,16 +56,25 @@ struct ConnectionServer: Sendable {
                     }
                     // Blank lines (keep-alives, a stray "\r\n") are not requests.
                     if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                    // At the cap, read nothing more until a call has finished.
-                    while unreaped >= maxConcurrent, await calls.next() != nil { unreaped -= 1 }
-                    unreaped += 1
                     // A line read before draining began is served even if the daemon starts
                     // stopping before it runs: a call in flight is one the daemon has read.
                     let admitted = !dispatcher.isDraining
                     tracker.begin()
+                    let request: JSONValue
+                    switch dispatcher.immediateReply(to: line.readableBytesView, admitted: admitted) {
+                    case .now(let reply):
+                        if let reply { try? await outbound.write(allocator.line(reply)) }
+                        tracker.end()
+                        continue
+                    case .later(let parsed):
+                        request = parsed
+                    }
+                    // At the cap, read nothing more until a call has finished.
+                    while unreaped >= maxConcurrent, await calls.next() != nil { unreaped -= 1 }
+                    unreaped += 1
                     calls.addTask { [dispatcher, tracker] in
                         defer { tracker.end() }
-                        guard let reply = await dispatcher.reply(to: line.readableBytesView, connection: connection, admitted: admitted) else { return }
+                        guard let reply = await dispatcher.reply(to: request, connection: connection, admitted: admitted) else { return }
                         try? await outbound.write(allocator.line(reply))
                     }
                 }
