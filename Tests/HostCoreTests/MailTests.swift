@@ -40,7 +40,11 @@ import Testing
         #expect(mail.headers["from"]?.hasSuffix("<assistant@example.org>") == true)
         #expect(mail.headers["auto-submitted"] == "auto-generated")
         #expect(mail.headers["mime-version"] == "1.0")
-        #expect(mail.headers["date"] != nil)
+        let dateFormat = DateFormatter()
+        dateFormat.locale = Locale(identifier: "en_US_POSIX")
+        dateFormat.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        let sent = try #require(mail.headers["date"].flatMap(dateFormat.date(from:)), "an RFC 5322 date: \(mail.headers["date"] ?? "none")")
+        #expect(abs(sent.timeIntervalSinceNow) < 300, "written just now: \(sent)")
         #expect(mail.headers["message-id"]?.hasPrefix("<") == true)
         #expect(mail.headers["subject"]?.allSatisfy(\.isASCII) == true, "the subject is RFC 2047 encoded")
         #expect(mail.subject.hasSuffix("Medical expires in 30 days — Žluťoučký kůň"))

@@ -87,7 +87,10 @@ final class FlakySink: NoticeSink {
         await loop.value
         let row = try store.pool.read { db in try Row.fetchOne(db, sql: "SELECT attempts, delivered_at, last_error FROM host_outbox") }
         #expect(row?["attempts"] == 4)
-        #expect((row?["delivered_at"] as String?) != nil)
+        let deliveredText: String? = row?["delivered_at"]
+        let delivered = try #require(deliveredText.flatMap { ISO8601.date($0) })
+        #expect(abs(delivered.timeIntervalSinceNow) < 300, "delivered just now: \(delivered)")
+        #expect((row?["last_error"] as String?) == nil, "the retries' error is cleared once delivered")
     }
 
     @Test func aDedupeKeyIsDeliveredOnceAlsoAcrossRestarts() async throws {
@@ -96,7 +99,7 @@ final class FlakySink: NoticeSink {
         do {
             let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
             let center = try center(store, [RoutedSink(sink: sink, route: NoticeRoute())])
-            #expect(try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done")) != nil)
+            #expect(try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done"))?.title == "once")
             #expect(try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done")) == nil)
             await center.deliverDue()
             try store.close()
