@@ -36,13 +36,8 @@ public final class RPCFuzzHarness: Sendable {
         var replies: [Data] = []
         for line in Self.lines(bytes) where line.readableBytes <= Self.maxLineBytes {
             if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            // As a connection answers a line: at once when it can, else as a call.
-            let answer: [UInt8]?
-            switch dispatcher.immediateReply(to: line.readableBytesView, admitted: true) {
-            case .now(let bytes): answer = bytes
-            case .later(let request): answer = await dispatcher.reply(to: request, connection: nil, admitted: true)
-            }
-            if let reply = answer.map({ Data($0) }) {
+            // `handle` answers a line as a connection does: at once when it can, else as a call.
+            if let reply = await dispatcher.handle(line: Data(line.readableBytesView), connection: nil) {
                 precondition(!reply.contains(UInt8(ascii: "\n")), "a reply spans lines")
                 let value = try? JSONValue.decode(reply)
                 precondition(value?["jsonrpc"] == "2.0" || value?.arrayValue?.isEmpty == false, "a reply is not JSON-RPC: \(String(decoding: reply, as: UTF8.self))")

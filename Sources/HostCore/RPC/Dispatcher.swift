@@ -59,15 +59,18 @@ public final class Dispatcher: Sendable {
 
     /// The reply's bytes, parsed straight from the line's bytes (a `ByteBuffer`'s view from the
     /// socket: no copy on the way in).
+    /// What needs no suspension is answered at once (`immediateReply`), the rest as a call.
     func reply(to line: some Collection<UInt8>, connection: (any ConnectionHandle)?, admitted: Bool) async -> [UInt8]? {
-        guard let request = try? JSONValue.decode(bytes: line) else { return Self.parseErrorReply }
-        return await reply(to: request, connection: connection, admitted: admitted)
+        switch immediateReply(to: line, admitted: admitted) {
+        case .now(let reply): return reply
+        case .later(let request): return await reply(to: request, connection: connection, admitted: admitted)
+        }
     }
 
     static let parseErrorReply = response(id: .null, error: .parseError("the line is not valid JSON (or not UTF-8)")).encodedBytes()
 
     /// The reply's bytes for a parsed line: one request or a batch.
-    public func reply(to request: JSONValue, connection: (any ConnectionHandle)?, admitted: Bool) async -> [UInt8]? {
+    func reply(to request: JSONValue, connection: (any ConnectionHandle)?, admitted: Bool) async -> [UInt8]? {
         switch request {
         case .array(let items):
             if items.isEmpty { return Self.response(id: .null, error: .invalidRequest("an empty batch")).encodedBytes() }
@@ -90,16 +93,17 @@ public final class Dispatcher: Sendable {
     /// not JSON, a request refused by its envelope, or a method that never suspends, such as
     /// `ping`), with the reply's bytes (nil: nothing to send); `later` as a child task, with the
     /// line already parsed.
-    public enum LineReply: Sendable {
+    enum LineReply: Sendable {
         case now([UInt8]?)
         case later(JSONValue)
     }
 
     /// Answers what needs no suspension at once: a child task per `ping` cost throughput and
     /// bought nothing, as it cannot wait on anything to cancel.
-    public func immediateReply(to line: some Collection<UInt8>, admitted: Bool) -> LineReply {
+    func immediateReply(to line: some Collection<UInt8>, admitted: Bool) -> LineReply {
         guard let request = try? JSONValue.decode(bytes: line) else { return .now(Self.parseErrorReply) }
-        guard case .object = request else { return .later(request) }
+        // A batch runs its members as calls.
+        if case .array = request { return .later(request) }
         switch prepare(request) {
         case .answered(let reply):
             return .now(reply?.encodedBytes())
