@@ -21,6 +21,8 @@ let store = try Store(path: directory + "/b.sqlite", migrations: [], logger: Log
 let scheduler = JobScheduler(
     pool: store.pool, clock: SystemClock(), timeZone: .gmt, logger: Logger(label: "bench"), redactor: SecretRedactor())
 let far = Date().addingTimeInterval(86_400)
+// The scheduler's service, as the daemon runs it; `stopAll` ends it.
+async let schedulerService: Void = scheduler.run()
 
 // The kit: N one-shots, then re-arm all of them once (a reminder moved).
 var before = residentKiB()
@@ -32,6 +34,7 @@ for i in 0..<count { await scheduler.scheduleOnce(id: "bench.r\(i)", at: far.add
 let rearmTime = ContinuousClock.now - start
 let kitKiB = residentKiB() - before
 await scheduler.stopAll()
+await schedulerService
 
 // The same N armed in one batch (how a plugin re-arms its reminders at start).
 let batch = (0..<count).map { i in (id: "bench.b\(i)", at: far.addingTimeInterval(Double(i)), action: { @Sendable () async throws -> Void in }) }

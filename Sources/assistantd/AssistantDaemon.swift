@@ -69,16 +69,13 @@ struct AssistantDaemon: AsyncParsableCommand {
         } catch let error as StartupError {
             Self.fail("assistantd: \(error.message)", code: error.exitCode)
         }
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [
-                    .init(service: DaemonService(host: host, readiness: "READY=1\nSTATUS=serving \(socketPath)\nMAINPID=\(getpid())")),
-                    .init(service: ReloadService(host: host, configPath: explicitConfig, logLevelOverride: logLevel, logger: logger)),
-                ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
-        try await group.run()
-        SystemdNotify.send("STOPPING=1")
+        // One service group: the host's parts, then readiness and reload, which stop first.
+        try await host.run(
+            alongside: [
+                .init(service: ReadinessService(readiness: "READY=1\nSTATUS=serving \(socketPath)\nMAINPID=\(getpid())")),
+                .init(service: ReloadService(host: host, configPath: explicitConfig, logLevelOverride: logLevel, logger: logger)),
+            ],
+            signals: [.sigterm, .sigint])
     }
 
     static func fail(_ message: String, code: Int32) -> Never {
@@ -93,9 +90,9 @@ struct AssistantDaemon: AsyncParsableCommand {
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
-/// Holds the daemon until graceful shutdown, then stops the host in order.
-struct DaemonService: Service {
-    let host: AssistantHost
+/// Tells systemd the daemon is ready, then holds until graceful shutdown; it stops first, so
+/// STOPPING=1 follows at once.
+struct ReadinessService: Service {
     let readiness: String
 
     func run() async throws {
@@ -103,7 +100,7 @@ struct DaemonService: Service {
         // a supervisor that stops us right after READY=1 gets a graceful stop, not a kill.
         SystemdNotify.send(readiness)
         try? await gracefulShutdown()
-        await host.shutdown()
+        SystemdNotify.send("STOPPING=1")
     }
 }
 

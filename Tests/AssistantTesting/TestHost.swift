@@ -3,6 +3,7 @@ import Foundation
 import HostCore
 import Logging
 import NIOConcurrencyHelpers
+import Testing
 
 /// Collects lines written by a sink or a process, and lets a test wait for a line without sleeping.
 public final class LineCollector: Sendable {
@@ -124,6 +125,7 @@ public final class TestHost: Sendable {
         let testHost = try TestHost(
             plugins: plugins, clock: clock, directory: directory, redactor: redactor, configure: configure, adjust: adjust)
         try await testHost.host.start()
+        testHost.run()
         TestHostScope.current?.register(testHost)
         if waitForPlugins { for supervisor in testHost.host.supervisors { await supervisor.settled() } }
         return testHost
@@ -141,6 +143,18 @@ public final class TestHost: Sendable {
     }
 
     private let stopped = NIOLockedValueBox(false)
+    private let running = NIOLockedValueBox<Task<Void, Never>?>(nil)
+
+    /// Runs the host's service group. A test's host has no parent service to be a child of, so
+    /// the harness holds this task and `stop` awaits it.
+    public func run() {
+        let host = self.host
+        running.withLockedValue {
+            $0 = Task {
+                do { try await host.run() } catch { Issue.record("the test host's services failed: \(error)") }
+            }
+        }
+    }
 
     /// Stops the host once; later calls (the test's own, then its scope's) do nothing.
     public func stop() async {
@@ -148,7 +162,10 @@ public final class TestHost: Sendable {
             defer { wasStopped = true }
             return !wasStopped
         }
-        if first { await host.shutdown() }
+        if first {
+            await host.shutdown()
+            await running.withLockedValue { $0 }?.value
+        }
     }
 }
 

@@ -116,6 +116,7 @@ import Testing
         let flaky = FlakyPlugin(failures: 2)
         let host = try TestHost(plugins: [flaky], clock: clock)
         try await host.host.start()
+        host.run()
         let supervisor = try #require(host.host.supervisor("flaky"))
         // First attempt fails at once; the retry waits 5 s (+ under 1 s jitter), then 10 s.
         let start = clock.now
@@ -279,7 +280,7 @@ import Testing
         let echo = EchoPlugin()
         let host = try await TestHost.started(plugins: [echo])
         // A job that never ran runs once when its plugin becomes ready; let that first run finish.
-        var completions = await host.host.scheduler.completions().makeAsyncIterator()
+        var completions = host.host.scheduler.completions().makeAsyncIterator()
         if let status = await host.host.scheduler.status("echo.tick"), status.lastRun == nil || status.running {
             _ = await completions.next()
         }

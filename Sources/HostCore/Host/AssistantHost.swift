@@ -4,6 +4,8 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
+import UnixSignals
 
 /// The running daemon minus its process concerns: store, vault, notices, scheduler, plugins,
 /// method table and socket server, wired together. `assistantd` and the tests both start this.
@@ -31,7 +33,6 @@ public final class AssistantHost: Sendable {
     public let startedAt: Date
     public let warnings: [String]
     let settings: NIOLockedValueBox<HostConfiguration>
-    private let outboxTask = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
     public var clock: any HostClock { options.clock }
     public var configuration: HostConfiguration { settings.withLockedValue { $0 } }
@@ -129,9 +130,10 @@ public final class AssistantHost: Sendable {
             let cacheDays = config.int("cache_days") ?? 30
             let cache = ReadCache(pluginID: manifest.id, pool: pool, clock: clock, maxAge: .seconds(cacheDays * 86_400))
             let refresh = RefreshCoordinator(pluginID: manifest.id, pool: pool, scheduler: scheduler, notifier: notifier, clock: clock)
+            let background = BackgroundTasks()
             supervisors.append(
                 PluginSupervisor(
-                    runtime: runtime, accounts: accounts, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger,
+                    runtime: runtime, accounts: accounts, background: background, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger,
                     redactor: redactor,
                     setupCallWait: options.setupCallWait,
                     makeContext: {
@@ -139,7 +141,7 @@ public final class AssistantHost: Sendable {
                             pluginID: manifest.id, config: config, vault: scopedVault, database: pool,
                             http: http, httpTimeout: .seconds(configuration.http.timeoutSeconds), notifier: notifier, clock: clock,
                             scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone, logger: pluginLogger,
-                            accounts: accounts, cache: cache, refresh: refresh)
+                            accounts: accounts, cache: cache, refresh: refresh, background: background)
                     },
                     onReady: { supervisor in
                         let jobs = supervisor.manifest.jobs.map { declared in
@@ -218,7 +220,8 @@ public final class AssistantHost: Sendable {
 
     // MARK: Lifecycle
 
-    /// Binds the socket, starts the plugins' setup, the host jobs and the outbox.
+    /// Binds the socket and queues the host jobs and the plugins' setup; nothing runs until
+    /// `run()`, but clients may connect (they wait in the backlog).
     public func start() async throws {
         if let files = FileLimit.raiseToHard() {
             options.logger.info("open files limit", metadata: ["soft": "\(files.after)", "was": "\(files.before)"])
@@ -233,22 +236,104 @@ public final class AssistantHost: Sendable {
                     body: failed ? (error ?? "unknown error") : "The job runs normally again.", severity: failed ? .warning : .info))
         }
         for supervisor in supervisors { await supervisor.start() }
-        let notices = self.notices
-        outboxTask.withLockedValue { $0 = Task { await notices.runOutbox() } }
     }
 
-    /// Graceful stop: no new calls, calls in flight finish (bounded), the outbox is flushed once,
-    /// the socket is removed.
+    /// The daemon's parts as services, in start order. A `ServiceGroup` stops them in reverse:
+    /// the server first (no new calls; calls in flight get `shutdown_grace_s`), then the
+    /// scheduler, then the plugins (teardown, then their background work is cancelled), and
+    /// the outbox last, after one final delivery pass.
+    public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
+        let notices = self.notices
+        let supervisors = self.supervisors
+        let scheduler = self.scheduler
+        let server = self.server
+        let settings = self.settings
+        return [
+            .init(
+                service: HostPart(
+                    name: "outbox",
+                    run: {
+                        await notices.runOutbox()
+                        await notices.deliverDue()
+                    },
+                    stop: { await notices.stop() })),
+            .init(
+                service: HostPart(
+                    name: "plugins",
+                    run: {
+                        await withDiscardingTaskGroup { group in
+                            for supervisor in supervisors { group.addTask { await supervisor.run() } }
+                        }
+                    },
+                    stop: { for supervisor in supervisors { await supervisor.shutdown() } })),
+            .init(service: HostPart(name: "scheduler", run: { await scheduler.run() }, stop: { await scheduler.stopAll() })),
+            .init(
+                service: HostPart(
+                    name: "server", run: { try await server.serve() },
+                    stop: { await server.stop(grace: settings.withLockedValue { $0.shutdownGrace }) })),
+        ]
+    }
+
+    private let running = NIOLockedValueBox<RunState>(.idle)
+    private enum RunState {
+        case idle
+        case running(ServiceGroup, ended: [CheckedContinuation<Void, Never>])
+        case ended
+    }
+
+    /// Runs the host's services, and `alongside` after them (stopped first), until graceful
+    /// shutdown (one of `signals`, or `shutdown()`); then stops them in order and closes the store.
+    public func run(alongside: [ServiceGroupConfiguration.ServiceConfiguration] = [], signals: [UnixSignal] = []) async throws {
+        let group = ServiceGroup(
+            configuration: .init(services: services + alongside, gracefulShutdownSignals: signals, logger: options.logger))
+        let startNow = running.withLockedValue { state -> Bool in
+            guard case .idle = state else { return false }
+            state = .running(group, ended: [])
+            return true
+        }
+        guard startNow else { return }
+        defer {
+            try? store.close()
+            let waiting = running.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+                defer { state = .ended }
+                if case .running(_, let ended) = state { return ended }
+                return []
+            }
+            for waiter in waiting { waiter.resume() }
+        }
+        try await group.run()
+    }
+
+    /// Graceful stop (tests; the daemon stops on a signal): no new calls, calls in flight
+    /// finish (bounded), the outbox is flushed once, the socket is removed. Returns once `run()`
+    /// has; a host that was started but never run is closed here.
     public func shutdown() async {
-        let grace = configuration.shutdownGrace
-        await server.stop(grace: grace)
-        await scheduler.stopAll()
-        for supervisor in supervisors { await supervisor.shutdown() }
-        let task = outboxTask.withLockedValue { $0 }
-        await notices.stop()
-        await task?.value
-        await notices.deliverDue()
-        try? store.close()
+        let group = running.withLockedValue { state -> ServiceGroup?? in
+            switch state {
+            case .idle:
+                state = .ended
+                return .some(nil)
+            case .running(let group, _): return group
+            case .ended: return nil
+            }
+        }
+        switch group {
+        case .none: return
+        case .some(.none):
+            await server.stop(grace: .zero)
+            try? store.close()
+        case .some(.some(let group)):
+            await group.triggerGracefulShutdown()
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ended = running.withLockedValue { state -> Bool in
+                    guard case .running(let group, var ended) = state else { return true }
+                    ended.append(continuation)
+                    state = .running(group, ended: ended)
+                    return false
+                }
+                if ended { continuation.resume() }
+            }
+        }
     }
 
     /// SIGHUP: log level, notification routing and sinks.
@@ -265,4 +350,27 @@ public final class AssistantHost: Sendable {
     }
 
     public func supervisor(_ id: String) -> PluginSupervisor? { supervisors.first { $0.id == id } }
+}
+
+/// One part of the host as a service: `run` until graceful shutdown, then `stop`, which makes
+/// `run` return. A `run` that throws ends the group (the daemon exits); one that returns early
+/// waits for the shutdown, since the group stops its services in order.
+struct HostPart: Service, CustomStringConvertible {
+    let name: String
+    let run: @Sendable () async throws -> Void
+    let stop: @Sendable () async -> Void
+
+    var description: String { name }
+
+    func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await run() }
+            group.addTask {
+                try await gracefulShutdown()
+                await stop()
+            }
+            // A part that fails ends the group; otherwise both children end after the shutdown.
+            while let _ = try await group.next() {}
+        }
+    }
 }

@@ -7,8 +7,8 @@ import NIOConcurrencyHelpers
 /// cancels the old one, and `cancelAll` at the plugin's teardown ends every wait, so no listener
 /// or task outlives the plugin.
 ///
-/// Each wait is a task this object owns and cancels; a plugin has no run loop of its own to make
-/// it a child of, and the login must outlive the command that started it.
+/// The login must outlive the command that started it, so each wait is a piece of the plugin's
+/// background work (`PluginContext.background`): a child of the plugin's service, cancelled here.
 public actor PendingLogins {
     /// How the last login for a key ended, for `status`.
     public enum Outcome: Sendable, Equatable {
@@ -17,7 +17,7 @@ public actor PendingLogins {
         case failed(String)
     }
 
-    private var waits: [String: (id: UUID, task: Task<Void, Never>, capture: LoopbackCapture)] = [:]
+    private var waits: [String: (id: UUID, task: BackgroundTasks.Handle, capture: LoopbackCapture)] = [:]
     private var outcomes: [String: Outcome] = [:]
     /// Callers waiting for a key to settle. Behind a lock rather than on the actor, so a waiter
     /// whose task is cancelled (its client hung up, the daemon is stopping) can leave at once.
@@ -32,8 +32,12 @@ public actor PendingLogins {
         for observer in waiting.values { observer.resume(returning: outcome) }
     }
     let clock: any HostClock
+    private let background: BackgroundTasks
 
-    public init(clock: any HostClock) { self.clock = clock }
+    public init(clock: any HostClock, background: BackgroundTasks) {
+        self.clock = clock
+        self.background = background
+    }
 
     /// Waits for `capture`'s redirect in the background and runs `complete` with it. `complete`
     /// throwing (a cancelled login, a refused ticket) records the failure's message.
@@ -41,12 +45,12 @@ public actor PendingLogins {
         _ key: String, capture: LoopbackCapture, complete: @escaping @Sendable (LoopbackCapture.Redirect) async throws -> Void
     ) async {
         if let old = waits.removeValue(forKey: key) {
-            old.task.cancel()
+            background.requestCancel(old.task)
             await old.capture.cancel()
         }
         let id = UUID()
         outcomes[key] = .waiting(since: clock.now)
-        let task = Task { [weak self] in
+        let task = background.start { [weak self] in
             let outcome: Outcome
             do {
                 let redirect = try await capture.redirect()
@@ -112,9 +116,8 @@ public actor PendingLogins {
     /// Ends the wait for `key` (an account removed), leaving no listener.
     public func cancel(_ key: String) async {
         guard let wait = waits.removeValue(forKey: key) else { return }
-        wait.task.cancel()
         await wait.capture.cancel()
-        await wait.task.value
+        await background.cancel(wait.task)
         outcomes[key] = .failed("the login was cancelled")
         resumeObservers(key, with: .failed("the login was cancelled"))
     }

@@ -27,6 +27,10 @@ public struct PluginContext: Sendable {
     public let cache: ReadCache
     /// Named polls with diffs and upstream state notices.
     public let refresh: RefreshCoordinator
+    /// Work that outlives a call (a push connection, a login waiting for its browser): children
+    /// of the plugin's service in the daemon's service group, cancelled after `teardown` at the
+    /// latest. Never `Task {}`.
+    public let background: BackgroundTasks
 }
 
 public struct PluginConfig: Sendable {

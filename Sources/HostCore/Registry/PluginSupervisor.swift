@@ -23,7 +23,10 @@ public actor PluginSupervisor {
     let setupCallWait: Duration
     private var attempts = 0
     private var nextRetry: Date?
-    private var lifecycle: Task<Void, Never>?
+    private var lifecycle: BackgroundTasks.Handle?
+    /// The setup loop and the plugin's own background work (`PluginContext.background`), as
+    /// children of `run()`.
+    public nonisolated let background: BackgroundTasks
     private let makeContext: @Sendable () -> PluginContext
     private let clock: any HostClock
     private let logger: Logger
@@ -33,13 +36,14 @@ public actor PluginSupervisor {
     let setupTimeout: Duration
 
     init(
-        runtime: PluginRuntime, accounts: Accounts, enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
+        runtime: PluginRuntime, accounts: Accounts, background: BackgroundTasks = BackgroundTasks(), enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
         setupTimeout: Duration = .seconds(60), setupCallWait: Duration = .seconds(3), makeContext: @escaping @Sendable () -> PluginContext,
         onReady: @escaping @Sendable (PluginSupervisor) async -> Void,
         onLeaveReady: @escaping @Sendable (PluginSupervisor) async -> Void
     ) {
         self.runtime = runtime
         self.accounts = accounts
+        self.background = background
         self.manifest = runtime.manifest
         self.id = runtime.manifest.id
         self.setupCallWait = setupCallWait
@@ -56,15 +60,19 @@ public actor PluginSupervisor {
         }
     }
 
-    /// Starts setup in the background; the daemon does not wait for plugins to be ready.
+    /// Starts setup in the background (a child of `run()`); the daemon does not wait for
+    /// plugins to be ready.
     public func start() {
         guard state != .disabled, lifecycle == nil else { return }
-        lifecycle = Task { await self.setupLoop() }
+        lifecycle = background.start { await self.setupLoop() }
     }
+
+    /// Runs setup and the plugin's background work until `shutdown()` or cancellation.
+    public nonisolated func run() async { await background.run() }
 
     /// Waits for the current setup attempt sequence to settle (tests, and `status` right after start).
     public func settled() async {
-        await lifecycle?.value
+        if let lifecycle { await background.wait(lifecycle) }
     }
 
     private func setupLoop() async {
@@ -144,8 +152,7 @@ public actor PluginSupervisor {
     /// Re-runs setup after credentials changed (a vault entry in the plugin's scope was set).
     public func credentialsChanged() async {
         guard state == .needsReauth || state == .notConfigured || state == .setup else { return }
-        lifecycle?.cancel()
-        await lifecycle?.value
+        if let lifecycle { await background.cancel(lifecycle) }
         lifecycle = nil
         attempts = 0
         if let service {
@@ -292,12 +299,14 @@ public actor PluginSupervisor {
         try await job(service)
     }
 
+    /// Ends setup, tears the plugin down, then cancels what background work it left, and
+    /// `run()` returns.
     public func shutdown() async {
-        lifecycle?.cancel()
-        await lifecycle?.value
+        if let lifecycle { await background.cancel(lifecycle) }
         if let service {
             self.service = nil
             await runtime.teardown(service)
         }
+        await background.finish()
     }
 }

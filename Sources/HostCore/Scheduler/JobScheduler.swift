@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HeapModule
 import Logging
+import NIOConcurrencyHelpers
 
 public struct ScheduledJob: Sendable {
     /// `<plugin>.<job>`; host jobs use `host.<job>`.
@@ -59,7 +60,9 @@ public actor JobScheduler {
         var failures = 0
         var nextRun: Date
         var running = false
-        var loop: Task<Void, Never>?
+        var loop: BackgroundTasks.Handle?
+        /// Woken when a run ends, so the loop waits out a manual run instead of spinning.
+        let runEnded = Waker()
     }
 
     private let pool: DatabasePool
@@ -74,26 +77,30 @@ public actor JobScheduler {
     private var oneShots: [String: OneShot] = [:]
     private var oneShotQueue = Heap<QueuedOneShot>()
     private var oneShotCounter: UInt64 = 0
-    private var oneShotLoop: Task<Void, Never>?
+    private var oneShotLoop: BackgroundTasks.Handle?
+    /// The job loops and the one-shot loop, as children of `run()`.
+    private nonisolated let loops = BackgroundTasks()
     private let oneShotWaker = Waker()
     private let random: @Sendable (Double) -> Double
     /// Called with (jobID, failed: true) on the first failure and (jobID, false) on recovery.
     private var onEdge: (@Sendable (String, Bool, String?) async -> Void)?
     let baseBackoff: TimeInterval
-    private var completionObservers: [UUID: AsyncStream<JobStatus>.Continuation] = [:]
+    /// Behind a lock, so an observer that stops listening is removed on the spot.
+    private nonisolated let completionObservers = NIOLockedValueBox([UUID: AsyncStream<JobStatus>.Continuation]())
 
     /// Every finished run, after its state is persisted (for tests and future `jobs.watch`).
-    public func completions() -> AsyncStream<JobStatus> {
+    public nonisolated func completions() -> AsyncStream<JobStatus> {
         let (stream, continuation) = AsyncStream<JobStatus>.makeStream()
         let id = UUID()
-        completionObservers[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeObserver(id) }
-        }
+        let observers = completionObservers
+        observers.withLockedValue { $0[id] = continuation }
+        continuation.onTermination = { _ in observers.withLockedValue { _ = $0.removeValue(forKey: id) } }
         return stream
     }
 
-    private func removeObserver(_ id: UUID) { completionObservers[id] = nil }
+    /// Runs the job loops and the one-shots until `stopAll()` or cancellation: the scheduler's
+    /// service in the daemon's service group.
+    public nonisolated func run() async { await loops.run() }
 
     public init(
         pool: DatabasePool, clock: any HostClock, timeZone: TimeZone, logger: Logger, redactor: SecretRedactor,
@@ -129,41 +136,32 @@ public actor JobScheduler {
             state.nextRun = computeNextRun(state, firstActivation: true)
             jobs[job.id] = state
             try persist(job.id)
-            jobs[job.id]?.loop = Task { await self.loop(job.id) }
+            jobs[job.id]?.loop = loops.start { await self.loop(job.id) }
         }
     }
 
     /// Stops the loops of every job whose id starts with `prefix` (a plugin going away).
     public func deactivate(prefix: String) async {
-        let stopping = jobs.filter { $0.key.hasPrefix(prefix) }
-        for (id, state) in stopping {
-            state.loop?.cancel()
-            jobs[id]?.loop = nil
-        }
-        for (_, state) in stopping { await state.loop?.value }
-        for id in stopping.keys { jobs[id] = nil }
+        await deactivate(ids: jobs.keys.filter { $0.hasPrefix(prefix) })
     }
 
     /// Stops the loops of exactly these jobs (a plugin cancelling its own runtime job).
     public func deactivate(ids: [String]) async {
-        let stopping = ids.compactMap { id in jobs[id].map { (id, $0) } }
-        for (id, state) in stopping {
-            state.loop?.cancel()
-            jobs[id]?.loop = nil
-        }
-        for (_, state) in stopping { await state.loop?.value }
-        for (id, _) in stopping { jobs[id] = nil }
+        let stopping = ids.filter { jobs[$0] != nil }
+        let handles = stopping.compactMap { jobs[$0]?.loop }
+        for id in stopping { jobs[id]?.loop = nil }
+        await loops.cancel(handles)
+        for id in stopping { jobs[id] = nil }
     }
 
-    /// Stops everything (shutdown): loops are cancelled and awaited, one-shots cancelled.
+    /// Stops everything (shutdown): loops are cancelled and awaited, one-shots cancelled, and
+    /// `run()` returns.
     public func stopAll() async {
         await deactivate(prefix: "")
         oneShots.removeAll()
         oneShotQueue = Heap()
-        let loop = oneShotLoop
         oneShotLoop = nil
-        loop?.cancel()
-        await loop?.value
+        await loops.finish()
     }
 
     private func loop(_ id: String) async {
@@ -173,6 +171,7 @@ public actor JobScheduler {
             guard let state = jobs[id], !Task.isCancelled else { return }
             if state.running {
                 // A manual run is going: this slot is skipped (no overlap), the next follows it.
+                await state.runEnded.wait(until: nil, clock: clock)
                 continue
             }
             if clock.now >= state.nextRun {
@@ -234,8 +233,11 @@ public actor JobScheduler {
         }
         after.nextRun = computeNextRun(after, firstActivation: false)
         jobs[id] = after
+        after.runEnded.wake()
         try? persist(id)
-        if let finished = status(id) { for observer in completionObservers.values { observer.yield(finished) } }
+        if let finished = status(id) {
+            for observer in completionObservers.withLockedValue({ Array($0.values) }) { observer.yield(finished) }
+        }
         if failure != nil && !wasFailing {
             logger.warning("job failed", metadata: ["job": "\(id)", "error": "\(failure ?? "")"])
             await onEdge?(id, true, failure)
@@ -330,7 +332,7 @@ public actor JobScheduler {
         oneShotQueue.insert(QueuedOneShot(deadline: instant, token: token, id: id))
         compactOneShotQueue()
         if oneShotLoop == nil {
-            oneShotLoop = Task { await self.runOneShots() }
+            oneShotLoop = loops.start { await self.runOneShots() }
         } else if earliest.map({ instant < $0 }) ?? true {
             oneShotWaker.wake()
         }

@@ -19,9 +19,8 @@ public final class RPCServer: Sendable {
     let activatedDescriptor: CInt?
     private let allowedGIDs: Set<gid_t>
     private struct State {
-        /// The accept loop: its connections are child tasks of a discarding task group, and
-        /// their calls are child tasks of each connection. Owned here and awaited by `stop`.
-        var serving: Task<Void, Never>?
+        /// The bound socket, until `serve()` takes it.
+        var bound: (NIOAsyncChannel<Accepted, Never>, ConnectionServer)?
         var quiescing: ServerQuiescingHelper?
         var connections: [UInt64: ServerConnection] = [:]
         var nextID: UInt64 = 0
@@ -62,6 +61,7 @@ public final class RPCServer: Sendable {
     public var inFlightCount: Int { tracker.count }
     public var droppedNotices: Int { state.withLockedValue { $0.connections.values.reduce(0) { $0 + $1.droppedNotices } } }
 
+    /// Binds the socket; connections wait in the backlog until `serve()` runs.
     public func start() async throws {
         let quiescing = ServerQuiescingHelper(group: group)
         let bootstrap = ServerBootstrap(group: group)
@@ -93,16 +93,18 @@ public final class RPCServer: Sendable {
         }
         let connectionServer = ConnectionServer(
             dispatcher: dispatcher, tracker: tracker, maxLineBytes: settings.maxRequestBytes, maxConcurrent: settings.maxConcurrentPerConnection)
-        let serving = Task { [self] in await self.acceptLoop(server, connectionServer) }
         state.withLockedValue {
-            $0.serving = serving
+            $0.bound = (server, connectionServer)
             $0.quiescing = quiescing
         }
         logger.info("listening", metadata: ["socket": "\(path)"])
     }
 
-    /// Each connection is a child task, so none outlives the server.
-    private func acceptLoop(_ server: NIOAsyncChannel<Accepted, Never>, _ connectionServer: ConnectionServer) async {
+    /// The accept loop, run by the server's service until `stop` closes the listening socket and
+    /// the last connection ends. Each connection is a child task, and its calls are child tasks
+    /// of the connection, so none outlives the server. Throws when the socket fails.
+    public func serve() async throws {
+        guard let (server, connectionServer) = state.withLockedValue({ s in defer { s.bound = nil }; return s.bound }) else { return }
         do {
             try await server.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
@@ -118,6 +120,7 @@ public final class RPCServer: Sendable {
             }
         } catch {
             logger.error("the socket stopped accepting connections", metadata: ["error": "\(error)"])
+            throw error
         }
     }
 
@@ -221,15 +224,17 @@ public final class RPCServer: Sendable {
 
     /// Stops accepting (the quiescing helper closes the listening socket), lets calls in flight
     /// finish (up to `grace`), then closes every connection, which cancels what is still running,
-    /// and removes the socket file (unless systemd owns it).
+    /// and removes the socket file (unless systemd owns it). `serve()` then returns.
     public func stop(grace: Duration) async {
-        let (serving, quiescing) = state.withLockedValue { s in
+        let (bound, quiescing) = state.withLockedValue { s in
             defer {
-                s.serving = nil
+                s.bound = nil
                 s.quiescing = nil
             }
-            return (s.serving, s.quiescing)
+            return (s.bound, s.quiescing)
         }
+        // Bound but never served: close the listening socket here.
+        if let (server, _) = bound { try? await server.channel.close() }
         dispatcher.beginDraining()
         let allClosed = group.next().makePromise(of: Void.self)
         if let quiescing {
@@ -246,7 +251,6 @@ public final class RPCServer: Sendable {
         }
         let open = state.withLockedValue { $0.connections.values.map(\.channel) }
         for channel in open { try? await channel.close() }
-        await serving?.value
         try? await allClosed.futureResult.get()
         if activatedDescriptor == nil { unlink(path) }
         logger.info("stopped listening", metadata: ["socket": "\(path)"])

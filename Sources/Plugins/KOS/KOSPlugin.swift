@@ -75,7 +75,7 @@ public final class KOSService: Sendable {
     init(context: PluginContext, grid: HourGrid) {
         self.context = context
         self.grid = grid
-        logins = PendingLogins(clock: context.clock)
+        logins = PendingLogins(clock: context.clock, background: context.background)
         tokens = TokenKeeper(context: context)
     }
 

@@ -37,10 +37,11 @@ public struct OctoPrintPlugin: AssistantPlugin {
 
 public final class OctoPrintService: Sendable {
     let context: PluginContext
-    let live = LiveMonitor()
+    let live: LiveMonitor
 
     init(context: PluginContext) {
         self.context = context
+        live = LiveMonitor(background: context.background)
     }
 
     var limits: TemperatureLimits {

@@ -52,7 +52,7 @@ public final class StagService: Sendable {
 
     init(context: PluginContext) {
         self.context = context
-        logins = PendingLogins(clock: context.clock)
+        logins = PendingLogins(clock: context.clock, background: context.background)
     }
 
     var accounts: Accounts { context.accounts }

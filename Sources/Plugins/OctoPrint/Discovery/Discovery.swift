@@ -48,21 +48,28 @@ enum Discovery {
             try await channel.writeAndFlush(AddressedEnvelope(remoteAddress: group, data: DNSMessage.query(name, type: type)))
         }
 
-        let collecting = Task {
-            var seen: [DNSMessage.Record] = []
-            for await packet in stream { seen += DNSMessage.records(in: packet) ?? [] }
-            return seen
+        // The collector is a child of this call; closing the channel ends its stream, on every path.
+        let records = try await withThrowingTaskGroup(of: [DNSMessage.Record].self) { group in
+            group.addTask {
+                var seen: [DNSMessage.Record] = []
+                for await packet in stream { seen += DNSMessage.records(in: packet) ?? [] }
+                return seen
+            }
+            do {
+                // Ask three times over the listening window: packets on a busy network get lost.
+                let step = timeout / 3
+                for _ in 0..<3 {
+                    try await ask(service, .ptr)
+                    try await Task.sleep(for: step)
+                }
+            } catch {
+                try? await channel.close()
+                throw error
+            }
+            try? await channel.close()
+            return try await group.next() ?? []
         }
-        // Ask three times over the listening window: packets on a busy network get lost.
-        try await ask(service, .ptr)
-        let step = timeout / 3
-        try await Task.sleep(for: step)
-        try await ask(service, .ptr)
-        try await Task.sleep(for: step)
-        try await ask(service, .ptr)
-        try await Task.sleep(for: step)
-        try? await channel.close()
-        return instances(from: await collecting.value)
+        return instances(from: records)
     }
 
     static func instances(from records: [DNSMessage.Record]) -> [JSONValue] {

@@ -6,7 +6,7 @@ import HostCore
 actor LiveMonitor {
     struct Entry {
         var watch: PrintWatch
-        var task: Task<Void, Never>
+        var connection: BackgroundTasks.Handle
         var live = false
     }
 
@@ -14,6 +14,10 @@ actor LiveMonitor {
     typealias Session = @Sendable (_ onOpen: @escaping @Sendable () async -> Void) async throws -> Void
 
     private var entries: [String: Entry] = [:]
+    /// The plugin's background work: each push connection is a child of the plugin's service.
+    private let background: BackgroundTasks
+
+    init(background: BackgroundTasks) { self.background = background }
 
     func watch(for printer: String) -> PrintWatch? { entries[printer]?.watch }
 
@@ -21,7 +25,7 @@ actor LiveMonitor {
 
     func start(_ name: String, watch: PrintWatch, clock: any HostClock, logger: Logger, session: @escaping Session) {
         stop(name)
-        let task = Task {
+        let connection = background.start {
             let setLive: @Sendable (Bool) async -> Void = { live in await self.setLive(name, live) }
             var failures = 0
             while !Task.isCancelled {
@@ -38,20 +42,19 @@ actor LiveMonitor {
                 try? await clock.sleep(for: .seconds(delay))
             }
         }
-        entries[name] = Entry(watch: watch, task: task)
+        entries[name] = Entry(watch: watch, connection: connection)
     }
 
     func stop(_ name: String) {
-        entries[name]?.task.cancel()
+        if let connection = entries[name]?.connection { background.requestCancel(connection) }
         entries[name] = nil
     }
 
     /// Cancels every push connection and waits until each has ended, so nothing outlives the plugin.
     func stopAll() async {
-        let tasks = entries.values.map(\.task)
+        let connections = entries.values.map(\.connection)
         entries.removeAll()
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
+        await background.cancel(connections)
     }
 
     var printersWithoutPush: [String] { entries.filter { !$0.value.live }.map(\.key) }
