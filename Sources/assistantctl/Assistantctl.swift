@@ -118,13 +118,19 @@ struct Invocation {
             object[info.name] = .string(try secrets[info.name] ?? SecretInput.read(prompt: "\(info.name) for \(method): "))
             built = .object(object)
         }
-        let progress = Task {
-            for await notification in connection.notifications where notification.method == "progress" {
-                Output.progress(notification.params)
+        let call = built
+        // Progress notices are shown while the call runs, by a child that ends with it.
+        let outcome = try await withThrowingTaskGroup(of: Result<JSONValue, RPCError>?.self) { group in
+            group.addTask {
+                for await notification in connection.notifications where notification.method == "progress" {
+                    Output.progress(notification.params)
+                }
+                return nil
             }
+            defer { group.cancelAll() }
+            return try await connection.callResult(method, params: call)
         }
-        defer { progress.cancel() }
-        switch try await connection.callResult(method, params: built) {
+        switch outcome {
         case .success(let result):
             return result
         case .failure(let error):
