@@ -46,7 +46,14 @@ public final class OctoPrintPeer: Sendable {
         let users = try String(contentsOfFile: usersPath, encoding: .utf8)
         try users.replacingOccurrences(of: "apikey: null", with: "apikey: \(apiKey)").write(toFile: usersPath, atomically: true, encoding: .utf8)
         port = try Peers.freePort()
-        process = try PeerProcess(Self.executable, ["-b", base, "serve", "--host", "127.0.0.1", "--port", String(port), "--iknowwhatimdoing"])
+        // Its own temporary folder: OctoPrint 1.11.8 spools uploads there and keeps the spool
+        // of an upload whose client hung up, which must not litter the machine's /tmp.
+        let temporary = directory.file("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary
+        process = try PeerProcess(
+            Self.executable, ["-b", base, "serve", "--host", "127.0.0.1", "--port", String(port), "--iknowwhatimdoing"], environment: environment)
         _ = try await process.line(containing: "Listening on http://127.0.0.1:\(port)", within: 90, "OctoPrint start")
     }
 

@@ -59,6 +59,9 @@ public final class RPCServer: Sendable {
 
     public var connectionCount: Int { state.withLockedValue { $0.connections.count } }
     public var inFlightCount: Int { tracker.count }
+
+    /// Returns once no call is in flight (a client's hang-up has reached every call it made).
+    public func waitUntilNoCallsInFlight() async { await tracker.waitUntilIdle() }
     public var droppedNotices: Int { state.withLockedValue { $0.connections.values.reduce(0) { $0 + $1.droppedNotices } } }
 
     /// Binds the socket; connections wait in the backlog until `serve()` runs.
