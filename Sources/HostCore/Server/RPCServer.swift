@@ -62,6 +62,9 @@ public final class RPCServer: Sendable {
 
     /// Returns once no call is in flight (a client's hang-up has reached every call it made).
     public func waitUntilNoCallsInFlight() async { await tracker.waitUntilIdle() }
+
+    /// Returns once at least `count` calls are in flight (a test hanging up mid-call).
+    public func waitUntilCallsInFlight(atLeast count: Int) async { await tracker.waitUntil { $0 >= count } }
     public var droppedNotices: Int { state.withLockedValue { $0.connections.values.reduce(0) { $0 + $1.droppedNotices } } }
 
     /// Binds the socket; connections wait in the backlog until `serve()` runs.
