@@ -32,3 +32,56 @@ final class PeerRefusalHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 }
+
+/// Answers on the event loop the lines that need no suspension (`ping`, parse and envelope
+/// errors) and hands every other line to the connection's task, parsed once. A `ping` answered
+/// here costs no hop to the connection's task and back, which was most of its latency.
+///
+/// A line too long to parse without holding up the event loop's other connections (or over the
+/// request limit, which the connection's task refuses), or one that arrives while the socket is
+/// not writable, goes to the connection's task as it is: there its reply waits for the client to
+/// read, and reading stops, so a client that never reads still cannot grow the daemon's memory.
+final class ImmediateReplyHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ConnectionServer.Inbound
+    typealias OutboundOut = ByteBuffer
+
+    static let maxImmediateBytes = 16 * 1024
+    let dispatcher: Dispatcher
+    /// Lines up to this many bytes are answered or parsed here.
+    let parseLimit: Int
+    private var unflushed = false
+
+    init(dispatcher: Dispatcher, maxLineBytes: Int) {
+        self.dispatcher = dispatcher
+        parseLimit = min(Self.maxImmediateBytes, maxLineBytes)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let line = unwrapInboundIn(data)
+        guard line.readableBytes <= parseLimit, context.channel.isWritable else {
+            context.fireChannelRead(wrapInboundOut(.line(line)))
+            return
+        }
+        // Blank lines (keep-alives, a stray "\r\n") are not requests.
+        if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        let admitted = !dispatcher.isDraining
+        switch dispatcher.immediateReply(to: line.readableBytesView, admitted: admitted) {
+        case .now(let reply):
+            guard let reply else { return }
+            context.write(wrapOutboundOut(context.channel.allocator.line(reply)), promise: nil)
+            unflushed = true
+        case .later(let request):
+            context.fireChannelRead(wrapInboundOut(.parsed(request, admitted: admitted)))
+        }
+    }
+
+    /// One flush per read burst, so pipelined requests share a write.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if unflushed {
+            unflushed = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+}

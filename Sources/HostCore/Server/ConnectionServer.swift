@@ -15,7 +15,14 @@ import NIOCore
 /// cancels the calls in flight: cooperative cancellation reaches their HTTP requests, uploads,
 /// file work and waits.
 struct ConnectionServer: Sendable {
-    typealias Wire = NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    typealias Wire = NIOAsyncChannel<Inbound, ByteBuffer>
+
+    /// What `ImmediateReplyHandler` passes on: a request it parsed (with whether it was read
+    /// before draining began), or a line it left whole.
+    enum Inbound: Sendable {
+        case parsed(JSONValue, admitted: Bool)
+        case line(ByteBuffer)
+    }
 
     let dispatcher: Dispatcher
     /// Lines read and not yet answered, for a graceful stop.
@@ -42,32 +49,40 @@ struct ConnectionServer: Sendable {
     }
 
     private func serveRequests(
-        _ inbound: NIOAsyncChannelInboundStream<ByteBuffer>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        _ inbound: NIOAsyncChannelInboundStream<Inbound>, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
         connection: ServerConnection, channel: any Channel
     ) async {
         let allocator = channel.allocator
         await withTaskGroup(of: Void.self) { calls in
             var unreaped = 0
             do {
-                for try await line in inbound {
-                    if line.readableBytes > maxLineBytes {
-                        try? await outbound.write(refusal(allocator))
-                        break
-                    }
-                    // Blank lines (keep-alives, a stray "\r\n") are not requests.
-                    if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                    // A line read before draining began is served even if the daemon starts
-                    // stopping before it runs: a call in flight is one the daemon has read.
-                    let admitted = !dispatcher.isDraining
-                    tracker.begin()
+                readLoop: for try await inboundLine in inbound {
                     let request: JSONValue
-                    switch dispatcher.immediateReply(to: line.readableBytesView, admitted: admitted) {
-                    case .now(let reply):
-                        if let reply { try? await outbound.write(allocator.line(reply)) }
-                        tracker.end()
-                        continue
-                    case .later(let parsed):
+                    let admitted: Bool
+                    switch inboundLine {
+                    case .parsed(let parsed, let wasAdmitted):
+                        tracker.begin()
                         request = parsed
+                        admitted = wasAdmitted
+                    case .line(let line):
+                        if line.readableBytes > maxLineBytes {
+                            try? await outbound.write(refusal(allocator))
+                            break readLoop
+                        }
+                        // Blank lines (keep-alives, a stray "\r\n") are not requests.
+                        if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                        // A line read before draining began is served even if the daemon starts
+                        // stopping before it runs: a call in flight is one the daemon has read.
+                        admitted = !dispatcher.isDraining
+                        tracker.begin()
+                        switch dispatcher.immediateReply(to: line.readableBytesView, admitted: admitted) {
+                        case .now(let reply):
+                            if let reply { try? await outbound.write(allocator.line(reply)) }
+                            tracker.end()
+                            continue
+                        case .later(let parsed):
+                            request = parsed
+                        }
                     }
                     // At the cap, read nothing more until a call has finished.
                     while unreaped >= maxConcurrent, await calls.next() != nil { unreaped -= 1 }

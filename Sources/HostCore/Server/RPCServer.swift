@@ -185,6 +185,7 @@ public final class RPCServer: Sendable {
                 }
                 try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: self.settings.maxRequestBytes))
                 try sync.addHandler(NoticeDrainHandler(connection: connection))
+                try sync.addHandler(ImmediateReplyHandler(dispatcher: self.dispatcher, maxLineBytes: self.settings.maxRequestBytes))
                 // Up to 16 lines read ahead; past that, reading waits for the connection's task.
                 let wire = try ConnectionServer.Wire(
                     wrappingChannelSynchronously: channel, configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 16)))
