@@ -116,6 +116,31 @@ extension JSONValue {
 
     public func encodedString() -> String { String(decoding: encodedBytes(), as: UTF8.self) }
 
+    /// A JSON-RPC response, `{"id":…,"jsonrpc":"2.0","result":…}` (or `"error"`), written from its
+    /// parts: the same bytes as encoding the envelope object, keys sorted, without building it.
+    public static func responseBytes(id: JSONValue, result: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.write(id, into: &out)
+        out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+        JSONWriter.write(result, into: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// "error" sorts before "id".
+    public static func responseBytes(id: JSONValue, error: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        out.append(contentsOf: #"{"error":"#.utf8)
+        JSONWriter.write(error, into: &out)
+        out.append(contentsOf: #","id":"#.utf8)
+        JSONWriter.write(id, into: &out)
+        out.append(contentsOf: #","jsonrpc":"2.0"}"#.utf8)
+        return out
+    }
+
     public static func decode(_ data: Data) throws -> JSONValue {
         try JSONParser.parse(data)
     }

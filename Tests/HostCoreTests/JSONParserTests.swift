@@ -67,3 +67,20 @@ extension JSONValue {
         }
     }
 }
+
+@Suite(.stopsTestHosts) struct ResponseBytesTests {
+    /// A response written from its parts is byte for byte the envelope object encoded.
+    @Test func responseBytesEqualTheEncodedEnvelope() {
+        let ids: [JSONValue] = [.int(1), .int(-7), .string("a\"b\n"), .null]
+        let object: JSONValue = .object(["z": .int(1), "a": .array([.bool(true), .null, .double(2.5)]), "é": .string("\u{1F393}\t")])
+        let values: [JSONValue] = [.string("pong"), object, .array([]), .null]
+        for id in ids {
+            for value in values {
+                let result = JSONValue.object(["jsonrpc": .string("2.0"), "id": id, "result": value]).encodedBytes()
+                let error = JSONValue.object(["jsonrpc": .string("2.0"), "id": id, "error": value]).encodedBytes()
+                #expect(JSONValue.responseBytes(id: id, result: value) == result)
+                #expect(JSONValue.responseBytes(id: id, error: value) == error)
+            }
+        }
+    }
+}

@@ -85,7 +85,11 @@ public final class Dispatcher: Sendable {
             // A batch of notifications gets no reply at all, never `[]`.
             return replies.isEmpty ? nil : JSONValue.array(replies).encodedBytes()
         default:
-            return await handleOne(request, connection: connection, admitted: admitted)?.encodedBytes()
+            switch prepare(request) {
+            case .answered(let reply): return reply?.encodedBytes()
+            case .call(let id, let method, let params):
+                return finishBytes(id: id, await outcome(method, params: params, id: id, connection: connection, admitted: admitted))
+            }
         }
     }
 
@@ -116,7 +120,7 @@ public final class Dispatcher: Sendable {
             } catch {
                 outcome = .failure(Self.rpcError(error))
             }
-            return .now(finish(id: id, outcome)?.encodedBytes())
+            return .now(finishBytes(id: id, outcome))
         }
     }
 
@@ -126,13 +130,17 @@ public final class Dispatcher: Sendable {
         case .answered(let reply):
             return reply
         case .call(let id, let method, let params):
-            let outcome: Result<JSONValue, RPCError>
-            do {
-                outcome = .success(try await call(method, params: params, id: id, connection: connection, admitted: admitted))
-            } catch {
-                outcome = .failure(Self.rpcError(error))
-            }
-            return finish(id: id, outcome)
+            return finish(id: id, await outcome(method, params: params, id: id, connection: connection, admitted: admitted))
+        }
+    }
+
+    private func outcome(
+        _ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?, admitted: Bool
+    ) async -> Result<JSONValue, RPCError> {
+        do {
+            return .success(try await call(method, params: params, id: id, connection: connection, admitted: admitted))
+        } catch {
+            return .failure(Self.rpcError(error))
         }
     }
 
@@ -171,6 +179,17 @@ public final class Dispatcher: Sendable {
     }
 
     /// The response to a call, redacted; nil for a notification (never answered, even on error).
+    /// `finish`'s reply as bytes, written without building the envelope object.
+    func finishBytes(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> [UInt8]? {
+        guard let id else { return nil }
+        switch outcome {
+        case .success(let result): return JSONValue.responseBytes(id: id.json, result: redactor.redact(result))
+        case .failure(let error):
+            return JSONValue.responseBytes(
+                id: id.json, error: RPCError(code: error.code, message: redactor.redact(error.message), data: error.data.map(redactor.redact)).json)
+        }
+    }
+
     func finish(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> JSONValue? {
         guard let id else { return nil }
         switch outcome {
