@@ -308,21 +308,26 @@ public final class AssistantHost: Sendable {
     /// finish (bounded), the outbox is flushed once, the socket is removed. Returns once `run()`
     /// has; a host that was started but never run is closed here.
     public func shutdown() async {
-        let group = running.withLockedValue { state -> ServiceGroup?? in
+        enum Stop {
+            case already
+            case neverRan
+            case running(ServiceGroup)
+        }
+        let stop = running.withLockedValue { state -> Stop in
             switch state {
             case .idle:
                 state = .ended
-                return .some(nil)
-            case .running(let group, _): return group
-            case .ended: return nil
+                return .neverRan
+            case .running(let group, _): return .running(group)
+            case .ended: return .already
             }
         }
-        switch group {
-        case .none: return
-        case .some(.none):
+        switch stop {
+        case .already: return
+        case .neverRan:
             await server.stop(grace: .zero)
             try? store.close()
-        case .some(.some(let group)):
+        case .running(let group):
             await group.triggerGracefulShutdown()
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ended = running.withLockedValue { state -> Bool in
