@@ -5,7 +5,9 @@ answers, with two calendars made through the `caldav` client library: `tasks` (V
     caldav_server.py radicale DIR USER PASSWORD   (htpasswd authentication)
     caldav_server.py xandikos DIR                 (no authentication of its own: open on loopback)
 """
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -18,6 +20,12 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def die_with_parent():
+    # The tests stop this script with SIGKILL, which no `finally` survives: the kernel then kills
+    # the server too (PR_SET_PDEATHSIG), so no CalDAV server outlives its test.
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
 
 
 def wait(port, process):
@@ -52,7 +60,7 @@ def main():
                 "-l", "127.0.0.1", "-p", str(port), "--autocreate", "--no-detect-systemd",
                 "--current-user-principal", "/user/"]
         base = "http://127.0.0.1:%d/" % port
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=sys.stderr)
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=sys.stderr, preexec_fn=die_with_parent)
     try:
         wait(port, process)
         client = caldav.DAVClient(url=base, username=user, password=password)
