@@ -35,8 +35,8 @@ public final class RPCFuzzHarness: Sendable {
     public func feed(_ bytes: [UInt8]) async -> [Data] {
         var replies: [Data] = []
         for line in Self.lines(bytes) where line.readableBytes <= Self.maxLineBytes {
-            if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            // `handle` answers a line as a connection does: at once when it can, else as a call.
+            // `handle` answers a line as a connection does: at once when it can (nothing for a
+            // blank line), else as a call.
             if let reply = await dispatcher.handle(line: Data(line.readableBytesView), connection: nil) {
                 precondition(!reply.contains(UInt8(ascii: "\n")), "a reply spans lines")
                 let value = try? JSONValue.decode(reply)

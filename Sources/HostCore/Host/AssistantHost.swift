@@ -174,13 +174,17 @@ public final class AssistantHost: Sendable {
     static func methodTable(box: HostBox, supervisors: [PluginSupervisor]) throws(StartupError) -> MethodTable {
         var table = MethodTable()
         var entries: [MethodEntry] = HostMethods.all.map { method in
-            if let immediate = method.immediate { return MethodEntry(pluginID: "host", descriptor: method.descriptor, handler: .immediate(immediate)) }
-            return MethodEntry(
-                pluginID: "host", descriptor: method.descriptor,
-                handler: .host({ params, context in
-                    guard let host = box.host else { throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down") }
-                    return try await method.run(host, params, context)
-                }))
+            switch method.body {
+            case .immediate(let run):
+                return MethodEntry(pluginID: "host", descriptor: method.descriptor, handler: .immediate(run))
+            case .call(let run):
+                return MethodEntry(
+                    pluginID: "host", descriptor: method.descriptor,
+                    handler: .host({ params, context in
+                        guard let host = box.host else { throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down") }
+                        return try await run(host, params, context)
+                    }))
+            }
         }
         for supervisor in supervisors {
             for command in supervisor.runtime.declared {

@@ -3,21 +3,23 @@ import Foundation
 /// The host's own method set. It goes through the same manifest, validation and registry path
 /// as every plugin's commands, which is what proves the registry.
 struct HostMethod: Sendable {
+    enum Body: Sendable {
+        case call(@Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue)
+        /// A method that never suspends and needs no host: answered at once, with no child task.
+        case immediate(@Sendable (Params) throws -> JSONValue)
+    }
+
     let descriptor: CommandDescriptor
-    let run: @Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue
-    /// Set for a method that never suspends and needs no host: answered without a child task.
-    let immediate: (@Sendable (Params) throws -> JSONValue)?
+    let body: Body
 
     init(descriptor: CommandDescriptor, run: @escaping @Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue) {
         self.descriptor = descriptor
-        self.run = run
-        immediate = nil
+        body = .call(run)
     }
 
     init(descriptor: CommandDescriptor, immediate: @escaping @Sendable (Params) throws -> JSONValue) {
         self.descriptor = descriptor
-        run = { _, params, _ in try immediate(params) }
-        self.immediate = immediate
+        body = .immediate(immediate)
     }
 }
 

@@ -58,8 +58,8 @@ public final class Dispatcher: Sendable {
     }
 
     /// The reply's bytes, parsed straight from the line's bytes (a `ByteBuffer`'s view from the
-    /// socket: no copy on the way in).
-    /// What needs no suspension is answered at once (`immediateReply`), the rest as a call.
+    /// socket: no copy on the way in). What needs no suspension is answered at once
+    /// (`immediateReply`), the rest as a call.
     func reply(to line: some Collection<UInt8>, connection: (any ConnectionHandle)?, admitted: Bool) async -> [UInt8]? {
         switch immediateReply(to: line, admitted: admitted) {
         case .now(let reply): return reply
@@ -93,10 +93,10 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    /// How a connection's line is answered: `now` on the connection's own task (a line that is
-    /// not JSON, a request refused by its envelope, or a method that never suspends, such as
-    /// `ping`), with the reply's bytes (nil: nothing to send); `later` as a child task, with the
-    /// line already parsed.
+    /// How a connection's line is answered: `now`, where it was read (a blank line, a line that
+    /// is not JSON, a request refused by its envelope, or a method that never suspends, such as
+    /// `ping`), with the reply's bytes (nil: nothing to send); `later` as a child task of the
+    /// connection, with the line already parsed.
     enum LineReply: Sendable {
         case now([UInt8]?)
         case later(JSONValue)
@@ -105,6 +105,8 @@ public final class Dispatcher: Sendable {
     /// Answers what needs no suspension at once: a child task per `ping` cost throughput and
     /// bought nothing, as it cannot wait on anything to cancel.
     func immediateReply(to line: some Collection<UInt8>, admitted: Bool) -> LineReply {
+        // Blank lines (keep-alives, a stray "\r\n") are not requests.
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .now(nil) }
         guard let request = try? JSONValue.decode(bytes: line) else { return .now(Self.parseErrorReply) }
         // A batch runs its members as calls.
         if case .array = request { return .later(request) }
@@ -179,24 +181,27 @@ public final class Dispatcher: Sendable {
     }
 
     /// The response to a call, redacted; nil for a notification (never answered, even on error).
-    /// `finish`'s reply as bytes, written without building the envelope object.
-    func finishBytes(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> [UInt8]? {
+    func finish(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> JSONValue? {
         guard let id else { return nil }
-        switch outcome {
-        case .success(let result): return JSONValue.responseBytes(id: id.json, result: redactor.redact(result))
-        case .failure(let error):
-            return JSONValue.responseBytes(
-                id: id.json, error: RPCError(code: error.code, message: redactor.redact(error.message), data: error.data.map(redactor.redact)).json)
+        switch redacted(outcome) {
+        case .success(let result): return Self.response(id: id, result: result)
+        case .failure(let error): return Self.response(id: id, error: error)
         }
     }
 
-    func finish(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> JSONValue? {
+    /// `finish`'s reply as bytes, written without building the envelope object.
+    func finishBytes(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> [UInt8]? {
         guard let id else { return nil }
+        switch redacted(outcome) {
+        case .success(let result): return JSONValue.responseBytes(id: id.json, result: result)
+        case .failure(let error): return JSONValue.responseBytes(id: id.json, error: error.json)
+        }
+    }
+
+    private func redacted(_ outcome: Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError> {
         switch outcome {
-        case .success(let result): return Self.response(id: id, result: redactor.redact(result))
-        case .failure(let error):
-            return Self.response(
-                id: id, error: RPCError(code: error.code, message: redactor.redact(error.message), data: error.data.map(redactor.redact)))
+        case .success(let result): .success(redactor.redact(result))
+        case .failure(let error): .failure(RPCError(code: error.code, message: redactor.redact(error.message), data: error.data.map(redactor.redact)))
         }
     }
 

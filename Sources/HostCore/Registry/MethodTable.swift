@@ -3,8 +3,8 @@ public enum MethodHandler: Sendable {
     /// A plugin's command, by its local name (`flights.add`).
     case plugin(PluginSupervisor, command: String)
     case host(@Sendable (Params, CallContext) async throws -> JSONValue)
-    /// A host method that never suspends (`ping`): answered on the connection's own task, with
-    /// no child task (see `Dispatcher.immediateReply`).
+    /// A host method that never suspends (`ping`): answered at once, on the event loop, with no
+    /// child task (see `Dispatcher.immediateReply`).
     case immediate(@Sendable (Params) throws -> JSONValue)
 }
 

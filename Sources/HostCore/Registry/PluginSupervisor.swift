@@ -36,7 +36,7 @@ public actor PluginSupervisor {
     let setupTimeout: Duration
 
     init(
-        runtime: PluginRuntime, accounts: Accounts, background: BackgroundTasks = BackgroundTasks(), enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
+        runtime: PluginRuntime, accounts: Accounts, background: BackgroundTasks, enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
         setupTimeout: Duration = .seconds(60), setupCallWait: Duration = .seconds(3), makeContext: @escaping @Sendable () -> PluginContext,
         onReady: @escaping @Sendable (PluginSupervisor) async -> Void,
         onLeaveReady: @escaping @Sendable (PluginSupervisor) async -> Void

@@ -63,8 +63,6 @@ final class ImmediateReplyHandler: ChannelInboundHandler {
             context.fireChannelRead(wrapInboundOut(.line(line)))
             return
         }
-        // Blank lines (keep-alives, a stray "\r\n") are not requests.
-        if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         let admitted = !dispatcher.isDraining
         switch dispatcher.immediateReply(to: line.readableBytesView, admitted: admitted) {
         case .now(let reply):

@@ -69,8 +69,6 @@ struct ConnectionServer: Sendable {
                             try? await outbound.write(refusal(allocator))
                             break readLoop
                         }
-                        // Blank lines (keep-alives, a stray "\r\n") are not requests.
-                        if line.readableBytesView.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                         // A line read before draining began is served even if the daemon starts
                         // stopping before it runs: a call in flight is one the daemon has read.
                         admitted = !dispatcher.isDraining
