@@ -198,6 +198,7 @@ let package = Package(
             dependencies: [
                 "Tasks", "HostCore", "AssistantClient", "AssistantTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift
         ),

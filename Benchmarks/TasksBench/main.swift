@@ -84,9 +84,9 @@ func populate(_ host: TestHost, count: Int, reminders: Bool) async throws {
 }
 
 /// Fills a host with the 10 000 tasks, prints the memory figures, and restarts it on the data.
-func populatedAndRestarted() async throws -> TestHost {
+func populatedAndRestarted(into directory: TemporaryDirectory) async throws -> TestHost {
     let before = residentMB()
-    let host = try await TestHost.started(plugins: [TasksPlugin()]) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
+    let host = try await TestHost.started(plugins: [TasksPlugin()], directory: directory) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
     let started = residentMB()
     let fill = ContinuousClock.now
     try await populate(host, count: 10_000, reminders: withReminders)
@@ -135,13 +135,15 @@ case "caldav":
     await host.stop()
 
 default:
-    // TASKS_BENCH_DATA=<directory>: rerun the queries on data kept from an earlier run.
-    let kept = ProcessInfo.processInfo.environment["TASKS_BENCH_DATA"].map(TemporaryDirectory.init(existing:))
+    // TASKS_BENCH_DATA=<directory>: rerun the queries on data kept from an earlier run, or, when
+    // the directory holds none yet, fill it and keep it.
+    let keptDirectory = ProcessInfo.processInfo.environment["TASKS_BENCH_DATA"].map(TemporaryDirectory.init(existing:))
+    let kept = keptDirectory.flatMap { FileManager.default.fileExists(atPath: $0.file("data/assistant.sqlite")) ? $0 : nil }
     let again: TestHost
     if let kept {
         again = try await TestHost.started(plugins: [TasksPlugin()], directory: kept) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
     } else {
-        again = try await populatedAndRestarted()
+        again = try await populatedAndRestarted(into: keptDirectory ?? TemporaryDirectory())
     }
     let connection = try await again.connect()
     /// The daemon's time (request sent → the reply's last byte read, on a raw socket: what the

@@ -172,10 +172,10 @@ public final class TestHost: Sendable {
 /// Starts a host, runs `body` with it and stops the host however `body` ends, so a failing test
 /// cannot leave a host running (as HummingbirdTesting scopes its application).
 public func withTestHost<T: Sendable>(
-    plugins: [any AssistantPlugin] = [], clock: any HostClock = SystemClock(), configure: (inout HostConfiguration) -> Void = { _ in },
-    _ body: (TestHost) async throws -> T
+    plugins: [any AssistantPlugin] = [], clock: any HostClock = SystemClock(), directory: TemporaryDirectory = TemporaryDirectory(),
+    configure: (inout HostConfiguration) -> Void = { _ in }, _ body: (TestHost) async throws -> T
 ) async throws -> T {
-    let host = try await TestHost.started(plugins: plugins, clock: clock, configure: configure)
+    let host = try await TestHost.started(plugins: plugins, clock: clock, directory: directory, configure: configure)
     do {
         let result = try await body(host)
         await host.stop()

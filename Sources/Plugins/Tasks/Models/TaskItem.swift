@@ -197,6 +197,27 @@ extension TaskItem {
         return result
     }
 
+    /// The occurrence a list places the item at when that does not depend on the time of
+    /// asking: a single item's only one; a repeating to-do's at its anchor (completing moves the
+    /// anchor). nil for a repeating event, whose current occurrence is the first not ended.
+    var standingOccurrence: Occurrence? {
+        guard let anchor else { return occurrence(at: nil) }
+        guard isRecurring else { return occurrence(at: anchor) }
+        guard kind == .todo else { return nil }
+        // The anchor is the series' first occurrence (RFC 5545) unless it is excluded.
+        return exdates.contains(anchor) ? currentOccurrence(now: .distantPast) : occurrence(at: anchor)
+    }
+
+    /// The list's columns (`sort_at`, `due_at`, `overdue_at`, see `TasksSchema`): where the
+    /// standing occurrence sorts (start, else due), its due instant (due, else start) and the
+    /// instant an open to-do falls overdue. All nil for a repeating event.
+    var placement: (sortAt: Double?, dueAt: Double?, overdueAt: Double?) {
+        guard let o = standingOccurrence, let sortAt = o.sortInstant(), let w = o.due ?? o.start else { return (nil, nil, nil) }
+        let dueAt = zone.instant(w).timeIntervalSince1970
+        let overdueAt = kind == .todo && o.status.isOpen ? (allDay ? zone.instant(w.adding(days: 1)).timeIntervalSince1970 : dueAt) : nil
+        return (sortAt.timeIntervalSince1970, dueAt, overdueAt)
+    }
+
     /// The occurrence that is "current": for a to-do, the first open one (completing advances the
     /// anchor); for an event, the first that has not ended.
     func currentOccurrence(now: Date) -> Occurrence? {

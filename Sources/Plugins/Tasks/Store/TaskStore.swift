@@ -173,10 +173,13 @@ extension TaskItem {
     func save(_ db: Database) throws {
         let (first, last) = window
         let covered = try index(db)
+        let placed = placement
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO tasks_items(\(Self.columns), first_at, last_at, recurring, indexed_from, indexed_until)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO tasks_items(\(Self.columns), first_at, last_at, recurring, indexed_from, indexed_until,
+                    sort_at, due_at, overdue_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    ?, ?, ?)
                 """,
             arguments: [
                 id, kind.rawValue, title, notes, category, Self.encode(tags), priority, parent, location, url, status.rawValue,
@@ -184,7 +187,7 @@ extension TaskItem {
                 start?.text, due?.text, end?.text, durationMin, rrule, Self.encode(exdates.map(\.text)),
                 Self.encode(rdates.map(\.text)), repeatFromCompletion, Self.encode(reminders), channels.map { Self.encode($0) },
                 Self.encode(overrides), Self.encode(extra), source, sequence, deletedAt?.timeIntervalSince1970, first, last,
-                isRecurring, covered?.from, covered?.until,
+                isRecurring, covered?.from, covered?.until, placed.sortAt, placed.dueAt, placed.overdueAt,
             ])
     }
 

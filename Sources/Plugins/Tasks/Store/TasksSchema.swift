@@ -2,7 +2,8 @@ import HostCore
 
 /// The tasks tables. Times are wall-clock text in the item's `tz` (`YYYY-MM-DDTHH:MM:SS`, or
 /// `YYYY-MM-DD` for all-day), as a calendar shows them; `first_at`/`last_at` are UTC epoch seconds
-/// derived from them so a window query can use an index (`last_at` NULL = repeats for ever).
+/// derived from them so a window query can use an index (`last_at` NULL = repeats for ever), and
+/// `sort_at`/`due_at`/`overdue_at` place an item in a list (`TaskItem.placement`).
 enum TasksSchema {
     static let builtinCategories = ["school", "work", "personal", "meeting", "errand", "health", "sport"]
 
@@ -79,6 +80,22 @@ enum TasksSchema {
                     """)
             for name in builtinCategories {
                 try db.execute(sql: "INSERT INTO tasks_categories(name, builtin) VALUES (?, 1)", arguments: [name])
+            }
+        }
+        // Where a list places an item without expanding or even reading it (`TaskItem.placement`),
+        // so `tasks.list` sorts and cuts in SQL: reading every candidate whole was most of a list.
+        migrations.register("v2-placement") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE tasks_items ADD COLUMN sort_at REAL;
+                    ALTER TABLE tasks_items ADD COLUMN due_at REAL;
+                    ALTER TABLE tasks_items ADD COLUMN overdue_at REAL;
+                    CREATE INDEX tasks_items_overdue ON tasks_items(overdue_at) WHERE deleted_at IS NULL;
+                    """)
+            let update = try db.makeStatement(sql: "UPDATE tasks_items SET sort_at = ?, due_at = ?, overdue_at = ? WHERE id = ?")
+            for item in try TaskItem.fetch(db, where: "1") {
+                let placed = item.placement
+                try update.execute(arguments: [placed.sortAt, placed.dueAt, placed.overdueAt, item.id])
             }
         }
     }

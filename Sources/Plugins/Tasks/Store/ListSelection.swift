@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+
+/// The filters of a `tasks.list` that are plain SQL on `tasks_items` (unqualified column names).
+struct ListFilter {
+    let clause: String
+    let arguments: StatementArguments
+}
+
+/// One row of a list: the item, the occurrence it shows (a repeating item's RECURRENCE-ID; nil
+/// for its standing occurrence, see `TaskItem.standingOccurrence`) and what it sorts by.
+struct ListRow: Sendable {
+    let id: String
+    let occurrence: WallTime?
+    let at: Date?
+    let priority: Int
+    let title: String
+
+    /// The next start or due, then priority (none last), then title.
+    static func sortedBefore(_ a: ListRow, _ b: ListRow) -> Bool {
+        switch (a.at, b.at) {
+        case let (x?, y?) where x != y: return x < y
+        case (nil, _?): return false
+        case (_?, nil): return true
+        default:
+            let pa = a.priority == 0 ? 10 : a.priority, pb = b.priority == 0 ? 10 : b.priority
+            return pa != pb ? pa < pb : a.title < b.title
+        }
+    }
+}
+
+/// Which items a `tasks.list` `when` shows, and where. What the store can place without expanding
+/// anything is chosen, sorted and cut in one query: single items and to-dos by their placement
+/// columns (`TaskItem.placement`), repeating items by the occurrence index. A list then reads only
+/// the rows it shows; reading every candidate whole was most of its time (tasks-bench). Only the
+/// series the index does not cover for the window are read and expanded here.
+enum ListSelection {
+    case today(from: Date, to: Date, now: Date)
+    case upcoming(from: Date, to: Date)
+    case overdue(now: Date)
+    case all(now: Date)
+
+    /// The first `limit` rows in order, and how many there are in all.
+    func place(_ db: Database, _ filter: ListFilter, limit: Int) throws -> (rows: [ListRow], total: Int) {
+        var (rows, total) = try placedByTheStore(db, filter, limit: limit)
+        let expanded = try placedByExpansion(db, filter)
+        guard !expanded.isEmpty else { return (rows, total) }
+        rows = Array((rows + expanded).sorted(by: ListRow.sortedBefore).prefix(limit))
+        total += expanded.count
+        return (rows, total)
+    }
+
+    /// The window repeating items are placed by (their first occurrence in it), if any.
+    private var window: (from: Double, to: Double)? {
+        switch self {
+        case let .today(from, to, _), let .upcoming(from, to): (from.timeIntervalSince1970, to.timeIntervalSince1970)
+        case .overdue, .all: nil
+        }
+    }
+
+    private func placedByTheStore(_ db: Database, _ filter: ListFilter, limit: Int) throws -> (rows: [ListRow], total: Int) {
+        let order = "ORDER BY at, CASE priority WHEN 0 THEN 10 ELSE priority END, title LIMIT ?"
+        var arguments = StatementArguments()
+        let sql: String
+        switch self {
+        case .all:
+            return ([], 0)
+        case .overdue(let now):
+            // A repeating event is never overdue (its overdue_at is NULL), and a repeating to-do
+            // is overdue at its standing occurrence: nothing here needs the index.
+            sql = """
+                SELECT id, NULL AS rid, sort_at AS at, priority, title, count(*) OVER () AS total FROM tasks_items
+                WHERE \(filter.clause) AND overdue_at <= ? \(order)
+                """
+            arguments += filter.arguments
+            arguments += [now.timeIntervalSince1970]
+        case .today, .upcoming:
+            guard let (from, to) = window else { return ([], 0) }
+            // A window is answered by the index only where it covers a day either side (moved
+            // instances, all-day dates), as `TaskItem.indexCovers` says.
+            let covered = "indexed_from <= ? AND indexed_until >= ?"
+            let coveredArguments: StatementArguments = [from - 86_400, to + 86_400]
+            let single: String
+            var singleArguments: StatementArguments = [from, to, from, to]
+            // A covered repeating item without an occurrence in the window.
+            var standing = "0"
+            var standingArguments = StatementArguments()
+            if case .today(_, _, let now) = self {
+                // Today also shows every open to-do already overdue, however long ago it was due;
+                // a repeating one at its standing occurrence unless it has one today.
+                single = "(sort_at >= ? AND sort_at < ?) OR (due_at >= ? AND due_at < ?) OR overdue_at <= ?"
+                singleArguments += [now.timeIntervalSince1970]
+                standing = "overdue_at <= ? AND sort_at < ?"
+                standingArguments = [now.timeIntervalSince1970, to]
+            } else {
+                single = "(sort_at >= ? AND sort_at < ?) OR (due_at >= ? AND due_at < ?)"
+            }
+            // min() makes SQLite take rid from the row with the earliest start (a documented
+            // SQLite rule for bare columns beside min or max).
+            sql = """
+                SELECT id, h.rid AS rid, coalesce(h.first_at_hit, sort_at) AS at, priority, title, count(*) OVER () AS total
+                FROM tasks_items
+                LEFT JOIN (SELECT task_id, min(start_at) AS first_at_hit, rid FROM tasks_occurrences
+                           WHERE start_at >= ? AND start_at < ? GROUP BY task_id) h
+                    ON h.task_id = id AND recurring = 1 AND \(covered)
+                WHERE \(filter.clause) AND (
+                    (recurring = 0 AND (\(single)))
+                    OR (recurring = 1 AND \(covered) AND (h.task_id IS NOT NULL OR (\(standing)))))
+                \(order)
+                """
+            arguments += [from, to]
+            arguments += coveredArguments
+            arguments += filter.arguments
+            arguments += singleArguments
+            arguments += coveredArguments
+            arguments += standingArguments
+        }
+        arguments += [limit]
+        var total = 0
+        var rows: [ListRow] = []
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try cursor.next() {
+            let at: Double? = row[2]
+            let rid: String? = row[1]
+            rows.append(ListRow(id: row[0], occurrence: rid.flatMap { WallTime($0) }, at: at.map(Date.init(timeIntervalSince1970:)), priority: row[3], title: row[4]))
+            total = row[5]
+        }
+        return (rows, total)
+    }
+
+    /// Rows for what the store cannot place: every item for `all` (a repeating event's current
+    /// occurrence depends on the time of asking), and for a window the repeating items the index
+    /// does not cover there.
+    private func placedByExpansion(_ db: Database, _ filter: ListFilter) throws -> [ListRow] {
+        switch self {
+        case .overdue:
+            return []
+        case .all(let now):
+            return try TaskItem.fetch(db, where: filter.clause, filter.arguments, placementOnly: true).map { t in
+                let standing = t.standingOccurrence
+                let current = standing ?? t.currentOccurrence(now: now)
+                return ListRow(id: t.id, occurrence: standing == nil ? current?.recurrenceID : nil,
+                               at: current?.sortInstant(), priority: t.priority, title: t.title)
+            }
+        case .today, .upcoming:
+            guard let (from, to) = window else { return [] }
+            let items = try TaskItem.fetch(
+                db, where: "\(filter.clause) AND recurring = 1 AND first_at < ? AND NOT coalesce(indexed_from <= ? AND indexed_until >= ?, 0)",
+                filter.arguments + [to + 86_400, from - 86_400, to + 86_400], placementOnly: true)
+            let (fromDate, toDate) = (Date(timeIntervalSince1970: from), Date(timeIntervalSince1970: to))
+            return items.compactMap { t in
+                let hits = t.occurrences(from: fromDate, to: toDate).compactMap { o in o.sortInstant().map { (o, $0) } }
+                if let (first, at) = hits.min(by: { $0.1 < $1.1 }) {
+                    return ListRow(id: t.id, occurrence: first.recurrenceID, at: at, priority: t.priority, title: t.title)
+                }
+                guard case .today(_, _, let now) = self, let standing = t.standingOccurrence, standing.isOverdue(now: now),
+                      let at = standing.sortInstant(), at < toDate
+                else { return nil }
+                return ListRow(id: t.id, occurrence: nil, at: at, priority: t.priority, title: t.title)
+            }
+        }
+    }
+}
