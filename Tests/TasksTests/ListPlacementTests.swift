@@ -100,7 +100,7 @@ import Testing
         try await Self.withHost(directory: directory) { host in try await Self.fill(host) }
         try await Self.database(directory).write { db in
             try db.execute(sql: """
-                DROP INDEX tasks_items_overdue;
+                DROP INDEX tasks_items_placement;
                 ALTER TABLE tasks_items DROP COLUMN sort_at;
                 ALTER TABLE tasks_items DROP COLUMN due_at;
                 ALTER TABLE tasks_items DROP COLUMN overdue_at;

@@ -82,38 +82,47 @@ enum ListSelection {
             let coveredArguments: StatementArguments = [from - 86_400, to + 86_400]
             let single: String
             var singleArguments: StatementArguments = [from, to, from, to]
-            // A covered repeating item without an occurrence in the window.
-            var standing = "0"
-            var standingArguments = StatementArguments()
+            var standing = ""
             if case .today(_, _, let now) = self {
                 // Today also shows every open to-do already overdue, however long ago it was due;
                 // a repeating one at its standing occurrence unless it has one today.
                 single = "(sort_at >= ? AND sort_at < ?) OR (due_at >= ? AND due_at < ?) OR overdue_at <= ?"
                 singleArguments += [now.timeIntervalSince1970]
-                standing = "overdue_at <= ? AND sort_at < ?"
-                standingArguments = [now.timeIntervalSince1970, to]
+                standing = """
+                    UNION ALL
+                    SELECT id, NULL, sort_at, priority, title FROM tasks_items
+                    WHERE \(filter.clause) AND recurring = 1 AND \(covered) AND overdue_at <= ? AND sort_at < ?
+                        AND id NOT IN (SELECT task_id FROM hits)
+                    """
             } else {
                 single = "(sort_at >= ? AND sort_at < ?) OR (due_at >= ? AND due_at < ?)"
             }
-            // min() makes SQLite take rid from the row with the earliest start (a documented
-            // SQLite rule for bare columns beside min or max).
+            // Three arms, so the single items (most of a store) are not joined with anything:
+            // single items, repeating items by their first occurrence in the window, and (today)
+            // repeating to-dos without one there. min() makes SQLite take rid from the row with
+            // the earliest start (its documented rule for bare columns beside min or max).
             sql = """
-                SELECT id, h.rid AS rid, coalesce(h.first_at_hit, sort_at) AS at, priority, title, count(*) OVER () AS total
-                FROM tasks_items
-                LEFT JOIN (SELECT task_id, min(start_at) AS first_at_hit, rid FROM tasks_occurrences
-                           WHERE start_at >= ? AND start_at < ? GROUP BY task_id) h
-                    ON h.task_id = id AND recurring = 1 AND \(covered)
-                WHERE \(filter.clause) AND (
-                    (recurring = 0 AND (\(single)))
-                    OR (recurring = 1 AND \(covered) AND (h.task_id IS NOT NULL OR (\(standing)))))
+                WITH hits AS (SELECT task_id, min(start_at) AS first, rid FROM tasks_occurrences
+                              WHERE start_at >= ? AND start_at < ? GROUP BY task_id)
+                SELECT id, rid, at, priority, title, count(*) OVER () AS total FROM (
+                    SELECT id, NULL AS rid, sort_at AS at, priority, title FROM tasks_items
+                    WHERE \(filter.clause) AND recurring = 0 AND (\(single))
+                    UNION ALL
+                    SELECT id, hits.rid, hits.first, priority, title FROM hits JOIN tasks_items ON id = hits.task_id
+                    WHERE \(filter.clause) AND recurring = 1 AND \(covered)
+                    \(standing))
                 \(order)
                 """
             arguments += [from, to]
-            arguments += coveredArguments
             arguments += filter.arguments
             arguments += singleArguments
+            arguments += filter.arguments
             arguments += coveredArguments
-            arguments += standingArguments
+            if case .today(_, _, let now) = self {
+                arguments += filter.arguments
+                arguments += coveredArguments
+                arguments += [now.timeIntervalSince1970, to]
+            }
         }
         arguments += [limit]
         var total = 0
