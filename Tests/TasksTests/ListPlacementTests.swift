@@ -113,6 +113,21 @@ import Testing
         }
     }
 
+    /// tasks-bench's sqlite3 floor is the list's own query: it gives the rows the list shows.
+    @Test func theBenchmarksShellFloorIsTheListsOwnQuery() async throws {
+        let directory = TemporaryDirectory()
+        let now = Self.zone.instant(WallTime(year: Self.today.year, month: Self.today.month, day: Self.today.day, hour: 6))
+        var listed: [String] = []
+        try await Self.withHost(directory: directory) { host in
+            try await Self.fill(host)
+            listed = try await host.call("tasks.list", ["when": "today"]).get()["tasks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        }
+        let sql = TasksListFloor.todaySQL(now: now, timeZone: TimeZone(identifier: "Europe/Prague")!)
+        let ids = try await Self.database(directory).read { db in try String.fetchAll(db, sql: sql.replacingOccurrences(of: "SELECT t.*", with: "SELECT t.id")) }
+        #expect(listed.count == 5)
+        #expect(ids == listed)
+    }
+
     static func database(_ directory: TemporaryDirectory) throws -> DatabaseQueue {
         try DatabaseQueue(path: directory.file("data") + "/assistant.sqlite")
     }

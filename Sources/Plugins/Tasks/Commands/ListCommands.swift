@@ -20,22 +20,8 @@ extension TasksService {
         let dayStart = zone.instant(WallTime(year: today.year, month: today.month, day: today.day))
         let dayEnd = zone.instant(today.adding(days: 1))
 
-        var clauses = ["deleted_at IS NULL"]
-        var arguments: StatementArguments = []
-        if let category { clauses.append("category = ?"); arguments += [category] }
-        if let parent { clauses.append("parent = ?"); arguments += [parent] }
-        switch statusFilter {
-        case "open": clauses.append("status IN ('needs-action', 'in-process')")
-        case "any": break
-        default: clauses.append("status = ?"); arguments += [statusFilter]
-        }
-        if let tag { clauses.append("EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)"); arguments += [tag] }
-        if let text {
-            clauses.append("(instr(lower(title), ?) > 0 OR instr(lower(notes), ?) > 0 OR instr(lower(coalesce(location, '')), ?) > 0)")
-            arguments += [text, text, text]
-        }
-        if let minPriority, minPriority > 0 { clauses.append("priority BETWEEN 1 AND ?"); arguments += [minPriority] }
-        let filter = ListFilter(clause: clauses.joined(separator: " AND "), arguments: arguments)
+        let filter = ListFilter(
+            status: statusFilter, category: category, parent: parent, tag: tag, text: text, minPriority: minPriority)
 
         let selection: ListSelection =
             switch when {

@@ -2,9 +2,30 @@ import Foundation
 import GRDB
 
 /// The filters of a `tasks.list` that are plain SQL on `tasks_items` (unqualified column names).
-struct ListFilter {
+struct ListFilter: Sendable {
     let clause: String
-    let arguments: StatementArguments
+    let arguments: [DatabaseValue]
+
+    /// `status`: `open` (needs-action or in-process), `any`, or one status.
+    init(status: String, category: String? = nil, parent: String? = nil, tag: String? = nil, text: String? = nil, minPriority: Int? = nil) {
+        var clauses = ["deleted_at IS NULL"]
+        var arguments: [DatabaseValue] = []
+        if let category { clauses.append("category = ?"); arguments.append(category.databaseValue) }
+        if let parent { clauses.append("parent = ?"); arguments.append(parent.databaseValue) }
+        switch status {
+        case "open": clauses.append("status IN ('needs-action', 'in-process')")
+        case "any": break
+        default: clauses.append("status = ?"); arguments.append(status.databaseValue)
+        }
+        if let tag { clauses.append("EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)"); arguments.append(tag.databaseValue) }
+        if let text {
+            clauses.append("(instr(lower(title), ?) > 0 OR instr(lower(notes), ?) > 0 OR instr(lower(coalesce(location, '')), ?) > 0)")
+            arguments += [text.databaseValue, text.databaseValue, text.databaseValue]
+        }
+        if let minPriority, minPriority > 0 { clauses.append("priority BETWEEN 1 AND ?"); arguments.append(minPriority.databaseValue) }
+        clause = clauses.joined(separator: " AND ")
+        self.arguments = arguments
+    }
 }
 
 /// One row of a list: the item, the occurrence it shows (a repeating item's RECURRENCE-ID; nil
@@ -59,12 +80,28 @@ enum ListSelection {
     }
 
     private func placedByTheStore(_ db: Database, _ filter: ListFilter, limit: Int) throws -> (rows: [ListRow], total: Int) {
+        guard let (sql, values) = storeQuery(filter, limit: limit) else { return ([], 0) }
+        var total = 0
+        var rows: [ListRow] = []
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(values))
+        while let row = try cursor.next() {
+            let at: Double? = row[2]
+            let rid: String? = row[1]
+            rows.append(ListRow(id: row[0], occurrence: rid.flatMap { WallTime($0) }, at: at.map(Date.init(timeIntervalSince1970:)), priority: row[3], title: row[4]))
+            total = row[5]
+        }
+        return (rows, total)
+    }
+
+    /// The one query that places what the store can place (nil for `all`): rows of id, rid, at,
+    /// priority, title and the total.
+    func storeQuery(_ filter: ListFilter, limit: Int) -> (sql: String, values: [DatabaseValue])? {
         let order = "ORDER BY at, CASE priority WHEN 0 THEN 10 ELSE priority END, title LIMIT ?"
-        var arguments = StatementArguments()
+        var arguments: [DatabaseValue] = []
         let sql: String
         switch self {
         case .all:
-            return ([], 0)
+            return nil
         case .overdue(let now):
             // A repeating event is never overdue (its overdue_at is NULL), and a repeating to-do
             // is overdue at its standing occurrence: nothing here needs the index.
@@ -73,21 +110,21 @@ enum ListSelection {
                 WHERE \(filter.clause) AND overdue_at <= ? \(order)
                 """
             arguments += filter.arguments
-            arguments += [now.timeIntervalSince1970]
+            arguments.append(now.timeIntervalSince1970.databaseValue)
         case .today, .upcoming:
-            guard let (from, to) = window else { return ([], 0) }
+            guard let (from, to) = window else { return nil }
             // A window is answered by the index only where it covers a day either side (moved
             // instances, all-day dates), as `TaskItem.indexCovers` says.
             let covered = "indexed_from <= ? AND indexed_until >= ?"
-            let coveredArguments: StatementArguments = [from - 86_400, to + 86_400]
+            let coveredArguments: [DatabaseValue] = [(from - 86_400).databaseValue, (to + 86_400).databaseValue]
             let single: String
-            var singleArguments: StatementArguments = [from, to, from, to]
+            var singleArguments: [DatabaseValue] = [from.databaseValue, to.databaseValue, from.databaseValue, to.databaseValue]
             var standing = ""
             if case .today(_, _, let now) = self {
                 // Today also shows every open to-do already overdue, however long ago it was due;
                 // a repeating one at its standing occurrence unless it has one today.
                 single = "(sort_at >= ? AND sort_at < ?) OR (due_at >= ? AND due_at < ?) OR overdue_at <= ?"
-                singleArguments += [now.timeIntervalSince1970]
+                singleArguments.append(now.timeIntervalSince1970.databaseValue)
                 standing = """
                     UNION ALL
                     SELECT id, NULL, sort_at, priority, title FROM tasks_items
@@ -113,7 +150,7 @@ enum ListSelection {
                     \(standing))
                 \(order)
                 """
-            arguments += [from, to]
+            arguments += [from.databaseValue, to.databaseValue]
             arguments += filter.arguments
             arguments += singleArguments
             arguments += filter.arguments
@@ -121,20 +158,11 @@ enum ListSelection {
             if case .today(_, _, let now) = self {
                 arguments += filter.arguments
                 arguments += coveredArguments
-                arguments += [now.timeIntervalSince1970, to]
+                arguments += [now.timeIntervalSince1970.databaseValue, to.databaseValue]
             }
         }
-        arguments += [limit]
-        var total = 0
-        var rows: [ListRow] = []
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try cursor.next() {
-            let at: Double? = row[2]
-            let rid: String? = row[1]
-            rows.append(ListRow(id: row[0], occurrence: rid.flatMap { WallTime($0) }, at: at.map(Date.init(timeIntervalSince1970:)), priority: row[3], title: row[4]))
-            total = row[5]
-        }
-        return (rows, total)
+        arguments.append(limit.databaseValue)
+        return (sql, arguments)
     }
 
     /// Rows for what the store cannot place: every item for `all` (a repeating event's current
@@ -145,7 +173,7 @@ enum ListSelection {
         case .overdue:
             return []
         case .all(let now):
-            return try TaskItem.fetch(db, where: filter.clause, filter.arguments, placementOnly: true).map { t in
+            return try TaskItem.fetch(db, where: filter.clause, StatementArguments(filter.arguments), placementOnly: true).map { t in
                 let standing = t.standingOccurrence
                 let current = standing ?? t.currentOccurrence(now: now)
                 return ListRow(id: t.id, occurrence: standing == nil ? current?.recurrenceID : nil,
@@ -155,7 +183,7 @@ enum ListSelection {
             guard let (from, to) = window else { return [] }
             let items = try TaskItem.fetch(
                 db, where: "\(filter.clause) AND recurring = 1 AND first_at < ? AND NOT coalesce(indexed_from <= ? AND indexed_until >= ?, 0)",
-                filter.arguments + [to + 86_400, from - 86_400, to + 86_400], placementOnly: true)
+                StatementArguments(filter.arguments + [(to + 86_400).databaseValue, (from - 86_400).databaseValue, (to + 86_400).databaseValue]), placementOnly: true)
             let (fromDate, toDate) = (Date(timeIntervalSince1970: from), Date(timeIntervalSince1970: to))
             return items.compactMap { t in
                 let hits = t.occurrences(from: fromDate, to: toDate).compactMap { o in o.sortInstant().map { (o, $0) } }
@@ -168,5 +196,24 @@ enum ListSelection {
                 return ListRow(id: t.id, occurrence: nil, at: at, priority: t.priority, title: t.title)
             }
         }
+    }
+}
+
+/// What tasks-bench runs in the sqlite3 shell beside `tasks.list when=today`: the query that
+/// chooses the list's rows, with its values written in, and those rows read whole.
+public enum TasksListFloor {
+    public static func todaySQL(now: Date, timeZone: TimeZone, limit: Int = 500) -> String {
+        let zone = Zone(timeZone)
+        let today = zone.wall(now).asDate
+        let selection = ListSelection.today(from: zone.instant(today), to: zone.instant(today.adding(days: 1)), now: now)
+        guard let (sql, values) = selection.storeQuery(ListFilter(status: "open"), limit: limit) else { return "SELECT 1" }
+        // The values are numbers here; each `?` takes the next one.
+        var rendered = ""
+        var next = values.makeIterator()
+        for character in sql {
+            guard character == "?" else { rendered.append(character); continue }
+            rendered += next.next().map { "\($0)" } ?? "NULL"
+        }
+        return "SELECT t.* FROM (\(rendered)) p JOIN tasks_items t ON t.id = p.id ORDER BY p.at, CASE p.priority WHEN 0 THEN 10 ELSE p.priority END, p.title"
     }
 }
