@@ -103,20 +103,11 @@ public enum ISO8601 {
         guard t >= -12_212_553_600, t < 253_402_300_800 else { return date.formatted(Date.ISO8601FormatStyle()) }
         let seconds = Int64(t.rounded(.down))
         var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
+        var secondOfDay = Int(seconds % 86_400)
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
-        // Civil date from days since 1970-01-01 (Howard Hinnant's days_from_civil, inverted).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.civil(days: Int(days))
         return String(unsafeUninitializedCapacity: 20) { buffer in
-            func put(_ value: Int64, _ digits: Int, at offset: Int) {
+            func put(_ value: Int, _ digits: Int, at offset: Int) {
                 var v = value
                 for i in stride(from: offset + digits - 1, through: offset, by: -1) {
                     buffer[i] = UInt8(truncatingIfNeeded: 48 + v % 10)

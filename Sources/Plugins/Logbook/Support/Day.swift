@@ -1,4 +1,5 @@
 import Foundation
+import HostCore
 
 /// A UTC calendar date as a day number (days since 1970-01-01).
 ///
@@ -10,15 +11,7 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     init(number: Int) { self.number = number }
 
-    init(year: Int, month: Int, day: Int) {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        number = era * 146097 + doe - 719468
-    }
+    init(year: Int, month: Int, day: Int) { number = CivilDate.days(year: year, month: month, day: day) }
 
     /// Parses `YYYY-MM-DD` strictly (real calendar dates only).
     init?(_ text: some StringProtocol) {
@@ -42,17 +35,7 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         number = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
-    var components: (year: Int, month: Int, day: Int) {
-        let z = number + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
+    var components: (year: Int, month: Int, day: Int) { CivilDate.civil(days: number) }
 
     var year: Int { components.year }
     var startDate: Date { Date(timeIntervalSince1970: Double(number) * 86_400) }

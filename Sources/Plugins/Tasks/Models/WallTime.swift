@@ -133,27 +133,9 @@ struct WallTime: Hashable, Comparable, Sendable {
         }
     }
 
-    // Howard Hinnant's civil-date algorithms: exact proleptic Gregorian day numbers without a Calendar.
-    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    static func daysFromCivil(_ y: Int, _ m: Int, _ d: Int) -> Int { CivilDate.days(year: y, month: m, day: d) }
 
-    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp + (mp < 10 ? 3 : -9)
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) { CivilDate.civil(days: days) }
 }
 
 extension Int64 {
