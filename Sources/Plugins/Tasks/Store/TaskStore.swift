@@ -19,7 +19,8 @@ extension TaskItem {
         }
 
         /// What a placement read puts in this column's place: nothing that places an item in time
-        /// or shows in an agenda row is blanked.
+        /// or shows in an agenda row is blanked. Also what a migration reads for a column the
+        /// table does not have yet (`fetchAllInMigration`).
         var blank: String? {
             switch self {
             case .notes: "''"
@@ -41,6 +42,14 @@ extension TaskItem {
     /// a large part of a list). An item read so is for choosing and sorting: never saved or shown
     /// whole.
     static let selectedForPlacement = Column.allCases.map { c in c.blank.map { "\($0) AS \(c.name)" } ?? c.name }.joined(separator: ", ")
+
+    /// Every item, read in a migration: a column a later version adds is not in the table yet,
+    /// so it reads as its `blank` (a new column needs one unless it is optional).
+    static func fetchAllInMigration(_ db: Database) throws -> [TaskItem] {
+        let existing = Set(try db.columns(in: "tasks_items").map(\.name))
+        let columns = Column.allCases.map { c in existing.contains(c.name) ? c.name : "\(c.blank ?? "NULL") AS \(c.name)" }
+        return try Array(Row.fetchCursor(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM tasks_items").map(TaskItem.init(row:)))
+    }
 
     /// A row selected with `selected`.
     init(row: Row) {

@@ -95,7 +95,7 @@ enum TasksSchema {
                         deleted_at, status, recurring, overdue_at, sort_at, due_at, priority, title, id, indexed_from, indexed_until);
                     """)
             let update = try db.makeStatement(sql: "UPDATE tasks_items SET sort_at = ?, due_at = ?, overdue_at = ? WHERE id = ?")
-            for item in try TaskItem.fetch(db, where: "1") {
+            for item in try TaskItem.fetchAllInMigration(db) {
                 let placed = item.placement
                 try update.execute(arguments: [placed.sortAt, placed.dueAt, placed.overdueAt, item.id])
             }
