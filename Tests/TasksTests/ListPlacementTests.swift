@@ -113,6 +113,27 @@ import Testing
         }
     }
 
+    /// An agenda of one category: repeating items from the occurrence index and single items,
+    /// nothing of another category.
+    @Test func anAgendaOfOneCategoryHasOnlyThatCategory() async throws {
+        try await Self.withHost { host in
+            try await Self.fill(host)
+            _ = try await host.call("tasks.add", ["title": "Lecture", "kind": "event", "start": Self.local(-7, "08:00"), "duration_min": 90, "rrule": "FREQ=DAILY", "category": "school"]).get()
+            _ = try await host.call("tasks.add", ["title": "Exam", "kind": "event", "start": Self.local(1, "13:00"), "duration_min": 90, "category": "school"]).get()
+            let from = JSONValue.string(Self.today.text), to = JSONValue.string(Self.today.adding(days: 3).text)
+            let school = try await host.call("tasks.agenda", ["from": from, "to": to, "category": "school"]).get()["occurrences"]?.arrayValue ?? []
+            #expect(school.map { "\($0["title"]?.stringValue ?? "") \($0["start_local"]?.stringValue ?? "")" } == [
+                "Lecture \(Self.today.text)T08:00:00", "Lecture \(Self.today.adding(days: 1).text)T08:00:00",
+                "Exam \(Self.today.adding(days: 1).text)T13:00:00", "Lecture \(Self.today.adding(days: 2).text)T08:00:00",
+            ])
+            let all = try await host.call("tasks.agenda", ["from": from, "to": to]).get()["occurrences"]?.arrayValue ?? []
+            // Without the filter, the other categories' items are there too: standup and pills on
+            // each of the three days, lunch, the done to-do and the future one.
+            let others = all.compactMap { $0["title"]?.stringValue }.filter { $0 != "Lecture" && $0 != "Exam" }
+            #expect(others.sorted() == ["Daily pills", "Daily pills", "Daily pills", "Daily standup", "Daily standup", "Daily standup", "Done", "Future", "Lunch"])
+        }
+    }
+
     /// tasks-bench's sqlite3 floor is the list's own query: it gives the rows the list shows.
     @Test func theBenchmarksShellFloorIsTheListsOwnQuery() async throws {
         let directory = TemporaryDirectory()

@@ -66,7 +66,7 @@ extension TasksService {
         guard to.timeIntervalSince(from) <= 3 * 366 * 86_400 else { throw RPCError.invalidParam("to", "the window is at most 3 years") }
         let category = params.string("category")?.lowercased()
         let now = self.now
-        let (items, indexed) = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to) }
+        let (items, indexed) = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to, category: category) }
         var occurrences: [Occurrence] = []
         var starts: [Date] = []
         for t in items where category == nil || t.category == category {
