@@ -143,4 +143,31 @@ import Testing
             await steady.close()
         }
     }
+
+    /// Clients that connect while the daemon stops are closed, not dropped: NIO's async `bind`
+    /// can lose a connection accepted just as the listening socket closes, and a connection lost
+    /// that way used to crash the daemon ("Deinited NIOAsyncWriter without calling finish()").
+    /// Each round races a burst of connections against the stop; a crash fails the whole run.
+    @Test func connectionsArrivingDuringStopAreClosedNotLost() async throws {
+        for round in 0..<30 {
+            let host = try await TestHost.started()
+            let path = host.socketPath
+            let refusedOrServed = NIOLockedValueBox(0)
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        for _ in 0..<50 {
+                            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+                            _ = UnixSocketAddress.connect(fd, to: path)
+                            close(fd)
+                            refusedOrServed.withLockedValue { $0 += 1 }
+                        }
+                    }
+                }
+                group.addTask { await host.stop() }
+            }
+            #expect(refusedOrServed.withLockedValue { $0 } == 200, "round \(round)")
+            #expect(host.host.server.connectionCount == 0, "round \(round): every accepted connection was closed")
+        }
+    }
 }

@@ -97,18 +97,19 @@ import Testing
     }
 
     @Test func concurrentRequestsOnOneConnectionReplyOutOfOrder() async throws {
-        let host = try await TestHost.started(plugins: [EchoPlugin()])
-        let client = try await RawLineClient(socketPath: host.socketPath)
-        // The first call hangs until its timeout (200 ms); the second must be answered first.
-        try await client.send(line: #"{"jsonrpc":"2.0","id":"slow","method":"echo.hang"}"#)
-        try await client.send(line: #"{"jsonrpc":"2.0","id":"fast","method":"ping"}"#)
-        let first = try JSONValue.decode(try #require(try await client.readLine()))
-        let second = try JSONValue.decode(try #require(try await client.readLine()))
-        #expect(first["id"] == "fast")
-        #expect(second["id"] == "slow")
-        #expect(second["error"]?["code"] == -32005)
-        await client.close()
-        await host.stop()
+        let echo = EchoPlugin()
+        try await withTestHost(plugins: [echo]) { host in
+            let client = try await RawLineClient(socketPath: host.socketPath)
+            var events = echo.holdEvents.makeAsyncIterator()
+            // The first call is held until the client goes; the second must be answered meanwhile.
+            try await client.send(line: #"{"jsonrpc":"2.0","id":"slow","method":"echo.hold"}"#)
+            #expect(await events.next() == "started")
+            try await client.send(line: #"{"jsonrpc":"2.0","id":"fast","method":"ping"}"#)
+            let first = try JSONValue.decode(try #require(try await client.readLine()))
+            #expect(first == ["jsonrpc": "2.0", "id": "fast", "result": "pong"])
+            await client.close()
+            #expect(await events.next() == "cancelled")
+        }
     }
 
     @Test func secondServerOnTheSameSocketIsRefused() async throws {

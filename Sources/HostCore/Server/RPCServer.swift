@@ -24,6 +24,13 @@ public final class RPCServer: Sendable {
         var quiescing: ServerQuiescingHelper?
         var connections: [UInt64: ServerConnection] = [:]
         var nextID: UInt64 = 0
+        /// Wires made by the child initializer that the accept loop has not taken yet. NIO's
+        /// async `bind` can drop an accepted child that is still on its way when the listening
+        /// socket closes (apple/swift-nio#2637), and a `NIOAsyncChannel` released without
+        /// `executeThenClose` traps. Holding them here lets the server close each one itself.
+        var unclaimed: [UInt64: (ConnectionServer.Wire, ServerConnection)] = [:]
+        /// Set once the accept loop has ended: the initializer then makes no more wires.
+        var acceptingEnded = false
     }
 
     /// What the child-channel initializer hands the accept loop.
@@ -115,18 +122,44 @@ public final class RPCServer: Sendable {
             try await server.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await accepted in inbound {
-                        guard case .connection(let wire, let connection) = accepted else { continue }
+                        guard case .connection(_, let connection) = accepted,
+                            let (wire, connection) = state.withLockedValue({ $0.unclaimed.removeValue(forKey: connection.connectionID) })
+                        else { continue }
                         group.addTask { [self] in
                             await connectionServer.serve(wire, connection: connection)
                             subscribers.unsubscribe(connection.connectionID)
                             _ = state.withLockedValue { $0.connections.removeValue(forKey: connection.connectionID) }
                         }
                     }
+                    // The listening socket has closed. A client accepted on the way is closed:
+                    // NIO may never register its channel, so serving it could wait forever.
+                    group.addTask { [self] in await closeUnclaimedConnections() }
                 }
             }
         } catch {
+            await closeUnclaimedConnections()
             logger.error("the socket stopped accepting connections", metadata: ["error": "\(error)"])
             throw error
+        }
+    }
+
+    /// The connections accepted but not taken by the accept loop; no more are made after this.
+    private func takeUnclaimedConnections() -> [(ConnectionServer.Wire, ServerConnection)] {
+        state.withLockedValue { s in
+            defer {
+                s.acceptingEnded = true
+                s.unclaimed = [:]
+            }
+            return Array(s.unclaimed.values)
+        }
+    }
+
+    /// Closes the connections accepted that the accept loop never took (it ended, failed, or
+    /// never ran).
+    private func closeUnclaimedConnections() async {
+        for (wire, connection) in takeUnclaimedConnections() {
+            try? await wire.executeThenClose { _, _ in }
+            _ = state.withLockedValue { $0.connections.removeValue(forKey: connection.connectionID) }
         }
     }
 
@@ -177,19 +210,25 @@ public final class RPCServer: Sendable {
                     try sync.addHandler(PeerRefusalHandler(reason: refusal))
                     return .refused
                 }
-                let connection = self.state.withLockedValue { s -> ServerConnection in
+                // One lock from the check to the registration, so a wire is either made before
+                // the accept loop ended (and closed by it) or not made at all.
+                let accepted = try self.state.withLockedValue { s -> Accepted in
+                    guard !s.acceptingEnded else { return .refused }
                     s.nextID += 1
                     let connection = ServerConnection(id: s.nextID, peer: peer, channel: channel, queueLimit: self.settings.noticeQueueLimit)
+                    try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: self.settings.maxRequestBytes))
+                    try sync.addHandler(NoticeDrainHandler(connection: connection))
+                    try sync.addHandler(ImmediateReplyHandler(dispatcher: self.dispatcher, maxLineBytes: self.settings.maxRequestBytes))
+                    // Up to 16 lines read ahead; past that, reading waits for the connection's task.
+                    let wire = try ConnectionServer.Wire(
+                        wrappingChannelSynchronously: channel, configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 16)))
                     s.connections[s.nextID] = connection
-                    return connection
+                    s.unclaimed[s.nextID] = (wire, connection)
+                    return .connection(wire, connection)
                 }
-                try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: self.settings.maxRequestBytes))
-                try sync.addHandler(NoticeDrainHandler(connection: connection))
-                try sync.addHandler(ImmediateReplyHandler(dispatcher: self.dispatcher, maxLineBytes: self.settings.maxRequestBytes))
-                // Up to 16 lines read ahead; past that, reading waits for the connection's task.
-                let wire = try ConnectionServer.Wire(
-                    wrappingChannelSynchronously: channel, configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 16)))
-                return .connection(wire, connection)
+                // Accepted while the server stopped: nobody will serve it.
+                if case .refused = accepted { channel.close(promise: nil) }
+                return accepted
             }
         }
     }
@@ -240,8 +279,11 @@ public final class RPCServer: Sendable {
             }
             return (s.bound, s.quiescing)
         }
-        // Bound but never served: close the listening socket here.
-        if let (server, _) = bound { try? await server.channel.close() }
+        // Bound but never served: close the listening socket here, and what it accepted.
+        if let (server, _) = bound {
+            try? await server.executeThenClose { _ in }
+            await closeUnclaimedConnections()
+        }
         dispatcher.beginDraining()
         let allClosed = group.next().makePromise(of: Void.self)
         if let quiescing {
