@@ -250,6 +250,15 @@ let package = Package(
             path: "Benchmarks/EchoFloor"
         ),
         .executableTarget(
+            name: "nio-floor",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ],
+            path: "Benchmarks/NIOFloor",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "logbook-bench",
             dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
             path: "Benchmarks/LogbookBench",

@@ -1,6 +1,6 @@
 // Measures assistantd in a release build: `ping` throughput and p50/p99 latency with 1 and 16
-// closed-loop clients beside the C echo floor (same socket kind, same clients, same run),
-// start-to-ready time, and idle resident memory. Run: scripts/bench
+// closed-loop clients beside the C echo floor and a bare NIO server (same socket kind, same
+// clients, same run), start-to-ready time, and idle resident memory. Run: scripts/bench
 import Foundation
 
 struct Options {
@@ -197,39 +197,46 @@ let idle = smapsRollup(daemon.processIdentifier)
 print(String(format: "idle memory: RSS %.1f MB, PSS %.1f MB, private dirty %.1f MB", Double(idle.rss) / 1024, Double(idle.pss) / 1024,
              Double(idle.privateDirty) / 1024))
 
+/// Starts a floor server and waits for its "ready" line.
+func startFloor(_ executable: String, socket: String) -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: options.binDir + "/" + executable)
+    process.arguments = [socket]
+    let output = Pipe()
+    process.standardOutput = output
+    try! process.run()
+    _ = output.fileHandleForReading.availableData  // "ready"
+    return process
+}
+
 let floorPath = directory + "/floor.sock"
-let floor = Process()
-floor.executableURL = URL(fileURLWithPath: options.binDir + "/echo-floor")
-floor.arguments = [floorPath]
-let floorOut = Pipe()
-floor.standardOutput = floorOut
-try! floor.run()
-_ = floorOut.fileHandleForReading.availableData  // "ready"
+let floor = startFloor("echo-floor", socket: floorPath)
+let nioFloorPath = directory + "/nio-floor.sock"
+let nioFloor = startFloor("nio-floor", socket: nioFloorPath)
 
 let daemonPath = directory + "/assistant/assistantd.sock"
-print("\n| clients | assistantd req/s | p50 µs | p99 µs | floor req/s | floor p50 µs | floor p99 µs | throughput vs floor |")
-print("|---|---|---|---|---|---|---|---|")
+print("\n| clients | assistantd req/s | p50 µs | p99 µs | C floor req/s | floor p50 µs | floor p99 µs | NIO floor req/s | NIO p50 µs | vs C floor | vs NIO floor |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for clients in options.clients {
-    // Alternating, three rounds each, so neither side always runs on a warmer (or busier) machine;
-    // the round with the median throughput is reported for each.
-    var daemonRounds: [LoadResult] = []
-    var floorRounds: [LoadResult] = []
+    // Taking turns, three rounds each, in a rotating order, so no side always runs on a warmer
+    // (or busier) machine; the round with the median throughput is reported for each.
+    let paths = [daemonPath, floorPath, nioFloorPath]
+    var rounds: [[LoadResult]] = [[], [], []]
     for round in 0..<3 {
-        if round % 2 == 0 {
-            daemonRounds.append(load(path: daemonPath, clients: clients, seconds: options.seconds / 3))
-            floorRounds.append(load(path: floorPath, clients: clients, seconds: options.seconds / 3))
-        } else {
-            floorRounds.append(load(path: floorPath, clients: clients, seconds: options.seconds / 3))
-            daemonRounds.append(load(path: daemonPath, clients: clients, seconds: options.seconds / 3))
+        for turn in 0..<3 {
+            let side = (round + turn) % 3
+            rounds[side].append(load(path: paths[side], clients: clients, seconds: options.seconds / 3))
         }
     }
-    let d = daemonRounds.sorted { $0.throughput < $1.throughput }[1]
-    let f = floorRounds.sorted { $0.throughput < $1.throughput }[1]
-    print(String(format: "| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f%% |", clients, d.throughput, d.p50, d.p99, f.throughput, f.p50, f.p99, 100 * d.throughput / f.throughput))
+    let median = rounds.map { $0.sorted { $0.throughput < $1.throughput }[1] }
+    let (d, f, n) = (median[0], median[1], median[2])
+    print(String(format: "| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f%% | %.0f%% |", clients, d.throughput, d.p50, d.p99,
+                 f.throughput, f.p50, f.p99, n.throughput, n.p50, 100 * d.throughput / f.throughput, 100 * d.throughput / n.throughput))
 }
 let loadedRSS = residentKB(daemon.processIdentifier)
 print(String(format: "\nresident memory after the load: %.1f MB", Double(loadedRSS) / 1024))
 stop(floor)
+stop(nioFloor)
 stop(daemon)
 try? FileManager.default.removeItem(atPath: directory)
 try? FileManager.default.removeItem(atPath: startDirectory)
