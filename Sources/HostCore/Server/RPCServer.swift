@@ -24,19 +24,20 @@ public final class RPCServer: Sendable {
         var quiescing: ServerQuiescingHelper?
         var connections: [UInt64: ServerConnection] = [:]
         var nextID: UInt64 = 0
-        /// Wires made by the child initializer that the accept loop has not taken yet. NIO's
-        /// async `bind` can drop an accepted child that is still on its way when the listening
-        /// socket closes (apple/swift-nio#2637), and a `NIOAsyncChannel` released without
-        /// `executeThenClose` traps. Holding them here lets the server close each one itself.
-        var unclaimed: [UInt64: (ConnectionServer.Wire, ServerConnection)] = [:]
+        /// Wires made by the child initializer that the accept loop has not taken yet, by
+        /// connection. NIO's async `bind` can drop an accepted child that is still on its way
+        /// when the listening socket closes (apple/swift-nio#2637), and a `NIOAsyncChannel`
+        /// released without `executeThenClose` traps; so the wire stays here, never in the
+        /// accept stream, and the server closes whatever the loop did not take.
+        var unclaimed: [UInt64: ConnectionServer.Wire] = [:]
         /// Set once the accept loop has ended: the initializer then makes no more wires.
         var acceptingEnded = false
     }
 
-    /// What the child-channel initializer hands the accept loop.
+    /// What the child-channel initializer hands the accept loop (the wire waits in `unclaimed`).
     enum Accepted: Sendable {
         case refused
-        case connection(ConnectionServer.Wire, ServerConnection)
+        case connection(ServerConnection)
     }
     private let state = NIOLockedValueBox(State())
 
@@ -122,8 +123,8 @@ public final class RPCServer: Sendable {
             try await server.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await accepted in inbound {
-                        guard case .connection(_, let connection) = accepted,
-                            let (wire, connection) = state.withLockedValue({ $0.unclaimed.removeValue(forKey: connection.connectionID) })
+                        guard case .connection(let connection) = accepted,
+                            let wire = state.withLockedValue({ $0.unclaimed.removeValue(forKey: connection.connectionID) })
                         else { continue }
                         group.addTask { [self] in
                             await connectionServer.serve(wire, connection: connection)
@@ -143,23 +144,19 @@ public final class RPCServer: Sendable {
         }
     }
 
-    /// The connections accepted but not taken by the accept loop; no more are made after this.
-    private func takeUnclaimedConnections() -> [(ConnectionServer.Wire, ServerConnection)] {
-        state.withLockedValue { s in
+    /// Closes the connections accepted that the accept loop never took (it ended, failed, or
+    /// never ran); no more are made after this.
+    private func closeUnclaimedConnections() async {
+        let unclaimed = state.withLockedValue { s in
             defer {
                 s.acceptingEnded = true
                 s.unclaimed = [:]
             }
-            return Array(s.unclaimed.values)
+            return s.unclaimed
         }
-    }
-
-    /// Closes the connections accepted that the accept loop never took (it ended, failed, or
-    /// never ran).
-    private func closeUnclaimedConnections() async {
-        for (wire, connection) in takeUnclaimedConnections() {
+        for (id, wire) in unclaimed {
             try? await wire.executeThenClose { _, _ in }
-            _ = state.withLockedValue { $0.connections.removeValue(forKey: connection.connectionID) }
+            _ = state.withLockedValue { $0.connections.removeValue(forKey: id) }
         }
     }
 
@@ -223,8 +220,8 @@ public final class RPCServer: Sendable {
                     let wire = try ConnectionServer.Wire(
                         wrappingChannelSynchronously: channel, configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 16)))
                     s.connections[s.nextID] = connection
-                    s.unclaimed[s.nextID] = (wire, connection)
-                    return .connection(wire, connection)
+                    s.unclaimed[s.nextID] = wire
+                    return .connection(connection)
                 }
                 // Accepted while the server stopped: nobody will serve it.
                 if case .refused = accepted { channel.close(promise: nil) }
