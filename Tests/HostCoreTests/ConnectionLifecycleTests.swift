@@ -170,4 +170,28 @@ import Testing
             #expect(host.host.server.connectionCount == 0, "round \(round): every accepted connection was closed")
         }
     }
+
+    /// Clients of a host that was bound but never run: stopping it closes the listening socket,
+    /// and NIO accepts some of them on the way (they may even get their `ping` answered on the
+    /// event loop). Each is then closed, none kept open, and nothing crashes: those connections
+    /// had no accept loop to take them, and dropping them used to crash the process.
+    @Test func clientsOfAHostThatNeverRanAreClosedAtStop() async throws {
+        let testHost = try TestHost()
+        try await testHost.host.start()
+        var clients: [RawLineClient] = []
+        for i in 0..<20 {
+            let client = try await RawLineClient(socketPath: testHost.socketPath)
+            try await client.send(line: #"{"jsonrpc":"2.0","id":\#(i),"method":"ping"}"#)
+            clients.append(client)
+        }
+        await testHost.host.shutdown()
+        #expect(testHost.host.server.connectionCount == 0)
+        for (i, client) in clients.enumerated() {
+            if let line = try await client.readLine() {
+                #expect(try JSONValue.decode(line) == ["jsonrpc": "2.0", "id": .int(Int64(i)), "result": "pong"])
+            }
+            try await client.waitForClose()
+            await client.close()
+        }
+    }
 }
