@@ -149,26 +149,27 @@ import Testing
     /// that way used to crash the daemon ("Deinited NIOAsyncWriter without calling finish()").
     /// Each round races a burst of connections against the stop; a crash fails the whole run.
     @Test func connectionsArrivingDuringStopAreClosedNotLost() async throws {
+        // Connects that reached the daemon's socket (the rest found it gone): the race is real
+        // only if some of them did.
+        let connected = NIOLockedValueBox(0)
         for round in 0..<30 {
             let host = try await TestHost.started()
             let path = host.socketPath
-            let refusedOrServed = NIOLockedValueBox(0)
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
                         for _ in 0..<50 {
                             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-                            _ = UnixSocketAddress.connect(fd, to: path)
+                            if UnixSocketAddress.connect(fd, to: path) { connected.withLockedValue { $0 += 1 } }
                             close(fd)
-                            refusedOrServed.withLockedValue { $0 += 1 }
                         }
                     }
                 }
                 group.addTask { await host.stop() }
             }
-            #expect(refusedOrServed.withLockedValue { $0 } == 200, "round \(round)")
             #expect(host.host.server.connectionCount == 0, "round \(round): every accepted connection was closed")
         }
+        #expect(connected.withLockedValue { $0 } > 0)
     }
 
     /// Clients of a host that was bound but never run: stopping it closes the listening socket,
