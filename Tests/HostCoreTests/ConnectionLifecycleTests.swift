@@ -180,10 +180,16 @@ import Testing
         let testHost = try TestHost()
         try await testHost.host.start()
         var clients: [RawLineClient] = []
-        for i in 0..<20 {
-            let client = try await RawLineClient(socketPath: testHost.socketPath)
-            try await client.send(line: #"{"jsonrpc":"2.0","id":\#(i),"method":"ping"}"#)
-            clients.append(client)
+        do {
+            for i in 0..<20 {
+                let client = try await RawLineClient(socketPath: testHost.socketPath)
+                clients.append(client)
+                try await client.send(line: #"{"jsonrpc":"2.0","id":\#(i),"method":"ping"}"#)
+            }
+        } catch {
+            // A host that never ran has no scope to stop it: stop it here.
+            await testHost.host.shutdown()
+            throw error
         }
         await testHost.host.shutdown()
         #expect(testHost.host.server.connectionCount == 0)

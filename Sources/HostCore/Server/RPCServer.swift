@@ -134,7 +134,7 @@ public final class RPCServer: Sendable {
                     }
                     // The listening socket has closed. A client accepted on the way is closed:
                     // NIO may never register its channel, so serving it could wait forever.
-                    group.addTask { [self] in await closeUnclaimedConnections() }
+                    await closeUnclaimedConnections()
                 }
             }
         } catch {

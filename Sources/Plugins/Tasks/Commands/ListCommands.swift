@@ -69,7 +69,7 @@ extension TasksService {
         let (items, indexed) = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to, category: category) }
         var occurrences: [Occurrence] = []
         var starts: [Date] = []
-        for t in items where category == nil || t.category == category {
+        for t in items {
             let found = indexed[t.id].map { $0.map { t.occurrence(at: $0) } } ?? t.occurrences(from: from, to: to)
             for o in found {
                 if let at = o.sortInstant(), at >= from, at < to {
