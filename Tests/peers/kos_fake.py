@@ -286,10 +286,13 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def record(self, parts):
+    def record(self, parts, grant=None):
         auth = self.headers.get("Authorization") or ""
+        entry = {"method": self.command, "path": parts.path, "query": parts.query, "auth": auth.split(" ")[0].lower() if auth else "none"}
+        if grant is not None:
+            entry["grant"] = grant
         with lock:
-            seen.append({"method": self.command, "path": parts.path, "query": parts.query, "auth": auth.split(" ")[0].lower() if auth else "none"})
+            seen.append(entry)
 
     def client_ok(self, form):
         auth = self.headers.get("Authorization") or ""
@@ -344,10 +347,10 @@ class Handler(BaseHTTPRequestHandler):
                     else:
                         hang_released.set()
             return self.answer(200, {})
-        self.record(parts)
+        form = parse_qs(raw)
+        self.record(parts, form.get("grant_type", [""])[0] if parts.path == "/oauth/token" else None)
         if parts.path != "/oauth/token":
             return self.answer(404, {"error": "not_found"})
-        form = parse_qs(raw)
         if not self.client_ok(form):
             return self.answer(401, {"error": "unauthorized"})
         grant = form.get("grant_type", [""])[0]
