@@ -100,9 +100,18 @@ actor TokenKeeper {
             throw needsLogin(try login()?.detail ?? "no one is logged in")
         }
         if login.expiresAt.timeIntervalSince(context.clock.now) > Self.margin { return access }
-        try await refresh()
+        try await refreshIfStillExpiring()
         guard let fresh = try await context.vault.get("access_token") else { throw needsLogin("the token was not stored") }
         return fresh
+    }
+
+    /// Refreshes unless another caller's refresh has finished since this caller read the expiry
+    /// (it read it before a suspension): a second refresh would only spend a grant.
+    private func refreshIfStillExpiring() async throws {
+        if !refreshing, let login = try login(), login.state == "ready", login.expiresAt.timeIntervalSince(context.clock.now) > Self.margin {
+            return
+        }
+        try await refresh()
     }
 
     /// Uses the refresh token once; a refusal ends the login (needs re-auth, one notice).
