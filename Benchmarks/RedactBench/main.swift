@@ -43,6 +43,10 @@ func previousRedact(_ value: JSONValue, _ known: Set<String>) -> JSONValue {
 
 let clock = ContinuousClock()
 var now: [Double] = [], before: [Double] = [], serialization: [Double] = [], encodeOnly: [Double] = []
+var parsed: [Double] = [], parsedByFoundation: [Double] = []
+// The same reply parsed, as a client (and the daemon, for requests) parses it.
+let encoded = value.encodedBytes()
+let encodedData = Data(encoded)
 let known = Set(secrets)
 var check = 0
 for round in 0..<13 {
@@ -59,6 +63,13 @@ for round in 0..<13 {
     start = clock.now
     let data = try JSONSerialization.data(withJSONObject: foundation)
     let j = ms(clock.now - start)
+    start = clock.now
+    let reparsed = try JSONValue.decode(bytes: encoded)
+    let p = ms(clock.now - start)
+    start = clock.now
+    let reparsedByFoundation = try JSONSerialization.jsonObject(with: encodedData)
+    let pf = ms(clock.now - start)
+    precondition(reparsed == value && (reparsedByFoundation as? [String: Any])?.count == 1, "both parsers read the reply")
     check &+= bytes.count &+ plain.count &+ old.count &+ data.count
     precondition(bytes.count == old.count, "both redactors scrub the same")
     if round >= 3 {
@@ -66,6 +77,8 @@ for round in 0..<13 {
         encodeOnly.append(e)
         before.append(b)
         serialization.append(j)
+        parsed.append(p)
+        parsedByFoundation.append(pf)
     }
 }
 print("| 10 000 items × 5 strings, 50 secrets | median |")
@@ -74,4 +87,6 @@ print(String(format: "| redact + encode (this redactor) | %.1f ms |", median(now
 print(String(format: "| encode only (no redaction) | %.1f ms |", median(encodeOnly)))
 print(String(format: "| JSONSerialization.data, the same value | %.1f ms |", median(serialization)))
 print(String(format: "| redact + encode (the previous redactor) | %.1f ms |", median(before)))
+print(String(format: "| parse the encoded value (JSONValue.decode) | %.1f ms |", median(parsed)))
+print(String(format: "| JSONSerialization.jsonObject, the same bytes | %.1f ms |", median(parsedByFoundation)))
 print("(checksum \(check))")

@@ -82,6 +82,9 @@ struct JSONParser {
         index += 1
         var object: [String: JSONValue] = [:]
         skipWhitespace()
+        // Room for a typical record at once: growing from empty resized each object two or three
+        // times, a fifth of a large reply's parse (redact-bench: 12.5 → 10.0 ms).
+        if index < bytes.count, bytes[index] != UInt8(ascii: "}") { object.reserveCapacity(6) }
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             return .object(object)
@@ -133,17 +136,22 @@ struct JSONParser {
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII needs no validation, and `String(decoding:)` makes it
+        // without the generic `String(validating:)`, whose metadata lookups at run time were a
+        // tenth of a large reply's parse (perf); anything else is validated.
+        var union: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if union < 0x80 { return String(decoding: slice, as: UTF8.self) }
                 guard let string = String(validating: slice, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw fail("control character in a string") }
+            union |= byte
             index += 1
         }
         var buffer = Array(bytes[start..<index])

@@ -8,6 +8,8 @@ import Testing
             #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,2.5,-3e2,true,false,null,"x"]}}"#,
             #"[]"#, #"{}"#, #" [ 1 , { "k" : [ ] } ] "#, #""plain""#, "0", "-0.0", "1E+2", "12345678901234567890",
             #""esc \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00 é 😀""#, #"{"dup":1,"dup":2}"#,
+            // ASCII strings (made without validation) beside non-ASCII ones (validated).
+            #"{"ascii":"abc","é":"žluťoučký kůň","x":["~\u007f","😀","z"]}"#,
         ]
         for text in documents {
             let ours = try JSONValue.decode(text)
@@ -25,6 +27,10 @@ import Testing
             Array(".5".utf8), Array("+1".utf8), Array("tru".utf8), Array("nul".utf8), Array("\"unterminated".utf8),
             Array("\"bad \\x escape\"".utf8), Array("\"\\ud800\"".utf8), Array("\"\\udc00\"".utf8), Array("[1] 2".utf8),
             Array("{'a':1}".utf8), [0x22, 0xC3, 0x28, 0x22], [0x22, 0x01, 0x22], [0xFF], Array("NaN".utf8),
+            // Invalid UTF-8 after ASCII bytes, a lone continuation byte, an encoded surrogate, a
+            // truncated 4-byte sequence, and an invalid key.
+            [0x22, 0x61, 0x62, 0xFF, 0x22], [0x22, 0x80, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xF0, 0x90, 0x80, 0x22],
+            [0x7B, 0x22, 0x61, 0xC0, 0xAF, 0x22, 0x3A, 0x31, 0x7D],
             Array(repeating: UInt8(ascii: "["), count: 600) + Array(repeating: UInt8(ascii: "]"), count: 600),
         ]
         for bytes in bad {
