@@ -259,7 +259,85 @@ struct JSONParser {
 ///
 /// Hand-written like the parser: it writes `JSONValue` straight into bytes
 /// (`JSONSerialization.data` took 18× as long on the 10 000-item result in redact-bench).
+/// What a writer scrubs as it writes: HostCore's secret redactor. Scrubbing while writing walks
+/// a reply once; redacting it first walked the whole value a second time, a ninth of a month's
+/// agenda (tasks-bench).
+public protocol JSONScrubber {
+    /// Whether a member with this key holds a credential: a non-empty string there is replaced.
+    func isCredentialKey(_ key: String) -> Bool
+    /// What a credential member's string is written as.
+    var placeholder: String { get }
+    /// `text` with the secrets in it replaced, or nil when it has none (the common case).
+    func scrubbed(_ text: String) -> String?
+}
+
 enum JSONWriter {
+    /// Writes `value`; with a scrubber, every string and key is scrubbed and every credential
+    /// member's string replaced on the way.
+    static func write(_ value: JSONValue, into out: inout [UInt8], scrubbing scrubber: (any JSONScrubber)?) {
+        guard let scrubber else { return write(value, into: &out) }
+        // Opened once: the walk passes the scrubber itself, not a box around it.
+        write(value, into: &out, scrubber: scrubber)
+    }
+
+    static func write<Scrubber: JSONScrubber>(_ value: JSONValue, into out: inout [UInt8], scrubber: Scrubber) {
+        switch value {
+        case .string(let s): writeString(scrubber.scrubbed(s) ?? s, into: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            var first = true
+            for item in items {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                write(item, into: &out, scrubber: scrubber)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            // Keys almost never hold a secret: the members are written in the order of their own
+            // keys until one needs scrubbing, and only then is the object written again, sorted
+            // by its keys as written (a scrubbed key sorts as its placeholder).
+            let start = out.count
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, member) in object.sorted(by: { $0.key < $1.key }) {
+                if scrubber.scrubbed(key) != nil {
+                    out.removeSubrange(start...)
+                    return writeMembers(object, into: &out, scrubber: scrubber)
+                }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                writeMember(key, written: key, member, into: &out, scrubber: scrubber)
+            }
+            out.append(UInt8(ascii: "}"))
+        case .null, .bool, .int, .double: write(value, into: &out)
+        }
+    }
+
+    private static func writeMembers<Scrubber: JSONScrubber>(_ object: [String: JSONValue], into out: inout [UInt8], scrubber: Scrubber) {
+        out.append(UInt8(ascii: "{"))
+        var first = true
+        let members = object.map { (written: scrubber.scrubbed($0.key) ?? $0.key, key: $0.key, member: $0.value) }
+        for (written, key, member) in members.sorted(by: { $0.written < $1.written }) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            writeMember(key, written: written, member, into: &out, scrubber: scrubber)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// A credential member's string is written as the placeholder (the check uses the key as given).
+    private static func writeMember<Scrubber: JSONScrubber>(
+        _ key: String, written: String, _ member: JSONValue, into out: inout [UInt8], scrubber: Scrubber
+    ) {
+        writeString(written, into: &out)
+        out.append(UInt8(ascii: ":"))
+        if case .string(let s) = member, !s.isEmpty, scrubber.isCredentialKey(key) {
+            writeString(scrubber.placeholder, into: &out)
+        } else {
+            write(member, into: &out, scrubber: scrubber)
+        }
+    }
+
     static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)

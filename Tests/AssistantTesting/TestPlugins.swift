@@ -46,7 +46,10 @@ public final class EchoPlugin: AssistantPlugin {
                 params: [ParamSpec("token", .secret, required: true, help: "an upstream token")], result: "upstream settings"
             ) { _, params, _ in
                 let token = try params.requiredString("token")
-                return ["settings": ["api_key": "UPSTREAM-KEY-123456", "name": "printer"], "echo": .string("token was \(token)")]
+                return [
+                    "settings": ["api_key": "UPSTREAM-KEY-123456", "name": "printer"], "echo": .string("token was \(token)"),
+                    "seen": .object([token: true]),
+                ]
             },
             PluginCommand(
                 "slow", "Report progress, then answer",

@@ -273,6 +273,7 @@ import Testing
         #expect(result["settings"]?["api_key"] == .string(SecretRedactor.placeholder))
         #expect(result["settings"]?["name"] == "printer")
         #expect(result["echo"] == .string("token was \(SecretRedactor.placeholder)"))
+        #expect(result["seen"] == [SecretRedactor.placeholder: true], "a secret in a key is scrubbed too")
         await host.stop()
     }
 

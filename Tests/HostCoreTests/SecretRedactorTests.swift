@@ -20,6 +20,30 @@ struct SecretRedactorTests {
         #expect(redactor.redact(["password": "x1", "items": ["a zz99 b"]] as JSONValue) == ["password": .string(r), "items": [.string("a \(r) b")]])
     }
 
+    /// The daemon scrubs a result while writing it: the same bytes as redacting, then encoding.
+    @Test func scrubbingWhileWritingWritesWhatRedactingFirstDoes() {
+        let redactor = SecretRedactor()
+        for secret in ["abcd1234", "abcd1234-extended", "zz99", "x1"] { redactor.remember(secret) }
+        let r = SecretRedactor.placeholder
+        let value: JSONValue = [
+            "password": "x1", "Password": "plain", "apiKey": "", "token": 7, "note": "a zz99 b abcd1234-extended",
+            "items": [["secret": "s", "title": "abcd1234"], "zz99", 1, .null, ["nested": ["deep": "x zz99"]]],
+            "abcd1234": "a secret as a key", "plain": "nothing here", "číslo": "žluťoučký zz99",
+        ]
+        let expected: JSONValue = [
+            "password": .string(r), "Password": .string(r), "apiKey": "", "token": 7, "note": .string("a \(r) b \(r)"),
+            "items": [["secret": .string(r), "title": .string(r)], .string(r), 1, .null, ["nested": ["deep": .string("x \(r)")]]],
+            .init(stringLiteral: r): "a secret as a key", "plain": "nothing here", "číslo": .string("žluťoučký \(r)"),
+        ]
+        #expect(redactor.redact(value) == expected)
+        #expect(value.encodedBytes(scrubbing: redactor.scrubber()) == expected.encodedBytes())
+        #expect(JSONValue.responseBytes(id: 1, result: value, scrubbing: redactor.scrubber()) == JSONValue.responseBytes(id: 1, result: expected))
+        // With no secret known, credential members are still blanked and nothing else changes.
+        let fresh = SecretRedactor()
+        #expect(value.encodedBytes(scrubbing: fresh.scrubber()) == fresh.redact(value).encodedBytes())
+        #expect(fresh.redact(value)["note"] == "a zz99 b abcd1234-extended")
+    }
+
     @Test func secretsSharingTheirFirstBytesAreEachFound() {
         let redactor = SecretRedactor()
         let secrets = (0..<50).map { String(format: "aaaa%04d", $0) }

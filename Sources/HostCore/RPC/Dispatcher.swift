@@ -190,19 +190,24 @@ public final class Dispatcher: Sendable {
     }
 
     /// `finish`'s reply as bytes, written without building the envelope object.
+    /// A result is scrubbed as it is written.
     func finishBytes(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> [UInt8]? {
         guard let id else { return nil }
-        switch redacted(outcome) {
-        case .success(let result): return JSONValue.responseBytes(id: id.json, result: result)
-        case .failure(let error): return JSONValue.responseBytes(id: id.json, error: error.json)
+        switch outcome {
+        case .success(let result): return JSONValue.responseBytes(id: id.json, result: result, scrubbing: redactor.scrubber())
+        case .failure(let error): return JSONValue.responseBytes(id: id.json, error: redacted(error).json)
         }
     }
 
     private func redacted(_ outcome: Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError> {
         switch outcome {
         case .success(let result): .success(redactor.redact(result))
-        case .failure(let error): .failure(RPCError(code: error.code, message: redactor.redact(error.message), data: error.data.map(redactor.redact)))
+        case .failure(let error): .failure(redacted(error))
         }
+    }
+
+    private func redacted(_ error: RPCError) -> RPCError {
+        RPCError(code: error.code, message: redactor.redact(error.message), data: error.data.map(redactor.redact))
     }
 
     static func rpcError(_ error: any Error) -> RPCError {
