@@ -309,7 +309,15 @@ enum JSONWriter {
                 writeMember(key, written: key, member, into: &out, scrubber: scrubber)
             }
             out.append(UInt8(ascii: "}"))
-        case .null, .bool, .int, .double: write(value, into: &out)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): writeInteger(i, into: &out)
+        case .double(let d):
+            if d.isFinite {
+                if d == d.rounded(), abs(d) < 1e15 { writeInteger(Int64(d), into: &out) } else { out.append(contentsOf: "\(d)".utf8) }
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
         }
     }
 
@@ -338,40 +346,15 @@ enum JSONWriter {
         }
     }
 
+    /// Writes `value` as it is: the one writer, specialized for a scrubber that scrubs nothing.
     static func write(_ value: JSONValue, into out: inout [UInt8]) {
-        switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i): writeInteger(i, into: &out)
-        case .double(let d):
-            if d.isFinite {
-                if d == d.rounded(), abs(d) < 1e15 { writeInteger(Int64(d), into: &out) } else { out.append(contentsOf: "\(d)".utf8) }
-            } else {
-                out.append(contentsOf: "null".utf8)
-            }
-        case .string(let s): writeString(s, into: &out)
-        case .array(let items):
-            out.append(UInt8(ascii: "["))
-            var first = true
-            for item in items {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                write(item, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case .object(let object):
-            out.append(UInt8(ascii: "{"))
-            // Sorting the members (not the keys, then looking each up again) hashes nothing.
-            var first = true
-            for (key, member) in object.sorted(by: { $0.key < $1.key }) {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(key, into: &out)
-                out.append(UInt8(ascii: ":"))
-                write(member, into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
+        write(value, into: &out, scrubber: NoScrubbing())
+    }
+
+    private struct NoScrubbing: JSONScrubber {
+        var placeholder: String { "" }
+        func isCredentialKey(_ key: String) -> Bool { false }
+        func scrubbed(_ text: String) -> String? { nil }
     }
 
     /// Decimal digits without an intermediate String.
