@@ -138,8 +138,17 @@ public final class TestHost: Sendable {
     /// One call on a fresh connection.
     public func call(_ method: String, _ params: JSONValue? = nil) async throws -> Result<JSONValue, RPCError> {
         let connection = try await connect()
-        defer { Task { await connection.close() } }
-        return try await connection.callResult(method, params: params)
+        // Closed before returning, not by a task left behind: a test that ends right after a
+        // call leaves no connection open.
+        let result: Result<JSONValue, RPCError>
+        do {
+            result = try await connection.callResult(method, params: params)
+        } catch {
+            await connection.close()
+            throw error
+        }
+        await connection.close()
+        return result
     }
 
     private let stopped = NIOLockedValueBox(false)
