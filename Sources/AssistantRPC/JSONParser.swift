@@ -255,10 +255,6 @@ struct JSONParser {
     }
 }
 
-/// Compact, key-sorted JSON text: never a raw newline, so one value fits one line.
-///
-/// Hand-written like the parser: it writes `JSONValue` straight into bytes
-/// (`JSONSerialization.data` took 18× as long on the 10 000-item result in redact-bench).
 /// What a writer scrubs as it writes: HostCore's secret redactor. Scrubbing while writing walks
 /// a reply once; redacting it first walked the whole value a second time, a ninth of a month's
 /// agenda (tasks-bench).
@@ -271,6 +267,10 @@ public protocol JSONScrubber {
     func scrubbed(_ text: String) -> String?
 }
 
+/// Compact, key-sorted JSON text: never a raw newline, so one value fits one line.
+///
+/// Hand-written like the parser: it writes `JSONValue` straight into bytes
+/// (`JSONSerialization.data` took 18× as long on the 10 000-item result in redact-bench).
 enum JSONWriter {
     /// Writes `value`; with a scrubber, every string and key is scrubbed and every credential
     /// member's string replaced on the way.
