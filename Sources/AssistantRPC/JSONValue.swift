@@ -118,23 +118,34 @@ extension JSONValue {
 
     /// The encoding with every string and key scrubbed and every credential member's string
     /// replaced as it is written: the same bytes as encoding the value redacted first.
-    public func encodedBytes(scrubbing scrubber: any JSONScrubber) -> [UInt8] {
+    public func encodedBytes(scrubbing scrubber: some JSONScrubber) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(128)
-        JSONWriter.write(self, into: &out, scrubbing: scrubber)
+        JSONWriter.write(self, into: &out, scrubber: scrubber)
         return out
     }
 
     /// A JSON-RPC response, `{"id":…,"jsonrpc":"2.0","result":…}` (or `"error"`), written from its
     /// parts: the same bytes as encoding the envelope object, keys sorted, without building it.
-    /// With a scrubber, the result is scrubbed as it is written (see `JSONScrubber`).
-    public static func responseBytes(id: JSONValue, result: JSONValue, scrubbing scrubber: (any JSONScrubber)? = nil) -> [UInt8] {
+    public static func responseBytes(id: JSONValue, result: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64)
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONWriter.write(id, into: &out)
         out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
-        JSONWriter.write(result, into: &out, scrubbing: scrubber)
+        JSONWriter.write(result, into: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// The same, with the result scrubbed as it is written (see `JSONScrubber`).
+    public static func responseBytes(id: JSONValue, result: JSONValue, scrubbing scrubber: some JSONScrubber) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.write(id, into: &out)
+        out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+        JSONWriter.write(result, into: &out, scrubber: scrubber)
         out.append(UInt8(ascii: "}"))
         return out
     }
