@@ -99,7 +99,7 @@ actor TokenKeeper {
         guard let login = try login(), login.state == "ready", let access = try await context.vault.get("access_token") else {
             throw needsLogin(try login()?.detail ?? "no one is logged in")
         }
-        if login.expiresAt.timeIntervalSince(context.clock.now) > Self.margin { return access }
+        if isFresh(login) { return access }
         try await refreshIfStillExpiring()
         guard let fresh = try await context.vault.get("access_token") else { throw needsLogin("the token was not stored") }
         return fresh
@@ -108,10 +108,13 @@ actor TokenKeeper {
     /// Refreshes unless another caller's refresh has finished since this caller read the expiry
     /// (it read it before a suspension): a second refresh would only spend a grant.
     private func refreshIfStillExpiring() async throws {
-        if !refreshing, let login = try login(), login.state == "ready", login.expiresAt.timeIntervalSince(context.clock.now) > Self.margin {
-            return
-        }
+        if !refreshing, let login = try login(), login.state == "ready", isFresh(login) { return }
         try await refresh()
+    }
+
+    /// More than `margin` left before the token expires.
+    private func isFresh(_ login: Login) -> Bool {
+        login.expiresAt.timeIntervalSince(context.clock.now) > Self.margin
     }
 
     /// Uses the refresh token once; a refusal ends the login (needs re-auth, one notice).
