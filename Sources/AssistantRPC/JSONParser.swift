@@ -9,6 +9,11 @@ public struct JSONParseError: Error, CustomStringConvertible, Equatable {
     public var offset: Int
     public var reason: String
     public var description: String { "\(reason) at byte \(offset)" }
+
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
 }
 
 struct JSONParser {

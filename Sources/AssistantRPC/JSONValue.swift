@@ -172,6 +172,11 @@ extension JSONValue {
 
     public static func decode(_ text: String) throws -> JSONValue { try decode(Data(text.utf8)) }
 
+    /// `decode(bytes:)` with its failure typed, for callers that report why (the offset and reason).
+    public static func parse(bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        try JSONParser.parse(bytes)
+    }
+
     /// Converts any Encodable into a JSONValue (used by plugins to return their records).
     public init<T: Encodable>(encoding value: T) throws {
         self = try JSONParser.parse(JSONCoding.encoder.encode(value))

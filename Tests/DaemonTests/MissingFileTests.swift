@@ -40,17 +40,17 @@ struct MissingFileTests {
         let printers = try await connection.call("octoprint.printers.list")["printers"]?.arrayValue ?? []
         #expect(printers.count == 1)
         #expect(printers.first?["state"] == "failed")
-        #expect(printers.first?["problem"] == .string("its CA file \(ca) cannot be read: No such file or directory"))
+        #expect(printers.first?["problem"] == .string("its CA file \(ca) does not exist"))
         let call = try await connection.callResult("octoprint.status", params: ["printer": "shop"])
         guard case .failure(let error) = call else { Issue.record("a printer without its CA file answered: \(call)"); return }
         #expect(error.code == RPCErrorCode.pluginNotReady)
-        #expect(error.message.contains("Printer 'shop' cannot be used: its CA file \(ca) cannot be read: No such file or directory"))
+        #expect(error.message.contains("Printer 'shop' cannot be used: its CA file \(ca) does not exist"))
         #expect(error.data?["account"] == "shop")
         // status shows the printer's account as failed, naming the file.
         let status = try await connection.call("status")
         let octoprint = status["plugins"]?.arrayValue?.first { $0["id"] == "octoprint" }
         #expect(octoprint?["state"] == "ready")
-        #expect(octoprint?["accounts"] == [["name": "shop", "state": "failed", "detail": .string("its CA file \(ca) cannot be read: No such file or directory")]])
+        #expect(octoprint?["accounts"] == [["name": "shop", "state": "failed", "detail": .string("its CA file \(ca) does not exist")]])
         // Everything else is served.
         #expect(try await connection.call("logbook.airports.search", params: ["query": "LKTB"])["airports"]?.arrayValue?.first?["icao"] == "LKTB")
         daemon.signal(SIGTERM)
@@ -100,6 +100,12 @@ struct MissingFileTests {
         let result = try await runCommand(Binaries.assistantd, ["--config", missing], environment: DaemonProcess.environment(directory))
         #expect(result.status == 78)
         #expect(result.stderr.contains(missing))
-        #expect(result.stderr.contains("cannot read the file (missing or unreadable)"))
+        #expect(result.stderr.contains("\(missing): the file does not exist"), "\(result.stderr)")
+        // A FIFO as the configuration is refused at once instead of waiting for a writer.
+        let fifo = directory.file("config.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let piped = try await runCommand(Binaries.assistantd, ["--config", fifo], environment: DaemonProcess.environment(directory))
+        #expect(piped.status == 78)
+        #expect(piped.stderr.contains("the file is a FIFO (named pipe), not a regular file"), "\(piped.stderr)")
     }
 }

@@ -189,7 +189,7 @@ struct UpstreamClientTests {
         let gone = try Self.client(peer.baseURL, caFile: missing)
         let error = try #require(await Self.failure { try await gone.get("/json") })
         #expect(error.code == -32002)
-        #expect(error.message == "Account 'main' of 'kit' cannot be used: its CA file \(missing) cannot be read: No such file or directory")
+        #expect(error.message == "Account 'main' of 'kit' cannot be used: its CA file \(missing) does not exist")
     }
 
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")))
@@ -202,7 +202,10 @@ struct UpstreamClientTests {
     }
 
     @Test func addressesFollowThePlainHTTPPolicy() throws {
-        for ok in ["https://stag.example.cz/ws", "http://127.0.0.1:8080", "http://localhost/x", "http://[::1]:9/"] {
+        for ok in [
+            "https://stag.example.cz/ws", "http://127.0.0.1:8080", "http://127.1.2.3/", "http://localhost/x", "http://LOCALHOST/x",
+            "http://[::1]:9/", "http://[::ffff:127.0.0.1]/",
+        ] {
             try UpstreamClient.checkBaseURL(ok, policy: .loopbackOnly, param: "base_url")
         }
         try UpstreamClient.checkBaseURL("http://octopi.local", policy: .allowed, param: "url")
@@ -210,6 +213,10 @@ struct UpstreamClientTests {
             ("http://stag.example.cz", "must use https"), ("ftp://x.cz", "must start with https://"),
             ("https://user:pw@x.cz", "must not carry credentials"), ("https://x.cz/?token=1", "must not carry credentials or a query"),
             ("not a url", "is not an http(s) address"),
+            // Names that only look like loopback addresses: a remote DNS answers for them.
+            ("http://127.evil.example/", "must use https"), ("http://127.0.0.1.nip.io/", "must use https"),
+            ("http://localhost.evil.example/", "must use https"), ("http://[::2]/", "must use https"),
+            ("http://128.0.0.1/", "must use https"), ("http://[::ffff:10.0.0.1]/", "must use https"),
         ] {
             #expect(throws: RPCError.self) { try UpstreamClient.checkBaseURL(bad, policy: .loopbackOnly, param: "base_url") }
             do throws(RPCError) {

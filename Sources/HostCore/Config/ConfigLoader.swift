@@ -26,9 +26,13 @@ public enum ConfigLoader {
     /// `explicitPath` (from `--config` or `ASSISTANT_CONFIG`) must exist; the default path may not.
     public static func load(explicitPath: String?, environment: [String: String]) throws -> LoadedConfiguration {
         let path = explicitPath ?? Paths.configFile(environment: environment)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if explicitPath != nil { throw ConfigError(file: path, line: nil, reason: "cannot read the file (missing or unreadable)") }
-            return LoadedConfiguration(configuration: HostConfiguration(), warnings: [], path: nil)
+        let data: Data
+        do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.smallFile) } catch {
+            // The default path may be absent; anything else about it is the person's to fix.
+            if explicitPath == nil, case .cannotOpen(let code) = error.reason, code == ENOENT || code == ENOTDIR {
+                return LoadedConfiguration(configuration: HostConfiguration(), warnings: [], path: nil)
+            }
+            throw ConfigError(file: path, line: nil, reason: "the file \(error.problem)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: path, line: nil, reason: "the file is not UTF-8 text")

@@ -39,24 +39,68 @@ public final class XMLNode: @unchecked Sendable {
         children.first { $0.name == name && (namespace == nil || $0.namespace == namespace) }
     }
 
-    /// Parses a document; nil when it is not well-formed XML. External entities are never loaded.
-    public static func parse(_ data: Data) -> XMLNode? {
-        let builder = Builder()
+    /// How much of a document from outside is read into a tree. The tree is walked and released
+    /// recursively (an element's children are freed when it is), so its depth must be bounded:
+    /// a server answering 50 000 nested elements overflowed the stack when the tree was freed.
+    public struct Limits: Sendable {
+        public var maxDepth: Int
+        public var maxElements: Int
+
+        public init(maxDepth: Int = 256, maxElements: Int = 1_000_000) {
+            self.maxDepth = maxDepth
+            self.maxElements = maxElements
+        }
+
+        public static let `default` = Limits()
+    }
+
+    /// Why a document was not read, in words that go into an error naming the server or file.
+    public enum ParseFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        case malformed
+        case tooDeep(limit: Int)
+        case tooManyElements(limit: Int)
+        /// Well-formed, but not the document that was asked for (`expected` names it).
+        case unexpectedRoot(String, expected: String)
+
+        public var description: String {
+            switch self {
+            case .malformed: "is not well-formed XML"
+            case .unexpectedRoot(let root, let expected): "is XML, but <\(root)> instead of \(expected)"
+            case .tooDeep(let limit): "nests XML elements deeper than the limit of \(limit)"
+            case .tooManyElements(let limit): "has more XML elements than the limit of \(limit)"
+            }
+        }
+    }
+
+    /// Parses a document; nil when it is not well-formed XML or over the default limits.
+    public static func parse(_ data: Data) -> XMLNode? { try? parse(data, limits: .default) }
+
+    /// Parses a document within `limits`. External entities are never loaded. Parsing stops at
+    /// the first element over a limit, so an over-deep document never becomes a tree.
+    public static func parse(_ data: Data, limits: Limits) throws(ParseFailure) -> XMLNode {
+        let builder = Builder(limits: limits)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
+        let parsed = parser.parse()
+        if let overLimit = builder.overLimit { throw overLimit }
         // Foundation's parser on Linux can report success for a document cut off mid-element:
         // every element must also have closed.
-        guard parser.parse(), !builder.failed, builder.stack.isEmpty else { return nil }
-        return builder.root
+        guard parsed, !builder.failed, builder.stack.isEmpty, let root = builder.root else { throw .malformed }
+        return root
     }
 
     private final class Builder: NSObject, XMLParserDelegate {
+        let limits: Limits
         var root: XMLNode?
         var stack: [XMLNode] = []
         var failed = false
+        var overLimit: ParseFailure?
+        var elements = 0
+
+        init(limits: Limits) { self.limits = limits }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { failed = true }
         /// Prefix → namespace as declared so far (the parser reports attributes by prefix).
@@ -77,6 +121,12 @@ public final class XMLNode: @unchecked Sendable {
                     attributes[key] = value
                 }
             }
+            elements += 1
+            if stack.count >= limits.maxDepth || elements > limits.maxElements {
+                overLimit = stack.count >= limits.maxDepth ? .tooDeep(limit: limits.maxDepth) : .tooManyElements(limit: limits.maxElements)
+                parser.abortParsing()
+                return
+            }
             let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
             let element = XMLNode(namespace: namespaceURI ?? "", name: local, attributes: attributes)
             if let parent = stack.last { parent.children.append(element) } else { root = element }
@@ -84,10 +134,12 @@ public final class XMLNode: @unchecked Sendable {
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-            _ = stack.popLast()
+            if overLimit == nil { _ = stack.popLast() }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) { stack.last?.text += string }
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if overLimit == nil { stack.last?.text += string }
+        }
 
         func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { stack.last?.text += String(decoding: CDATABlock, as: UTF8.self) }
     }
@@ -119,9 +171,19 @@ public struct AtomDocument: Sendable {
     public var next: String?
     public var totalResults: Int?
 
-    /// nil when the bytes are not an Atom feed or entry.
+    /// nil when the bytes are not an Atom feed or entry, or are over the default limits.
     public init?(_ data: Data) {
-        guard let root = XMLNode.parse(data), root.namespace == Self.atom, root.name == "feed" || root.name == "entry" else { return nil }
+        guard let document = try? Self(parsing: data) else { return nil }
+        self = document
+    }
+
+    /// Reads an Atom feed or entry within `limits`; the failure says why not, for an error
+    /// naming the server.
+    public init(parsing data: Data, limits: XMLNode.Limits = .default) throws(XMLNode.ParseFailure) {
+        let root = try XMLNode.parse(data, limits: limits)
+        guard root.namespace == Self.atom, root.name == "feed" || root.name == "entry" else {
+            throw .unexpectedRoot(root.name, expected: "an Atom feed or entry")
+        }
         base = root.attribute("base", XMLNode.xmlNamespace)
         language = root.attribute("lang", XMLNode.xmlNamespace)
         let base = self.base

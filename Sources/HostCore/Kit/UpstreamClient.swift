@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOHTTPCompression
 import NIOSSL
 
 /// How a plugin's client proves who it is to its upstream. Secrets go in headers, never in URLs.
@@ -32,7 +33,12 @@ public struct UpstreamResponse: Sendable {
     public var headers: HTTPHeaders
     public var body: ByteBuffer
 
-    public var json: JSONValue? { body.readableBytes == 0 ? nil : try? JSONValue.decode(bytes: body.readableBytesView) }
+    public var json: JSONValue? { try? decodedJSON() }
+    /// The body as JSON, nil when empty; the failure says why it cannot be read (nesting deeper
+    /// than the parser's limit, invalid UTF-8, …) for an error naming the server.
+    public func decodedJSON() throws(JSONParseError) -> JSONValue? {
+        body.readableBytes == 0 ? nil : try JSONValue.parse(bytes: body.readableBytesView)
+    }
     public var text: String { String(buffer: body) }
 }
 
@@ -93,6 +99,9 @@ public struct UpstreamClient: Sendable {
     public static let sharedHTTP: HTTPClient = {
         var configuration = HTTPClient.Configuration.singletonConfiguration
         configuration.connectionPool.retryConnectionEstablishment = false
+        // Redirects are followed by `send`, within the account's origin only: credentials never
+        // follow a redirect to another server, and nothing is fetched from a `file:` URL.
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
@@ -128,9 +137,20 @@ public struct UpstreamClient: Sendable {
         }
     }
 
+    /// Whether `host` is this machine: an IPv4 address in 127.0.0.0/8, `::1` (or 127/8 mapped
+    /// into IPv6), or the name `localhost`. Any other name is not, whatever it starts with
+    /// (`127.evil.example` is a name a remote DNS answers for).
     static func isLoopback(_ host: String) -> Bool {
         let h = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        return h == "localhost" || h == "::1" || h.hasPrefix("127.")
+        if h == "localhost" || h == "localhost." { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, h, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, h, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if bytes == Array(repeating: 0, count: 15) + [1] { return true }
+        // ::ffff:127.x.y.z
+        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
     }
 
     /// The base URL's origin, for messages (no path, no query, never a secret).
@@ -156,6 +176,8 @@ public struct UpstreamClient: Sendable {
         let retries = UpstreamHealth.isDown(healthKey, now: clock.now) ? 0 : configuration.retries
         var refreshed = false
         var attempt = 0
+        var (method, path, query, body) = (method, path, query, body)
+        var redirects = 0
         while true {
             try Task.checkCancellation()
             let request = try await self.request(method, path, query: query, headers: headers, body: body)
@@ -185,6 +207,14 @@ public struct UpstreamClient: Sendable {
                 }
                 UpstreamHealth.failed(healthKey, now: clock.now)
                 throw unreachable("answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)", status: response.status)
+            case .success(let response) where Self.redirectStatuses.contains(response.status) && response.headers.first(name: "Location") != nil:
+                UpstreamHealth.answered(healthKey)
+                redirects += 1
+                let target = try redirectTarget(response, from: request.url, count: redirects)
+                (path, query) = (target, [])
+                if response.status == 303 || (response.status != 307 && response.status != 308 && method == .POST) {
+                    (method, body) = (.GET, nil)
+                }
             case .success(let response):
                 UpstreamHealth.answered(healthKey)
                 return response
@@ -197,6 +227,39 @@ public struct UpstreamClient: Sendable {
                 throw error
             }
         }
+    }
+
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    static let maxRedirects = 5
+
+    /// Where a redirect leads, as a path and query on this client's origin; -32004 naming the
+    /// target's origin (never its path or query) when it leads elsewhere or loops.
+    func redirectTarget(_ response: UpstreamResponse, from url: String, count: Int) throws(RPCError) -> String {
+        let location = response.headers.first(name: "Location") ?? ""
+        guard count <= Self.maxRedirects else {
+            throw unreachable("redirected more than \(Self.maxRedirects) times (a redirect loop?); the last redirect was not followed")
+        }
+        guard let target = URL(string: location, relativeTo: URL(string: url))?.absoluteURL, let scheme = target.scheme?.lowercased() else {
+            throw unreachable("answered \(response.status) with a Location that is not an address; it was not followed")
+        }
+        let components = URLComponents(url: target, resolvingAgainstBaseURL: true)
+        let targetOrigin = "\(scheme)://\(target.host ?? "")\(target.port.map { ":\($0)" } ?? "")"
+        guard scheme == "http" || scheme == "https", targetOrigin.lowercased() == origin.lowercased(), let found = components else {
+            let shown = scheme == "http" || scheme == "https" ? targetOrigin : "a \(scheme): address"
+            throw unreachable(
+                "redirected to \(shown), which is not followed: only redirects within \(origin) are (set the address to where it now is)")
+        }
+        // The base URL's own path is added back by `request`.
+        var basePath = URL(string: configuration.baseURL)?.path ?? ""
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        var path = found.percentEncodedPath
+        if !basePath.isEmpty {
+            guard path.hasPrefix(basePath + "/") || path == basePath else {
+                throw unreachable("redirected outside \(configuration.baseURL), which is not followed")
+            }
+            path = String(path.dropFirst(basePath.count))
+        }
+        return path + (found.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
     /// A JSON answer; non-2xx becomes -32004 with the status (plugins with their own meanings
@@ -215,11 +278,8 @@ public struct UpstreamClient: Sendable {
         guard (200..<300).contains(response.status) else {
             throw unreachable("answered \(response.status): \(response.text.prefix(200))", status: response.status)
         }
-        guard let json = response.json else {
-            if response.body.readableBytes == 0 { return .null }
-            throw unreachable("answered something that is not JSON", status: response.status)
-        }
-        return json
+        if response.body.readableBytes == 0 { return .null }
+        do { return try JSONValue.parse(bytes: response.body.readableBytesView) } catch { throw unreadable(path, UnreadableJSON(error)) }
     }
 
     /// Every entry of an Atom collection (KOSapi): follows `rel="next"` until there is none or
@@ -239,7 +299,10 @@ public struct UpstreamClient: Sendable {
             guard (200..<300).contains(response.status) else {
                 throw unreachable("answered \(response.status): \(response.text.prefix(200))", status: response.status)
             }
-            guard let page = AtomDocument(Data(response.body.readableBytesView)) else { throw unreachable("answered something that is not Atom") }
+            let page: AtomDocument
+            do { page = try AtomDocument(parsing: Data(response.body.readableBytesView)) } catch {
+                throw unreadable(nextPath, error)
+            }
             entries += page.entries.filter(keep)
             guard entries.count < maxItems, let next = page.next else { break }
             guard next.hasPrefix(base + "/") || next.hasPrefix(base + "?") else {
@@ -282,7 +345,7 @@ public struct UpstreamClient: Sendable {
             request.headers.replaceOrAdd(name: name, value: value)
         }
         if let caFile = configuration.caFile {
-            if let problem = FileCheck.problem(reading: caFile) {
+            if let problem = SafeFile.problem(reading: caFile) {
                 throw RPCError(
                     code: RPCErrorCode.pluginNotReady, message: "\(subject) cannot be used: its CA file \(problem)",
                     data: errorData(["state": "failed", "detail": .string("CA file \(problem)")]))
@@ -295,11 +358,17 @@ public struct UpstreamClient: Sendable {
         return request
     }
 
+    /// One exchange, its body included, within `timeout`: AsyncHTTPClient's own deadline ends
+    /// with the head, so a server trickling its body a byte a second would otherwise hold the
+    /// call until the host's limit for the whole command.
     func execute(_ request: HTTPClientRequest) async throws -> UpstreamResponse {
+        let (http, limit, maxBytes) = (self.http, configuration.timeout, configuration.maxResponseBytes)
         do {
-            let response = try await http.execute(request, timeout: TimeAmount(configuration.timeout))
-            let body = try await response.body.collect(upTo: configuration.maxResponseBytes)
-            return UpstreamResponse(status: Int(response.status.code), headers: response.headers, body: body)
+            return try await withDeadline(limit, timedOut: { HTTPClientError.deadlineExceeded }) {
+                let response = try await http.execute(request, timeout: TimeAmount(limit))
+                let body = try await response.body.collect(upTo: maxBytes)
+                return UpstreamResponse(status: Int(response.status.code), headers: response.headers, body: body)
+            }
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -328,6 +397,16 @@ public struct UpstreamClient: Sendable {
             data: errorData(status.map { ["status": .int(Int64($0))] } ?? [:]))
     }
 
+    /// -32004 for an answer that came but cannot be read (malformed, over a parser's limit),
+    /// naming the origin and the path asked for (never the query, which may hold search terms).
+    public func unreadable(_ path: String, _ why: some Error & CustomStringConvertible) -> RPCError {
+        var path = path
+        if let query = path.firstIndex(of: "?") { path = String(path[..<query]) }
+        return RPCError(
+            code: RPCErrorCode.upstreamUnreachable, message: "Upstream answer unreadable: \(origin)\(path) \(why)",
+            data: errorData(["reason": .string(why.description)]))
+    }
+
     func needsReauth(_ reason: String) async -> RPCError {
         await onReauthNeeded(reason)
         let fix = configuration.reauthCommand ?? "assistantctl vault set \(plugin)/\(account.map { "\($0)/" } ?? "")…"
@@ -348,17 +427,24 @@ public struct UpstreamClient: Sendable {
                 data: errorData())
         case .tooLarge:
             return unreachable("answered more than \(configuration.maxResponseBytes) bytes")
-        case .refused, .unreachable, .tls, .closed, .other:
+        case .refused, .unreachable, .tls, .closed, .compressionBomb, .other:
             return unreachable(failure.reason)
         }
     }
+}
+
+/// A JSON answer that cannot be read, in an error's words ("is not JSON: nesting deeper than 512 at byte 513").
+struct UnreadableJSON: Error, CustomStringConvertible {
+    let failure: JSONParseError
+    init(_ failure: JSONParseError) { self.failure = failure }
+    var description: String { "is not JSON that can be read: \(failure)" }
 }
 
 /// What went wrong on the way to an upstream, read from the error's type (AsyncHTTPClient, NIO,
 /// NIOSSL), never from its text. Plugins with their own transport use it for their messages.
 public struct UpstreamFailure: Sendable, CustomStringConvertible {
     public enum Kind: Sendable {
-        case refused, unreachable, timeout, tls, closed, tooLarge, other
+        case refused, unreachable, timeout, tls, closed, tooLarge, compressionBomb, other
     }
 
     public var kind: Kind
@@ -380,6 +466,8 @@ public struct UpstreamFailure: Sendable, CustomStringConvertible {
             }
         case is NIOTooManyBytesError:
             self.init(.tooLarge, "answered more than the limit")
+        case NIOHTTPDecompression.DecompressionError.limit:
+            self.init(.compressionBomb, "answered a compressed body that inflates more than 25 times its size")
         case let error as NIOConnectionError:
             if let first = error.connectionErrors.first {
                 self.init(first.error)

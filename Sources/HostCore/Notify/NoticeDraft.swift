@@ -13,8 +13,9 @@ public struct OutgoingAttachment: Sendable, Hashable {
 
     /// Reads a file now, so a retry later does not depend on the file still being there.
     public static func file(atPath path: String, contentType: String? = nil) throws -> OutgoingAttachment {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RPCError.invalidParam("attachments", "'\(path)' cannot be read (missing or not a regular file)")
+        let data: Data
+        do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.attachment) } catch {
+            throw RPCError.invalidParam("attachments", "'\(path)' \(error.problem)")
         }
         let name = (path as NSString).lastPathComponent
         return OutgoingAttachment(name: name, contentType: contentType ?? MIMEType.guess(fileName: name), data: data)

@@ -17,7 +17,12 @@ enum KOSError {
     static func notWatched(_ id: String) -> RPCError {
         RPCError(code: 1406, message: "Exam \(id) is not watched (kos.exams.watches lists the watched ones)", data: ["exam_id": .string(id)])
     }
+    /// KOSapi answered, but not with what the command needs.
     static func badAnswer(_ what: String) -> RPCError {
+        RPCError(code: 1404, message: "KOSapi's answer could not be used: \(what)")
+    }
+    /// The OAuth server answered, but not with a token.
+    static func badTokenAnswer(_ what: String) -> RPCError {
         RPCError(code: 1404, message: "The OAuth server's answer could not be read: \(what)")
     }
 }

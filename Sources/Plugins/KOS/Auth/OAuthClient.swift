@@ -44,7 +44,7 @@ struct OAuthClient: Sendable {
             throw RPCError(code: 1403, message: "The OAuth server refused the request: \(reason)", data: ["error": .string(reason)])
         }
         guard let json = response.json, let access = json["access_token"]?.stringValue, !access.isEmpty else {
-            throw KOSError.badAnswer("no access_token")
+            throw KOSError.badTokenAnswer("no access_token")
         }
         return Tokens(access: access, refresh: json["refresh_token"]?.stringValue, expiresIn: json["expires_in"]?.doubleValue ?? 3600)
     }

@@ -37,7 +37,9 @@ extension KOSService {
             guard response.status >= 500 else { throw KOSError.refused(path, response.status) }
             throw client.unreachable("answered \(response.status) to \(path)", status: response.status)
         }
-        guard let entry = AtomDocument(Data(response.body.readableBytesView))?.entries.first else { throw KOSError.badAnswer("\(path) is not an Atom entry") }
+        let document: AtomDocument
+        do { document = try AtomDocument(parsing: Data(response.body.readableBytesView)) } catch { throw client.unreadable(path, error) }
+        guard let entry = document.entries.first else { throw KOSError.badAnswer("\(path) is a feed without an entry") }
         return entry
     }
 

@@ -17,12 +17,8 @@ struct Importer {
     var known: Set<String>
 
     static func load(path: String) throws -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw LogbookError.file(path, "no such file")
-        }
-        guard !isDirectory.boolValue else { throw LogbookError.file(path, "it is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw LogbookError.file(path, "it cannot be read") }
+        let data: Data
+        do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.importFile) } catch { throw LogbookError.file(path, "it \(error.problem)") }
         guard var text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
             throw LogbookError.file(path, "it is not text")
         }

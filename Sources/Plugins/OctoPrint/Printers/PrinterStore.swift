@@ -10,7 +10,7 @@ struct Printer: Sendable, Equatable {
     var isDefault: Bool
 
     /// What keeps the printer from being used (its CA file went missing), or nil.
-    var problem: String? { caFile.flatMap { FileCheck.problem(reading: $0).map { "its CA file \($0)" } } }
+    var problem: String? { caFile.flatMap { SafeFile.problem(reading: $0).map { "its CA file \($0)" } } }
 
     var json: JSONValue {
         ["name": .string(name), "url": .string(url), "ca_file": caFile.map(JSONValue.string) ?? .null,

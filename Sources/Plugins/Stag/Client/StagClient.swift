@@ -45,10 +45,12 @@ struct StagClient: Sendable {
         let response = try await reads.get(
             Self.servicePath + operation, query: query + [("lang", language), ("outputFormat", "JSON")], headers: ["Accept": "application/json"])
         try check(response, operation)
-        guard let json = response.json else {
-            throw StagError.unexpectedAnswer(operation, "not JSON (\(response.headers.first(name: "Content-Type") ?? "no type"))")
+        do {
+            guard let json = try response.decodedJSON() else { throw JSONParseError(offset: 0, reason: "an empty body") }
+            return json
+        } catch {
+            throw StagError.unexpectedAnswer(operation, "not JSON (\(response.headers.first(name: "Content-Type") ?? "no type"): \(error))")
         }
-        return json
     }
 
     /// A state-changing call that answers plain text (`OK` or STAG's refusal).

@@ -43,10 +43,12 @@ struct CalDAVClient: Sendable {
     }
 
     private func multistatus(_ response: UpstreamResponse, _ what: String) throws -> (responses: [DAVResponse], syncToken: String?) {
-        guard response.status == 207, let root = DAVElement.parse(Data(response.body.readableBytesView)) else {
-            throw TasksError.calendarProblem(account, "\(what): the server answered \(response.status)")
+        guard response.status == 207 else { throw TasksError.calendarProblem(account, "\(what): the server answered \(response.status)") }
+        do {
+            return DAVResponse.multistatus(try DAVElement.parse(Data(response.body.readableBytesView), limits: .default))
+        } catch {
+            throw TasksError.calendarProblem(account, "\(what): the answer of \(upstream.origin) \(error)")
         }
-        return DAVResponse.multistatus(root)
     }
 
     /// Path part of an href or URL.

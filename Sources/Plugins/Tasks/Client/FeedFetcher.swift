@@ -50,14 +50,14 @@ struct FeedFetcher {
     func fetch(etag: String?, lastModified: String?) async throws -> Outcome {
         if url.isFileURL {
             let path = url.path
-            if let problem = FileCheck.problem(reading: path) { throw TasksError.feedUnreadable(name, problem) }
             return try await runBlocking {
                 let attributes = try? FileManager.default.attributesOfItem(atPath: path)
                 let stamp = (attributes?[.modificationDate] as? Date).map { String($0.timeIntervalSince1970) }
                 let size = (attributes?[.size] as? NSNumber)?.stringValue ?? ""
                 let version = "\(stamp ?? "")/\(size)"
                 if version == lastModified { return .unchanged }
-                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                let data: Data
+                do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.importFile) } catch { throw TasksError.feedUnreadable(name, error.description) }
                 guard let text = String(data: data, encoding: .utf8) else { throw TasksError.feedUnreadable(name, "the file is not UTF-8 text") }
                 return .changed(text: text, etag: nil, lastModified: version)
             }

@@ -43,10 +43,9 @@ extension TasksService {
         let path = try params.requiredString("path")
         let dryRun = params.bool("dry_run") ?? false
         let skipInvalid = params.bool("skip_invalid") ?? false
-        if let problem = FileCheck.problem(reading: path) { throw TasksError.file(path, problem) }
         let text: String = try await runBlocking {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            guard data.count <= 256 << 20 else { throw TasksError.file(path, "it is larger than 256 MiB") }
+            let data: Data
+            do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.importFile) } catch { throw TasksError.file(path, error.problem) }
             guard let s = String(data: data, encoding: .utf8) else { throw TasksError.file(path, "it is not UTF-8 text") }
             return s
         }

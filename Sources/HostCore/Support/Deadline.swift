@@ -1,0 +1,20 @@
+/// Runs `operation` and gives up when `limit` passes on `clock` first: the operation is then
+/// cancelled, and `timedOut` is thrown once it has ended (structured: nothing is left running).
+/// For whole exchanges that must end in time however the other side behaves, such as an
+/// upstream's answer trickled a byte a second.
+public func withDeadline<T: Sendable>(
+    _ limit: Duration, clock: any HostClock = SystemClock(), timedOut: @escaping @Sendable () -> any Error,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await clock.sleep(for: limit)
+            return nil
+        }
+        defer { group.cancelAll() }
+        // The group has two children, so next() has a first result.
+        guard let first = try await group.next(), let value = first else { throw timedOut() }
+        return value
+    }
+}
