@@ -362,17 +362,23 @@ public struct UpstreamClient: Sendable {
     /// with the head, so a server trickling its body a byte a second would otherwise hold the
     /// call until the host's limit for the whole command.
     func execute(_ request: HTTPClientRequest) async throws -> UpstreamResponse {
-        let (http, limit, maxBytes) = (self.http, configuration.timeout, configuration.maxResponseBytes)
         do {
-            return try await withDeadline(limit, timedOut: { HTTPClientError.deadlineExceeded }) {
-                let response = try await http.execute(request, timeout: TimeAmount(limit))
-                let body = try await response.body.collect(upTo: maxBytes)
-                return UpstreamResponse(status: Int(response.status.code), headers: response.headers, body: body)
-            }
+            return try await Self.exchange(request, http: http, timeout: configuration.timeout, maxBytes: configuration.maxResponseBytes)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             throw map(error)
+        }
+    }
+
+    /// Sends `request` and reads its whole answer, at most `maxBytes`, all within `timeout`; for
+    /// plugins that map statuses and failures themselves. Errors are AsyncHTTPClient's and NIO's
+    /// (`HTTPClientError.deadlineExceeded` at the deadline), for `UpstreamFailure` to read.
+    public static func exchange(_ request: HTTPClientRequest, http: HTTPClient, timeout: Duration, maxBytes: Int) async throws -> UpstreamResponse {
+        try await withDeadline(timeout, timedOut: { HTTPClientError.deadlineExceeded }) {
+            let response = try await http.execute(request, timeout: TimeAmount(timeout))
+            let body = try await response.body.collect(upTo: maxBytes)
+            return UpstreamResponse(status: Int(response.status.code), headers: response.headers, body: body)
         }
     }
 
@@ -464,6 +470,10 @@ public struct UpstreamFailure: Sendable, CustomStringConvertible {
             default:
                 self.init(.other, "failed: \(error)")
             }
+        case HTTPParserError.invalidEOFState:
+            self.init(.closed, "closed the connection before the whole answer came")
+        case is HTTPParserError:
+            self.init(.other, "answered something that is not valid HTTP (\(error))")
         case is NIOTooManyBytesError:
             self.init(.tooLarge, "answered more than the limit")
         case NIOHTTPDecompression.DecompressionError.limit:

@@ -55,10 +55,8 @@ struct OctoPrintClient: Sendable {
     /// Sends, reads the whole answer (bounded), and maps transport failures.
     func send(_ request: HTTPClientRequest, limit: Int = 64 << 20, timeout: Duration? = nil) async throws -> Response {
         do {
-            let d = (timeout ?? self.timeout).components
-            let response = try await http.execute(request, timeout: .nanoseconds(d.seconds * 1_000_000_000 + d.attoseconds / 1_000_000_000))
-            let body = try await response.body.collect(upTo: limit)
-            return Response(status: Int(response.status.code), headers: response.headers, body: body)
+            let answer = try await UpstreamClient.exchange(request, http: http, timeout: timeout ?? self.timeout, maxBytes: limit)
+            return Response(status: answer.status, headers: answer.headers, body: answer.body)
         } catch let error as RPCError {
             throw error
         } catch {

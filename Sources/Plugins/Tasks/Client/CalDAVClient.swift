@@ -20,7 +20,7 @@ struct CalDAVClient: Sendable {
 
     enum SyncFailure: Error { case tokenRefused }
 
-    init(account: String, url: URL, username: String, password: String, clock: any HostClock,
+    init(account: String, url: URL, username: String, password: String, clock: any HostClock, timeout: Duration,
          onReauthNeeded: @escaping @Sendable (String) async -> Void = { _ in }) throws(RPCError) {
         var origin = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
         origin.path = ""
@@ -30,7 +30,7 @@ struct CalDAVClient: Sendable {
         upstream = try UpstreamClient(
             plugin: "tasks", account: account,
             configuration: .init(baseURL: origin.string ?? url.absoluteString, auth: .basic(user: username, password: password),
-                                 timeout: .seconds(60), maxResponseBytes: 128 << 20, plainHTTP: .loopbackOnly,
+                                 timeout: timeout, maxResponseBytes: 128 << 20, plainHTTP: .loopbackOnly,
                                  reauthCommand: "assistantctl tasks.caldav.add name=\(account) url=… username=… password=…"),
             clock: clock, onReauthNeeded: onReauthNeeded)
     }
@@ -43,7 +43,7 @@ struct CalDAVClient: Sendable {
     }
 
     private func multistatus(_ response: UpstreamResponse, _ what: String) throws -> (responses: [DAVResponse], syncToken: String?) {
-        guard response.status == 207 else { throw TasksError.calendarProblem(account, "\(what): the server answered \(response.status)") }
+        guard response.status == 207 else { throw TasksError.calendarProblem(account, "\(what): \(upstream.origin) answered \(response.status)") }
         do {
             return DAVResponse.multistatus(try DAVElement.parse(Data(response.body.readableBytesView), limits: .default))
         } catch {
@@ -81,7 +81,7 @@ struct CalDAVClient: Sendable {
             let p = try multistatus(try await dav("PROPFIND", Self.path(principal), depth: "0", body: DAVBody.discovery), "PROPFIND principal")
             home = p.responses.first?.property("calendar-home-set", DAVElement.caldav)?.first("href", DAVElement.dav)?.trimmedText
         }
-        guard let home else { throw TasksError.calendarProblem(account, "no calendar-home-set found at \(here)") }
+        guard let home else { throw TasksError.calendarProblem(account, "no calendar-home-set found at \(upstream.origin)\(here)") }
         let listing = try multistatus(try await dav("PROPFIND", Self.path(home), depth: "1", body: DAVBody.discovery), "PROPFIND calendar home")
         return listing.responses.compactMap(Self.calendar)
     }

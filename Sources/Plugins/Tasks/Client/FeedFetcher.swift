@@ -46,6 +46,8 @@ struct FeedFetcher {
     let username: String?
     let password: String?
     let clock: any HostClock
+    /// `http.timeout_s`: the whole answer, body included.
+    var timeout: Duration = .seconds(30)
 
     func fetch(etag: String?, lastModified: String?) async throws -> Outcome {
         if url.isFileURL {
@@ -70,7 +72,7 @@ struct FeedFetcher {
         let auth: UpstreamAuth = username.map { .basic(user: $0, password: password ?? "") } ?? .none
         let client = try UpstreamClient(
             plugin: "tasks", account: "feed:\(name)",
-            configuration: .init(baseURL: origin.string ?? "", auth: auth, maxResponseBytes: 64 << 20, plainHTTP: .allowed),
+            configuration: .init(baseURL: origin.string ?? "", auth: auth, timeout: timeout, maxResponseBytes: 64 << 20, plainHTTP: .allowed),
             clock: clock)
         var headers = HTTPHeaders()
         headers.add(name: "Accept", value: "text/calendar, */*;q=0.5")

@@ -15,7 +15,7 @@ extension TasksService {
         let accounts = context.accounts
         let name = account.name
         return try CalDAVClient(
-            account: name, url: url, username: account["username"]?.stringValue ?? "", password: secret ?? "", clock: context.clock,
+            account: name, url: url, username: account["username"]?.stringValue ?? "", password: secret ?? "", clock: context.clock, timeout: context.httpTimeout,
             onReauthNeeded: { reason in try? await accounts.needsReauth(name, reason: reason) })
     }
 

@@ -18,7 +18,7 @@ extension TasksService {
         var user = username, pass = password
         if user == nil { user = try await context.vault.get("feeds/\(name)/username") }
         if pass == nil { pass = try await context.vault.get("feeds/\(name)/password") }
-        return FeedFetcher(name: name, url: url, username: user, password: pass, clock: context.clock)
+        return FeedFetcher(name: name, url: url, username: user, password: pass, clock: context.clock, timeout: context.httpTimeout)
     }
 
     func feedsAdd(_ params: Params) async throws -> JSONValue {
