@@ -228,6 +228,13 @@ extension XMLNode {
             ?? candidates.first)?.trimmedText
     }
 
+    /// The trimmed text of the first child `name`, nil when it is missing or blank: for fields an
+    /// entry is useless without, which a command refuses rather than serving as "".
+    public func nonEmptyText(_ name: String) -> String? {
+        guard let text = first(name)?.trimmedText, !text.isEmpty else { return nil }
+        return text
+    }
+
     /// A reference's target (`xlink:href`), resolved against `base`.
     public func reference(_ name: String, base: String?) -> (href: String, title: String)? {
         guard let node = first(name), let href = node.attribute("href", XMLNode.xlink) else { return nil }

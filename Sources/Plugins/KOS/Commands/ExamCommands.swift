@@ -49,7 +49,8 @@ extension KOSService {
     }
 
     static func exam(_ entry: AtomDocument.Entry, registered: Set<String>) -> JSONValue? {
-        guard let id = entry.id, let c = entry.content else { return nil }
+        // An exam without its start is of no use to anyone (and would sort and export wrongly).
+        guard let id = entry.id, !id.isEmpty, let c = entry.content, c.nonEmptyText("startDate") != nil else { return nil }
         func minutes(_ name: String) -> JSONValue { c.first(name).map { .string(String($0.trimmedText.prefix(16))) } ?? .null }
         let capacity = c.first("capacity").flatMap { Int64($0.trimmedText) }
         let occupied = c.first("occupied").flatMap { Int64($0.trimmedText) }

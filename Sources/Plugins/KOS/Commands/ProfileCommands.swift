@@ -8,9 +8,13 @@ extension KOSService {
         let result = try await context.cache.read(account: nil, key: ReadCache.key("semester", ["which": .string(which)])) {
             let entry = try await entry(.publicData, "semesters/\(which)", what: "semester \(which)")
             guard let c = entry.content else { throw KOSError.badAnswer("a semester without content") }
+            guard let code = c.nonEmptyText("code"), let start = c.nonEmptyText("startDate"), let end = c.nonEmptyText("endDate") else {
+                let missing = ["code", "startDate", "endDate"].filter { c.nonEmptyText($0) == nil }
+                throw KOSError.badAnswer("semester \(which) has no \(missing.map { "<\($0)>" }.joined(separator: ", "))")
+            }
             return [
-                "code": c.first("code").map { .string($0.trimmedText) } ?? .null, "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
-                "start": c.first("startDate").map { .string($0.trimmedText) } ?? .null, "end": c.first("endDate").map { .string($0.trimmedText) } ?? .null,
+                "code": .string(code), "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
+                "start": .string(start), "end": .string(end),
             ]
         }
         return result
