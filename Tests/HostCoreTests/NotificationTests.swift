@@ -59,6 +59,26 @@ final class FlakySink: NoticeSink {
         await host.stop()
     }
 
+    /// An attachment is read through the same safe reader as every file: a FIFO, a device, a
+    /// folder or a file over 25 MiB is -32602 naming `attachments`, and nothing is posted.
+    @Test func attachmentsThatAreNotPlainFilesAreRefused() async throws {
+        let host = try await TestHost.started()
+        let files = HostileFiles(sparseSize: 26 << 20)
+        for (path, problem) in [
+            (files.fifo, "is a FIFO (named pipe), not a regular file"), ("/dev/zero", "is a character device, not a regular file"),
+            (files.folder, "is a folder, not a regular file"), (files.sparse, "is \(26 << 20) bytes, over the limit of \(25 << 20) bytes"),
+        ] {
+            guard case .failure(let error) = try await host.call("notifications.send", ["title": "t", "body": "b", "attachments": [.string(path)]]) else {
+                Issue.record("\(path) was attached"); continue
+            }
+            #expect(error.code == -32602)
+            #expect(error.data?["param"] == "attachments")
+            #expect(error.message.hasSuffix("'\(path)' \(problem)"), "\(error.message)")
+        }
+        #expect(try await host.call("notifications.list").get() == [], "nothing was posted")
+        await host.stop()
+    }
+
     @Test func routingBySeverityAndTopic() async throws {
         let host = try await TestHost.started {
             $0.notify.stdout.route = NoticeRoute(topics: [TopicPattern("keep.*")], minimumSeverity: .warning)

@@ -239,3 +239,20 @@ struct ExportTests {
         await lb.stop()
     }
 }
+
+/// A logbook import of something that is not a plain file, or too large, is refused at once.
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct HostileFileLogbookTests {
+    @Test func importRefusesWhatIsNotAPlainFile() async throws {
+        let lb = try await LogbookHost.started()
+        let files = HostileFiles()
+        for (path, problem) in files.cases {
+            for _ in 0..<2 {
+                let error = try await lb.failure("logbook.import", ["path": .string(path)])
+                #expect(error.code == 1106)
+                #expect(error.message.hasPrefix("Cannot use '\(path)': it \(problem)"), "\(error.message)")
+            }
+        }
+        #expect(try await lb.count() == 0)
+        await lb.stop()
+    }
+}

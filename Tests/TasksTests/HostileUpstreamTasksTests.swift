@@ -57,3 +57,29 @@ import Testing
         await host.stop()
     }
 }
+
+/// Files that are not plain files, or too large: refused at once, the daemon answering on. A
+/// FIFO used to hold a worker thread in `open()` until someone wrote to it; two froze the daemon.
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct HostileFileTasksTests {
+    @Test func importAndFeedsRefuseWhatIsNotAPlainFile() async throws {
+        let (host, _) = try await TaskCommandTests.host()
+        let files = HostileFiles()
+        for (path, problem) in files.cases {
+            // Twice: the pool has two threads, and each FIFO open used to take one for good.
+            for _ in 0..<2 {
+                guard case .failure(let error) = try await host.call("tasks.import.ics", ["path": .string(path)]) else {
+                    Issue.record("\(path) was imported"); continue
+                }
+                #expect(error.code == 1208)
+                #expect(error.message.hasPrefix("Cannot use '\(path)': \(problem)"), "\(error.message)")
+            }
+            #expect(try await host.call("status").get()["plugins"] != nil, "the daemon answers after \(path)")
+        }
+        #expect(try await host.call("tasks.list", ["when": "all"]).get()["count"] == 0, "nothing was imported")
+        guard case .failure(let feed) = try await host.call("tasks.feeds.add", ["name": "pipe", "url": .string("file://" + files.fifo)]) else {
+            Issue.record("a FIFO feed was accepted"); return
+        }
+        #expect(feed.message == "Feed 'pipe' could not be read: \(files.fifo) is a FIFO (named pipe), not a regular file")
+        await host.stop()
+    }
+}
