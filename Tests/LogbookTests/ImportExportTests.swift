@@ -182,6 +182,38 @@ struct ExportTests {
         await target.stop()
     }
 
+    /// Remarks a spreadsheet would run as formulas get a leading `'` in the CSV, and the import
+    /// takes exactly that quote away: the round trip gives back what was written.
+    @Test func formulasInTextAreNeutralisedAndRoundTrip() async throws {
+        let source = try await LogbookHost.started()
+        try await source.addSEP()
+        let remarks = [
+            "=HYPERLINK(\"http://evil.example\",\"x\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)", "'=already quoted", "''@twice",
+            "'plain quote", "fine = not a formula",
+        ]
+        for (i, remark) in remarks.enumerated() {
+            try await source.call("logbook.flights.add", [
+                "date": .string("2026-03-1\(i)"), "dep": "LKPR", "arr": "LKTB", "out": "08:00", "in": "09:00", "aircraft": "OK-SKA",
+                "remarks": .string(remark), "pic_name": i == 0 ? "=1+1" : "SELF",
+            ])
+        }
+        let dir = TemporaryDirectory()
+        let path = dir.file("logbook.csv")
+        try await source.call("logbook.export", ["path": .string(path), "format": "csv"])
+        let cells = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").flatMap { $0.split(separator: ",") }
+        for cell in ["\"'=HYPERLINK(\"\"http://evil.example\"\"", "'+cmd|' /C calc'!A0", "'-2+3", "'@SUM(A1:A2)", "''=already quoted", "'''@twice", "'=1+1"] {
+            #expect(cells.contains { $0 == cell }, "\(cell) is written neutralised")
+        }
+        #expect(cells.contains("'plain quote") && cells.contains("fine = not a formula"), "other text is written as it is")
+        let target = try await LogbookHost.started()
+        #expect(try await target.call("logbook.import", ["path": .string(path)])["imported"] == .int(Int64(remarks.count)))
+        let entries = try await target.call("logbook.flights.list", ["limit": 100])["entries"]?.arrayValue ?? []
+        #expect(Set(entries.map { $0["remarks"] ?? .null }) == Set(remarks.map(JSONValue.string)), "\(entries.map { $0["remarks"] ?? .null })")
+        #expect(entries.contains { $0["pic_name"] == "=1+1" })
+        await source.stop()
+        await target.stop()
+    }
+
     @Test(.enabled(if: Peers.shouldRun(program: "/usr/bin/pdftotext")))
     func pdfInTheEASALayoutReadsBack() async throws {
         let lb = try await LogbookHost.started()

@@ -9,15 +9,18 @@ enum CSVExporter {
         write(ImportFormat.nativeColumns, into: &out)
         for e in entries {
             let a = e.registration.flatMap { aircraft[$0] }
+            // Text a person typed goes through the formula guard; numbers and times are ours.
+            let text = FormulaGuard.neutralised
             var row: [String] = [
-                e.kind.rawValue, e.date.description, e.dep ?? "", e.arr ?? "", e.out?.description ?? "", e.off?.description ?? "",
-                e.on?.description ?? "", e.inAt?.description ?? "", e.registration ?? "", a?.make ?? "", a?.model ?? "",
-                a?.variant ?? "", a?.typeDesignator ?? "", a?.engine ?? "", a?.operation ?? "", a?.category ?? "", a?.classRating ?? "",
+                e.kind.rawValue, e.date.description, text(e.dep ?? ""), text(e.arr ?? ""), e.out?.description ?? "", e.off?.description ?? "",
+                e.on?.description ?? "", e.inAt?.description ?? "", text(e.registration ?? ""), text(a?.make ?? ""), text(a?.model ?? ""),
+                text(a?.variant ?? ""), text(a?.typeDesignator ?? ""), text(a?.engine ?? ""), text(a?.operation ?? ""), text(a?.category ?? ""),
+                text(a?.classRating ?? ""),
             ]
             row += e.times.map(String.init)
             row += e.counts.map(String.init)
-            row += [e.picName ?? "", e.remarks, e.dutyStart?.description ?? "", e.dutyEnd?.description ?? "", e.fstdType ?? "",
-                    e.fstdQualification ?? ""]
+            row += [text(e.picName ?? ""), text(e.remarks), e.dutyStart?.description ?? "", e.dutyEnd?.description ?? "", text(e.fstdType ?? ""),
+                    text(e.fstdQualification ?? "")]
             write(row, into: &out)
         }
         return Data(out)

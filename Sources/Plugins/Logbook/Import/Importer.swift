@@ -36,7 +36,8 @@ struct Importer {
         default:
             let table = try CSVTable.parse(text, delimiter: CSVTable.delimiter(of: firstLine))
             guard let header = table.rows.first else { return outcome }
-            let map = HeaderMap(header: header.fields, aliases: format.aliases)
+            var map = HeaderMap(header: header.fields, aliases: format.aliases)
+            map.guardedFormulas = format == .native
             try requireColumns(map, header: header.fields)
             for row in table.rows.dropFirst() where !row.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 read(map.row(line: row.line, fields: row.fields), map: map, aircraftInfo: [:], into: &outcome)

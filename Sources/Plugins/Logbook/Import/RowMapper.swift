@@ -8,10 +8,12 @@ struct MappedRow {
     let columns: [String: Int]
     /// Keys whose column holds local time at the airport (the header says "local").
     let localKeys: Set<String>
+    /// The native format's cells carry the export's formula guard, taken away here.
+    var guardedFormulas = false
 
     func text(_ key: String) -> String? {
         guard let i = columns[key], i < fields.count else { return nil }
-        let v = fields[i].trimmedFast
+        let v = guardedFormulas ? FormulaGuard.restored(fields[i].trimmedFast) : fields[i].trimmedFast
         return v.isEmpty ? nil : v
     }
 }
@@ -47,8 +49,11 @@ struct HeaderMap {
         }
     }
 
+    /// Set for the native format, whose text cells went through `FormulaGuard` on export.
+    var guardedFormulas = false
+
     func row(line: Int, fields: [String]) -> MappedRow {
-        MappedRow(line: line, fields: fields, columns: columns, localKeys: localKeys)
+        MappedRow(line: line, fields: fields, columns: columns, localKeys: localKeys, guardedFormulas: guardedFormulas)
     }
 }
 
