@@ -83,3 +83,59 @@ import Testing
         await host.stop()
     }
 }
+
+/// Occurrences are bounded per call: a rule that repeats more often than once a minute is refused
+/// where it comes in, and an agenda over many minute-by-minute series stops at `limit`, says it
+/// was cut, and says where to continue (a year of 20 of them once grew the daemon past 5 GB).
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2))) struct OccurrenceBoundTests {
+    static func calendar(_ rules: [String]) -> String {
+        var ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+        for (i, rule) in rules.enumerated() {
+            ics += "BEGIN:VEVENT\r\nUID:series-\(i)@test\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261201T0000\(String(format: "%02d", i))Z\r\n"
+            ics += "DURATION:PT30S\r\nSUMMARY:Series \(i)\r\nRRULE:\(rule)\r\nEND:VEVENT\r\n"
+        }
+        return ics + "END:VCALENDAR\r\n"
+    }
+
+    @Test func aRuleMoreOftenThanEveryMinuteIsRefused() async throws {
+        let (host, _) = try await TaskCommandTests.host()
+        let directory = TemporaryDirectory()
+        let path = directory.write("seconds.ics", Self.calendar(["FREQ=SECONDLY", "FREQ=MINUTELY;BYSECOND=0,30", "FREQ=SECONDLY;INTERVAL=60", "FREQ=MINUTELY"]))
+        let imported = try await host.call("tasks.import.ics", ["path": .string(path), "skip_invalid": true]).get()
+        #expect(imported["added"] == 2)
+        let reasons = (imported["problems"]?.arrayValue ?? []).compactMap { $0["reason"]?.stringValue }
+        #expect(reasons.count == 2)
+        #expect(reasons.allSatisfy { $0.contains("more often than once a minute") }, "\(reasons)")
+        guard case .failure(let error) = try await host.call("tasks.add", ["title": "x", "start": "2026-12-01T10:00:00Z", "rrule": "FREQ=SECONDLY;INTERVAL=5"])
+        else { Issue.record("a 5-second rule was accepted"); return }
+        #expect(error.code == -32602)
+        #expect(error.data?["param"] == "rrule")
+        await host.stop()
+    }
+
+    @Test func anAgendaOfManyMinuteSeriesStopsAtItsLimitAndContinues() async throws {
+        let (host, _) = try await TaskCommandTests.host()
+        let directory = TemporaryDirectory()
+        let path = directory.write("minutes.ics", Self.calendar(Array(repeating: "FREQ=MINUTELY", count: 20)))
+        #expect(try await host.call("tasks.import.ics", ["path": .string(path)]).get()["added"] == 20)
+        let first = try await host.call("tasks.agenda", ["from": "2026-12-01", "to": "2027-12-01", "limit": 1_000]).get()
+        let occurrences = first["occurrences"]?.arrayValue ?? []
+        #expect(first["truncated"] == true)
+        #expect(occurrences.count == 1_000)
+        // 20 series a minute apart by seconds: the first 1 000 are the first 50 minutes.
+        #expect(occurrences.first?["start"] == "2026-12-01T00:00:00Z")
+        #expect(occurrences.last?["start"] == "2026-12-01T00:49:19Z")
+        #expect(first["next_from"] == "2026-12-01T00:50:00Z")
+        let second = try await host.call("tasks.agenda", ["from": first["next_from"]!, "to": "2027-12-01", "limit": 1_000]).get()
+        #expect(second["occurrences"]?.arrayValue?.first?["start"] == "2026-12-01T00:50:00Z", "continues with no gap and no repeat")
+        // The default limit holds a year of them too, and says so.
+        let year = try await host.call("tasks.agenda", ["from": "2026-12-01", "to": "2027-12-01"]).get()
+        #expect(year["truncated"] == true)
+        #expect(year["occurrences"]?.arrayValue?.count == 50_000)
+        let small = try await host.call("tasks.agenda", ["from": "2026-12-01T00:00:00Z", "to": "2026-12-01T00:02:00Z"]).get()
+        #expect(small["truncated"] == false)
+        #expect(small["next_from"] == .null)
+        #expect(small["occurrences"]?.arrayValue?.count == 40)
+        await host.stop()
+    }
+}

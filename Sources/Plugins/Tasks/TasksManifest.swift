@@ -117,8 +117,12 @@ enum TasksManifest {
                 ParamSpec("from", .string, required: true, help: "instant, or a date (local midnight in the daemon's timezone)"),
                 ParamSpec("to", .string, required: true, help: "instant or date (exclusive)"),
                 ParamSpec("category", .string, help: "only this category"),
+                ParamSpec("limit", .integer(min: 1, max: 100_000), help: "at most this many, the earliest (default 50 000)"),
               ],
-              result: "{occurrences: [{id, title, kind, start, end, all_day, tz, start_local, end_local, status, overdue, source}]}",
+              result: """
+                {occurrences: [{id, title, kind, start, end, all_day, tz, start_local, end_local, status, overdue, source}], truncated, \
+                next_from: where to continue (from = next_from) when truncated, else null}
+                """,
               use: TasksService.agenda),
             c("export.ics", "Writes tasks and events to an iCalendar (.ics) file",
               [

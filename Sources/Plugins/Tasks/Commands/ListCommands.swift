@@ -65,25 +65,51 @@ extension TasksService {
         guard to > from else { throw RPCError.invalidParam("to", "must be after from") }
         guard to.timeIntervalSince(from) <= 3 * 366 * 86_400 else { throw RPCError.invalidParam("to", "the window is at most 3 years") }
         let category = params.string("category")?.lowercased()
+        let limit = Int(params.int("limit") ?? Int64(Self.agendaLimit))
         let now = self.now
         let (items, indexed) = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to, category: category) }
         var occurrences: [Occurrence] = []
         var starts: [Date] = []
+        // Positions are sorted, not occurrences (each holds its whole item).
+        func order() -> [Int] {
+            occurrences.indices.sorted { i, j in starts[i] != starts[j] ? starts[i] < starts[j] : occurrences[i].title < occurrences[j].title }
+        }
+        // Memory stays near twice the limit however many occurrences the window holds (a feed's
+        // series every minute): no series needs more than `limit + 1` of its own, and once more
+        // than twice the limit are held, the latest are let go and later series stop earlier.
+        var end = to
         for t in items {
-            let found = indexed[t.id].map { $0.map { t.occurrence(at: $0) } } ?? t.occurrences(from: from, to: to)
+            let found = indexed[t.id].map { $0.map { t.occurrence(at: $0) } } ?? t.occurrences(from: from, to: end, limit: limit + 1)
             for o in found {
-                if let at = o.sortInstant(), at >= from, at < to {
+                if let at = o.sortInstant(), at >= from, at < end {
                     occurrences.append(o)
                     starts.append(at)
                 }
             }
+            if occurrences.count > 2 * (limit + 1) {
+                let kept = order().prefix(limit + 1)
+                occurrences = kept.map { occurrences[$0] }
+                starts = kept.map { starts[$0] }
+                end = starts[limit].addingTimeInterval(1)
+            }
         }
-        // Positions are sorted, not occurrences (each holds its whole item).
-        let order = occurrences.indices.sorted { i, j in
-            starts[i] != starts[j] ? starts[i] < starts[j] : occurrences[i].title < occurrences[j].title
+        let sorted = order()
+        guard sorted.count > limit else {
+            return ["occurrences": .array(sorted.map { TaskJSON.occurrence(occurrences[$0], now: now) }), "truncated": false, "next_from": .null]
         }
-        return ["occurrences": .array(order.map { TaskJSON.occurrence(occurrences[$0], now: now) })]
+        // Cut where the start changes, so that `from = next_from` continues without repeating any:
+        // the occurrences that share the first left-out start all go to the next call.
+        let nextFrom = starts[sorted[limit]]
+        var shown = sorted.prefix(limit).filter { starts[$0] < nextFrom }
+        if shown.isEmpty { shown = Array(sorted.prefix(limit)) }
+        return [
+            "occurrences": .array(shown.map { TaskJSON.occurrence(occurrences[$0], now: now) }), "truncated": true,
+            "next_from": .string(ISO8601.string(nextFrom)),
+        ]
     }
+
+    /// `tasks.agenda`'s default `limit`: a month of a busy calendar (about 20 000) fits.
+    static let agendaLimit = 50_000
 
     func categoriesList() async throws -> JSONValue {
         let categories = try await database.read { db -> [JSONValue] in

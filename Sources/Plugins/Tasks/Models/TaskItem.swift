@@ -171,7 +171,7 @@ extension TaskItem {
 
     /// Occurrences whose start (or due) lies in [from, to), overrides applied (a moved instance
     /// counts where it moved to). Non-recurring items give at most one.
-    func occurrences(from: Date, to: Date) -> [Occurrence] {
+    func occurrences(from: Date, to: Date, limit: Int = 100_000) -> [Occurrence] {
         guard let anchor else { return [] }
         let z = zone
         guard isRecurring, let series else {
@@ -183,7 +183,8 @@ extension TaskItem {
         let fromWall = z.wall(from).adding(days: -1), toWall = z.wall(to).adding(days: 1)
         var result: [Occurrence] = []
         var seen: Set<String> = []
-        for wall in series.occurrences(from: anchor.isDate ? fromWall.asDate : fromWall, before: anchor.isDate ? toWall.asDate : toWall) {
+        let walls = series.occurrences(from: anchor.isDate ? fromWall.asDate : fromWall, before: anchor.isDate ? toWall.asDate : toWall, limit: limit)
+        for wall in walls {
             seen.insert(wall.text)
             let o = occurrence(at: wall)
             if let at = o.sortInstant(), at >= from, at < to { result.append(o) }

@@ -39,6 +39,15 @@ struct RecurrenceRule: Sendable, Hashable {
             seen[name] = value
         }
         guard let freq = seen["FREQ"] else { throw RPCError.invalidParam(param, "has no FREQ part") }
+        // Nothing a person keeps repeats more often than once a minute, and a year of a rule that
+        // does is tens of millions of occurrences: refused here, so neither a feed nor an import
+        // can bring one in.
+        if freq == "SECONDLY", Int(seen["INTERVAL"] ?? "1") ?? 1 < 60 {
+            throw RPCError.invalidParam(param, "repeats more often than once a minute (FREQ=SECONDLY); the shortest repeat is every minute")
+        }
+        if let seconds = seen["BYSECOND"], seconds.contains(",") {
+            throw RPCError.invalidParam(param, "part BYSECOND=\(seconds) repeats more often than once a minute; the shortest repeat is every minute")
+        }
         if seen["COUNT"] != nil && seen["UNTIL"] != nil {
             throw RPCError.invalidParam(param, "gives both COUNT and UNTIL; RFC 5545 allows one")
         }
