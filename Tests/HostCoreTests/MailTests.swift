@@ -156,6 +156,25 @@ import Testing
         #expect((message["data"] as? String)?.contains("\n.leading dot") == true, "dot-stuffing round-trips")
     }
 
+    /// Lines a server sends after its 220 to STARTTLS, in the same write, would be read as replies
+    /// from inside TLS (CVE-2011-0411's class): the session stops there, and no TLS, credentials
+    /// or mail follow.
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "socket")))
+    func plaintextInjectedAfterSTARTTLSIsRefused() async throws {
+        let server = try PeerProcess(Peers.python, [Peers.script("smtp_inject.py")])
+        defer { server.stop() }
+        let port = try await server.announcedPort("the injecting SMTP server")
+        var settings = SMTPSettings()
+        settings.host = "127.0.0.1"
+        settings.port = port
+        settings.timeoutSeconds = 10
+        await #expect {
+            try await SMTPTransport(settings: settings, vault: nil).send(Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+        } throws: { error in
+            "\(error)".contains("127.0.0.1 sent more after its 220 to STARTTLS, before TLS began; refusing to go on (injected plaintext)")
+        }
+    }
+
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd")))
     func smtpRefusesAnUntrustedCertificateAndAWrongPassword() async throws {
         let smtp = try await SMTPPeer(mode: "starttls")

@@ -59,6 +59,7 @@ public struct SMTPTransport: MailTransport {
                     if implicitTLS {
                         try sync.addHandler(NIOSSLClientHandler(context: tlsContext, serverHostname: Self.sniName(host)))
                     }
+                    try sync.addHandler(PlaintextLedger())
                     try sync.addHandler(ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 64 * 1024))
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
@@ -79,11 +80,22 @@ public struct SMTPTransport: MailTransport {
                         try await session.command("STARTTLS", expect: 220)
                         let raw = channel.channel
                         let handshake = raw.eventLoop.makePromise(of: Void.self)
-                        try await raw.eventLoop.submit {
+                        let linesRead = session.linesRead
+                        let installed = raw.eventLoop.submit {
+                            // After its 220 the server says nothing until TLS is up: anything
+                            // already received would be read as if it came inside TLS (the
+                            // STARTTLS command-injection class, CVE-2011-0411).
+                            let ledger = try raw.pipeline.syncOperations.handler(type: PlaintextLedger.self)
+                            guard ledger.lines == linesRead, ledger.partialBytes == 0 else {
+                                throw SMTPError("\(host) sent more after its 220 to STARTTLS, before TLS began; refusing to go on (injected plaintext)")
+                            }
                             let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: Self.sniName(host))
                             try raw.pipeline.syncOperations.addHandler(handler, position: .first)
                             try raw.pipeline.syncOperations.addHandler(TLSHandshakeWatcher(handshake), position: .after(handler))
-                        }.get()
+                        }
+                        // The watcher completes the promise only once it is in; otherwise nothing would.
+                        installed.whenFailure { handshake.fail($0) }
+                        try await installed.get()
                         // Nothing more is said until the certificate is verified and TLS is up.
                         try await handshake.futureResult.get()
                         report.tls = true
@@ -197,6 +209,8 @@ final class TLSHandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler 
 struct SMTPSession {
     var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    /// Lines taken from `inbound`, to hold against what `PlaintextLedger` saw arrive.
+    private(set) var linesRead = 0
 
     /// Reads one (possibly multi-line) reply and checks its code; returns the text lines.
     @discardableResult
@@ -214,6 +228,7 @@ struct SMTPSession {
         var lines: [String] = []
         while true {
             guard var buffer = try await inbound.next() else { throw SMTPError("the SMTP server closed the connection") }
+            linesRead += 1
             let line = buffer.readString(length: buffer.readableBytes)?.trimmingCharacters(in: .init(charactersIn: "\r")) ?? ""
             guard line.count >= 3, let code = Int(line.prefix(3)) else { throw SMTPError("unexpected SMTP reply '\(line)'") }
             lines.append(String(line.dropFirst(4)))
@@ -228,5 +243,27 @@ struct SMTPSession {
 
     func send(_ data: Data) async throws {
         try await outbound.write(ByteBuffer(bytes: data))
+    }
+}
+
+/// Counts what the server sent before line framing, on the event loop: whole lines, and the bytes
+/// of a line not yet ended. At STARTTLS both must match what the session has read.
+final class PlaintextLedger: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private(set) var lines = 0
+    private(set) var partialBytes = 0
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data).readableBytesView
+        let newlines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        if newlines > 0, let last = bytes.lastIndex(of: 0x0A) {
+            lines += newlines
+            partialBytes = bytes.endIndex - last - 1
+        } else {
+            partialBytes += bytes.count
+        }
+        context.fireChannelRead(data)
     }
 }
