@@ -56,10 +56,12 @@ public final class BackgroundTasks: Sendable {
     /// Asks the piece to stop (its task is cancelled) without waiting for it.
     public func requestCancel(_ handle: Handle) {
         let watcher = state.withLockedValue { s -> CheckedContinuation<Void, Never>? in
-            guard s.live[handle.id] != nil else { return nil }
-            s.live[handle.id]!.cancelRequested = true
-            defer { s.live[handle.id]!.watcher = nil }
-            return s.live[handle.id]!.watcher
+            guard var child = s.live[handle.id] else { return nil }
+            let watcher = child.watcher
+            child.cancelRequested = true
+            child.watcher = nil
+            s.live[handle.id] = child
+            return watcher
         }
         watcher?.resume()
     }
@@ -77,7 +79,7 @@ public final class BackgroundTasks: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ended = state.withLockedValue { s -> Bool in
                 guard s.live[handle.id] != nil else { return true }
-                s.live[handle.id]!.finishWaiters.append(continuation)
+                s.live[handle.id]?.finishWaiters.append(continuation)
                 return false
             }
             if ended { continuation.resume() }
@@ -132,7 +134,7 @@ public final class BackgroundTasks: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLockedValue { s -> Bool in
                     guard let child = s.live[id], !child.cancelRequested, !Task.isCancelled else { return true }
-                    s.live[id]!.watcher = continuation
+                    s.live[id]?.watcher = continuation
                     return false
                 }
                 if now { continuation.resume() }

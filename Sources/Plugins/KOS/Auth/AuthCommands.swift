@@ -33,7 +33,9 @@ extension KOSService {
         // An OAuth client registered with an exact redirect URI needs the fixed port and a fixed path.
         let redirectURI = capture.url
         let state = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        var components = URLComponents(string: client.authURL + "/oauth/authorize")!
+        guard var components = URLComponents(string: client.authURL + "/oauth/authorize") else {
+            throw KOSError.loginFailed("the stored OAuth address '\(client.authURL)' is not an address; run kos.setup again")
+        }
         components.queryItems = [
             URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: client.id),
             URLQueryItem(name: "redirect_uri", value: redirectURI), URLQueryItem(name: "scope", value: Self.scope), URLQueryItem(name: "state", value: state),

@@ -83,7 +83,7 @@ enum RESTCatalog {
                 name: "printhead.feedrate", summary: "Feed rate factor in percent (50–200)",
                 params: [ParamSpec("factor", .integer(min: 50, max: 200), required: true, help: "percent, 50–200")],
                 method: .POST, path: REST.fixed("/api/printer/printhead"),
-                body: { p, _ in REST.command("feedrate", ["factor": .int(p.int("factor")!)]) }, conflict: .printerNotOperational),
+                body: { p, _ throws(RPCError) in REST.command("feedrate", ["factor": .int(try p.requiredInt("factor"))]) }, conflict: .printerNotOperational),
             RESTCommand(
                 name: "tool.target", summary: "Set a hotend's target temperature",
                 params: [ParamSpec("temperature", .number(), required: true, help: "°C (0 turns it off)"),
@@ -99,7 +99,7 @@ enum RESTCatalog {
                 params: [ParamSpec("offset", .number(min: -50, max: 50), required: true, help: "°C, -50 to 50"),
                          ParamSpec("tool", .string, default: "tool0", help: "tool0, tool1, …")],
                 method: .POST, path: REST.fixed("/api/printer/tool"),
-                body: { p, _ throws(RPCError) in REST.command("offset", ["offsets": .object([try toolName(p): .double(p.double("offset")!)])]) },
+                body: { p, _ throws(RPCError) in REST.command("offset", ["offsets": .object([try toolName(p): .double(try p.requiredDouble("offset"))])]) },
                 conflict: .printerNotOperational),
             RESTCommand(
                 name: "tool.select", summary: "Select the active tool",
@@ -121,7 +121,7 @@ enum RESTCatalog {
                 name: "tool.flowrate", summary: "Flow rate factor in percent (75–125)",
                 params: [ParamSpec("factor", .integer(min: 75, max: 125), required: true, help: "percent, 75–125")],
                 method: .POST, path: REST.fixed("/api/printer/tool"),
-                body: { p, _ in REST.command("flowrate", ["factor": .int(p.int("factor")!)]) }, conflict: .printerNotOperational),
+                body: { p, _ throws(RPCError) in REST.command("flowrate", ["factor": .int(try p.requiredInt("factor"))]) }, conflict: .printerNotOperational),
             RESTCommand(name: "tool.state", summary: "Hotend temperatures", params: [], method: .GET, path: REST.fixed("/api/printer/tool"),
                         conflict: .printerNotOperational),
         ]
@@ -137,7 +137,7 @@ enum RESTCatalog {
                 RESTCommand(
                     name: "\(part).offset", summary: "Set the \(part)'s temperature offset",
                     params: [ParamSpec("offset", .number(min: -50, max: 50), required: true, help: "°C, -50 to 50")], method: .POST,
-                    path: REST.fixed("/api/printer/\(part)"), body: { p, _ in REST.command("offset", ["offset": .double(p.double("offset")!)]) },
+                    path: REST.fixed("/api/printer/\(part)"), body: { p, _ throws(RPCError) in REST.command("offset", ["offset": .double(try p.requiredDouble("offset"))]) },
                     conflict: .printerNotOperational),
                 RESTCommand(name: "\(part).state", summary: "The \(part)'s temperature", params: [], method: .GET,
                             path: REST.fixed("/api/printer/\(part)"), conflict: .printerNotOperational),
@@ -308,8 +308,8 @@ enum RESTCatalog {
                          ParamSpec("post_roll", .integer(min: 0, max: 3600), help: "seconds after the print"),
                          ParamSpec("save", .boolean, help: "save as the default")],
                 method: .POST, path: REST.fixed("/api/timelapse"),
-                body: { p, _ in
-                    var o: [String: JSONValue] = ["type": .string(p.string("type")!)]
+                body: { p, _ throws(RPCError) in
+                    var o: [String: JSONValue] = ["type": .string(try p.requiredString("type"))]
                     if let v = p.int("fps") { o["fps"] = .int(v) }
                     if let v = p.int("interval") { o["interval"] = .int(v) }
                     if let v = p.int("post_roll") { o["postRoll"] = .int(v) }
@@ -328,7 +328,7 @@ enum RESTCatalog {
                 params: [ParamSpec("command", .oneOf(["path", "url", "server", "resolution"]), required: true, help: "what to test"),
                          ParamSpec("options", .object, help: "the test's parameters, e.g. {\"url\": \"http://…\"}")],
                 method: .POST, path: REST.fixed("/api/util/test"),
-                body: { p, _ in .object((p.object("options") ?? [:]).merging(["command": .string(p.string("command")!)]) { $1 }) }),
+                body: { p, _ throws(RPCError) in .object((p.object("options") ?? [:]).merging(["command": .string(try p.requiredString("command"))]) { $1 }) }),
             RESTCommand(name: "server.info", summary: "OctoPrint's version and safe mode", params: [], method: .GET, path: REST.fixed("/api/server")),
             RESTCommand(name: "server.version", summary: "OctoPrint's server and API versions", params: [], method: .GET, path: REST.fixed("/api/version")),
         ]

@@ -75,8 +75,10 @@ extension OctoPrintService {
     /// The absolute URL of a webcam address, which OctoPrint may store relative to itself.
     func absolute(_ address: String, _ c: OctoPrintClient) -> String {
         if address.contains("://") { return address }
-        let base = URL(string: c.printer.url)!
-        let origin = "\(base.scheme!)://\(base.host!)" + (base.port.map { ":\($0)" } ?? "")
+        // A stored printer URL was checked when it was added; one edited into something else
+        // gives a webcam address that then fails to connect, with its reason, never a crash.
+        guard let base = URL(string: c.printer.url), let scheme = base.scheme, let host = base.host else { return c.printer.url + "/" + address }
+        let origin = "\(scheme)://\(host)" + (base.port.map { ":\($0)" } ?? "")
         return address.hasPrefix("/") ? origin + address : c.printer.url + "/" + address
     }
 
