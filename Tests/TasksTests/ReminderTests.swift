@@ -206,3 +206,30 @@ import Testing
         await host.stop()
     }
 }
+
+/// An import writes its tasks' reminder state in the same transaction and hands the scheduler
+/// its queue after the commit: the imported reminders fire, and re-importing the same file
+/// arms nothing twice.
+@Suite(.stopsTestHosts) struct ImportedReminderTests {
+    @Test func importedRemindersFireOnceEach() async throws {
+        let clock = TestClock(now: ReminderTests.date("2026-11-24T08:00:00Z"))
+        let host = try await ReminderTests.start(clock)
+        var ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+        for i in 1...3 {
+            ics += "BEGIN:VEVENT\r\nUID:alarm-\(i)@test\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261124T09\(i)000Z\r\nDURATION:PT1H\r\n"
+            ics += "SUMMARY:Imported \(i)\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:-PT30M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+        }
+        ics += "END:VCALENDAR\r\n"
+        let path = host.directory.write("alarms.ics", ics)
+        #expect(try await host.call("tasks.import.ics", ["path": .string(path)]).get()["added"] == 3)
+        #expect(try await host.call("tasks.import.ics", ["path": .string(path)]).get()["unchanged"] == 3)
+        for i in 1...3 {
+            let at = ReminderTests.date("2026-11-24T08:\(i)0:00Z").addingTimeInterval(-30 * 60 + 3600)
+            await clock.waitForSleeper { $0 == at }
+            clock.advance(to: at)
+            _ = try await withDeadline(10, "reminder \(i)") { await host.stdout.next { $0.contains("Imported \(i)") } }
+        }
+        #expect(try await ReminderTests.reminders(host).count == 3, "each fired once")
+        await host.stop()
+    }
+}

@@ -139,7 +139,8 @@ enum TasksManifest {
                 ParamSpec("dry_run", .boolean, help: "check and count, write nothing"),
                 ParamSpec("skip_invalid", .boolean, help: "import the good items and list the bad ones (default: a bad item aborts)"),
               ],
-              result: "{added, updated, unchanged, skipped, problems: [{uid, summary, reason}], todos, events}", use: TasksService.importICS),
+              result: "{added, updated, unchanged, skipped, problems: [{uid, summary, reason}], todos, events}", timeout: .seconds(1800),
+              use: TasksService.importICS),
             c("feeds.add", "Subscribes to a read-only ICS feed (https, http or file); its events show in the agenda",
               [
                 ParamSpec("name", .string, required: true, help: "a short name"),

@@ -58,7 +58,8 @@ extension TasksService {
         }
         let items = reader.items
         let readerFoundProblems = !reader.problems.isEmpty
-        let outcome = try await database.write { db -> (added: Int, updated: Int, unchanged: Int, valid: [TaskItem], problems: [JSONValue]) in
+        typealias Outcome = (added: Int, updated: Int, unchanged: Int, valid: [TaskItem], problems: [JSONValue], arming: ReminderArming)
+        let outcome = try await database.write { db -> Outcome in
             var problems: [JSONValue] = []
             var valid: [TaskItem] = []
             let known = Set(try String.fetchAll(db, sql: "SELECT name FROM tasks_categories"))
@@ -81,7 +82,8 @@ extension TasksService {
                 }
                 valid.append(t)
             }
-            if (readerFoundProblems || !problems.isEmpty) && !skipInvalid { return (0, 0, 0, [], problems) }
+            if (readerFoundProblems || !problems.isEmpty) && !skipInvalid { return (0, 0, 0, [], problems, ReminderArming()) }
+            var saved: [TaskItem] = []
             for t in valid {
                 if let category = t.category, !known.contains(category) {
                     try db.execute(sql: "INSERT OR IGNORE INTO tasks_categories(name, builtin) VALUES (?, 0)", arguments: [category])
@@ -94,17 +96,23 @@ extension TasksService {
                         continue
                     }
                     if !dryRun { try merged.save(db) }
+                    saved.append(merged)
                     updated += 1
                 } else {
                     if !dryRun { try t.save(db) }
+                    saved.append(t)
                     added += 1
                 }
             }
-            return (added, updated, unchanged, valid, problems)
+            // The reminders' state is written in the same transaction, so that what follows the
+            // commit is only the scheduler's in-memory queue: nothing a timeout or a client
+            // hanging up can cut off half-way (it once logged 40 819 "could not arm" errors).
+            let arming = dryRun ? ReminderArming() : try ReminderArming(saved, db: db, now: now)
+            return (added, updated, unchanged, valid, problems, arming)
         }
         problems += outcome.problems
         if !problems.isEmpty && !skipInvalid { throw TasksError.badCalendarFile(problems) }
-        if !dryRun { for t in outcome.valid { await armReminders(taskID: t.id) } }
+        await arm(outcome.arming)
         return [
             "path": .string(path), "dry_run": .bool(dryRun), "added": .count(outcome.added), "updated": .count(outcome.updated),
             "unchanged": .count(outcome.unchanged), "skipped": .count(problems.count), "problems": .array(problems),

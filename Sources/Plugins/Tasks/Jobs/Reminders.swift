@@ -116,6 +116,17 @@ extension TasksService {
         await context.scheduler.fire(batch)
     }
 
+    /// Hands a committed `ReminderArming` to the scheduler (memory only: nothing here can fail
+    /// half-way or be cancelled into losing a reminder, which `armAllReminders` would re-arm at
+    /// the next start anyway, from the same rows).
+    func arm(_ arming: ReminderArming) async {
+        for id in arming.disarmed { await context.scheduler.cancel(id: Self.oneShotID(id)) }
+        await context.scheduler.fire(arming.next.map { entry in
+            let id = entry.taskID
+            return (id: Self.oneShotID(id), at: entry.at, action: { [self] in try await self.fireReminders(taskID: id) })
+        })
+    }
+
     /// The next instant this task needs the scheduler: its next reminder not yet delivered (a
     /// snooze may have delivered it early), or its snooze.
     static func nextFire(_ t: TaskItem, from: Date, snooze: Date?, isSent: (String) -> Bool) -> Date? {
@@ -294,5 +305,35 @@ extension TasksService {
         try await context.notifier.post(
             topic: "tasks.digest", title: "Agenda for \(today.text)", body: lines.joined(separator: "\n"),
             severity: overdue.isEmpty ? .info : .warning, dedupeKey: "tasks.digest:\(today.text)")
+    }
+}
+
+/// The reminders of tasks just written, worked out inside the writing transaction: each task's
+/// state row is written there, and what remains is the scheduler's queue (`TasksService.arm`).
+struct ReminderArming: Sendable {
+    var next: [(taskID: String, at: Date)] = []
+    /// Tasks without a reminder now, whose earlier one-shot (if any) goes.
+    var disarmed: [String] = []
+
+    init() {}
+
+    init(_ tasks: [TaskItem], db: Database, now: Date) throws {
+        for t in tasks {
+            guard !t.reminders.isEmpty, t.deletedAt == nil else {
+                disarmed.append(t.id)
+                continue
+            }
+            try db.execute(
+                sql: "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from",
+                arguments: [t.id, now.timeIntervalSince1970])
+            let snooze = try Double.fetchOne(db, sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?", arguments: [t.id])
+            let sent = Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?",
+                                               arguments: [t.id, now.timeIntervalSince1970 - 1]))
+            if let at = TasksService.nextFire(t, from: now, snooze: snooze.map(Date.init(timeIntervalSince1970:)), isSent: { sent.contains($0) }) {
+                next.append((t.id, at))
+            } else {
+                disarmed.append(t.id)
+            }
+        }
     }
 }
