@@ -16,7 +16,7 @@ struct UpstreamClientTests {
             plugin: "kit", account: "main",
             configuration: .init(
                 baseURL: base, auth: auth, caFile: caFile, timeout: timeout, maxResponseBytes: maxBytes, retries: retries,
-                retryDelay: .milliseconds(200), reauthCommand: "assistantctl kit.login account=main"),
+                retryDelay: .milliseconds(200), retryJitter: 0, reauthCommand: "assistantctl kit.login account=main"),
             clock: clock, onReauthNeeded: onReauth)
     }
 

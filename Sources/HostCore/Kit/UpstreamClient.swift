@@ -61,6 +61,8 @@ public struct UpstreamClient: Sendable {
         /// Extra attempts for idempotent requests after a failure to connect, a timeout or a 502–504.
         public var retries: Int
         public var retryDelay: Duration
+        /// The share of each retry's delay added at random (`Backoff.jitter`).
+        public var retryJitter: Double
         public var plainHTTP: PlainHTTPPolicy
         /// The command a person runs when the credentials are refused (`stag.login account=zcu`).
         public var reauthCommand: String?
@@ -68,9 +70,10 @@ public struct UpstreamClient: Sendable {
 
         public init(
             baseURL: String, auth: UpstreamAuth = .none, caFile: String? = nil, timeout: Duration = .seconds(30),
-            maxResponseBytes: Int = 16 << 20, retries: Int = 2, retryDelay: Duration = .milliseconds(500),
+            maxResponseBytes: Int = 16 << 20, retries: Int = 2, retryDelay: Duration = .milliseconds(500), retryJitter: Double = 0.2,
             plainHTTP: PlainHTTPPolicy = .loopbackOnly, reauthCommand: String? = nil, headers: HTTPHeaders = [:]
         ) {
+            self.retryJitter = retryJitter
             self.baseURL = baseURL
             self.auth = auth
             self.caFile = caFile
@@ -202,7 +205,7 @@ public struct UpstreamClient: Sendable {
             case .success(let response) where (502...504).contains(response.status):
                 if idempotent, attempt < retries {
                     attempt += 1
-                    try await clock.sleep(for: configuration.retryDelay * (1 << (attempt - 1)))
+                    try await clock.sleep(retryBackoff, afterFailures: attempt)
                     continue
                 }
                 UpstreamHealth.failed(healthKey, now: clock.now)
@@ -221,12 +224,16 @@ public struct UpstreamClient: Sendable {
             case .failure(let error) where idempotent && attempt < retries
                 && (error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout):
                 attempt += 1
-                try await clock.sleep(for: configuration.retryDelay * (1 << (attempt - 1)))
+                try await clock.sleep(retryBackoff, afterFailures: attempt)
             case .failure(let error):
                 if error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout { UpstreamHealth.failed(healthKey, now: clock.now) }
                 throw error
             }
         }
+    }
+
+    var retryBackoff: Backoff {
+        Backoff(base: configuration.retryDelay.timeInterval, maximum: configuration.retryDelay.timeInterval * 8, jitter: configuration.retryJitter)
     }
 
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]

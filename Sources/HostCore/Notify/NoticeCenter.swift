@@ -18,10 +18,12 @@ public actor NoticeCenter {
     /// First retry after this, doubling per failed attempt, capped at `maximumRetryDelay`.
     let baseRetryDelay: TimeInterval
     let maximumRetryDelay: TimeInterval
+    /// `Backoff.jitter` for delivery retries (tests that read the retry's time pin it to 0).
+    let retryJitter: Double
 
     public init(
         pool: DatabasePool, clock: any HostClock, sinks: [RoutedSink], redactor: SecretRedactor, logger: Logger,
-        subscribers: SubscriberRegistry, baseRetryDelay: TimeInterval = 5, maximumRetryDelay: TimeInterval = 3600
+        subscribers: SubscriberRegistry, baseRetryDelay: TimeInterval = 5, maximumRetryDelay: TimeInterval = 3600, retryJitter: Double = 0.2
     ) throws {
         self.pool = pool
         self.clock = clock
@@ -30,6 +32,7 @@ public actor NoticeCenter {
         self.logger = logger
         self.subscribers = subscribers
         self.baseRetryDelay = baseRetryDelay
+        self.retryJitter = retryJitter
         self.maximumRetryDelay = maximumRetryDelay
         sequence = try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM host_notices") ?? 0 }
     }
@@ -197,7 +200,7 @@ public actor NoticeCenter {
                     logger.info("notice delivered after retrying", metadata: ["sink": "\(sinkName)", "attempts": "\(attempts + 1)"])
                 }
             } catch {
-                let delay = min(maximumRetryDelay, baseRetryDelay * pow(2, Double(min(attempts, 20))))
+                let delay = Backoff(base: baseRetryDelay, maximum: maximumRetryDelay, jitter: retryJitter).delay(afterFailures: attempts + 1)
                 let message = redactor.redact("\(error)")
                 // Log the first failure of a delivery loudly, the retries quietly.
                 if attempts == 0 {

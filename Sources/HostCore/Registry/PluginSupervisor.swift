@@ -5,6 +5,9 @@ import Logging
 /// retry and exponential backoff (5 s · 2^min(n, 4), as Home Assistant's setup retry) for
 /// transient failures. Calls to a plugin that is not ready get a host error, never a crash.
 public actor PluginSupervisor {
+    /// Set-up retries: 5 s doubling to 80 s, jittered.
+    static let setupBackoff = Backoff(base: 5, maximum: 80, jitter: 0.2)
+
     public nonisolated let id: String
     public nonisolated let manifest: PluginManifest
     public nonisolated let accounts: Accounts
@@ -104,7 +107,7 @@ public actor PluginSupervisor {
                 return
             case .failure(PluginError.notReady(let why)):
                 attempts += 1
-                let delay = 5 * pow(2, Double(min(attempts - 1, 4))) + Double.random(in: 0..<1)
+                let delay = Self.setupBackoff.delay(afterFailures: attempts)
                 let retryAt = clock.now.addingTimeInterval(delay)
                 nextRetry = retryAt
                 detail = "\(redactor.redact(why)); retrying at \(ISO8601.string(retryAt))"

@@ -270,7 +270,8 @@ public actor JobScheduler {
         }
         var next = regular
         if state.failures > 0, let last = state.lastRun {
-            let backoff = baseBackoff * pow(2, Double(min(state.failures - 1, 30)))
+            // The schedule's own `random` jitters the backoff too (tests pin it).
+            let backoff = Backoff(base: baseBackoff, maximum: baseBackoff * 1024, jitter: 0.2).delay(afterFailures: state.failures, random: random)
             next = min(regular, last.addingTimeInterval(backoff))
         }
         // Overdue after downtime: once, now. `max` collapses every missed slot into one run.

@@ -4,6 +4,9 @@ import HostCore
 /// Keeps one push connection per printer, reconnecting with backoff; while a printer's
 /// websocket is down, the `poll` job reads `/api/job` and `/api/printer` for it instead.
 actor LiveMonitor {
+    /// Push reconnects: 1 s doubling to a minute, jittered (polling covers the gap).
+    static let reconnectBackoff = Backoff(base: 1, maximum: 60, jitter: 0.2)
+
     struct Entry {
         var watch: PrintWatch
         var connection: BackgroundTasks.Handle
@@ -38,8 +41,7 @@ actor LiveMonitor {
                 }
                 await setLive(false)
                 // Reconnect with backoff on the host clock: 1 s doubling to a minute; polling covers the gap.
-                let delay = min(60.0, pow(2, Double(min(failures, 6))))
-                try? await clock.sleep(for: .seconds(delay))
+                try? await clock.sleep(Self.reconnectBackoff, afterFailures: failures + 1)
             }
         }
         entries[name] = Entry(watch: watch, connection: connection)
