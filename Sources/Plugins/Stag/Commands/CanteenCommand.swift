@@ -16,7 +16,13 @@ extension StagService {
                 if response.status >= 500 { throw client.unreachable("answered \(response.status)", status: response.status) }
                 throw StagError.canteen("\(client.origin) answered \(response.status)")
             }
-            guard let menu = response.json?.objectValue else { throw StagError.canteen("the answer is not a JSON menu") }
+            let menu: [String: JSONValue]
+            do {
+                guard let object = try response.decodedJSON()?.objectValue else { throw StagError.canteen("\(client.origin) answered no JSON menu") }
+                menu = object
+            } catch let error as JSONParseError {
+                throw StagError.canteen("\(client.origin) answered no JSON menu (\(error))")
+            }
             return ["canteen": .string(which), "day": .int(day), "soups": .array((menu["soups"]?.arrayValue ?? []).map(Self.meal)),
                     "main_courses": .array((menu["mainCourses"]?.arrayValue ?? []).map(Self.meal))]
         }
