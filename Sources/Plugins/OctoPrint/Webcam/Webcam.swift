@@ -13,27 +13,92 @@ struct WebcamInfo: Sendable {
     var json: JSONValue
 }
 
-/// Splits an MJPEG stream into JPEG frames by their start (FF D8) and end (FF D9) markers; in
-/// JPEG entropy data a 0xFF byte is always followed by 0x00, so FF D9 only ends an image.
-/// Written by hand: no listed library parses multipart/x-mixed-replace.
+/// Splits an MJPEG stream (`multipart/x-mixed-replace`) into its JPEG frames by the multipart
+/// boundary and each part's `Content-Length`, or, for a part without one, by the next boundary.
+/// A frame is never found by JPEG markers: a JPEG with an EXIF thumbnail holds a whole second
+/// JPEG, whose end marker cut frames short. Only a stream without a boundary in its Content-Type
+/// falls back to the markers. Written by hand: no listed library parses multipart/x-mixed-replace.
 struct MJPEGSplitter {
+    /// Larger than any webcam frame; a part over it, or 32 MiB without a boundary, is not MJPEG.
+    static let maxPart = 32 << 20
+
+    struct NotMJPEG: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private let boundary: [UInt8]?
     private var buffer: [UInt8] = []
 
-    mutating func append(_ bytes: some Sequence<UInt8>) -> [[UInt8]] {
+    /// `contentType` is the response's: its `boundary` parameter, quoted or not, with or without
+    /// the leading `--` some cameras put into it.
+    init(contentType: String? = nil) {
+        let parameter = contentType?.split(separator: ";").lazy.map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.lowercased().hasPrefix("boundary=") }
+        var value = parameter.map { String($0.dropFirst("boundary=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        while value?.hasPrefix("-") == true { value?.removeFirst() }
+        boundary = value.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+    }
+
+    mutating func append(_ bytes: some Sequence<UInt8>) throws(NotMJPEG) -> [[UInt8]] {
         buffer.append(contentsOf: bytes)
+        guard let boundary else { return try markerFrames() }
         var frames: [[UInt8]] = []
-        while let start = index(of: 0xD8, from: 0), let end = index(of: 0xD9, from: start + 2) {
-            frames.append(Array(buffer[start...end + 1]))
-            buffer.removeFirst(end + 2)
+        while let mark = Self.find(boundary, in: buffer, from: 0) {
+            guard let lineEnd = Self.find(Array("\r\n".utf8), in: buffer, from: mark + boundary.count) else { break }
+            guard let headersEnd = Self.find(Array("\r\n\r\n".utf8), in: buffer, from: lineEnd) else {
+                if buffer.count - lineEnd > 64 * 1024 { throw NotMJPEG(description: "a part's headers run over 64 KiB") }
+                break
+            }
+            let headers = String(decoding: buffer[(lineEnd + 2)..<headersEnd], as: UTF8.self)
+            let bodyStart = headersEnd + 4
+            if let length = Self.contentLength(headers) {
+                guard length <= Self.maxPart else { throw NotMJPEG(description: "a part of \(length) bytes is over \(Self.maxPart)") }
+                guard buffer.count >= bodyStart + length else { break }
+                frames.append(Array(buffer[bodyStart..<(bodyStart + length)]))
+                buffer.removeFirst(bodyStart + length)
+            } else {
+                guard let next = Self.find(boundary, in: buffer, from: bodyStart) else {
+                    if buffer.count - bodyStart > Self.maxPart { throw NotMJPEG(description: "no boundary in \(Self.maxPart) bytes") }
+                    break
+                }
+                // The part ends before the CRLF and the dashes that open the next boundary line.
+                var end = next
+                while end > bodyStart, buffer[end - 1] == UInt8(ascii: "-") { end -= 1 }
+                if end >= bodyStart + 2, buffer[end - 2] == 13, buffer[end - 1] == 10 { end -= 2 }
+                frames.append(Array(buffer[bodyStart..<end]))
+                buffer.removeFirst(end)
+            }
         }
-        if buffer.count > 32 << 20 { buffer.removeAll() }  // no frame end in 32 MiB: not MJPEG
+        if buffer.count > Self.maxPart + 64 * 1024 { throw NotMJPEG(description: "no boundary in \(Self.maxPart) bytes") }
         return frames
     }
 
-    private func index(of marker: UInt8, from: Int) -> Int? {
+    private static func contentLength(_ headers: String) -> Int? {
+        for line in headers.split(separator: "\r\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "content-length" {
+                return Int(parts[1].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return nil
+    }
+
+    /// Without a boundary: by the JPEG start (FF D8) and end (FF D9) markers.
+    private mutating func markerFrames() throws(NotMJPEG) -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        while let start = Self.find([0xFF, 0xD8], in: buffer, from: 0), let end = Self.find([0xFF, 0xD9], in: buffer, from: start + 2) {
+            frames.append(Array(buffer[start...(end + 1)]))
+            buffer.removeFirst(end + 2)
+        }
+        if buffer.count > Self.maxPart { throw NotMJPEG(description: "no frame end in \(Self.maxPart) bytes") }
+        return frames
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, haystack.count >= needle.count else { return nil }
         var i = from
-        while i + 1 < buffer.count {
-            if buffer[i] == 0xFF && buffer[i + 1] == marker { return i }
+        while i + needle.count <= haystack.count {
+            if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
             i += 1
         }
         return nil
@@ -136,11 +201,13 @@ extension OctoPrintService {
             throw OctoPrintError.webcam(url, OctoPrintClient.describe(error))
         }
         guard response.status == .ok else { throw OctoPrintError.webcam(url, "answered \(response.status.code)") }
-        var splitter = MJPEGSplitter()
+        var splitter = MJPEGSplitter(contentType: response.headers.first(name: "Content-Type"))
         var files: [JSONValue] = []
         // Leaving the loop drops the body, which closes the endless stream.
         read: for try await chunk in response.body {
-            for frame in splitter.append(chunk.readableBytesView) {
+            let frames: [[UInt8]]
+            do { frames = try splitter.append(chunk.readableBytesView) } catch { throw OctoPrintError.webcam(url, "is not an MJPEG stream: \(error)") }
+            for frame in frames {
                 let path = (folder as NSString).appendingPathComponent(String(format: "frame-%04d.jpg", files.count + 1))
                 try await FileOutput.write(Data(frame), to: path, param: "out_dir")
                 files.append(.string(path))
