@@ -250,7 +250,9 @@ enum HostMethods {
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw RPCError.invalidParam("path", "the directory '\(directory)' does not exist")
             }
-            do { try host.store.backup(to: path) } catch {
+            // A whole-database copy: on NIO's thread pool, not a cooperative thread.
+            let store = host.store
+            do { try await runBlocking { try store.backup(to: path) } } catch {
                 throw RPCError(code: RPCErrorCode.internalError, message: "Backup failed: \(error)", data: ["path": .string(path)])
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0

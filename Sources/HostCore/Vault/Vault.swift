@@ -99,16 +99,21 @@ public actor Vault {
     // MARK: Passphrase mode
 
     /// Unlocks a passphrase vault. The first unlock of an empty vault sets the passphrase.
-    public func unlock(passphrase: String) throws {
+    public func unlock(passphrase: String) async throws {
         guard case .passphrase(let defaultLogN) = source else { throw VaultError.notPassphraseMode }
-        let stored = try pool.read { db in try Self.kdfParameters(db) }
+        let stored = try await pool.read { db in try Self.kdfParameters(db) }
         let (salt, logN) = stored ?? (Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }), defaultLogN)
-        let key = try Self.derive(passphrase: passphrase, salt: salt, logN: logN)
+        // The actor is free while scrypt runs, so another first unlock may set the passphrase
+        // meanwhile: the write checks again, and this one then unlocks against what it set.
+        let key = try await Self.deriveOffThePool(passphrase: passphrase, salt: salt, logN: logN)
         if stored == nil {
-            try pool.write { db in
+            let setMeanwhile = try await pool.write { db -> Bool in
+                guard try Self.kdfParameters(db) == nil else { return true }
                 try Self.storeKDF(db, salt: salt, logN: logN)
                 try Self.storeCheck(db, key: key)
+                return false
             }
+            if setMeanwhile { return try await unlock(passphrase: passphrase) }
         } else {
             do { try Self.verify(pool: pool, key: key) } catch VaultError.keyMismatch { throw VaultError.wrongPassphrase }
         }
@@ -123,7 +128,7 @@ public actor Vault {
     }
 
     /// Re-seals every entry under a new key: a new random key file, or a new passphrase.
-    public func rekey(newPassphrase: String?) throws {
+    public func rekey(newPassphrase: String?) async throws {
         let oldKey = try requireKey()
         switch source {
         case .keyFile(let path, _):
@@ -138,7 +143,7 @@ public actor Vault {
         case .passphrase(let logN):
             guard let newPassphrase, !newPassphrase.isEmpty else { throw VaultError.wrongPassphrase }
             let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
-            let newKey = try Self.derive(passphrase: newPassphrase, salt: salt, logN: logN)
+            let newKey = try await Self.deriveOffThePool(passphrase: newPassphrase, salt: salt, logN: logN)
             try reseal(from: oldKey, to: newKey) { db in try Self.storeKDF(db, salt: salt, logN: logN) }
             key = newKey
             redactor.remember(newPassphrase)
@@ -189,6 +194,12 @@ public actor Vault {
         } catch {
             throw VaultError.decryptionFailed(name: name)
         }
+    }
+
+    /// scrypt takes 128 MiB and about a second by design: on NIO's thread pool, never on this
+    /// actor's executor or a cooperative thread, which every other call needs meanwhile.
+    static func deriveOffThePool(passphrase: String, salt: Data, logN: Int) async throws -> SymmetricKey {
+        try await runBlocking { try derive(passphrase: passphrase, salt: salt, logN: logN) }
     }
 
     static func derive(passphrase: String, salt: Data, logN: Int) throws -> SymmetricKey {
