@@ -32,7 +32,12 @@ public final class RPCServer: Sendable {
         var unclaimed: [UInt64: ConnectionServer.Wire] = [:]
         /// Set once the accept loop has ended: the initializer then makes no more wires.
         var acceptingEnded = false
+        /// The most connections open at once since the heap was last trimmed.
+        var peakSinceTrim = 0
     }
+
+    /// After this many connections at once have all closed, the freed heap is given back.
+    static let trimAfterPeak = 256
 
     /// What the child-channel initializer hands the accept loop (the wire waits in `unclaimed`).
     enum Accepted: Sendable {
@@ -129,7 +134,13 @@ public final class RPCServer: Sendable {
                         group.addTask { [self] in
                             await connectionServer.serve(wire, connection: connection)
                             subscribers.unsubscribe(connection.connectionID)
-                            _ = state.withLockedValue { $0.connections.removeValue(forKey: connection.connectionID) }
+                            let burstEnded = state.withLockedValue { s -> Bool in
+                                s.connections.removeValue(forKey: connection.connectionID)
+                                guard s.connections.isEmpty, s.peakSinceTrim >= Self.trimAfterPeak else { return false }
+                                s.peakSinceTrim = 0
+                                return true
+                            }
+                            if burstEnded { await HeapTrim.returnFreedMemory() }
                         }
                     }
                     // The listening socket has closed. A client accepted on the way is closed:
@@ -220,6 +231,7 @@ public final class RPCServer: Sendable {
                     let wire = try ConnectionServer.Wire(
                         wrappingChannelSynchronously: channel, configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 16)))
                     s.connections[s.nextID] = connection
+                    s.peakSinceTrim = max(s.peakSinceTrim, s.connections.count)
                     s.unclaimed[s.nextID] = wire
                     return .connection(connection)
                 }
