@@ -288,3 +288,40 @@ struct ExportTests {
         await lb.stop()
     }
 }
+
+/// A CSV that is UTF-8 but for a few bytes is refused with the line, instead of being read as
+/// Latin-1 with every accented name garbled; a file with no UTF-8 at all is still read as Latin-1.
+@Suite(.stopsTestHosts) struct ImportEncodingTests {
+    @Test func mixedEncodingsAreRefusedNamingTheLine() async throws {
+        let lb = try await LogbookHost.started()
+        try await lb.addSEP()
+        try await lb.call("logbook.flights.add", [
+            "dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:05:00Z", "aircraft": "OK-SKA", "pic_name": "Jiří Černý",
+        ])
+        try await lb.call("logbook.flights.add", [
+            "dep": "LKTB", "arr": "LKPR", "out": "2026-03-02T08:00:00Z", "in": "2026-03-02T09:05:00Z", "aircraft": "OK-SKA", "remarks": "hello",
+        ])
+        let dir = TemporaryDirectory()
+        let path = dir.file("logbook.csv")
+        try await lb.call("logbook.export", ["path": .string(path), "format": "csv"])
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let hello = try #require(data.range(of: Data("hello".utf8)))
+        data.replaceSubrange(hello, with: [0x68, 0xFF, 0xFE, 0x6F])
+        let bad = dir.file("bad.csv")
+        try data.write(to: URL(fileURLWithPath: bad))
+        let target = try await LogbookHost.started()
+        let error = try await target.failure("logbook.import", ["path": .string(bad)])
+        #expect(error.code == 1106)
+        #expect(error.message == "Cannot use '\(bad)': line 3 is not valid UTF-8 (the rest of the file is); save the file as UTF-8")
+        #expect(try await target.count() == 0)
+        // Latin-1 throughout (no UTF-8 anywhere) is read as Latin-1.
+        let latin = dir.file("latin1.csv")
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "Jiří Černý", with: "Jörg Müller")
+        try #require(text.data(using: .isoLatin1)).write(to: URL(fileURLWithPath: latin))
+        #expect(try await target.call("logbook.import", ["path": .string(latin)])["imported"] == 2)
+        let names = (try await target.call("logbook.flights.list")["entries"]?.arrayValue ?? []).compactMap { $0["pic_name"]?.stringValue }
+        #expect(names.contains("Jörg Müller"))
+        await lb.stop()
+        await target.stop()
+    }
+}

@@ -19,11 +19,36 @@ struct Importer {
     static func load(path: String) throws -> String {
         let data: Data
         do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.importFile) } catch { throw LogbookError.file(path, "it \(error.problem)") }
-        guard var text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
-            throw LogbookError.file(path, "it is not text")
-        }
+        guard var text = try decode(data, path: path) else { throw LogbookError.file(path, "it is not text") }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         return text
+    }
+
+    /// UTF-8, or Latin-1 for a file with no UTF-8 in it at all (older Windows exports). A file
+    /// that is UTF-8 except for some bytes is refused, naming the first bad line: read as
+    /// Latin-1 it would come in with every accented name in it garbled, and silently.
+    static func decode(_ data: Data, path: String) throws -> String? {
+        if let text = String(data: data, encoding: .utf8) { return text }
+        var bytes = data.makeIterator()
+        var decoder = UTF8()
+        var line = 1
+        var sawMultibyte = false
+        var firstBadLine: Int?
+        decoding: while true {
+            switch decoder.decode(&bytes) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" { line += 1 }
+                if scalar.value >= 0x80 { sawMultibyte = true }
+            case .error:
+                if firstBadLine == nil { firstBadLine = line }
+            case .emptyInput:
+                break decoding
+            }
+        }
+        if sawMultibyte, let firstBadLine {
+            throw LogbookError.file(path, "line \(firstBadLine) is not valid UTF-8 (the rest of the file is); save the file as UTF-8")
+        }
+        return String(data: data, encoding: .isoLatin1)
     }
 
     mutating func run(text: String) throws -> Outcome {
