@@ -50,7 +50,7 @@ public actor NoticeCenter {
 
     /// Persists and routes a notice. Returns nil when its dedupe key was seen before.
     @discardableResult
-    public func post(_ draft: NoticeDraft) throws -> Notice? {
+    public func post(_ draft: NoticeDraft) async throws -> Notice? {
         if let to = draft.directRecipient {
             guard sinks.contains(where: \.isMail) else {
                 throw RPCError(
@@ -74,7 +74,10 @@ public actor NoticeCenter {
                 sinks.filter { $0.route.accepts(topic: notice.topic, severity: notice.severity) }.map(\.sink.name)
             }
         let seq = sequence
-        let inserted = try pool.write { db -> Bool in
+        // GRDB's async write: the fsync'd commit waits on GRDB's writer queue, not on this
+        // actor's executor, so listing, status and other posts go on meanwhile. `seq` was taken
+        // above, so notices keep their order whatever order their commits finish in.
+        let inserted = try await pool.write { db -> Bool in
             if let key = notice.dedupeKey {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO host_dedupe(key, first_seen) VALUES (?, ?)", arguments: [key, notice.time])
@@ -110,8 +113,8 @@ public actor NoticeCenter {
         return notice
     }
 
-    public func list(limit: Int, topic: TopicPattern?) throws -> [Notice] {
-        try pool.read { db in
+    public func list(limit: Int, topic: TopicPattern?) async throws -> [Notice] {
+        try await pool.read { db in
             var sql = "SELECT * FROM host_notices"
             var arguments: StatementArguments = []
             if let topic {
@@ -130,8 +133,8 @@ public actor NoticeCenter {
     }
 
     /// Outbox statistics for `status`.
-    public func outboxStatus() throws -> JSONValue {
-        try pool.read { db in
+    public func outboxStatus() async throws -> JSONValue {
+        try await pool.read { db in
             let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_outbox WHERE delivered_at IS NULL") ?? 0
             let failing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_outbox WHERE delivered_at IS NULL AND attempts > 0") ?? 0
             return ["pending": .int(Int64(pending)), "retrying": .int(Int64(failing))]
@@ -227,9 +230,9 @@ public actor NoticeCenter {
     }
 
     /// Deletes notices, delivered outbox rows and dedupe keys older than the retention.
-    public func prune(olderThan days: Int) throws -> Int {
+    public func prune(olderThan days: Int) async throws -> Int {
         let cutoff = ISO8601.string(clock.now.addingTimeInterval(-Double(days) * 86400))
-        return try pool.write { db in
+        return try await pool.write { db in
             try db.execute(
                 sql: """
                     DELETE FROM host_notices WHERE time < ? AND NOT EXISTS
