@@ -77,16 +77,16 @@ public actor Accounts {
 
     // MARK: Reading
 
-    public func list() throws -> [Account] {
-        try pool.read { db in
+    public func list() async throws -> [Account] {
+        try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM host_accounts WHERE plugin = ? ORDER BY name", arguments: [pluginID]).map(Self.account)
         }
     }
 
     /// The named account, or the default (or only) one for `nil`. -32602 naming `param` when
     /// there is no such account or none can be chosen.
-    public func resolve(_ name: String?, param: String = "account") throws -> Account {
-        let all = try list()
+    public func resolve(_ name: String?, param: String = "account") async throws -> Account {
+        let all = try await list()
         if let name {
             guard let found = all.first(where: { $0.name == name }) else {
                 let known = all.map(\.name)
@@ -102,8 +102,8 @@ public actor Accounts {
 
     /// `resolve`, then the account must be usable: -32003 for one that needs re-auth (with the
     /// fixing command), -32002 for a failed one.
-    public func usable(_ name: String?, param: String = "account") throws -> Account {
-        let account = try resolve(name, param: param)
+    public func usable(_ name: String?, param: String = "account") async throws -> Account {
+        let account = try await resolve(name, param: param)
         switch account.state {
         case .ready: return account
         case .needsReauth:
@@ -139,7 +139,7 @@ public actor Accounts {
         check: @Sendable (Account, [String: String]) async throws -> Void = { _, _ in }
     ) async throws -> Account {
         try Self.checkName(name, param: param)
-        let existing = try list()
+        let existing = try await list()
         let old = existing.first { $0.name == name }
         let candidate = Account(
             name: name, settings: settings, isDefault: old?.isDefault ?? existing.allSatisfy { $0.name == name }, state: .ready, detail: nil)
@@ -154,12 +154,12 @@ public actor Accounts {
                     ON CONFLICT(plugin, name) DO UPDATE SET settings = excluded.settings, state = 'ready', detail = NULL
                     """, arguments: [pluginID, name, encoded, candidate.isDefault, now])
         }
-        return try resolve(name)
+        return try await resolve(name)
     }
 
     /// Forgets an account and every credential stored under it.
     public func remove(_ name: String, param: String = "name") async throws {
-        let account = try resolve(name, param: param)
+        let account = try await resolve(name, param: param)
         for entry in try await vault.list() where entry.name.hasPrefix("\(vault.prefix)\(account.name)/") {
             try await vault.delete(String(entry.name.dropFirst(vault.prefix.count)))
         }
@@ -172,30 +172,30 @@ public actor Accounts {
     }
 
     @discardableResult
-    public func setDefault(_ name: String, param: String = "name") throws -> Account {
-        _ = try resolve(name, param: param)
-        try pool.write { [pluginID] db in
+    public func setDefault(_ name: String, param: String = "name") async throws -> Account {
+        _ = try await resolve(name, param: param)
+        try await pool.write { [pluginID] db in
             try db.execute(sql: "UPDATE host_accounts SET is_default = (name = ?) WHERE plugin = ?", arguments: [name, pluginID])
         }
-        return try resolve(name)
+        return try await resolve(name)
     }
 
     /// The upstream refused the account's credentials for good. Posts `<plugin>.auth.expired` on
     /// the flip only.
     /// `notify: false` for a flip the person asked for (a logout): nothing to tell them.
     public func needsReauth(_ name: String, reason: String, notify: Bool = true) async throws {
-        guard try flip(name, to: .needsReauth, detail: reason), notify else { return }
+        guard try await flip(name, to: .needsReauth, detail: reason), notify else { return }
         try await notifier.post(
             topic: expiredTopic ?? "\(pluginID).auth.expired", title: "\(pluginID): log in again to '\(name)'",
             body: "\(reason). Run: \(fixCommand(name))", severity: .warning)
     }
 
-    public func markFailed(_ name: String, reason: String) throws { _ = try flip(name, to: .failed, detail: reason) }
+    public func markFailed(_ name: String, reason: String) async throws { _ = try await flip(name, to: .failed, detail: reason) }
 
-    public func markReady(_ name: String) throws { _ = try flip(name, to: .ready, detail: nil) }
+    public func markReady(_ name: String) async throws { _ = try await flip(name, to: .ready, detail: nil) }
 
-    private func flip(_ name: String, to state: State, detail: String?) throws -> Bool {
-        try pool.write { [pluginID] db in
+    private func flip(_ name: String, to state: State, detail: String?) async throws -> Bool {
+        try await pool.write { [pluginID] db in
             try db.execute(
                 sql: "UPDATE host_accounts SET state = ?, detail = ? WHERE plugin = ? AND name = ? AND (state != ? OR detail IS NOT ?)",
                 arguments: [state.rawValue, detail, pluginID, name, state.rawValue, detail])
@@ -204,8 +204,8 @@ public actor Accounts {
     }
 
     /// For `status`: each account with its state.
-    public func statusJSON() throws -> JSONValue {
-        .array(try list().map { ["name": .string($0.name), "state": .string($0.state.rawValue), "detail": $0.detail.map(JSONValue.string) ?? .null] })
+    public func statusJSON() async throws -> JSONValue {
+        .array(try await list().map { ["name": .string($0.name), "state": .string($0.state.rawValue), "detail": $0.detail.map(JSONValue.string) ?? .null] })
     }
 
     static func account(_ row: Row) -> Account {

@@ -122,7 +122,7 @@ public actor JobScheduler {
     // MARK: Periodic jobs
 
     /// Starts the loops of these jobs, restoring their persisted state.
-    public func activate(_ newJobs: [ScheduledJob]) throws {
+    public func activate(_ newJobs: [ScheduledJob]) async throws {
         for job in newJobs where jobs[job.id]?.loop == nil {
             let row = try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM host_jobs WHERE id = ?", arguments: [job.id]) }
             var state = JobState(job: job, nextRun: clock.now)
@@ -135,7 +135,7 @@ public actor JobScheduler {
             }
             state.nextRun = computeNextRun(state, firstActivation: true)
             jobs[job.id] = state
-            try persist(job.id)
+            try await persist(job.id)
             jobs[job.id]?.loop = loops.start { await self.loop(job.id) }
         }
     }
@@ -234,7 +234,7 @@ public actor JobScheduler {
         after.nextRun = computeNextRun(after, firstActivation: false)
         jobs[id] = after
         after.runEnded.wake()
-        try? persist(id)
+        try? await persist(id)
         if let finished = status(id) {
             for observer in completionObservers.withLockedValue({ Array($0.values) }) { observer.yield(finished) }
         }
@@ -286,9 +286,11 @@ public actor JobScheduler {
             repeatedTimePolicy: .first, direction: .forward) ?? after.addingTimeInterval(86400)
     }
 
-    private func persist(_ id: String) throws {
+    /// Writes a job's state with GRDB's async API (the fsync'd commit waits on GRDB's writer,
+    /// not on the scheduler's executor); the state written is the one at the call.
+    private func persist(_ id: String) async throws {
         guard let s = jobs[id] else { return }
-        try pool.write { db in
+        try await pool.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO host_jobs(id, last_run, last_success, last_outcome, last_error, consecutive_failures, next_run)
