@@ -293,6 +293,14 @@ let package = Package(
             path: "Fuzz/RPCFuzz",
             swiftSettings: strictSwift
         ),
+        // Upstream and file parsers' fuzz target (XML/Atom, JSON, iCalendar, the logbook's CSV):
+        // `scripts/fuzz parsers`; a plain build replays files (`swift run parser-fuzz Fuzz/parser-corpus/*`).
+        .executableTarget(
+            name: "parser-fuzz",
+            dependencies: ["HostCore", "Tasks", "Logbook"],
+            path: "Fuzz/ParserFuzz",
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "kos-bench",
             dependencies: [

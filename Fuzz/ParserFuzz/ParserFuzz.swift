@@ -1,0 +1,54 @@
+import Foundation
+import HostCore
+
+@testable import Logbook
+@testable import Tasks
+
+// libFuzzer's entry point for what upstreams and files hand the daemon: the first byte of an
+// input picks the parser, the rest is its input. 0: the XML tree and Atom (CalDAV, KOSapi);
+// 1: the JSON parser (STAG, OctoPrint, the socket); 2: the iCalendar reader (imports, feeds,
+// CalDAV); 3: the logbook's CSV table and format detection. Built by `scripts/fuzz parsers`
+// with `-sanitize=fuzzer,address -D FUZZING -enable-testing`; without FUZZING, `main` replays
+// the files it is given (the test suite replays `Fuzz/parser-corpus` through it).
+
+let now = Date(timeIntervalSince1970: 1_780_000_000)
+let utc = Zone(TimeZone(identifier: "UTC") ?? .current)
+
+func parse(_ bytes: [UInt8]) {
+    guard let selector = bytes.first else { return }
+    let body = Array(bytes.dropFirst())
+    switch selector % 4 {
+    case 0:
+        _ = try? XMLNode.parse(Data(body), limits: .default)
+        _ = try? AtomDocument(parsing: Data(body))
+    case 1:
+        _ = try? JSONValue.parse(bytes: body)
+    case 2:
+        let reader = ICSReader(text: String(decoding: body, as: UTF8.self), defaultZone: utc, now: now)
+        _ = reader.items.count + reader.problems.count
+    default:
+        let text = String(decoding: body, as: UTF8.self)
+        let header = text.prefix { $0 != "\n" && $0 != "\r" }
+        _ = ImportFormat.detect(String(text.prefix(4000)))
+        _ = try? CSVTable.parse(text, delimiter: CSVTable.delimiter(of: header))
+    }
+}
+
+#if FUZZING
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    parse(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+#else
+var replayed = 0
+for path in CommandLine.arguments.dropFirst() {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
+        exit(66)
+    }
+    parse([UInt8](data))
+    replayed += 1
+}
+print("replayed \(replayed)")
+#endif
