@@ -23,3 +23,16 @@ extension TestHost {
         }
     }
 }
+
+/// The `RPCError` that `body` throws, or nil (recorded) when it succeeds or throws something else.
+public func rpcFailure(_ body: () async throws -> Any, sourceLocation: SourceLocation = #_sourceLocation) async -> RPCError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as RPCError {
+        return error
+    } catch {
+        Issue.record("not an RPCError: \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}

@@ -20,17 +20,7 @@ struct UpstreamClientTests {
             clock: clock, onReauthNeeded: onReauth)
     }
 
-    static func failure(_ body: () async throws -> Any) async -> RPCError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch let error as RPCError {
-            return error
-        } catch {
-            Issue.record("not an RPCError: \(error)")
-            return nil
-        }
-    }
+    static func failure(_ body: () async throws -> Any) async -> RPCError? { await rpcFailure(body) }
 
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")))
     func secretsGoInHeadersAndTheQueryIsEncoded() async throws {

@@ -53,7 +53,7 @@ import Testing
             """
         try await HostileUpstream.with(.answer(status: 200, contentType: "application/atom+xml", body: entry)) { server in
             try await Self.setUp(bench, api: server.url + "/api/3")
-            let error = try #require(await UpstreamClientTestsSupport.failure { try await bench.call("kos.semester") })
+            let error = try #require(await rpcFailure { try await bench.call("kos.semester") })
             #expect(error.code == 1404)
             #expect(error.message == "KOSapi's answer could not be used: semester current has no <code>, <startDate>")
         }
@@ -61,16 +61,3 @@ import Testing
     }
 }
 
-enum UpstreamClientTestsSupport {
-    static func failure(_ body: () async throws -> Any) async -> RPCError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch let error as RPCError {
-            return error
-        } catch {
-            Issue.record("not an RPCError: \(error)")
-            return nil
-        }
-    }
-}
