@@ -94,6 +94,17 @@ public final class HostileUpstream: Sendable {
         }
     }
 
+    /// Every way a JSON API can answer badly, for a plugin's tests to run through one after the
+    /// other; `redirectTarget` is an address off this machine (never contacted: redirects there
+    /// are refused before connecting).
+    public static func everyJSONMisbehaviour(redirectTarget: String) -> [Behaviour] {
+        [
+            .deepJSON(depth: 100_000), .trickle(every: .milliseconds(300)), .endlessBody, .gzipBomb(inflatedBytes: 1 << 30), .resetMidBody,
+            .truncated, .htmlError, .redirectLoop, .redirect(to: redirectTarget),
+            .answer(status: 200, contentType: "text/html", body: "<html>maintenance or a router's login page</html>"),
+        ]
+    }
+
     /// The documents the XML and JSON behaviours send, for parser tests without a socket.
     public static func nestedXML(depth: Int) -> [UInt8] {
         Array("<?xml version=\"1.0\"?>".utf8) + Array(repeating: Array("<a>".utf8), count: depth).flatMap { $0 }

@@ -9,12 +9,8 @@ import Testing
 /// a clear error naming it each time, and the daemon answers on.
 @Suite(.stopsTestHosts, .serialized, .timeLimit(.minutes(3))) struct HostileUpstreamStagTests {
     @Test func theCanteenAnsweringBadlyIsAClearError() async throws {
-        let behaviours: [HostileUpstream.Behaviour] = [
-            .deepJSON(depth: 100_000), .trickle(every: .milliseconds(300)), .endlessBody, .gzipBomb(inflatedBytes: 1 << 30), .resetMidBody,
-            .truncated, .htmlError, .redirectLoop, .redirect(to: "http://192.0.2.1/canteen/B"),
-            .answer(status: 200, contentType: "application/json", body: "[1, 2, 3]"),
-            .answer(status: 200, contentType: "text/html", body: "<html>maintenance</html>"),
-        ]
+        let behaviours = HostileUpstream.everyJSONMisbehaviour(redirectTarget: "http://192.0.2.1/canteen/B")
+            + [.answer(status: 200, contentType: "application/json", body: "[1, 2, 3]")]
         for behaviour in behaviours {
             try await HostileUpstream.with(behaviour) { server in
                 let clock = TestClock(now: ISO8601.date("2026-11-24T08:00:00Z")!)
