@@ -34,21 +34,40 @@ func parse(_ bytes: [UInt8]) {
     }
 }
 
-#if FUZZING
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     parse(Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }
-#else
-var replayed = 0
-for path in CommandLine.arguments.dropFirst() {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
-        exit(66)
+
+#if FUZZING
+    // SwiftPM links an executable target's entry point as `<target>_main`; libFuzzer's driver is
+    // started from there (as in Fuzz/RPCFuzz).
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
+
+    @_cdecl("parser_fuzz_main")
+    public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        var argc = argc
+        var argv = argv
+        return runFuzzerDriver(&argc, &argv, fuzzOne)
     }
-    parse([UInt8](data))
-    replayed += 1
-}
-print("replayed \(replayed)")
+#else
+    @main struct Replay {
+        static func main() {
+            var replayed = 0
+            for path in CommandLine.arguments.dropFirst() {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
+                    exit(66)
+                }
+                parse([UInt8](data))
+                replayed += 1
+            }
+            print("replayed \(replayed)")
+        }
+    }
 #endif

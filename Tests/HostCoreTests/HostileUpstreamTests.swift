@@ -33,6 +33,16 @@ struct HostileUpstreamTests {
         #expect(try XMLNode.parse(wide, limits: .default).children.count == 2_000)
     }
 
+    /// Found by `scripts/fuzz parsers`: Foundation's parser trapped (killing the daemon) on an
+    /// element name holding bytes that are not UTF-8.
+    @Test func xmlThatIsNotUTF8IsRefusedBeforeTheParser() throws {
+        let bad = Data("<d:multistatus xmlns:d=\"DAV:\"><d:g".utf8) + Data([0xFF, 0xFF]) + Data("etag/></d:multistatus>".utf8)
+        #expect(throws: XMLNode.ParseFailure.notUTF8) { try XMLNode.parse(bad, limits: .default) }
+        #expect(throws: XMLNode.ParseFailure.notUTF8) { try AtomDocument(parsing: bad) }
+        let accented = Data("<a:feed xmlns:a=\"http://www.w3.org/2005/Atom\"><a:title>Zimní semestr</a:title></a:feed>".utf8)
+        #expect(try AtomDocument(parsing: accented).entries.isEmpty, "valid UTF-8 beyond ASCII is read")
+    }
+
     @Test func entitiesAreNeitherExpandedWithoutBoundNorLoadedFromFiles() throws {
         let laughs = Data(HostileUpstream.billionLaughsXML.utf8)
         let document = try? AtomDocument(parsing: laughs)

@@ -57,6 +57,7 @@ public final class XMLNode: @unchecked Sendable {
     /// Why a document was not read, in words that go into an error naming the server or file.
     public enum ParseFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case malformed
+        case notUTF8
         case tooDeep(limit: Int)
         case tooManyElements(limit: Int)
         /// Well-formed, but not the document that was asked for (`expected` names it).
@@ -65,6 +66,7 @@ public final class XMLNode: @unchecked Sendable {
         public var description: String {
             switch self {
             case .malformed: "is not well-formed XML"
+            case .notUTF8: "is not valid UTF-8"
             case .unexpectedRoot(let root, let expected): "is XML, but <\(root)> instead of \(expected)"
             case .tooDeep(let limit): "nests XML elements deeper than the limit of \(limit)"
             case .tooManyElements(let limit): "has more XML elements than the limit of \(limit)"
@@ -78,6 +80,10 @@ public final class XMLNode: @unchecked Sendable {
     /// Parses a document within `limits`. External entities are never loaded. Parsing stops at
     /// the first element over a limit, so an over-deep document never becomes a tree.
     public static func parse(_ data: Data, limits: Limits) throws(ParseFailure) -> XMLNode {
+        // Foundation's parser on Linux traps on an element name that is not valid UTF-8
+        // (found by `scripts/fuzz parsers`: a 0xFF byte in a multistatus tag killed the process),
+        // so only valid UTF-8 reaches it. Every upstream here sends UTF-8.
+        guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
         let builder = Builder(limits: limits)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
