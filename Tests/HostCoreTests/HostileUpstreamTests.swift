@@ -39,6 +39,11 @@ struct HostileUpstreamTests {
         let bad = Data("<d:multistatus xmlns:d=\"DAV:\"><d:g".utf8) + Data([0xFF, 0xFF]) + Data("etag/></d:multistatus>".utf8)
         #expect(throws: XMLNode.ParseFailure.notUTF8) { try XMLNode.parse(bad, limits: .default) }
         #expect(throws: XMLNode.ParseFailure.notUTF8) { try AtomDocument(parsing: bad) }
+        // Also found by the fuzzer: a processing instruction without data crashed the parser.
+        for text in ["<?xml version=\"1.0\"?><a><?x?></a>", "<?x?><a/>", "<a><!-- <?x?> --></a>"] {
+            #expect(throws: XMLNode.ParseFailure.processingInstruction) { try XMLNode.parse(Data(text.utf8), limits: .default) }
+        }
+        #expect(try XMLNode.parse(Data("\u{FEFF}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<a/>".utf8), limits: .default).name == "a")
         let accented = Data("<a:feed xmlns:a=\"http://www.w3.org/2005/Atom\"><a:title>Zimní semestr</a:title></a:feed>".utf8)
         #expect(try AtomDocument(parsing: accented).entries.isEmpty, "valid UTF-8 beyond ASCII is read")
     }

@@ -58,6 +58,7 @@ public final class XMLNode: @unchecked Sendable {
     public enum ParseFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case malformed
         case notUTF8
+        case processingInstruction
         case tooDeep(limit: Int)
         case tooManyElements(limit: Int)
         /// Well-formed, but not the document that was asked for (`expected` names it).
@@ -67,6 +68,7 @@ public final class XMLNode: @unchecked Sendable {
             switch self {
             case .malformed: "is not well-formed XML"
             case .notUTF8: "is not valid UTF-8"
+            case .processingInstruction: "has a processing instruction (<?…?>) past the XML declaration, which is not read"
             case .unexpectedRoot(let root, let expected): "is XML, but <\(root)> instead of \(expected)"
             case .tooDeep(let limit): "nests XML elements deeper than the limit of \(limit)"
             case .tooManyElements(let limit): "has more XML elements than the limit of \(limit)"
@@ -84,6 +86,9 @@ public final class XMLNode: @unchecked Sendable {
         // (found by `scripts/fuzz parsers`: a 0xFF byte in a multistatus tag killed the process),
         // so only valid UTF-8 reaches it. Every upstream here sends UTF-8.
         guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
+        // It also crashes on a processing instruction without data (`<?x?>`: strlen of NULL, found
+        // by the fuzzer too). No upstream here sends one beyond the declaration, so none is read.
+        guard !hasProcessingInstruction(data) else { throw .processingInstruction }
         let builder = Builder(limits: limits)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -96,6 +101,24 @@ public final class XMLNode: @unchecked Sendable {
         // every element must also have closed.
         guard parsed, !builder.failed, builder.stack.isEmpty, let root = builder.root else { throw .malformed }
         return root
+    }
+
+    /// Whether `data` holds `<?` anywhere past a leading XML declaration (`<?xml …?>`, after an
+    /// optional byte-order mark). A `<?` inside a comment or CDATA counts too: refused as well.
+    static func hasProcessingInstruction(_ data: Data) -> Bool {
+        let bytes = [UInt8](data)
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if bytes[start...].starts(with: Array("<?xml".utf8)), start + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start + 5]) {
+            var i = start + 5
+            while i + 1 < bytes.count, !(bytes[i] == UInt8(ascii: "?") && bytes[i + 1] == UInt8(ascii: ">")) { i += 1 }
+            start = i + 2
+        }
+        var i = start
+        while i + 1 < bytes.count {
+            if bytes[i] == UInt8(ascii: "<") && bytes[i + 1] == UInt8(ascii: "?") { return true }
+            i += 1
+        }
+        return false
     }
 
     private final class Builder: NSObject, XMLParserDelegate {
