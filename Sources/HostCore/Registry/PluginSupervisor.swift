@@ -236,21 +236,11 @@ public actor PluginSupervisor {
         }
         let clock = self.clock
         do {
-            return try await withThrowingTaskGroup(of: JSONValue?.self) { group in
-                group.addTask { try await handler(service, params, context) }
-                group.addTask {
-                    try await clock.sleep(for: timeout)
-                    return nil
-                }
-                let first = try await group.next()!
-                group.cancelAll()
-                guard let first else {
-                    throw RPCError(
-                        code: RPCErrorCode.timeout, message: "'\(command)' did not finish within \(Int(timeout.timeInterval)) s",
-                        data: ["method": .string(command)])
-                }
-                return first
-            }
+            return try await withDeadline(timeout, clock: clock, timedOut: {
+                RPCError(
+                    code: RPCErrorCode.timeout, message: "'\(command)' did not finish within \(Int(timeout.timeInterval)) s",
+                    data: ["method": .string(command)])
+            }) { try await handler(service, params, context) }
         } catch let error as RPCError {
             throw error
         } catch PluginError.needsReauth(let why) {

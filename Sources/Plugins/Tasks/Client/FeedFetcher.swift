@@ -46,8 +46,8 @@ struct FeedFetcher {
     let username: String?
     let password: String?
     let clock: any HostClock
-    /// `http.timeout_s`: the whole answer, body included.
-    var timeout: Duration = .seconds(30)
+    /// `http.timeout_s` (the plugin context's): the whole answer, body included.
+    let timeout: Duration
 
     func fetch(etag: String?, lastModified: String?) async throws -> Outcome {
         if url.isFileURL {

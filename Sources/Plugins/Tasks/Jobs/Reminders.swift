@@ -107,11 +107,7 @@ extension TasksService {
             }
         }
         try await database.write { [stateRows] db in
-            for (id, at) in stateRows {
-                try db.execute(
-                    sql: "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from",
-                    arguments: [id, at])
-            }
+            for (id, at) in stateRows { try Self.markArmed(db, taskID: id, from: at) }
         }
         await context.scheduler.fire(batch)
     }
@@ -137,12 +133,25 @@ extension TasksService {
 
     /// `nextFire` for one task, reading its snooze and delivered keys.
     private func nextFire(_ t: TaskItem, from: Date) async throws -> Date? {
-        let (snooze, sent) = try await database.read { db in
-            (try Double.fetchOne(db, sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?", arguments: [t.id]),
-             Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?",
-                                     arguments: [t.id, from.timeIntervalSince1970 - 1])))
-        }
-        return Self.nextFire(t, from: from, snooze: snooze.map(Date.init(timeIntervalSince1970:)), isSent: { sent.contains($0) })
+        try await database.read { db in try Self.nextFire(t, from: from, db: db) }
+    }
+
+    static func nextFire(_ t: TaskItem, from: Date, db: Database) throws -> Date? {
+        let snooze = try Double.fetchOne(db, sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?", arguments: [t.id])
+        let sent = Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?",
+                                           arguments: [t.id, from.timeIntervalSince1970 - 1]))
+        return nextFire(t, from: from, snooze: snooze.map(Date.init(timeIntervalSince1970:)), isSent: { sent.contains($0) })
+    }
+
+    /// Reminders of this task count from `from` on (what was due before was looked at).
+    static func markArmed(_ db: Database, taskID: String, from: Date) throws {
+        try markArmed(db, taskID: taskID, from: from.timeIntervalSince1970)
+    }
+
+    static func markArmed(_ db: Database, taskID: String, from seconds: Double) throws {
+        try db.execute(
+            sql: "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from",
+            arguments: [taskID, seconds])
     }
 
     private func wasSent(_ key: String) async throws -> Bool {
@@ -153,17 +162,12 @@ extension TasksService {
     func armReminders(taskID: String) async {
         let now = self.now
         do {
-            guard let t = try await database.read({ db in try TaskItem.find(db, taskID) }) else { return await disarmReminders(taskID: taskID) }
-            try await database.write { db in
-                try db.execute(
-                    sql: "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from",
-                    arguments: [taskID, now.timeIntervalSince1970])
+            // One transaction: the task, its state row and its next reminder, as an import does.
+            let arming = try await database.write { db -> ReminderArming in
+                guard let t = try TaskItem.find(db, taskID) else { return ReminderArming(disarmed: [taskID]) }
+                return try ReminderArming([t], db: db, now: now)
             }
-            if let next = try await nextFire(t, from: now) {
-                await context.scheduler.fire(at: next, id: Self.oneShotID(taskID)) { [self] in try await self.fireReminders(taskID: taskID) }
-            } else {
-                await context.scheduler.cancel(id: Self.oneShotID(taskID))
-            }
+            await arm(arming)
         } catch {
             context.logger.error("could not arm reminders", metadata: ["task": "\(taskID)", "error": "\(error)"])
         }
@@ -315,21 +319,18 @@ struct ReminderArming: Sendable {
     /// Tasks without a reminder now, whose earlier one-shot (if any) goes.
     var disarmed: [String] = []
 
-    init() {}
+    init(disarmed: [String] = []) { self.disarmed = disarmed }
 
+    /// As `armReminders(taskID:)` always did for one task: the state row for every live task
+    /// (a snooze outlives its reminders), then its next fire or none.
     init(_ tasks: [TaskItem], db: Database, now: Date) throws {
         for t in tasks {
-            guard !t.reminders.isEmpty, t.deletedAt == nil else {
+            guard t.deletedAt == nil else {
                 disarmed.append(t.id)
                 continue
             }
-            try db.execute(
-                sql: "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from",
-                arguments: [t.id, now.timeIntervalSince1970])
-            let snooze = try Double.fetchOne(db, sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?", arguments: [t.id])
-            let sent = Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?",
-                                               arguments: [t.id, now.timeIntervalSince1970 - 1]))
-            if let at = TasksService.nextFire(t, from: now, snooze: snooze.map(Date.init(timeIntervalSince1970:)), isSent: { sent.contains($0) }) {
+            try TasksService.markArmed(db, taskID: t.id, from: now)
+            if let at = try TasksService.nextFire(t, from: now, db: db) {
                 next.append((t.id, at))
             } else {
                 disarmed.append(t.id)
