@@ -71,6 +71,57 @@ public enum SafeFile {
         return data
     }
 
+    /// A file read a chunk at a time, for imports that must not hold a whole file in memory: the
+    /// same checks as `read`, and the limit holds for what is read (the file may grow after fstat).
+    public final class Chunks {
+        public let path: String
+        /// The size when opened.
+        public let size: Int64
+        private let descriptor: Int32
+        private let limit: Int
+        private let chunkSize: Int
+        public private(set) var bytesRead = 0
+
+        fileprivate init(path: String, descriptor: Int32, size: Int64, limit: Int, chunkSize: Int) {
+            self.path = path
+            self.descriptor = descriptor
+            self.size = size
+            self.limit = limit
+            self.chunkSize = chunkSize
+        }
+
+        deinit { close(descriptor) }
+
+        /// The next chunk, or nil at the end of the file.
+        public func next() throws(Failure) -> [UInt8]? {
+            var chunk = [UInt8](repeating: 0, count: chunkSize)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(path: path, reason: .readFailed(errno: errno))
+                }
+                if count == 0 { return nil }
+                bytesRead += count
+                guard bytesRead <= limit else { throw Failure(path: path, reason: .tooLarge(size: Int64(bytesRead), limit: limit)) }
+                chunk.removeLast(chunkSize - count)
+                return chunk
+            }
+        }
+
+        /// Back to the start, for a second pass.
+        public func rewind() throws(Failure) {
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw Failure(path: path, reason: .readFailed(errno: errno)) }
+            bytesRead = 0
+        }
+    }
+
+    /// `path` opened for reading in chunks of `chunkSize` bytes, at most `limit` in all.
+    public static func chunks(_ path: String, limit: Int, chunkSize: Int = 1 << 20) throws(Failure) -> Chunks {
+        let fd = try open(path, limit: limit)
+        return Chunks(path: path, descriptor: fd.descriptor, size: fd.size, limit: limit, chunkSize: chunkSize)
+    }
+
     /// Why `path` cannot be read whole within `limit`, or nil when it can (for a state such as
     /// a CA file's); nothing is read.
     public static func problem(reading path: String, limit: Int = Limit.smallFile) -> String? {

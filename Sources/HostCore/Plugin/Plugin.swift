@@ -104,12 +104,25 @@ public struct CallContext: Sendable {
     public let requestID: RPCID?
     public let connection: (any ConnectionHandle)?
     public let logger: Logger
+    /// Settles a commit against the call's deadline (see `committing()`).
+    public let commitGate: CommitGate
 
-    public init(method: String, requestID: RPCID?, connection: (any ConnectionHandle)?, logger: Logger) {
+    public init(
+        method: String, requestID: RPCID?, connection: (any ConnectionHandle)?, logger: Logger, commitGate: CommitGate = CommitGate()
+    ) {
         self.method = method
         self.requestID = requestID
         self.connection = connection
         self.logger = logger
+        self.commitGate = commitGate
+    }
+
+    /// Call inside a write transaction, as its last step before the commit, in commands whose
+    /// work can outlast their time limit (imports, syncs): if the limit already passed, this
+    /// throws and the transaction rolls back, so the caller's -32005 is true; otherwise the call
+    /// is no longer cut by its limit, so a commit is never reported as a failure.
+    public func committing() throws {
+        try commitGate.enter()
     }
 
     /// Sends `{"method":"progress","params":{request_id, message?, done?, total?}}` to the caller.

@@ -236,11 +236,17 @@ public actor PluginSupervisor {
         }
         let clock = self.clock
         do {
-            return try await withDeadline(timeout, clock: clock, timedOut: {
+            let result = try await withDeadline(timeout, clock: clock, gate: context.commitGate, timedOut: {
                 RPCError(
                     code: RPCErrorCode.timeout, message: "'\(command)' did not finish within \(Int(timeout.timeInterval)) s",
                     data: ["method": .string(command)])
             }) { try await handler(service, params, context) }
+            if context.commitGate.overran {
+                logger.notice(
+                    "a call committed after its time limit; its answer was awaited",
+                    metadata: ["plugin": "\(id)", "method": "\(command)", "limit_s": "\(Int(timeout.timeInterval))"])
+            }
+            return result
         } catch let error as RPCError {
             throw error
         } catch PluginError.needsReauth(let why) {

@@ -1,9 +1,10 @@
 /// Runs `operation` and gives up when `limit` passes on `clock` first: the operation is then
 /// cancelled, and `timedOut` is thrown once it has ended (structured: nothing is left running).
 /// For whole exchanges that must end in time however the other side behaves, such as an
-/// upstream's answer trickled a byte a second.
+/// upstream's answer trickled a byte a second. With a `gate`, an operation that has begun to
+/// commit when the limit passes is not cut: its own answer is awaited (see `CommitGate`).
 public func withDeadline<T: Sendable>(
-    _ limit: Duration, clock: any HostClock = SystemClock(), timedOut: @escaping @Sendable () -> any Error,
+    _ limit: Duration, clock: any HostClock = SystemClock(), gate: CommitGate? = nil, timedOut: @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
@@ -14,7 +15,13 @@ public func withDeadline<T: Sendable>(
         }
         defer { group.cancelAll() }
         // The group has two children, so next() has a first result.
-        guard let first = try await group.next(), let value = first else { throw timedOut() }
+        guard let first = try await group.next(), let value = first else {
+            if let gate, !gate.close() {
+                // The operation committed: its answer, however late, is the true one.
+                while let next = try await group.next() { if let value = next { return value } }
+            }
+            throw timedOut()
+        }
         return value
     }
 }

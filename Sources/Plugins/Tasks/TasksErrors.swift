@@ -31,8 +31,9 @@ enum TasksError {
     static func file(_ path: String, _ problem: String) -> RPCError {
         RPCError(code: 1208, message: "Cannot use '\(path)': \(problem)", data: ["path": .string(path)])
     }
-    static func badCalendarFile(_ problems: [JSONValue]) -> RPCError {
-        RPCError(code: 1209, message: "The file has \(problems.count) item\(problems.count == 1 ? "" : "s") that cannot be read; nothing was imported",
+    static func badCalendarFile(_ problems: [JSONValue], count: Int? = nil) -> RPCError {
+        let count = count ?? problems.count
+        return RPCError(code: 1209, message: "The file has \(count) item\(count == 1 ? "" : "s") that cannot be read; nothing was imported",
                  data: ["problems": .array(Array(problems.prefix(200)))])
     }
     static func feedExists(_ name: String) -> RPCError {

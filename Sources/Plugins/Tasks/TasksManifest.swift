@@ -45,6 +45,12 @@ enum TasksManifest {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
 
+    static func c(_ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+                  timeout: Duration = .seconds(120),
+                  use method: @escaping @Sendable (TasksService) -> @Sendable (Params, CallContext) async throws -> JSONValue) -> Command {
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+    }
+
     static let timeHelp = "'YYYY-MM-DD HH:MM' (wall clock in tz), an ISO 8601 instant with an offset, or YYYY-MM-DD (all-day)"
 
     static var fieldSpecs: [ParamSpec] {

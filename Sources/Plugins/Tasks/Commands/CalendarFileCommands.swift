@@ -39,84 +39,44 @@ extension TasksService {
         ]
     }
 
-    func importICS(_ params: Params) async throws -> JSONValue {
+    /// Streams the file into one transaction: a task at a time, never the whole file in memory,
+    /// and either all of it (with `skip_invalid`, all the good items) or nothing.
+    func importICS(_ params: Params, call: CallContext) async throws -> JSONValue {
         let path = try params.requiredString("path")
         let dryRun = params.bool("dry_run") ?? false
         let skipInvalid = params.bool("skip_invalid") ?? false
-        let text: String = try await runBlocking {
-            let data: Data
-            do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.importFile) } catch { throw TasksError.file(path, error.problem) }
-            guard let s = String(data: data, encoding: .utf8) else { throw TasksError.file(path, "it is not UTF-8 text") }
-            return s
-        }
         let zone = defaultZone
         let now = self.now
-        let reader = try await runBlocking { ICSReader(text: text, defaultZone: zone, now: now) }
-        if reader.notCalendar { throw TasksError.file(path, reader.problems.first?.reason ?? "it is not an iCalendar file") }
-        var problems: [JSONValue] = reader.problems.map {
-            ["uid": $0.uid.map(JSONValue.string) ?? .null, "summary": $0.summary.map(JSONValue.string) ?? .null, "reason": .string($0.reason)]
-        }
-        let items = reader.items
-        let readerFoundProblems = !reader.problems.isEmpty
-        typealias Outcome = (added: Int, updated: Int, unchanged: Int, valid: [TaskItem], problems: [JSONValue], arming: ReminderArming)
+        typealias Outcome = (added: Int, updated: Int, unchanged: Int, todos: Int, events: Int, problems: [JSONValue], problemCount: Int,
+                             arming: ReminderArming)
         let outcome = try await database.write { db -> Outcome in
-            var problems: [JSONValue] = []
-            var valid: [TaskItem] = []
-            let known = Set(try String.fetchAll(db, sql: "SELECT name FROM tasks_categories"))
-            let fileIDs = Set(items.map(\.id))
-            var added = 0, updated = 0, unchanged = 0
-            for var t in items {
-                if t.category == nil, let first = t.tags.first, known.contains(first.lowercased()) {
-                    t.category = first.lowercased()
-                    t.tags.removeFirst()
-                }
-                if let parent = t.parent, !fileIDs.contains(parent), try TaskItem.find(db, parent) == nil {
-                    t.extra.append("RELATED-TO;RELTYPE=PARENT:\(parent)")
-                    t.parent = nil
-                }
-                do throws(RPCError) {
-                    try TaskInput.validate(&t, now: now)
-                } catch {
-                    problems.append(["uid": .string(t.id), "summary": .string(t.title), "reason": .string(error.message)])
-                    continue
-                }
-                valid.append(t)
+            let chunks: SafeFile.Chunks
+            do throws(SafeFile.Failure) { chunks = try SafeFile.chunks(path, limit: SafeFile.Limit.importFile) } catch {
+                throw TasksError.file(path, error.problem)
             }
-            if (readerFoundProblems || !problems.isEmpty) && !skipInvalid { return (0, 0, 0, [], problems, ReminderArming()) }
-            var saved: [TaskItem] = []
-            for t in valid {
-                if let category = t.category, !known.contains(category) {
-                    try db.execute(sql: "INSERT OR IGNORE INTO tasks_categories(name, builtin) VALUES (?, 0)", arguments: [category])
-                }
-                if let existing = try TaskItem.find(db, t.id, includeDeleted: true) {
-                    var merged = t
-                    merged.created = existing.created
-                    if existing.deletedAt == nil && existing.sequence == t.sequence && abs(existing.modified.timeIntervalSince(t.modified)) < 1 {
-                        unchanged += 1
-                        continue
+            do {
+                let stream = try ICSStream(CalendarFile(chunks: chunks), defaultZone: zone, now: now, source: "local")
+                if stream.notCalendar { throw CalendarReadFailure(reason: CalendarLimits.notCalendar) }
+                var run = try CalendarImport(db: db, dryRun: dryRun, now: now, fileUIDs: stream.uids)
+                while let item = try stream.next() {
+                    try run.take(item)
+                    if run.read % 10_000 == 0 {
+                        call.progress("read \(run.read) tasks and events", done: Int64(chunks.bytesRead), total: chunks.size)
                     }
-                    if !dryRun { try merged.save(db) }
-                    saved.append(merged)
-                    updated += 1
-                } else {
-                    if !dryRun { try t.save(db) }
-                    saved.append(t)
-                    added += 1
                 }
+                try run.finish()
+                if run.problemCount > 0 && !skipInvalid { throw TasksError.badCalendarFile(run.problems, count: run.problemCount) }
+                if !dryRun { try call.committing() }
+                return (run.added, run.updated, run.unchanged, run.todos, run.events, run.problems, run.problemCount, run.arming)
+            } catch let failure as CalendarReadFailure {
+                throw TasksError.file(path, failure.reason)
             }
-            // The reminders' state is written in the same transaction, so that what follows the
-            // commit is only the scheduler's in-memory queue: nothing a timeout or a client
-            // hanging up can cut off half-way (it once logged 40 819 "could not arm" errors).
-            let arming = dryRun ? ReminderArming() : try ReminderArming(saved, db: db, now: now)
-            return (added, updated, unchanged, valid, problems, arming)
         }
-        problems += outcome.problems
-        if !problems.isEmpty && !skipInvalid { throw TasksError.badCalendarFile(problems) }
         await arm(outcome.arming)
         return [
             "path": .string(path), "dry_run": .bool(dryRun), "added": .count(outcome.added), "updated": .count(outcome.updated),
-            "unchanged": .count(outcome.unchanged), "skipped": .count(problems.count), "problems": .array(problems),
-            "todos": .count(outcome.valid.filter { $0.kind == .todo }.count), "events": .count(outcome.valid.filter { $0.kind == .event }.count),
+            "unchanged": .count(outcome.unchanged), "skipped": .count(outcome.problemCount), "problems": .array(outcome.problems),
+            "todos": .count(outcome.todos), "events": .count(outcome.events),
         ]
     }
 }

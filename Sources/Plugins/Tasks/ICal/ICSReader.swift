@@ -21,59 +21,249 @@ struct ICSReader {
         "X-LIC-ERROR",
     ]
 
+    /// A calendar in memory (a feed's, a CalDAV server's): read whole, overridden instances merged.
     init(text: String, defaultZone: Zone, now: Date, source: String = "local") {
-        guard let root = text.withCString({ icalparser_parse_string($0) }) else {
-            problems.append(Problem(reason: "it is not an iCalendar file (no BEGIN:VCALENDAR)"))
+        let stream: ICSStream<CalendarText>
+        do {
+            stream = try ICSStream(CalendarText(text), defaultZone: defaultZone, now: now, source: source)
+        } catch {
+            problems.append(Problem(reason: error.reason))
             notCalendar = true
             return
         }
-        defer { icalcomponent_free(root) }
-        var components: [OpaquePointer] = []
-        let rootKind = icalcomponent_isa(root)
-        if rootKind != ICAL_VCALENDAR_COMPONENT && rootKind != ICAL_VTODO_COMPONENT && rootKind != ICAL_VEVENT_COMPONENT
-            && rootKind != ICAL_XROOT_COMPONENT
-        {
-            problems.append(Problem(reason: "it is not an iCalendar file (no BEGIN:VCALENDAR)"))
+        if stream.notCalendar {
+            problems.append(Problem(reason: CalendarLimits.notCalendar))
             notCalendar = true
             return
-        }
-        if rootKind == ICAL_VTODO_COMPONENT || rootKind == ICAL_VEVENT_COMPONENT {
-            components = [root]
-        } else {
-            var c = icalcomponent_get_first_component(root, ICAL_ANY_COMPONENT)
-            while let current = c {
-                let kind = icalcomponent_isa(current)
-                if kind == ICAL_VTODO_COMPONENT || kind == ICAL_VEVENT_COMPONENT { components.append(current) }
-                c = icalcomponent_get_next_component(root, ICAL_ANY_COMPONENT)
-            }
         }
         var masters: [String: TaskItem] = [:]
         var order: [String] = []
-        var pendingOverrides: [(uid: String, rid: WallTime, override: OccurrenceOverride, summary: String?)] = []
-        for c in components {
-            var reader = ComponentReader(component: c, calendar: root, defaultZone: defaultZone, now: now)
-            do {
-                let parsed = try reader.read(source: source)
-                if let rid = parsed.recurrenceID {
-                    pendingOverrides.append((parsed.task.id, rid, parsed.override, parsed.task.title))
-                } else {
-                    if masters[parsed.task.id] == nil { order.append(parsed.task.id) }
-                    masters[parsed.task.id] = parsed.task
+        var pendingOverrides: [ICSStream<CalendarText>.Override] = []
+        do {
+            while let item = try stream.next() {
+                switch item {
+                case .problem(let problem): problems.append(problem)
+                case .override(let o): pendingOverrides.append(o)
+                case .task(let task):
+                    if masters[task.id] == nil { order.append(task.id) }
+                    masters[task.id] = task
                 }
-            } catch let problem {
-                problems.append(problem)
             }
+        } catch {
+            problems.append(Problem(reason: error.reason))
         }
         for o in pendingOverrides {
             guard var master = masters[o.uid] else {
-                problems.append(Problem(uid: o.uid, summary: o.summary, reason: "an overridden instance (RECURRENCE-ID) without its series"))
+                problems.append(Problem(uid: o.uid, summary: o.summary, reason: CalendarLimits.orphan))
                 continue
             }
-            let key = master.allDay ? o.rid.asDate.text : o.rid.text
-            master.overrides[key] = o.override
+            o.apply(to: &master)
             masters[o.uid] = master
         }
         items = order.compactMap { masters[$0] }
+    }
+}
+
+/// The VEVENTs and VTODOs of a calendar one at a time, each parsed by libical on its own beside
+/// the calendar's VTIMEZONEs, so that memory is one component's and never the file's (a 160 000
+/// event file took 1 GB parsed whole). A first pass collects the time zones and which UIDs there
+/// are, with how many overridden instances each has; the second yields the components.
+final class ICSStream<Source: CalendarBytes> {
+
+    /// An overridden instance (RECURRENCE-ID), to merge into its series.
+    struct Override: Sendable {
+        var uid: String
+        var summary: String?
+        var recurrenceID: WallTime
+        var override: OccurrenceOverride
+
+        func apply(to master: inout TaskItem) {
+            let key = master.allDay ? recurrenceID.asDate.text : recurrenceID.text
+            master.overrides[key] = override
+        }
+    }
+
+    enum Item: Sendable {
+        case task(TaskItem)
+        case override(Override)
+        case problem(ICSReader.Problem)
+    }
+
+    /// The file has no calendar in it.
+    private(set) var notCalendar = false
+    /// Every UID in the file, and how many overridden instances each has.
+    private(set) var uids: [String: Int] = [:]
+
+    private var lines: ContentLines<Source>
+    private let zones: OpaquePointer
+    private let parser: OpaquePointer
+    private let defaultZone: Zone
+    private let now: Date
+    private let source: String
+    private var stack: [String] = []
+
+    init(_ bytes: Source, defaultZone: Zone, now: Date, source: String) throws(CalendarReadFailure) {
+        self.defaultZone = defaultZone
+        self.now = now
+        self.source = source
+        lines = ContentLines(bytes)
+        parser = icalparser_new()
+        var timeZoneLines: [[UInt8]] = [Array("BEGIN:VCALENDAR".utf8)]
+        var sawCalendar = false
+        do {
+            var stack: [String] = []
+            var inZone = false
+            var blockUID: String?
+            var blockIsOverride = false
+            while let (line, number) = try lines.next() {
+                guard String(validating: line, as: UTF8.self) != nil else { throw CalendarReadFailure(reason: "line \(number) is not UTF-8 text") }
+                if let name = ICSSyntax.component(line, "BEGIN:") {
+                    guard stack.count < CalendarLimits.outerNesting else {
+                        throw CalendarReadFailure(reason: "line \(number) nests components deeper than \(CalendarLimits.outerNesting) levels")
+                    }
+                    if stack.isEmpty && (name == "VCALENDAR" || name == "VEVENT" || name == "VTODO") { sawCalendar = true }
+                    if stack == ["VCALENDAR"] && name == "VTIMEZONE" { inZone = true }
+                    stack.append(name)
+                    if ICSSyntax.isBlock(stack) { (blockUID, blockIsOverride) = (nil, false) }
+                } else if let name = ICSSyntax.component(line, "END:") {
+                    if ICSSyntax.isBlock(stack), let uid = blockUID {
+                        uids[uid, default: 0] += blockIsOverride ? 1 : 0
+                    }
+                    if inZone && stack == ["VCALENDAR", "VTIMEZONE"] {
+                        timeZoneLines.append(line)
+                        inZone = false
+                        _ = stack.popLast()
+                        continue
+                    }
+                    if stack.last == name { _ = stack.popLast() }
+                } else if ICSSyntax.isBlock(stack) {
+                    if let uid = ICSSyntax.value(line, "UID") { blockUID = String(decoding: uid, as: UTF8.self) }
+                    if ICSSyntax.value(line, "RECURRENCE-ID") != nil { blockIsOverride = true }
+                }
+                if inZone { timeZoneLines.append(line) }
+            }
+            try lines.rewind()
+        } catch let error as CalendarReadFailure {
+            icalparser_free(parser)
+            throw error
+        } catch {
+            icalparser_free(parser)
+            throw CalendarReadFailure(reason: "\(error)")
+        }
+        notCalendar = !sawCalendar
+        timeZoneLines.append(Array("END:VCALENDAR".utf8))
+        var calendar: OpaquePointer?
+        for line in timeZoneLines { calendar = ICSSyntax.add(line, to: parser) ?? calendar }
+        zones = calendar ?? icalcomponent_new(ICAL_VCALENDAR_COMPONENT)
+    }
+
+    deinit {
+        icalcomponent_free(zones)
+        icalparser_free(parser)
+    }
+
+    /// The next task, overridden instance or problem, or nil at the end of the file.
+    func next() throws(CalendarReadFailure) -> Item? {
+        do {
+            return try nextItem()
+        } catch let error as CalendarReadFailure {
+            throw error
+        } catch {
+            throw CalendarReadFailure(reason: "\(error)")
+        }
+    }
+
+    private func nextItem() throws -> Item? {
+        while let (line, number) = try lines.next() {
+            guard let name = ICSSyntax.component(line, "BEGIN:") else {
+                if let name = ICSSyntax.component(line, "END:"), stack.last == name { _ = stack.popLast() }
+                continue
+            }
+            guard stack.count < CalendarLimits.outerNesting else {
+                throw CalendarReadFailure(reason: "line \(number) nests components deeper than \(CalendarLimits.outerNesting) levels")
+            }
+            stack.append(name)
+            guard ICSSyntax.isBlock(stack) else { continue }
+            return try block(name, line: line, at: number)
+        }
+        return nil
+    }
+
+    /// One VEVENT or VTODO, from its BEGIN line to its END.
+    private func block(_ name: String, line begin: [UInt8], at number: Int) throws -> Item {
+        var depth = 1, count = 1
+        var refusal: String?
+        var uid: String?
+        var component = ICSSyntax.add(begin, to: parser)
+        while component == nil, let (line, _) = try lines.next() {
+            count += 1
+            if ICSSyntax.component(line, "BEGIN:") != nil { depth += 1 }
+            if ICSSyntax.component(line, "END:") != nil { depth -= 1 }
+            if depth == 1, uid == nil, let value = ICSSyntax.value(line, "UID") { uid = String(decoding: value, as: UTF8.self) }
+            if refusal == nil {
+                if depth > CalendarLimits.nesting {
+                    refusal = "its components nest deeper than \(CalendarLimits.nesting) levels"
+                } else if count > CalendarLimits.lines {
+                    refusal = "it has more than \(CalendarLimits.lines) lines"
+                }
+                if refusal != nil, let partial = icalparser_clean(parser) { icalcomponent_free(partial) }
+            }
+            if refusal == nil { component = ICSSyntax.add(line, to: parser) }
+            if depth == 0 { break }
+        }
+        _ = stack.popLast()
+        guard let component else {
+            if refusal == nil, let partial = icalparser_clean(parser) { icalcomponent_free(partial) }
+            return .problem(ICSReader.Problem(
+                uid: uid, summary: nil, reason: refusal ?? "the \(name) that begins on line \(number) has no END:\(name)"))
+        }
+        defer { icalcomponent_free(component) }
+        var reader = ComponentReader(component: component, calendar: zones, defaultZone: defaultZone, now: now)
+        do {
+            let parsed = try reader.read(source: source)
+            guard let rid = parsed.recurrenceID else { return .task(parsed.task) }
+            return .override(Override(uid: parsed.task.id, summary: parsed.task.title, recurrenceID: rid, override: parsed.override))
+        } catch let problem {
+            return .problem(problem)
+        }
+    }
+}
+
+/// The few things the stream reads from content lines itself, before libical sees them.
+enum ICSSyntax {
+    /// Whether the innermost component is a task or event this reader takes: at the top, or
+    /// directly in a VCALENDAR.
+    static func isBlock(_ stack: [String]) -> Bool {
+        guard let last = stack.last, last == "VEVENT" || last == "VTODO" else { return false }
+        return stack.count == 1 || (stack.count == 2 && stack[0] == "VCALENDAR")
+    }
+
+    /// The component a BEGIN: or END: line names, upper-cased.
+    static func component(_ line: [UInt8], _ keyword: String) -> String? {
+        let key = Array(keyword.utf8)
+        guard line.count > key.count, line.count < 80, zip(line, key).allSatisfy({ ICSSyntax.upper($0) == $1 }) else { return nil }
+        return String(decoding: line[key.count...].map(ICSSyntax.upper), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The value of a property line named `name` (with or without parameters).
+    static func value(_ line: [UInt8], _ name: String) -> ArraySlice<UInt8>? {
+        let key = Array(name.utf8)
+        guard line.count > key.count, zip(line, key).allSatisfy({ ICSSyntax.upper($0) == $1 }),
+            line[key.count] == UInt8(ascii: ":") || line[key.count] == UInt8(ascii: ";"),
+            let colon = line[key.count...].firstIndex(of: UInt8(ascii: ":"))
+        else { return nil }
+        return line[(colon + 1)...]
+    }
+
+    static func upper(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
+
+    /// Gives libical one unfolded line; returns the component it completes, if any.
+    static func add(_ line: [UInt8], to parser: OpaquePointer) -> OpaquePointer? {
+        var text = line
+        text.append(0)
+        return text.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { icalparser_add_line(parser, $0) }
+        }
     }
 }
 

@@ -324,17 +324,20 @@ struct ReminderArming: Sendable {
     /// As `armReminders(taskID:)` always did for one task: the state row for every live task
     /// (a snooze outlives its reminders), then its next fire or none.
     init(_ tasks: [TaskItem], db: Database, now: Date) throws {
-        for t in tasks {
-            guard t.deletedAt == nil else {
-                disarmed.append(t.id)
-                continue
-            }
-            try TasksService.markArmed(db, taskID: t.id, from: now)
-            if let at = try TasksService.nextFire(t, from: now, db: db) {
-                next.append((t.id, at))
-            } else {
-                disarmed.append(t.id)
-            }
+        for t in tasks { try add(t, db: db, now: now) }
+    }
+
+    /// One more task, for writers that save a task at a time (the calendar import).
+    mutating func add(_ t: TaskItem, db: Database, now: Date) throws {
+        guard t.deletedAt == nil else {
+            disarmed.append(t.id)
+            return
+        }
+        try TasksService.markArmed(db, taskID: t.id, from: now)
+        if let at = try TasksService.nextFire(t, from: now, db: db) {
+            next.append((t.id, at))
+        } else {
+            disarmed.append(t.id)
         }
     }
 }
