@@ -209,7 +209,16 @@ final class ICSStream<Source: CalendarBytes> {
                 if refusal != nil, let partial = icalparser_clean(parser) { icalcomponent_free(partial) }
             }
             if refusal == nil { component = ICSSyntax.add(line, to: parser) }
-            if depth == 0 { break }
+            if depth == 0 {
+                // libical ends a component at any END line; one closed by another name (the
+                // calendar's END after a VEVENT cut short) is not whole.
+                if ICSSyntax.component(line, "END:") != name, let whole = component {
+                    icalcomponent_free(whole)
+                    component = nil
+                    refusal = nil
+                }
+                break
+            }
         }
         _ = stack.popLast()
         guard let component else {

@@ -137,8 +137,8 @@ extension TasksService {
     }
 
     static func nextFire(_ t: TaskItem, from: Date, db: Database) throws -> Date? {
-        let snooze = try Double.fetchOne(db, sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?", arguments: [t.id])
-        let sent = Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?",
+        let snooze = try Double.fetchOne(db.cachedStatement(sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?"), arguments: [t.id])
+        let sent = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?"),
                                            arguments: [t.id, from.timeIntervalSince1970 - 1]))
         return nextFire(t, from: from, snooze: snooze.map(Date.init(timeIntervalSince1970:)), isSent: { sent.contains($0) })
     }
@@ -149,9 +149,9 @@ extension TasksService {
     }
 
     static func markArmed(_ db: Database, taskID: String, from seconds: Double) throws {
-        try db.execute(
-            sql: "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from",
-            arguments: [taskID, seconds])
+        try db.cachedStatement(
+            sql: "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from"
+        ).execute(arguments: [taskID, seconds])
     }
 
     private func wasSent(_ key: String) async throws -> Bool {
