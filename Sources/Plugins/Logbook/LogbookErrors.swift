@@ -15,9 +15,10 @@ enum LogbookError {
                  data: ["date": .string(e.date.description), "dep": .string(e.dep ?? ""), "arr": .string(e.arr ?? ""),
                         "out": .string(e.out?.description ?? ""), "aircraft": .string(e.registration ?? "")])
     }
-    static func badRows(_ rows: [JSONValue]) -> RPCError {
-        RPCError(code: 1104, message: "The file has \(rows.count) bad row\(rows.count == 1 ? "" : "s"); nothing was imported (fix them, or pass skip_invalid=true)",
-                 data: ["bad_rows": .array(Array(rows.prefix(200))), "bad_row_count": .count(rows.count)])
+    static func badRows(_ rows: [JSONValue], count: Int? = nil) -> RPCError {
+        let count = count ?? rows.count
+        return RPCError(code: 1104, message: "The file has \(count) bad row\(count == 1 ? "" : "s"); nothing was imported (fix them, or pass skip_invalid=true)",
+                        data: ["bad_rows": .array(Array(rows.prefix(200))), "bad_row_count": .count(count)])
     }
     static func needsBirthDate() -> RPCError {
         RPCError(code: 1105, message: "The medical's validity depends on your age: set your date of birth with logbook.profile.set date_of_birth=YYYY-MM-DD, or give expiry_date as printed on the certificate")

@@ -1,74 +1,64 @@
 import Foundation
 import HostCore
 
-/// Reads a whole export into entries, collecting every bad row with its line and reason.
+/// Reads an export into entries, a batch of rows at a time, collecting every bad row with its line
+/// and reason. What it reads goes to `sink`, which the import points at the logbook.
 struct Importer {
+    /// Bad rows listed in a reply; all are counted.
+    static let listedBadRows = 1_000
+
+    /// Where entries go: `add` answers false for an entry the logbook (or the file) already has.
+    struct Sink {
+        var add: (Entry) throws -> Bool
+        var addAircraft: (Aircraft) throws -> Void
+    }
+
     struct Outcome {
         var format: ImportFormat
-        var entries: [(line: Int, entry: Entry)] = []
-        var aircraftCreated: [Aircraft] = []
+        var imported = 0
+        var sample: [Entry] = []
+        var aircraftCreated: [String] = []
         var duplicates = 0
         var badRows: [JSONValue] = []
+        var badRowCount = 0
+        var rowsRead: Int { imported + duplicates + badRowCount }
     }
 
     let format: ImportFormat
     var context: DraftContext
-    /// Identities already in the logbook (and, as rows are read, in the file).
-    var known: Set<String>
+    let sink: Sink
+    private(set) var outcome: Outcome
+    /// The header of a one-table file, once read.
+    private var map: HeaderMap?
+    private var foreFlight = ForeFlightSections()
+    /// An aircraft the last row named for the first time (saved even when the row is bad, as it
+    /// always was: later rows of the file use it).
+    private var pendingAircraft: Aircraft?
 
-    static func load(path: String) throws -> String {
-        let data: Data
-        do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.importFile) } catch { throw LogbookError.file(path, "it \(error.problem)") }
-        guard var text = try decode(data, path: path) else { throw LogbookError.file(path, "it is not text") }
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        return text
+    init(format: ImportFormat, context: DraftContext, sink: Sink) {
+        self.format = format
+        self.context = context
+        self.sink = sink
+        outcome = Outcome(format: format)
     }
 
-    /// UTF-8, or Latin-1 for a file with no UTF-8 in it at all (older Windows exports). A file
-    /// that is UTF-8 except for some bytes is refused, naming the first bad line: read as
-    /// Latin-1 it would come in with every accented name in it garbled, and silently.
-    static func decode(_ data: Data, path: String) throws -> String? {
-        if let text = String(data: data, encoding: .utf8) { return text }
-        var bytes = data.makeIterator()
-        var decoder = UTF8()
-        var line = 1
-        var sawMultibyte = false
-        var firstBadLine: Int?
-        decoding: while true {
-            switch decoder.decode(&bytes) {
-            case .scalarValue(let scalar):
-                if scalar == "\n" { line += 1 }
-                if scalar.value >= 0x80 { sawMultibyte = true }
-            case .error:
-                if firstBadLine == nil { firstBadLine = line }
-            case .emptyInput:
-                break decoding
+    /// The next rows of the file (the first batch begins with its header).
+    mutating func read(_ rows: [(line: Int, fields: [String])]) throws {
+        if format == .foreflight {
+            for row in rows { try readForeFlight(row) }
+            return
+        }
+        for row in rows {
+            guard let map else {
+                var header = HeaderMap(header: row.fields, aliases: format.aliases)
+                header.guardedFormulas = format == .native
+                try requireColumns(header, header: row.fields)
+                map = header
+                continue
             }
+            guard !row.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else { continue }
+            try read(map.row(line: row.line, fields: row.fields), map: map, aircraftInfo: [:])
         }
-        if sawMultibyte, let firstBadLine {
-            throw LogbookError.file(path, "line \(firstBadLine) is not valid UTF-8 (the rest of the file is); save the file as UTF-8")
-        }
-        return String(data: data, encoding: .isoLatin1)
-    }
-
-    mutating func run(text: String) throws -> Outcome {
-        var outcome = Outcome(format: format)
-        let firstLine = text.prefix { $0 != "\n" && $0 != "\r" }
-        switch format {
-        case .foreflight:
-            let table = try CSVTable.parse(text, delimiter: ",")
-            try readForeFlight(table, into: &outcome)
-        default:
-            let table = try CSVTable.parse(text, delimiter: CSVTable.delimiter(of: firstLine))
-            guard let header = table.rows.first else { return outcome }
-            var map = HeaderMap(header: header.fields, aliases: format.aliases)
-            map.guardedFormulas = format == .native
-            try requireColumns(map, header: header.fields)
-            for row in table.rows.dropFirst() where !row.fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
-                read(map.row(line: row.line, fields: row.fields), map: map, aircraftInfo: [:], into: &outcome)
-            }
-        }
-        return outcome
     }
 
     func requireColumns(_ map: HeaderMap, header: [String]) throws {
@@ -81,69 +71,90 @@ struct Importer {
 
     /// ForeFlight: an "Aircraft Table" section, then a "Flights Table" section, each with a header
     /// and a row of data types to skip.
-    mutating func readForeFlight(_ table: CSVTable, into outcome: inout Outcome) throws {
-        let dataTypes: Set<String> = ["text", "hhmm", "decimal", "boolean", "date", "integer", "number", "datetime", "packed detail", "yyyy", "yyyy-mm-dd", "hh:mm", ""]
-        func isTypeRow(_ f: [String]) -> Bool { f.allSatisfy { dataTypes.contains($0.trimmingCharacters(in: .whitespaces).lowercased()) } }
-        var section = "", header: [String]? = nil
+    struct ForeFlightSections {
+        var section = ""
+        var header: [String]?
         var aircraftHeader: [String: Int] = [:]
         var aircraftInfo: [String: Aircraft] = [:]
         var map: HeaderMap?
-        for row in table.rows {
-            let first = row.fields.first?.trimmingCharacters(in: .whitespaces) ?? ""
-            if first == "Aircraft Table" || first == "Flights Table" {
-                section = first
-                header = nil
-                continue
+    }
+
+    static let foreFlightDataTypes: Set<String> = [
+        "text", "hhmm", "decimal", "boolean", "date", "integer", "number", "datetime", "packed detail", "yyyy", "yyyy-mm-dd", "hh:mm", "",
+    ]
+
+    mutating func readForeFlight(_ row: (line: Int, fields: [String])) throws {
+        let first = row.fields.first?.trimmingCharacters(in: .whitespaces) ?? ""
+        if first == "Aircraft Table" || first == "Flights Table" {
+            foreFlight.section = first
+            foreFlight.header = nil
+            return
+        }
+        if row.fields.allSatisfy({ Self.foreFlightDataTypes.contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }) { return }
+        if foreFlight.header == nil {
+            foreFlight.header = row.fields
+            if foreFlight.section == "Aircraft Table" {
+                for (i, h) in row.fields.enumerated() { foreFlight.aircraftHeader[h.trimmingCharacters(in: .whitespaces)] = i }
+            } else if foreFlight.section == "Flights Table" {
+                let m = HeaderMap(header: row.fields, aliases: format.aliases)
+                try requireColumns(m, header: row.fields)
+                foreFlight.map = m
             }
-            if isTypeRow(row.fields) { continue }
-            if header == nil {
-                header = row.fields
-                if section == "Aircraft Table" {
-                    for (i, h) in row.fields.enumerated() { aircraftHeader[h.trimmingCharacters(in: .whitespaces)] = i }
-                } else if section == "Flights Table" {
-                    let m = HeaderMap(header: row.fields, aliases: format.aliases)
-                    try requireColumns(m, header: row.fields)
-                    map = m
-                }
-                continue
+            return
+        }
+        if foreFlight.section == "Aircraft Table" {
+            func v(_ k: String) -> String? {
+                guard let i = foreFlight.aircraftHeader[k], i < row.fields.count else { return nil }
+                let s = row.fields[i].trimmingCharacters(in: .whitespaces)
+                return s.isEmpty ? nil : s
             }
-            if section == "Aircraft Table" {
-                func v(_ k: String) -> String? {
-                    guard let i = aircraftHeader[k], i < row.fields.count else { return nil }
-                    let s = row.fields[i].trimmingCharacters(in: .whitespaces)
-                    return s.isEmpty ? nil : s
-                }
-                guard let id = v("AircraftID") else { continue }
-                var a = Aircraft(registration: Aircraft.normalized(id))
-                a.make = v("Make")
-                a.model = v("Model")
-                a.typeDesignator = v("TypeCode")?.uppercased()
-                let cls = (v("Class") ?? v("EquipType") ?? "").lowercased()
-                if cls.contains("multi") { a.engine = "me" }
-                aircraftInfo[a.registration] = a
-            } else if section == "Flights Table", let map {
-                read(map.row(line: row.line, fields: row.fields), map: map, aircraftInfo: aircraftInfo, into: &outcome)
-            }
+            guard let id = v("AircraftID") else { return }
+            var a = Aircraft(registration: Aircraft.normalized(id))
+            a.make = v("Make")
+            a.model = v("Model")
+            a.typeDesignator = v("TypeCode")?.uppercased()
+            let cls = (v("Class") ?? v("EquipType") ?? "").lowercased()
+            if cls.contains("multi") { a.engine = "me" }
+            foreFlight.aircraftInfo[a.registration] = a
+        } else if foreFlight.section == "Flights Table", let map = foreFlight.map {
+            try read(map.row(line: row.line, fields: row.fields), map: map, aircraftInfo: foreFlight.aircraftInfo)
         }
     }
 
-    mutating func read(_ row: MappedRow, map: HeaderMap, aircraftInfo: [String: Aircraft], into outcome: inout Outcome) {
+    mutating func read(_ row: MappedRow, map: HeaderMap, aircraftInfo: [String: Aircraft]) throws {
+        let read: Result<Entry, RPCError>
         do throws(RPCError) {
-            let entry = try entry(row, map: map, aircraftInfo: aircraftInfo, outcome: &outcome)
-            if known.insert(entry.identity).inserted {
-                outcome.entries.append((row.line, entry))
-            } else {
-                outcome.duplicates += 1
-            }
+            read = .success(try self.entry(row, map: map, aircraftInfo: aircraftInfo))
         } catch {
-            outcome.badRows.append([
-                "line": .count(row.line), "field": error.data?["param"] ?? .null,
-                "reason": .string(error.message.replacingOccurrences(of: "Invalid params: ", with: "")),
-            ])
+            read = .failure(error)
+        }
+        if let aircraft = pendingAircraft {
+            pendingAircraft = nil
+            try sink.addAircraft(aircraft)
+            outcome.aircraftCreated.append(aircraft.registration)
+        }
+        let entry: Entry
+        switch read {
+        case .success(let read): entry = read
+        case .failure(let error):
+            outcome.badRowCount += 1
+            if outcome.badRows.count < Self.listedBadRows {
+                outcome.badRows.append([
+                    "line": .count(row.line), "field": error.data?["param"] ?? .null,
+                    "reason": .string(error.message.replacingOccurrences(of: "Invalid params: ", with: "")),
+                ])
+            }
+            return
+        }
+        if try sink.add(entry) {
+            outcome.imported += 1
+            if outcome.sample.count < 5 { outcome.sample.append(entry) }
+        } else {
+            outcome.duplicates += 1
         }
     }
 
-    mutating func entry(_ row: MappedRow, map: HeaderMap, aircraftInfo: [String: Aircraft], outcome: inout Outcome) throws(RPCError) -> Entry {
+    mutating func entry(_ row: MappedRow, map: HeaderMap, aircraftInfo: [String: Aircraft]) throws(RPCError) -> Entry {
         let values = ValueReader(format: format, headerNames: map.headerNames)
         let date = try values.date(row, "date")
 
@@ -194,7 +205,7 @@ struct Importer {
                 if multiPilot > 0 || coPilot > 0 { a.operation = "mp" }
             }
             context.aircraft[reg] = a
-            outcome.aircraftCreated.append(a)
+            pendingAircraft = a
         }
 
         var draft = FlightDraft()
