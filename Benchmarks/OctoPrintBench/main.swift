@@ -40,7 +40,7 @@ print("file: \(size / 1_000_000) MB")
 
 let octoprint = try await OctoPrintPeer(analysis: false)
 let daemon = try await DaemonProcess.started()
-let pid = daemon.process.process.processIdentifier
+guard let pid = await daemon.process.processIdentifier() else { fatalError("assistantd is not running") }
 let connection = try await daemon.connect()
 _ = try await connection.call("octoprint.printers.add", params: ["name": "bench", "url": .string(octoprint.url), "api_key": .string(octoprint.apiKey)])
 
@@ -70,6 +70,6 @@ print(String(format: "| curl -F | %.0f ms | %@ |", median(curlTimes), curlTimes.
 print(String(format: "| ratio | %.2f× | |", median(daemonTimes) / median(curlTimes)))
 print("daemon resident memory growth during an upload (VmHWM − VmRSS before): \(growth.map { "\($0 / 1024) MB" }.joined(separator: ", ")) (\(growth.map(String.init).joined(separator: ", ")) kB)")
 await connection.close()
-daemon.signal(SIGTERM)
+await daemon.signal(SIGTERM)
 _ = try await daemon.exitStatus()
 octoprint.stop()

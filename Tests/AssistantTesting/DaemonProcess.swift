@@ -1,5 +1,7 @@
 import AssistantClient
 import Foundation
+import Subprocess
+import SystemPackage
 import HostCore
 
 /// The built executables (`swift build` puts them beside the test bundle).
@@ -135,17 +137,22 @@ public final class DaemonProcess: Sendable {
     public func waitReady(timeout: Double = 30) async throws {
         let messages = notify.messages
         let process = self.process
-        // Ready, or exited (a daemon that fails to start says why on stderr and exits). The
-        // blocking wait runs on its own thread, never on the cooperative pool.
-        Thread.detachNewThread {
-            process.process.waitUntilExit()
-            messages.append("EXITED")
-        }
+        // Ready, or exited (a daemon that fails to start says why on stderr and exits).
         let line = try? await withDeadline(timeout, "assistantd readiness") {
-            await messages.next { $0 == "READY=1" || $0 == "EXITED" }
+            await withTaskGroup(of: String.self) { group in
+                group.addTask { await messages.next { $0 == "READY=1" } }
+                group.addTask {
+                    _ = await process.exitStatus()
+                    return "EXITED"
+                }
+                let first = await group.next() ?? ""
+                group.cancelAll()
+                return first
+            }
         }
         if line != "READY=1" {
-            throw PeerMissing("assistantd did not become ready; exit \(process.process.isRunning ? "-" : String(process.process.terminationStatus)); stderr: \(process.errors.lines.joined(separator: "\n"))")
+            let status = process.hasExited ? String(await process.exitStatus()) : "-"
+            throw PeerMissing("assistantd did not become ready; exit \(status); stderr: \(process.errors.lines.joined(separator: "\n"))")
         }
     }
 
@@ -153,21 +160,14 @@ public final class DaemonProcess: Sendable {
         try await AssistantConnection.connect(socketPath: socketPath)
     }
 
-    public func signal(_ signal: Int32) {
-        kill(process.process.processIdentifier, signal)
+    public func signal(_ signal: Int32) async {
+        await process.signal(signal)
     }
 
     /// Waits for the process to exit and returns its status.
     public func exitStatus(timeout: Double = 30) async throws -> Int32 {
-        let process = self.process.process
-        return try await withDeadline(timeout, "assistantd exit") {
-            await withCheckedContinuation { (c: CheckedContinuation<Int32, Never>) in
-                DispatchQueue.global().async {
-                    process.waitUntilExit()
-                    c.resume(returning: process.terminationStatus)
-                }
-            }
-        }
+        let process = self.process
+        return try await withDeadline(timeout, "assistantd exit") { await process.exitStatus() }
     }
 }
 
@@ -178,34 +178,16 @@ public struct CommandResult: Sendable {
     public var stderr: String
 }
 
+/// Runs a command to completion through swift-subprocess and keeps what it printed (at most
+/// 16 MiB of each). `environment` nil: the test runner's.
 public func runCommand(
-    _ executable: String, _ arguments: [String], environment: [String: String], stdin: String? = nil, currentDirectory: String? = nil
+    _ executable: String, _ arguments: [String], environment: [String: String]?, stdin: String? = nil, currentDirectory: String? = nil
 ) async throws -> CommandResult {
-    let process = Process()
-    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    let input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    return try await withDeadline(60, "\(executable) \(arguments.joined(separator: " "))") {
-        await withCheckedContinuation { (c: CheckedContinuation<CommandResult, Never>) in
-            DispatchQueue.global().async {
-                let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                let stderr = err.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                c.resume(
-                    returning: CommandResult(
-                        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                        stderr: String(decoding: stderr, as: UTF8.self)))
-            }
-        }
+    try await withDeadline(60, "\(executable) \(arguments.joined(separator: " "))") {
+        let result = try await Subprocess.run(
+            .path(FilePath(executable)), arguments: Arguments(arguments), environment: Environment.of(environment),
+            workingDirectory: currentDirectory.map { FilePath($0) }, input: .string(stdin ?? ""), output: .string(limit: 16 << 20),
+            error: .string(limit: 16 << 20))
+        return CommandResult(status: result.terminationStatus.code, stdout: result.standardOutput, stderr: result.standardError)
     }
 }

@@ -96,7 +96,7 @@ public final class CountingProxy: Sendable {
         }
     }
 
-    public func cut() { kill(process.process.processIdentifier, SIGUSR1) }
+    public func cut() async { await process.signal(SIGUSR1) }
     public func stop() { process.stop() }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 import HostCore
 import NIOConcurrencyHelpers
+import Subprocess
+import SystemPackage
 
 /// Real peers the tests start (Python packages from the pinned venv, Debian programs).
 /// Locally a missing peer skips its tests; under CI (`CI=true`) the tests run and fail.
@@ -39,13 +41,16 @@ public enum Peers {
         (packageRoot as NSString).appendingPathComponent("Tests/peers/\(name)")
     }
 
-    private static let moduleCache = NIOLockedValueBox<[String: Bool]>([:])
-
+    /// Whether the test Python has `module`, from its site-packages (a trait's condition is
+    /// synchronous, and starting a process is not).
     public static func hasPythonModule(_ module: String) -> Bool {
-        if let cached = moduleCache.withLockedValue({ $0[module] }) { return cached }
-        let ok = run(python, ["-c", "import \(module)"]) == 0
-        moduleCache.withLockedValue { $0[module] = ok }
-        return ok
+        let lib = ((python as NSString).deletingLastPathComponent as NSString).appendingPathComponent("../lib")
+        guard let versions = try? FileManager.default.contentsOfDirectory(atPath: lib) else { return false }
+        let top = module.split(separator: ".").first.map(String.init) ?? module
+        return versions.filter { $0.hasPrefix("python3") }.contains { version in
+            let site = "\(lib)/\(version)/site-packages/"
+            return FileManager.default.fileExists(atPath: site + top) || FileManager.default.fileExists(atPath: site + top + ".py")
+        }
     }
 
     public static func hasProgram(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
@@ -54,14 +59,13 @@ public enum Peers {
     public static func shouldRun(pythonModule: String) -> Bool { isCI || hasPythonModule(pythonModule) }
     public static func shouldRun(program: String) -> Bool { isCI || hasProgram(program) }
 
-    /// `run` on a plain thread: waiting for a child never blocks the cooperative pool.
+    /// Runs a program to the end (through swift-subprocess, so waiting never blocks a thread)
+    /// and returns its exit status, its output discarded.
     public static func runOffPool(_ executable: String, _ arguments: [String]) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: run(executable, arguments)) }
-        }
+        (try? await runCommand(executable, arguments, environment: nil).status) ?? -1
     }
 
-    /// Runs a program to the end on a plain thread and returns its stdout (nil when it failed).
+    /// Runs a program to the end and returns its stdout (nil when it failed).
     public static func output(_ executable: String, _ arguments: [String]) async -> Data? {
         try? await outputOrError(executable, arguments).get()
     }
@@ -72,85 +76,117 @@ public enum Peers {
 
     /// Like `output`, with the program's stderr as the error when it fails.
     public static func outputOrError(_ executable: String, _ arguments: [String]) async -> Result<Data, ProgramFailed> {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-                let out = Pipe()
-                let err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                do { try process.run() } catch {
-                    return continuation.resume(returning: .failure(ProgramFailed(description: "\(error)")))
-                }
-                // Read stderr alongside so a chatty child cannot fill its pipe and stall.
-                let errors = NIOLockedValueBox(Data())
-                let group = DispatchGroup()
-                group.enter()
-                DispatchQueue.global().async {
-                    let data = err.fileHandleForReading.readDataToEndOfFile()
-                    errors.withLockedValue { $0 = data }
-                    group.leave()
-                }
-                let data = out.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
-                process.waitUntilExit()
-                if process.terminationStatus == 0 { return continuation.resume(returning: .success(data)) }
-                let text = String(decoding: errors.withLockedValue { $0 }, as: UTF8.self)
-                continuation.resume(returning: .failure(ProgramFailed(description: "\(executable) \(arguments.dropFirst(4).joined(separator: " ")) exited \(process.terminationStatus): \(text.suffix(2000))")))
-            }
+        do {
+            let result = try await runCommand(executable, arguments, environment: nil)
+            if result.status == 0 { return .success(Data(result.stdout.utf8)) }
+            return .failure(ProgramFailed(
+                description: "\(executable) \(arguments.dropFirst(4).joined(separator: " ")) exited \(result.status): \(result.stderr.suffix(2000))"))
+        } catch {
+            return .failure(ProgramFailed(description: "\(executable): \(error)"))
         }
-    }
-
-    @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }
 
-/// A child process whose stdout lines are collected as they come.
+/// A child process whose stdout and stderr lines are collected as they come. It runs in a task
+/// this object owns (swift-subprocess reaps it there); `stop` kills it and `exitStatus` waits for
+/// its end.
 public final class PeerProcess: Sendable {
-    public let process: Process
     public let output = LineCollector()
     public let errors = LineCollector()
+    private let state = NIOLockedValueBox(State())
+    private let runner: Task<Void, Never>
 
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        self.process = process
-        try process.run()
-        Self.pump(out.fileHandleForReading, into: output)
-        Self.pump(err.fileHandleForReading, into: errors)
+    private struct State {
+        var pid: pid_t?
+        var status: Int32?
+        var killed = false
+        var pidWaiters: [CheckedContinuation<pid_t?, Never>] = []
+        var exitWaiters: [(id: UUID, continuation: CheckedContinuation<Int32, Never>)] = []
     }
 
-    static func pump(_ handle: FileHandle, into collector: LineCollector) {
-        Thread.detachNewThread {
-            var pending = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    collector.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else { throw PeerMissing("\(executable) cannot be run") }
+        let state = self.state, output = self.output, errors = self.errors
+        runner = Task {
+            var status: Int32 = -1
+            do {
+                let result = try await Subprocess.run(
+                    .path(FilePath(executable)), arguments: Arguments(arguments), environment: Environment.of(environment), input: .none,
+                    output: .sequence, error: .sequence
+                ) { execution in
+                    let pid = execution.processIdentifier.value
+                    let (waiters, killNow) = state.withLockedValue { s -> ([CheckedContinuation<pid_t?, Never>], Bool) in
+                        s.pid = pid
+                        defer { s.pidWaiters = [] }
+                        return (s.pidWaiters, s.killed)
+                    }
+                    waiters.forEach { $0.resume(returning: pid) }
+                    if killNow { kill(pid, SIGKILL) }
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { try? await Self.collect(execution.standardOutput, into: output) }
+                        group.addTask { try? await Self.collect(execution.standardError, into: errors) }
+                    }
                 }
+                status = result.terminationStatus.code
+            } catch {
+                errors.append("could not run \(executable): \(error)")
             }
-            if !pending.isEmpty { collector.append(String(decoding: pending, as: UTF8.self)) }
+            let final = status
+            let (pidWaiters, exitWaiters) = state.withLockedValue { s in
+                s.status = final
+                defer { (s.pidWaiters, s.exitWaiters) = ([], []) }
+                return (s.pidWaiters, s.exitWaiters)
+            }
+            pidWaiters.forEach { $0.resume(returning: nil) }
+            exitWaiters.forEach { $0.continuation.resume(returning: final) }
+        }
+    }
+
+    private static func collect(_ sequence: SubprocessOutputSequence, into collector: LineCollector) async throws {
+        for try await line in sequence.strings(bufferingPolicy: .unbounded) { collector.append(line) }
+    }
+
+    /// The child's process id once it runs (nil if it could not start or has ended).
+    public func processIdentifier() async -> pid_t? {
+        await withCheckedContinuation { continuation in
+            let known = state.withLockedValue { s -> pid_t?? in
+                if let pid = s.pid, s.status == nil { return .some(pid) }
+                if s.status != nil { return .some(nil) }
+                s.pidWaiters.append(continuation)
+                return nil
+            }
+            if let known { continuation.resume(returning: known) }
+        }
+    }
+
+    /// Sends `signal` to the child once it runs.
+    public func signal(_ signal: Int32) async {
+        if let pid = await processIdentifier() { kill(pid, signal) }
+    }
+
+    /// Whether the child has ended.
+    public var hasExited: Bool { state.withLockedValue { $0.status != nil } }
+
+    /// Waits for the child's end: its exit code, or 128 + the signal that ended it (-1 when the
+    /// waiting task is cancelled first, so that a deadline around it can end).
+    public func exitStatus() async -> Int32 {
+        let id = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let known = state.withLockedValue { s -> Int32? in
+                    if let status = s.status { return status }
+                    if Task.isCancelled { return -1 }
+                    s.exitWaiters.append((id, continuation))
+                    return nil
+                }
+                if let known { continuation.resume(returning: known) }
+            }
+        } onCancel: {
+            let waiter = state.withLockedValue { s -> CheckedContinuation<Int32, Never>? in
+                guard let i = s.exitWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return s.exitWaiters.remove(at: i).continuation
+            }
+            waiter?.resume(returning: -1)
         }
     }
 
@@ -176,15 +212,35 @@ public final class PeerProcess: Sendable {
         return port
     }
 
-    /// SIGKILL: a child may have inherited an ignored SIGTERM from the test runner.
+    /// SIGKILL (a child may have inherited an ignored SIGTERM from the test runner); its task
+    /// then reaps it and ends.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let pid = state.withLockedValue { s -> pid_t? in
+            s.killed = true
+            return s.status == nil ? s.pid : nil
         }
+        if let pid { kill(pid, SIGKILL) }
     }
 
     deinit { stop() }
+}
+
+extension Environment {
+    /// The given variables only, or the test runner's when nil.
+    static func of(_ variables: [String: String]?) -> Environment {
+        guard let variables else { return .inherit }
+        return .custom(Dictionary(uniqueKeysWithValues: variables.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
+    }
+}
+
+extension TerminationStatus {
+    /// As a shell reports it: the exit code, or 128 + the signal.
+    var code: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signaled(let signal): 128 + signal
+        }
+    }
 }
 
 /// aiosmtpd on 127.0.0.1 with a certificate made for this run, STARTTLS (or implicit TLS) and AUTH required.

@@ -35,7 +35,7 @@ import Testing
         #expect(secretInArgv.stderr.contains("refusing"))
         let noMethod = try await ctl(daemon, [])
         #expect(noMethod.status == 64)
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
         let unreachable = try await ctl(daemon, ["ping"])
         #expect(unreachable.status == 69)
@@ -60,7 +60,7 @@ import Testing
         #expect(help.stdout.contains("usage: assistantctl vault.set name=<string> secret=<secret>"))
         let list = try await ctlOnTerminal(daemon, ["help"])
         #expect(list.stdout.contains("notifications.send"))
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()
     }
 
@@ -83,7 +83,7 @@ import Testing
         #expect(literal.status == 0)
         let typed = try await ctl(daemon, ["notifications.send", "title=007", "body=true"])
         #expect(try JSONValue.decode(typed.stdout)["title"] == "007")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()
     }
 
@@ -99,17 +99,10 @@ import Testing
         let notice = try JSONValue.decode(line)
         #expect(notice["topic"] == "demo.x")
         #expect(!watcher.output.lines.contains { $0.contains("skip") })
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()
         // The daemon went away: watch ends with 69.
-        let status = try await withDeadline(20, "watch exit") {
-            await withCheckedContinuation { (c: CheckedContinuation<Int32, Never>) in
-                DispatchQueue.global().async {
-                    watcher.process.waitUntilExit()
-                    c.resume(returning: watcher.process.terminationStatus)
-                }
-            }
-        }
+        let status = try await withDeadline(20, "watch exit") { await watcher.exitStatus() }
         #expect(status == 69)
     }
 

@@ -18,7 +18,7 @@ import Testing
         #expect(stat(key, &info) == 0 && info.st_mode & 0o777 == 0o600)
         let connection = try await daemon.connect()
         #expect(try await connection.call("ping") == "pong")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "the socket is removed")
     }
@@ -48,7 +48,7 @@ import Testing
         }
         #expect(try await steady.call("ping") == "pong")
         await steady.close()
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 
@@ -67,7 +67,7 @@ import Testing
         #expect(inFlight)
         let clock = ContinuousClock()
         let signalled = clock.now
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus(timeout: 20) == 0)
         let took = clock.now - signalled
         #expect(took >= .seconds(1) && took < .seconds(6), "the grace, then the call was cancelled: \(took)")
@@ -86,7 +86,7 @@ import Testing
         #expect(said.contains("another assistantd is already serving \(first.socketPath)"))
         let connection = try await first.connect()
         #expect(try await connection.call("ping") == "pong")
-        first.signal(SIGTERM)
+        await first.signal(SIGTERM)
         #expect(try await first.exitStatus() == 0)
     }
 
@@ -158,7 +158,7 @@ import Testing
         #expect(reply["error"]?["code"] == -32006)
         #expect(reply["id"] == .null)
         try await client.waitForClose()
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 
@@ -168,7 +168,7 @@ import Testing
         let daemon = try await DaemonProcess.started(config: "[socket]\nallow_uids = [0]\nmode = \"0666\"\n", runAs: 65534)
         let connection = try await daemon.connect()
         #expect(try await connection.call("ping") == "pong")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 
@@ -179,7 +179,7 @@ import Testing
         let daemon = try await DaemonProcess.started(config: "[socket]\nallow_groups = [\"0\"]\nmode = \"0660\"\n", runAs: 65534)
         let connection = try await daemon.connect()
         #expect(try await connection.call("ping") == "pong")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
         // A group that does not exist is a configuration error, not a silent no-op.
         let directory = TemporaryDirectory()
@@ -215,7 +215,7 @@ import Testing
             var iterator = stream.makeAsyncIterator()
             return await iterator.next() != nil
         }
-        daemon.signal(SIGKILL)
+        await daemon.signal(SIGKILL)
         await writer.value
         _ = try await daemon.exitStatus()
         let acked = await acknowledged.names
@@ -230,7 +230,7 @@ import Testing
             try String.fetchOne($0, sql: "PRAGMA integrity_check")
         }
         #expect(check == "ok")
-        restarted.signal(SIGTERM)
+        await restarted.signal(SIGTERM)
         #expect(try await restarted.exitStatus() == 0)
     }
 
@@ -243,12 +243,12 @@ import Testing
         #expect(text.contains("INFO [host.manual] before"))
         let path = (DaemonProcess.environment(directory)["XDG_CONFIG_HOME"]! as NSString).appendingPathComponent("assistant/config.toml")
         try "[notify.stdout]\nformat = \"json\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-        daemon.signal(SIGHUP)
+        await daemon.signal(SIGHUP)
         _ = await daemon.stderr.next { $0.contains("configuration reloaded") }
         _ = try await connection.call("notifications.send", params: ["title": "after", "body": ""])
         let json = await daemon.stdout.next { $0.contains("after") }
         #expect(try JSONValue.decode(json)["title"] == "after")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 
@@ -273,7 +273,7 @@ import Testing
             Binaries.assistantctl, ["vault", "set", "host/canary2"], environment: DaemonProcess.environment(directory), stdin: canary + "\n")
         #expect(cli.status == 0)
         _ = await daemon.stdout.next { $0.contains("leak") }
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
         captured += daemon.stdout.lines + daemon.stderr.lines + [cli.stdout, cli.stderr]
         #expect(captured.count > 10)
@@ -298,7 +298,7 @@ actor AcknowledgedWrites {
         _ = try await connection.call("vault.set", params: ["name": "host/a", "secret": "x"])
         let keyFile = (DaemonProcess.environment(directory)["XDG_CONFIG_HOME"]! as NSString).appendingPathComponent("assistant/vault.key")
         #expect(!FileManager.default.fileExists(atPath: keyFile), "no key file is created when systemd provides the key")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
         // The same vault does not open with a different credential.
         _ = directory.write("credentials/vault.key", String(repeating: "cd", count: 32) + "\n", mode: 0o600)
@@ -327,9 +327,8 @@ actor AcknowledgedWrites {
         let status = try await connection.call("status")
         #expect(status["socket"] == .string(socketPath))
         _ = try await withDeadline(20, "readiness") { await notify.messages.next { $0 == "READY=1" } }
-        kill(activator.process.processIdentifier, SIGTERM)
-        activator.process.waitUntilExit()
-        #expect(activator.process.terminationStatus == 0)
+        await activator.signal(SIGTERM)
+        #expect(try await withDeadline(20, "the activator's exit") { await activator.exitStatus() } == 0)
         #expect(FileManager.default.fileExists(atPath: socketPath), "an activated daemon leaves systemd's socket alone")
     }
 }

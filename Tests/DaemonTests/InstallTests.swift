@@ -115,7 +115,7 @@ struct InstallTests {
         let status = try await connection.call("status")
         let logbook = status["plugins"]?.arrayValue?.first { $0["id"] == "logbook" }
         #expect(logbook?["state"] == "ready")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 
@@ -165,7 +165,7 @@ struct InstallTests {
         #expect(found["airports"]?.arrayValue?.first?["icao"] == "EGLL")
         _ = try await connection.call("logbook.aircraft.add", params: ["registration": "OK-ABC", "make": "Cessna", "model": "172", "type_designator": "C172"])
         #expect(try await connection.call("logbook.aircraft.list")["aircraft"]?.arrayValue?.first?["registration"] == "OK-ABC")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 }

@@ -47,7 +47,7 @@ import Testing
         let help = try await ctl(daemon, ["help", "logbook.flights.add"])
         #expect(help.stdout.contains("logbook.flights.add"))
         #expect(help.stdout.contains("dep"))
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 }

@@ -11,7 +11,7 @@ struct MissingFileTests {
     static func migratedDataDirectory() async throws -> TemporaryDirectory {
         let directory = TemporaryDirectory()
         let first = try await DaemonProcess.started(directory: directory)
-        first.signal(SIGTERM)
+        await first.signal(SIGTERM)
         #expect(try await first.exitStatus() == 0)
         return directory
     }
@@ -53,7 +53,7 @@ struct MissingFileTests {
         #expect(octoprint?["accounts"] == [["name": "shop", "state": "failed", "detail": .string("its CA file \(ca) does not exist")]])
         // Everything else is served.
         #expect(try await connection.call("logbook.airports.search", params: ["query": "LKTB"])["airports"]?.arrayValue?.first?["icao"] == "LKTB")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 
@@ -88,7 +88,7 @@ struct MissingFileTests {
         #expect(printers.first?["default"] == true)
         #expect(printers.last?["default"] == false)
         #expect(printers.last?["ca_file"] == .null)
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 

@@ -32,7 +32,7 @@ import Testing
         let noAccount = try await ctl(daemon, ["stag.timetable"])
         #expect(noAccount.status != 0)
         #expect(noAccount.stderr.contains("stag.login"), "tells how to add an account: \(noAccount.stderr)")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 }

@@ -32,7 +32,7 @@ import Testing
         let bad = try await ctl(daemon, ["tasks.add", "title=x", "tz=Mars/Base"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("tz"), "\(bad.stderr)")
-        daemon.signal(SIGTERM)
+        await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }
 }

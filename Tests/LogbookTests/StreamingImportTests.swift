@@ -12,7 +12,7 @@ import Testing
     static func batches(_ text: [UInt8], chunk: Int, batch: Int) throws -> [(text: String, firstLine: Int)] {
         let directory = TemporaryDirectory()
         let path = directory.file("rows.csv")
-        FileManager.default.createFile(atPath: path, contents: Data(text))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text))
         let chunks = try SafeFile.chunks(path, limit: 1 << 20, chunkSize: chunk)
         let batches = CSVBatches(chunks, encoding: try CSVBatches.encoding(of: chunks), batchSize: batch)
         var all: [(String, Int)] = []

@@ -75,7 +75,7 @@ struct LiveEventTests {
                 Issue.record("upload: \(second.encodedString())\nnotices: \(log.lines.lines)\nstatus: \(try await op.call("octoprint.status").encodedString())")
                 throw error
             }
-            proxy.cut()
+            await proxy.cut()
             let h = op
             _ = try await withDeadline(180, "the polled print finishing") {
                 while log.count("octoprint.print.done", containing: "second.gcode") == 0 {

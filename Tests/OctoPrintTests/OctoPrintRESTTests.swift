@@ -21,9 +21,9 @@ struct OctoPrintRESTTests {
             #expect(refused.message.contains("connection refused"))
             // The daemon's own socket directory is not an HTTP server; a plain HTTP server that is
             // not OctoPrint: python's http.server.
-            let plain = try PeerProcess(Peers.python, ["-m", "http.server", "--bind", "127.0.0.1", String(try Peers.freePort())])
+            let plainPort = String(try Peers.freePort())
+            let plain = try PeerProcess(Peers.python, ["-m", "http.server", "--bind", "127.0.0.1", plainPort])
             defer { plain.stop() }
-            let plainPort = plain.process.arguments!.last!
             _ = try await plain.line(containing: "Serving HTTP", within: 20, "http.server")
             let notOctoPrint = try await op.failure("octoprint.printers.add", [
                 "name": "mk3", "url": .string("http://127.0.0.1:\(plainPort)"), "api_key": .string(op.octoprint.apiKey),
