@@ -295,11 +295,11 @@ let package = Package(
             path: "Fuzz/RPCFuzz",
             swiftSettings: strictSwift
         ),
-        // Upstream and file parsers' fuzz target (XML/Atom, JSON, iCalendar, the logbook's CSV):
+        // Upstream and file parsers' fuzz target (XML/Atom, JSON, iCalendar, the logbook's CSV, STAG's and KOSapi's decoders):
         // `scripts/fuzz parsers`; a plain build replays files (`swift run parser-fuzz Fuzz/parser-corpus/*`).
         .executableTarget(
             name: "parser-fuzz",
-            dependencies: ["HostCore", "Tasks", "Logbook"],
+            dependencies: ["HostCore", "Tasks", "Logbook", "Stag", "KOS"],
             path: "Fuzz/ParserFuzz",
             swiftSettings: strictSwift
         ),
