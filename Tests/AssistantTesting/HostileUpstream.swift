@@ -52,38 +52,47 @@ public final class HostileUpstream: Sendable {
     /// The request lines seen so far (`GET /api/3/semesters/current`).
     public var requestLines: [String] { requests.withLockedValue { $0 } }
 
-    public static func start(_ behaviour: Behaviour) async throws -> HostileUpstream {
+    /// `port`: 0 for any; a given one to take the place of a peer that listened there (a test
+    /// logs in against a fake, then the fake's address turns hostile).
+    public static func start(_ behaviour: Behaviour, port: Int = 0) async throws -> HostileUpstream {
         let requests = NIOLockedValueBox<[String]>([])
+        let connections = NIOLockedValueBox<[any Channel]>([])
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                connections.withLockedValue { $0.append(channel) }
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     if case .gzipBomb = behaviour { try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor()) }
                     try channel.pipeline.syncOperations.addHandler(Responder(behaviour: behaviour, requests: requests))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return HostileUpstream(behaviour: behaviour, channel: channel, requests: requests)
+            .bind(host: "127.0.0.1", port: port).get()
+        return HostileUpstream(behaviour: behaviour, channel: channel, requests: requests, connections: connections)
     }
 
-    init(behaviour: Behaviour, channel: any Channel, requests: NIOLockedValueBox<[String]>) {
+    let connections: NIOLockedValueBox<[any Channel]>
+
+    init(behaviour: Behaviour, channel: any Channel, requests: NIOLockedValueBox<[String]>, connections: NIOLockedValueBox<[any Channel]>) {
         self.behaviour = behaviour
         self.channel = channel
+        self.connections = connections
         self.port = channel.localAddress?.port ?? 0
         self.requests = requests
     }
 
-    /// Closes the listening socket; connections still open end with their clients.
+    /// Closes the listening socket and every connection it accepted (a client's pool must not
+    /// carry a kept-alive connection over to the next server on the same port).
     public func stop() async {
         try? await channel.close()
+        for connection in connections.withLockedValue({ $0 }) { try? await connection.close() }
     }
 
     public var requestCount: Int { requests.withLockedValue { $0.count } }
 
     /// Runs `body` with a server of `behaviour`, closing it afterwards however `body` ends.
-    public static func with<T>(_ behaviour: Behaviour, _ body: (HostileUpstream) async throws -> T) async throws -> T {
-        let server = try await start(behaviour)
+    public static func with<T>(_ behaviour: Behaviour, port: Int = 0, _ body: (HostileUpstream) async throws -> T) async throws -> T {
+        let server = try await start(behaviour, port: port)
         do {
             let result = try await body(server)
             await server.stop()
@@ -231,9 +240,13 @@ private final class Responder: ChannelInboundHandler, Sendable {
             return
         }
         let count = min(chunk.readableBytes, remaining ?? .max)
+        let loop = ctx.eventLoop
         ctx.writeAndFlush(responder.wrapOutboundOut(.body(.byteBuffer(chunk.getSlice(at: 0, length: count)!)))).whenComplete { result in
             guard case .success = result else { return }
-            pump(context: context, chunk: chunk, remaining: remaining.map { $0 - count })
+            // On the next tick: a write into the compressor completes at once, and a chain of
+            // them would hold the event loop (shared with the client under test) for the whole
+            // gigabyte, and a close queued behind it.
+            loop.execute { pump(context: context, chunk: chunk, remaining: remaining.map { $0 - count }) }
         }
     }
 

@@ -49,7 +49,9 @@ struct StagClient: Sendable {
             guard let json = try response.decodedJSON() else { throw JSONParseError(offset: 0, reason: "an empty body") }
             return json
         } catch {
-            throw StagError.unexpectedAnswer(operation, "not JSON (\(response.headers.first(name: "Content-Type") ?? "no type"): \(error))")
+            throw StagError.unexpectedAnswer(
+                operation, "not JSON (\(response.headers.first(name: "Content-Type") ?? "no type"): \(error))",
+                server: URLComponents(string: base).map { "\($0.host ?? base)\($0.port.map { ":\($0)" } ?? "")" })
         }
     }
 

@@ -96,7 +96,7 @@ final class ICSStream<Source: CalendarBytes> {
 
     private var lines: ContentLines<Source>
     private let zones: OpaquePointer
-    private let parser: OpaquePointer
+    private var parser: OpaquePointer
     private let defaultZone: Zone
     private let now: Date
     private let source: String
@@ -153,7 +153,12 @@ final class ICSStream<Source: CalendarBytes> {
         notCalendar = !sawCalendar
         timeZoneLines.append(Array("END:VCALENDAR".utf8))
         var calendar: OpaquePointer?
-        for line in timeZoneLines { calendar = ICSSyntax.add(line, to: parser) ?? calendar }
+        for line in timeZoneLines {
+            guard let completed = ICSSyntax.add(line, to: parser) else { continue }
+            if let earlier = calendar { icalcomponent_free(earlier) }
+            calendar = completed
+        }
+        if calendar == nil { parser = ICSSyntax.renewed(parser) }
         zones = calendar ?? icalcomponent_new(ICAL_VCALENDAR_COMPONENT)
     }
 
@@ -206,7 +211,7 @@ final class ICSStream<Source: CalendarBytes> {
                 } else if count > CalendarLimits.lines {
                     refusal = "it has more than \(CalendarLimits.lines) lines"
                 }
-                if refusal != nil, let partial = icalparser_clean(parser) { icalcomponent_free(partial) }
+                if refusal != nil { parser = ICSSyntax.renewed(parser) }
             }
             if refusal == nil { component = ICSSyntax.add(line, to: parser) }
             if depth == 0 {
@@ -222,7 +227,7 @@ final class ICSStream<Source: CalendarBytes> {
         }
         _ = stack.popLast()
         guard let component else {
-            if refusal == nil, let partial = icalparser_clean(parser) { icalcomponent_free(partial) }
+            if refusal == nil { parser = ICSSyntax.renewed(parser) }
             return .problem(ICSReader.Problem(
                 uid: uid, summary: nil, reason: refusal ?? "the \(name) that begins on line \(number) has no END:\(name)"))
         }
@@ -265,6 +270,14 @@ enum ICSSyntax {
     }
 
     static func upper(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
+
+    /// A new parser for one whose component was abandoned half-way. Not `icalparser_clean`: it
+    /// returns the partial component but keeps pointing at it, so that freeing both (the
+    /// component, then the parser) frees it twice (the parser fuzz target's find).
+    static func renewed(_ parser: OpaquePointer) -> OpaquePointer {
+        icalparser_free(parser)
+        return icalparser_new()
+    }
 
     /// Gives libical one unfolded line; returns the component it completes, if any.
     static func add(_ line: [UInt8], to parser: OpaquePointer) -> OpaquePointer? {
