@@ -178,6 +178,7 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Tests/AssistantTesting",
             swiftSettings: strictSwift

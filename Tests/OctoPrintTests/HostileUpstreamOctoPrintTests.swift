@@ -1,6 +1,7 @@
 import AssistantTesting
 import Foundation
 import HostCore
+import NIOConcurrencyHelpers
 import Testing
 
 @testable import OctoPrint
@@ -22,5 +23,42 @@ import Testing
             #expect(try await host.call("octoprint.printers.list").get()["printers"] == [], "\(behaviour): nothing saved")
         }
         await host.stop()
+    }
+}
+
+/// The push socket against a websocket server that misbehaves: it ends, with a clear error, at the
+/// handshake limit or the message limit, and a message no parser can read is skipped.
+@Suite(.timeLimit(.minutes(1))) struct HostilePushSocketTests {
+    static func printer(_ server: HostileWebSocket) -> Printer {
+        Printer(name: "mk3", url: server.url, caFile: nil, basicUser: nil, isDefault: true)
+    }
+
+    static func run(_ server: HostileWebSocket, received: NIOLockedValueBox<[JSONValue]> = NIOLockedValueBox([])) async throws {
+        try await PushSocket.run(
+            printer: printer(server), basicPassword: nil, user: "u", session: "s", handshakeTimeout: .seconds(1), onOpen: {},
+            onMessage: { message in received.withLockedValue { $0.append(message) } })
+    }
+
+    @Test func aServerThatNeverAnswersTheUpgradeIsLeftAtTheHandshakeLimit() async throws {
+        try await HostileWebSocket.with(.silent) { server in
+            let error = await #expect(throws: RPCError.self) { try await Self.run(server) }
+            #expect(error?.message.hasSuffix("its push socket did not open within 1 s") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains(server.url) == true)
+        }
+    }
+
+    @Test func aMessageThatNeverEndsIsCutAtItsLimit() async throws {
+        try await HostileWebSocket.with(.endlessMessage) { server in
+            let error = await #expect(throws: RPCError.self) { try await Self.run(server) }
+            #expect(error?.message.hasSuffix("sent a message longer than the limit of \(PushSocket.maxMessage) bytes") == true, "\(error?.message ?? "")")
+        }
+    }
+
+    @Test func aMessageNestedPastTheParsersLimitIsSkipped() async throws {
+        try await HostileWebSocket.with(.deepJSON(depth: 100_000)) { server in
+            let received = NIOLockedValueBox<[JSONValue]>([])
+            try await Self.run(server, received: received)
+            #expect(received.withLockedValue { $0 } == [["ok": 1]], "only the readable message arrives, and the socket ends with the server's close")
+        }
     }
 }

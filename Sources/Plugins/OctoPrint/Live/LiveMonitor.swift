@@ -113,7 +113,8 @@ extension OctoPrintService {
             throw OctoPrintError.refused(200, "passive login gave no session")
         }
         await watch.reachable()
-        try await PushSocket.run(printer: printer, basicPassword: c.basicPassword, user: user, session: session, onOpen: { [self] in
+        try await PushSocket.run(
+            printer: printer, basicPassword: c.basicPassword, user: user, session: session, handshakeTimeout: context.httpTimeout, onOpen: { [self] in
             await onOpen()
             // Catch up on what happened while the socket was down.
             try? await self.poll(printer, watch: watch)

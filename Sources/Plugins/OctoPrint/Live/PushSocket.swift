@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -22,11 +23,17 @@ enum PushSocket {
         case refused
     }
 
+    /// The largest message (its frames together) read; OctoPrint's biggest, a history of
+    /// temperatures, is a few hundred kilobytes.
+    static let maxMessage = 16 << 20
+
     /// Connects, subscribes and authenticates with a passive-login session, then hands every
-    /// message to `onMessage` until the connection ends. `onOpen` runs once authenticated.
+    /// message to `onMessage` until the connection ends. `onOpen` runs once authenticated. The
+    /// connection and the upgrade must finish within `handshakeTimeout` (a server that accepts
+    /// and never answers would hold the push for ever); a message over `maxMessage` ends it.
     static func run(
-        printer: Printer, basicPassword: String?, user: String, session: String, onOpen: @Sendable () async -> Void,
-        onMessage: @Sendable (JSONValue) async -> Void
+        printer: Printer, basicPassword: String?, user: String, session: String, handshakeTimeout: Duration,
+        onOpen: @Sendable () async -> Void, onMessage: @Sendable (JSONValue) async -> Void
     ) async throws {
         guard let url = URL(string: printer.url), let host = url.host else { throw OctoPrintError.notOctoPrint(printer.url, "bad URL") }
         let tls = url.scheme == "https"
@@ -39,10 +46,66 @@ enum PushSocket {
             sslContext = try NIOSSLContext(configuration: configuration)
         }
         let context = sslContext
+        let opened = NIOLockedValueBox<(any Channel)?>(nil)
+        let handshake = try await withDeadline(
+            handshakeTimeout,
+            timedOut: { OctoPrintError.unreachable(printer.name, printer.url, "its push socket did not open within \(Int(handshakeTimeout.timeInterval)) s") }
+        ) {
+            // The upgrade's future does not hear cancellation: closing the channel ends it.
+            try await withTaskCancellationHandler {
+                try await Self.upgrade(host: host, port: port, path: path, url: url, printer: printer, basicPassword: basicPassword, tls: context) { channel in
+                    opened.withLockedValue { $0 = channel }
+                }
+            } onCancel: {
+                opened.withLockedValue { $0 }?.close(promise: nil)
+            }
+        }
+        guard case .websocket(let channel) = handshake else {
+            throw OctoPrintError.refused(400, "the websocket upgrade was declined")
+        }
+        try await channel.executeThenClose { inbound, outbound in
+            func send(_ value: JSONValue) async throws {
+                try await outbound.write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(bytes: value.encodedBytes())))
+            }
+            try await send(["subscribe": ["state": ["logs": false, "messages": false], "events": true, "plugins": false]])
+            try await send(["auth": .string("\(user):\(session)")])
+            try await send(["throttle": 1])
+            await onOpen()
+            var pending = ByteBuffer()
+            for try await frame in inbound {
+                switch frame.opcode {
+                case .text, .continuation:
+                    var data = frame.unmaskedData
+                    guard pending.readableBytes + data.readableBytes <= Self.maxMessage else {
+                        throw OctoPrintError.unreachable(
+                            printer.name, printer.url, "its push socket sent a message longer than the limit of \(Self.maxMessage) bytes")
+                    }
+                    pending.writeBuffer(&data)
+                    if frame.fin {
+                        if let message = try? JSONValue.decode(bytes: pending.readableBytesView) { await onMessage(message) }
+                        pending.clear()
+                    }
+                case .ping:
+                    try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
+                case .connectionClose:
+                    return
+                default:
+                    break
+                }
+            }
+        }
+    }
+
+    /// Connects and asks for the websocket; `opened` learns the channel as soon as it exists.
+    private static func upgrade(
+        host: String, port: Int, path: String, url: URL, printer: Printer, basicPassword: String?, tls context: NIOSSLContext?,
+        opened: @escaping @Sendable (any Channel) -> Void
+    ) async throws -> Upgrade {
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(10))
             .connect(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
+                opened(channel)
+                return channel.eventLoop.makeCompletedFuture {
                     if let context {
                         // SNI takes names only; for an address, NIOSSL checks the certificate's IP
                         // SANs against the peer address instead.
@@ -71,35 +134,6 @@ enum PushSocket {
                         configuration: .init(upgradeConfiguration: configuration))
                 }
             }
-        guard case .websocket(let channel) = try await upgrade.get() else {
-            throw OctoPrintError.refused(400, "the websocket upgrade was declined")
-        }
-        try await channel.executeThenClose { inbound, outbound in
-            func send(_ value: JSONValue) async throws {
-                try await outbound.write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(bytes: value.encodedBytes())))
-            }
-            try await send(["subscribe": ["state": ["logs": false, "messages": false], "events": true, "plugins": false]])
-            try await send(["auth": .string("\(user):\(session)")])
-            try await send(["throttle": 1])
-            await onOpen()
-            var pending = ByteBuffer()
-            for try await frame in inbound {
-                switch frame.opcode {
-                case .text, .continuation:
-                    var data = frame.unmaskedData
-                    pending.writeBuffer(&data)
-                    if frame.fin {
-                        if let message = try? JSONValue.decode(bytes: pending.readableBytesView) { await onMessage(message) }
-                        pending.clear()
-                    }
-                case .ping:
-                    try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
-                case .connectionClose:
-                    return
-                default:
-                    break
-                }
-            }
-        }
+        return try await upgrade.get()
     }
 }
