@@ -165,27 +165,25 @@ public actor NoticeCenter {
     @discardableResult
     public func deliverDue() async -> Date? {
         let now = clock.now
-        let due: [Row]
+        typealias Due = (sink: String, noticeID: String, attempts: Int, notice: Notice, directTo: String?)
+        let due: [Due]
         do {
-            due = try pool.read { db in
+            // GRDB's async read: the outbox is read off this actor's executor.
+            due = try await pool.read { db in
                 try Row.fetchAll(
                     db,
                     sql: """
                         SELECT o.notice_id, o.sink, o.attempts, n.* FROM host_outbox o JOIN host_notices n ON n.id = o.notice_id
                         WHERE o.delivered_at IS NULL AND o.next_attempt <= ? ORDER BY n.seq
-                        """, arguments: [ISO8601.string(now)])
+                        """, arguments: [ISO8601.string(now)]
+                ).map { row in (row["sink"], row["notice_id"], row["attempts"], Self.notice(from: row), row["direct_to"]) }
             }
         } catch {
             logger.error("cannot read the outbox", metadata: ["error": "\(error)"])
             return now.addingTimeInterval(baseRetryDelay)
         }
-        for row in due {
-            let sinkName: String = row["sink"]
-            let noticeID: String = row["notice_id"]
-            let attempts: Int = row["attempts"]
+        for (sinkName, noticeID, attempts, notice, directTo) in due {
             guard let routed = sinks.first(where: { $0.sink.name == sinkName }) else { continue }
-            let notice = Self.notice(from: row)
-            let directTo: String? = row["direct_to"]
             do {
                 let attachments = try await pool.read { db in
                     try Row.fetchAll(

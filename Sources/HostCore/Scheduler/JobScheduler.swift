@@ -124,14 +124,21 @@ public actor JobScheduler {
     /// Starts the loops of these jobs, restoring their persisted state.
     public func activate(_ newJobs: [ScheduledJob]) async throws {
         for job in newJobs where jobs[job.id]?.loop == nil {
-            let row = try pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM host_jobs WHERE id = ?", arguments: [job.id]) }
             var state = JobState(job: job, nextRun: clock.now)
-            if let row {
-                state.lastRun = (row["last_run"] as String?).flatMap(ISO8601.date)
-                state.lastSuccess = (row["last_success"] as String?).flatMap(ISO8601.date)
-                state.lastOutcome = row["last_outcome"]
-                state.lastError = row["last_error"]
-                state.failures = row["consecutive_failures"]
+            let id = job.id
+            // GRDB's async read (off this actor's executor), as Sendable values.
+            let saved = try await pool.read { db -> (lastRun: Date?, lastSuccess: Date?, outcome: String?, error: String?, failures: Int)? in
+                try Row.fetchOne(db, sql: "SELECT * FROM host_jobs WHERE id = ?", arguments: [id]).map { row in
+                    ((row["last_run"] as String?).flatMap(ISO8601.date), (row["last_success"] as String?).flatMap(ISO8601.date),
+                     row["last_outcome"], row["last_error"], row["consecutive_failures"])
+                }
+            }
+            if let saved {
+                state.lastRun = saved.lastRun
+                state.lastSuccess = saved.lastSuccess
+                state.lastOutcome = saved.outcome
+                state.lastError = saved.error
+                state.failures = saved.failures
             }
             state.nextRun = computeNextRun(state, firstActivation: true)
             jobs[job.id] = state

@@ -31,7 +31,9 @@ actor TokenKeeper {
     init(context: PluginContext) { self.context = context }
 
     /// The two rows as last read. This actor is their only writer, so they are read once and
-    /// again only after it changes them, not on every request of every command.
+    /// again only after it changes them, not on every request of every command. The read stays
+    /// synchronous on purpose: the token logic decides on what it read without a suspension in
+    /// between (a second refresh would spend a grant), and the read happens once, not per call.
     private var rows: (client: Client?, login: Login?)?
 
     private func stored() throws -> (client: Client?, login: Login?) {

@@ -21,15 +21,17 @@ extension KOSService {
         return ["watch": ["exam_id": .string(id), "full": .bool(full), "exam": exam]]
     }
 
-    func watches() throws -> JSONValue {
-        let rows = try context.database.read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kos_watches ORDER BY start, exam_id") }
-        return ["watches": .array(rows.map { row in
-            [
-                "exam_id": .string(row["exam_id"]), "course": (row["course"] as String?).map(JSONValue.string) ?? .null,
-                "start": (row["start"] as String?).map(JSONValue.string) ?? .null, "full": .bool(row["last_full"]),
-                "seats_freed": .int(row["freed_count"]), "since": .string(row["created_at"]),
-            ]
-        })]
+    func watches() async throws -> JSONValue {
+        let watches = try await context.database.read { db in
+            try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kos_watches ORDER BY start, exam_id").map { row -> JSONValue in
+                [
+                    "exam_id": .string(row["exam_id"]), "course": (row["course"] as String?).map(JSONValue.string) ?? .null,
+                    "start": (row["start"] as String?).map(JSONValue.string) ?? .null, "full": .bool(row["last_full"]),
+                    "seats_freed": .int(row["freed_count"]), "since": .string(row["created_at"]),
+                ]
+            }
+        }
+        return ["watches": .array(watches)]
     }
 
     func unwatch(_ params: Params) async throws -> JSONValue {
@@ -58,9 +60,13 @@ extension KOSService {
     }
 
     func runWatches() async throws {
-        let rows = try context.database.read { db in try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kos_watches") }
+        let rows = try await context.database.read { db in
+            try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kos_watches").map { row -> (id: String, freed: Int64, lastFull: Bool) in
+                (row["exam_id"], row["freed_count"], row["last_full"])
+            }
+        }
         for row in rows {
-            let id: String = row["exam_id"]
+            let id = row.id
             do {
                 let exam = try await watchedExam(id)
                 if let start = exam["start"]?.stringValue.flatMap({ DateOnly.instant($0, in: Self.zone) }), start <= context.clock.now {
@@ -68,8 +74,8 @@ extension KOSService {
                     continue
                 }
                 let full = exam["full"] == true
-                var freed: Int64 = row["freed_count"]
-                if row["last_full"] == true && !full {
+                var freed = row.freed
+                if row.lastFull && !full {
                     freed += 1
                     try await context.notifier.post(
                         topic: "kos.exam.seat_freed", title: "A seat is free: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",

@@ -27,16 +27,16 @@ extension StagService {
     }
 
     func watches(_ params: Params) async throws -> JSONValue {
-        let rows = try context.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM stag_watches ORDER BY account, term_id")
+        let watches = try await context.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM stag_watches ORDER BY account, term_id").map { row -> JSONValue in
+                [
+                    "account": .string(row["account"]), "term_id": .int(row["term_id"]), "auto_register": .bool(row["auto_register"]),
+                    "state": (row["last_state"] as String?).map(JSONValue.string) ?? .null,
+                    "subject": (row["subject"] as String?).map(JSONValue.string) ?? .null, "since": .string(row["created_at"]),
+                ]
+            }
         }
-        return ["watches": .array(rows.map { row in
-            [
-                "account": .string(row["account"]), "term_id": .int(row["term_id"]), "auto_register": .bool(row["auto_register"]),
-                "state": (row["last_state"] as String?).map(JSONValue.string) ?? .null, "subject": (row["subject"] as String?).map(JSONValue.string) ?? .null,
-                "since": .string(row["created_at"]),
-            ]
-        })]
+        return ["watches": .array(watches)]
     }
 
     func unwatch(_ params: Params) async throws -> JSONValue {
@@ -51,17 +51,21 @@ extension StagService {
     }
 
     func runWatches() async throws {
-        let rows = try context.database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM stag_watches") }
-        let byAccount = Dictionary(grouping: rows) { $0["account"] as String }
+        typealias Watch = (account: String, termID: Int64, last: String?, auto: Bool, freed: Int64)
+        let rows = try await context.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM stag_watches").map { row -> Watch in
+                (row["account"], row["term_id"], row["last_state"], row["auto_register"], row["freed_count"])
+            }
+        }
+        let byAccount = Dictionary(grouping: rows) { $0.account }
         for (name, watches) in byAccount {
             do {
                 let session = try await session(name)
                 let student = try session.student()
                 let terms = RefreshCoordinator.keyed(try await examTerms(session, student), by: "term_id")
                 for watch in watches {
-                    let id: Int64 = watch["term_id"]
-                    guard let term = terms[String(id)] else { continue }
-                    try await checkWatch(session, student, term: term, last: watch["last_state"], auto: watch["auto_register"], freed: watch["freed_count"])
+                    guard let term = terms[String(watch.termID)] else { continue }
+                    try await checkWatch(session, student, term: term, last: watch.last, auto: watch.auto, freed: watch.freed)
                 }
             } catch {
                 context.logger.warning("stag.watch failed", metadata: ["account": "\(name)", "error": "\(error)"])
