@@ -198,7 +198,7 @@ enum LogbookManifest {
                 ParamSpec("format", .oneOf(["auto"] + ImportFormat.names), default: "auto", help: "file format (detected from the header)"),
                 ParamSpec("dry_run", .boolean, default: false, help: "only report what would be imported"),
                 ParamSpec("skip_invalid", .boolean, default: false, help: "import the good rows and skip bad ones"),
-            ], result: "{format, imported, duplicates, aircraft_created, bad_rows}",
+            ], result: "{format, imported, duplicates, aircraft_created, bad_rows (the first 1 000), bad_row_count, rows_read}",
               example: "assistantctl logbook.import path=~/Downloads/logbook.csv dry_run=true", timeout: .seconds(600), use: LogbookService.importFile),
             c("export", "Export the native CSV or an EASA-layout PDF", [
                 ParamSpec("path", .path, required: true, help: "file to write"),

@@ -145,7 +145,7 @@ enum TasksManifest {
                 ParamSpec("dry_run", .boolean, help: "check and count, write nothing"),
                 ParamSpec("skip_invalid", .boolean, help: "import the good items and list the bad ones (default: a bad item aborts)"),
               ],
-              result: "{added, updated, unchanged, skipped, problems: [{uid, summary, reason}], todos, events}", timeout: .seconds(1800),
+              result: "{added, updated, unchanged, skipped, problems: [{uid, summary, reason}] (the first 1 000), todos, events}", timeout: .seconds(1800),
               use: TasksService.importICS),
             c("feeds.add", "Subscribes to a read-only ICS feed (https, http or file); its events show in the agenda",
               [
