@@ -65,8 +65,35 @@ func parse(_ bytes: [UInt8]) {
         let header = text.prefix { $0 != "\n" && $0 != "\r" }
         _ = ImportFormat.detect(String(text.prefix(4000)))
         _ = try? CSVTable.parse(text, delimiter: CSVTable.delimiter(of: header))
+        importLogbook(body)
     }
 }
+
+/// The logbook import as `logbook.import` runs it, from the file on: the encoding pass, the
+/// batches of records (read in small chunks, so that records and characters fall across their
+/// ends), format detection and every row through the importer, into a sink that keeps nothing.
+func importLogbook(_ bytes: [UInt8]) {
+    let path = scratchFile
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)),
+        let chunks = try? SafeFile.chunks(path, limit: 1 << 20, chunkSize: 97),
+        let encoding = try? CSVBatches.encoding(of: chunks)
+    else { return }
+    let batches = CSVBatches(chunks, encoding: encoding, batchSize: 512)
+    guard let first = try? batches.next() else { return }
+    let format = ImportFormat.detect(String(first.text.prefix(4000))) ?? .native
+    let header = first.text.prefix { $0 != "\n" && $0 != "\r" }
+    let delimiter: UnicodeScalar = format == .foreflight ? "," : CSVTable.delimiter(of: header)
+    let context = DraftContext(airports: AirportLookup(user: [:]), aircraft: [:], profile: Profile(), criterion: .civilTwilight)
+    var importer = Importer(format: format, context: context, sink: Importer.Sink(add: { _ in true }, addAircraft: { _ in }))
+    var batch: (text: String, firstLine: Int)? = first
+    while let (text, firstLine) = batch {
+        guard let table = try? CSVTable.parse(text, delimiter: delimiter) else { return }
+        do { try importer.read(table.rows.map { (line: $0.line + firstLine - 1, fields: $0.fields) }) } catch { return }
+        batch = try? batches.next()
+    }
+}
+
+let scratchFile = NSTemporaryDirectory() + "parser-fuzz-\(getpid()).csv"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -87,6 +114,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
         var argc = argc
         var argv = argv
+        atexit { _ = unlink(scratchFile) }
         return runFuzzerDriver(&argc, &argv, fuzzOne)
     }
 #else
@@ -101,6 +129,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 parse([UInt8](data))
                 replayed += 1
             }
+            unlink(scratchFile)
             print("replayed \(replayed)")
         }
     }
