@@ -52,6 +52,10 @@ public actor Vault {
 
     // MARK: Entries
 
+    // `set` and `get` read the key and the row with no suspension in between, on purpose: with
+    // GRDB's async API, a `rekey` could reseal every row between the two, and the value would be
+    // sealed (or opened) with the old key. Each is one single-row statement. `list` and
+    // `delete` use no key, and use the async API.
     public func set(_ name: String, secret: String) throws {
         try Self.validate(name: name)
         let key = try requireKey()
@@ -79,18 +83,19 @@ public actor Vault {
     }
 
     /// Names and timestamps only, never values. Works while locked.
-    public func list(prefix: String?) throws -> [VaultEntryInfo] {
-        try pool.read { db in
+    public func list(prefix: String?) async throws -> [VaultEntryInfo] {
+        let pattern = Self.likePrefix(prefix ?? "")
+        return try await pool.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT name, created_at, updated_at FROM host_vault WHERE name LIKE ? ESCAPE '\\' ORDER BY name",
-                arguments: [Self.likePrefix(prefix ?? "")]
+                arguments: [pattern]
             ).map { VaultEntryInfo(name: $0["name"], createdAt: $0["created_at"], updatedAt: $0["updated_at"]) }
         }
     }
 
     @discardableResult
-    public func delete(_ name: String) throws -> Bool {
-        try pool.write { db in
+    public func delete(_ name: String) async throws -> Bool {
+        try await pool.write { db in
             try db.execute(sql: "DELETE FROM host_vault WHERE name = ?", arguments: [name])
             return db.changesCount > 0
         }

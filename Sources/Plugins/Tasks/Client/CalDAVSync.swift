@@ -24,9 +24,19 @@ struct CalDAVSync {
     let conflict: Conflict
     let syncAlarms: Bool
     let isDefault: Bool
+    /// Runs before every change the sync makes, here or on the server: `tasks.caldav.sync` enters
+    /// its call's commit gate, so that once anything changed the call is not cut by its limit and
+    /// always answers with what it did (a sync cannot be rolled back across the network).
+    var beforeChanging: @Sendable () throws -> Void = {}
     var counts = Counts()
 
     var database: DatabasePool { service.database }
+
+    /// A local write, after `beforeChanging`.
+    func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try beforeChanging()
+        return try await database.write(updates)
+    }
     var source: String { "caldav:\(account.name)" }
     var todoCalendar: String? { account["todo_calendar"]?.stringValue }
     var eventCalendar: String? { account["event_calendar"]?.stringValue }
@@ -55,7 +65,7 @@ struct CalDAVSync {
 
     private func remember(_ r: Record) async throws {
         let name = account.name
-        try await database.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM tasks_caldav_objects WHERE account = ? AND task_id = ? AND href != ?", arguments: [name, r.taskID, r.href])
             try db.execute(
                 sql: "INSERT OR REPLACE INTO tasks_caldav_objects(account, href, task_id, etag, calendar, synced_sequence) VALUES (?, ?, ?, ?, ?, ?)",
@@ -65,7 +75,7 @@ struct CalDAVSync {
 
     private func forget(href: String) async throws {
         let name = account.name
-        try await database.write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM tasks_caldav_objects WHERE account = ? AND href = ?", arguments: [name, href])
         }
     }
@@ -122,7 +132,7 @@ struct CalDAVSync {
         let now = service.now
         for href in deleted {
             guard let record = stored[href] else { continue }
-            try await database.write { db in
+            try await write { db in
                 try db.execute(sql: "UPDATE tasks_items SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
                                arguments: [now.timeIntervalSince1970, record.taskID])
             }
@@ -131,7 +141,7 @@ struct CalDAVSync {
             counts.deleted += 1
         }
         let savedToken = newToken
-        try await database.write { db in
+        try await write { db in
             try db.execute(
                 sql: "UPDATE tasks_caldav_calendars SET sync_token = ? WHERE account = ? AND href = ?", arguments: [savedToken, name, calendar])
         }
@@ -165,7 +175,7 @@ struct CalDAVSync {
             if winner(server: item, local: local) == .local { return }
         }
         let saved = item
-        try await database.write { db in try saved.save(db) }
+        try await write { db in try saved.save(db) }
         try await remember(Record(href: href, taskID: item.id, etag: etag, calendar: calendar, syncedSequence: item.sequence))
         await service.armReminders(taskID: item.id)
         counts.pulled += 1
@@ -212,6 +222,7 @@ struct CalDAVSync {
         let records = try await records()
         for record in records.values where deletedIDs.contains(record.taskID) {
             counts.requests += 1
+            try beforeChanging()
             switch try await client.delete(record.href, ifMatch: record.etag) {
             case .written:
                 try await forget(href: record.href)
@@ -219,12 +230,13 @@ struct CalDAVSync {
             case .conflict:
                 counts.merged += 1
                 if conflict == .local {
+                    try beforeChanging()
                     _ = try await client.delete(record.href, ifMatch: nil)
                     try await forget(href: record.href)
                     counts.deleted += 1
                 } else if let current = try await client.get(record.href) {
                     // Changed on the server after we deleted it here: it comes back.
-                    try await database.write { db in
+                    try await write { db in
                         try db.execute(sql: "UPDATE tasks_items SET deleted_at = NULL WHERE id = ?", arguments: [record.taskID])
                     }
                     try await take(current.text, href: record.href, etag: current.etag, calendar: record.calendar,
@@ -239,12 +251,13 @@ struct CalDAVSync {
         task.source = source
         let ics = ICSWriter.calendar([task], syncAlarms: syncAlarms, stamp: service.now)
         counts.requests += 1
+        try beforeChanging()
         switch try await client.put(href, ics: ics, ifMatch: etag) {
         case .written(let newEtag):
             var etagNow = newEtag
             if etagNow == nil { counts.requests += 1; etagNow = try await client.etag(of: href) }
             let (id, mine) = (task.id, source)
-            try await database.write { db in
+            try await write { db in
                 try db.execute(sql: "UPDATE tasks_items SET source = ? WHERE id = ?", arguments: [mine, id])
             }
             try await remember(Record(href: href, taskID: task.id, etag: etagNow, calendar: calendar, syncedSequence: task.sequence))
@@ -265,12 +278,13 @@ struct CalDAVSync {
                 if !syncAlarms { item.reminders = task.reminders }
                 item.channels = task.channels
                 let saved = item
-                try await database.write { db in try saved.save(db) }
+                try await write { db in try saved.save(db) }
                 try await remember(Record(href: href, taskID: item.id, etag: current.etag, calendar: calendar, syncedSequence: item.sequence))
                 await service.armReminders(taskID: item.id)
                 counts.pulled += 1
             } else {
                 counts.requests += 1
+                try beforeChanging()
                 if case .written(let newEtag) = try await client.put(href, ics: ics, ifMatch: current.etag) {
                     var etagNow = newEtag
                     if etagNow == nil { etagNow = try await client.etag(of: href) }

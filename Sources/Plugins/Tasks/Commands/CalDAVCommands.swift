@@ -97,16 +97,17 @@ extension TasksService {
         return ["removed": .string(name)]
     }
 
-    func caldavSync(_ params: Params) async throws -> JSONValue {
+    func caldavSync(_ params: Params, call: CallContext) async throws -> JSONValue {
+        let gate: @Sendable () throws -> Void = { try call.committing() }
         if let name = params.string("name") {
-            var result = try await sync(account: name)
+            var result = try await sync(account: name, beforeChanging: gate)
             result = result.merging(["name": .string(name)])
             return ["accounts": [result]]
         }
         var results: [JSONValue] = []
         for account in try await context.accounts.list() {
             do {
-                results.append(try await sync(account: account.name).merging(["name": .string(account.name)]))
+                results.append(try await sync(account: account.name, beforeChanging: gate).merging(["name": .string(account.name)]))
             } catch let error as RPCError {
                 results.append(["name": .string(account.name), "error": .string(error.message), "code": .int(Int64(error.code))])
             }
@@ -114,12 +115,12 @@ extension TasksService {
         return ["accounts": .array(results)]
     }
 
-    func sync(account name: String) async throws -> JSONValue {
+    func sync(account name: String, beforeChanging: @escaping @Sendable () throws -> Void = {}) async throws -> JSONValue {
         // One sync per account at a time: the job and `tasks.caldav.sync` racing on the same
         // calendar pushed objects twice and read back each other's etags (seen in tasks-bench).
         await syncLocks.acquire(name)
         do {
-            let result = try await syncLocked(account: name)
+            let result = try await syncLocked(account: name, beforeChanging: beforeChanging)
             await syncLocks.release(name)
             return result
         } catch {
@@ -128,13 +129,14 @@ extension TasksService {
         }
     }
 
-    private func syncLocked(account name: String) async throws -> JSONValue {
+    private func syncLocked(account name: String, beforeChanging: @escaping @Sendable () throws -> Void) async throws -> JSONValue {
         let account = try await context.accounts.usable(name, param: "name")
         let all = try await context.accounts.list()
         let isDefault = account.isDefault || all.count == 1
         var engine = CalDAVSync(
             service: self, account: account, client: try await client(for: account), syncAlarms: context.config[TasksConfig.syncAlarms],
             isDefault: isDefault)
+        engine.beforeChanging = beforeChanging
         let counts = try await engine.run()
         context.logger.info("caldav sync", metadata: ["account": "\(name)", "requests": "\(counts.requests)"])
         return counts.json.merging(["requests": .count(counts.requests)])
