@@ -115,7 +115,95 @@ def case(rnd, n):
     }
 
 
+def rfc5545_instances(dtstart, matches, count):
+    """RFC 5545, section 3.3.10: "The COUNT rule part defines the number of occurrences at which
+    to range-bound the recurrence. The DTSTART property value always counts as the first
+    occurrence." dateutil leaves a DTSTART that is not on the rule out of the set; the RFC keeps
+    it as instance 1, and the rule's matches fill instances 2 to COUNT. `matches` are dateutil's
+    (with the rule's COUNT), in order; this is the set the plugin must produce."""
+    if matches and matches[0] == dtstart:
+        return matches[:count] if count else matches
+    instances = [dtstart] + matches
+    return instances[:count] if count else instances
+
+
+def off_rule_templates(rnd):
+    """Rule families whose DTSTART can miss the rule: a weekday BYDAY excludes, the 1st for
+    BYMONTHDAY=-1, a Thursday for a last-Friday rule, a month BYMONTH leaves out, and so on."""
+    d = lambda: rnd.choice(DAYS)
+    return [
+        lambda: f"FREQ=DAILY;BYDAY={d()},{d()}",
+        lambda: "FREQ=DAILY;BYDAY=SA,SU",
+        lambda: f"FREQ=DAILY;BYMONTH={rnd.randint(1, 12)}",
+        lambda: f"FREQ=WEEKLY;BYDAY={d()},{d()}",
+        lambda: f"FREQ=WEEKLY;INTERVAL=2;BYDAY={d()},{d()};WKST=SU",
+        lambda: "FREQ=MONTHLY;BYMONTHDAY=-1",
+        lambda: f"FREQ=MONTHLY;BYMONTHDAY={rnd.choice([10, 15, 28])}",
+        lambda: f"FREQ=MONTHLY;BYDAY=-1{d()}",
+        lambda: f"FREQ=MONTHLY;BYDAY={rnd.choice(['1', '2', '3'])}{d()}",
+        lambda: "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+        lambda: f"FREQ=YEARLY;BYMONTH={rnd.randint(1, 12)};BYMONTHDAY={rnd.choice(['1', '-1', '15'])}",
+        lambda: f"FREQ=YEARLY;BYYEARDAY={rnd.choice(['100', '-1', '200'])}",
+        lambda: f"FREQ=YEARLY;BYWEEKNO={rnd.choice(['10', '30', '-1'])};BYDAY={d()}",
+    ]
+
+
+def off_rule_case(rnd, n):
+    """A rule with DTSTART off it: the expected set is dateutil's with the RFC's DTSTART rule."""
+    tz = ZONES[n % len(ZONES)]
+    all_day = n % 7 == 3
+    rule = rnd.choice(off_rule_templates(rnd))()
+    day = date(2024, 1, 1) + timedelta(days=rnd.randint(0, 1100))
+    clock = time(0, 0) if all_day else rnd.choice(TIMES)
+    for _ in range(40):
+        start = datetime.combine(day, clock)
+        probe = rrulestr("RRULE:" + rule, dtstart=aware(start, None if all_day else tz))
+        first = next(iter(probe), None)
+        if first is None:
+            return None
+        if first.replace(tzinfo=None) != start:
+            break
+        day += timedelta(days=1)
+    else:
+        return None
+    ending = rnd.choice(["count", "count", "until", ""])
+    count = None
+    if ending == "count":
+        count = rnd.randint(1, 30)
+        rule += f";COUNT={count}"
+    elif ending == "until":
+        until_wall = start + timedelta(days=rnd.randint(10, 700))
+        if all_day:
+            rule += f";UNTIL={until_wall.strftime('%Y%m%d')}"
+        else:
+            rule += f";UNTIL={aware(until_wall, tz).astimezone(timezone.utc).strftime('%Y%m%dT%H%M%SZ')}"
+    before = start + timedelta(days=3 * 366)
+    dtstart = aware(start, None if all_day else tz)
+    matches = []
+    for o in rrulestr("RRULE:" + rule, dtstart=dtstart):
+        if o.replace(tzinfo=None) >= before:
+            break
+        matches.append(o)
+    expected = [fmt(o, all_day) for o in rfc5545_instances(dtstart, matches, count)]
+    wallfmt = "%Y-%m-%d" if all_day else "%Y-%m-%dT%H:%M:%S"
+    return {
+        "tz": tz, "all_day": all_day, "rrule": rule, "dtstart": start.strftime(wallfmt), "before": before.strftime(wallfmt),
+        "exdates": [], "rdates": [], "expected": expected,
+    }
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--off-rule":
+        count = int(sys.argv[2]) if len(sys.argv) > 2 else 240
+        rnd = random.Random(3310)
+        cases, n = [], 0
+        while len(cases) < count:
+            c = off_rule_case(rnd, n)
+            n += 1
+            if c is not None:
+                cases.append(c)
+        json.dump(cases, sys.stdout)
+        return
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 320
     rnd = random.Random(5545)
     cases, n = [], 0
