@@ -18,11 +18,8 @@ import Testing
         let expected: [String]
     }
 
-    @Test(.enabled(if: Peers.shouldRun(pythonModule: "dateutil")))
-    func everyOccurrenceEqualsDateutil() async throws {
-        let data = try #require(await Peers.output(Peers.python, [Peers.script("rrule_oracle.py"), ProcessInfo.processInfo.environment["TASKS_ORACLE_RULES"] ?? "600"]))
-        let cases = try JSONDecoder().decode([Case].self, from: data)
-        #expect(cases.count >= 300)
+    /// Expands every case with the plugin and compares each occurrence with the oracle's.
+    static func compare(_ cases: [Case]) throws -> (compared: Int, mismatches: [String]) {
         var mismatches: [String] = []
         var compared = 0
         for c in cases {
@@ -48,8 +45,66 @@ import Testing
                     "\(c.rrule) from \(c.dtstart) \(c.tz): #\(firstDiff) got \(got.dropFirst(firstDiff).prefix(2)) want \(c.expected.dropFirst(firstDiff).prefix(2)) (\(got.count) vs \(c.expected.count))")
             }
         }
+        return (compared, mismatches)
+    }
+
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "dateutil")))
+    func everyOccurrenceEqualsDateutil() async throws {
+        let data = try #require(await Peers.output(Peers.python, [Peers.script("rrule_oracle.py"), ProcessInfo.processInfo.environment["TASKS_ORACLE_RULES"] ?? "600"]))
+        let cases = try JSONDecoder().decode([Case].self, from: data)
+        #expect(cases.count >= 300)
+        let (compared, mismatches) = try Self.compare(cases)
         #expect(compared > 10_000)
         #expect(mismatches.isEmpty, "\(mismatches.count) rules differ:\n\(mismatches.prefix(25).joined(separator: "\n"))")
+    }
+
+    /// DTSTART off its rule (a weekday BYDAY excludes, the 1st for BYMONTHDAY=-1, a Thursday for a
+    /// last-Friday rule…), with COUNT, UNTIL or neither, on both expansion paths (libical's and
+    /// DayGrid's): dateutil's matches with RFC 5545's DTSTART rule on top (`rfc5545_instances`
+    /// in the oracle): DTSTART is instance 1 and COUNT counts it.
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "dateutil")))
+    func aDTSTARTOffItsRuleIsTheFirstInstanceAndCounts() async throws {
+        let data = try #require(await Peers.output(Peers.python, [Peers.script("rrule_oracle.py"), "--off-rule", "240"]))
+        let cases = try JSONDecoder().decode([Case].self, from: data)
+        #expect(cases.count >= 200)
+        #expect(cases.filter { $0.rrule.contains("COUNT=") }.count >= 80, "COUNT is where the paths disagreed")
+        #expect(cases.contains { $0.rrule.contains("WKST=SU;INTERVAL=2") || $0.rrule.contains("INTERVAL=2;BYDAY") }, "DayGrid's path is in the set")
+        let (compared, mismatches) = try Self.compare(cases)
+        #expect(compared > 5_000)
+        #expect(mismatches.isEmpty, "\(mismatches.count) rules differ:\n\(mismatches.prefix(25).joined(separator: "\n"))")
+    }
+
+    /// The issue's two examples, as a user tried them (DTSTART on Thursday 1 January 2026).
+    @Test func theIssuesExamplesGiveCountOccurrences() throws {
+        let zone = try #require(Zone(identifier: "Europe/Prague"))
+        func count(_ rule: String, from start: String) throws -> [WallTime] {
+            try Series(anchor: #require(WallTime(start)), rule: RecurrenceRule(rule), exdates: [], rdates: [], zone: zone)
+                .occurrences(before: #require(WallTime("2028-01-01T00:00:00")))
+        }
+        let monthEnds = try count("FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=12", from: "2026-01-01T09:00:00")
+        #expect(monthEnds.count == 12)
+        #expect(monthEnds.first?.text == "2026-01-01T09:00:00", "DTSTART is the first instance")
+        #expect(monthEnds.last?.text == "2026-11-30T09:00:00", "then 31 January to 30 November: 11 more")
+        let weekends = try count("FREQ=DAILY;BYDAY=SA,SU;COUNT=10", from: "2026-01-05T09:00:00")
+        #expect(weekends.count == 10)
+        let grid = try count("FREQ=WEEKLY;INTERVAL=2;BYDAY=SA,SU;WKST=SU;COUNT=10", from: "2026-01-05T09:00:00")
+        #expect(grid.count == 10, "the hand-written path counts the same")
+    }
+
+    /// What a user sees reads the same series: the agenda lists twelve, and the next occurrence
+    /// after the eleventh month-end is none.
+    @Test func theAgendaShowsCountOccurrencesForAStartOffTheRule() async throws {
+        let (host, _) = try await TaskCommandTests.host(at: "2025-12-20T08:00:00Z")
+        let added = try await host.call("tasks.add", [
+            "title": "Month end report", "kind": "event", "start": "2026-01-01 09:00", "duration_min": 30,
+            "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=12",
+        ]).get()
+        let agenda = try await host.call("tasks.agenda", ["from": "2026-01-01", "to": "2028-01-01"]).get()
+        let starts = agenda["occurrences"]?.arrayValue?.filter { $0["id"] == added["id"] }.compactMap { $0["start_local"]?.stringValue } ?? []
+        #expect(starts.count == 12)
+        #expect(starts.first == "2026-01-01T09:00:00")
+        #expect(starts.last == "2026-11-30T09:00:00")
+        await host.stop()
     }
 
     @Test func badRulesNameThePart() {

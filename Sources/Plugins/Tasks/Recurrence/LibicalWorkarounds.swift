@@ -116,7 +116,8 @@ struct WeeklyExpansion {
 }
 
 /// What both hand-written expansions share: per period (a year, a week) the candidate days in
-/// order, BYSETPOS applied, then COUNT, UNTIL, `before` and `limit`, with DTSTART first.
+/// order, BYSETPOS applied, then UNTIL, `before` and `limit`; DTSTART first and COUNT through
+/// `SeriesInstances`, as on the libical path.
 struct DayGrid {
     let rule: RecurrenceRule
     let anchor: WallTime
@@ -126,11 +127,12 @@ struct DayGrid {
         let until = rule.part("UNTIL").flatMap { WallTime($0) }
         let setPositions = rule.part("BYSETPOS")?.split(separator: ",").compactMap { Int($0) } ?? []
         let anchorDay = WallTime.daysFromCivil(anchor.year, anchor.month, anchor.day)
-        var result: [WallTime] = [anchor]
+        var instances = SeriesInstances(anchor: anchor, count: count)
+        var result: [WallTime] = [instances.first()]
         var emptyPeriods = 0
         var period = 0
         outer: while result.count < limit && emptyPeriods < maxEmptyPeriods {
-            if let count, result.count >= count { break }
+            if instances.isComplete { break }
             var candidates = periodDays(period)
             period += 1
             if !setPositions.isEmpty {
@@ -146,8 +148,8 @@ struct DayGrid {
                                     isDate: anchor.isDate)
                 if let until, wall > until { break outer }
                 if let before, wall >= before { break outer }
-                result.append(wall)
-                if let count, result.count >= count { break outer }
+                guard let instance = instances.admit(wall) else { break outer }
+                result.append(instance)
                 if result.count >= limit { break outer }
             }
         }

@@ -173,8 +173,11 @@ struct RecurrenceRule: Sendable, Hashable {
         guard let iterator = icalrecur_iterator_new(recurrence, start) else { return [anchor] }
         defer { icalrecur_iterator_free(iterator) }
         var result: [WallTime] = []
-        var produced = 0
-        var first = true
+        // libical starts with the rule's first match; DTSTART is instance 1 whether or not it is
+        // one, and COUNT counts it (SeriesInstances, shared with DayGrid).
+        var instances = SeriesInstances(anchor: anchor, count: part("COUNT").flatMap(Int.init))
+        let first = instances.first()
+        if from == nil || first >= from! { result.append(first) }
         // Each libical step is ICU calendar arithmetic: jump to the window instead of walking from
         // DTSTART (libical allows this only without COUNT, which must count from the start).
         if let from, from > anchor, !hasCount {
@@ -182,30 +185,20 @@ struct RecurrenceRule: Sendable, Hashable {
             jump.year = Int32(from.year); jump.month = Int32(from.month); jump.day = Int32(from.day)
             jump.hour = Int32(from.hour); jump.minute = Int32(from.minute); jump.second = Int32(from.second)
             jump.is_date = anchor.isDate ? 1 : 0
-            if icalrecur_iterator_set_start(iterator, jump) != 0 { first = false }
+            _ = icalrecur_iterator_set_start(iterator, jump)
         }
-        func take(_ w: WallTime) {
-            produced += 1
-            if from == nil || w >= from! { result.append(w) }
-        }
-        while result.count < limit && produced < 10_000_000 {
+        var steps = 0
+        while result.count < limit && steps < 10_000_000 && !instances.isComplete {
+            steps += 1
             let t = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(t) != 0 { break }
             var wall = WallTime(year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour),
                                 minute: Int(t.minute), second: Int(t.second), isDate: anchor.isDate)
             if anchor.isDate { wall = wall.asDate }
-            if first {
-                first = false
-                if wall != anchor {
-                    // libical starts with the first match; RFC 5545 counts DTSTART as the first instance.
-                    take(anchor)
-                    if hasCount, let count = part("COUNT").flatMap(Int.init), produced >= count { break }
-                }
-            }
             if let before, wall >= before { break }
-            take(wall)
+            guard let instance = instances.admit(wall) else { continue }
+            if from == nil || instance >= from! { result.append(instance) }
         }
-        if produced == 0 && (from == nil || anchor >= from!) { result.append(anchor) }
         return result
     }
 }
