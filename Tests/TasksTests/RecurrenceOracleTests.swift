@@ -107,6 +107,38 @@ import Testing
         await host.stop()
     }
 
+    /// The export means the same set to a reader that leaves an off-rule start out (dateutil,
+    /// through `ics_expand.py`) as the plugin's agenda: such a series is written with UNTIL and an
+    /// RDATE of its start. A series whose start is on its rule is written as it is.
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "icalendar")))
+    func theExportMeansTheSameSetToAnotherReader() async throws {
+        let (host, _) = try await TaskCommandTests.host(at: "2025-12-20T08:00:00Z")
+        let series: [JSONValue] = [
+            ["title": "Month end", "kind": "event", "start": "2026-01-01 09:00", "duration_min": 30, "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=12"],
+            ["title": "Weekend", "kind": "event", "start": "2026-01-05 10:00", "duration_min": 60, "rrule": "FREQ=DAILY;BYDAY=SA,SU"],
+            ["title": "Fortnight", "kind": "event", "start": "2026-01-05 10:00", "duration_min": 60,
+             "rrule": "FREQ=WEEKLY;INTERVAL=2;BYDAY=SA,SU;WKST=SU;COUNT=7"],
+            ["title": "On the rule", "kind": "event", "start": "2026-01-31 09:00", "duration_min": 30, "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=5"],
+        ]
+        var ids: [String] = []
+        for s in series { ids.append(try #require(try await host.call("tasks.add", s).get()["id"]?.stringValue)) }
+        let directory = TemporaryDirectory()
+        let path = directory.file("series.ics")
+        _ = try await host.call("tasks.export.ics", ["path": .string(path)]).get()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("RRULE:FREQ=MONTHLY;COUNT=5;BYMONTHDAY=-1"), "a start on its rule keeps COUNT")
+        #expect(text.contains("RRULE:FREQ=MONTHLY;UNTIL=20261130T080000Z;BYMONTHDAY=-1"), "one off it: UNTIL, its last instance")
+        let read = try JSONValue.decode(try #require(await Peers.output(Peers.python, [Peers.script("ics_expand.py"), path, "2026-07-01"])))
+        let agenda = try await host.call("tasks.agenda", ["from": "2026-01-01", "to": "2026-07-01"]).get()
+        for id in ids {
+            let ours = agenda["occurrences"]?.arrayValue?.filter { $0["id"] == .string(id) }.compactMap { $0["start"]?.stringValue } ?? []
+            let theirs = read[id]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(!ours.isEmpty)
+            #expect(theirs == ours, "\(id): dateutil reads \(theirs.prefix(3))…, the agenda has \(ours.prefix(3))…")
+        }
+        await host.stop()
+    }
+
     @Test func badRulesNameThePart() {
         let cases: [(String, String)] = [
             ("FREQ=FORTNIGHTLY", "FREQ"), ("FREQ=DAILY;BYDAY=XX", "BYDAY"), ("FREQ=MONTHLY;BYMONTHDAY=32", "BYMONTHDAY"),

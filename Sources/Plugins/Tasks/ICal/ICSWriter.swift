@@ -99,6 +99,20 @@ enum ICSWriter {
         return "\(name);TZID=\(tz):\(w.icalText)"
     }
 
+    /// The RRULE written so that it and DTSTART mean one set to every reader. A start that is
+    /// not one of the rule's matches is instance 1 here, counted by COUNT (RFC 5545, the plugin's
+    /// reading: `SeriesInstances`), but python-dateutil and clients like it leave it out. Written
+    /// as UNTIL (the last instance) instead of COUNT, plus an RDATE of the start, both readings
+    /// give the same set: an RDATE equal to DTSTART is the same instance, not a second one.
+    static func portable(rule text: String, of t: TaskItem) -> (rule: String, startAsRDate: WallTime?) {
+        let rule = RecurrenceRule(trusted: text)
+        guard let anchor = t.anchor, !rule.startIsOnRule(anchor: anchor, zone: t.zone) else { return (text, nil) }
+        guard let count = rule.part("COUNT").flatMap(Int.init) else { return (text, anchor) }
+        guard let last = rule.occurrences(anchor: anchor, zone: t.zone, limit: count).last else { return (text, anchor) }
+        let until = last.isDate ? last.icalText : utc(t.zone.instant(last))
+        return (RecurrenceRule(trusted: rule.replacing("COUNT", with: nil)).replacing("UNTIL", with: until), anchor)
+    }
+
     static func utc(_ d: Date) -> String {
         WallTime(wallSeconds: Int64(d.timeIntervalSince1970.rounded(.down))).icalText + "Z"
     }
@@ -180,9 +194,15 @@ enum ICSWriter {
             add(c, "DURATION:\(duration(seconds: Int64(m) * 60))")
         }
         if recurrenceID == nil {
-            if let r = t.rrule { add(c, "RRULE:\(r)") }
+            var startAsRDate: WallTime?
+            if let r = t.rrule {
+                let portable = Self.portable(rule: r, of: t)
+                add(c, "RRULE:\(portable.rule)")
+                startAsRDate = portable.startAsRDate
+            }
             for x in t.exdates { add(c, timeLine("EXDATE", x, tz: t.tz)) }
             for r in t.rdates { add(c, timeLine("RDATE", r, tz: t.tz)) }
+            if let s = startAsRDate, !t.rdates.contains(s) { add(c, timeLine("RDATE", s, tz: t.tz)) }
             if t.repeatFromCompletion { add(c, "X-ASSISTANT-REPEAT-FROM:COMPLETION") }
         }
         for line in (override?.extra ?? (recurrenceID == nil ? t.extra : [])) { add(c, line) }

@@ -53,14 +53,16 @@ struct WeekNumberExpansion {
         rule.part(name)?.split(separator: ",").compactMap { Int($0) } ?? []
     }
 
-    func occurrences(before: WallTime?, limit: Int) -> [WallTime] {
+    func occurrences(before: WallTime?, limit: Int) -> [WallTime] { expansion(before: before, limit: limit).instances }
+
+    func expansion(before: WallTime?, limit: Int) -> (instances: [WallTime], startIsAMatch: Bool) {
         let wkst = Self.weekdayCodes.firstIndex(of: rule.part("WKST") ?? "MO") ?? 0
         let interval = Int(rule.part("INTERVAL") ?? "1") ?? 1
         let weeks = list("BYWEEKNO")
         let days = rule.part("BYDAY").map { $0.split(separator: ",").compactMap { Self.weekdayCodes.firstIndex(of: String($0.suffix(2))) } }
         let months = Set(list("BYMONTH"))
         let monthDays = list("BYMONTHDAY"), yearDays = list("BYYEARDAY")
-        return DayGrid(rule: rule, anchor: anchor).occurrences(before: before, limit: limit, maxEmptyPeriods: 400) { period in
+        return DayGrid(rule: rule, anchor: anchor).expand(before: before, limit: limit, maxEmptyPeriods: 400) { period in
             let year = anchor.year + period * interval
             let start = weekOneStart(year, wkst: wkst)
             let weekCount = (weekOneStart(year + 1, wkst: wkst) - start) / 7
@@ -96,7 +98,9 @@ struct WeeklyExpansion {
     let rule: RecurrenceRule
     let anchor: WallTime
 
-    func occurrences(before: WallTime?, limit: Int) -> [WallTime] {
+    func occurrences(before: WallTime?, limit: Int) -> [WallTime] { expansion(before: before, limit: limit).instances }
+
+    func expansion(before: WallTime?, limit: Int) -> (instances: [WallTime], startIsAMatch: Bool) {
         let codes = WeekNumberExpansion.weekdayCodes
         let wkst = codes.firstIndex(of: rule.part("WKST") ?? "MO") ?? 0
         let interval = Int(rule.part("INTERVAL") ?? "1") ?? 1
@@ -105,7 +109,7 @@ struct WeeklyExpansion {
             ?? [WeekNumberExpansion.weekday(ofDay: anchorDay)]
         let months = Set(rule.part("BYMONTH")?.split(separator: ",").compactMap { Int($0) } ?? [])
         let firstWeek = anchorDay - ((WeekNumberExpansion.weekday(ofDay: anchorDay) - wkst + 7) % 7)
-        return DayGrid(rule: rule, anchor: anchor).occurrences(before: before, limit: limit, maxEmptyPeriods: 5000) { period in
+        return DayGrid(rule: rule, anchor: anchor).expand(before: before, limit: limit, maxEmptyPeriods: 5000) { period in
             let weekStart = firstWeek + 7 * interval * period
             return (0..<7).map { weekStart + $0 }.filter { day in
                 days.contains(WeekNumberExpansion.weekday(ofDay: day))
@@ -123,6 +127,11 @@ struct DayGrid {
     let anchor: WallTime
 
     func occurrences(before: WallTime?, limit: Int, maxEmptyPeriods: Int, periodDays: (Int) -> [Int]) -> [WallTime] {
+        expand(before: before, limit: limit, maxEmptyPeriods: maxEmptyPeriods, periodDays: periodDays).instances
+    }
+
+    /// The instances, and whether the rule matched DTSTART itself.
+    func expand(before: WallTime?, limit: Int, maxEmptyPeriods: Int, periodDays: (Int) -> [Int]) -> (instances: [WallTime], startIsAMatch: Bool) {
         let count = rule.part("COUNT").flatMap(Int.init)
         let until = rule.part("UNTIL").flatMap { WallTime($0) }
         let setPositions = rule.part("BYSETPOS")?.split(separator: ",").compactMap { Int($0) } ?? []
@@ -142,6 +151,7 @@ struct DayGrid {
                 }.sorted()
             }
             emptyPeriods = candidates.isEmpty ? emptyPeriods + 1 : 0
+            if candidates.contains(anchorDay) { _ = instances.admit(anchor) }
             for day in candidates where day > anchorDay {
                 let (y, m, d) = WallTime.civilFromDays(day)
                 let wall = WallTime(year: y, month: m, day: d, hour: anchor.hour, minute: anchor.minute, second: anchor.second,
@@ -153,6 +163,6 @@ struct DayGrid {
                 if result.count >= limit { break outer }
             }
         }
-        return result
+        return (result, instances.startIsAMatch)
     }
 }

@@ -141,6 +141,18 @@ struct RecurrenceRule: Sendable, Hashable {
     /// Occurrences before `from` are stepped over without being kept (they do not count toward
     /// `limit`), so "the next one after now" of a series that began years ago stays cheap.
     func occurrences(anchor: WallTime, zone: Zone, before: WallTime? = nil, from: WallTime? = nil, limit: Int = 100_000) -> [WallTime] {
+        expansion(anchor: anchor, zone: zone, before: before, from: from, limit: limit).instances
+    }
+
+    /// Whether DTSTART is one of the rule's own matches. When it is not, readers differ (see
+    /// `SeriesInstances`), and the export writes the set so that they cannot (`ICSWriter`).
+    func startIsOnRule(anchor: WallTime, zone: Zone) -> Bool {
+        // Without COUNT and UNTIL, the expansion looks at the rule's first matches however short the series.
+        let open = RecurrenceRule(trusted: RecurrenceRule(trusted: replacing("COUNT", with: nil)).replacing("UNTIL", with: nil))
+        return open.expansion(anchor: anchor, zone: zone, before: nil, from: nil, limit: 2).startIsAMatch
+    }
+
+    func expansion(anchor: WallTime, zone: Zone, before: WallTime?, from: WallTime?, limit: Int) -> (instances: [WallTime], startIsAMatch: Bool) {
         var rule = LibicalWorkarounds.normalize(self, anchor: anchor)
         if let until = part("UNTIL") {
             // UNTIL as the series' own wall clock: UTC → zone, a date for a date-time series → end of that day.
@@ -160,17 +172,19 @@ struct RecurrenceRule: Sendable, Hashable {
         func keep(_ all: [WallTime]) -> [WallTime] { Array(all.filter { from == nil || $0 >= from! }.prefix(limit)) }
         let wide = from == nil ? limit : 1_000_000
         if part("FREQ") == "WEEKLY", let wkst = part("WKST"), wkst != "MO", part("BYDAY")?.contains(",") == true {
-            return keep(WeeklyExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).occurrences(before: before, limit: wide))
+            let grid = WeeklyExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).expansion(before: before, limit: wide)
+            return (keep(grid.instances), grid.startIsAMatch)
         }
         if part("BYWEEKNO") != nil {
-            return keep(WeekNumberExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).occurrences(before: before, limit: wide))
+            let grid = WeekNumberExpansion(rule: RecurrenceRule(trusted: rule), anchor: anchor).expansion(before: before, limit: wide)
+            return (keep(grid.instances), grid.startIsAMatch)
         }
         let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
         var start = icaltime_null_time()
         start.year = Int32(anchor.year); start.month = Int32(anchor.month); start.day = Int32(anchor.day)
         start.hour = Int32(anchor.hour); start.minute = Int32(anchor.minute); start.second = Int32(anchor.second)
         start.is_date = anchor.isDate ? 1 : 0
-        guard let iterator = icalrecur_iterator_new(recurrence, start) else { return [anchor] }
+        guard let iterator = icalrecur_iterator_new(recurrence, start) else { return ([anchor], false) }
         defer { icalrecur_iterator_free(iterator) }
         var result: [WallTime] = []
         // libical starts with the rule's first match; DTSTART is instance 1 whether or not it is
@@ -199,6 +213,6 @@ struct RecurrenceRule: Sendable, Hashable {
             guard let instance = instances.admit(wall) else { continue }
             if from == nil || instance >= from! { result.append(instance) }
         }
-        return result
+        return (result, instances.startIsAMatch)
     }
 }

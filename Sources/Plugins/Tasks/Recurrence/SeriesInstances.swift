@@ -12,6 +12,8 @@ struct SeriesInstances {
     let count: Int?
     /// Instances counted so far, DTSTART included.
     private(set) var produced = 0
+    /// The rule matched DTSTART itself (DTSTART is "on the rule"), as far as the expansion looked.
+    private(set) var startIsAMatch = false
 
     init(anchor: WallTime, count: Int?) {
         self.anchor = anchor
@@ -30,6 +32,7 @@ struct SeriesInstances {
     /// The next match of the rule, in order: the instance it is, or nil when it is DTSTART itself
     /// (already instance 1), before it, or past COUNT.
     mutating func admit(_ match: WallTime) -> WallTime? {
+        if match == anchor { startIsAMatch = true }
         guard !isComplete, match > anchor else { return nil }
         produced += 1
         return match
