@@ -89,9 +89,12 @@ let port = try await fake.announcedPort("the fake KOSapi")
 let base = "http://127.0.0.1:\(port)"
 
 let host = try await TestHost.started(plugins: [KOSPlugin()])
-_ = try await host.call("kos.setup", [
-    "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": .string(base), "api_url": .string(base + "/api/3"),
-]).get()
+_ = try await host.call(
+    "kos.setup",
+    [
+        "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": .string(base), "api_url": .string(base + "/api/3"),
+    ]
+).get()
 let started = try await host.call("kos.login").get()
 _ = try await Browser.open(started["login_url"]!.stringValue!)
 let loggedIn = try await host.call("kos.login.wait").get()
@@ -144,13 +147,19 @@ for round in 0..<(5 + 2) {
 print("| call | KOSapi requests | fake KOSapi directly (the same requests) | fresh (median / p90) | ratio | fake stopped: from the cache (median) |")
 print("|---|---|---|---|---|---|")
 for (method, params) in queries {
-    let f = median(fresh[method]!), d = median(floor[method]!)
+    let f = median(fresh[method]!)
+    let d = median(floor[method]!)
     let name = method == "kos.people.search" ? "`kos.people.search` \(params.encodedString())" : "`\(method)`"
-    print(String(format: "| %@ | %d | %.2f ms | %.2f / %.2f ms | %.2f× | %.1f ms |", name, pages[method] ?? 0, d, f, p90(fresh[method]!), f / d,
-                 median(cached[method]!)))
+    print(
+        String(
+            format: "| %@ | %d | %.2f ms | %.2f / %.2f ms | %.2f× | %.1f ms |", name, pages[method] ?? 0, d, f, p90(fresh[method]!), f / d,
+            median(cached[method]!)))
 }
-let atom = median(atomTimes), bare = median(bareTimes)
-print(String(format: "\nAtom per 1 000 parallel entries (%d KB): AtomDocument %.2f ms, Foundation's XMLParser alone (no-op delegate) %.2f ms, ratio %.2f×",
-             feed.count / 1024, atom, bare, atom / bare))
+let atom = median(atomTimes)
+let bare = median(bareTimes)
+print(
+    String(
+        format: "\nAtom per 1 000 parallel entries (%d KB): AtomDocument %.2f ms, Foundation's XMLParser alone (no-op delegate) %.2f ms, ratio %.2f×",
+        feed.count / 1024, atom, bare, atom / bare))
 await connection.close()
 await host.stop()

@@ -59,9 +59,13 @@ for task in tasks { await task.value }
 
 func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 print("one-shots: \(count)")
-print(String(format: "kit (heap + one loop):  arm %.0f ms, re-arm all %.0f ms, resident growth %.1f MB (%.0f bytes each)",
-             ms(armTime), ms(rearmTime), Double(kitKiB) / 1024, Double(kitKiB * 1024) / Double(count)))
+print(
+    String(
+        format: "kit (heap + one loop):  arm %.0f ms, re-arm all %.0f ms, resident growth %.1f MB (%.0f bytes each)",
+        ms(armTime), ms(rearmTime), Double(kitKiB) / 1024, Double(kitKiB * 1024) / Double(count)))
 print(String(format: "kit, one batch:         arm %.0f ms", ms(batchTime)))
-print(String(format: "floor (a task each):    arm %.0f ms, resident growth %.1f MB (%.0f bytes each)",
-             ms(floorTime), Double(floorKiB) / 1024, Double(floorKiB * 1024) / Double(count)))
+print(
+    String(
+        format: "floor (a task each):    arm %.0f ms, resident growth %.1f MB (%.0f bytes each)",
+        ms(floorTime), Double(floorKiB) / 1024, Double(floorKiB * 1024) / Double(count)))
 print(String(format: "memory kit / floor: %.2f", Double(kitKiB) / Double(max(floorKiB, 1))))

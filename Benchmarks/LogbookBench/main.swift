@@ -51,7 +51,8 @@ func generateCSV(flights: Int) -> String {
             let out = day * 1440 + 5 * 60 + slot * 95
             slot = (slot + 1) % 10
             func iso(_ minute: Int) -> String {
-                let d = minute / 1440, m = minute % 1440
+                let d = minute / 1440
+                let m = minute % 1440
                 let (y, mo, da) = civil(d)
                 return String(format: "%04d-%02d-%02dT%02d:%02d:00Z", y, mo, da, m / 60, m % 60)
             }
@@ -62,11 +63,13 @@ func generateCSV(flights: Int) -> String {
             let mp = p.operation == "mp" ? total : 0
             let pic = i % 3 == 0 ? 0 : total
             let copilot = total - pic
-            let dep = airports[i % airports.count], arr = airports[(i / 3) % airports.count]
+            let dep = airports[i % airports.count]
+            let arr = airports[(i / 3) % airports.count]
             lines.append(
                 "flight,\(String(format: "%04d-%02d-%02d", y, mo, da)),\(dep),\(arr),\(iso(out)),,,\(iso(out + total)),\(p.reg),\(p.make),\(p.model),,\(p.type),\(p.engine),\(p.operation),aeroplane,\(p.cls),"
                     + "\(se),\(me),\(mp),\(total),\(night),\(i % 4 == 0 ? total : 0),\(pic),0,0,\(copilot),0,0,0,"
-                    + "\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(i % 5),\(pic > 0 ? "SELF" : "Capt. Novák"),generated \(i),,,,")
+                    + "\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(i % 5),\(pic > 0 ? "SELF" : "Capt. Novák"),generated \(i),,,,"
+            )
             i += 1
         }
         day += 1
@@ -113,18 +116,18 @@ let sums = """
 let floors: [String: String] = [
     "logbook.totals": "SELECT \(sums) FROM logbook_entries e WHERE e.deleted_at IS NULL",
     "logbook.limits": """
-        SELECT COALESCE(SUM(CASE WHEN date >= '2026-10-24' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
-        COALESCE(SUM(CASE WHEN date >= '2026-01-01' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
-        COALESCE(SUM(CASE WHEN date >= '2025-12-01' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
-        COALESCE(SUM(CASE WHEN date >= '2026-11-14' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0),
-        COALESCE(SUM(CASE WHEN date >= '2026-11-07' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0),
-        COALESCE(SUM(CASE WHEN date >= '2026-10-24' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0), COUNT(duty_start_at)
-        FROM logbook_entries WHERE deleted_at IS NULL AND date >= '2025-12-01' AND date <= '2026-11-20'
-        """,
+    SELECT COALESCE(SUM(CASE WHEN date >= '2026-10-24' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN date >= '2026-01-01' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN date >= '2025-12-01' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN date >= '2026-11-14' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN date >= '2026-11-07' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0),
+    COALESCE(SUM(CASE WHEN date >= '2026-10-24' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0), COUNT(duty_start_at)
+    FROM logbook_entries WHERE deleted_at IS NULL AND date >= '2025-12-01' AND date <= '2026-11-20'
+    """,
     "logbook.currency": """
-        SELECT registration, date, takeoffs_day, takeoffs_night, landings_day, landings_night, pic_min + spic_min FROM logbook_entries
-        WHERE kind = 'flight' AND deleted_at IS NULL AND date > '2024-10-20' AND date <= '2026-11-20' ORDER BY date DESC
-        """,
+    SELECT registration, date, takeoffs_day, takeoffs_night, landings_day, landings_night, pic_min + spic_min FROM logbook_entries
+    WHERE kind = 'flight' AND deleted_at IS NULL AND date > '2024-10-20' AND date <= '2026-11-20' ORDER BY date DESC
+    """,
 ]
 
 print("")
@@ -140,7 +143,8 @@ for method in ["logbook.totals", "logbook.limits", "logbook.currency"] {
     if method == "logbook.totals" {
         // What the plugin actually reads: the trigger-kept month sums (Rules/Totals.swift).
         // Rows there stand for `entries` entries each, so the counts are weighted as the plugin weights them.
-        let monthSums = sums
+        let monthSums =
+            sums
             .replacingOccurrences(of: "SUM(e.kind = 'flight')", with: "SUM(CASE WHEN e.kind = 'flight' THEN e.entries ELSE 0 END)")
             .replacingOccurrences(of: "SUM(e.kind = 'fstd')", with: "SUM(CASE WHEN e.kind = 'fstd' THEN e.entries ELSE 0 END)")
         let months = try SQLiteShellFloor.milliseconds(database, "SELECT \(monthSums) FROM logbook_month_totals e", runs: runs)
@@ -148,14 +152,17 @@ for method in ["logbook.totals", "logbook.limits", "logbook.currency"] {
     }
 }
 
-let toDay = 20_777, fromDay = toDay - 112
+let toDay = 20_777
+let fromDay = toDay - 112
 let (fy, fm, fd) = civil(fromDay)
 var pdf: JSONValue = .null
 let pdfTime = try await clock.measure {
-    pdf = try await call("logbook.export", [
-        "path": .string(directory.file("logbook.pdf")), "format": "pdf", "from_date": .string(String(format: "%04d-%02d-%02d", fy, fm, fd)),
-        "to_date": .string(at),
-    ])
+    pdf = try await call(
+        "logbook.export",
+        [
+            "path": .string(directory.file("logbook.pdf")), "format": "pdf", "from_date": .string(String(format: "%04d-%02d-%02d", fy, fm, fd)),
+            "to_date": .string(at),
+        ])
 }
 print("")
 print(String(format: "PDF: %d entries, %d pages in %.2f s", pdf["entries"]?.intValue ?? 0, pdf["pages"]?.intValue ?? 0, ms(pdfTime) / 1000))

@@ -42,9 +42,12 @@ let octoprint = try await OctoPrintPeer(analysis: false)
 let daemon = try await DaemonProcess.started()
 guard let pid = await daemon.process.processIdentifier() else { fatalError("assistantd is not running") }
 let connection = try await daemon.connect()
-_ = try await connection.call("octoprint.printers.add", params: ["name": "bench", "url": .string(octoprint.url), "api_key": .string(octoprint.apiKey)])
+_ = try await connection.call(
+    "octoprint.printers.add", params: ["name": "bench", "url": .string(octoprint.url), "api_key": .string(octoprint.apiKey)])
 
-var daemonTimes: [Double] = [], curlTimes: [Double] = [], growth: [Int] = []
+var daemonTimes: [Double] = []
+var curlTimes: [Double] = []
+var growth: [Int] = []
 let clock = ContinuousClock()
 for run in 0..<runs {
     let before = status(pid, "VmRSS")
@@ -56,8 +59,11 @@ for run in 0..<runs {
     daemonTimes.append(ms(d))
     let c = try await clock.measure {
         let r = try await runCommand(
-            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Api-Key: \(octoprint.apiKey)", "-F", "file=@\(file)",
-                              "-F", "path=c\(run)", "\(octoprint.url)/api/files/local"], environment: ProcessInfo.processInfo.environment)
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Api-Key: \(octoprint.apiKey)", "-F", "file=@\(file)",
+                "-F", "path=c\(run)", "\(octoprint.url)/api/files/local",
+            ], environment: ProcessInfo.processInfo.environment)
         precondition(r.stdout == "201", "curl upload failed: \(r.stdout) \(r.stderr)")
     }
     curlTimes.append(ms(c))
@@ -65,10 +71,15 @@ for run in 0..<runs {
 print("")
 print("| \(size / 1_000_000) MB G-code upload | median | runs |")
 print("|---|---|---|")
-print(String(format: "| assistantd `octoprint.files.upload` | %.0f ms | %@ |", median(daemonTimes), daemonTimes.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
+print(
+    String(
+        format: "| assistantd `octoprint.files.upload` | %.0f ms | %@ |", median(daemonTimes),
+        daemonTimes.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
 print(String(format: "| curl -F | %.0f ms | %@ |", median(curlTimes), curlTimes.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
 print(String(format: "| ratio | %.2f× | |", median(daemonTimes) / median(curlTimes)))
-print("daemon resident memory growth during an upload (VmHWM − VmRSS before): \(growth.map { "\($0 / 1024) MB" }.joined(separator: ", ")) (\(growth.map(String.init).joined(separator: ", ")) kB)")
+print(
+    "daemon resident memory growth during an upload (VmHWM − VmRSS before): \(growth.map { "\($0 / 1024) MB" }.joined(separator: ", ")) (\(growth.map(String.init).joined(separator: ", ")) kB)"
+)
 await connection.close()
 await daemon.signal(SIGTERM)
 _ = try await daemon.exitStatus()

@@ -46,7 +46,9 @@ func sockaddrFor(_ path: String) -> sockaddr_un {
 func connectTo(_ path: String) -> Int32? {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddrFor(path)
-    let ok = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    let ok = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
     if ok != 0 {
         close(fd)
         return nil
@@ -126,7 +128,9 @@ func spawnDaemon(_ directory: String, binDir: String) -> (Process, Double) {
     unlink(notifyPath)
     let notifyFD = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
     var address = sockaddrFor(notifyPath)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notifyFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notifyFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
     defer { close(notifyFD) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binDir + "/assistantd")
@@ -183,7 +187,10 @@ for _ in 0..<options.startRuns {
     stop(process)
 }
 startTimes.sort()
-print(String(format: "start to ready (READY=1): median %.1f ms, min %.1f ms, max %.1f ms over %d starts", startTimes[startTimes.count / 2], startTimes.first!, startTimes.last!, startTimes.count))
+print(
+    String(
+        format: "start to ready (READY=1): median %.1f ms, min %.1f ms, max %.1f ms over %d starts", startTimes[startTimes.count / 2],
+        startTimes.first!, startTimes.last!, startTimes.count))
 
 // The binary was linked moments ago (scripts/bench builds it): until the kernel writes its pages
 // back, a process mapping them counts them as its own dirty memory (15 MB of this daemon's
@@ -194,8 +201,10 @@ let directory = makeTemporaryDirectory()
 let (daemon, _) = spawnDaemon(directory, binDir: options.binDir)
 Thread.sleep(forTimeInterval: 2)  // settle before reading idle memory (this is a benchmark, not a test)
 let idle = smapsRollup(daemon.processIdentifier)
-print(String(format: "idle memory: RSS %.1f MB, PSS %.1f MB, private dirty %.1f MB", Double(idle.rss) / 1024, Double(idle.pss) / 1024,
-             Double(idle.privateDirty) / 1024))
+print(
+    String(
+        format: "idle memory: RSS %.1f MB, PSS %.1f MB, private dirty %.1f MB", Double(idle.rss) / 1024, Double(idle.pss) / 1024,
+        Double(idle.privateDirty) / 1024))
 
 /// Starts a floor server and waits for its "ready" line.
 func startFloor(_ executable: String, socket: String) -> Process {
@@ -215,7 +224,9 @@ let nioFloorPath = directory + "/nio-floor.sock"
 let nioFloor = startFloor("nio-floor", socket: nioFloorPath)
 
 let daemonPath = directory + "/assistant/assistantd.sock"
-print("\n| clients | assistantd req/s | p50 µs | p99 µs | C floor req/s | floor p50 µs | floor p99 µs | NIO floor req/s | NIO p50 µs | vs C floor | vs NIO floor |")
+print(
+    "\n| clients | assistantd req/s | p50 µs | p99 µs | C floor req/s | floor p50 µs | floor p99 µs | NIO floor req/s | NIO p50 µs | vs C floor | vs NIO floor |"
+)
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for clients in options.clients {
     // Taking turns, three rounds each, in a rotating order, so no side always runs on a warmer
@@ -230,8 +241,10 @@ for clients in options.clients {
     }
     let median = rounds.map { $0.sorted { $0.throughput < $1.throughput }[1] }
     let (d, f, n) = (median[0], median[1], median[2])
-    print(String(format: "| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f%% | %.0f%% |", clients, d.throughput, d.p50, d.p99,
-                 f.throughput, f.p50, f.p99, n.throughput, n.p50, 100 * d.throughput / f.throughput, 100 * d.throughput / n.throughput))
+    print(
+        String(
+            format: "| %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f%% | %.0f%% |", clients, d.throughput, d.p50, d.p99,
+            f.throughput, f.p50, f.p99, n.throughput, n.p50, 100 * d.throughput / f.throughput, 100 * d.throughput / n.throughput))
 }
 let loadedRSS = residentKB(daemon.processIdentifier)
 print(String(format: "\nresident memory after the load: %.1f MB", Double(loadedRSS) / 1024))

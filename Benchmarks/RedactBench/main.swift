@@ -16,7 +16,8 @@ for secret in secrets { redactor.remember(secret) }
 let items: [JSONValue] = (0..<10_000).map { i in
     [
         "id": .string("item-\(i)"), "title": .string("Lecture \(i % 40) in room UC-\(100 + i % 300)"),
-        "teacher": .string("Ing. Jan Novák, Ph.D."), "note": .string(i % 1000 == 0 ? "token \(secrets[i % 50]) leaked" : "Sraz před místností UN 306."),
+        "teacher": .string("Ing. Jan Novák, Ph.D."),
+        "note": .string(i % 1000 == 0 ? "token \(secrets[i % 50]) leaked" : "Sraz před místností UN 306."),
         "when": .string("2026-11-\(10 + i % 20)T09:20"),
     ]
 }
@@ -42,8 +43,13 @@ func previousRedact(_ value: JSONValue, _ known: Set<String>) -> JSONValue {
 }
 
 let clock = ContinuousClock()
-var now: [Double] = [], before: [Double] = [], serialization: [Double] = [], encodeOnly: [Double] = []
-var parsed: [Double] = [], parsedByFoundation: [Double] = [], scrubbedWhileWriting: [Double] = []
+var now: [Double] = []
+var before: [Double] = []
+var serialization: [Double] = []
+var encodeOnly: [Double] = []
+var parsed: [Double] = []
+var parsedByFoundation: [Double] = []
+var scrubbedWhileWriting: [Double] = []
 // The same reply parsed, as a client (and the daemon, for requests) parses it.
 let encoded = value.encodedBytes()
 let encodedData = Data(encoded)

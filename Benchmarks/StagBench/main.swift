@@ -51,7 +51,8 @@ func semester() -> JSONValue {
                 "roakIdno": .int(Int64(600_000 + slot)), "nazev": .string("Předmět \(slot)"), "katedra": "KIV", "predmet": .string("P\(slot)"),
                 "ucitel": ["ucitIdno": 1, "jmeno": "Jan", "prijmeni": "Novák", "titulPred": "Ing.", "titulZa": nil],
                 "budova": "UC", "mistnost": .string("\(100 + slot)"), "typAkce": "Přednáška", "typAkceZkr": "Př",
-                "hodinaSkutOd": ["value": .string(String(format: "%02d:00", hour))], "hodinaSkutDo": ["value": .string(String(format: "%02d:35", hour + 1))],
+                "hodinaSkutOd": ["value": .string(String(format: "%02d:00", hour))],
+                "hodinaSkutDo": ["value": .string(String(format: "%02d:35", hour + 1))],
                 "tydenZkr": "K", "datum": ["value": .string("\(c.day!).\(c.month!).\(c.year!)")], "druhAkce": "R",
                 "vsichniUciteleJmenaTitulySPodily": "'Ing. Jan Novák' (100)", "nekonaSe": nil, "poznamkaRozvrhare": nil, "osCislo": "F20B0001P",
             ])
@@ -82,11 +83,14 @@ func semester() -> JSONValue {
         let semester = i % 2 == 0 ? "ZS" : "LS"
         grades.append([
             "katedra": "KIV", "zkratka": .string("S\(i)"), "rok": .string(String(year)), "semestr": .string(semester), "os_cislo": "F20B0001P",
-            "zk_typ_hodnoceni": "1|2|3|4", "zk_datum": "19.01.2026", "zk_hodnoceni": .string(["1", "1,5", "2", "2,5", "3", "4"][i % 6]), "zk_pokus": "1",
+            "zk_typ_hodnoceni": "1|2|3|4", "zk_datum": "19.01.2026", "zk_hodnoceni": .string(["1", "1,5", "2", "2,5", "3", "4"][i % 6]),
+            "zk_pokus": "1",
             "zk_ucit_jmeno": "Horák Martin", "zppzk_hodnoceni": nil,
         ])
-        subjects.append(["zkratka": .string("S\(i)"), "katedra": "KIV", "nazev": .string("Předmět S\(i)"), "rok": .string(String(year)),
-                         "kredity": .int(Int64(3 + i % 4)), "osCislo": "F20B0001P"])
+        subjects.append([
+            "zkratka": .string("S\(i)"), "katedra": "KIV", "nazev": .string("Předmět S\(i)"), "rok": .string(String(year)),
+            "kredity": .int(Int64(3 + i % 4)), "osCislo": "F20B0001P",
+        ])
     }
     return ["timetable": .array(rows), "terms": .array(terms), "grades": .array(grades), "subjects": .array(subjects)]
 }
@@ -108,10 +112,21 @@ let cookie = "WSCOOKIE=\(ticket)"
 let rest = base + "/ws/services/rest2/"
 let common = "&stagUser=F20B0001P&lang=cs&outputFormat=JSON"
 let queries: [(String, JSONValue, [String])] = [
-    ("stag.timetable", ["from": "2026-09-21", "to": "2026-12-20", "role": "student"],
-     ["rozvrhy/getRozvrhByStudent?osCislo=F20B0001P&datumOd=21.9.2026&datumDo=20.12.2026&vsechnyAkce=true" + common]),
-    ("stag.exams", [:], ["terminy/getTerminyProStudenta?osCislo=F20B0001P" + common, "predmety/getPredmetyByStudent?osCislo=F20B0001P&semestr=%25&rok=%25" + common]),
-    ("stag.results", [:], ["znamky/getZnamkyByStudent?osCislo=F20B0001P&rok=%25&semestr=%25" + common, "predmety/getPredmetyByStudent?osCislo=F20B0001P&semestr=%25&rok=%25" + common]),
+    (
+        "stag.timetable", ["from": "2026-09-21", "to": "2026-12-20", "role": "student"],
+        ["rozvrhy/getRozvrhByStudent?osCislo=F20B0001P&datumOd=21.9.2026&datumDo=20.12.2026&vsechnyAkce=true" + common]
+    ),
+    (
+        "stag.exams", [:],
+        ["terminy/getTerminyProStudenta?osCislo=F20B0001P" + common, "predmety/getPredmetyByStudent?osCislo=F20B0001P&semestr=%25&rok=%25" + common]
+    ),
+    (
+        "stag.results", [:],
+        [
+            "znamky/getZnamkyByStudent?osCislo=F20B0001P&rok=%25&semestr=%25" + common,
+            "predmety/getPredmetyByStudent?osCislo=F20B0001P&semestr=%25&rok=%25" + common,
+        ]
+    ),
 ]
 
 let connection = try await host.connect()
@@ -163,14 +178,23 @@ for round in 0..<(5 + 2) {
     }
 }
 
-print("| call | STAG answer | fake STAG directly (its requests, one after the other) | fresh (median / p90) | ratio | fake stopped: from the cache (median) |")
+print(
+    "| call | STAG answer | fake STAG directly (its requests, one after the other) | fresh (median / p90) | ratio | fake stopped: from the cache (median) |"
+)
 print("|---|---|---|---|---|---|")
 for (method, _, _) in queries {
-    let f = median(fresh[method]!), d = median(floor[method]!)
-    print(String(format: "| `%@` | %d KB | %.2f ms | %.2f / %.2f ms | %.2f× | %.0f ms |", method, (sizes[method] ?? 0) / 1024, d, f, p90(fresh[method]!), f / d,
-                 median(cached[method]!)))
+    let f = median(fresh[method]!)
+    let d = median(floor[method]!)
+    print(
+        String(
+            format: "| `%@` | %d KB | %.2f ms | %.2f / %.2f ms | %.2f× | %.0f ms |", method, (sizes[method] ?? 0) / 1024, d, f, p90(fresh[method]!),
+            f / d,
+            median(cached[method]!)))
 }
-print(String(format: "\nresident memory: %.1f MB before the host, %.1f MB with the Stag plugin loaded and idle (no account), %.1f MB idle after the runs (one account, cache filled)",
-             rssBefore, rssIdleNoAccount, rssIdle))
+print(
+    String(
+        format:
+            "\nresident memory: %.1f MB before the host, %.1f MB with the Stag plugin loaded and idle (no account), %.1f MB idle after the runs (one account, cache filled)",
+        rssBefore, rssIdleNoAccount, rssIdle))
 await connection.close()
 await host.stop()

@@ -39,7 +39,9 @@ func timedPython(_ code: String, _ argument: String) -> Double? {
 
 /// Adds `count` tasks over `connections` connections; every 5th repeats.
 func populate(_ host: TestHost, count: Int, reminders: Bool) async throws {
-    let rules = ["FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "FREQ=MONTHLY;BYMONTHDAY=15", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU", "FREQ=MONTHLY;BYDAY=-1FR"]
+    let rules = [
+        "FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "FREQ=MONTHLY;BYMONTHDAY=15", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU", "FREQ=MONTHLY;BYDAY=-1FR",
+    ]
     let categories = ["school", "work", "personal", "meeting", "errand", "health", "sport"]
     let connections = 8
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -69,7 +71,8 @@ func populate(_ host: TestHost, count: Int, reminders: Bool) async throws {
                         params["due"] = isEvent ? nil : .string(f.string(from: start.addingTimeInterval(-200 * 86_400 + 3600)))
                     }
                     if reminders {
-                        params["reminders"] = isEvent
+                        params["reminders"] =
+                            isEvent
                             ? [["before_min": 10, "of": "start"], ["before_min": 60, "of": "start"], ["before_min": 1440, "of": "start"]]
                             : [["before_min": 0, "of": "due"], ["before_min": 30, "of": "due"], ["before_min": 1440, "of": "due"]]
                     }
@@ -93,14 +96,20 @@ func populatedAndRestarted(into directory: TemporaryDirectory) async throws -> T
     let fillTime = ms(ContinuousClock.now - fill)
     let filled = residentMB()
     print("populated 10 000 tasks (2 000 repeating, \(withReminders ? "30 000" : "no") reminders) in \(String(format: "%.1f", fillTime / 1000)) s")
-    print("resident: \(String(format: "%.1f", before)) MB before the host, \(String(format: "%.1f", started)) MB started, \(String(format: "%.1f", filled)) MB with the tasks (+\(String(format: "%.1f", filled - started)) MB)")
+    print(
+        "resident: \(String(format: "%.1f", before)) MB before the host, \(String(format: "%.1f", started)) MB started, \(String(format: "%.1f", filled)) MB with the tasks (+\(String(format: "%.1f", filled - started)) MB)"
+    )
 
     // Restart on the same data: the start re-arms every reminder from the store.
     await host.stop()
     let restartBefore = residentMB()
-    let again = try await TestHost.started(plugins: [TasksPlugin()], directory: host.directory) { $0.timeZone = TimeZone(identifier: "Europe/Prague")! }
+    let again = try await TestHost.started(plugins: [TasksPlugin()], directory: host.directory) {
+        $0.timeZone = TimeZone(identifier: "Europe/Prague")!
+    }
     let restarted = residentMB()
-    print("restart with the data: \(String(format: "%.1f", restartBefore)) MB → \(String(format: "%.1f", restarted)) MB (+\(String(format: "%.1f", restarted - restartBefore)) MB)")
+    print(
+        "restart with the data: \(String(format: "%.1f", restartBefore)) MB → \(String(format: "%.1f", restarted)) MB (+\(String(format: "%.1f", restarted - restartBefore)) MB)"
+    )
 
     return again
 }
@@ -114,9 +123,12 @@ case "caldav":
     let port = try await server.announcedPort(within: 60, "radicale")
     let host = try await TestHost.started(plugins: [TasksPlugin()])
     try await populate(host, count: 2_000, reminders: false)
-    _ = try await host.call("tasks.caldav.add", [
-        "name": "bench", "url": .string("http://127.0.0.1:\(port)/"), "username": "alice", "password": .string(password),
-    ]).get()
+    _ = try await host.call(
+        "tasks.caldav.add",
+        [
+            "name": "bench", "url": .string("http://127.0.0.1:\(port)/"), "username": "alice", "password": .string(password),
+        ]
+    ).get()
     func sync() async throws -> (Double, JSONValue) {
         let start = ContinuousClock.now
         let result = try await host.call("tasks.caldav.sync", ["name": "bench"]).get()
@@ -130,7 +142,9 @@ case "caldav":
     print("| sync (2 000 items, Radicale 3.9) | time | pushed | pulled | requests |")
     print("|---|---|---|---|---|")
     for (name, t, c) in [("first", first, firstCounts), ("no change", idle, idleCounts), ("after 10 local changes", incremental, incrementalCounts)] {
-        print("| \(name) | \(String(format: "%.0f", t)) ms | \(c["pushed"]?.intValue ?? -1) | \(c["pulled"]?.intValue ?? -1) | \(c["requests"]?.intValue ?? -1) |")
+        print(
+            "| \(name) | \(String(format: "%.0f", t)) ms | \(c["pushed"]?.intValue ?? -1) | \(c["pulled"]?.intValue ?? -1) | \(c["requests"]?.intValue ?? -1) |"
+        )
     }
     await host.stop()
 
@@ -151,15 +165,19 @@ default:
     /// parses the reply into JSONValue).
     let raw = try await RawLineClient(socketPath: again.directory.file("d.sock"))
     func timed(_ method: String, _ params: JSONValue) async throws -> (median: Double, p90: Double, parsed: Double, count: Int) {
-        var times: [Double] = [], parsedTimes: [Double] = []
+        var times: [Double] = []
+        var parsedTimes: [Double] = []
         var count = 0
-        let request = String(decoding: JSONValue.object(["jsonrpc": "2.0", "id": 1, "method": .string(method), "params": params]).encodedBytes(), as: UTF8.self)
+        let request = String(
+            decoding: JSONValue.object(["jsonrpc": "2.0", "id": 1, "method": .string(method), "params": params]).encodedBytes(), as: UTF8.self)
         for _ in 0..<runs {
             var start = ContinuousClock.now
             try await raw.send(line: request)
             let line = try await raw.readLine(timeout: 60)
             times.append(ms(ContinuousClock.now - start))
-            guard let line, line.hasPrefix("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":") else { throw BenchError.unexpectedReply(String(line?.prefix(300) ?? "none")) }
+            guard let line, line.hasPrefix("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":") else {
+                throw BenchError.unexpectedReply(String(line?.prefix(300) ?? "none"))
+            }
             start = ContinuousClock.now
             let result = try await connection.callResult(method, params: params).get()
             parsedTimes.append(ms(ContinuousClock.now - start))
@@ -169,8 +187,10 @@ default:
     }
     // TASKS_BENCH_PROFILE=seconds: run each query alone for that long first (for `perf record -p`).
     if let seconds = ProcessInfo.processInfo.environment["TASKS_BENCH_PROFILE"].flatMap(Double.init) {
-        for (method, params) in [("tasks.list", ["when": "today"] as JSONValue),
-                                 ("tasks.agenda", ["from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400)))])] {
+        for (method, params) in [
+            ("tasks.list", ["when": "today"] as JSONValue),
+            ("tasks.agenda", ["from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400)))]),
+        ] {
             print("profiling \(method) for \(seconds) s, pid \(getpid())")
             let end = ContinuousClock.now + .seconds(seconds)
             while ContinuousClock.now < end { _ = try await connection.callResult(method, params: params).get() }
@@ -179,20 +199,38 @@ default:
     let database = again.directory.file("data") + "/assistant.sqlite"
     let now = Date().timeIntervalSince1970
     let today = try await timed("tasks.list", ["when": "today"])
-    let month = try await timed("tasks.agenda", ["from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400)))])
+    let month = try await timed(
+        "tasks.agenda", ["from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400)))])
     // One category: a seventh of the month, to show how the agenda's time follows its size.
-    let monthOfOne = try await timed("tasks.agenda", [
-        "from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400))), "category": "school",
-    ])
+    let monthOfOne = try await timed(
+        "tasks.agenda",
+        [
+            "from": .string(ISO8601.string(Date())), "to": .string(ISO8601.string(Date().addingTimeInterval(30 * 86_400))), "category": "school",
+        ])
     // The list's own query (it chooses, sorts and cuts in SQL) and the rows it shows read whole.
-    let todayFloor = try SQLiteShellFloor.milliseconds(database, TasksListFloor.todaySQL(now: Date(), timeZone: TimeZone(identifier: "Europe/Prague")!), runs: runs)
-    let monthFloor = try SQLiteShellFloor.milliseconds(database, "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 86_400))", runs: runs)
-    let monthOfOneFloor = try SQLiteShellFloor.milliseconds(database, "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND category = 'school' AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 86_400))", runs: runs)
-    print("| query (10 000 tasks) | rows | median | p90 | through AssistantClient (parsed) | sqlite3 shell (list: its query and rows; agenda: candidate rows) | ratio |")
+    let todayFloor = try SQLiteShellFloor.milliseconds(
+        database, TasksListFloor.todaySQL(now: Date(), timeZone: TimeZone(identifier: "Europe/Prague")!), runs: runs)
+    let monthFloor = try SQLiteShellFloor.milliseconds(
+        database,
+        "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 86_400))",
+        runs: runs)
+    let monthOfOneFloor = try SQLiteShellFloor.milliseconds(
+        database,
+        "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND category = 'school' AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 86_400))",
+        runs: runs)
+    print(
+        "| query (10 000 tasks) | rows | median | p90 | through AssistantClient (parsed) | sqlite3 shell (list: its query and rows; agenda: candidate rows) | ratio |"
+    )
     print("|---|---|---|---|---|---|---|")
-    print("| tasks.list when=today | \(today.count) | \(String(format: "%.2f", today.median)) ms | \(String(format: "%.2f", today.p90)) ms | \(String(format: "%.2f", today.parsed)) ms | \(String(format: "%.2f", todayFloor)) ms | \(String(format: "%.1f", today.median / todayFloor))× |")
-    print("| tasks.agenda, 30 days | \(month.count) | \(String(format: "%.2f", month.median)) ms | \(String(format: "%.2f", month.p90)) ms | \(String(format: "%.2f", month.parsed)) ms | \(String(format: "%.2f", monthFloor)) ms | \(String(format: "%.1f", month.median / monthFloor))× |")
-    print("| tasks.agenda, 30 days, category=school | \(monthOfOne.count) | \(String(format: "%.2f", monthOfOne.median)) ms | \(String(format: "%.2f", monthOfOne.p90)) ms | \(String(format: "%.2f", monthOfOne.parsed)) ms | \(String(format: "%.2f", monthOfOneFloor)) ms | \(String(format: "%.1f", monthOfOne.median / monthOfOneFloor))× |")
+    print(
+        "| tasks.list when=today | \(today.count) | \(String(format: "%.2f", today.median)) ms | \(String(format: "%.2f", today.p90)) ms | \(String(format: "%.2f", today.parsed)) ms | \(String(format: "%.2f", todayFloor)) ms | \(String(format: "%.1f", today.median / todayFloor))× |"
+    )
+    print(
+        "| tasks.agenda, 30 days | \(month.count) | \(String(format: "%.2f", month.median)) ms | \(String(format: "%.2f", month.p90)) ms | \(String(format: "%.2f", month.parsed)) ms | \(String(format: "%.2f", monthFloor)) ms | \(String(format: "%.1f", month.median / monthFloor))× |"
+    )
+    print(
+        "| tasks.agenda, 30 days, category=school | \(monthOfOne.count) | \(String(format: "%.2f", monthOfOne.median)) ms | \(String(format: "%.2f", monthOfOne.p90)) ms | \(String(format: "%.2f", monthOfOne.parsed)) ms | \(String(format: "%.2f", monthOfOneFloor)) ms | \(String(format: "%.1f", monthOfOne.median / monthOfOneFloor))× |"
+    )
 
     if kept != nil { exit(0) }  // a rerun on kept data: the queries only
 
@@ -211,12 +249,20 @@ default:
     start = ContinuousClock.now
     let imported = try await other.call("tasks.import.ics", ["path": .string(exportPath)]).get()
     let importTime = ms(ContinuousClock.now - start)
-    let pyParse = timedPython("import sys,time,icalendar\nd=open(sys.argv[1],'rb').read()\nt=time.perf_counter()\nc=icalendar.Calendar.from_ical(d)\nprint((time.perf_counter()-t)*1000)", exportPath)
-    let pyWrite = timedPython("import sys,time,icalendar\nc=icalendar.Calendar.from_ical(open(sys.argv[1],'rb').read())\nt=time.perf_counter()\nc.to_ical()\nprint((time.perf_counter()-t)*1000)", exportPath)
+    let pyParse = timedPython(
+        "import sys,time,icalendar\nd=open(sys.argv[1],'rb').read()\nt=time.perf_counter()\nc=icalendar.Calendar.from_ical(d)\nprint((time.perf_counter()-t)*1000)",
+        exportPath)
+    let pyWrite = timedPython(
+        "import sys,time,icalendar\nc=icalendar.Calendar.from_ical(open(sys.argv[1],'rb').read())\nt=time.perf_counter()\nc.to_ical()\nprint((time.perf_counter()-t)*1000)",
+        exportPath)
     print("| ICS (10 000 tasks, \(exported["bytes"]?.intValue ?? -1) bytes) | assistantd | Python icalendar 7.3 | ratio |")
     print("|---|---|---|---|")
-    print("| export (tasks.export.ics / to_ical) | \(String(format: "%.0f", exportTime)) ms | \(pyWrite.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyWrite.map { String(format: "%.2f", exportTime / $0) } ?? "?")× |")
-    print("| import (tasks.import.ics / from_ical) | \(String(format: "%.0f", importTime)) ms (\(imported["added"]?.intValue ?? -1) added) | \(pyParse.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyParse.map { String(format: "%.2f", importTime / $0) } ?? "?")× |")
+    print(
+        "| export (tasks.export.ics / to_ical) | \(String(format: "%.0f", exportTime)) ms | \(pyWrite.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyWrite.map { String(format: "%.2f", exportTime / $0) } ?? "?")× |"
+    )
+    print(
+        "| import (tasks.import.ics / from_ical) | \(String(format: "%.0f", importTime)) ms (\(imported["added"]?.intValue ?? -1) added) | \(pyParse.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyParse.map { String(format: "%.2f", importTime / $0) } ?? "?")× |"
+    )
     await connection.close()
     await other.stop()
     await again.stop()

@@ -33,7 +33,9 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
 /// for its lifetime is not counted as an input's leak; the seed corpus's first pass then warms
 /// the runtime's caches the same way.
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?)
+    -> CInt
+{
     _ = harness.withLockedValue { $0 }
     return 0
 }

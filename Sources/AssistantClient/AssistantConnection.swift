@@ -103,7 +103,9 @@ public final class AssistantConnection: Sendable {
                 return (false, nil)
             }
             if closed.0 {
-                if let error = closed.1 { continuation.resume(returning: .failure(error)) } else {
+                if let error = closed.1 {
+                    continuation.resume(returning: .failure(error))
+                } else {
                     continuation.resume(throwing: ClientError.disconnected)
                 }
                 return

@@ -108,7 +108,3 @@ public enum HumanOutput {
         return flat.count <= limit ? flat : String(flat.prefix(limit - 1)) + "…"
     }
 }
-
-
-
-

@@ -28,7 +28,8 @@ struct JSONParser {
             input.withContiguousStorageIfAvailable { buffer in
                 var parser = JSONParser(bytes: buffer)
                 return Result { () throws(JSONParseError) in try parser.parseDocument() }
-            } ?? Array(input).withUnsafeBufferPointer { buffer in
+            }
+            ?? Array(input).withUnsafeBufferPointer { buffer in
                 var parser = JSONParser(bytes: buffer)
                 return Result { () throws(JSONParseError) in try parser.parseDocument() }
             }

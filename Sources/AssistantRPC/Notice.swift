@@ -104,7 +104,10 @@ public enum ISO8601 {
         let seconds = Int64(t.rounded(.down))
         var days = seconds / 86_400
         var secondOfDay = Int(seconds % 86_400)
-        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
         let (year, month, day) = CivilDate.civil(days: Int(days))
         return String(unsafeUninitializedCapacity: 20) { buffer in
             func put(_ value: Int, _ digits: Int, at offset: Int) {
@@ -115,11 +118,16 @@ public enum ISO8601 {
                 }
             }
             put(year, 4, at: 0)
-            buffer[4] = 45; put(month, 2, at: 5)
-            buffer[7] = 45; put(day, 2, at: 8)
-            buffer[10] = 84; put(secondOfDay / 3_600, 2, at: 11)
-            buffer[13] = 58; put(secondOfDay / 60 % 60, 2, at: 14)
-            buffer[16] = 58; put(secondOfDay % 60, 2, at: 17)
+            buffer[4] = 45
+            put(month, 2, at: 5)
+            buffer[7] = 45
+            put(day, 2, at: 8)
+            buffer[10] = 84
+            put(secondOfDay / 3_600, 2, at: 11)
+            buffer[13] = 58
+            put(secondOfDay / 60 % 60, 2, at: 14)
+            buffer[16] = 58
+            put(secondOfDay % 60, 2, at: 17)
             buffer[19] = 90
             return 20
         }

@@ -1,5 +1,5 @@
-import AssistantClient
 import ArgumentParser
+import AssistantClient
 import Foundation
 
 @main
@@ -220,7 +220,8 @@ struct Vault: AsyncParsableCommand {
         func run() async throws {
             let connection = try await options.connect()
             let secret = try SecretInput.read(prompt: "secret for \(name): ")
-            let result = try await Invocation(connection: connection, options: options).call("vault.set", ["name=\(name)"], secrets: ["secret": secret])
+            let result = try await Invocation(connection: connection, options: options).call(
+                "vault.set", ["name=\(name)"], secrets: ["secret": secret])
             await connection.close()
             Output.result(result, json: options.wantsJSON)
         }

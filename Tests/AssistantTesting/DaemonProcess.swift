@@ -1,8 +1,8 @@
 import AssistantClient
 import Foundation
+import HostCore
 import Subprocess
 import SystemPackage
-import HostCore
 
 /// The built executables (`swift build` puts them beside the test bundle).
 public enum Binaries {
@@ -89,7 +89,8 @@ public final class DaemonProcess: Sendable {
         notify = try NotifyReceiver(path: directory.file("notify-\(UUID().uuidString.prefix(8))"))
         environment["NOTIFY_SOCKET"] = notify.path
         environment.merge(extraEnvironment) { _, new in new }
-        socketPath = environment["ASSISTANT_SOCKET"] ?? (environment["XDG_RUNTIME_DIR"]! as NSString).appendingPathComponent("assistant/assistantd.sock")
+        socketPath =
+            environment["ASSISTANT_SOCKET"] ?? (environment["XDG_RUNTIME_DIR"]! as NSString).appendingPathComponent("assistant/assistantd.sock")
         if let uid {
             // That user may not be able to reach the build tree (a clone in a private 0700
             // folder), so it runs its own copy from the temporary directory, as an installed

@@ -4,7 +4,9 @@ import Testing
 extension TestHost {
     /// A call that must succeed; a failure is recorded at the caller's line, then thrown.
     @discardableResult
-    public func expectSuccess(_ method: String, _ params: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> JSONValue {
+    public func expectSuccess(_ method: String, _ params: JSONValue = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> JSONValue
+    {
         switch try await call(method, params) {
         case .success(let value): return value
         case .failure(let error):

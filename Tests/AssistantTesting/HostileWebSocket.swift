@@ -105,7 +105,8 @@ public final class HostileWebSocket: Sendable {
         static func pump(_ bound: NIOLoopBound<(ChannelHandlerContext, Sender)>, first: Bool) {
             let (context, sender) = bound.value
             guard context.channel.isActive else { return }
-            let frame = WebSocketFrame(fin: false, opcode: first ? .text : .continuation, data: ByteBuffer(repeating: UInt8(ascii: " "), count: 1 << 20))
+            let frame = WebSocketFrame(
+                fin: false, opcode: first ? .text : .continuation, data: ByteBuffer(repeating: UInt8(ascii: " "), count: 1 << 20))
             let loop = context.eventLoop
             context.writeAndFlush(sender.wrapOutboundOut(frame)).whenComplete { result in
                 guard case .success = result else { return }

@@ -18,7 +18,9 @@ public final class OctoPrintPeer: Sendable {
             throw PeerMissing("octoprint is not installed in the test venv; run scripts/test, which creates it")
         }
         let base = directory.path
-        _ = directory.write("config.yaml", """
+        _ = directory.write(
+            "config.yaml",
+            """
             accessControl:
               enabled: true
             devel:
@@ -40,7 +42,8 @@ public final class OctoPrintPeer: Sendable {
               pluginBlacklist: {enabled: false}
               seenWizards: {backup: null, corewizard: 4, file_check: 1, tracking: null, classicwebcam: 1}
             """)
-        let added = await Peers.runOffPool(Self.executable, ["-b", base, "--iknowwhatimdoing", "user", "add", "admin", "--password", "test", "--admin"])
+        let added = await Peers.runOffPool(
+            Self.executable, ["-b", base, "--iknowwhatimdoing", "user", "add", "admin", "--password", "test", "--admin"])
         guard added == 0 else { throw PeerMissing("octoprint user add failed (\(added))") }
         let usersPath = directory.file("users.yaml")
         let users = try String(contentsOfFile: usersPath, encoding: .utf8)

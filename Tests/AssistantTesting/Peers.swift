@@ -25,7 +25,6 @@ public enum Peers {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-
     public static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
@@ -79,8 +78,10 @@ public enum Peers {
         do {
             let result = try await runCommand(executable, arguments, environment: nil)
             if result.status == 0 { return .success(Data(result.stdout.utf8)) }
-            return .failure(ProgramFailed(
-                description: "\(executable) \(arguments.dropFirst(4).joined(separator: " ")) exited \(result.status): \(result.stderr.suffix(2000))"))
+            return .failure(
+                ProgramFailed(
+                    description:
+                        "\(executable) \(arguments.dropFirst(4).joined(separator: " ")) exited \(result.status): \(result.stderr.suffix(2000))"))
         } catch {
             return .failure(ProgramFailed(description: "\(executable): \(error)"))
         }
@@ -106,7 +107,9 @@ public final class PeerProcess: Sendable {
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else { throw PeerMissing("\(executable) cannot be run") }
-        let state = self.state, output = self.output, errors = self.errors
+        let state = self.state
+        let output = self.output
+        let errors = self.errors
         runner = Task {
             var status: Int32 = -1
             do {
@@ -192,7 +195,8 @@ public final class PeerProcess: Sendable {
 
     /// The first line containing `text` on stdout or stderr (programs differ in where they log).
     public func line(containing text: String, within seconds: Double, _ what: String) async throws -> String {
-        let output = self.output, errors = self.errors
+        let output = self.output
+        let errors = self.errors
         return try await withDeadline(seconds, what) {
             await withTaskGroup(of: String.self) { group in
                 group.addTask { await output.next { $0.contains(text) } }

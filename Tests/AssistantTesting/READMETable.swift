@@ -27,7 +27,8 @@ public enum READMETable {
     public static func sync(_ manifest: PluginManifest, marker: String, detail: Detail = .parameters) throws -> (readme: String, block: String) {
         let path = "\(Peers.packageRoot)/README.md"
         var readme = try String(contentsOfFile: path, encoding: .utf8)
-        let begin = "<!-- \(marker):begin -->\n", end = "\n<!-- \(marker):end -->"
+        let begin = "<!-- \(marker):begin -->\n"
+        let end = "\n<!-- \(marker):end -->"
         let block = begin + commands(manifest, detail: detail) + end
         if ProcessInfo.processInfo.environment["UPDATE_README"] == "1", let a = readme.range(of: begin), let b = readme.range(of: end) {
             readme.replaceSubrange(a.lowerBound..<b.upperBound, with: block)

@@ -40,7 +40,9 @@ public final class RPCFuzzHarness: Sendable {
             if let reply = await dispatcher.handle(line: Data(line.readableBytesView), connection: nil) {
                 precondition(!reply.contains(UInt8(ascii: "\n")), "a reply spans lines")
                 let value = try? JSONValue.decode(reply)
-                precondition(value?["jsonrpc"] == "2.0" || value?.arrayValue?.isEmpty == false, "a reply is not JSON-RPC: \(String(decoding: reply, as: UTF8.self))")
+                precondition(
+                    value?["jsonrpc"] == "2.0" || value?.arrayValue?.isEmpty == false,
+                    "a reply is not JSON-RPC: \(String(decoding: reply, as: UTF8.self))")
                 replies.append(reply)
             }
         }

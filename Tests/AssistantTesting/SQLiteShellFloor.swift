@@ -8,7 +8,8 @@ public enum SQLiteShellFloor {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
             process.arguments = ["-readonly", database]
-            let input = Pipe(), output = Pipe()
+            let input = Pipe()
+            let output = Pipe()
             process.standardInput = input
             process.standardOutput = output
             let start = ContinuousClock.now

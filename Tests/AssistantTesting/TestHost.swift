@@ -67,7 +67,9 @@ public final class LineCollector: Sendable {
 }
 
 /// Runs `body` but fails (instead of hanging the suite) if it takes longer than `seconds`.
-public func withDeadline<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+public func withDeadline<T: Sendable>(_ seconds: Double, _ what: String = "operation", _ body: @escaping @Sendable () async throws -> T) async throws
+    -> T
+{
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
         group.addTask {

@@ -283,7 +283,8 @@ public struct AccountsPlugin: AssistantPlugin {
                 let account = try await accounts.usable(params.string("account"))
                 return ["account": .string(account.name), "has_key": .bool(try await accounts.secret(account.name, "key") != nil)]
             },
-            PluginCommand("expire", "the upstream refused it", params: [ParamSpec("account", .string, required: true, help: "account")], result: "ok") {
+            PluginCommand("expire", "the upstream refused it", params: [ParamSpec("account", .string, required: true, help: "account")], result: "ok")
+            {
                 accounts, params, _ in
                 try await accounts.needsReauth(try params.requiredString("account"), reason: "the token expired")
                 return "ok"
@@ -291,7 +292,8 @@ public struct AccountsPlugin: AssistantPlugin {
         ]
     }
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Accounts> {
-        await context.accounts.setCommands(reauth: { "assistantctl accts.accounts.add name=\($0) url=… key=…" }, add: "assistantctl accts.accounts.add")
+        await context.accounts.setCommands(
+            reauth: { "assistantctl accts.accounts.add name=\($0) url=… key=…" }, add: "assistantctl accts.accounts.add")
         return .ready(context.accounts)
     }
 }
@@ -301,7 +303,8 @@ public struct AccountsPlugin: AssistantPlugin {
 public struct FeedPlugin: AssistantPlugin {
     public init() {}
     public var info: PluginInfo {
-        PluginInfo(id: "feed", version: "1", summary: "feed", configOptions: [ConfigOption("cache_days", .integer(min: 1), default: 30, help: "days")])
+        PluginInfo(
+            id: "feed", version: "1", summary: "feed", configOptions: [ConfigOption("cache_days", .integer(min: 1), default: 30, help: "days")])
     }
 
     public final class Service: Sendable {
@@ -341,7 +344,9 @@ public struct FeedPlugin: AssistantPlugin {
                         name: "items", account: "main", every: .seconds(try params.requiredInt("every_s")), jitter: .zero, summary: "polls /items",
                         fetch: { try await feed.client().json(.GET, "/items").objectValue ?? [:] },
                         onChange: { change in
-                            let keys = (change.added.keys.map { "+\($0)" } + change.removed.keys.map { "-\($0)" } + change.changed.keys.map { "~\($0)" }).sorted()
+                            let keys =
+                                (change.added.keys.map { "+\($0)" } + change.removed.keys.map { "-\($0)" } + change.changed.keys.map { "~\($0)" })
+                                .sorted()
                             try await context.notifier.post(topic: "feed.changed", title: "items", body: keys.joined(separator: " "))
                         }))
                 return "armed"

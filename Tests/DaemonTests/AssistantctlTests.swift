@@ -5,7 +5,8 @@ import Testing
 
 @Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct AssistantctlTests {
     func ctl(_ daemon: DaemonProcess, _ arguments: [String], stdin: String? = nil, cwd: String? = nil) async throws -> CommandResult {
-        try await runCommand(Binaries.assistantctl, arguments, environment: DaemonProcess.environment(daemon.directory), stdin: stdin, currentDirectory: cwd)
+        try await runCommand(
+            Binaries.assistantctl, arguments, environment: DaemonProcess.environment(daemon.directory), stdin: stdin, currentDirectory: cwd)
     }
 
     /// Runs assistantctl on a pseudo-terminal (`script`), as a person at a terminal would.
@@ -111,7 +112,9 @@ import Testing
             let result = try await runCommand(Binaries.assistantctl, ["--generate-completion-script", shell], environment: ["PATH": "/usr/bin:/bin"])
             #expect(result.status == 0)
             // Each shell's own form, naming the command and its subcommands.
-            let marker = ["bash": "complete -o filenames -F _assistantctl assistantctl", "zsh": "#compdef assistantctl", "fish": "complete -c 'assistantctl'"][shell]!
+            let marker = [
+                "bash": "complete -o filenames -F _assistantctl assistantctl", "zsh": "#compdef assistantctl", "fish": "complete -c 'assistantctl'",
+            ][shell]!
             #expect(result.stdout.contains(marker), "\(shell): \(result.stdout.prefix(200))")
             #expect(result.stdout.contains("watch"), "\(shell) completes the watch subcommand")
         }

@@ -226,7 +226,14 @@ import Testing
         let names = Set(try await after.call("vault.list", params: ["prefix": "host/w"]).arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
         #expect(acked.allSatisfy(names.contains), "every acknowledged write is present after kill -9")
         let database = (DaemonProcess.environment(directory)["XDG_DATA_HOME"]! as NSString).appendingPathComponent("assistant/assistant.sqlite")
-        let check = try await DatabaseQueue(path: database, configuration: { var c = Configuration(); c.readonly = true; return c }()).read {
+        let check = try await DatabaseQueue(
+            path: database,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }()
+        ).read {
             try String.fetchOne($0, sql: "PRAGMA integrity_check")
         }
         #expect(check == "ok")
@@ -255,7 +262,8 @@ import Testing
     @Test func aCanarySecretNeverLeavesTheVault() async throws {
         let canary = "CANARY-\(UUID().uuidString)"
         let directory = TemporaryDirectory()
-        let daemon = try await DaemonProcess.started(directory: directory, arguments: ["--log-level", "trace"], config: "[notify.stdout]\nformat = \"json\"\n")
+        let daemon = try await DaemonProcess.started(
+            directory: directory, arguments: ["--log-level", "trace"], config: "[notify.stdout]\nformat = \"json\"\n")
         let connection = try await daemon.connect()
         var captured: [String] = []
         func keep(_ value: JSONValue) { captured.append(value.encodedString()) }

@@ -138,7 +138,9 @@ struct InstallTests {
         let verified = try await runCommand(
             "/usr/bin/systemd-analyze", ["verify", "--man=no", system], environment: Self.userEnvironment(home))
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
-        let unexpected = verified.stderr.split(separator: "\n").filter { !$0.contains("Failed to resolve user 'assistant'") && !$0.contains("Failed to resolve group 'assistant'") }
+        let unexpected = verified.stderr.split(separator: "\n").filter {
+            !$0.contains("Failed to resolve user 'assistant'") && !$0.contains("Failed to resolve group 'assistant'")
+        }
         #expect(unexpected == [], "systemd-analyze warned: \(verified.stderr)")
     }
 
@@ -163,7 +165,8 @@ struct InstallTests {
         #expect(try await connection.call("ping") == "pong")
         let found = try await connection.call("logbook.airports.search", params: ["query": "EGLL"])
         #expect(found["airports"]?.arrayValue?.first?["icao"] == "EGLL")
-        _ = try await connection.call("logbook.aircraft.add", params: ["registration": "OK-ABC", "make": "Cessna", "model": "172", "type_designator": "C172"])
+        _ = try await connection.call(
+            "logbook.aircraft.add", params: ["registration": "OK-ABC", "make": "Cessna", "model": "172", "type_designator": "C172"])
         #expect(try await connection.call("logbook.aircraft.list")["aircraft"]?.arrayValue?.first?["registration"] == "OK-ABC")
         await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)

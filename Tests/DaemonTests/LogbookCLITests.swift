@@ -19,14 +19,20 @@ import Testing
         let daemon = try await DaemonProcess.started()
         let work = TemporaryDirectory()
         _ = try await json(daemon, ["logbook.profile.set", "name=Jana Nováková", "date_of_birth=1986-06-15", "default_function=pic"])
-        _ = try await json(daemon, ["logbook.aircraft.add", "registration=OK-SKA", "make=Cessna", "model=172", "type_designator=C172", "class_rating=SEP(land)"])
+        _ = try await json(
+            daemon, ["logbook.aircraft.add", "registration=OK-SKA", "make=Cessna", "model=172", "type_designator=C172", "class_rating=SEP(land)"])
         // Durations as people type them: minutes, H:MM, decimal hours.
-        let a = try await json(daemon, ["logbook.flights.add", "dep=LKPR", "arr=LKTB", "date=2026-03-01", "out=08:00", "in=09:35", "aircraft=OK-SKA", "dual=1.5", "pic=0"])
+        let a = try await json(
+            daemon,
+            ["logbook.flights.add", "dep=LKPR", "arr=LKTB", "date=2026-03-01", "out=08:00", "in=09:35", "aircraft=OK-SKA", "dual=1.5", "pic=0"])
         #expect(a["dual_min"] == 90, "1.5 on the command line is hours")
         #expect(a["total_min"] == 95)
-        let b = try await json(daemon, ["logbook.flights.add", "dep=LKTB", "arr=LKPR", "date=2026-03-01", "out=10:00", "in=11:00", "aircraft=OK-SKA", "ifr=0:45", "night=0"])
+        let b = try await json(
+            daemon,
+            ["logbook.flights.add", "dep=LKTB", "arr=LKPR", "date=2026-03-01", "out=10:00", "in=11:00", "aircraft=OK-SKA", "ifr=0:45", "night=0"])
         #expect(b["ifr_min"] == 45)
-        let c = try await json(daemon, ["logbook.flights.add", "dep=LKPR", "arr=LKPR", "date=2026-03-02", "out=12:00", "in=13:00", "aircraft=OK-SKA", "total=50"])
+        let c = try await json(
+            daemon, ["logbook.flights.add", "dep=LKPR", "arr=LKPR", "date=2026-03-02", "out=12:00", "in=13:00", "aircraft=OK-SKA", "total=50"])
         #expect(c["total_min"] == 50)
         let imported = try await json(daemon, ["logbook.import", "path=\(Peers.packageRoot)/Tests/LogbookTests/Fixtures/import/myflightbook.csv"])
         #expect(imported["imported"] == 2)
@@ -41,7 +47,8 @@ import Testing
         #expect(pdf["pages"] == 1)
         #expect(FileManager.default.fileExists(atPath: work.file("logbook.pdf")))
 
-        let bad = try await ctl(daemon, ["logbook.flights.add", "dep=LKPR", "arr=LKTB", "date=2026-03-03", "out=08:00", "in=07:00", "aircraft=OK-SKA"])
+        let bad = try await ctl(
+            daemon, ["logbook.flights.add", "dep=LKPR", "arr=LKTB", "date=2026-03-03", "out=08:00", "in=07:00", "aircraft=OK-SKA"])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("'in'"))
         let help = try await ctl(daemon, ["help", "logbook.flights.add"])

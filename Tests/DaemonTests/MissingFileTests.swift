@@ -42,7 +42,10 @@ struct MissingFileTests {
         #expect(printers.first?["state"] == "failed")
         #expect(printers.first?["problem"] == .string("its CA file \(ca) does not exist"))
         let call = try await connection.callResult("octoprint.status", params: ["printer": "shop"])
-        guard case .failure(let error) = call else { Issue.record("a printer without its CA file answered: \(call)"); return }
+        guard case .failure(let error) = call else {
+            Issue.record("a printer without its CA file answered: \(call)")
+            return
+        }
         #expect(error.code == RPCErrorCode.pluginNotReady)
         #expect(error.message.contains("Printer 'shop' cannot be used: its CA file \(ca) does not exist"))
         #expect(error.data?["account"] == "shop")

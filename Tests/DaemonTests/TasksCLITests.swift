@@ -17,10 +17,12 @@ import Testing
 
     @Test func theIssuesCommandLineWorks() async throws {
         let daemon = try await DaemonProcess.started()
-        let t = try await json(daemon, [
-            "tasks.add", "title=Exam prep", "start=2026-12-01 09:00", #"reminders=[{"before_min":15,"of":"start"}]"#, "priority=high",
-            #"tags=["math","exam"]"#, "tz=Europe/Prague",
-        ])
+        let t = try await json(
+            daemon,
+            [
+                "tasks.add", "title=Exam prep", "start=2026-12-01 09:00", #"reminders=[{"before_min":15,"of":"start"}]"#, "priority=high",
+                #"tags=["math","exam"]"#, "tz=Europe/Prague",
+            ])
         #expect(t["start"] == "2026-12-01T08:00:00Z")
         #expect(t["reminders"] == [["before_min": 15, "of": "start"]])
         #expect(t["priority"] == 1)

@@ -36,7 +36,10 @@ struct NotesPluginTests {
             #expect(error.data?["param"] == .string(param))
             #expect(error.message.contains(text), "\(error.message)")
         }
-        guard case .failure(let missing) = try await host.call("notes.delete", ["id": 9]) else { Issue.record("deleted nothing"); return }
+        guard case .failure(let missing) = try await host.call("notes.delete", ["id": 9]) else {
+            Issue.record("deleted nothing")
+            return
+        }
         #expect(missing.code == -32010)
         #expect(try await host.call("notes.list").get()["notes"] == [], "nothing was written")
         await host.stop()
@@ -62,6 +65,7 @@ struct ExampleInREADMETests {
         let file = try String(contentsOfFile: "\(Peers.packageRoot)/Tests/ExamplePlugin/NotesPlugin.swift", encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- example-plugin:begin -->\n```swift\n"))
         let end = try #require(readme.range(of: "```\n<!-- example-plugin:end -->"))
-        #expect(String(readme[begin.upperBound..<end.lowerBound]) == file, "regenerate the README's example from Tests/ExamplePlugin/NotesPlugin.swift")
+        #expect(
+            String(readme[begin.upperBound..<end.lowerBound]) == file, "regenerate the README's example from Tests/ExamplePlugin/NotesPlugin.swift")
     }
 }

@@ -45,9 +45,10 @@ struct AccountsTests {
         let status = try await host.call("status").get()
         let plugin = try #require(status["plugins"]?.arrayValue?.first { $0["id"] == "accts" })
         #expect(plugin["state"] == "ready")
-        #expect(plugin["accounts"] == [
-            ["name": "upol", "state": "needs_reauth", "detail": "the token expired"], ["name": "zcu", "state": "ready", "detail": .null],
-        ])
+        #expect(
+            plugin["accounts"] == [
+                ["name": "upol", "state": "needs_reauth", "detail": "the token expired"], ["name": "zcu", "state": "ready", "detail": .null],
+            ])
         let notices = try await host.host.store.pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_notices WHERE topic = 'accts.auth.expired'") ?? 0
         }

@@ -51,7 +51,10 @@ import Testing
         }
         await clock.waitForSleepers(2)
         clock.advance(by: 6)
-        guard case .failure(let error) = await outcome else { Issue.record("the call committed after its limit"); return }
+        guard case .failure(let error) = await outcome else {
+            Issue.record("the call committed after its limit")
+            return
+        }
         #expect(error is TimedOut)
         #expect(refused.withLockedValue { $0 }, "the commit was refused, so the transaction rolls back")
         #expect(!gate.overran)
@@ -68,7 +71,10 @@ import Testing
         }
         await clock.waitForSleepers(2)
         clock.advance(by: 6)
-        guard case .failure(let error) = await outcome else { Issue.record("the call outlived its limit"); return }
+        guard case .failure(let error) = await outcome else {
+            Issue.record("the call outlived its limit")
+            return
+        }
         #expect(error is TimedOut)
     }
 }

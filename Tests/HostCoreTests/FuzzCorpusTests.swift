@@ -36,8 +36,9 @@ import Testing
         let batch = try JSONValue.decode(try #require(replies["spec-batch"]?.first))
         #expect(batch.arrayValue?.map { $0["id"] } == ["1", "2", .null, "5", "9"], "one reply per request, none for the notification")
         #expect(batch.arrayValue?.map { $0["error"]?["code"] } == [-32601, -32601, -32600, -32601, -32601])
-        #expect(Self.errorCodes(replies["spec-batch-invalid-json"] ?? []) == [-32700, -32700, -32700, -32700],
-                "the specification's batch is written over four lines here, none of them JSON on its own")
+        #expect(
+            Self.errorCodes(replies["spec-batch-invalid-json"] ?? []) == [-32700, -32700, -32700, -32700],
+            "the specification's batch is written over four lines here, none of them JSON on its own")
         // The daemon's own methods and the edge cases.
         #expect(try JSONValue.decode(try #require(replies["host-ping"]?.first))["result"] == "pong")
         #expect(try JSONValue.decode(try #require(replies["echo-say"]?.first))["result"] == "hi hi")
@@ -45,8 +46,9 @@ import Testing
         #expect(Self.errorCodes(replies["invalid-utf8"] ?? []) == [-32700])
         #expect(replies["long-line"] == [], "over the limit: -32007 and the connection closes, nothing dispatched")
         #expect(replies["no-newline"] == [], "no line ended")
-        #expect(!(replies["echo-login-secret"]?.first.map { String(decoding: $0, as: UTF8.self) }?.contains("s3cr3t-token-value") ?? true),
-                "a secret parameter never comes back")
+        #expect(
+            !(replies["echo-login-secret"]?.first.map { String(decoding: $0, as: UTF8.self) }?.contains("s3cr3t-token-value") ?? true),
+            "a secret parameter never comes back")
         await harness.stop()
     }
 }

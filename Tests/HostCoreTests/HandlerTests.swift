@@ -71,7 +71,10 @@ import Testing
         #expect(replies[2]["error"]?["code"] == -32600)
         // Only the call went on, parsed, read before any draining.
         let passed = try #require(try channel.readInbound(as: ConnectionServer.Inbound.self))
-        guard case .parsed(let request, let admitted) = passed else { Issue.record("not parsed: \(passed)"); return }
+        guard case .parsed(let request, let admitted) = passed else {
+            Issue.record("not parsed: \(passed)")
+            return
+        }
         #expect(request["method"] == "status")
         #expect(admitted)
         #expect(try channel.readInbound(as: ConnectionServer.Inbound.self) == nil, "the blank line and the answered ones stay here")
@@ -86,13 +89,18 @@ import Testing
         try channel.writeInbound(ByteBuffer(string: ping))
         channel.isWritable = true
         // Longer than the limit for parsing on the event loop.
-        let long = #"{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":""# + String(repeating: "x", count: ImmediateReplyHandler.maxImmediateBytes) + #""}}"#
+        let long =
+            #"{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":""# + String(repeating: "x", count: ImmediateReplyHandler.maxImmediateBytes)
+            + #""}}"#
         try channel.writeInbound(ByteBuffer(string: long))
         channel.pipeline.fireChannelReadComplete()
         #expect(try Self.lines(channel) == [])
         var whole: [Int] = []
         while let passed = try channel.readInbound(as: ConnectionServer.Inbound.self) {
-            guard case .line(let line) = passed else { Issue.record("parsed on the event loop: \(passed)"); continue }
+            guard case .line(let line) = passed else {
+                Issue.record("parsed on the event loop: \(passed)")
+                continue
+            }
             whole.append(line.readableBytes)
         }
         #expect(whole == [ping.utf8.count, long.utf8.count])
@@ -108,8 +116,10 @@ import Testing
         try channel.writeInbound(ByteBuffer(string: ping))
         #expect(try Self.lines(channel) == [])
         let passed = try #require(try channel.readInbound(as: ConnectionServer.Inbound.self))
-        guard case .line(let line) = passed else { Issue.record("answered or parsed here: \(passed)"); return }
+        guard case .line(let line) = passed else {
+            Issue.record("answered or parsed here: \(passed)")
+            return
+        }
         #expect(line.readableBytes == ping.utf8.count)
     }
 }
-

@@ -20,7 +20,10 @@ import Testing
         }
         // A plugin's own PluginError.notReady maps to the same code.
         let host = try await TestHost.started(plugins: [EchoPlugin()])
-        guard case .failure(let error) = try await host.call("echo.offline") else { Issue.record("no error"); return }
+        guard case .failure(let error) = try await host.call("echo.offline") else {
+            Issue.record("no error")
+            return
+        }
         #expect(error.code == -32004)
         await host.stop()
     }
@@ -31,14 +34,20 @@ import Testing
             $0.vault.scryptLogN = 10
         }
         let locked = try await host.call("vault.set", ["name": "host/x", "secret": "v"])
-        guard case .failure(let error) = locked else { Issue.record("a locked vault stored a secret"); return }
+        guard case .failure(let error) = locked else {
+            Issue.record("a locked vault stored a secret")
+            return
+        }
         #expect(error.code == -32008)
         #expect(try await host.call("vault.status").get()["locked"] == true)
         _ = try await host.call("vault.unlock", ["passphrase": "open sesame"]).get()
         _ = try await host.call("vault.set", ["name": "host/x", "secret": "v"]).get()
         _ = try await host.call("vault.lock").get()
         let wrong = try await host.call("vault.unlock", ["passphrase": "wrong"])
-        guard case .failure(let wrongError) = wrong else { Issue.record("wrong passphrase accepted"); return }
+        guard case .failure(let wrongError) = wrong else {
+            Issue.record("wrong passphrase accepted")
+            return
+        }
         #expect(wrongError.data?["param"] == "passphrase")
         await host.stop()
     }

@@ -74,7 +74,8 @@ struct HostileUpstreamTests {
             let client = try UpstreamClientTests.client(server.url)
             let error = try #require(await Self.failure { try await client.json(.GET, "/data?x=secret") })
             #expect(error.code == -32004)
-            #expect(error.message == "Upstream answer unreadable: \(server.url)/data is not JSON that can be read: nesting deeper than 512 at byte 512")
+            #expect(
+                error.message == "Upstream answer unreadable: \(server.url)/data is not JSON that can be read: nesting deeper than 512 at byte 512")
         }
         try await HostileUpstream.with(.answer(status: 200, contentType: "application/json", body: "{\"a\": [1, 2")) { server in
             let error = try #require(await Self.failure { try await UpstreamClientTests.client(server.url).json(.GET, "/data") })
@@ -132,7 +133,9 @@ struct HostileUpstreamTests {
     @Test func redirectsLeadNowhereElse() async throws {
         try await HostileUpstream.with(.redirectLoop) { server in
             let error = try #require(await Self.failure { try await UpstreamClientTests.client(server.url).get("/start") })
-            #expect(error.message == "Upstream unreachable: \(server.url) redirected more than 5 times (a redirect loop?); the last redirect was not followed")
+            #expect(
+                error.message
+                    == "Upstream unreachable: \(server.url) redirected more than 5 times (a redirect loop?); the last redirect was not followed")
             #expect(server.requestLines == ["GET /start"] + Array(repeating: "GET /again", count: 5))
         }
         try await HostileUpstream.with(.redirect(to: "file:///etc/passwd")) { server in
@@ -142,7 +145,10 @@ struct HostileUpstreamTests {
         // 192.0.2.1 (TEST-NET-1) is never contacted: the redirect is refused before any connection.
         try await HostileUpstream.with(.redirect(to: "http://192.0.2.1:8443/steal?token=x")) { server in
             let error = try #require(await Self.failure { try await UpstreamClientTests.client(server.url).get("/start") })
-            #expect(error.message == "Upstream unreachable: \(server.url) redirected to http://192.0.2.1:8443, which is not followed: only redirects within \(server.url) are (set the address to where it now is)")
+            #expect(
+                error.message
+                    == "Upstream unreachable: \(server.url) redirected to http://192.0.2.1:8443, which is not followed: only redirects within \(server.url) are (set the address to where it now is)"
+            )
             #expect(!error.message.contains("token"))
         }
     }

@@ -19,7 +19,9 @@ import Testing
     @Test func randomDatesMatchFoundation() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
-            let t = Double.random(in: -13_000_000_000...254_000_000_000, using: &generator).rounded(.down) + [0, 0.25, 0.999].randomElement(using: &generator)!
+            let t =
+                Double.random(in: -13_000_000_000...254_000_000_000, using: &generator).rounded(.down) + [0, 0.25, 0.999].randomElement(
+                    using: &generator)!
             #expect(ISO8601.string(Date(timeIntervalSince1970: t)) == Self.foundation(t), "\(t)")
         }
     }

@@ -57,7 +57,11 @@ extension JSONValue {
         case let a as [Any]: self = .array(try a.map(JSONValue.init(foundation:)))
         case let o as [String: Any]: self = .object(try o.mapValues(JSONValue.init(foundation:)))
         case let n as NSNumber:
-            if let i = Int64(exactly: n.doubleValue), !"\(n)".contains("."), !"\(n)".contains("e") { self = .int(i) } else { self = .double(n.doubleValue) }
+            if let i = Int64(exactly: n.doubleValue), !"\(n)".contains("."), !"\(n)".contains("e") {
+                self = .int(i)
+            } else {
+                self = .double(n.doubleValue)
+            }
         default: throw CocoaError(.coderInvalidValue)
         }
     }

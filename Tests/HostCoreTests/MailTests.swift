@@ -4,12 +4,13 @@ import Foundation
 import HostCore
 import Testing
 
-
 @Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct MailTests {
     /// A sendmail stand-in that keeps its arguments and the message it was given.
     func capturingSendmail(_ directory: TemporaryDirectory, exitCode: Int = 0) -> String {
         let script = directory.write(
-            "sendmail", "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(directory.file("args"))\ncat > \(directory.file("message.tmp"))\n[ \(exitCode) = 0 ] && mv \(directory.file("message.tmp")) \(directory.file("message"))\nexit \(exitCode)\n", mode: 0o700)
+            "sendmail",
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(directory.file("args"))\ncat > \(directory.file("message.tmp"))\n[ \(exitCode) = 0 ] && mv \(directory.file("message.tmp")) \(directory.file("message"))\nexit \(exitCode)\n",
+            mode: 0o700)
         return script
     }
 
@@ -73,7 +74,10 @@ import Testing
         let mail = ParsedMail(try String(contentsOfFile: directory.file("message"), encoding: .utf8))
         #expect(mail.headers["to"] == "someone@example.org")
         #expect(mail.subject.hasSuffix("direct"))
-        guard case .failure(let error) = header else { Issue.record("header injection accepted"); return }
+        guard case .failure(let error) = header else {
+            Issue.record("header injection accepted")
+            return
+        }
         #expect(error.data?["param"] == "to")
     }
 
@@ -97,7 +101,8 @@ import Testing
         let directory = TemporaryDirectory()
         let received = directory.file("received")
         let chatty = directory.write(
-            "sendmail", "#!/bin/sh\nhead -c 1048576 /dev/zero | tr '\\0' e >&2\nhead -c 1048576 /dev/zero | tr '\\0' o\ncat >'\(received)'\nexit 0\n", mode: 0o700)
+            "sendmail", "#!/bin/sh\nhead -c 1048576 /dev/zero | tr '\\0' e >&2\nhead -c 1048576 /dev/zero | tr '\\0' o\ncat >'\(received)'\nexit 0\n",
+            mode: 0o700)
         try await SendmailTransport(path: chatty).send(Data("Subject: x\r\n\r\nbody\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
         #expect(try String(contentsOfFile: received, encoding: .utf8) == "Subject: x\r\n\r\nbody\r\n")
 
@@ -169,7 +174,8 @@ import Testing
         settings.port = port
         settings.timeoutSeconds = 10
         await #expect {
-            try await SMTPTransport(settings: settings, vault: nil).send(Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+            try await SMTPTransport(settings: settings, vault: nil).send(
+                Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
         } throws: { error in
             "\(error)".contains("127.0.0.1 sent more after its 220 to STARTTLS, before TLS began; refusing to go on (injected plaintext)")
         }
@@ -191,14 +197,16 @@ import Testing
         try await vault.set("host/smtp/password", secret: smtp.password)
         // No ca_file: the self-signed certificate is not trusted, and the password is never sent.
         await #expect {
-            try await SMTPTransport(settings: settings, vault: vault).send(Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+            try await SMTPTransport(settings: settings, vault: vault).send(
+                Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
         } throws: { error in
             !"\(error)".contains("timed out")
         }
         settings.caFile = smtp.certificate
         try await vault.set("host/smtp/password", secret: "wrong")
         await #expect {
-            try await SMTPTransport(settings: settings, vault: vault).send(Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
+            try await SMTPTransport(settings: settings, vault: vault).send(
+                Data("Subject: x\r\n\r\nx\r\n".utf8), from: "a@example.org", to: ["b@example.org"])
         } throws: { error in
             "\(error)".contains("535")
         }

@@ -36,9 +36,13 @@ final class FlakySink: NoticeSink {
 
     @Test func stdoutTextFormat() async throws {
         let host = try await TestHost.started()
-        _ = try await host.call("notifications.send", ["title": "Print done", "body": "benchy.gcode\nin 1 h", "severity": "warning", "topic": "test.done"])
+        _ = try await host.call(
+            "notifications.send", ["title": "Print done", "body": "benchy.gcode\nin 1 h", "severity": "warning", "topic": "test.done"])
         let line = await host.stdout.next { $0.contains("Print done") }
-        #expect(line.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ WARNING \[test\.done\] Print done: benchy\.gcode / in 1 h$"#, options: .regularExpression) != nil, "\(line)")
+        #expect(
+            line.range(
+                of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ WARNING \[test\.done\] Print done: benchy\.gcode / in 1 h$"#, options: .regularExpression)
+                != nil, "\(line)")
         await host.stop()
     }
 
@@ -68,8 +72,10 @@ final class FlakySink: NoticeSink {
             (files.fifo, "is a FIFO (named pipe), not a regular file"), ("/dev/zero", "is a character device, not a regular file"),
             (files.folder, "is a folder, not a regular file"), (files.sparse, "is \(26 << 20) bytes, over the limit of \(25 << 20) bytes"),
         ] {
-            guard case .failure(let error) = try await host.call("notifications.send", ["title": "t", "body": "b", "attachments": [.string(path)]]) else {
-                Issue.record("\(path) was attached"); continue
+            guard case .failure(let error) = try await host.call("notifications.send", ["title": "t", "body": "b", "attachments": [.string(path)]])
+            else {
+                Issue.record("\(path) was attached")
+                continue
             }
             #expect(error.code == -32602)
             #expect(error.data?["param"] == "attachments")
@@ -119,7 +125,8 @@ final class FlakySink: NoticeSink {
         do {
             let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
             let center = try center(store, [RoutedSink(sink: sink, route: NoticeRoute())])
-            #expect(try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done"))?.title == "once")
+            #expect(
+                try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done"))?.title == "once")
             #expect(try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "once", body: "", dedupeKey: "print-42-done")) == nil)
             await center.deliverDue()
             try store.close()
@@ -178,7 +185,10 @@ final class FlakySink: NoticeSink {
         let exact = try await host.call("notifications.list", ["topic": "b.one", "limit": 5]).get().arrayValue ?? []
         #expect(exact.count == 1)
         let bad = try await host.call("notifications.list", ["limit": 0])
-        guard case .failure(let error) = bad else { Issue.record("limit 0 accepted"); return }
+        guard case .failure(let error) = bad else {
+            Issue.record("limit 0 accepted")
+            return
+        }
         #expect(error.data?["param"] == "limit")
         await host.stop()
     }

@@ -74,7 +74,10 @@ import Testing
             #expect(error.message.contains(param))
         }
         let tooMany = try await host.call("echo.say", ["a", 1, "extra"])
-        guard case .failure(let positional) = tooMany else { Issue.record("accepted"); return }
+        guard case .failure(let positional) = tooMany else {
+            Issue.record("accepted")
+            return
+        }
         #expect(positional.code == -32602)
         let counted = try await host.host.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM echo_said") }
         #expect(counted == 0, "refused calls wrote nothing")
@@ -84,24 +87,39 @@ import Testing
     @Test func pluginErrorsMapToHostCodesAndNeverTakeTheDaemonDown() async throws {
         let host = try await TestHost.started(plugins: [EchoPlugin(), BrokenPlugin()])
         let crash = try await host.call("echo.crash")
-        guard case .failure(let crashError) = crash else { Issue.record("no error"); return }
+        guard case .failure(let crashError) = crash else {
+            Issue.record("no error")
+            return
+        }
         #expect(crashError.code == -32603)
         #expect(crashError.message.contains("boom"))
         let hang = try await host.call("echo.hang")
-        guard case .failure(let hangError) = hang else { Issue.record("no timeout"); return }
+        guard case .failure(let hangError) = hang else {
+            Issue.record("no timeout")
+            return
+        }
         #expect(hangError.code == -32005)
         let broken = try await host.call("broken.ping")
-        guard case .failure(let brokenError) = broken else { Issue.record("broken plugin answered"); return }
+        guard case .failure(let brokenError) = broken else {
+            Issue.record("broken plugin answered")
+            return
+        }
         #expect(brokenError.code == -32002)
         #expect(brokenError.data?["state"] == "failed")
         let status = try await host.call("status").get()
         let brokenStatus = try #require(status["plugins"]?.arrayValue?.first { $0["id"] == "broken" })
         #expect(brokenStatus["detail"] == "setup exploded")
         let reauth = try await host.call("echo.reauth")
-        guard case .failure(let reauthError) = reauth else { Issue.record("no reauth error"); return }
+        guard case .failure(let reauthError) = reauth else {
+            Issue.record("no reauth error")
+            return
+        }
         #expect(reauthError.code == -32003)
         let after = try await host.call("echo.say", ["text": "x"])
-        guard case .failure(let parked) = after else { Issue.record("plugin still ready after needs-reauth"); return }
+        guard case .failure(let parked) = after else {
+            Issue.record("plugin still ready after needs-reauth")
+            return
+        }
         #expect(parked.code == -32003)
         // New credentials in its scope re-run setup.
         _ = try await host.call("vault.set", ["name": "echo/token", "secret": "new"]).get()
@@ -138,7 +156,10 @@ import Testing
     @Test func disabledPluginsAreListedButNotStarted() async throws {
         let host = try await TestHost.started(plugins: [EchoPlugin()]) { $0.plugins["echo"] = ["enabled": false] }
         let result = try await host.call("echo.say", ["text": "x"])
-        guard case .failure(let error) = result else { Issue.record("disabled plugin answered"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("disabled plugin answered")
+            return
+        }
         #expect(error.code == -32002)
         #expect(error.data?["state"] == "disabled")
         await host.stop()
@@ -197,7 +218,10 @@ import Testing
         let gated = GatedPlugin()
         let host = try await TestHost.started(plugins: [gated], waitForPlugins: false, adjust: { $0.setupCallWait = .milliseconds(1) })
         let result = try await host.call("gated.ping", nil)
-        guard case .failure(let error) = result else { Issue.record("answered before setup: \(result)"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("answered before setup: \(result)")
+            return
+        }
         #expect(error.code == -32002)
         #expect(error.data?["state"] == "setup")
         #expect(error.message.contains("Plugin 'gated' is not ready (setup)"))
@@ -224,7 +248,11 @@ import Testing
                 #expect(error.message.contains(message), "\(error.message)")
             }
         }
-        struct Window: Decodable { var n: Int; var s: String; var missing: String? }
+        struct Window: Decodable {
+            var n: Int
+            var s: String
+            var missing: String?
+        }
         #expect(try params.decode(Window.self).n == 3)
         struct Strict: Decodable { var s: Int }
         do throws(RPCError) {

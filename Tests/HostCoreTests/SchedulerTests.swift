@@ -127,7 +127,9 @@ import Testing
             // 5 s · 2^(n-1), capped at the 60 s interval; after the recovery, the interval again.
             #expect(delays == [5, 10, 20, 40, 60, 60, 60, 60])
             #expect(flips.withLockedValue { $0 } == ["failed", "recovered"])
-            let persisted = try await f.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT consecutive_failures FROM host_jobs WHERE id = 't.flaky'") }
+            let persisted = try await f.store.pool.read { db in
+                try Int.fetchOne(db, sql: "SELECT consecutive_failures FROM host_jobs WHERE id = 't.flaky'")
+            }
             #expect(persisted == 0)
         }
     }
@@ -274,7 +276,8 @@ import Testing
 
 /// A gate a job waits at until the test opens it.
 final class Gate: Sendable {
-    private let state = NIOLockedValueBox((open: false, waiters: [CheckedContinuation<Void, Never>](), watchers: [(Int, CheckedContinuation<Void, Never>)]()))
+    private let state = NIOLockedValueBox(
+        (open: false, waiters: [CheckedContinuation<Void, Never>](), watchers: [(Int, CheckedContinuation<Void, Never>)]()))
 
     func wait() async {
         await withCheckedContinuation { c in

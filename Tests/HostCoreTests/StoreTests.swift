@@ -28,7 +28,9 @@ import Testing
         let store = try Store(path: path, migrations: [v2], logger: Logger(label: "t"))
         let applied = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
         #expect(applied == ["demo/v1", "demo/v2", "host/v1", "host/v2"])
-        let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("pre-migration") && $0.hasSuffix(".sqlite") }
+        let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.contains("pre-migration") && $0.hasSuffix(".sqlite")
+        }
         #expect(backups.count == 1)
         // The backup holds the pre-migration schema.
         let old = try DatabaseQueue(path: directory.file(backups[0]))
@@ -83,10 +85,16 @@ import Testing
             #expect(numbers == Array(0..<numbers.count))
         }
         let exists = try await host.call("backup", ["path": .string(backups[0])])
-        guard case .failure(let error) = exists else { Issue.record("overwrote without asking"); return }
+        guard case .failure(let error) = exists else {
+            Issue.record("overwrote without asking")
+            return
+        }
         #expect(error.data?["param"] == "path")
         let relative = try await host.call("backup", ["path": "relative.sqlite"])
-        guard case .failure(let relativeError) = relative else { Issue.record("accepted a relative path"); return }
+        guard case .failure(let relativeError) = relative else {
+            Issue.record("accepted a relative path")
+            return
+        }
         #expect(relativeError.code == -32602)
         await connection.close()
         await host.stop()

@@ -67,10 +67,12 @@ struct UpstreamClientTests {
         let refreshes = NIOLockedValueBox(0)
         let refreshed = try Self.client(
             peer.baseURL,
-            auth: .bearer(token: { token.withLockedValue { $0 } }, refresh: {
-                refreshes.withLockedValue { $0 += 1 }
-                token.withLockedValue { $0 = "good" }
-            }))
+            auth: .bearer(
+                token: { token.withLockedValue { $0 } },
+                refresh: {
+                    refreshes.withLockedValue { $0 += 1 }
+                    token.withLockedValue { $0 = "good" }
+                }))
         #expect(try await refreshed.json(.GET, "/bearer") == ["ok": true])
         #expect(refreshes.withLockedValue { $0 } == 1)
 

@@ -10,7 +10,9 @@ import Testing
     }
 
     func keyFileVault(_ directory: TemporaryDirectory, store: Store) throws -> Vault {
-        try Vault(pool: store.pool, source: .keyFile(path: directory.file("vault.key"), createIfMissing: true), redactor: SecretRedactor(), clock: SystemClock())
+        try Vault(
+            pool: store.pool, source: .keyFile(path: directory.file("vault.key"), createIfMissing: true), redactor: SecretRedactor(),
+            clock: SystemClock())
     }
 
     @Test func roundTripAndRestart() async throws {
@@ -160,11 +162,17 @@ import Testing
         #expect(try await connection.call("echo.vault") == .string(SecretRedactor.placeholder), "a value relayed to a result is redacted")
         // …and an unknown scope is refused, naming the parameter.
         let refused = try await connection.callResult("vault.set", params: ["name": "nosuchplugin/x", "secret": "s"])
-        guard case .failure(let error) = refused else { Issue.record("accepted"); return }
+        guard case .failure(let error) = refused else {
+            Issue.record("accepted")
+            return
+        }
         #expect(error.code == -32602)
         #expect(error.data?["param"] == "name")
         let missing = try await connection.callResult("vault.delete", params: ["name": "echo/none"])
-        guard case .failure(let deleteError) = missing else { Issue.record("deleted nothing"); return }
+        guard case .failure(let deleteError) = missing else {
+            Issue.record("deleted nothing")
+            return
+        }
         #expect(deleteError.code == -32602)
         await connection.close()
         await host.stop()

@@ -49,30 +49,48 @@ import Testing
         }
 
         func setUp() async throws {
-            _ = try await host.call("kos.setup", [
-                "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": .string(base), "api_url": .string(base + "/api/3"),
-            ]).get()
+            _ = try await host.call(
+                "kos.setup",
+                [
+                    "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": .string(base), "api_url": .string(base + "/api/3"),
+                ]
+            ).get()
         }
     }
 
     static func start(configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> Bench {
         let fake = try PeerProcess(Peers.python, [Peers.script("kos_fake.py")])
         let port = try await fake.announcedPort("the fake OAuth server")
-        let host = try await TestHost.started(plugins: [KOSPlugin()], clock: TestClock(now: ISO8601.date("2026-11-24T08:00:00Z")!), configure: configure)
+        let host = try await TestHost.started(
+            plugins: [KOSPlugin()], clock: TestClock(now: ISO8601.date("2026-11-24T08:00:00Z")!), configure: configure)
         return Bench(host: host, fake: fake, base: "http://127.0.0.1:\(port)")
     }
 
     @Test func setupIsCheckedBeforeAnythingIsSaved() async throws {
         let bench = try await Self.start()
-        guard case .failure(let wrong) = try await bench.host.call("kos.setup", [
-            "client_id": "assistant-app", "client_secret": "wrong", "auth_url": .string(bench.base),
-        ]) else { Issue.record("a wrong secret was accepted"); return }
+        guard
+            case .failure(let wrong) = try await bench.host.call(
+                "kos.setup",
+                [
+                    "client_id": "assistant-app", "client_secret": "wrong", "auth_url": .string(bench.base),
+                ])
+        else {
+            Issue.record("a wrong secret was accepted")
+            return
+        }
         #expect(wrong.code == 1402)
         #expect(!wrong.message.contains("wrong"), "the secret is not echoed")
         #expect(try await bench.host.call("kos.status").get()["set_up"] == false, "nothing saved")
-        guard case .failure(let away) = try await bench.host.call("kos.setup", [
-            "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": "http://127.0.0.1:9",
-        ]) else { Issue.record("an unreachable server was accepted"); return }
+        guard
+            case .failure(let away) = try await bench.host.call(
+                "kos.setup",
+                [
+                    "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": "http://127.0.0.1:9",
+                ])
+        else {
+            Issue.record("an unreachable server was accepted")
+            return
+        }
         #expect(away.code == -32004, "unreachable is not a wrong secret: \(away.message)")
         for (params, param) in [
             (["client_id": "a", "client_secret": "b", "auth_url": "http://auth.example.org"] as JSONValue, "auth_url"),
@@ -81,7 +99,10 @@ import Testing
             (["client_id": "a", "client_secret": "b", "redirect_port": 80], "redirect_port"),
             (["client_secret": "b"], "client_id"),
         ] {
-            guard case .failure(let error) = try await bench.host.call("kos.setup", params) else { Issue.record("\(params) accepted"); continue }
+            guard case .failure(let error) = try await bench.host.call("kos.setup", params) else {
+                Issue.record("\(params) accepted")
+                continue
+            }
             #expect(error.code == -32602)
             #expect(error.data?["param"] == .string(param), "\(params): \(error.message)")
         }
@@ -95,7 +116,10 @@ import Testing
 
     @Test func theAuthorizationCodeFlowThroughTheLoopbackCapture() async throws {
         let bench = try await Self.start()
-        guard case .failure(let notSetUp) = try await bench.host.call("kos.login") else { Issue.record("login without setup"); return }
+        guard case .failure(let notSetUp) = try await bench.host.call("kos.login") else {
+            Issue.record("login without setup")
+            return
+        }
         #expect(notSetUp.code == 1401)
         try await bench.setUp()
         let started = try await bench.host.call("kos.login").get()
@@ -156,11 +180,15 @@ import Testing
         #expect(done["username"] == "novakjan")
         // The same code again: no login is in progress any more.
         guard case .failure(let again) = try await bench.host.call("kos.login.code", ["callback_url": .string(callback)]) else {
-            Issue.record("a code was used twice"); return
+            Issue.record("a code was used twice")
+            return
         }
         #expect(again.code == 1403)
         for params in [[:] as JSONValue, ["callback_url": "http://127.0.0.1/?x=1"]] {
-            guard case .failure(let error) = try await bench.host.call("kos.login.code", params) else { Issue.record("\(params) accepted"); continue }
+            guard case .failure(let error) = try await bench.host.call("kos.login.code", params) else {
+                Issue.record("\(params) accepted")
+                continue
+            }
             #expect(error.data?["param"] == "callback_url")
         }
         await bench.stop()

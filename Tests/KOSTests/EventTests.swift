@@ -11,16 +11,24 @@ import Testing
     @Test func theCourseEventsOfMyCourses() async throws {
         let bench = try await TokenTests.loggedIn()
         let events = try await bench.call("kos.events")
-        #expect(events["events"] == [
-            ["id": "701", "course": "BI-OPT", "name": "Průběžný test 1", "start": "2026-11-30T16:15", "end": "2026-11-30T17:45", "room": "T9:155",
-             "capacity": 60, "occupied": 41],
-            ["id": "702", "course": "BI-PA2", "name": "Programovací test", "start": "2026-12-07T18:00", "end": "2026-12-07T19:30", "room": "T9:350",
-             "capacity": 30, "occupied": 30],
-        ])
+        #expect(
+            events["events"] == [
+                [
+                    "id": "701", "course": "BI-OPT", "name": "Průběžný test 1", "start": "2026-11-30T16:15", "end": "2026-11-30T17:45",
+                    "room": "T9:155",
+                    "capacity": 60, "occupied": 41,
+                ],
+                [
+                    "id": "702", "course": "BI-PA2", "name": "Programovací test", "start": "2026-12-07T18:00", "end": "2026-12-07T19:30",
+                    "room": "T9:350",
+                    "capacity": 30, "occupied": 30,
+                ],
+            ])
         #expect(events["stale"] == false)
         let enrolments = try await bench.requests().filter { $0["path"] == "/api/3/students/novakjan/enrolledCourses" }
-        #expect(enrolments.last?["query"]?.stringValue?.removingPercentEncoding?.contains("fields=entry(content(course))") == true,
-                "only the course references are asked for")
+        #expect(
+            enrolments.last?["query"]?.stringValue?.removingPercentEncoding?.contains("fields=entry(content(course))") == true,
+            "only the course references are asked for")
         for params in [["sem": "W2025"] as JSONValue, ["sem": 251]] {
             #expect(try await bench.failure("kos.events", params)?.data?["param"] == "sem")
         }
@@ -45,10 +53,13 @@ import Testing
         let bench = try await AuthTests.start(configure: {
             $0.plugins["kos"] = ["office_hours": ["Wed": "13:00–15:00", "monday": "9:00–11:00, 13:00–14:30"]]
         })
-        #expect(try await bench.call("kos.office") == [
-            "configured": true,
-            "hours": [["day": "monday", "weekday": 1, "hours": "9:00–11:00, 13:00–14:30"], ["day": "wednesday", "weekday": 3, "hours": "13:00–15:00"]],
-        ])
+        #expect(
+            try await bench.call("kos.office") == [
+                "configured": true,
+                "hours": [
+                    ["day": "monday", "weekday": 1, "hours": "9:00–11:00, 13:00–14:30"], ["day": "wednesday", "weekday": 3, "hours": "13:00–15:00"],
+                ],
+            ])
         await bench.stop()
     }
 
@@ -68,7 +79,9 @@ import Testing
 
     @Test func aConfiguredGridPlacesTheSlots() async throws {
         let grid = (0..<15).map { String(format: "%02d:%02d", 8 + ($0 * 60) / 60, 0) }  // 08:00, 09:00, … one hour apart
-        let bench = try await TokenTests.loggedIn(configure: { $0.plugins["kos"] = ["hour_grid": .array(grid.map(JSONValue.string)), "hour_minutes": 50] })
+        let bench = try await TokenTests.loggedIn(configure: {
+            $0.plugins["kos"] = ["hour_grid": .array(grid.map(JSONValue.string)), "hour_minutes": 50]
+        })
         let slots = try await bench.call("kos.timetable")["slots"]?.arrayValue ?? []
         let lecture = try #require(slots.first { $0["course"] == "BI-OPT" && $0["day"] == 5 && $0["kind"] == "lecture" })
         #expect(lecture["start"] == "10:00", "hour 3 of the configured grid")

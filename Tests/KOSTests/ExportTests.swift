@@ -63,7 +63,8 @@ import Testing
         let bench = try await TokenTests.loggedIn()
         for (params, param) in [
             ([:] as JSONValue, "path"), (["path": .string(directory.file("missing/kos.ics"))], "path"),
-            (["path": .string(directory.file("kos.ics")), "sem": "none"], "sem"), (["path": .string(directory.file("kos.ics")), "sem": "B25"], "sem"),
+            (["path": .string(directory.file("kos.ics")), "sem": "none"], "sem"),
+            (["path": .string(directory.file("kos.ics")), "sem": "B25"], "sem"),
         ] {
             #expect(try await bench.failure("kos.export.ics", params)?.data?["param"] == .string(param), "\(params)")
         }

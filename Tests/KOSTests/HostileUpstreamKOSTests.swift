@@ -11,14 +11,19 @@ import Testing
     static let behaviours: [HostileUpstream.Behaviour] = [
         .deepXML(depth: 100_000), .billionLaughs(), .externalEntity(path: "/etc/hostname"), .trickle(every: .milliseconds(300)),
         .endlessBody, .gzipBomb(inflatedBytes: 1 << 30), .resetMidBody, .truncated, .htmlError, .redirectLoop,
-        .redirect(to: "http://192.0.2.1/api/3/semesters/current"), .answer(status: 200, contentType: "application/json", body: "{\"code\": \"B251\"}"),
-        .answer(status: 200, contentType: "application/atom+xml", body: "<atom:entry xmlns:atom=\"http://www.w3.org/2005/Atom\"><atom:id>x</atom:id>"),
+        .redirect(to: "http://192.0.2.1/api/3/semesters/current"),
+        .answer(status: 200, contentType: "application/json", body: "{\"code\": \"B251\"}"),
+        .answer(
+            status: 200, contentType: "application/atom+xml", body: "<atom:entry xmlns:atom=\"http://www.w3.org/2005/Atom\"><atom:id>x</atom:id>"),
     ]
 
     static func setUp(_ bench: AuthTests.Bench, api: String) async throws {
-        _ = try await bench.host.call("kos.setup", [
-            "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": .string(bench.base), "api_url": .string(api),
-        ]).get()
+        _ = try await bench.host.call(
+            "kos.setup",
+            [
+                "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": .string(bench.base), "api_url": .string(api),
+            ]
+        ).get()
     }
 
     @Test func everyBadAnswerIsAClearErrorAndTheDaemonAnswersOn() async throws {
@@ -27,7 +32,10 @@ import Testing
             try await HostileUpstream.with(behaviour) { server in
                 try await Self.setUp(bench, api: server.url + "/api/3")
                 let outcome = try await bench.clock.whileAdvancing { try await bench.host.call("kos.semester", ["which": "current"]) }
-                guard case .failure(let error) = outcome else { Issue.record("\(behaviour) was accepted: \(outcome)"); return }
+                guard case .failure(let error) = outcome else {
+                    Issue.record("\(behaviour) was accepted: \(outcome)")
+                    return
+                }
                 if case .externalEntity = behaviour {
                     // Well-formed Atom whose only text was the entity: the file is not read, so no entry.
                     #expect(error.code == 1404)
@@ -60,4 +68,3 @@ import Testing
         await bench.stop()
     }
 }
-

@@ -17,15 +17,18 @@ struct KOSManifestTests {
             "people.search", "office", "export.ics", "exams.watch", "exams.watches", "exams.unwatch",
         ]
         for name in contract { #expect(names.contains("kos." + name), "kos.\(name) is in the issue's contract") }
-        #expect(manifest.topics.map(\.topic).sorted() == [
-            "kos.auth.expired", "kos.event.new", "kos.exam.deadline", "kos.exam.new", "kos.exam.seat_freed", "kos.exam.tomorrow", "kos.result.changed",
-            "kos.upstream.recovered", "kos.upstream.unreachable",
-        ])
+        #expect(
+            manifest.topics.map(\.topic).sorted() == [
+                "kos.auth.expired", "kos.event.new", "kos.exam.deadline", "kos.exam.new", "kos.exam.seat_freed", "kos.exam.tomorrow",
+                "kos.result.changed",
+                "kos.upstream.recovered", "kos.upstream.unreachable",
+            ])
         #expect(manifest.jobs.map(\.id) == ["refresh", "watch", "evening"], "run as kos.refresh, kos.watch, kos.evening")
         #expect(manifest.commands.first { $0.name == "kos.setup" }?.params.first { $0.name == "client_secret" }?.type.name == "secret")
 
         let (readme, block) = try READMETable.sync(manifest, marker: "kos-commands")
-        #expect(readme.contains(block), "README's kos command table differs from the manifest; run UPDATE_README=1 swift test --filter KOSManifestTests")
+        #expect(
+            readme.contains(block), "README's kos command table differs from the manifest; run UPDATE_README=1 swift test --filter KOSManifestTests")
         let section = try #require(READMETable.section(readme, heading: "KOS ("))
         for topic in manifest.topics { #expect(section.contains("`\(topic.topic)`"), "the KOS section names \(topic.topic)") }
         for option in manifest.configOptions { #expect(section.contains("`\(option.key)`"), "the KOS section names \(option.key)") }

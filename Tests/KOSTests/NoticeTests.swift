@@ -22,7 +22,8 @@ import Testing
         try await Self.run(bench, "refresh")
         #expect(try await Self.notices(bench, "kos.*").isEmpty, "the baseline tells nothing")
 
-        try await bench.admin("exam", ["id": 904, "course": "BI-PA2", "start": "2027-01-14T13:00:00", "end": "2027-01-14T15:00:00", "capacity": 25, "occupied": 3])
+        try await bench.admin(
+            "exam", ["id": 904, "course": "BI-PA2", "start": "2027-01-14T13:00:00", "end": "2027-01-14T15:00:00", "capacity": 25, "occupied": 3])
         try await bench.admin("exam", ["id": 901, "occupied": 12])  // an occupancy change is not news
         try await bench.admin("event", ["id": 703, "course": "BI-ZMA", "name_cs": "Písemka", "name_en": "Written test"])
         try await bench.admin("enrollment", ["code": "BI-OPT", "completed": true])
@@ -32,9 +33,10 @@ import Testing
         #expect(exams.map { $0["title"] } == ["New exam date: BI-PA2"])
         #expect(exams.first?["body"] == "2027-01-14 13:00–15:00 in T9:105, 3/25 seats taken. Register in KOS: https://www.kos.cvut.cz")
         #expect(try await Self.notices(bench, "kos.event.new").map { $0["title"] } == ["New course event: BI-ZMA Písemka"])
-        #expect(try await Self.notices(bench, "kos.result.changed").map { $0["title"] } == [
-            "BI-OPT Optimalizace: completed", "BI-PA2 Programování a algoritmizace 2: assessment granted",
-        ])
+        #expect(
+            try await Self.notices(bench, "kos.result.changed").map { $0["title"] } == [
+                "BI-OPT Optimalizace: completed", "BI-PA2 Programování a algoritmizace 2: assessment granted",
+            ])
         try await Self.run(bench, "refresh")
         #expect(try await Self.notices(bench, "kos.*").count == 4, "nothing twice")
         await bench.stop()
@@ -59,13 +61,18 @@ import Testing
     @Test func cancelDeadlinesAndExamsTomorrow() async throws {
         let bench = try await TokenTests.loggedIn()
         // Now is 2026-11-24 09:00 in Prague: a date-only deadline today ends tonight; one in two days does not count yet.
-        try await bench.admin("exam", ["id": 905, "course": "BI-ZMA", "start": "2026-11-25T10:00:00", "end": "2026-11-25T12:00:00", "registered": true,
-                                       "cancel": "2026-11-24"])
+        try await bench.admin(
+            "exam",
+            [
+                "id": 905, "course": "BI-ZMA", "start": "2026-11-25T10:00:00", "end": "2026-11-25T12:00:00", "registered": true,
+                "cancel": "2026-11-24",
+            ])
         try await bench.admin("exam", ["id": 906, "course": "BI-OPT", "start": "2026-12-02T10:00:00", "registered": true, "cancel": "2026-11-26"])
         try await Self.run(bench, "refresh")
         let deadlines = try await Self.notices(bench, "kos.exam.deadline")
         #expect(deadlines.map { $0["title"] } == ["Last chance to cancel: BI-ZMA on 2026-11-25 10:00–12:00"])
-        #expect(deadlines.first?["body"]?.stringValue?.hasPrefix("Cancelling the 2026-11-25 10:00–12:00 exam closes at the end of 2026-11-24.") == true)
+        #expect(
+            deadlines.first?["body"]?.stringValue?.hasPrefix("Cancelling the 2026-11-25 10:00–12:00 exam closes at the end of 2026-11-24.") == true)
         try await Self.run(bench, "evening")
         try await Self.run(bench, "evening")
         let tomorrow = try await Self.notices(bench, "kos.exam.tomorrow")

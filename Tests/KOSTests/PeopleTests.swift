@@ -30,10 +30,11 @@ import Testing
         #expect(pages.count == 5, "42 people in pages of ten: \(pages)")
         #expect(pages.first?.contains("lastName=='*__v_k*',firstName=='*__v_k*',username=='*__v_k*'") == true, "the widened pattern: \(pages)")
         let petr = try #require(people.first { $0["username"] == "novakpet" })
-        #expect(petr == [
-            "username": "novakpet", "name": "Petr Novák", "titles": ["before": "Mgr.", "after": "Ph.D."], "email": "petr.novak@fit.cvut.cz",
-            "division": "18102", "roles": ["teacher"],
-        ])
+        #expect(
+            petr == [
+                "username": "novakpet", "name": "Petr Novák", "titles": ["before": "Mgr.", "after": "Ph.D."], "email": "petr.novak@fit.cvut.cz",
+                "division": "18102", "roles": ["teacher"],
+            ])
         #expect(people.first { $0["username"] == "novakjan" }?["email"] == .null, "a student's e-mail is not in a person record")
         #expect(try await Self.queries(bench, "/api/3/teachers").count == 1, "one /teachers query for every teacher found")
 
@@ -52,7 +53,8 @@ import Testing
         let obrien = try await bench.call("kos.people.search", ["q": "O'Brien"])["people"]?.arrayValue ?? []
         #expect(obrien.map { $0["username"] } == ["obriesea"])
         #expect(obrien.first?["roles"] == ["student", "teacher"])
-        #expect(try await Self.queries(bench, "/api/3/people").last?.contains("lastName==\"*_'b____*\"") == true, "the apostrophe inside double quotes")
+        #expect(
+            try await Self.queries(bench, "/api/3/people").last?.contains("lastName==\"*_'b____*\"") == true, "the apostrophe inside double quotes")
         let berg = try await bench.call("kos.people.search", ["q": "van der berg"])["people"]?.arrayValue ?? []
         #expect(berg.map { $0["name"] } == ["Martijn van der Berg"])
         #expect(try await bench.call("kos.people.search", ["q": "zizkova"])["people"]?.arrayValue?.first?["name"] == "Žofie Žížková")
@@ -63,8 +65,9 @@ import Testing
     @Test func aDivisionsTeachersInCzechOrder() async throws {
         let bench = try await Self.publicOnly()
         let teachers = try await bench.call("kos.people.search", ["division": "18102"])["people"]?.arrayValue ?? []
-        #expect(teachers.map { $0["username"] } == ["adamekja", "cernyj", "dvorakto", "novakpet", "zizkova"],
-                "by surname (Jan Pavel Adámek first, whatever his two first names), Č after C, Ž last")
+        #expect(
+            teachers.map { $0["username"] } == ["adamekja", "cernyj", "dvorakto", "novakpet", "zizkova"],
+            "by surname (Jan Pavel Adámek first, whatever his two first names), Č after C, Ž last")
         #expect(teachers.allSatisfy { $0["roles"] == ["teacher"] && $0["division"] == "18102" && $0["email"] != .null })
         let narrowed = try await bench.call("kos.people.search", ["division": "18102", "q": "novak"])["people"]?.arrayValue ?? []
         #expect(narrowed.map { $0["username"] } == ["novakpet"])

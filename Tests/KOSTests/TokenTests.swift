@@ -36,7 +36,10 @@ import Testing
         #expect(semester["name"] == "Zimní 2025/2026")
         #expect(semester["start"] == "2025-09-22")
         #expect(semester["stale"] == false)
-        guard case .failure(let profile) = try await bench.host.call("kos.profile") else { Issue.record("a profile without a login"); return }
+        guard case .failure(let profile) = try await bench.host.call("kos.profile") else {
+            Issue.record("a profile without a login")
+            return
+        }
         #expect(profile.code == -32003)
         #expect(profile.data?["fix"] == "assistantctl kos.login")
         await bench.stop()
@@ -67,9 +70,15 @@ import Testing
         #expect(profile["stale"] == false)
 
         try await bench.admin("revoke")
-        guard case .failure(let ended) = try await bench.host.call("kos.profile") else { Issue.record("served after the refresh was refused"); return }
+        guard case .failure(let ended) = try await bench.host.call("kos.profile") else {
+            Issue.record("served after the refresh was refused")
+            return
+        }
         #expect(ended.code == -32003)
-        guard case .failure(let again) = try await bench.host.call("kos.profile") else { Issue.record("served"); return }
+        guard case .failure(let again) = try await bench.host.call("kos.profile") else {
+            Issue.record("served")
+            return
+        }
         #expect(again.code == -32003)
         let notices = try await bench.host.call("notifications.list", ["topic": "kos.auth.expired"]).get().arrayValue ?? []
         #expect(notices.count == 1, "one notice")
@@ -93,7 +102,10 @@ import Testing
             return try await group.reduce(into: [String: Result<JSONValue, RPCError>]()) { $0[$1.0] = $1.1 }
         }
         for method in methods {
-            guard case .success(let value) = outcomes[method] else { Issue.record("\(method): \(String(describing: outcomes[method]))"); continue }
+            guard case .success(let value) = outcomes[method] else {
+                Issue.record("\(method): \(String(describing: outcomes[method]))")
+                continue
+            }
             #expect(value["stale"] == false, "\(method)")
         }
         #expect(try await bench.call("kos.status")["state"] == "ready", "a rotated refresh token was not reused")

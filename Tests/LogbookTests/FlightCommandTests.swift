@@ -8,9 +8,11 @@ struct FlightCommandTests {
     @Test func aFlightGetsItsDerivedColumnsFilledIn() async throws {
         let lb = try await LogbookHost.started()
         try await lb.addSEP()
-        let f = try await lb.call("logbook.flights.add", [
-            "dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:05:00Z", "aircraft": "ok-ska",
-        ])
+        let f = try await lb.call(
+            "logbook.flights.add",
+            [
+                "dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:05:00Z", "aircraft": "ok-ska",
+            ])
         #expect(f["date"] == "2026-03-01")
         #expect(f["aircraft"] == "OK-SKA")
         #expect(f["total_min"] == 65)
@@ -30,9 +32,11 @@ struct FlightCommandTests {
         let lb = try await LogbookHost.started()
         try await lb.addSEP()
         try await lb.call("logbook.profile.set", ["default_function": "copilot"])
-        let f = try await lb.call("logbook.flights.add", [
-            "date": "2026-01-20", "dep": "LKPR", "arr": "LKTB", "out": "23:30", "in": "00:45", "aircraft": "OK-SKA", "ifr": "0:30",
-        ])
+        let f = try await lb.call(
+            "logbook.flights.add",
+            [
+                "date": "2026-01-20", "dep": "LKPR", "arr": "LKTB", "out": "23:30", "in": "00:45", "aircraft": "OK-SKA", "ifr": "0:30",
+            ])
         #expect(f["out"] == "2026-01-20T23:30:00Z")
         #expect(f["in"] == "2026-01-21T00:45:00Z")
         #expect(f["date"] == "2026-01-20", "the date is the UTC date of block off")
@@ -50,11 +54,13 @@ struct FlightCommandTests {
     @Test func explicitValuesWinAndDurationsTakeEveryForm() async throws {
         let lb = try await LogbookHost.started()
         try await lb.call("logbook.aircraft.add", ["registration": "OK-TWN", "model": "DA42", "engine": "me"])
-        let f = try await lb.call("logbook.flights.add", [
-            "dep": "LKTB", "arr": "LKTB", "out": "2026-04-01T10:00:00Z", "off": "2026-04-01T10:10:00Z", "on": "2026-04-01T11:20:00Z",
-            "in": "2026-04-01T11:30:00Z", "aircraft": "OK-TWN", "dual": "1.5", "pic": 0, "night": 0, "landings_day": 5, "takeoffs_day": 5,
-            "approaches": 2, "remarks": "circuits with FI", "pic_name": "J. Novák",
-        ])
+        let f = try await lb.call(
+            "logbook.flights.add",
+            [
+                "dep": "LKTB", "arr": "LKTB", "out": "2026-04-01T10:00:00Z", "off": "2026-04-01T10:10:00Z", "on": "2026-04-01T11:20:00Z",
+                "in": "2026-04-01T11:30:00Z", "aircraft": "OK-TWN", "dual": "1.5", "pic": 0, "night": 0, "landings_day": 5, "takeoffs_day": 5,
+                "approaches": 2, "remarks": "circuits with FI", "pic_name": "J. Novák",
+            ])
         #expect(f["sp_me_min"] == 90)
         #expect(f["dual_min"] == 90)
         #expect(f["pic_min"] == 0)
@@ -68,7 +74,9 @@ struct FlightCommandTests {
     @Test func badFlightsAreRefusedNamingTheFieldAndNothingIsWritten() async throws {
         let lb = try await LogbookHost.started()
         try await lb.addSEP()
-        let good: [String: JSONValue] = ["dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:00:00Z", "aircraft": "OK-SKA"]
+        let good: [String: JSONValue] = [
+            "dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:00:00Z", "aircraft": "OK-SKA",
+        ]
         try await lb.call("logbook.flights.add", .object(good))
         func with(_ changes: [String: JSONValue]) -> JSONValue { .object(good.merging(changes) { $1 }.filter { $0.value != .null }) }
         let cases: [(JSONValue, String)] = [
@@ -108,9 +116,11 @@ struct FlightCommandTests {
     @Test func updateDeleteRestoreAndPurge() async throws {
         let lb = try await LogbookHost.started()
         try await lb.addSEP()
-        let f = try await lb.call("logbook.flights.add", [
-            "dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:00:00Z", "aircraft": "OK-SKA", "remarks": "first",
-        ])
+        let f = try await lb.call(
+            "logbook.flights.add",
+            [
+                "dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:00:00Z", "aircraft": "OK-SKA", "remarks": "first",
+            ])
         let id = f["id"]!
         let moved = try await lb.call("logbook.flights.update", ["id": id, "in": "2026-03-01T09:30:00Z"])
         #expect(moved["total_min"] == 90, "derived total follows the new block time")
@@ -141,9 +151,20 @@ struct FlightCommandTests {
         let lb = try await LogbookHost.started()
         try await lb.addSEP()
         try await lb.addSEP("OK-SKB")
-        try await lb.call("logbook.flights.add", ["dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:00:00Z", "aircraft": "OK-SKA"])
-        try await lb.call("logbook.flights.add", ["dep": "LKTB", "arr": "LKPR", "out": "2026-03-01T17:30:00Z", "in": "2026-03-01T18:10:00Z", "aircraft": "OK-SKB", "remarks": "night check"])
-        try await lb.call("logbook.flights.add", ["dep": "LKPR", "arr": "EGLL", "out": "2026-03-05T08:00:00Z", "in": "2026-03-05T10:00:00Z", "aircraft": "OK-SKA", "ifr": 120, "function": "dual"])
+        try await lb.call(
+            "logbook.flights.add", ["dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:00:00Z", "aircraft": "OK-SKA"])
+        try await lb.call(
+            "logbook.flights.add",
+            [
+                "dep": "LKTB", "arr": "LKPR", "out": "2026-03-01T17:30:00Z", "in": "2026-03-01T18:10:00Z", "aircraft": "OK-SKB",
+                "remarks": "night check",
+            ])
+        try await lb.call(
+            "logbook.flights.add",
+            [
+                "dep": "LKPR", "arr": "EGLL", "out": "2026-03-05T08:00:00Z", "in": "2026-03-05T10:00:00Z", "aircraft": "OK-SKA", "ifr": 120,
+                "function": "dual",
+            ])
         try await lb.call("logbook.fstd.add", ["date": "2026-03-02", "fstd_type": "A320 FFS", "qualification": "DE-123", "total": "4:00"])
         #expect(try await lb.count() == 4)
         #expect(try await lb.count(["kind": "fstd"]) == 1)
@@ -173,7 +194,8 @@ struct FlightCommandTests {
         #expect(try await lb.failure("logbook.aircraft.add", ["registration": "ok-ska"]).code == 1101)
         #expect(try await lb.failure("logbook.aircraft.add", ["registration": "OK SKA!"]).data?["param"] == "registration")
         #expect(try await lb.failure("logbook.aircraft.add", ["registration": "OK-ABC", "engine": "jet"]).data?["param"] == "engine")
-        try await lb.call("logbook.flights.add", ["dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:00:00Z", "aircraft": "OK-SKA"])
+        try await lb.call(
+            "logbook.flights.add", ["dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:00:00Z", "aircraft": "OK-SKA"])
         #expect(try await lb.failure("logbook.aircraft.delete", ["registration": "OK-SKA"]).code == 1102)
         let renamed = try await lb.call("logbook.aircraft.update", ["registration": "OK-SKA", "new_registration": "OK-SKZ", "variant": "SP"])
         #expect(renamed["registration"] == "OK-SKZ")
@@ -186,7 +208,8 @@ struct FlightCommandTests {
         let s = try await lb.call("logbook.fstd.add", ["date": "2026-02-10", "fstd_type": "A320 FFS", "total": 240, "remarks": "LOFT"])
         #expect(s["kind"] == "fstd")
         #expect(s["total_min"] == 240)
-        #expect(try await lb.failure("logbook.fstd.add", ["date": "2026-02-10", "fstd_type": "A320", "total": .double(4.5)]).data?["param"] == "total")
+        #expect(
+            try await lb.failure("logbook.fstd.add", ["date": "2026-02-10", "fstd_type": "A320", "total": .double(4.5)]).data?["param"] == "total")
         #expect(try await lb.failure("logbook.fstd.add", ["date": "2026-02-10", "fstd_type": " ", "total": 60]).data?["param"] == "fstd_type")
         #expect(try await lb.failure("logbook.fstd.add", ["date": "10.2.2026", "fstd_type": "A320", "total": 60]).data?["param"] == "date")
         #expect(try await lb.call("logbook.fstd.list")["total_count"] == 1)
@@ -202,13 +225,20 @@ struct FlightCommandTests {
         let byIATA = try await lb.call("logbook.airports.search", ["query": "PRG"])["airports"]?.arrayValue ?? []
         #expect(byIATA.first?["icao"] == "LKPR")
         #expect(byIATA.first?["tz"] == "Europe/Prague")
-        #expect(try await lb.failure("logbook.airports.add", ["icao": "XXAB", "name": "Strip", "latitude": 95, "longitude": 16, "tz": "Europe/Prague"]).data?["param"] == "latitude")
-        #expect(try await lb.failure("logbook.airports.add", ["icao": "XXAB", "name": "Strip", "latitude": 49, "longitude": 16, "tz": "Mars/Olympus"]).data?["param"] == "tz")
-        try await lb.call("logbook.airports.add", ["icao": "xxab", "name": "Farm strip Kněžice", "latitude": 49.27, "longitude": 15.68, "tz": "Europe/Prague"])
+        #expect(
+            try await lb.failure("logbook.airports.add", ["icao": "XXAB", "name": "Strip", "latitude": 95, "longitude": 16, "tz": "Europe/Prague"])
+                .data?["param"] == "latitude")
+        #expect(
+            try await lb.failure("logbook.airports.add", ["icao": "XXAB", "name": "Strip", "latitude": 49, "longitude": 16, "tz": "Mars/Olympus"])
+                .data?["param"] == "tz")
+        try await lb.call(
+            "logbook.airports.add", ["icao": "xxab", "name": "Farm strip Kněžice", "latitude": 49.27, "longitude": 15.68, "tz": "Europe/Prague"])
         try await lb.addSEP()
-        let f = try await lb.call("logbook.flights.add", ["dep": "LKTB", "arr": "XXAB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T08:40:00Z", "aircraft": "OK-SKA"])
+        let f = try await lb.call(
+            "logbook.flights.add", ["dep": "LKTB", "arr": "XXAB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T08:40:00Z", "aircraft": "OK-SKA"])
         #expect(f["arr"] == "XXAB")
-        let iata = try await lb.call("logbook.flights.add", ["dep": "PRG", "arr": "BRQ", "out": "2026-03-02T08:00:00Z", "in": "2026-03-02T08:40:00Z", "aircraft": "OK-SKA"])
+        let iata = try await lb.call(
+            "logbook.flights.add", ["dep": "PRG", "arr": "BRQ", "out": "2026-03-02T08:00:00Z", "in": "2026-03-02T08:40:00Z", "aircraft": "OK-SKA"])
         #expect(iata["dep"] == "LKPR", "IATA codes are stored as ICAO")
         await lb.stop()
     }
@@ -220,8 +250,10 @@ struct FlightCommandTests {
         let sunset = try await lb.call("logbook.night", .object(leg.objectValue!.merging(["criterion": "sunset"]) { $1 }))
         #expect(civil["block_min"] == 70)
         #expect((civil["night_min"]?.intValue ?? 0) < (sunset["night_min"]?.intValue ?? 0), "sunset starts night earlier than civil twilight")
-        #expect(try await lb.failure("logbook.night", .object(leg.objectValue!.merging(["in": "2026-03-20T16:00:00Z"]) { $1 })).data?["param"] == "in")
-        #expect(try await lb.failure("logbook.night", .object(leg.objectValue!.merging(["criterion": "moonrise"]) { $1 })).data?["param"] == "criterion")
+        #expect(
+            try await lb.failure("logbook.night", .object(leg.objectValue!.merging(["in": "2026-03-20T16:00:00Z"]) { $1 })).data?["param"] == "in")
+        #expect(
+            try await lb.failure("logbook.night", .object(leg.objectValue!.merging(["criterion": "moonrise"]) { $1 })).data?["param"] == "criterion")
         await lb.stop()
     }
 }

@@ -136,7 +136,9 @@ struct ExportTests {
     func populate(_ lb: LogbookHost, flights: Int) async throws {
         try await lb.call("logbook.profile.set", ["name": "Jana Nováková"])
         try await lb.addSEP()
-        try await lb.call("logbook.aircraft.add", ["registration": "OK-TWN", "make": "Diamond", "model": "DA42", "type_designator": "DA42", "engine": "me", "operation": "sp"])
+        try await lb.call(
+            "logbook.aircraft.add",
+            ["registration": "OK-TWN", "make": "Diamond", "model": "DA42", "type_designator": "DA42", "engine": "me", "operation": "sp"])
         for i in 0..<flights {
             let day = String(format: "2026-02-%02d", 1 + i % 28)
             let start = 6 * 60 + (i / 28) * 150
@@ -147,11 +149,15 @@ struct ExportTests {
                 "dep": i % 3 == 0 ? "LKTB" : "LKPR", "arr": i % 2 == 0 ? "LKPR" : "LKTB", "out": .string(out), "in": .string(inAt),
                 "aircraft": i % 4 == 0 ? "OK-TWN" : "OK-SKA", "remarks": .string("leg \(i), \"quoted\"; with, commas"),
             ]
-            if i % 5 == 0 { p["function"] = "dual"; p["pic_name"] = "FI Černý" }
+            if i % 5 == 0 {
+                p["function"] = "dual"
+                p["pic_name"] = "FI Černý"
+            }
             if i % 7 == 0 { p["ifr"] = 30 }
             try await lb.call("logbook.flights.add", .object(p))
         }
-        try await lb.call("logbook.fstd.add", ["date": "2026-02-15", "fstd_type": "DA42 FNPT II", "qualification": "CZ-7", "total": 90, "remarks": "IR"])
+        try await lb.call(
+            "logbook.fstd.add", ["date": "2026-02-15", "fstd_type": "DA42 FNPT II", "qualification": "CZ-7", "total": 90, "remarks": "IR"])
         try await lb.call("logbook.totals.starting.set", ["total": "250:30", "pic": "200:00", "landings_day": 400])
     }
 
@@ -192,16 +198,20 @@ struct ExportTests {
             "'plain quote", "fine = not a formula",
         ]
         for (i, remark) in remarks.enumerated() {
-            try await source.call("logbook.flights.add", [
-                "date": .string("2026-03-1\(i)"), "dep": "LKPR", "arr": "LKTB", "out": "08:00", "in": "09:00", "aircraft": "OK-SKA",
-                "remarks": .string(remark), "pic_name": i == 0 ? "=1+1" : "SELF",
-            ])
+            try await source.call(
+                "logbook.flights.add",
+                [
+                    "date": .string("2026-03-1\(i)"), "dep": "LKPR", "arr": "LKTB", "out": "08:00", "in": "09:00", "aircraft": "OK-SKA",
+                    "remarks": .string(remark), "pic_name": i == 0 ? "=1+1" : "SELF",
+                ])
         }
         let dir = TemporaryDirectory()
         let path = dir.file("logbook.csv")
         try await source.call("logbook.export", ["path": .string(path), "format": "csv"])
         let cells = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").flatMap { $0.split(separator: ",") }
-        for cell in ["\"'=HYPERLINK(\"\"http://evil.example\"\"", "'+cmd|' /C calc'!A0", "'-2+3", "'@SUM(A1:A2)", "''=already quoted", "'''@twice", "'=1+1"] {
+        for cell in [
+            "\"'=HYPERLINK(\"\"http://evil.example\"\"", "'+cmd|' /C calc'!A0", "'-2+3", "'@SUM(A1:A2)", "''=already quoted", "'''@twice", "'=1+1",
+        ] {
             #expect(cells.contains { $0 == cell }, "\(cell) is written neutralised")
         }
         #expect(cells.contains("'plain quote") && cells.contains("fine = not a formula"), "other text is written as it is")
@@ -295,12 +305,17 @@ struct ExportTests {
     @Test func mixedEncodingsAreRefusedNamingTheLine() async throws {
         let lb = try await LogbookHost.started()
         try await lb.addSEP()
-        try await lb.call("logbook.flights.add", [
-            "dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:05:00Z", "aircraft": "OK-SKA", "pic_name": "Jiří Černý",
-        ])
-        try await lb.call("logbook.flights.add", [
-            "dep": "LKTB", "arr": "LKPR", "out": "2026-03-02T08:00:00Z", "in": "2026-03-02T09:05:00Z", "aircraft": "OK-SKA", "remarks": "hello",
-        ])
+        try await lb.call(
+            "logbook.flights.add",
+            [
+                "dep": "LKPR", "arr": "LKTB", "out": "2026-03-01T08:00:00Z", "in": "2026-03-01T09:05:00Z", "aircraft": "OK-SKA",
+                "pic_name": "Jiří Černý",
+            ])
+        try await lb.call(
+            "logbook.flights.add",
+            [
+                "dep": "LKTB", "arr": "LKPR", "out": "2026-03-02T08:00:00Z", "in": "2026-03-02T09:05:00Z", "aircraft": "OK-SKA", "remarks": "hello",
+            ])
         let dir = TemporaryDirectory()
         let path = dir.file("logbook.csv")
         try await lb.call("logbook.export", ["path": .string(path), "format": "csv"])

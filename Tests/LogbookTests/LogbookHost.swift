@@ -24,10 +24,12 @@ struct LogbookHost {
     }
 
     func addSEP(_ registration: String = "OK-SKA") async throws {
-        try await call("logbook.aircraft.add", [
-            "registration": .string(registration), "make": "Cessna", "model": "172", "variant": "S", "type_designator": "C172",
-            "class_rating": "SEP(land)",
-        ])
+        try await call(
+            "logbook.aircraft.add",
+            [
+                "registration": .string(registration), "make": "Cessna", "model": "172", "variant": "S", "type_designator": "C172",
+                "class_rating": "SEP(land)",
+            ])
     }
 
     func count(_ params: JSONValue = [:]) async throws -> Int64 {

@@ -19,7 +19,9 @@ struct LogbookManifestTests {
         ].map { "logbook." + $0 }
         for name in contract { #expect(names.contains(name), "\(name) is in the issue's contract") }
         let (readme, block) = try READMETable.sync(manifest, marker: "logbook-commands")
-        #expect(readme.contains(block), "README's Logbook command table differs from the manifest; run UPDATE_README=1 swift test --filter LogbookManifestTests")
+        #expect(
+            readme.contains(block),
+            "README's Logbook command table differs from the manifest; run UPDATE_README=1 swift test --filter LogbookManifestTests")
         let section = try #require(READMETable.section(readme, heading: "Logbook ("))
         for topic in manifest.topics where topic.topic != "logbook.report" {
             #expect(section.contains("`\(topic.topic)`"), "the Logbook section names \(topic.topic)")

@@ -6,7 +6,9 @@ import Testing
 @Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
 struct ReportCommandTests {
     /// Logs a flight of `minutes` on `date` (08:00 UTC block off, daytime in Europe).
-    func fly(_ lb: LogbookHost, _ date: String, minutes: Int, aircraft: String = "OK-SKA", at start: Int = 8 * 60, extra: [String: JSONValue] = [:]) async throws {
+    func fly(_ lb: LogbookHost, _ date: String, minutes: Int, aircraft: String = "OK-SKA", at start: Int = 8 * 60, extra: [String: JSONValue] = [:])
+        async throws
+    {
         let out = UTCMinuteText(date: date, minute: start)
         let inAt = UTCMinuteText(date: date, minute: start + minutes)
         var p: [String: JSONValue] = ["dep": "LKPR", "arr": "LKPR", "out": .string(out), "in": .string(inAt), "aircraft": .string(aircraft)]
@@ -22,7 +24,9 @@ struct ReportCommandTests {
     @Test func totalsWithStartingTotalsGroupsAndPages() async throws {
         let lb = try await LogbookHost.started()
         try await lb.addSEP()
-        try await lb.call("logbook.aircraft.add", ["registration": "OK-TWN", "model": "DA42", "type_designator": "DA42", "engine": "me", "class_rating": "MEP(land)"])
+        try await lb.call(
+            "logbook.aircraft.add",
+            ["registration": "OK-TWN", "model": "DA42", "type_designator": "DA42", "engine": "me", "class_rating": "MEP(land)"])
         try await fly(lb, "2025-12-30", minutes: 60)
         try await fly(lb, "2026-01-02", minutes: 90, aircraft: "OK-TWN")
         try await fly(lb, "2026-01-03", minutes: 30, extra: ["function": "dual", "pic_name": "FI Novák"])
@@ -79,10 +83,13 @@ struct ReportCommandTests {
         try await lb.addSEP("OK-SKB")
         var ids: [JSONValue] = []
         for (i, date) in ["2026-01-05", "2026-01-20", "2026-02-01", "2026-02-14", "2026-02-28", "2026-03-03", "2026-03-31"].enumerated() {
-            let out = UTCMinuteText(date: date, minute: 9 * 60), inAt = UTCMinuteText(date: date, minute: 9 * 60 + 30 + 7 * i)
-            let f = try await lb.call("logbook.flights.add", [
-                "dep": "LKPR", "arr": "LKTB", "out": .string(out), "in": .string(inAt), "aircraft": i % 2 == 0 ? "OK-SKA" : "OK-SKB",
-            ])
+            let out = UTCMinuteText(date: date, minute: 9 * 60)
+            let inAt = UTCMinuteText(date: date, minute: 9 * 60 + 30 + 7 * i)
+            let f = try await lb.call(
+                "logbook.flights.add",
+                [
+                    "dep": "LKPR", "arr": "LKTB", "out": .string(out), "in": .string(inAt), "aircraft": i % 2 == 0 ? "OK-SKA" : "OK-SKB",
+                ])
             ids.append(f["id"]!)
         }
         try await lb.call("logbook.fstd.add", ["date": "2026-02-10", "fstd_type": "FNPT", "total": 60])
@@ -96,7 +103,9 @@ struct ReportCommandTests {
         try await lb.call("logbook.aircraft.update", ["registration": "OK-SKB", "new_registration": "OK-SKC"])
 
         let entries = try await lb.call("logbook.flights.list", ["limit": 100])["entries"]?.arrayValue ?? []
-        for (from, to) in [(nil, nil), ("2026-01-10", "2026-03-02"), ("2026-02-01", "2026-02-28"), ("2026-02-02", "2026-02-27"), ("2026-03-01", nil)] as [(String?, String?)] {
+        for (from, to) in [(nil, nil), ("2026-01-10", "2026-03-02"), ("2026-02-01", "2026-02-28"), ("2026-02-02", "2026-02-27"), ("2026-03-01", nil)]
+            as [(String?, String?)]
+        {
             var params: [String: JSONValue] = ["group_by": "aircraft"]
             if let from { params["from_date"] = .string(from) }
             if let to { params["to_date"] = .string(to) }
@@ -107,7 +116,9 @@ struct ReportCommandTests {
             }
             let flights = inRange.filter { $0["kind"] == "flight" }
             #expect(totals["period"]?["flights"]?.intValue == Int64(flights.count), "\(from ?? "-")..\(to ?? "-")")
-            #expect(totals["period"]?["total_min"]?.intValue == flights.reduce(0) { $0 + ($1["total_min"]?.intValue ?? 0) }, "\(from ?? "-")..\(to ?? "-")")
+            #expect(
+                totals["period"]?["total_min"]?.intValue == flights.reduce(0) { $0 + ($1["total_min"]?.intValue ?? 0) },
+                "\(from ?? "-")..\(to ?? "-")")
             #expect(totals["period"]?["fstd_sessions"]?.intValue == Int64(inRange.count - flights.count))
             for group in totals["groups"]?.arrayValue ?? [] where group["key"]?.stringValue?.hasPrefix("OK-") == true {
                 let mine = flights.filter { $0["aircraft"] == group["key"] }
@@ -174,32 +185,46 @@ struct ReportCommandTests {
         #expect(pax?["status"] == "expiring_soon")
         let night = r["items"]?.arrayValue?.first { $0["rule"] == "night_passengers" }
         #expect(night?["status"] == "lapsed", "no night takeoffs or landings logged")
-        #expect(try await lb.call("logbook.currency", ["at": "2026-04-02"])["items"]?.arrayValue?.first { $0["rule"] == "passengers" }?["status"] == "lapsed")
+        #expect(
+            try await lb.call("logbook.currency", ["at": "2026-04-02"])["items"]?.arrayValue?.first { $0["rule"] == "passengers" }?["status"]
+                == "lapsed")
         await lb.stop()
     }
 
     @Test func certificatesAndMedicalValidity() async throws {
         let lb = try await LogbookHost.started()
-        let needsBirth = try await lb.failure("logbook.certificates.add", ["kind": "medical", "medical_class": "class2", "examination_date": "2026-05-04"])
+        let needsBirth = try await lb.failure(
+            "logbook.certificates.add", ["kind": "medical", "medical_class": "class2", "examination_date": "2026-05-04"])
         #expect(needsBirth.code == 1105)
         try await lb.call("logbook.profile.set", ["name": "Jana Nováková", "date_of_birth": "1986-06-15"])
         let m = try await lb.call("logbook.certificates.add", ["kind": "medical", "medical_class": "class2", "examination_date": "2026-05-04"])
         #expect(m["valid_until"] == "2028-06-15", "39 at examination: capped by the 42nd birthday")
         #expect(m["age_at_examination"] == 39)
         #expect(m["status"] == "ok")
-        let printed = try await lb.call("logbook.certificates.add", [
-            "kind": "medical", "medical_class": "class1", "examination_date": "2026-05-04", "expiry_date": "2027-05-01",
-        ])
+        let printed = try await lb.call(
+            "logbook.certificates.add",
+            [
+                "kind": "medical", "medical_class": "class1", "examination_date": "2026-05-04", "expiry_date": "2027-05-01",
+            ])
         #expect(printed["valid_until"] == "2027-05-01")
         #expect(printed["computed_valid_until"] == "2027-05-04")
         #expect(printed["expiry_overridden"] == true)
-        let rating = try await lb.call("logbook.certificates.add", ["kind": "other", "name": "SEP(land)", "issue_date": "2024-06-20", "expiry_date": "2026-06-20"])
+        let rating = try await lb.call(
+            "logbook.certificates.add", ["kind": "other", "name": "SEP(land)", "issue_date": "2024-06-20", "expiry_date": "2026-06-20"])
         #expect(rating["status"] == "expiring_soon", "19 days left on 1 June 2026")
-        #expect(try await lb.failure("logbook.certificates.add", ["kind": "medical", "examination_date": "2026-05-04"]).data?["param"] == "medical_class")
-        #expect(try await lb.failure("logbook.certificates.add", ["kind": "medical", "medical_class": "class3", "examination_date": "2026-05-04"]).data?["param"] == "medical_class")
-        #expect(try await lb.failure("logbook.certificates.add", ["kind": "medical", "medical_class": "class2", "examination_date": "2027-01-01"]).data?["param"] == "examination_date")
+        #expect(
+            try await lb.failure("logbook.certificates.add", ["kind": "medical", "examination_date": "2026-05-04"]).data?["param"] == "medical_class")
+        #expect(
+            try await lb.failure("logbook.certificates.add", ["kind": "medical", "medical_class": "class3", "examination_date": "2026-05-04"]).data?[
+                "param"] == "medical_class")
+        #expect(
+            try await lb.failure("logbook.certificates.add", ["kind": "medical", "medical_class": "class2", "examination_date": "2027-01-01"]).data?[
+                "param"] == "examination_date")
         #expect(try await lb.failure("logbook.certificates.add", ["kind": "other"]).data?["param"] == "name")
-        #expect(try await lb.failure("logbook.certificates.add", ["kind": "other", "name": "IR", "issue_date": "2026-01-01", "expiry_date": "2025-01-01"]).data?["param"] == "expiry_date")
+        #expect(
+            try await lb.failure(
+                "logbook.certificates.add", ["kind": "other", "name": "IR", "issue_date": "2026-01-01", "expiry_date": "2025-01-01"]
+            ).data?["param"] == "expiry_date")
 
         let medical = try await lb.call("logbook.medical", ["at": "2028-06-16"])
         #expect(medical["medicals"]?.arrayValue?.count == 2)

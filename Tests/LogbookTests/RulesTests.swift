@@ -113,9 +113,12 @@ struct MedicalValidityTests {
 
 @Suite(.stopsTestHosts, .timeLimit(.minutes(2)))
 struct RecencyRuleTests {
-    func flight(_ day: String, to: Int = 1, ldg: Int = 1, nightTO: Int = 0, nightLdg: Int = 0, pic: Int = 60, group: String = "SEP(land)") -> RecencyFlight {
-        RecencyFlight(day: Day(day)!, group: group, category: "aeroplane", takeoffs: to, landings: ldg, nightTakeoffs: nightTO,
-                      nightLandings: nightLdg, picMinutes: pic)
+    func flight(_ day: String, to: Int = 1, ldg: Int = 1, nightTO: Int = 0, nightLdg: Int = 0, pic: Int = 60, group: String = "SEP(land)")
+        -> RecencyFlight
+    {
+        RecencyFlight(
+            day: Day(day)!, group: group, category: "aeroplane", takeoffs: to, landings: ldg, nightTakeoffs: nightTO,
+            nightLandings: nightLdg, picMinutes: pic)
     }
 
     func item(_ report: JSONValue, _ rule: String, _ group: String = "SEP(land)") -> JSONValue? {
@@ -208,7 +211,8 @@ struct NightReferenceTests {
                 dep: airports.airport(leg.dep)!, arr: airports.airport(leg.arr)!, out: UTCMinute.parseISO(leg.out)!,
                 in: UTCMinute.parseISO(leg.in)!, off: leg.off.flatMap(UTCMinute.parseISO), on: leg.on.flatMap(UTCMinute.parseISO),
                 criterion: NightCriterion(rawValue: leg.criterion)!)
-            #expect(abs(r.nightMinutes - leg.night_min) <= 2, "\(leg.dep)-\(leg.arr) \(leg.out) \(leg.criterion): \(r.nightMinutes) vs \(leg.night_min)")
+            #expect(
+                abs(r.nightMinutes - leg.night_min) <= 2, "\(leg.dep)-\(leg.arr) \(leg.out) \(leg.criterion): \(r.nightMinutes) vs \(leg.night_min)")
             #expect(r.nightTakeoff == leg.night_takeoff, "\(leg.dep)-\(leg.arr) \(leg.out) night takeoff")
             #expect(r.nightLanding == leg.night_landing, "\(leg.dep)-\(leg.arr) \(leg.out) night landing")
         }

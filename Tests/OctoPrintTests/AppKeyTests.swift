@@ -22,8 +22,10 @@ struct AppKeyTests {
         }
         let r = try await runCommand(
             "/usr/bin/curl",
-            ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", key, "-H", "Content-Type: application/json",
-             "\(op.octoprint.url)/plugin/appkeys/decision/\(token)", "-d", "{\"decision\": \(decision)}"], environment: env)
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", key, "-H", "Content-Type: application/json",
+                "\(op.octoprint.url)/plugin/appkeys/decision/\(token)", "-d", "{\"decision\": \(decision)}",
+            ], environment: env)
         #expect(r.stdout == "204")
     }
 
@@ -41,7 +43,10 @@ struct AppKeyTests {
             async let denied = host.call("octoprint.printers.request_key", ["name": "mini", "url": url, "user": "admin"])
             try await decide(op, false)
             let refusal = try await denied
-            guard case .failure(let error) = refusal else { Issue.record("a denied request added a printer"); return }
+            guard case .failure(let error) = refusal else {
+                Issue.record("a denied request added a printer")
+                return
+            }
             #expect(error.code == 1013)
             #expect(try await op.call("octoprint.printers.list")["printers"]?.arrayValue?.count == 1)
         }

@@ -33,33 +33,55 @@ struct DiscoveryTests {
     @Test func parsesCompressedAnswersAndDeduplicatesByUUID() throws {
         // An mDNS response: PTR, SRV, TXT and A, names compressed, built by hand.
         var b = ByteBuffer()
-        b.writeInteger(UInt16(0)); b.writeInteger(UInt16(0x8400)); b.writeInteger(UInt16(0)); b.writeInteger(UInt16(4))
-        b.writeInteger(UInt16(0)); b.writeInteger(UInt16(0))
+        b.writeInteger(UInt16(0))
+        b.writeInteger(UInt16(0x8400))
+        b.writeInteger(UInt16(0))
+        b.writeInteger(UInt16(4))
+        b.writeInteger(UInt16(0))
+        b.writeInteger(UInt16(0))
         let serviceOffset = b.writerIndex
         DNSMessage.writeName("_octoprint._tcp.local", into: &b)
-        b.writeInteger(UInt16(12)); b.writeInteger(UInt16(1)); b.writeInteger(UInt32(120))
+        b.writeInteger(UInt16(12))
+        b.writeInteger(UInt16(1))
+        b.writeInteger(UInt32(120))
         var instance = ByteBuffer()
-        instance.writeInteger(UInt8(5)); instance.writeString("Prusa")
+        instance.writeInteger(UInt8(5))
+        instance.writeString("Prusa")
         instance.writeInteger(UInt16(0xC000 | serviceOffset))
         b.writeInteger(UInt16(instance.readableBytes))
         let instanceOffset = b.writerIndex
         b.writeBuffer(&instance)
         // SRV for the instance (pointer to it).
-        b.writeInteger(UInt16(0xC000 | instanceOffset)); b.writeInteger(UInt16(33)); b.writeInteger(UInt16(1)); b.writeInteger(UInt32(120))
+        b.writeInteger(UInt16(0xC000 | instanceOffset))
+        b.writeInteger(UInt16(33))
+        b.writeInteger(UInt16(1))
+        b.writeInteger(UInt32(120))
         var srv = ByteBuffer()
-        srv.writeInteger(UInt16(0)); srv.writeInteger(UInt16(0)); srv.writeInteger(UInt16(5000))
+        srv.writeInteger(UInt16(0))
+        srv.writeInteger(UInt16(0))
+        srv.writeInteger(UInt16(5000))
         DNSMessage.writeName("prusa.local", into: &srv)
         b.writeInteger(UInt16(srv.readableBytes))
         let targetOffset = b.writerIndex + 6
         b.writeBuffer(&srv)
         // TXT.
-        b.writeInteger(UInt16(0xC000 | instanceOffset)); b.writeInteger(UInt16(16)); b.writeInteger(UInt16(1)); b.writeInteger(UInt32(120))
+        b.writeInteger(UInt16(0xC000 | instanceOffset))
+        b.writeInteger(UInt16(16))
+        b.writeInteger(UInt16(1))
+        b.writeInteger(UInt32(120))
         let entries = ["path=/octo/", "version=1.11.8", "api=0.1", "uuid=abc-123"]
         b.writeInteger(UInt16(entries.reduce(0) { $0 + 1 + $1.utf8.count }))
-        for e in entries { b.writeInteger(UInt8(e.utf8.count)); b.writeString(e) }
+        for e in entries {
+            b.writeInteger(UInt8(e.utf8.count))
+            b.writeString(e)
+        }
         // A for the target.
-        b.writeInteger(UInt16(0xC000 | targetOffset)); b.writeInteger(UInt16(1)); b.writeInteger(UInt16(1)); b.writeInteger(UInt32(120))
-        b.writeInteger(UInt16(4)); b.writeBytes([192, 168, 1, 20])
+        b.writeInteger(UInt16(0xC000 | targetOffset))
+        b.writeInteger(UInt16(1))
+        b.writeInteger(UInt16(1))
+        b.writeInteger(UInt32(120))
+        b.writeInteger(UInt16(4))
+        b.writeBytes([192, 168, 1, 20])
 
         let records = try #require(DNSMessage.records(in: b))
         #expect(records.count == 4)

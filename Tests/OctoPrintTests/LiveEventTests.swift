@@ -16,7 +16,8 @@ struct LiveEventTests {
         init(_ host: TestHost) async throws {
             connection = try await host.connect()
             _ = try await connection.call("subscribe", params: ["topics": ["octoprint.*"]])
-            let stream = connection.notifications, lines = self.lines
+            let stream = connection.notifications
+            let lines = self.lines
             reader = Task {
                 for await n in stream where n.method == "notice" {
                     let attachments = n.params["attachments"]?.arrayValue?.count ?? 0
@@ -30,7 +31,9 @@ struct LiveEventTests {
             return try await withDeadline(120, "notice \(topic) \(text)") { await lines.next { $0.hasPrefix(topic + " |") && $0.contains(text) } }
         }
 
-        func count(_ topic: String, containing text: String = "") -> Int { lines.lines.filter { $0.hasPrefix(topic + " |") && $0.contains(text) }.count }
+        func count(_ topic: String, containing text: String = "") -> Int {
+            lines.lines.filter { $0.hasPrefix(topic + " |") && $0.contains(text) }.count
+        }
 
         func close() async {
             reader.cancel()
@@ -72,7 +75,9 @@ struct LiveEventTests {
             do {
                 _ = try await log.wait(for: "octoprint.print.started", containing: "second.gcode")
             } catch {
-                Issue.record("upload: \(second.encodedString())\nnotices: \(log.lines.lines)\nstatus: \(try await op.call("octoprint.status").encodedString())")
+                Issue.record(
+                    "upload: \(second.encodedString())\nnotices: \(log.lines.lines)\nstatus: \(try await op.call("octoprint.status").encodedString())"
+                )
                 throw error
             }
             await proxy.cut()

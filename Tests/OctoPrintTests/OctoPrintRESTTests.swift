@@ -14,9 +14,11 @@ struct OctoPrintRESTTests {
             #expect(try await op.failure("octoprint.status", [:]).code == 1002, "no printer yet")
             let badKey = try await op.failure("octoprint.printers.add", ["name": "mk3", "url": url, "api_key": "WRONGKEY"])
             #expect(badKey.code == 1004)
-            let refused = try await op.failure("octoprint.printers.add", [
-                "name": "mk3", "url": .string("http://127.0.0.1:\(try Peers.freePort())"), "api_key": .string(op.octoprint.apiKey),
-            ])
+            let refused = try await op.failure(
+                "octoprint.printers.add",
+                [
+                    "name": "mk3", "url": .string("http://127.0.0.1:\(try Peers.freePort())"), "api_key": .string(op.octoprint.apiKey),
+                ])
             #expect(refused.code == -32004)
             #expect(refused.message.contains("connection refused"))
             // The daemon's own socket directory is not an HTTP server; a plain HTTP server that is
@@ -25,9 +27,11 @@ struct OctoPrintRESTTests {
             let plain = try PeerProcess(Peers.python, ["-m", "http.server", "--bind", "127.0.0.1", plainPort])
             defer { plain.stop() }
             _ = try await plain.line(containing: "Serving HTTP", within: 20, "http.server")
-            let notOctoPrint = try await op.failure("octoprint.printers.add", [
-                "name": "mk3", "url": .string("http://127.0.0.1:\(plainPort)"), "api_key": .string(op.octoprint.apiKey),
-            ])
+            let notOctoPrint = try await op.failure(
+                "octoprint.printers.add",
+                [
+                    "name": "mk3", "url": .string("http://127.0.0.1:\(plainPort)"), "api_key": .string(op.octoprint.apiKey),
+                ])
             #expect(notOctoPrint.code == 1005)
             #expect(try await op.failure("octoprint.printers.add", ["name": "mk3", "url": "ftp://x", "api_key": "k"]).data?["param"] == "url")
             #expect(try await op.failure("octoprint.printers.add", ["name": "my printer", "url": url, "api_key": "k"]).data?["param"] == "name")
@@ -38,7 +42,8 @@ struct OctoPrintRESTTests {
             #expect(added["octoprint"]?["server"] == "1.11.8")
             #expect(added["printer"]?["default"] == true)
             #expect(added.encodedString().contains(op.octoprint.apiKey) == false, "the key never comes back")
-            #expect(try await op.failure("octoprint.printers.add", ["name": "mk3", "url": url, "api_key": .string(op.octoprint.apiKey)]).code == 1010)
+            #expect(
+                try await op.failure("octoprint.printers.add", ["name": "mk3", "url": url, "api_key": .string(op.octoprint.apiKey)]).code == 1010)
             // A second name for the same OctoPrint, key read from the vault.
             try await op.call("vault.set", ["name": "octoprint/mini/api_key", "secret": .string(op.octoprint.apiKey)])
             try await op.call("octoprint.printers.add", ["name": "mini", "url": url])
@@ -57,8 +62,10 @@ struct OctoPrintRESTTests {
 
     /// A small cube's G-code (200 moves).
     static func cube(in dir: TemporaryDirectory) -> String {
-        dir.write("cube.gcode", (["G28", "G1 Z0.2 F1200"] + (0..<200).map { "G1 X\($0 % 50) Y\($0 % 40) E\(Double($0) * 0.05) F3000" } + ["M104 S0", "M140 S0"])
-            .joined(separator: "\n") + "\n")
+        dir.write(
+            "cube.gcode",
+            (["G28", "G1 Z0.2 F1200"] + (0..<200).map { "G1 X\($0 % 50) Y\($0 % 40) E\(Double($0) * 0.05) F3000" } + ["M104 S0", "M140 S0"])
+                .joined(separator: "\n") + "\n")
     }
 
     @Test(.enabled(if: enabled)) func aDisconnectedPrinterSaysHowToConnect() async throws {
@@ -120,7 +127,7 @@ struct OctoPrintRESTTests {
         try await OctoPrintHost.with(connected: true) { op in
             let dir = TemporaryDirectory()
             let gcode = Self.cube(in: dir)
-                let up = try await op.call("octoprint.files.upload", ["file": .string(gcode), "print": true])
+            let up = try await op.call("octoprint.files.upload", ["file": .string(gcode), "print": true])
             #expect(up["done"] == true)
             #expect(up["files"]?["local"]?["name"] == "cube.gcode")
             _ = try await op.waitForStatus("printing") { $0["flags"]?["printing"] == true || $0["progress"]?["completion"]?.doubleValue == 100 }
@@ -175,7 +182,9 @@ struct OctoPrintRESTTests {
         try await OctoPrintHost.with { op in
             let profiles = try await op.call("octoprint.profiles.list")
             #expect(profiles["profiles"]?["_default"]?["id"] == "_default")
-            try await op.call("octoprint.profiles.add", ["data": ["id": "mini", "name": "Mini", "model": "Test", "volume": ["width": 180, "depth": 180, "height": 180]]])
+            try await op.call(
+                "octoprint.profiles.add",
+                ["data": ["id": "mini", "name": "Mini", "model": "Test", "volume": ["width": 180, "depth": 180, "height": 180]]])
             #expect(try await op.call("octoprint.profiles.get", ["id": "mini"])["name"] == "Mini")
             try await op.call("octoprint.profiles.update", ["id": "mini", "data": ["name": "Mini+"]])
             #expect(try await op.call("octoprint.profiles.get", ["id": "mini"])["name"] == "Mini+")
@@ -214,7 +223,8 @@ struct OctoPrintRESTTests {
             #expect(try await op.call("octoprint.logs.list")["files"]?.arrayValue?.isEmpty == false)
             let log = try await op.call("octoprint.logs.list")["files"]?.arrayValue?.first?["name"]?.stringValue ?? "octoprint.log"
             let dir = TemporaryDirectory()
-            #expect((try await op.call("octoprint.logs.download", ["name": .string(log), "out": .string(dir.file("o.log"))])["bytes"]?.intValue ?? 0) > 0)
+            #expect(
+                (try await op.call("octoprint.logs.download", ["name": .string(log), "out": .string(dir.file("o.log"))])["bytes"]?.intValue ?? 0) > 0)
             let users = try await op.call("octoprint.access.users.list")
             #expect(users["users"]?.arrayValue?.contains { $0["name"] == "admin" } == true)
             #expect(users.encodedString().contains(op.octoprint.apiKey) == false)
@@ -226,7 +236,8 @@ struct OctoPrintRESTTests {
             #expect(try await op.call("octoprint.timelapse.delete_unrendered", ["name": "none"]) == ["ok": true, "status": 204])
             #expect(try await op.call("octoprint.access.permissions")["permissions"]?.arrayValue?.isEmpty == false)
             #expect(try await op.call("octoprint.languages.list")["language_packs"]?["_core"]?["identifier"] == "_core")
-            #expect(try await op.call("octoprint.util.test", ["command": "path", "options": ["path": "/tmp", "check_type": "dir"]])["result"] == true)
+            #expect(
+                try await op.call("octoprint.util.test", ["command": "path", "options": ["path": "/tmp", "check_type": "dir"]])["result"] == true)
             #expect(try await op.call("octoprint.server.info")["version"] == "1.11.8")
             #expect(try await op.call("octoprint.controls.list")["controls"] == [], "no custom control is configured")
         }

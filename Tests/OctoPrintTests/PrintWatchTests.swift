@@ -24,7 +24,13 @@ struct PrintWatchTests {
     }
 
     func state(printing: Bool = false, paused: Bool = false, error: Bool = false, text: String = "Operational") -> JSONValue {
-        ["text": .string(text), "flags": ["printing": .bool(printing), "paused": .bool(paused), "error": .bool(error), "closedOrError": .bool(error), "operational": .bool(!error)]]
+        [
+            "text": .string(text),
+            "flags": [
+                "printing": .bool(printing), "paused": .bool(paused), "error": .bool(error), "closedOrError": .bool(error),
+                "operational": .bool(!error),
+            ],
+        ]
     }
     let job: JSONValue = ["file": ["path": "part.gcode", "name": "part.gcode"]]
 
@@ -37,10 +43,12 @@ struct PrintWatchTests {
         await w.observe(state: state(), job: job, progress: ["completion": 100, "printTime": 3725], bed: 58, fromPush: false)
         await w.observe(state: state(), job: job, progress: ["completion": 100], bed: 39, fromPush: false)
         await w.observe(state: state(), job: job, progress: ["completion": 100], bed: 30, fromPush: false)
-        #expect(posted.topics == [
-            "octoprint.print.started", "octoprint.print.progress", "octoprint.print.progress", "octoprint.print.paused", "octoprint.print.resumed",
-            "octoprint.print.progress", "octoprint.print.done", "octoprint.bed.cooled",
-        ])
+        #expect(
+            posted.topics == [
+                "octoprint.print.started", "octoprint.print.progress", "octoprint.print.progress", "octoprint.print.paused",
+                "octoprint.print.resumed",
+                "octoprint.print.progress", "octoprint.print.done", "octoprint.bed.cooled",
+            ])
         let done = posted.items.withLockedValue { $0.first { $0.topic == "octoprint.print.done" } }
         #expect(done?.body.contains("1 h 2 min") == true)
         #expect(done?.snapshot == true)
@@ -52,9 +60,11 @@ struct PrintWatchTests {
         await w.observe(state: state(error: true, text: "Error"), job: job, progress: ["completion": 30], bed: nil, fromPush: false)
         await w.observe(state: state(printing: true), job: ["file": ["path": "other.gcode"]], progress: ["completion": 5], bed: nil, fromPush: false)
         await w.observe(state: state(), job: ["file": ["path": "other.gcode"]], progress: ["completion": 6], bed: nil, fromPush: false)
-        #expect(posted.topics.filter { $0 != "octoprint.print.progress" } == [
-            "octoprint.print.started", "octoprint.print.failed", "octoprint.printer.error", "octoprint.print.started", "octoprint.print.cancelled",
-        ])
+        #expect(
+            posted.topics.filter { $0 != "octoprint.print.progress" } == [
+                "octoprint.print.started", "octoprint.print.failed", "octoprint.printer.error", "octoprint.print.started",
+                "octoprint.print.cancelled",
+            ])
     }
 
     @Test func eventsAndStateTogetherDoNotDuplicate() async {

@@ -10,9 +10,11 @@ struct WebcamTests {
             let cam = try await WebcamPeer()
             defer { cam.stop() }
             #expect(try await op.failure("octoprint.webcam.snapshot", ["out": "/tmp/x.jpg"]).code == 1011, "no snapshot URL yet")
-            try await op.call("octoprint.settings.patch", [
-                "settings": ["plugins": ["classicwebcam": ["snapshot": .string(cam.snapshotURL), "stream": .string(cam.streamURL)]]],
-            ])
+            try await op.call(
+                "octoprint.settings.patch",
+                [
+                    "settings": ["plugins": ["classicwebcam": ["snapshot": .string(cam.snapshotURL), "stream": .string(cam.streamURL)]]]
+                ])
             let info = try await op.call("octoprint.webcam.info")
             let first = info["webcams"]?.arrayValue?.first
             #expect(first?["snapshot_url"]?.stringValue == cam.snapshotURL)
@@ -37,7 +39,8 @@ struct WebcamTests {
                 seen.insert(data)
             }
             #expect(seen.count == 5, "five different frames")
-            #expect(try await op.failure("octoprint.webcam.frames", ["out_dir": .string(dir.file("missing")), "count": 2]).data?["param"] == "out_dir")
+            #expect(
+                try await op.failure("octoprint.webcam.frames", ["out_dir": .string(dir.file("missing")), "count": 2]).data?["param"] == "out_dir")
             #expect(try await op.failure("octoprint.webcam.frames", ["out_dir": .string(dir.path), "count": 0]).data?["param"] == "count")
         }
     }

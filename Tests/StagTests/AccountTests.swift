@@ -29,7 +29,10 @@ import Testing
         let run = try await bench.host.call("jobs.run", ["id": "stag.refresh"]).get()
         #expect(run["last_outcome"] == "failed")
         #expect(run["last_error"]?.stringValue?.contains("zcu") == true)
-        guard case .failure(let expired) = try await bench.host.call("stag.exams") else { Issue.record("zcu served"); return }
+        guard case .failure(let expired) = try await bench.host.call("stag.exams") else {
+            Issue.record("zcu served")
+            return
+        }
         #expect(expired.code == -32003)
         #expect(try await bench.host.call("stag.timetable", ["account": "upol", "role": "teacher"]).get()["stale"] == false, "upol is unaffected")
         let status = try await bench.host.call("stag.status").get()["accounts"]?.arrayValue ?? []
@@ -52,7 +55,10 @@ import Testing
         #expect(invalidate.count == 1)
         #expect(invalidate.first?["query"]?["ticket"]?.stringValue?.count == 64, "the one call that takes the ticket as a parameter")
         #expect(!(try await bench.host.call("vault.list").get().encodedString().contains("stag/school/ticket")))
-        guard case .failure(let loggedOut) = try await bench.host.call("stag.grades") else { Issue.record("served after logout"); return }
+        guard case .failure(let loggedOut) = try await bench.host.call("stag.grades") else {
+            Issue.record("served after logout")
+            return
+        }
         #expect(loggedOut.code == -32003)
         #expect(try await NoticeTests.notices(bench, "stag.auth.expired").isEmpty, "a logout is not an expiry")
         await bench.stop()
@@ -70,7 +76,9 @@ import Testing
         try await NoticeTests.refresh(bench)
         let first = try String(contentsOfFile: path, encoding: .utf8)
         #expect(first.hasPrefix("BEGIN:VCALENDAR\r\n"))
-        #expect(first.components(separatedBy: "BEGIN:VEVENT").count - 1 == 4, "24 Nov – the 14-week window: PPA1, the VSS exam, MA1 on 30 Nov, and 23 Nov's MA1")
+        #expect(
+            first.components(separatedBy: "BEGIN:VEVENT").count - 1 == 4,
+            "24 Nov – the 14-week window: PPA1, the VSS exam, MA1 on 30 Nov, and 23 Nov's MA1")
         var rows = StagFake.fixture["timetable"]!.arrayValue!
         rows.removeLast(2)
         try await bench.fake.admin("timetable", ["rows": .array(rows)])

@@ -21,12 +21,18 @@ import Testing
     @Test func xml403And500AreClearErrors() async throws {
         let bench = try await StudyTests.student()
         try await bench.fake.admin("state", ["failure": "xml"])
-        guard case .failure(let xml) = try await bench.host.call("stag.grades") else { Issue.record("XML accepted"); return }
+        guard case .failure(let xml) = try await bench.host.call("stag.grades") else {
+            Issue.record("XML accepted")
+            return
+        }
         #expect(xml.code == 1306)
         #expect(xml.message.contains("not JSON (application/xml"), "\(xml.message)")
 
         try await bench.fake.admin("state", ["failure": "403"])
-        guard case .failure(let refused) = try await bench.host.call("stag.grades") else { Issue.record("403 accepted"); return }
+        guard case .failure(let refused) = try await bench.host.call("stag.grades") else {
+            Issue.record("403 accepted")
+            return
+        }
         #expect(refused.code == 1304)
         #expect(refused.data?["account"] == "school")
 
@@ -38,7 +44,8 @@ import Testing
         #expect(stale["stale"] == true, "a 500 is STAG failing: the last copy is served")
         #expect(stale["total"] == fresh["total"])
         guard case .failure(let failed) = try await clock.whileAdvancing({ try await bench.host.call("stag.exams") }) else {
-            Issue.record("a 500 without a copy succeeded"); return
+            Issue.record("a 500 without a copy succeeded")
+            return
         }
         #expect(failed.code == -32004)
         #expect(failed.data?["status"] == 500)

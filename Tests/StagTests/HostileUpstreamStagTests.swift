@@ -9,7 +9,8 @@ import Testing
 /// a clear error naming it each time, and the daemon answers on.
 @Suite(.stopsTestHosts, .serialized, .timeLimit(.minutes(3))) struct HostileUpstreamStagTests {
     @Test func theCanteenAnsweringBadlyIsAClearError() async throws {
-        let behaviours = HostileUpstream.everyJSONMisbehaviour(redirectTarget: "http://192.0.2.1/canteen/B")
+        let behaviours =
+            HostileUpstream.everyJSONMisbehaviour(redirectTarget: "http://192.0.2.1/canteen/B")
             + [.answer(status: 200, contentType: "application/json", body: "[1, 2, 3]")]
         for behaviour in behaviours {
             try await HostileUpstream.with(behaviour) { server in
@@ -19,7 +20,10 @@ import Testing
                     $0.plugins["stag"] = ["canteen_url": .string(server.url + "/rest/canteen")]
                 }
                 let outcome = try await clock.whileAdvancing { try await host.call("stag.canteen", ["canteen": "B"]) }
-                guard case .failure(let error) = outcome else { Issue.record("\(behaviour) was accepted: \(outcome)"); return }
+                guard case .failure(let error) = outcome else {
+                    Issue.record("\(behaviour) was accepted: \(outcome)")
+                    return
+                }
                 #expect([-32004, -32005, 1309].contains(error.code), "\(behaviour): \(error.code) \(error.message)")
                 #expect(error.message.contains("127.0.0.1:\(server.port)"), "\(behaviour) names the server: \(error.message)")
                 #expect(try await host.call("stag.status").get()["accounts"] != nil, "\(behaviour): the daemon answers on")
@@ -52,7 +56,10 @@ import Testing
                     #expect([-32004, -32005, 1306].contains(error.code), "\(behaviour): \(error.code) \(error.message)")
                 }
                 let exams = try await clock.whileAdvancing { try await bench.host.call("stag.exams") }
-                guard case .failure(let error) = exams else { Issue.record("\(behaviour) was accepted: \(exams)"); return }
+                guard case .failure(let error) = exams else {
+                    Issue.record("\(behaviour) was accepted: \(exams)")
+                    return
+                }
                 #expect([-32004, -32005, 1306].contains(error.code), "\(behaviour): \(error.code) \(error.message)")
                 #expect(error.message.contains("127.0.0.1:\(server.port)"), "\(behaviour) names the server: \(error.message)")
                 #expect(server.requestCount > 0, "\(behaviour): the hostile server was asked")

@@ -97,29 +97,47 @@ import Testing
         try await bench.fake.admin("login", ["user": "student", "mode": "normal"])
         let loginURL = bench.fake.base + "/ws/login?originalURL=" + "http%3A%2F%2F127.0.0.1%3A9%2Fcb" + "&longTicket=1"
         let callback = try require(try await Browser.redirectLocation(loginURL), "the 302's Location")
-        let pasted = try await bench.host.call("stag.login.ticket", ["base_url": .string(bench.fake.base), "account": "a", "callback_url": .string(callback)]).get()
+        let pasted = try await bench.host.call(
+            "stag.login.ticket", ["base_url": .string(bench.fake.base), "account": "a", "callback_url": .string(callback)]
+        ).get()
         #expect(pasted["account"]?["roles"]?.arrayValue?.first?["osCislo"] == "F20B0001P")
 
         let ticket = try require(URLComponents(string: callback)?.queryItems?.first { $0.name == "stagUserTicket" }?.value)
-        let byTicket = try await bench.host.call("stag.login.ticket", ["base_url": .string(bench.fake.base), "account": "b", "ticket": .string(ticket)]).get()
+        let byTicket = try await bench.host.call(
+            "stag.login.ticket", ["base_url": .string(bench.fake.base), "account": "b", "ticket": .string(ticket)]
+        ).get()
         #expect(byTicket["account"]?["logged_in"] == true)
 
-        let byPassword = try await bench.host.call("stag.login.password", [
-            "base_url": .string(bench.fake.base), "account": "c", "username": "F20B0001P", "password": "heslo-studenta",
-        ]).get()
+        let byPassword = try await bench.host.call(
+            "stag.login.password",
+            [
+                "base_url": .string(bench.fake.base), "account": "c", "username": "F20B0001P", "password": "heslo-studenta",
+            ]
+        ).get()
         #expect(byPassword["account"]?["roles"]?.arrayValue?.first?["osCislo"] == "F20B0001P")
         let vault = try await bench.host.call("vault.list").get().encodedString()
         #expect(vault.contains("stag/c/ticket"))
         #expect(!vault.contains("stag/c/password"), "the password is used once, never stored")
 
         // A refused ticket or password saves nothing.
-        guard case .failure(let refused) = try await bench.host.call("stag.login.ticket", ["base_url": .string(bench.fake.base), "account": "d", "ticket": "0123abcd"]) else {
-            Issue.record("a bogus ticket was accepted"); return
+        guard
+            case .failure(let refused) = try await bench.host.call(
+                "stag.login.ticket", ["base_url": .string(bench.fake.base), "account": "d", "ticket": "0123abcd"])
+        else {
+            Issue.record("a bogus ticket was accepted")
+            return
         }
         #expect(refused.code == -32003)
-        guard case .failure(let wrong) = try await bench.host.call("stag.login.password", [
-            "base_url": .string(bench.fake.base), "account": "e", "username": "F20B0001P", "password": "wrong",
-        ]) else { Issue.record("a wrong password was accepted"); return }
+        guard
+            case .failure(let wrong) = try await bench.host.call(
+                "stag.login.password",
+                [
+                    "base_url": .string(bench.fake.base), "account": "e", "username": "F20B0001P", "password": "wrong",
+                ])
+        else {
+            Issue.record("a wrong password was accepted")
+            return
+        }
         #expect(wrong.code == -32003)
         #expect(!wrong.message.contains("wrong"), "the password is not echoed")
         let names = try await bench.host.call("stag.accounts.list").get()["accounts"]?.arrayValue?.map { $0["account"] }
@@ -152,13 +170,17 @@ import Testing
             ("stag.login", ["university": 5], "university"),
         ]
         for (method, params, param) in cases {
-            guard case .failure(let error) = try await bench.host.call(method, params) else { Issue.record("\(method) \(params) accepted"); continue }
+            guard case .failure(let error) = try await bench.host.call(method, params) else {
+                Issue.record("\(method) \(params) accepted")
+                continue
+            }
             #expect(error.code == -32602, "\(method) \(params): \(error.message)")
             #expect(error.data?["param"] == .string(param), "\(method) \(params): \(error.message)")
         }
         // The pasted anonymous ticket is a cancelled login.
         guard case .failure(let anonymous) = try await bench.host.call("stag.login.ticket", ["university": "zcu", "ticket": "anonymous"]) else {
-            Issue.record("anonymous accepted"); return
+            Issue.record("anonymous accepted")
+            return
         }
         #expect(anonymous.code == 1302)
         #expect(try await bench.fake.requests().isEmpty, "nothing reached STAG")

@@ -42,7 +42,7 @@ import Testing
         #expect(try await Self.notices(bench, "stag.*").isEmpty, "the baseline tells nothing")
         #expect(try await bench.host.call("stag.status").get()["accounts"]?.arrayValue?.first?["last_refresh"] == "2026-11-24T08:00:00Z")
 
-        try await bench.fake.admin("term", Self.term(2000001, subject: "KIV/DB1", day: "15.12.2026"))
+        try await bench.fake.admin("term", Self.term(2_000_001, subject: "KIV/DB1", day: "15.12.2026"))
         var graded = StagFake.fixture["grades"]!.arrayValue![5].objectValue!  // KIV/OS, ungraded
         graded["zk_hodnoceni"] = "2"
         graded["zk_datum"] = "23.11.2026"
@@ -72,9 +72,10 @@ import Testing
         try await bench.fake.admin("timetable", ["rows": .array(rows)])
         try await Self.refresh(bench)
         let changes = try await Self.notices(bench, "stag.timetable.changed")
-        #expect(Set(changes.compactMap { $0["title"]?.stringValue }) == [
-            "Room change: KMA/MA1 Matematická analýza 1 on 2026-11-30", "Cancelled: KIV/PPA1 Počítače a programování 1 on 2026-11-24",
-        ])
+        #expect(
+            Set(changes.compactMap { $0["title"]?.stringValue }) == [
+                "Room change: KMA/MA1 Matematická analýza 1 on 2026-11-30", "Cancelled: KIV/PPA1 Počítače a programování 1 on 2026-11-24",
+            ])
         #expect(changes.first { $0["title"]?.stringValue?.hasPrefix("Room") == true }?["body"] == "2026-11-30 09:20: US-217 → US-101")
 
         // The window moving past a day is not a cancellation.
@@ -111,7 +112,7 @@ import Testing
         let failed = try await bench.host.call("jobs.run", ["id": "stag.refresh"]).get()
         #expect(failed["last_outcome"] == "failed", "\(failed)")
         #expect(try await Self.notices(bench, "stag.auth.expired").count == 1)
-        try await bench.fake.admin("term", Self.term(2000002, subject: "KMA/MA1", day: "20.12.2026"))
+        try await bench.fake.admin("term", Self.term(2_000_002, subject: "KMA/MA1", day: "20.12.2026"))
         try await Self.refresh(bench)  // skips the account that needs a login
         #expect(try await Self.notices(bench, "stag.exam.new").isEmpty)
         try await bench.login()
@@ -122,44 +123,47 @@ import Testing
 
     @Test func aWatchedFullTermTellsEachTimeASeatFrees() async throws {
         let bench = try await StudyTests.student()
-        let watched = try await bench.host.call("stag.exams.watch", ["term_id": 1118484]).get()
+        let watched = try await bench.host.call("stag.exams.watch", ["term_id": 1_118_484]).get()
         #expect(watched["watch"]?["state"] == "full")
-        #expect(try await bench.host.call("stag.exams.watches").get()["watches"]?.arrayValue?.map { $0["term_id"] } == [1118484])
+        #expect(try await bench.host.call("stag.exams.watches").get()["watches"]?.arrayValue?.map { $0["term_id"] } == [1_118_484])
         _ = try await bench.host.call("jobs.run", ["id": "stag.watch"]).get()
         #expect(try await Self.notices(bench, "stag.exam.seat_freed").isEmpty)
 
         for round in 1...2 {
-            try await bench.fake.admin("seat", ["termIdno": 1118484, "obsazeni": 9])
+            try await bench.fake.admin("seat", ["termIdno": 1_118_484, "obsazeni": 9])
             _ = try await bench.host.call("jobs.run", ["id": "stag.watch"]).get()
             _ = try await bench.host.call("jobs.run", ["id": "stag.watch"]).get()
             let freed = try await Self.notices(bench, "stag.exam.seat_freed")
             #expect(freed.count == round, "once per full → free")
             #expect(freed.last?["body"]?.stringValue?.hasSuffix("Register: assistantctl stag.exams.register term_id=1118484") == true)
-            try await bench.fake.admin("seat", ["termIdno": 1118484, "obsazeni": 10])
+            try await bench.fake.admin("seat", ["termIdno": 1_118_484, "obsazeni": 10])
             _ = try await bench.host.call("jobs.run", ["id": "stag.watch"]).get()
         }
-        _ = try await bench.host.call("stag.exams.unwatch", ["term_id": 1118484]).get()
-        guard case .failure(let gone) = try await bench.host.call("stag.exams.unwatch", ["term_id": 1118484]) else { Issue.record("unwatched twice"); return }
+        _ = try await bench.host.call("stag.exams.unwatch", ["term_id": 1_118_484]).get()
+        guard case .failure(let gone) = try await bench.host.call("stag.exams.unwatch", ["term_id": 1_118_484]) else {
+            Issue.record("unwatched twice")
+            return
+        }
         #expect(gone.code == 1307)
         await bench.stop()
     }
 
     @Test func autoRegisterRegistersAndSaysSo() async throws {
         let bench = try await StudyTests.student()
-        _ = try await bench.host.call("stag.exams.watch", ["term_id": 1118484, "auto_register": true]).get()
-        try await bench.fake.admin("seat", ["termIdno": 1118484, "obsazeni": 9])
+        _ = try await bench.host.call("stag.exams.watch", ["term_id": 1_118_484, "auto_register": true]).get()
+        try await bench.fake.admin("seat", ["termIdno": 1_118_484, "obsazeni": 9])
         _ = try await bench.host.call("jobs.run", ["id": "stag.watch"]).get()
         let freed = try await Self.notices(bench, "stag.exam.seat_freed")
         #expect(freed.count == 1)
         #expect(freed.first?["body"]?.stringValue?.hasSuffix("Registered for you.") == true)
-        let term = try await bench.host.call("stag.exams").get()["terms"]?.arrayValue?.first { $0["term_id"] == 1118484 }
+        let term = try await bench.host.call("stag.exams").get()["terms"]?.arrayValue?.first { $0["term_id"] == 1_118_484 }
         #expect(term?["state"] == "registered")
         #expect(term?["occupied"] == 10)
 
         // Refused: the seat is taken again before the plugin registers (STAG's words in the notice).
-        _ = try await bench.host.call("stag.exams.unregister", ["term_id": 1118484]).get()
-        try await bench.fake.admin("seat", ["termIdno": 1118484, "obsazeni": 10])
-        _ = try await bench.host.call("stag.exams.watch", ["term_id": 1118484, "auto_register": true]).get()
+        _ = try await bench.host.call("stag.exams.unregister", ["term_id": 1_118_484]).get()
+        try await bench.fake.admin("seat", ["termIdno": 1_118_484, "obsazeni": 10])
+        _ = try await bench.host.call("stag.exams.watch", ["term_id": 1_118_484, "auto_register": true]).get()
         var refusing = StagFake.fixture["terms"]!.arrayValue![2].objectValue!
         refusing["obsazeni"] = "9"
         refusing["lzeZapsatOdepsat"] = true
@@ -177,13 +181,21 @@ import Testing
     @Test func badWatchInputSendsNothing() async throws {
         let bench = try await StudyTests.student()
         let before = try await bench.fake.requests().count
-        for (params, param) in [([:] as JSONValue, "term_id"), (["term_id": "x"], "term_id"), (["term_id": 5, "auto_register": "maybe"], "auto_register")] {
-            guard case .failure(let error) = try await bench.host.call("stag.exams.watch", params) else { Issue.record("\(params) accepted"); continue }
+        for (params, param) in [
+            ([:] as JSONValue, "term_id"), (["term_id": "x"], "term_id"), (["term_id": 5, "auto_register": "maybe"], "auto_register"),
+        ] {
+            guard case .failure(let error) = try await bench.host.call("stag.exams.watch", params) else {
+                Issue.record("\(params) accepted")
+                continue
+            }
             #expect(error.code == -32602)
             #expect(error.data?["param"] == .string(param))
         }
         #expect(try await bench.fake.requests().count == before)
-        guard case .failure(let unknown) = try await bench.host.call("stag.exams.watch", ["term_id": 424242]) else { Issue.record("unknown term watched"); return }
+        guard case .failure(let unknown) = try await bench.host.call("stag.exams.watch", ["term_id": 424242]) else {
+            Issue.record("unknown term watched")
+            return
+        }
         #expect(unknown.code == -32010)
         #expect(try await bench.host.call("stag.exams.watches").get()["watches"] == [])
         await bench.stop()

@@ -18,15 +18,18 @@ struct StagManifestTests {
             "export.ics", "canteen", "students", "theses", "exams.watch", "exams.watches", "exams.unwatch",
         ]
         for name in contract { #expect(names.contains("stag." + name), "stag.\(name) is in the issue's contract") }
-        #expect(manifest.topics.map(\.topic).sorted() == [
-            "stag.auth.expired", "stag.exam.deadline", "stag.exam.new", "stag.exam.seat_freed", "stag.exam.tomorrow", "stag.grade.new",
-            "stag.timetable.changed", "stag.upstream.recovered", "stag.upstream.unreachable",
-        ])
+        #expect(
+            manifest.topics.map(\.topic).sorted() == [
+                "stag.auth.expired", "stag.exam.deadline", "stag.exam.new", "stag.exam.seat_freed", "stag.exam.tomorrow", "stag.grade.new",
+                "stag.timetable.changed", "stag.upstream.recovered", "stag.upstream.unreachable",
+            ])
         #expect(manifest.jobs.map(\.id) == ["refresh", "watch", "evening"], "run as stag.refresh, stag.watch, stag.evening")
         #expect(manifest.commands.first { $0.name == "stag.login.password" }?.params.first { $0.name == "password" }?.type.name == "secret")
 
         let (readme, block) = try READMETable.sync(manifest, marker: "stag-commands")
-        #expect(readme.contains(block), "README's stag command table differs from the manifest; run UPDATE_README=1 swift test --filter StagManifestTests")
+        #expect(
+            readme.contains(block), "README's stag command table differs from the manifest; run UPDATE_README=1 swift test --filter StagManifestTests"
+        )
         // Topics, options and error codes are named in the Stag section itself, not anywhere in the file.
         let section = try #require(READMETable.section(readme, heading: "Stag ("))
         for topic in manifest.topics { #expect(section.contains("`\(topic.topic)`"), "the Stag section names \(topic.topic)") }

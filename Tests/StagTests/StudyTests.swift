@@ -22,16 +22,17 @@ import Testing
         #expect(week["fetched_at"] == "2026-11-24T08:00:00Z")
         let events = try require(week["events"]?.arrayValue)
         #expect(events.map { $0["date"] } == ["2026-11-23", "2026-11-24", "2026-11-26"], "Monday to Sunday of this week, sorted")
-        #expect(events[0] == [
-            "date": "2026-11-23", "start": "09:20", "end": "11:00", "subject": "KMA/MA1", "name": "Matematická analýza 1", "type": "Přednáška",
-            "room": "US-217", "teachers": ["RNDr. Jan Novák, Ph.D."], "week_parity": "every", "note": nil, "role": "student",
-            "action_id": 643817, "term_id": nil,
-        ])
+        #expect(
+            events[0] == [
+                "date": "2026-11-23", "start": "09:20", "end": "11:00", "subject": "KMA/MA1", "name": "Matematická analýza 1", "type": "Přednáška",
+                "room": "US-217", "teachers": ["RNDr. Jan Novák, Ph.D."], "week_parity": "every", "note": nil, "role": "student",
+                "action_id": 643817, "term_id": nil,
+            ])
         #expect(events[1]["teachers"] == ["Ing. A B, Ph.D.", "C D"], "names split by their quotes, not by commas")
         #expect(events[1]["week_parity"] == "even")
         #expect(events[1]["note"] == "24.11.2026: Koná se (proběhne v EP120)")
         #expect(events[2]["type"] == "exam")
-        #expect(events[2]["term_id"] == 1118482)
+        #expect(events[2]["term_id"] == 1_118_482)
         #expect(events[2]["week_parity"] == .null)
 
         let next = try await bench.host.call("stag.timetable", ["from": "2026-11-30", "to": "2026-11-30"]).get()
@@ -61,48 +62,51 @@ import Testing
         let bench = try await Self.student()
         let terms = try require(try await bench.host.call("stag.exams").get()["terms"]?.arrayValue)
         #expect(terms.map { $0["state"] } == ["registered", "available", "full", "closed"])
-        #expect(terms[0] == [
-            "term_id": 1118482, "subject": "KIV/VSS", "name": "Vývoj softwarových systémů", "kind": "Zkouška", "date": "2026-11-26",
-            "start": "10:00", "end": "14:00", "room": "UC-355", "examiner": "Ing. Karel Svoboda, Ph.D.", "occupied": 1, "limit": 10,
-            "state": "registered", "reason": nil, "register_deadline": "2026-11-25T09:00", "unregister_deadline": "2026-11-25T10:00",
-            "note": "Sraz bude před místností UN 306.",
-        ])
+        #expect(
+            terms[0] == [
+                "term_id": 1_118_482, "subject": "KIV/VSS", "name": "Vývoj softwarových systémů", "kind": "Zkouška", "date": "2026-11-26",
+                "start": "10:00", "end": "14:00", "room": "UC-355", "examiner": "Ing. Karel Svoboda, Ph.D.", "occupied": 1, "limit": 10,
+                "state": "registered", "reason": nil, "register_deadline": "2026-11-25T09:00", "unregister_deadline": "2026-11-25T10:00",
+                "note": "Sraz bude před místností UN 306.",
+            ])
         #expect(terms[1]["start"] == "09:00", "9:00:00 becomes 09:00")
         #expect(terms[2]["reason"] == "Termín je plně obsazen.")
         #expect(terms[3]["limit"] == .null, "\"null\" is no limit")
         #expect(terms[3]["reason"] == "Přihlašování skončilo.")
         let filtered = try await bench.host.call("stag.exams", ["subject": "kma/ma1"]).get()
-        #expect(filtered["terms"]?.arrayValue?.map { $0["term_id"] } == [1118484, 1118485])
+        #expect(filtered["terms"]?.arrayValue?.map { $0["term_id"] } == [1_118_484, 1_118_485])
         await bench.stop()
     }
 
     @Test func registrationSucceedsOnlyOnOKAndIsNeverRetried() async throws {
         let bench = try await Self.student()
-        let done = try await bench.host.call("stag.exams.register", ["term_id": 1118483]).get()
-        #expect(done == ["term_id": 1118483, "registered": true, "message": "OK"])
-        let after = try await bench.host.call("stag.exams").get()["terms"]?.arrayValue?.first { $0["term_id"] == 1118483 }
+        let done = try await bench.host.call("stag.exams.register", ["term_id": 1_118_483]).get()
+        #expect(done == ["term_id": 1_118_483, "registered": true, "message": "OK"])
+        let after = try await bench.host.call("stag.exams").get()["terms"]?.arrayValue?.first { $0["term_id"] == 1_118_483 }
         #expect(after?["state"] == "registered")
         #expect(after?["occupied"] == 4)
 
         for (method, term, reason) in [
-            ("stag.exams.register", 1118483, "Na termín jste již přihlášen(a)."),
-            ("stag.exams.register", 1118484, "Termín je již plně obsazen."),
+            ("stag.exams.register", 1_118_483, "Na termín jste již přihlášen(a)."),
+            ("stag.exams.register", 1_118_484, "Termín je již plně obsazen."),
             ("stag.exams.register", 999, "Termín neexistuje."),
         ] {
             guard case .failure(let refused) = try await bench.host.call(method, ["term_id": .int(Int64(term))]) else {
-                Issue.record("\(method) \(term) succeeded"); continue
+                Issue.record("\(method) \(term) succeeded")
+                continue
             }
             #expect(refused.code == 1301)
             #expect(refused.message == reason)
             #expect(refused.data?["reason"] == .string(reason))
         }
-        #expect(try await bench.host.call("stag.exams.unregister", ["term_id": 1118483]).get()["registered"] == false)
+        #expect(try await bench.host.call("stag.exams.unregister", ["term_id": 1_118_483]).get()["registered"] == false)
 
         // A 500 on a registration is not retried: one request, an error, no success.
         try await bench.fake.admin("state", ["refusal_status": 500])
         let before = try await bench.fake.requests().count
-        guard case .failure(let failed) = try await bench.host.call("stag.exams.register", ["term_id": 1118484]) else {
-            Issue.record("a 500 was a success"); return
+        guard case .failure(let failed) = try await bench.host.call("stag.exams.register", ["term_id": 1_118_484]) else {
+            Issue.record("a 500 was a success")
+            return
         }
         #expect(failed.code == -32004)
         #expect(try await bench.fake.requests().count == before + 1, "sent once")
@@ -114,10 +118,11 @@ import Testing
         let grades = try require(try await bench.host.call("stag.grades").get()["grades"]?.arrayValue)
         #expect(grades.count == 7)
         let db1 = try require(grades.first { $0["subject"] == "KIV/DB1" })
-        #expect(db1 == [
-            "subject": "KIV/DB1", "name": "Databázové systémy 1", "credits": 6, "year": 2025, "semester": "ZS", "grade": 1, "passed": true,
-            "date": "2026-01-19", "attempt": 1, "examiner": "Horák Martin", "kind": "exam",
-        ])
+        #expect(
+            db1 == [
+                "subject": "KIV/DB1", "name": "Databázové systémy 1", "credits": 6, "year": 2025, "semester": "ZS", "grade": 1, "passed": true,
+                "date": "2026-01-19", "attempt": 1, "examiner": "Horák Martin", "kind": "exam",
+            ])
         let ma1 = try require(grades.first { $0["subject"] == "KMA/MA1" })
         #expect(ma1["grade"] == 2.5)
         #expect(ma1["attempt"] == 2)
@@ -131,20 +136,23 @@ import Testing
         let results = try await bench.host.call("stag.results").get()
         // ZS 2025: DB1 1 (6 cr), MA1 2.5 (5 cr), PPA1 4 (4 cr), FYI S (3 cr).
         // average = (1·6 + 2.5·5) / 11 = 1.682
-        #expect(results["terms"]?.arrayValue?.first == [
-            "year": 2025, "semester": "ZS", "credits_enrolled": 18, "credits_obtained": 14, "subjects_enrolled": 4, "subjects_passed": 3,
-            "weighted_average": 1.682,
-        ])
+        #expect(
+            results["terms"]?.arrayValue?.first == [
+                "year": 2025, "semester": "ZS", "credits_enrolled": 18, "credits_obtained": 14, "subjects_enrolled": 4, "subjects_passed": 3,
+                "weighted_average": 1.682,
+            ])
         // LS 2025: UPA 1.5 (6 cr), OS none (5 cr), MA2 N (4 cr).
-        #expect(results["terms"]?.arrayValue?.last == [
-            "year": 2025, "semester": "LS", "credits_enrolled": 15, "credits_obtained": 6, "subjects_enrolled": 3, "subjects_passed": 1,
-            "weighted_average": 1.5,
-        ])
+        #expect(
+            results["terms"]?.arrayValue?.last == [
+                "year": 2025, "semester": "LS", "credits_enrolled": 15, "credits_obtained": 6, "subjects_enrolled": 3, "subjects_passed": 1,
+                "weighted_average": 1.5,
+            ])
         // Total: (6 + 12.5 + 9) / 17 = 1.618; with the 4: (27.5 + 16) / 21 = 2.071.
-        #expect(results["total"] == [
-            "credits_enrolled": 33, "credits_obtained": 20, "subjects_enrolled": 7, "subjects_passed": 4, "weighted_average": 1.618,
-            "weighted_average_all": 2.071,
-        ])
+        #expect(
+            results["total"] == [
+                "credits_enrolled": 33, "credits_obtained": 20, "subjects_enrolled": 7, "subjects_passed": 4, "weighted_average": 1.618,
+                "weighted_average_all": 2.071,
+            ])
         await bench.stop()
     }
 
@@ -152,7 +160,10 @@ import Testing
         let bench = try await Self.student()
         try await bench.fake.admin("expire")
         for _ in 0..<2 {
-            guard case .failure(let expired) = try await bench.host.call("stag.exams") else { Issue.record("served after expiry"); return }
+            guard case .failure(let expired) = try await bench.host.call("stag.exams") else {
+                Issue.record("served after expiry")
+                return
+            }
             #expect(expired.code == -32003)
             #expect(expired.data?["account"] == "school")
             #expect(expired.data?["fix"]?.stringValue?.hasPrefix("assistantctl stag.login account=school") == true)
@@ -200,13 +211,19 @@ import Testing
             ("stag.grades", ["year": "last"], "year"),
         ]
         for (method, params, param) in cases {
-            guard case .failure(let error) = try await bench.host.call(method, params) else { Issue.record("\(method) \(params) accepted"); continue }
+            guard case .failure(let error) = try await bench.host.call(method, params) else {
+                Issue.record("\(method) \(params) accepted")
+                continue
+            }
             #expect(error.code == -32602, "\(method) \(params): \(error.message)")
             #expect(error.data?["param"] == .string(param), "\(method) \(params): \(error.message)")
         }
         #expect(try await bench.fake.requests().count == before, "nothing reached STAG")
         // A student-only account has no teacher role.
-        guard case .failure(let noRole) = try await bench.host.call("stag.timetable", ["role": "teacher"]) else { Issue.record("no role accepted"); return }
+        guard case .failure(let noRole) = try await bench.host.call("stag.timetable", ["role": "teacher"]) else {
+            Issue.record("no role accepted")
+            return
+        }
         #expect(noRole.code == 1303)
         await bench.stop()
     }

@@ -45,10 +45,13 @@ final class CalDAVPeer: Sendable {
 
 @Suite(.stopsTestHosts, .serialized) struct CalDAVTests {
     static func addAccount(_ host: TestHost, _ peer: CalDAVPeer, conflict: String = "newest") async throws -> JSONValue {
-        try await host.call("tasks.caldav.add", [
-            "name": "home", "url": .string(peer.url), "username": .string(peer.user ?? "anyone"), "password": .string(peer.password ?? "none"),
-            "conflict": .string(conflict),
-        ]).get()
+        try await host.call(
+            "tasks.caldav.add",
+            [
+                "name": "home", "url": .string(peer.url), "username": .string(peer.user ?? "anyone"), "password": .string(peer.password ?? "none"),
+                "conflict": .string(conflict),
+            ]
+        ).get()
     }
 
     static func sync(_ host: TestHost) async throws -> JSONValue {
@@ -69,7 +72,9 @@ final class CalDAVPeer: Sendable {
         #expect(added["event_calendar"] == "events")
 
         // Created here → pushed into the right calendars.
-        let todo = try await host.call("tasks.add", ["title": "Odevzdat esej, 2. část", "due": "2026-12-01 10:00", "reminders": [["before_min": 30]]]).get()
+        let todo = try await host.call(
+            "tasks.add", ["title": "Odevzdat esej, 2. část", "due": "2026-12-01 10:00", "reminders": [["before_min": 30]]]
+        ).get()
         let event = try await host.call("tasks.add", ["title": "Seminar", "kind": "event", "start": "2026-12-02 14:00", "duration_min": 90]).get()
         var counts = try await Self.sync(host)
         #expect(counts["pushed"] == 2)
@@ -95,7 +100,10 @@ final class CalDAVPeer: Sendable {
         try await peer.client("delete", "tasks", "from-phone-1")
         counts = try await Self.sync(host)
         #expect(counts["deleted"] == 1)
-        guard case .failure(let gone) = try await host.call("tasks.get", ["id": "from-phone-1"]) else { Issue.record("not deleted here"); return }
+        guard case .failure(let gone) = try await host.call("tasks.get", ["id": "from-phone-1"]) else {
+            Issue.record("not deleted here")
+            return
+        }
         #expect(gone.code == -32010)
 
         // Edited and deleted here → pushed.
@@ -109,9 +117,12 @@ final class CalDAVPeer: Sendable {
         #expect(try await peer.client("list", "events") == [])
 
         // A series with one instance moved by the other client.
-        let series = try await host.call("tasks.add", [
-            "title": "Lab", "kind": "event", "start": "2026-12-07T09:00:00Z", "duration_min": 60, "rrule": "FREQ=WEEKLY;COUNT=3", "tz": "UTC",
-        ]).get()
+        let series = try await host.call(
+            "tasks.add",
+            [
+                "title": "Lab", "kind": "event", "start": "2026-12-07T09:00:00Z", "duration_min": 60, "rrule": "FREQ=WEEKLY;COUNT=3", "tz": "UTC",
+            ]
+        ).get()
         _ = try await Self.sync(host)
         try await peer.client("move-instance", "events", series["id"]!.stringValue!, "20261214T090000Z", "20261215T130000Z", "20261215T140000Z")
         counts = try await Self.sync(host)
@@ -146,7 +157,12 @@ final class CalDAVPeer: Sendable {
         CalDAVSync.beforePush.withLockedValue {
             $0 = { _ in
                 // Once: the push that follows must meet the change.
-                guard !edited.withLockedValue({ done in defer { done = true }; return done }) else { return }
+                guard
+                    !edited.withLockedValue({ done in
+                        defer { done = true }
+                        return done
+                    })
+                else { return }
                 _ = try? await peer.client("edit", "tasks", uid, "Changed there")
             }
         }
@@ -183,9 +199,16 @@ final class CalDAVPeer: Sendable {
         let peer = try await CalDAVPeer("radicale")
         defer { peer.stop() }
         let (host, _) = try await TaskCommandTests.host()
-        guard case .failure(let refused) = try await host.call("tasks.caldav.add", [
-            "name": "home", "url": .string(peer.url), "username": "alice", "password": "wrong",
-        ]) else { Issue.record("a wrong password was accepted"); return }
+        guard
+            case .failure(let refused) = try await host.call(
+                "tasks.caldav.add",
+                [
+                    "name": "home", "url": .string(peer.url), "username": "alice", "password": "wrong",
+                ])
+        else {
+            Issue.record("a wrong password was accepted")
+            return
+        }
         #expect(refused.code == -32003)
         #expect(try await host.call("tasks.caldav.list").get()["accounts"] == [], "nothing was saved")
         #expect(!(try await host.call("vault.list").get().encodedString().contains("tasks/home")))
@@ -251,13 +274,18 @@ final class CalDAVPeer: Sendable {
             (["name": "a", "url": "https://example.org/dav", "username": "u", "password": "p", "conflict": "mine"], "conflict"),
             (["name": "a", "url": "https://example.org/dav", "username": "u"], "password"),
         ] {
-            guard case .failure(let e) = try await host.call("tasks.caldav.add", params) else { Issue.record("\(params) accepted"); continue }
+            guard case .failure(let e) = try await host.call("tasks.caldav.add", params) else {
+                Issue.record("\(params) accepted")
+                continue
+            }
             #expect(e.code == -32602, "\(params): \(e.message)")
             #expect(e.data?["param"] == .string(param), "\(params): \(e.message)")
         }
-        guard case .failure(let none) = try await host.call("tasks.caldav.sync", ["name": "nope"]) else { Issue.record("synced nothing"); return }
+        guard case .failure(let none) = try await host.call("tasks.caldav.sync", ["name": "nope"]) else {
+            Issue.record("synced nothing")
+            return
+        }
         #expect(none.code == -32602)
         await host.stop()
     }
 }
-

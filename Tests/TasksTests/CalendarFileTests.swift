@@ -7,7 +7,8 @@ import Testing
 
 /// ICS export read back by Python's `icalendar` (independent of libical), and import round trips.
 @Suite(.stopsTestHosts) struct CalendarFileTests {
-    static let tricky = "Line one\nLine two, with commas; semicolons \\ backslash \"quotes\" 🎓 Příliš žluťoučký kůň úpěl ďábelské ódy – a line well over seventy-five octets long"
+    static let tricky =
+        "Line one\nLine two, with commas; semicolons \\ backslash \"quotes\" 🎓 Příliš žluťoučký kůň úpěl ďábelské ódy – a line well over seventy-five octets long"
 
     static func dump(_ path: String) async throws -> JSONValue {
         let data = try #require(await Peers.output(Peers.python, [Peers.script("ics_dump.py"), path]))
@@ -23,16 +24,26 @@ import Testing
         let (host, _) = try await TaskCommandTests.host()
         let directory = TemporaryDirectory()
         let parent = try await host.call("tasks.add", ["title": "Semester", "category": "school"]).get()
-        let todo = try await host.call("tasks.add", [
-            "title": .string(Self.tricky), "notes": .string(Self.tricky), "location": "Karlovo nám. 13, Praha", "url": "https://example.org/a?b=c",
-            "start": "2026-12-01 09:00", "due": "2026-12-01 17:30", "priority": "medium", "category": "school", "tags": ["math", "exam"],
-            "parent": parent["id"]!, "reminders": [["before_min": 15, "of": "start"], ["before_min": 60, "of": "due"], ["at": "2026-11-30T18:00:00Z"]],
-        ]).get()
-        let series = try await host.call("tasks.add", [
-            "title": "Lecture", "kind": "event", "start": "2026-12-07 10:00", "duration_min": 90, "tz": "America/New_York",
-            "rrule": "FREQ=WEEKLY;BYDAY=MO;COUNT=5", "exdates": ["2026-12-14 10:00"], "rdates": ["2026-12-16 10:00"],
-        ]).get()
-        _ = try await host.call("tasks.update", ["id": series["id"]!, "occurrence": "2026-12-21 10:00", "start": "2026-12-22 11:00", "title": "Lecture (moved)"]).get()
+        let todo = try await host.call(
+            "tasks.add",
+            [
+                "title": .string(Self.tricky), "notes": .string(Self.tricky), "location": "Karlovo nám. 13, Praha",
+                "url": "https://example.org/a?b=c",
+                "start": "2026-12-01 09:00", "due": "2026-12-01 17:30", "priority": "medium", "category": "school", "tags": ["math", "exam"],
+                "parent": parent["id"]!,
+                "reminders": [["before_min": 15, "of": "start"], ["before_min": 60, "of": "due"], ["at": "2026-11-30T18:00:00Z"]],
+            ]
+        ).get()
+        let series = try await host.call(
+            "tasks.add",
+            [
+                "title": "Lecture", "kind": "event", "start": "2026-12-07 10:00", "duration_min": 90, "tz": "America/New_York",
+                "rrule": "FREQ=WEEKLY;BYDAY=MO;COUNT=5", "exdates": ["2026-12-14 10:00"], "rdates": ["2026-12-16 10:00"],
+            ]
+        ).get()
+        _ = try await host.call(
+            "tasks.update", ["id": series["id"]!, "occurrence": "2026-12-21 10:00", "start": "2026-12-22 11:00", "title": "Lecture (moved)"]
+        ).get()
         let allDay = try await host.call("tasks.add", ["title": "Holiday", "kind": "event", "start": "2026-12-24", "end": "2026-12-27"]).get()
         let path = directory.file("out.ics")
         let result = try await host.call("tasks.export.ics", ["path": .string(path)]).get()
@@ -65,11 +76,12 @@ import Testing
         #expect(t["x_category"] == "school")
         #expect(t["related_to"] == parent["id"])
         #expect(t["reltype"] == "PARENT")
-        #expect(t["alarms"] == [
-            ["trigger": ["seconds": -900], "related": "START", "action": "DISPLAY"],
-            ["trigger": ["seconds": -3600], "related": "END", "action": "DISPLAY"],
-            ["trigger": ["wall": "2026-11-30T18:00:00", "tzid": .null, "utc": "2026-11-30T18:00:00Z"], "related": .null, "action": "DISPLAY"],
-        ])
+        #expect(
+            t["alarms"] == [
+                ["trigger": ["seconds": -900], "related": "START", "action": "DISPLAY"],
+                ["trigger": ["seconds": -3600], "related": "END", "action": "DISPLAY"],
+                ["trigger": ["wall": "2026-11-30T18:00:00", "tzid": .null, "utc": "2026-11-30T18:00:00Z"], "related": .null, "action": "DISPLAY"],
+            ])
         let s = try #require(Self.component(d, uid: series["id"]))
         #expect(s["kind"] == "VEVENT")
         #expect(Set(s["rrule"]?.stringValue?.split(separator: ";") ?? []) == ["FREQ=WEEKLY", "BYDAY=MO", "COUNT=5"])
@@ -95,7 +107,10 @@ import Testing
         for original in [parent, todo, allDay] {
             var back = try await other.call("tasks.get", ["id": original["id"]!]).get()
             var want = original
-            for volatile in ["modified", "created"] { back = back.removing(volatile); want = want.removing(volatile) }
+            for volatile in ["modified", "created"] {
+                back = back.removing(volatile)
+                want = want.removing(volatile)
+            }
             #expect(back == want, "\(original["title"] ?? "")")
         }
         let seriesBack = try await other.call("tasks.get", ["id": series["id"]!]).get()
@@ -116,7 +131,8 @@ import Testing
         let count = 4000
         var ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//assistantd tests//EN\r\n"
         for i in 0..<count {
-            ics += "BEGIN:VTODO\r\nUID:bulk-\(i)@example.org\r\nDTSTAMP:20261101T000000Z\r\nSUMMARY:Bulk \(i)\r\nDUE:20261201T090000Z\r\nEND:VTODO\r\n"
+            ics +=
+                "BEGIN:VTODO\r\nUID:bulk-\(i)@example.org\r\nDTSTAMP:20261101T000000Z\r\nSUMMARY:Bulk \(i)\r\nDUE:20261201T090000Z\r\nEND:VTODO\r\n"
         }
         ics += "END:VCALENDAR\r\n"
         let path = directory.write("bulk.ics", ics)
@@ -152,8 +168,10 @@ import Testing
         #expect(todo["tags"] == ["homework"])
         #expect(todo["all_day"] == true)
         let agenda = try await host.call("tasks.agenda", ["from": "2026-12-01", "to": "2027-01-01"]).get()
-        #expect(agenda["occurrences"]?.arrayValue?.filter { $0["id"] == "other-client-1@example.org" }.map { $0["start_local"] } ==
-            ["2026-12-07T10:00:00", "2026-12-15T12:00:00", "2026-12-21T10:00:00", "2026-12-28T10:00:00"])
+        #expect(
+            agenda["occurrences"]?.arrayValue?.filter { $0["id"] == "other-client-1@example.org" }.map { $0["start_local"] } == [
+                "2026-12-07T10:00:00", "2026-12-15T12:00:00", "2026-12-21T10:00:00", "2026-12-28T10:00:00",
+            ])
 
         let out = directory.file("back.ics")
         _ = try await host.call("tasks.export.ics", ["path": .string(out)]).get()
@@ -173,10 +191,12 @@ import Testing
         let noUID = directory.write("nouid.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
         let badRule = directory.write(
             "badrule.ics",
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:ok\r\nDTSTART:20261201T100000Z\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:b\r\nSUMMARY:bad\r\nDTSTART:20261201T100000Z\r\nRRULE:FREQ=DAILY;BYDAY=XX\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:ok\r\nDTSTART:20261201T100000Z\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:b\r\nSUMMARY:bad\r\nDTSTART:20261201T100000Z\r\nRRULE:FREQ=DAILY;BYDAY=XX\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        )
         for (path, code) in [(directory.file("missing.ics"), 1208), (directory.path, 1208), (garbage, 1208), (noUID, 1209), (badRule, 1209)] {
             guard case .failure(let e) = try await host.call("tasks.import.ics", ["path": .string(path)]) else {
-                Issue.record("\(path) was imported"); continue
+                Issue.record("\(path) was imported")
+                continue
             }
             #expect(e.code == code, "\(path): \(e.message)")
         }
@@ -186,7 +206,8 @@ import Testing
         #expect(skipped["problems"]?.arrayValue?.first?["uid"] == "b")
         #expect(skipped["problems"]?.arrayValue?.first?["reason"]?.stringValue?.contains("BYDAY") == true)
         guard case .failure(let e) = try await host.call("tasks.export.ics", ["path": .string(directory.file("no/such/dir/x.ics"))]) else {
-            Issue.record("exported into a missing folder"); return
+            Issue.record("exported into a missing folder")
+            return
         }
         #expect(e.code == -32602)
         #expect(e.data?["param"] == "path")

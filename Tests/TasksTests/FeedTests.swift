@@ -10,7 +10,10 @@ import Testing
     static func calendar(_ events: [(uid: String, summary: String, start: String)]) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//feed test//EN"]
         for e in events {
-            lines += ["BEGIN:VEVENT", "UID:\(e.uid)", "DTSTAMP:20261101T000000Z", "SUMMARY:\(e.summary)", "DTSTART:\(e.start)", "DURATION:PT1H", "END:VEVENT"]
+            lines += [
+                "BEGIN:VEVENT", "UID:\(e.uid)", "DTSTAMP:20261101T000000Z", "SUMMARY:\(e.summary)", "DTSTART:\(e.start)", "DURATION:PT1H",
+                "END:VEVENT",
+            ]
         }
         return (lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
     }
@@ -35,7 +38,8 @@ import Testing
         #expect(rows.map { $0["title"] } == ["Concert", "Match"])
         #expect(rows.map { $0["source"] } == ["feed:club", "feed:club"])
         guard case .failure(let readOnly) = try await host.call("tasks.update", ["id": rows[0]["id"]!, "title": "x"]) else {
-            Issue.record("a feed item was edited"); return
+            Issue.record("a feed item was edited")
+            return
         }
         #expect(readOnly.code == 1202)
 
@@ -73,7 +77,10 @@ import Testing
             (["name": "gone", "url": .string(URL(fileURLWithPath: directory.file("missing.ics")).absoluteString)], 1211, nil),
             (["name": "junk", "url": .string(URL(fileURLWithPath: garbage).absoluteString)], 1211, nil),
         ] {
-            guard case .failure(let e) = try await host.call("tasks.feeds.add", params) else { Issue.record("\(params) accepted"); continue }
+            guard case .failure(let e) = try await host.call("tasks.feeds.add", params) else {
+                Issue.record("\(params) accepted")
+                continue
+            }
             #expect(e.code == code, "\(params): \(e.message)")
             if let param { #expect(e.data?["param"] == .string(param)) }
         }

@@ -21,10 +21,15 @@ import Testing
         let (host, _) = try await TaskCommandTests.host { $0.http.timeoutSeconds = 2 }
         for behaviour in Self.behaviours {
             try await HostileUpstream.with(behaviour) { server in
-                let outcome = try await host.call("tasks.caldav.add", [
-                    "name": "home", "url": .string(server.url + "/calendars/alice/"), "username": "alice", "password": "pw",
-                ])
-                guard case .failure(let error) = outcome else { Issue.record("\(behaviour) was accepted"); return }
+                let outcome = try await host.call(
+                    "tasks.caldav.add",
+                    [
+                        "name": "home", "url": .string(server.url + "/calendars/alice/"), "username": "alice", "password": "pw",
+                    ])
+                guard case .failure(let error) = outcome else {
+                    Issue.record("\(behaviour) was accepted")
+                    return
+                }
                 #expect([-32004, -32005, 1212].contains(error.code), "\(behaviour): \(error.code) \(error.message)")
                 #expect(error.message.contains("127.0.0.1:\(server.port)"), "\(behaviour) names the server: \(error.message)")
                 #expect(!error.message.contains("pw"), "no secret in \(error.message)")
@@ -43,7 +48,10 @@ import Testing
                 let outcome = try await clock.whileAdvancing {
                     try await host.call("tasks.feeds.add", ["name": "school", "url": .string(server.url + "/feed.ics")])
                 }
-                guard case .failure(let error) = outcome else { Issue.record("\(behaviour) was accepted"); return }
+                guard case .failure(let error) = outcome else {
+                    Issue.record("\(behaviour) was accepted")
+                    return
+                }
                 if error.code == 1211 {
                     let reasons = ["the answer is not an iCalendar file", "the server answered 500"]
                     #expect(reasons.map { "Feed 'school' could not be read: \($0)" }.contains(error.message), "\(behaviour): \(error.message)")
@@ -68,7 +76,8 @@ import Testing
             // Twice: the pool has two threads, and each FIFO open used to take one for good.
             for _ in 0..<2 {
                 guard case .failure(let error) = try await host.call("tasks.import.ics", ["path": .string(path)]) else {
-                    Issue.record("\(path) was imported"); continue
+                    Issue.record("\(path) was imported")
+                    continue
                 }
                 #expect(error.code == 1208)
                 #expect(error.message.hasPrefix("Cannot use '\(path)': \(problem)"), "\(error.message)")
@@ -77,7 +86,8 @@ import Testing
         }
         #expect(try await host.call("tasks.list", ["when": "all"]).get()["count"] == 0, "nothing was imported")
         guard case .failure(let feed) = try await host.call("tasks.feeds.add", ["name": "pipe", "url": .string("file://" + files.fifo)]) else {
-            Issue.record("a FIFO feed was accepted"); return
+            Issue.record("a FIFO feed was accepted")
+            return
         }
         #expect(feed.message == "Feed 'pipe' could not be read: \(files.fifo) is a FIFO (named pipe), not a regular file")
         await host.stop()
@@ -100,14 +110,20 @@ import Testing
     @Test func aRuleMoreOftenThanEveryMinuteIsRefused() async throws {
         let (host, _) = try await TaskCommandTests.host()
         let directory = TemporaryDirectory()
-        let path = directory.write("seconds.ics", Self.calendar(["FREQ=SECONDLY", "FREQ=MINUTELY;BYSECOND=0,30", "FREQ=SECONDLY;INTERVAL=60", "FREQ=MINUTELY"]))
+        let path = directory.write(
+            "seconds.ics", Self.calendar(["FREQ=SECONDLY", "FREQ=MINUTELY;BYSECOND=0,30", "FREQ=SECONDLY;INTERVAL=60", "FREQ=MINUTELY"]))
         let imported = try await host.call("tasks.import.ics", ["path": .string(path), "skip_invalid": true]).get()
         #expect(imported["added"] == 2)
         let reasons = (imported["problems"]?.arrayValue ?? []).compactMap { $0["reason"]?.stringValue }
         #expect(reasons.count == 2)
         #expect(reasons.allSatisfy { $0.contains("more often than once a minute") }, "\(reasons)")
-        guard case .failure(let error) = try await host.call("tasks.add", ["title": "x", "start": "2026-12-01T10:00:00Z", "rrule": "FREQ=SECONDLY;INTERVAL=5"])
-        else { Issue.record("a 5-second rule was accepted"); return }
+        guard
+            case .failure(let error) = try await host.call(
+                "tasks.add", ["title": "x", "start": "2026-12-01T10:00:00Z", "rrule": "FREQ=SECONDLY;INTERVAL=5"])
+        else {
+            Issue.record("a 5-second rule was accepted")
+            return
+        }
         #expect(error.code == -32602)
         #expect(error.data?["param"] == "rrule")
         await host.stop()

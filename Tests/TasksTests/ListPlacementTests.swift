@@ -19,9 +19,11 @@ import Testing
     /// A host on `directory`, stopped when `body` ends.
     static func withHost(directory: TemporaryDirectory = TemporaryDirectory(), _ body: (TestHost) async throws -> Void) async throws {
         let clock = TestClock(now: zone.instant(WallTime(year: today.year, month: today.month, day: today.day, hour: 6)))
-        try await withTestHost(plugins: [TasksPlugin()], clock: clock, directory: directory, configure: {
-            $0.timeZone = TimeZone(identifier: "Europe/Prague")!
-        }, body)
+        try await withTestHost(
+            plugins: [TasksPlugin()], clock: clock, directory: directory,
+            configure: {
+                $0.timeZone = TimeZone(identifier: "Europe/Prague")!
+            }, body)
     }
 
     /// Eight items: four repeating, four single.
@@ -60,7 +62,10 @@ import Testing
             #expect(rows.map { $0["overdue"] } == [true, true, true, false, false])
 
             #expect(try await Self.titles(host, ["when": "overdue"]) == ["Weekly report", "Daily pills", "Buy milk"])
-            #expect(try await Self.titles(host, ["when": "upcoming", "days": 7]) == ["Daily pills", "Daily standup", "Lunch", "Future", "Weekly report", "Gym"])
+            #expect(
+                try await Self.titles(host, ["when": "upcoming", "days": 7]) == [
+                    "Daily pills", "Daily standup", "Lunch", "Future", "Weekly report", "Gym",
+                ])
             #expect(try await Self.titles(host, ["when": "today", "status": "completed"]) == ["Done"])
             #expect(try await Self.titles(host, ["when": "today", "priority": "high"]) == ["Daily pills"])
         }
@@ -90,7 +95,10 @@ import Testing
         }
         try await Self.withHost(directory: directory) { host async throws in
             #expect(try await Self.titles(host, ["when": "today"]) == ["Weekly report", "Buy milk", "Daily pills", "Daily standup", "Lunch"])
-            #expect(try await Self.titles(host, ["when": "upcoming", "days": 7]) == ["Daily pills", "Daily standup", "Lunch", "Future", "Weekly report", "Gym"])
+            #expect(
+                try await Self.titles(host, ["when": "upcoming", "days": 7]) == [
+                    "Daily pills", "Daily standup", "Lunch", "Future", "Weekly report", "Gym",
+                ])
         }
     }
 
@@ -99,13 +107,14 @@ import Testing
         let directory = TemporaryDirectory()
         try await Self.withHost(directory: directory) { host in try await Self.fill(host) }
         try await Self.database(directory).write { db in
-            try db.execute(sql: """
-                DROP INDEX tasks_items_placement;
-                ALTER TABLE tasks_items DROP COLUMN sort_at;
-                ALTER TABLE tasks_items DROP COLUMN due_at;
-                ALTER TABLE tasks_items DROP COLUMN overdue_at;
-                DELETE FROM grdb_migrations WHERE identifier = 'tasks/v2-placement';
-                """)
+            try db.execute(
+                sql: """
+                    DROP INDEX tasks_items_placement;
+                    ALTER TABLE tasks_items DROP COLUMN sort_at;
+                    ALTER TABLE tasks_items DROP COLUMN due_at;
+                    ALTER TABLE tasks_items DROP COLUMN overdue_at;
+                    DELETE FROM grdb_migrations WHERE identifier = 'tasks/v2-placement';
+                    """)
         }
         try await Self.withHost(directory: directory) { host async throws in
             #expect(try await Self.titles(host, ["when": "today"]) == ["Weekly report", "Buy milk", "Daily pills", "Daily standup", "Lunch"])
@@ -118,19 +127,32 @@ import Testing
     @Test func anAgendaOfOneCategoryHasOnlyThatCategory() async throws {
         try await Self.withHost { host in
             try await Self.fill(host)
-            _ = try await host.call("tasks.add", ["title": "Lecture", "kind": "event", "start": Self.local(-7, "08:00"), "duration_min": 90, "rrule": "FREQ=DAILY", "category": "school"]).get()
-            _ = try await host.call("tasks.add", ["title": "Exam", "kind": "event", "start": Self.local(1, "13:00"), "duration_min": 90, "category": "school"]).get()
-            let from = JSONValue.string(Self.today.text), to = JSONValue.string(Self.today.adding(days: 3).text)
+            _ = try await host.call(
+                "tasks.add",
+                [
+                    "title": "Lecture", "kind": "event", "start": Self.local(-7, "08:00"), "duration_min": 90, "rrule": "FREQ=DAILY",
+                    "category": "school",
+                ]
+            ).get()
+            _ = try await host.call(
+                "tasks.add", ["title": "Exam", "kind": "event", "start": Self.local(1, "13:00"), "duration_min": 90, "category": "school"]
+            ).get()
+            let from = JSONValue.string(Self.today.text)
+            let to = JSONValue.string(Self.today.adding(days: 3).text)
             let school = try await host.call("tasks.agenda", ["from": from, "to": to, "category": "school"]).get()["occurrences"]?.arrayValue ?? []
-            #expect(school.map { "\($0["title"]?.stringValue ?? "") \($0["start_local"]?.stringValue ?? "")" } == [
-                "Lecture \(Self.today.text)T08:00:00", "Lecture \(Self.today.adding(days: 1).text)T08:00:00",
-                "Exam \(Self.today.adding(days: 1).text)T13:00:00", "Lecture \(Self.today.adding(days: 2).text)T08:00:00",
-            ])
+            #expect(
+                school.map { "\($0["title"]?.stringValue ?? "") \($0["start_local"]?.stringValue ?? "")" } == [
+                    "Lecture \(Self.today.text)T08:00:00", "Lecture \(Self.today.adding(days: 1).text)T08:00:00",
+                    "Exam \(Self.today.adding(days: 1).text)T13:00:00", "Lecture \(Self.today.adding(days: 2).text)T08:00:00",
+                ])
             let all = try await host.call("tasks.agenda", ["from": from, "to": to]).get()["occurrences"]?.arrayValue ?? []
             // Without the filter, the other categories' items are there too: standup and pills on
             // each of the three days, lunch, the done to-do and the future one.
             let others = all.compactMap { $0["title"]?.stringValue }.filter { $0 != "Lecture" && $0 != "Exam" }
-            #expect(others.sorted() == ["Daily pills", "Daily pills", "Daily pills", "Daily standup", "Daily standup", "Daily standup", "Done", "Future", "Lunch"])
+            #expect(
+                others.sorted() == [
+                    "Daily pills", "Daily pills", "Daily pills", "Daily standup", "Daily standup", "Daily standup", "Done", "Future", "Lunch",
+                ])
         }
     }
 
@@ -144,7 +166,9 @@ import Testing
             listed = try await host.call("tasks.list", ["when": "today"]).get()["tasks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         }
         let sql = TasksListFloor.todaySQL(now: now, timeZone: TimeZone(identifier: "Europe/Prague")!)
-        let ids = try await Self.database(directory).read { db in try String.fetchAll(db, sql: sql.replacingOccurrences(of: "SELECT t.*", with: "SELECT t.id")) }
+        let ids = try await Self.database(directory).read { db in
+            try String.fetchAll(db, sql: sql.replacingOccurrences(of: "SELECT t.*", with: "SELECT t.id"))
+        }
         #expect(listed.count == 5)
         #expect(ids == listed)
     }

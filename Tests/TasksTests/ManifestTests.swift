@@ -19,7 +19,9 @@ struct TasksManifestTests {
             #expect(names.contains("tasks." + name), "tasks.\(name) is in the issue's contract")
         }
         let (readme, block) = try READMETable.sync(TasksPlugin().manifest, marker: "tasks-commands")
-        #expect(readme.contains(block), "README's tasks command table differs from the manifest; run UPDATE_README=1 swift test --filter TasksManifestTests")
+        #expect(
+            readme.contains(block),
+            "README's tasks command table differs from the manifest; run UPDATE_README=1 swift test --filter TasksManifestTests")
         for topic in TasksPlugin().manifest.topics { #expect(readme.contains("`\(topic.topic)`"), "README names \(topic.topic)") }
         for option in TasksPlugin().manifest.configOptions { #expect(readme.contains("`\(option.key)`"), "README names \(option.key)") }
         #expect(TasksPlugin().manifest.commands.allSatisfy { !$0.summary.isEmpty && $0.params.allSatisfy { !$0.help.isEmpty } })

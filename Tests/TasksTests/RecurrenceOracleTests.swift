@@ -36,13 +36,16 @@ import Testing
                 let middle = walls[walls.count / 2].adding(seconds: anchorWall.isDate ? 0 : -1)
                 let tail = series.occurrences(from: middle, before: try #require(WallTime(c.before)))
                 if tail != walls.filter({ $0 >= middle }) {
-                    mismatches.append("\(c.rrule) from \(c.dtstart): the window from \(middle.text) differs (\(tail.prefix(2).map(\.text)) vs \(walls.filter { $0 >= middle }.prefix(2).map(\.text)))")
+                    mismatches.append(
+                        "\(c.rrule) from \(c.dtstart): the window from \(middle.text) differs (\(tail.prefix(2).map(\.text)) vs \(walls.filter { $0 >= middle }.prefix(2).map(\.text)))"
+                    )
                 }
             }
             if got != c.expected {
                 let firstDiff = (0..<min(got.count, c.expected.count)).first { got[$0] != c.expected[$0] } ?? min(got.count, c.expected.count)
                 mismatches.append(
-                    "\(c.rrule) from \(c.dtstart) \(c.tz): #\(firstDiff) got \(got.dropFirst(firstDiff).prefix(2)) want \(c.expected.dropFirst(firstDiff).prefix(2)) (\(got.count) vs \(c.expected.count))")
+                    "\(c.rrule) from \(c.dtstart) \(c.tz): #\(firstDiff) got \(got.dropFirst(firstDiff).prefix(2)) want \(c.expected.dropFirst(firstDiff).prefix(2)) (\(got.count) vs \(c.expected.count))"
+                )
             }
         }
         return (compared, mismatches)
@@ -50,7 +53,8 @@ import Testing
 
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "dateutil")))
     func everyOccurrenceEqualsDateutil() async throws {
-        let data = try #require(await Peers.output(Peers.python, [Peers.script("rrule_oracle.py"), ProcessInfo.processInfo.environment["TASKS_ORACLE_RULES"] ?? "600"]))
+        let data = try #require(
+            await Peers.output(Peers.python, [Peers.script("rrule_oracle.py"), ProcessInfo.processInfo.environment["TASKS_ORACLE_RULES"] ?? "600"]))
         let cases = try JSONDecoder().decode([Case].self, from: data)
         #expect(cases.count >= 300)
         let (compared, mismatches) = try Self.compare(cases)
@@ -95,10 +99,13 @@ import Testing
     /// after the eleventh month-end is none.
     @Test func theAgendaShowsCountOccurrencesForAStartOffTheRule() async throws {
         let (host, _) = try await TaskCommandTests.host(at: "2025-12-20T08:00:00Z")
-        let added = try await host.call("tasks.add", [
-            "title": "Month end report", "kind": "event", "start": "2026-01-01 09:00", "duration_min": 30,
-            "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=12",
-        ]).get()
+        let added = try await host.call(
+            "tasks.add",
+            [
+                "title": "Month end report", "kind": "event", "start": "2026-01-01 09:00", "duration_min": 30,
+                "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=12",
+            ]
+        ).get()
         let agenda = try await host.call("tasks.agenda", ["from": "2026-01-01", "to": "2028-01-01"]).get()
         let starts = agenda["occurrences"]?.arrayValue?.filter { $0["id"] == added["id"] }.compactMap { $0["start_local"]?.stringValue } ?? []
         #expect(starts.count == 12)
@@ -116,9 +123,14 @@ import Testing
         let series: [JSONValue] = [
             ["title": "Month end", "kind": "event", "start": "2026-01-01 09:00", "duration_min": 30, "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=12"],
             ["title": "Weekend", "kind": "event", "start": "2026-01-05 10:00", "duration_min": 60, "rrule": "FREQ=DAILY;BYDAY=SA,SU"],
-            ["title": "Fortnight", "kind": "event", "start": "2026-01-05 10:00", "duration_min": 60,
-             "rrule": "FREQ=WEEKLY;INTERVAL=2;BYDAY=SA,SU;WKST=SU;COUNT=7"],
-            ["title": "On the rule", "kind": "event", "start": "2026-01-31 09:00", "duration_min": 30, "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=5"],
+            [
+                "title": "Fortnight", "kind": "event", "start": "2026-01-05 10:00", "duration_min": 60,
+                "rrule": "FREQ=WEEKLY;INTERVAL=2;BYDAY=SA,SU;WKST=SU;COUNT=7",
+            ],
+            [
+                "title": "On the rule", "kind": "event", "start": "2026-01-31 09:00", "duration_min": 30,
+                "rrule": "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=5",
+            ],
         ]
         var ids: [String] = []
         for s in series { ids.append(try #require(try await host.call("tasks.add", s).get()["id"]?.stringValue)) }

@@ -7,8 +7,10 @@ import Testing
 
 /// Reminders on the test clock: the exact minute, restarts, missed ones, snooze, repeats, mail.
 @Suite(.stopsTestHosts) struct ReminderTests {
-    static func start(_ clock: TestClock, _ directory: TemporaryDirectory = TemporaryDirectory(),
-                      configure: @escaping (inout HostConfiguration) -> Void = { _ in }) async throws -> TestHost {
+    static func start(
+        _ clock: TestClock, _ directory: TemporaryDirectory = TemporaryDirectory(),
+        configure: @escaping (inout HostConfiguration) -> Void = { _ in }
+    ) async throws -> TestHost {
         try await TestHost.started(plugins: [TasksPlugin()], clock: clock, directory: directory) {
             $0.timeZone = TimeZone(identifier: "Europe/Prague")!
             configure(&$0)
@@ -24,10 +26,13 @@ import Testing
     @Test func aReminderFiresAtItsMinuteAndNotBefore() async throws {
         let clock = TestClock(now: Self.date("2026-11-24T08:00:00Z"))
         let host = try await Self.start(clock)
-        _ = try await host.call("tasks.add", [
-            "title": "Exam prep", "start": "2026-11-24 09:20", "location": "Library", "notes": "Chapters 3–5",
-            "reminders": [["before_min": 15, "of": "start"]],
-        ]).get()
+        _ = try await host.call(
+            "tasks.add",
+            [
+                "title": "Exam prep", "start": "2026-11-24 09:20", "location": "Library", "notes": "Chapters 3–5",
+                "reminders": [["before_min": 15, "of": "start"]],
+            ]
+        ).get()
         // The scheduler waits for exactly 08:05:00Z (09:20 Prague − 15 min): no polling interval.
         await clock.waitForSleeper { $0 == Self.date("2026-11-24T08:05:00Z") }
         clock.advance(to: Self.date("2026-11-24T08:05:00Z"))
@@ -105,10 +110,13 @@ import Testing
     @Test func eachOccurrenceOfARepeatGetsItsReminder() async throws {
         let clock = TestClock(now: Self.date("2026-11-24T06:00:00Z"))
         let host = try await Self.start(clock)
-        _ = try await host.call("tasks.add", [
-            "title": "Pills", "kind": "event", "start": "2026-11-24 08:00", "rrule": "FREQ=DAILY;COUNT=3",
-            "reminders": [["before_min": 5, "of": "start"]],
-        ]).get()
+        _ = try await host.call(
+            "tasks.add",
+            [
+                "title": "Pills", "kind": "event", "start": "2026-11-24 08:00", "rrule": "FREQ=DAILY;COUNT=3",
+                "reminders": [["before_min": 5, "of": "start"]],
+            ]
+        ).get()
         for (day, fire) in [(24, "2026-11-24T06:55:00Z"), (25, "2026-11-25T06:55:00Z"), (26, "2026-11-26T06:55:00Z")] {
             await clock.waitForSleeper { $0 == Self.date(fire) }
             clock.advance(to: Self.date(fire))
@@ -127,9 +135,12 @@ import Testing
         let clock = TestClock(now: Self.date("2026-11-24T08:00:00Z"))
         let host = try await Self.start(clock) { $0.sendMail(through: smtp) }
         _ = try await host.call("vault.set", ["name": "host/smtp/password", "secret": .string(smtp.password)]).get()
-        let t = try await host.call("tasks.add", [
-            "title": "Zkouška: Matematika", "start": "2026-11-24 09:10", "channels": ["mail"], "reminders": [["before_min": 0]],
-        ]).get()
+        let t = try await host.call(
+            "tasks.add",
+            [
+                "title": "Zkouška: Matematika", "start": "2026-11-24 09:10", "channels": ["mail"], "reminders": [["before_min": 0]],
+            ]
+        ).get()
         #expect(t["channels"] == ["mail"])
         let plain = try await host.call("tasks.add", ["title": "Stdout only", "start": "2026-11-24 09:20", "reminders": [["before_min": 0]]]).get()
         #expect(plain["channels"] == ["mail", "stdout"], "mail is configured, so the default is both")
@@ -172,7 +183,9 @@ import Testing
             $0.notify.mail.from = "assistant@example.org"
             $0.notify.mail.to = ["student@example.org"]
         }
-        _ = try await host.call("tasks.add", ["title": "Odevzdat esej", "due": "2026-11-24 09:30", "channels": ["mail"], "reminders": [["before_min": 0]]]).get()
+        _ = try await host.call(
+            "tasks.add", ["title": "Odevzdat esej", "due": "2026-11-24 09:30", "channels": ["mail"], "reminders": [["before_min": 0]]]
+        ).get()
         await clock.waitForSleeper { $0 == ISO8601.date("2026-11-24T08:30:00Z")! }
         clock.advance(to: ISO8601.date("2026-11-24T08:30:00Z")!)
         let message = try await smtp.message()

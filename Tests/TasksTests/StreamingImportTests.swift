@@ -34,10 +34,11 @@ import Testing
     @Test(arguments: [1, 2, 3, 7, 64, 1 << 20])
     func contentLinesUnfoldTheSameWhereverAChunkEnds(chunk: Int) throws {
         let text = "BEGIN:VTODO\r\nSUMMARY:folded \r\n across\r\n\tthree lines\r\nDESCRIPTION:bare LF\n endings\nUID:ü@x\r\n\r\nEND:VTODO"
-        #expect(try Self.lines(text, chunk: chunk) == [
-            "1 BEGIN:VTODO", "2 SUMMARY:folded acrossthree lines",
-            "5 DESCRIPTION:bare LFendings", "7 UID:ü@x", "9 END:VTODO",
-        ])
+        #expect(
+            try Self.lines(text, chunk: chunk) == [
+                "1 BEGIN:VTODO", "2 SUMMARY:folded acrossthree lines",
+                "5 DESCRIPTION:bare LFendings", "7 UID:ü@x", "9 END:VTODO",
+            ])
     }
 
     static func calendar(_ components: [String]) -> String {
@@ -52,18 +53,20 @@ import Testing
         let (host, _) = try await TaskCommandTests.host()
         let directory = TemporaryDirectory()
         let weekly = "RRULE:FREQ=WEEKLY;COUNT=4\r\n"
-        let path = directory.write("series.ics", Self.calendar([
-            // An instance before its series, the series, an instance after it.
-            Self.event("s@x", "Moved early", start: "20261208T110000Z", extra: "RECURRENCE-ID:20261208T100000Z\r\n"),
-            Self.event("s@x", "Seminar", start: "20261201T100000Z", extra: weekly),
-            Self.event("s@x", "Moved late", start: "20261222T120000Z", extra: "RECURRENCE-ID:20261222T100000Z\r\n"),
-            Self.event("plain@x", "Plain", start: "20261202T100000Z"),
-            // A time zone after the events that use it: the first pass has read it.
-            Self.event("zoned@x", "Zoned", start: "20261203T090000").replacingOccurrences(
-                of: "DTSTART:", with: "DTSTART;TZID=Custom Zone:"),
-            "BEGIN:VTIMEZONE\r\nTZID:Custom Zone\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0500\r\nTZOFFSETTO:+0500\r\n"
-                + "TZNAME:X\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n",
-        ]))
+        let path = directory.write(
+            "series.ics",
+            Self.calendar([
+                // An instance before its series, the series, an instance after it.
+                Self.event("s@x", "Moved early", start: "20261208T110000Z", extra: "RECURRENCE-ID:20261208T100000Z\r\n"),
+                Self.event("s@x", "Seminar", start: "20261201T100000Z", extra: weekly),
+                Self.event("s@x", "Moved late", start: "20261222T120000Z", extra: "RECURRENCE-ID:20261222T100000Z\r\n"),
+                Self.event("plain@x", "Plain", start: "20261202T100000Z"),
+                // A time zone after the events that use it: the first pass has read it.
+                Self.event("zoned@x", "Zoned", start: "20261203T090000").replacingOccurrences(
+                    of: "DTSTART:", with: "DTSTART;TZID=Custom Zone:"),
+                "BEGIN:VTIMEZONE\r\nTZID:Custom Zone\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0500\r\nTZOFFSETTO:+0500\r\n"
+                    + "TZNAME:X\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n",
+            ]))
         let imported = try await host.call("tasks.import.ics", ["path": .string(path)]).get()
         #expect(imported["added"] == 3)
         #expect(imported["events"] == 3)
@@ -73,17 +76,21 @@ import Testing
         let zoned = try await host.call("tasks.get", ["id": "zoned@x"]).get()
         #expect(zoned["start"] == "2026-12-03T04:00:00Z", "09:00 at +05:00, from the VTIMEZONE that follows the event")
 
-        let orphan = directory.write("orphan.ics", Self.calendar([
-            Self.event("gone@x", "Moved", start: "20261208T110000Z", extra: "RECURRENCE-ID:20261208T100000Z\r\n"),
-            Self.event("kept@x", "Kept", start: "20261202T100000Z"),
-        ]))
+        let orphan = directory.write(
+            "orphan.ics",
+            Self.calendar([
+                Self.event("gone@x", "Moved", start: "20261208T110000Z", extra: "RECURRENCE-ID:20261208T100000Z\r\n"),
+                Self.event("kept@x", "Kept", start: "20261202T100000Z"),
+            ]))
         guard case .failure(let refused) = try await host.call("tasks.import.ics", ["path": .string(orphan)]) else {
-            Issue.record("an instance without its series was imported"); return
+            Issue.record("an instance without its series was imported")
+            return
         }
         #expect(refused.code == 1209)
         #expect(refused.data?["problems"]?.arrayValue?.first?["reason"] == .string(CalendarLimits.orphan))
         guard case .failure = try await host.call("tasks.get", ["id": "kept@x"]) else {
-            Issue.record("the refused file's good event was written"); return
+            Issue.record("the refused file's good event was written")
+            return
         }
         await host.stop()
     }
@@ -92,9 +99,11 @@ import Testing
         let (host, _) = try await TaskCommandTests.host()
         let directory = TemporaryDirectory()
         let notes = String(repeating: "x", count: 3_000_000)
-        let path = directory.write("long.ics", Self.calendar([
-            "BEGIN:VTODO\r\nUID:long@x\r\nDTSTAMP:20261101T000000Z\r\nSUMMARY:Long\r\nDESCRIPTION:\(notes)\r\nEND:VTODO\r\n"
-        ]))
+        let path = directory.write(
+            "long.ics",
+            Self.calendar([
+                "BEGIN:VTODO\r\nUID:long@x\r\nDTSTAMP:20261101T000000Z\r\nSUMMARY:Long\r\nDESCRIPTION:\(notes)\r\nEND:VTODO\r\n"
+            ]))
         #expect(try await host.call("tasks.import.ics", ["path": .string(path)]).get()["added"] == 1)
         #expect(try await host.call("tasks.get", ["id": "long@x"]).get()["notes"]?.stringValue?.count == 3_000_000)
         await host.stop()
@@ -105,11 +114,13 @@ import Testing
         let directory = TemporaryDirectory()
         let good = Self.event("good@x", "Good", start: "20261202T100000Z")
         let nested = (0..<10).map { _ in "BEGIN:VALARM\r\n" }.joined() + (0..<10).map { _ in "END:VALARM\r\n" }.joined()
-        let problems = directory.write("problems.ics", Self.calendar([
-            good,
-            Self.event("deep@x", "Deep", start: "20261203T100000Z", extra: nested),
-            "BEGIN:VEVENT\r\nUID:open@x\r\nSUMMARY:Never ends\r\n",
-        ]))
+        let problems = directory.write(
+            "problems.ics",
+            Self.calendar([
+                good,
+                Self.event("deep@x", "Deep", start: "20261203T100000Z", extra: nested),
+                "BEGIN:VEVENT\r\nUID:open@x\r\nSUMMARY:Never ends\r\n",
+            ]))
         let skipped = try await host.call("tasks.import.ics", ["path": .string(problems), "skip_invalid": true]).get()
         #expect(skipped["added"] == 1)
         #expect(skipped["skipped"] == 2)
@@ -129,7 +140,8 @@ import Testing
         ]
         for (path, reason) in cases {
             guard case .failure(let error) = try await host.call("tasks.import.ics", ["path": .string(path)]) else {
-                Issue.record("\(path) was imported"); continue
+                Issue.record("\(path) was imported")
+                continue
             }
             #expect(error.code == 1208)
             #expect(error.message == "Cannot use '\(path)': \(reason)")
@@ -143,7 +155,8 @@ import Testing
         let bad = (0..<1_005).map { "BEGIN:VTODO\r\nSUMMARY:no uid \($0)\r\nEND:VTODO\r\n" }
         let path = directory.write("bad.ics", Self.calendar(bad + [Self.event("good@x", "Good", start: "20261202T100000Z")]))
         guard case .failure(let refused) = try await host.call("tasks.import.ics", ["path": .string(path)]) else {
-            Issue.record("a file of bad items was imported"); return
+            Issue.record("a file of bad items was imported")
+            return
         }
         #expect(refused.message == "The file has 1005 items that cannot be read; nothing was imported")
         let skipped = try await host.call("tasks.import.ics", ["path": .string(path), "skip_invalid": true]).get()

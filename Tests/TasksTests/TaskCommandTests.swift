@@ -20,10 +20,13 @@ import Testing
 
     @Test func addReturnsTheWholeTaskInUTCAndWallClock() async throws {
         let (host, _) = try await Self.host()
-        let t = try await host.call("tasks.add", [
-            "title": "Exam prep", "start": "2026-12-01 09:00", "reminders": [["before_min": 15, "of": "start"]],
-            "category": "school", "tags": ["math", "exam"], "priority": "high", "location": "Room 1, Building A",
-        ]).get()
+        let t = try await host.call(
+            "tasks.add",
+            [
+                "title": "Exam prep", "start": "2026-12-01 09:00", "reminders": [["before_min": 15, "of": "start"]],
+                "category": "school", "tags": ["math", "exam"], "priority": "high", "location": "Room 1, Building A",
+            ]
+        ).get()
         #expect(t["title"] == "Exam prep")
         #expect(t["kind"] == "todo")
         #expect(t["start"] == "2026-12-01T08:00:00Z")
@@ -43,9 +46,12 @@ import Testing
 
     @Test func eventsTodosAndAllDayItems() async throws {
         let (host, _) = try await Self.host()
-        let meeting = try await host.call("tasks.add", [
-            "title": "Standup", "kind": "event", "start": "2026-11-25T10:00:00+01:00", "duration_min": 30, "tz": "America/New_York",
-        ]).get()
+        let meeting = try await host.call(
+            "tasks.add",
+            [
+                "title": "Standup", "kind": "event", "start": "2026-11-25T10:00:00+01:00", "duration_min": 30, "tz": "America/New_York",
+            ]
+        ).get()
         #expect(meeting["start"] == "2026-11-25T09:00:00Z")
         #expect(meeting["start_local"] == "2026-11-25T04:00:00")
         #expect(meeting["end"] == "2026-11-25T09:30:00Z")
@@ -62,14 +68,18 @@ import Testing
 
     @Test func agendaExpandsRepeatsAcrossDaylightSaving() async throws {
         let (host, _) = try await Self.host(at: "2026-03-20T08:00:00Z")
-        let t = try await host.call("tasks.add", [
-            "title": "Lecture", "kind": "event", "start": "2026-03-23 09:00", "duration_min": 90, "rrule": "FREQ=WEEKLY;BYDAY=MO;COUNT=3",
-        ]).get()
+        let t = try await host.call(
+            "tasks.add",
+            [
+                "title": "Lecture", "kind": "event", "start": "2026-03-23 09:00", "duration_min": 90, "rrule": "FREQ=WEEKLY;BYDAY=MO;COUNT=3",
+            ]
+        ).get()
         let agenda = try await host.call("tasks.agenda", ["from": "2026-03-01", "to": "2026-05-01"]).get()
         let starts = agenda["occurrences"]?.arrayValue?.map { $0["start"] }
         // Prague changes to summer time on 29 March: 09:00 stays 09:00 on the wall clock.
         #expect(starts == ["2026-03-23T08:00:00Z", "2026-03-30T07:00:00Z", "2026-04-06T07:00:00Z"])
-        #expect(agenda["occurrences"]?.arrayValue?.map { $0["start_local"] } == ["2026-03-23T09:00:00", "2026-03-30T09:00:00", "2026-04-06T09:00:00"])
+        #expect(
+            agenda["occurrences"]?.arrayValue?.map { $0["start_local"] } == ["2026-03-23T09:00:00", "2026-03-30T09:00:00", "2026-04-06T09:00:00"])
         #expect(agenda["occurrences"]?.arrayValue?[0]["end"] == "2026-03-23T09:30:00Z")
         #expect(agenda["occurrences"]?.arrayValue?[0]["source"] == "local")
         #expect(agenda["occurrences"]?.arrayValue?[0]["id"] == t["id"])
@@ -78,9 +88,12 @@ import Testing
 
     @Test func oneOccurrenceChangesOrGoesOnItsOwn() async throws {
         let (host, _) = try await Self.host()
-        let t = try await host.call("tasks.add", [
-            "title": "Gym", "kind": "event", "start": "2026-12-01 18:00", "duration_min": 60, "rrule": "FREQ=DAILY;COUNT=4", "category": "sport",
-        ]).get()
+        let t = try await host.call(
+            "tasks.add",
+            [
+                "title": "Gym", "kind": "event", "start": "2026-12-01 18:00", "duration_min": 60, "rrule": "FREQ=DAILY;COUNT=4", "category": "sport",
+            ]
+        ).get()
         let id = try #require(t["id"])
         _ = try await host.call("tasks.update", ["id": id, "occurrence": "2026-12-02 18:00", "start": "2026-12-02 20:00", "title": "Late gym"]).get()
         _ = try await host.call("tasks.delete", ["id": id, "occurrence": "2026-12-03T17:00:00Z"]).get()
@@ -90,7 +103,8 @@ import Testing
         #expect(rows.map { $0["title"] } == ["Gym", "Late gym", "Gym"])
         #expect(rows[1]["end_local"] == "2026-12-02T21:00:00")
         guard case .failure(let e) = try await host.call("tasks.update", ["id": id, "occurrence": "2026-12-02 19:00", "title": "x"]) else {
-            Issue.record("a time that is no occurrence was accepted"); return
+            Issue.record("a time that is no occurrence was accepted")
+            return
         }
         #expect(e.data?["param"] == "occurrence")
         await host.stop()
@@ -110,9 +124,12 @@ import Testing
         #expect(done["status"] == "completed", "the last occurrence completes the task")
 
         clock.advance(to: ISO8601.date("2026-11-26T09:00:00Z")!)
-        let fromDone = try await host.call("tasks.add", [
-            "title": "Descale", "due": "2026-11-20 08:00", "rrule": "FREQ=WEEKLY;INTERVAL=2", "repeat_from": "completion",
-        ]).get()
+        let fromDone = try await host.call(
+            "tasks.add",
+            [
+                "title": "Descale", "due": "2026-11-20 08:00", "rrule": "FREQ=WEEKLY;INTERVAL=2", "repeat_from": "completion",
+            ]
+        ).get()
         let next = try await host.call("tasks.complete", ["id": fromDone["id"]!]).get()
         #expect(next["due_local"] == "2026-12-10T08:00:00", "two weeks from the completion day, at the same time")
         #expect(next["repeat_from"] == "completion")
@@ -125,7 +142,10 @@ import Testing
         let child = try await host.call("tasks.add", ["title": "Chapter 1", "parent": parent["id"]!]).get()
         let deleted = try await host.call("tasks.delete", ["id": parent["id"]!]).get()
         #expect(deleted["with_subtasks"] == [child["id"]!])
-        guard case .failure(let gone) = try await host.call("tasks.get", ["id": child["id"]!]) else { Issue.record("still there"); return }
+        guard case .failure(let gone) = try await host.call("tasks.get", ["id": child["id"]!]) else {
+            Issue.record("still there")
+            return
+        }
         #expect(gone.code == -32010)
         _ = try await host.call("tasks.restore", ["id": parent["id"]!]).get()
         #expect(try await host.call("tasks.get", ["id": child["id"]!]).get()["title"] == "Chapter 1")
@@ -160,9 +180,15 @@ import Testing
         let (host, _) = try await Self.host()
         _ = try await host.call("tasks.categories.add", ["name": "Band"]).get()
         _ = try await host.call("tasks.add", ["title": "Rehearsal", "category": "band"]).get()
-        guard case .failure(let inUse) = try await host.call("tasks.categories.remove", ["name": "band"]) else { Issue.record("removed"); return }
+        guard case .failure(let inUse) = try await host.call("tasks.categories.remove", ["name": "band"]) else {
+            Issue.record("removed")
+            return
+        }
         #expect(inUse.code == 1201)
-        guard case .failure(let builtin) = try await host.call("tasks.categories.remove", ["name": "school"]) else { Issue.record("removed"); return }
+        guard case .failure(let builtin) = try await host.call("tasks.categories.remove", ["name": "school"]) else {
+            Issue.record("removed")
+            return
+        }
         #expect(builtin.code == 1206)
         let names = try await host.call("tasks.categories.list").get()["categories"]?.arrayValue?.map { $0["name"] }
         #expect(names?.contains("band") == true)
@@ -194,21 +220,28 @@ import Testing
         ]
         for (method, params, param, text) in cases {
             guard case .failure(let error) = try await host.call(method, params) else {
-                Issue.record("\(method) \(params) was accepted"); continue
+                Issue.record("\(method) \(params) was accepted")
+                continue
             }
             #expect(error.code == -32602, "\(method) \(params): \(error.message)")
             #expect(error.data?["param"] == .string(param), "\(method) \(params): \(error.message)")
             #expect(text.isEmpty || error.message.contains(text), "\(method) \(params): \(error.message)")
         }
         #expect(try await host.call("tasks.list").get()["tasks"] == [], "nothing was written")
-        guard case .failure(let missing) = try await host.call("tasks.complete", ["id": "nope"]) else { Issue.record("completed nothing"); return }
+        guard case .failure(let missing) = try await host.call("tasks.complete", ["id": "nope"]) else {
+            Issue.record("completed nothing")
+            return
+        }
         #expect(missing.code == -32010)
         let t = try await host.call("tasks.add", ["title": "Keep", "due": "2026-12-01 10:00", "location": "Home"]).get()
         for (params, param) in [
             (["id": t["id"]!, "clear": ["title"]] as JSONValue, "clear"),
             (["id": t["id"]!, "location": "Office", "due": "2026-11-01 10:00", "start": "2026-11-02 10:00"], "due"),
         ] {
-            guard case .failure(let e) = try await host.call("tasks.update", params) else { Issue.record("\(params) accepted"); continue }
+            guard case .failure(let e) = try await host.call("tasks.update", params) else {
+                Issue.record("\(params) accepted")
+                continue
+            }
             #expect(e.data?["param"] == .string(param))
         }
         #expect(try await host.call("tasks.get", ["id": t["id"]!]).get() == t, "a refused update changes nothing")
@@ -242,7 +275,10 @@ import Testing
             ("tasks.list", ["when": "someday"], -32602, "when"),
         ]
         for (method, params, code, param) in cases {
-            guard case .failure(let e) = try await host.call(method, params) else { Issue.record("\(method) \(params) accepted"); continue }
+            guard case .failure(let e) = try await host.call(method, params) else {
+                Issue.record("\(method) \(params) accepted")
+                continue
+            }
             #expect(e.code == code, "\(method) \(params): \(e.code) \(e.message)")
             if let param { #expect(e.data?["param"] == .string(param), "\(method) \(params): \(e.message)") }
         }
@@ -262,7 +298,10 @@ import Testing
         let zone = try #require(Zone(identifier: "Europe/Prague"))
         let cases: [[String: JSONValue]] = [
             ["rrule": "FREQ=DAILY", "start": .string(today.adding(days: -10).text + " 07:30")],
-            ["rrule": "FREQ=WEEKLY;BYDAY=MO,WE,FR", "start": .string(today.adding(days: -3).text + " 18:00"), "exdates": .array([.string(today.adding(days: 4).text + " 18:00")])],
+            [
+                "rrule": "FREQ=WEEKLY;BYDAY=MO,WE,FR", "start": .string(today.adding(days: -3).text + " 18:00"),
+                "exdates": .array([.string(today.adding(days: 4).text + " 18:00")]),
+            ],
             ["rrule": "FREQ=MONTHLY;BYDAY=-1FR", "start": .string(today.text + " 09:15")],
             ["rrule": "FREQ=DAILY;INTERVAL=2", "start": .string(today.adding(days: -1).text), "all_day": true],
         ]
@@ -272,9 +311,11 @@ import Testing
             if fields["all_day"] != nil { params["duration_min"] = nil }
             let t = try await host.call("tasks.add", .object(params)).get()
             let id = try #require(t["id"]?.stringValue)
-            let series = Series(anchor: try #require(WallTime(fields["start"]!.stringValue!)), rule: try RecurrenceRule(fields["rrule"]!.stringValue!),
-                                exdates: Set((fields["exdates"]?.arrayValue ?? []).compactMap { WallTime($0.stringValue!) }), zone: zone)
-            let from = zone.instant(today.adding(days: 1)), to = zone.instant(today.adding(days: 40))
+            let series = Series(
+                anchor: try #require(WallTime(fields["start"]!.stringValue!)), rule: try RecurrenceRule(fields["rrule"]!.stringValue!),
+                exdates: Set((fields["exdates"]?.arrayValue ?? []).compactMap { WallTime($0.stringValue!) }), zone: zone)
+            let from = zone.instant(today.adding(days: 1))
+            let to = zone.instant(today.adding(days: 40))
             let expected = series.occurrences(from: zone.wall(from).adding(days: -1), before: zone.wall(to).adding(days: 1))
                 .filter { zone.instant($0) >= from && zone.instant($0) < to }
             let agenda = try await host.call("tasks.agenda", ["from": .string(ISO8601.string(from)), "to": .string(ISO8601.string(to))]).get()

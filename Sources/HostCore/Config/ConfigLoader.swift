@@ -167,18 +167,23 @@ struct Reader {
         warnUnknown(top, known: ["timezone", "log_level", "shutdown_grace_s", "socket", "store", "vault", "notify", "http", "plugins"], section: "")
 
         if let zone = try string(top, "", "timezone") {
-            guard let tz = TimeZone(identifier: zone) else { throw fail("", "timezone", "is not a known time zone (try Europe/Prague or UTC), got '\(zone)'") }
+            guard let tz = TimeZone(identifier: zone) else {
+                throw fail("", "timezone", "is not a known time zone (try Europe/Prague or UTC), got '\(zone)'")
+            }
             c.timeZone = tz
         }
         if let level = try choice(top, "", "log_level", Logger.Level.allCases.map(\.rawValue)) { c.logLevel = Logger.Level(rawValue: level)! }
         if let grace = try int(top, "", "shutdown_grace_s", 1...600) { c.shutdownGrace = .seconds(grace) }
 
         let socket = try table(top["socket"], "", "socket")
-        warnUnknown(socket, known: ["path", "mode", "allow_uids", "allow_groups", "max_request_bytes", "max_concurrent_requests", "notice_queue"], section: "socket")
+        warnUnknown(
+            socket, known: ["path", "mode", "allow_uids", "allow_groups", "max_request_bytes", "max_concurrent_requests", "notice_queue"],
+            section: "socket")
         c.socket.path = try string(socket, "socket", "path")
         if let mode = try string(socket, "socket", "mode") {
             guard let m = mode_t(mode, radix: 8), m & ~0o777 == 0, m & 0o600 == 0o600 else {
-                throw fail("socket", "mode", "must be an octal mode such as \"0600\" or \"0660\" that keeps the owner's read and write, got '\(mode)'")
+                throw fail(
+                    "socket", "mode", "must be an octal mode such as \"0600\" or \"0660\" that keeps the owner's read and write, got '\(mode)'")
             }
             c.socket.mode = m
         }
@@ -218,12 +223,16 @@ struct Reader {
         if let t = try choice(mail, "notify.mail", "transport", ["sendmail", "smtp"]) { c.notify.mail.transport = t }
         if let p = try string(mail, "notify.mail", "sendmail_path") { c.notify.mail.sendmailPath = p }
         if let from = try string(mail, "notify.mail", "from") {
-            do { try MailAddress.validate(from, param: "from") } catch { throw fail("notify.mail", "from", "must be one mail address, got '\(from)'") }
+            do { try MailAddress.validate(from, param: "from") } catch {
+                throw fail("notify.mail", "from", "must be one mail address, got '\(from)'")
+            }
             c.notify.mail.from = from
         }
         if let to = try strings(mail, "notify.mail", "to") {
             for address in to {
-                do { try MailAddress.validate(address, param: "to") } catch { throw fail("notify.mail", "to", "must hold mail addresses, got '\(address)'") }
+                do { try MailAddress.validate(address, param: "to") } catch {
+                    throw fail("notify.mail", "to", "must hold mail addresses, got '\(address)'")
+                }
             }
             c.notify.mail.to = to
         }

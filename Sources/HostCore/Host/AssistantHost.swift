@@ -58,7 +58,8 @@ public final class AssistantHost: Sendable {
         }
         var warnings: [String] = []
         for id in configuration.plugins.keys.sorted() where !seen.contains(id) {
-            warnings.append("[plugins.\(id)] names no plugin of this build (plugins: \(runtimes.map(\.manifest.id).sorted().joined(separator: ", ")))")
+            warnings.append(
+                "[plugins.\(id)] names no plugin of this build (plugins: \(runtimes.map(\.manifest.id).sorted().joined(separator: ", ")))")
         }
         for runtime in runtimes {
             warnings += try Self.checkPluginConfig(runtime.manifest, configuration.plugins[runtime.manifest.id] ?? [:])
@@ -133,7 +134,8 @@ public final class AssistantHost: Sendable {
             let background = BackgroundTasks()
             supervisors.append(
                 PluginSupervisor(
-                    runtime: runtime, accounts: accounts, background: background, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock, logger: logger,
+                    runtime: runtime, accounts: accounts, background: background, enabled: configuration.isEnabled(plugin: manifest.id), clock: clock,
+                    logger: logger,
                     redactor: redactor,
                     setupCallWait: options.setupCallWait,
                     makeContext: {
@@ -188,7 +190,8 @@ public final class AssistantHost: Sendable {
         }
         for supervisor in supervisors {
             for command in supervisor.runtime.declared {
-                entries.append(MethodEntry(pluginID: supervisor.id, descriptor: command.descriptor, handler: .plugin(supervisor, command: command.local)))
+                entries.append(
+                    MethodEntry(pluginID: supervisor.id, descriptor: command.descriptor, handler: .plugin(supervisor, command: command.local)))
             }
         }
         for entry in entries {
@@ -379,7 +382,7 @@ struct HostPart: Service, CustomStringConvertible {
                 await stop()
             }
             // A part that fails ends the group; otherwise both children end after the shutdown.
-            while let _ = try await group.next() {}
+            while (try await group.next()) != nil {}
         }
     }
 }

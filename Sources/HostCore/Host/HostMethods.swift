@@ -25,7 +25,9 @@ struct HostMethod: Sendable {
 
 enum HostMethods {
     static let all: [HostMethod] = [
-        HostMethod(descriptor: CommandDescriptor(name: "ping", summary: "Check that the daemon answers", result: "\"pong\"", example: "assistantctl ping")) {
+        HostMethod(
+            descriptor: CommandDescriptor(name: "ping", summary: "Check that the daemon answers", result: "\"pong\"", example: "assistantctl ping")
+        ) {
             _ in "pong"
         },
         HostMethod(
@@ -75,7 +77,8 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
-                name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests", result: "an OpenRPC 1.2 document")
+                name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests", result: "an OpenRPC 1.2 document"
+            )
         ) { host, _, _ in
             ManifestJSON.openRPC(host.dispatcher.methods, version: host.options.version)
         },
@@ -94,7 +97,9 @@ enum HostMethods {
                 object["vault_names"] = .array(m.vaultNames.map { .string("\(m.id)/\($0)") })
                 object["config_options"] = .array(
                     m.configOptions.map {
-                        .object(["key": .string($0.key), "type": .string($0.type.name), "default": $0.defaultValue ?? .null, "help": .string($0.help)])
+                        .object([
+                            "key": .string($0.key), "type": .string($0.type.name), "default": $0.defaultValue ?? .null, "help": .string($0.help),
+                        ])
                     })
                 list.append(.object(object))
             }
@@ -102,7 +107,8 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
-                name: "jobs.list", summary: "Periodic jobs with last and next run and last outcome", result: "[{id, schedule, last_run, next_run, last_outcome, …}]")
+                name: "jobs.list", summary: "Periodic jobs with last and next run and last outcome",
+                result: "[{id, schedule, last_run, next_run, last_outcome, …}]")
         ) { host, _, _ in
             try JSONValue(encoding: await host.scheduler.list())
         },
@@ -168,7 +174,8 @@ enum HostMethods {
             return ["locked": false]
         },
         HostMethod(
-            descriptor: CommandDescriptor(name: "vault.lock", summary: "Forget the key of a passphrase vault until the next unlock", result: "{locked: true}")
+            descriptor: CommandDescriptor(
+                name: "vault.lock", summary: "Forget the key of a passphrase vault until the next unlock", result: "{locked: true}")
         ) { host, _, _ in
             try await vaultCall { try await host.vault.lock() }
             return ["locked": true]
@@ -188,7 +195,8 @@ enum HostMethods {
                     ParamSpec("title", .string, required: true, help: "one-line title (the mail subject)"),
                     ParamSpec("body", .string, required: true, help: "the text"),
                     ParamSpec("topic", .string, default: "host.manual", help: "topic for routing and subscriptions"),
-                    ParamSpec("severity", .oneOf(Severity.allCases.map(\.rawValue)), default: "info", help: "debug, info, warning, error or critical"),
+                    ParamSpec(
+                        "severity", .oneOf(Severity.allCases.map(\.rawValue)), default: "info", help: "debug, info, warning, error or critical"),
                     ParamSpec("to", .string, help: "mail this address directly instead of routing by topic"),
                     ParamSpec("attachments", .array(of: .path), help: "files to attach (absolute paths; the CLI resolves relative ones)"),
                     ParamSpec("dedupe_key", .string, help: "a notice with a key seen before is dropped"),
@@ -228,7 +236,9 @@ enum HostMethods {
             host.subscribers.subscribe(connection, patterns: topics.map(TopicPattern.init))
             return ["subscribed": .array(topics.map(JSONValue.string))]
         },
-        HostMethod(descriptor: CommandDescriptor(name: "unsubscribe", summary: "Stop receiving notices on this connection", result: "{unsubscribed: bool}")) {
+        HostMethod(
+            descriptor: CommandDescriptor(name: "unsubscribe", summary: "Stop receiving notices on this connection", result: "{unsubscribed: bool}")
+        ) {
             host, _, context in
             guard let connection = context.connection else { return ["unsubscribed": false] }
             return ["unsubscribed": .bool(host.subscribers.unsubscribe(connection.connectionID))]

@@ -91,7 +91,10 @@ public actor Accounts {
             guard let found = all.first(where: { $0.name == name }) else {
                 let known = all.map(\.name)
                 throw RPCError.invalidParam(
-                    param, known.isEmpty ? "names no account: none is set up yet (\(addCommand))" : "'\(name)' is not an account (accounts: \(known.joined(separator: ", ")))")
+                    param,
+                    known.isEmpty
+                        ? "names no account: none is set up yet (\(addCommand))"
+                        : "'\(name)' is not an account (accounts: \(known.joined(separator: ", ")))")
             }
             return found
         }
@@ -110,14 +113,16 @@ public actor Accounts {
             let fix = fixCommand(account.name)
             throw RPCError(
                 code: RPCErrorCode.needsReauth,
-                message: "Account '\(account.name)' of '\(pluginID)' needs re-authentication: \(account.detail ?? "the credentials were refused"); run: \(fix)",
+                message:
+                    "Account '\(account.name)' of '\(pluginID)' needs re-authentication: \(account.detail ?? "the credentials were refused"); run: \(fix)",
                 data: [
                     "plugin": .string(pluginID), "account": .string(account.name), "state": "needs_reauth", "fix": .string(fix),
                     "detail": account.detail.map(JSONValue.string) ?? .null,
                 ])
         case .failed:
             throw RPCError(
-                code: RPCErrorCode.pluginNotReady, message: "Account '\(account.name)' of '\(pluginID)' cannot be used: \(account.detail ?? "it failed")",
+                code: RPCErrorCode.pluginNotReady,
+                message: "Account '\(account.name)' of '\(pluginID)' cannot be used: \(account.detail ?? "it failed")",
                 data: [
                     "plugin": .string(pluginID), "account": .string(account.name), "state": "failed",
                     "detail": account.detail.map(JSONValue.string) ?? .null,
@@ -205,7 +210,10 @@ public actor Accounts {
 
     /// For `status`: each account with its state.
     public func statusJSON() async throws -> JSONValue {
-        .array(try await list().map { ["name": .string($0.name), "state": .string($0.state.rawValue), "detail": $0.detail.map(JSONValue.string) ?? .null] })
+        .array(
+            try await list().map {
+                ["name": .string($0.name), "state": .string($0.state.rawValue), "detail": $0.detail.map(JSONValue.string) ?? .null]
+            })
     }
 
     static func account(_ row: Row) -> Account {

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// An XML element tree built by Foundation's XML parser with namespaces on, so elements are
@@ -139,8 +139,10 @@ public final class XMLNode: @unchecked Sendable {
             prefixes[prefix] = namespaceURI
         }
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes attributeDict: [String: String] = [:]
+        ) {
             var attributes: [String: String] = [:]
             for (key, value) in attributeDict {
                 let parts = key.split(separator: ":", maxSplits: 1)
@@ -253,7 +255,8 @@ extension XMLNode {
     public func text(_ name: String, language: String) -> String? {
         let candidates = children(name).filter { !$0.trimmedText.isEmpty }
         func lang(_ node: XMLNode) -> String? { node.attribute("lang", XMLNode.xmlNamespace) }
-        return (candidates.first { lang($0) == language } ?? candidates.first { lang($0) == nil }
+        return
+            (candidates.first { lang($0) == language } ?? candidates.first { lang($0) == nil }
             ?? candidates.first)?.trimmedText
     }
 

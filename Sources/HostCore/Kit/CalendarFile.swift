@@ -21,7 +21,9 @@ public struct CalendarFile: Sendable {
         public var category: String?
         public var url: String?
 
-        public init(uid: String, when: When, summary: String, location: String? = nil, description: String? = nil, category: String? = nil, url: String? = nil) {
+        public init(
+            uid: String, when: When, summary: String, location: String? = nil, description: String? = nil, category: String? = nil, url: String? = nil
+        ) {
             self.uid = uid
             self.when = when
             self.summary = summary

@@ -51,7 +51,8 @@ public final class LoopbackCapture: Sendable {
 
     /// Starts listening. `port: 0` picks a free one.
     public static func start(
-        port: Int = 0, timeout: Duration = .seconds(600), title: String = "Signed in", group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        port: Int = 0, timeout: Duration = .seconds(600), title: String = "Signed in",
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> LoopbackCapture {
         let path = "/" + (0..<3).map { _ in UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }.joined().prefix(40)
         let eventLoop = group.next()
@@ -60,14 +61,14 @@ public final class LoopbackCapture: Sendable {
         let channel: any Channel
         do {
             channel = try await ServerBootstrap(group: eventLoop)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { child in
-                child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try child.pipeline.syncOperations.addHandler(CaptureHandler(path: String(path), page: page, promise: promise))
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { child in
+                    child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try child.pipeline.syncOperations.addHandler(CaptureHandler(path: String(path), page: page, promise: promise))
+                    }
                 }
-            }
-            .bind(host: "127.0.0.1", port: port).get()
+                .bind(host: "127.0.0.1", port: port).get()
         } catch {
             promise.fail(error)
             throw error

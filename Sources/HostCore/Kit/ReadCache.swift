@@ -80,7 +80,8 @@ public struct ReadCache: Sendable {
                     """, arguments: [pluginID, account, key, value.encodedString(), fetchedAt])
             try db.execute(sql: "DELETE FROM host_cache WHERE plugin = ? AND fetched_at < ?", arguments: [pluginID, cutoff])
             // Over the cap: drop the oldest until under it.
-            var total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(length(value)), 0) FROM host_cache WHERE plugin = ?", arguments: [pluginID]) ?? 0
+            var total =
+                try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(length(value)), 0) FROM host_cache WHERE plugin = ?", arguments: [pluginID]) ?? 0
             while total > maxBytes {
                 guard
                     let oldest = try Row.fetchOne(
@@ -108,7 +109,8 @@ extension JSONValue {
     var canonicalString: String {
         switch self {
         case .object(let object):
-            "{" + object.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).encodedString() + ":" + $0.value.canonicalString }
+            "{"
+                + object.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).encodedString() + ":" + $0.value.canonicalString }
                 .joined(separator: ",") + "}"
         case .array(let items): "[" + items.map(\.canonicalString).joined(separator: ",") + "]"
         default: encodedString()

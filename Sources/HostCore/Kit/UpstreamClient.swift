@@ -3,8 +3,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 import NIOHTTPCompression
+import NIOPosix
 import NIOSSL
 
 /// How a plugin's client proves who it is to its upstream. Secrets go in headers, never in URLs.
@@ -209,7 +209,8 @@ public struct UpstreamClient: Sendable {
                     continue
                 }
                 UpstreamHealth.failed(healthKey, now: clock.now)
-                throw unreachable("answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)", status: response.status)
+                throw unreachable(
+                    "answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)", status: response.status)
             case .success(let response) where Self.redirectStatuses.contains(response.status) && response.headers.first(name: "Location") != nil:
                 UpstreamHealth.answered(healthKey)
                 redirects += 1
@@ -221,12 +222,15 @@ public struct UpstreamClient: Sendable {
             case .success(let response):
                 UpstreamHealth.answered(healthKey)
                 return response
-            case .failure(let error) where idempotent && attempt < retries
+            case .failure(let error)
+            where idempotent && attempt < retries
                 && (error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout):
                 attempt += 1
                 try await clock.sleep(retryBackoff, afterFailures: attempt)
             case .failure(let error):
-                if error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout { UpstreamHealth.failed(healthKey, now: clock.now) }
+                if error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout {
+                    UpstreamHealth.failed(healthKey, now: clock.now)
+                }
                 throw error
             }
         }
@@ -502,7 +506,9 @@ public struct UpstreamFailure: Sendable, CustomStringConvertible {
             default: self.init(.other, "failed: \(String(cString: strerror(error.errnoCode)))")
             }
         case let error as ChannelError:
-            if case .connectTimeout = error { self.init(.timeout, "did not accept a connection in time") } else {
+            if case .connectTimeout = error {
+                self.init(.timeout, "did not accept a connection in time")
+            } else {
                 self.init(.other, "failed: \(error)")
             }
         case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:

@@ -87,7 +87,8 @@ public struct SMTPTransport: MailTransport {
                             // STARTTLS command-injection class, CVE-2011-0411).
                             let ledger = try raw.pipeline.syncOperations.handler(type: PlaintextLedger.self)
                             guard ledger.lines == linesRead, ledger.partialBytes == 0 else {
-                                throw SMTPError("\(host) sent more after its 220 to STARTTLS, before TLS began; refusing to go on (injected plaintext)")
+                                throw SMTPError(
+                                    "\(host) sent more after its 220 to STARTTLS, before TLS began; refusing to go on (injected plaintext)")
                             }
                             let handler = try NIOSSLClientHandler(context: tlsContext, serverHostname: Self.sniName(host))
                             try raw.pipeline.syncOperations.addHandler(handler, position: .first)

@@ -95,7 +95,10 @@ public enum PluginError: Error, Sendable, Equatable {
 }
 
 public enum PluginState: String, Sendable, Codable {
-    case setup, ready, notConfigured = "not_configured", needsReauth = "needs_reauth", failed, disabled
+    case setup, ready
+    case notConfigured = "not_configured"
+    case needsReauth = "needs_reauth"
+    case failed, disabled
 }
 
 /// Per-call facilities: progress to the caller, the request id, and the caller's connection.

@@ -39,7 +39,8 @@ public actor PluginSupervisor {
     let setupTimeout: Duration
 
     init(
-        runtime: PluginRuntime, accounts: Accounts, background: BackgroundTasks, enabled: Bool, clock: any HostClock, logger: Logger, redactor: SecretRedactor,
+        runtime: PluginRuntime, accounts: Accounts, background: BackgroundTasks, enabled: Bool, clock: any HostClock, logger: Logger,
+        redactor: SecretRedactor,
         setupTimeout: Duration = .seconds(60), setupCallWait: Duration = .seconds(3), makeContext: @escaping @Sendable () -> PluginContext,
         onReady: @escaping @Sendable (PluginSupervisor) async -> Void,
         onLeaveReady: @escaping @Sendable (PluginSupervisor) async -> Void
@@ -236,11 +237,14 @@ public actor PluginSupervisor {
         }
         let clock = self.clock
         do {
-            let result = try await withDeadline(timeout, clock: clock, gate: context.commitGate, timedOut: {
-                RPCError(
-                    code: RPCErrorCode.timeout, message: "'\(command)' did not finish within \(Int(timeout.timeInterval)) s",
-                    data: ["method": .string(command)])
-            }) { try await handler(service, params, context) }
+            let result = try await withDeadline(
+                timeout, clock: clock, gate: context.commitGate,
+                timedOut: {
+                    RPCError(
+                        code: RPCErrorCode.timeout, message: "'\(command)' did not finish within \(Int(timeout.timeInterval)) s",
+                        data: ["method": .string(command)])
+                }
+            ) { try await handler(service, params, context) }
             if context.commitGate.overran {
                 logger.notice(
                     "a call committed after its time limit; its answer was awaited",
@@ -251,7 +255,8 @@ public actor PluginSupervisor {
             throw error
         } catch PluginError.needsReauth(let why) {
             await leaveReady(.needsReauth, why)
-            throw RPCError(code: RPCErrorCode.needsReauth, message: "Plugin '\(id)' needs re-authentication: \(redactor.redact(why))", data: stateData)
+            throw RPCError(
+                code: RPCErrorCode.needsReauth, message: "Plugin '\(id)' needs re-authentication: \(redactor.redact(why))", data: stateData)
         } catch PluginError.notReady(let why) {
             throw RPCError(
                 code: RPCErrorCode.upstreamUnreachable, message: "Upstream unreachable: \(redactor.redact(why))",

@@ -129,8 +129,10 @@ public actor JobScheduler {
             // GRDB's async read (off this actor's executor), as Sendable values.
             let saved = try await pool.read { db -> (lastRun: Date?, lastSuccess: Date?, outcome: String?, error: String?, failures: Int)? in
                 try Row.fetchOne(db, sql: "SELECT * FROM host_jobs WHERE id = ?", arguments: [id]).map { row in
-                    ((row["last_run"] as String?).flatMap(ISO8601.date), (row["last_success"] as String?).flatMap(ISO8601.date),
-                     row["last_outcome"], row["last_error"], row["consecutive_failures"])
+                    (
+                        (row["last_run"] as String?).flatMap(ISO8601.date), (row["last_success"] as String?).flatMap(ISO8601.date),
+                        row["last_outcome"], row["last_error"], row["consecutive_failures"]
+                    )
                 }
             }
             if let saved {

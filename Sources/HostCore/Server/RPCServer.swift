@@ -123,7 +123,12 @@ public final class RPCServer: Sendable {
     /// the last connection ends. Each connection is a child task, and its calls are child tasks
     /// of the connection, so none outlives the server. Throws when the socket fails.
     public func serve() async throws {
-        guard let (server, connectionServer) = state.withLockedValue({ s in defer { s.bound = nil }; return s.bound }) else { return }
+        guard
+            let (server, connectionServer) = state.withLockedValue({ s in
+                defer { s.bound = nil }
+                return s.bound
+            })
+        else { return }
         do {
             try await server.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
@@ -175,7 +180,8 @@ public final class RPCServer: Sendable {
         guard path.utf8.count <= Paths.maxSocketPathBytes else {
             throw StartupError(
                 .configuration,
-                "the socket path is \(path.utf8.count) bytes, over the \(Paths.maxSocketPathBytes)-byte limit of Unix sockets: \(path); choose a shorter --socket")
+                "the socket path is \(path.utf8.count) bytes, over the \(Paths.maxSocketPathBytes)-byte limit of Unix sockets: \(path); choose a shorter --socket"
+            )
         }
         let directory = (path as NSString).deletingLastPathComponent
         let directoryMode: mode_t = settings.mode & 0o060 != 0 ? 0o710 : (settings.mode & 0o006 != 0 ? 0o711 : 0o700)

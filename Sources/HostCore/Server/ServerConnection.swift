@@ -27,7 +27,8 @@ final class ServerConnection: ConnectionHandle {
     var droppedNotices: Int { notices.withLockedValue { $0.dropped } }
 
     func sendNotification(method: String, params: JSONValue) {
-        channel.writeAndFlush(channel.allocator.line(JSONValue.object(["jsonrpc": "2.0", "method": .string(method), "params": params]).encodedBytes()), promise: nil)
+        channel.writeAndFlush(
+            channel.allocator.line(JSONValue.object(["jsonrpc": "2.0", "method": .string(method), "params": params]).encodedBytes()), promise: nil)
     }
 
     func deliverNotice(_ params: JSONValue) {

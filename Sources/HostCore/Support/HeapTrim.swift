@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Gives the heap that glibc's malloc keeps after a burst back to the system. Measured: 10 000
@@ -9,18 +9,18 @@ import Glibc
 /// NIO's thread pool, once per burst.
 enum HeapTrim {
     #if canImport(Glibc)
-    /// glibc's `malloc_trim`, looked up at run time: Swift's Glibc module does not import
-    /// `<malloc.h>`, and another C library (musl) has none.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-    }()
+        /// glibc's `malloc_trim`, looked up at run time: Swift's Glibc module does not import
+        /// `<malloc.h>`, and another C library (musl) has none.
+        private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+            guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        }()
     #endif
 
     static func returnFreedMemory() async {
         #if canImport(Glibc)
-        guard let trim = mallocTrim else { return }
-        _ = try? await runBlocking { trim(0) }
+            guard let trim = mallocTrim else { return }
+            _ = try? await runBlocking { trim(0) }
         #endif
     }
 }

@@ -73,9 +73,11 @@ public actor Vault {
 
     public func get(_ name: String) throws -> String? {
         let key = try requireKey()
-        guard let sealed = try pool.read({ db in
-            try Data.fetchOne(db, sql: "SELECT ciphertext FROM host_vault WHERE name = ?", arguments: [name])
-        }) else { return nil }
+        guard
+            let sealed = try pool.read({ db in
+                try Data.fetchOne(db, sql: "SELECT ciphertext FROM host_vault WHERE name = ?", arguments: [name])
+            })
+        else { return nil }
         let plain = try Self.open(sealed, name: name, key: key)
         let secret = String(decoding: plain, as: UTF8.self)
         redactor.remember(secret)

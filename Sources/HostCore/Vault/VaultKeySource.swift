@@ -54,7 +54,9 @@ public enum VaultKeySource: Sendable {
         }
         if info.st_mode & 0o077 != 0 { throw VaultError.keyFileTooOpen(path: path, mode: info.st_mode) }
         let data: Data
-        do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.smallFile) } catch { throw VaultError.keyFileInvalid(path: path, reason: "it \(error.problem)") }
+        do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.smallFile) } catch {
+            throw VaultError.keyFileInvalid(path: path, reason: "it \(error.problem)")
+        }
         if data.count == 32 { return SymmetricKey(data: data) }
         // Also accept the key as hex or base64 text (what `systemd-creds` users tend to write).
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -57,8 +57,10 @@ enum KOSConfig {
         "kos_url", .string, default: "https://www.kos.cvut.cz", help: "the KOS web application, where registration happens (linked from notices)")
 
     static var all: [ConfigOption] {
-        [language.option, hourGrid.option, hourMinutes.option, firstWeekParity.option, teachingWeeks.option, officeHours.option, icsPath.option,
-         refreshEveryMin.option, watchEveryMin.option, eveningAt.option, kosURL.option]
+        [
+            language.option, hourGrid.option, hourMinutes.option, firstWeekParity.option, teachingWeeks.option, officeHours.option, icsPath.option,
+            refreshEveryMin.option, watchEveryMin.option, eveningAt.option, kosURL.option,
+        ]
     }
 }
 

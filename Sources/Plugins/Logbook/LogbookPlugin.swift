@@ -1,7 +1,6 @@
 import Foundation
 import HostCore
 
-
 /// The EASA pilot logbook plugin.
 public struct LogbookPlugin: AssistantPlugin {
     public init() {}

@@ -5,7 +5,8 @@ enum OctoPrintError {
     static func notOperational(_ printer: String) -> RPCError {
         RPCError(
             code: 1001,
-            message: "Printer '\(printer)' is not connected (OctoPrint answered 409); connect it first: assistantctl octoprint.connection.connect printer=\(printer)",
+            message:
+                "Printer '\(printer)' is not connected (OctoPrint answered 409); connect it first: assistantctl octoprint.connection.connect printer=\(printer)",
             data: ["printer": .string(printer)])
     }
     static func unknownPrinter(_ name: String, known: [String]) -> RPCError {
@@ -17,15 +18,21 @@ enum OctoPrintError {
             data: ["printer": .string(name), "known": .array(known.map(JSONValue.string))])
     }
     static func whichPrinter(_ known: [String]) -> RPCError {
-        RPCError.invalidParam("printer", "is needed: there are several printers (\(known.joined(separator: ", "))) and no default; or set one with octoprint.printers.default")
+        RPCError.invalidParam(
+            "printer",
+            "is needed: there are several printers (\(known.joined(separator: ", "))) and no default; or set one with octoprint.printers.default")
     }
     static func unreachable(_ printer: String, _ url: String, _ reason: String) -> RPCError {
-        RPCError(code: RPCErrorCode.upstreamUnreachable, message: "Cannot reach printer '\(printer)' at \(url): \(reason)",
-                 data: ["printer": .string(printer), "url": .string(url)])
+        RPCError(
+            code: RPCErrorCode.upstreamUnreachable, message: "Cannot reach printer '\(printer)' at \(url): \(reason)",
+            data: ["printer": .string(printer), "url": .string(url)])
     }
     static func keyRefused(_ printer: String) -> RPCError {
-        RPCError(code: 1004, message: "OctoPrint at printer '\(printer)' refused the API key (403); store the right one with assistantctl octoprint.printers.update name=\(printer) and api_key on standard input, or get one with octoprint.printers.request_key",
-                 data: ["printer": .string(printer)])
+        RPCError(
+            code: 1004,
+            message:
+                "OctoPrint at printer '\(printer)' refused the API key (403); store the right one with assistantctl octoprint.printers.update name=\(printer) and api_key on standard input, or get one with octoprint.printers.request_key",
+            data: ["printer": .string(printer)])
     }
     static func notOctoPrint(_ url: String, _ detail: String) -> RPCError {
         RPCError(code: 1005, message: "\(url) does not look like OctoPrint (\(detail))", data: ["url": .string(url)])
@@ -52,8 +59,9 @@ enum OctoPrintError {
         RPCError(code: 1013, message: "OctoPrint did not grant a key for '\(printer)': the request was denied or timed out")
     }
     static func noSlicer(_ slicer: String) -> RPCError {
-        RPCError(code: 1009, message: "OctoPrint has no slicer '\(slicer)' configured (octoprint.slicing.slicers lists the configured ones)",
-                 data: ["slicer": .string(slicer)])
+        RPCError(
+            code: 1009, message: "OctoPrint has no slicer '\(slicer)' configured (octoprint.slicing.slicers lists the configured ones)",
+            data: ["slicer": .string(slicer)])
     }
     static func printerExists(_ name: String) -> RPCError {
         RPCError(code: 1010, message: "A printer named '\(name)' already exists; change it with octoprint.printers.update")

@@ -56,7 +56,8 @@ public final class OctoPrintService: Sendable {
         if let problem = printer.problem {
             throw RPCError(
                 code: RPCErrorCode.pluginNotReady,
-                message: "Printer '\(printer.name)' cannot be used: \(problem); fix it with assistantctl octoprint.printers.update name=\(printer.name) ca_file=…",
+                message:
+                    "Printer '\(printer.name)' cannot be used: \(problem); fix it with assistantctl octoprint.printers.update name=\(printer.name) ca_file=…",
                 data: ["plugin": "octoprint", "account": .string(printer.name), "state": "failed", "detail": .string(problem)])
         }
         return OctoPrintClient(

@@ -16,15 +16,17 @@ enum StagError {
         RPCError(code: 1304, message: "STAG refused the role for account '\(account)' (403): \(detail)", data: ["account": .string(account)])
     }
     static func badRequest(_ operation: String, _ status: Int, _ detail: String) -> RPCError {
-        RPCError(code: 1305, message: "STAG could not answer \(operation) (\(status)): \(detail)",
-                 data: ["operation": .string(operation), "status": .int(Int64(status))])
+        RPCError(
+            code: 1305, message: "STAG could not answer \(operation) (\(status)): \(detail)",
+            data: ["operation": .string(operation), "status": .int(Int64(status))])
     }
     /// `server`: the instance's host (and port), named in the message when known.
     static func unexpectedAnswer(_ operation: String, _ detail: String, server: String? = nil) -> RPCError {
         var data: [String: JSONValue] = ["operation": .string(operation)]
         data["server"] = server.map(JSONValue.string)
         return RPCError(
-            code: 1306, message: "STAG's answer to \(operation)\(server.map { " from \($0)" } ?? "") could not be read: \(detail)", data: .object(data))
+            code: 1306, message: "STAG's answer to \(operation)\(server.map { " from \($0)" } ?? "") could not be read: \(detail)",
+            data: .object(data))
     }
     static func termNotFound(_ term: Int64) -> RPCError {
         RPCError.notFound("exam term \(term)", data: ["term_id": .int(term)])

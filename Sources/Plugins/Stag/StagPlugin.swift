@@ -31,7 +31,8 @@ public struct StagPlugin: AssistantPlugin {
 enum StagConfig {
     static let language = ConfigKey<String>("language", .oneOf(["cs", "en"]), default: "cs", help: "language of STAG's names and texts")
     static let refreshEveryMin = ConfigKey<Int64>(
-        "refresh_every_min", .integer(min: 1, max: 1440), default: 30, help: "how often stag.refresh looks for new terms, grades and timetable changes")
+        "refresh_every_min", .integer(min: 1, max: 1440), default: 30,
+        help: "how often stag.refresh looks for new terms, grades and timetable changes")
     static let watchEveryMin = ConfigKey<Int64>(
         "watch_every_min", .integer(min: 1, max: 1440), default: 2, help: "how often a watched full exam term is checked for a free seat")
     static let eveningAt = ConfigKey<String>("evening_at", .string, default: "18:00", help: "when the stag.exam.tomorrow notice is sent (HH:MM)")
@@ -42,7 +43,9 @@ enum StagConfig {
     static let timeZone = ConfigKey<String>(
         "timezone", .string, default: "Europe/Prague", help: "the universities' time zone (dates and times in results are its wall clock)")
 
-    static var all: [ConfigOption] { [language.option, refreshEveryMin.option, watchEveryMin.option, eveningAt.option, canteenURL.option, icsPath.option, timeZone.option] }
+    static var all: [ConfigOption] {
+        [language.option, refreshEveryMin.option, watchEveryMin.option, eveningAt.option, canteenURL.option, icsPath.option, timeZone.option]
+    }
 }
 
 /// The Stag plugin while it runs.
@@ -84,7 +87,9 @@ public final class StagService: Sendable {
     }
 
     /// A read through the kit's offline cache: `stale` and `fetched_at` on top.
-    func cached(_ session: StagSession, _ command: String, _ params: [String: JSONValue], _ fetch: () async throws -> JSONValue) async throws -> JSONValue {
+    func cached(_ session: StagSession, _ command: String, _ params: [String: JSONValue], _ fetch: () async throws -> JSONValue) async throws
+        -> JSONValue
+    {
         try await context.cache.read(account: session.account, key: ReadCache.key(command, params), fetch)
     }
 }

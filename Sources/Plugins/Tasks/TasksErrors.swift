@@ -6,12 +6,14 @@ enum TasksError {
         RPCError.notFound("task '\(id)'", data: ["id": .string(id)])
     }
     static func categoryInUse(_ name: String, tasks: Int) -> RPCError {
-        RPCError(code: 1201, message: "Category '\(name)' is used by \(tasks) task\(tasks == 1 ? "" : "s"); change their category first",
-                 data: ["category": .string(name), "tasks": .count(tasks)])
+        RPCError(
+            code: 1201, message: "Category '\(name)' is used by \(tasks) task\(tasks == 1 ? "" : "s"); change their category first",
+            data: ["category": .string(name), "tasks": .count(tasks)])
     }
     static func readOnly(_ source: String) -> RPCError {
-        RPCError(code: 1202, message: "This item comes from \(source) and cannot be edited here; change it at its source",
-                 data: ["source": .string(source)])
+        RPCError(
+            code: 1202, message: "This item comes from \(source) and cannot be edited here; change it at its source",
+            data: ["source": .string(source)])
     }
     static func eventNotCompletable() -> RPCError {
         RPCError(code: 1203, message: "An event cannot be completed; cancel it with tasks.update status=cancelled")
@@ -33,8 +35,9 @@ enum TasksError {
     }
     static func badCalendarFile(_ problems: [JSONValue], count: Int? = nil) -> RPCError {
         let count = count ?? problems.count
-        return RPCError(code: 1209, message: "The file has \(count) item\(count == 1 ? "" : "s") that cannot be read; nothing was imported",
-                 data: ["problems": .array(Array(problems.prefix(200)))])
+        return RPCError(
+            code: 1209, message: "The file has \(count) item\(count == 1 ? "" : "s") that cannot be read; nothing was imported",
+            data: ["problems": .array(Array(problems.prefix(200)))])
     }
     static func feedExists(_ name: String) -> RPCError {
         RPCError(code: 1210, message: "A feed named '\(name)' exists; remove it first or pick another name", data: ["name": .string(name)])

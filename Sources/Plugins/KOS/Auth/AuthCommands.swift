@@ -8,7 +8,9 @@ extension KOSService {
 
     func setup(_ params: Params) async throws -> JSONValue {
         let id = try params.requiredString("client_id").trimmingCharacters(in: .whitespaces)
-        guard !id.isEmpty, id.count <= 200, !id.contains(where: \.isWhitespace) else { throw RPCError.invalidParam("client_id", "is not an OAuth client id") }
+        guard !id.isEmpty, id.count <= 200, !id.contains(where: \.isWhitespace) else {
+            throw RPCError.invalidParam("client_id", "is not an OAuth client id")
+        }
         let secret = try params.requiredString("client_secret")
         guard !secret.isEmpty else { throw RPCError.invalidParam("client_secret", "is empty") }
         var apiURL = params.string("api_url") ?? "https://kosapi.fit.cvut.cz/api/3"
@@ -22,8 +24,10 @@ extension KOSService {
         // unreachable server (-32004).
         _ = try await OAuthClient(clientID: id, secret: secret, authURL: authURL, context: context).clientCredentials()
         try await tokens.saveClient(.init(id: id, apiURL: apiURL, authURL: authURL, redirectPort: port.map(Int.init)), secret: secret)
-        return ["client_id": .string(id), "api_url": .string(apiURL), "auth_url": .string(authURL), "redirect_port": port.map(JSONValue.int) ?? .null,
-                "checked": true]
+        return [
+            "client_id": .string(id), "api_url": .string(apiURL), "auth_url": .string(authURL), "redirect_port": port.map(JSONValue.int) ?? .null,
+            "checked": true,
+        ]
     }
 
     func login(_ params: Params) async throws -> JSONValue {
@@ -38,7 +42,8 @@ extension KOSService {
         }
         components.queryItems = [
             URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: client.id),
-            URLQueryItem(name: "redirect_uri", value: redirectURI), URLQueryItem(name: "scope", value: Self.scope), URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "redirect_uri", value: redirectURI), URLQueryItem(name: "scope", value: Self.scope),
+            URLQueryItem(name: "state", value: state),
         ]
         let url = (components.url?.absoluteString ?? "").replacingOccurrences(of: "+", with: "%2B")
         try await rememberPending(state: state, redirectURI: redirectURI)
@@ -50,13 +55,14 @@ extension KOSService {
 
     /// The state and redirect URI of the login in progress, for the pasted-callback path too.
     func rememberPending(state: String, redirectURI: String) async throws {
-        try await context.vault.set("pending_login", secret: JSONValue.object(["state": .string(state), "redirect_uri": .string(redirectURI)]).encodedString())
+        try await context.vault.set(
+            "pending_login", secret: JSONValue.object(["state": .string(state), "redirect_uri": .string(redirectURI)]).encodedString())
     }
 
     func loginCode(_ params: Params) async throws -> JSONValue {
         let text = try params.requiredString("callback_url")
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let items = components.queryItems,
-              items.contains(where: { $0.name == "code" || $0.name == "error" })
+            items.contains(where: { $0.name == "code" || $0.name == "error" })
         else { throw RPCError.invalidParam("callback_url", "is not the address the login page redirected to (it has no code)") }
         var values: [String: String] = [:]
         for item in items { values[item.name] = item.value ?? "" }
@@ -67,7 +73,7 @@ extension KOSService {
     func complete(items: [String: String]) async throws -> JSONValue {
         if let error = items["error"] { throw KOSError.loginFailed(error == "access_denied" ? "access was denied at the login page" : error) }
         guard let pendingText = try await context.vault.get("pending_login"), let pending = try? JSONValue.decode(pendingText),
-              let state = pending["state"]?.stringValue, let redirectURI = pending["redirect_uri"]?.stringValue
+            let state = pending["state"]?.stringValue, let redirectURI = pending["redirect_uri"]?.stringValue
         else { throw KOSError.loginFailed("no login is in progress; run kos.login first") }
         guard items["state"] == state else { throw KOSError.loginFailed("the state does not match this login (a stale or forged redirect)") }
         guard let code = items["code"], !code.isEmpty else { throw KOSError.loginFailed("the redirect has no code") }

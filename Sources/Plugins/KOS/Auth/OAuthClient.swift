@@ -19,8 +19,10 @@ struct OAuthClient: Sendable {
 
     func tokenEndpoint() throws(RPCError) -> UpstreamClient {
         try UpstreamClient(
-            plugin: "kos", configuration: .init(baseURL: authURL, auth: .basic(user: clientID, password: secret), timeout: context.httpTimeout, retries: 0,
-                                                reauthCommand: "assistantctl kos.setup client_id=… (check the client secret)"),
+            plugin: "kos",
+            configuration: .init(
+                baseURL: authURL, auth: .basic(user: clientID, password: secret), timeout: context.httpTimeout, retries: 0,
+                reauthCommand: "assistantctl kos.setup client_id=… (check the client secret)"),
             http: context.http, clock: context.clock)
     }
 

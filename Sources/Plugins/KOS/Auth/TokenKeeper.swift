@@ -171,10 +171,11 @@ actor TokenKeeper {
     }
 
     func expire(_ reason: String) async -> RPCError {
-        let flipped = (try? await context.database.write { db -> Bool in
-            try db.execute(sql: "UPDATE kos_login SET state = 'needs_reauth', detail = ? WHERE state != 'needs_reauth'", arguments: [reason])
-            return db.changesCount == 1
-        }) ?? false
+        let flipped =
+            (try? await context.database.write { db -> Bool in
+                try db.execute(sql: "UPDATE kos_login SET state = 'needs_reauth', detail = ? WHERE state != 'needs_reauth'", arguments: [reason])
+                return db.changesCount == 1
+            }) ?? false
         rows = nil
         if flipped {
             _ = try? await context.notifier.post(
@@ -184,7 +185,8 @@ actor TokenKeeper {
     }
 
     func needsLogin(_ reason: String) -> RPCError {
-        RPCError(code: RPCErrorCode.needsReauth, message: "KOS needs you to log in: \(reason); run: assistantctl kos.login",
-                 data: ["plugin": "kos", "state": "needs_reauth", "fix": "assistantctl kos.login", "detail": .string(reason)])
+        RPCError(
+            code: RPCErrorCode.needsReauth, message: "KOS needs you to log in: \(reason); run: assistantctl kos.login",
+            data: ["plugin": "kos", "state": "needs_reauth", "fix": "assistantctl kos.login", "detail": .string(reason)])
     }
 }

@@ -23,8 +23,10 @@ extension KOSService {
             ? .bearer(token: { try await tokens.userToken() }, refresh: { try await tokens.refresh() })
             : .bearer(token: { try await tokens.appToken() }, refresh: { await tokens.forgetAppToken() })
         return try UpstreamClient(
-            plugin: "kos", configuration: .init(baseURL: client.apiURL, auth: auth, timeout: context.httpTimeout, reauthCommand: "assistantctl kos.login",
-                                                headers: ["Accept": "application/atom+xml"]),
+            plugin: "kos",
+            configuration: .init(
+                baseURL: client.apiURL, auth: auth, timeout: context.httpTimeout, reauthCommand: "assistantctl kos.login",
+                headers: ["Accept": "application/atom+xml"]),
             http: context.http, clock: context.clock)
     }
 

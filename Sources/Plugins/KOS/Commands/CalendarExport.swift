@@ -10,7 +10,9 @@ extension KOSService {
     func exportICS(_ params: Params) async throws -> JSONValue {
         let path = try params.requiredString("path")
         let sem = try KOSQuery.semester(params)
-        guard sem != "none" else { throw RPCError.invalidParam("sem", "the calendar is of one semester: a code such as B251, or current, next or prev") }
+        guard sem != "none" else {
+            throw RPCError.invalidParam("sem", "the calendar is of one semester: a code such as B251, or current, next or prev")
+        }
         try FileOutput.checkFolder(of: path, param: "path")
         let username = try await username()
         let written = try await writeCalendar(username, sem: sem, path: path, param: "path")
@@ -32,11 +34,12 @@ extension KOSService {
         for exam in try await examRows(username: username, sem: code, mine: true) {
             guard let begin = exam["start"]?.stringValue.flatMap({ DateOnly.instant($0, in: Self.zone) }) else { continue }
             let course = exam["course"]?.stringValue ?? "?"
-            file.events.append(CalendarFile.Event(
-                uid: CalendarFile.uid("kos", [username, "exam", exam["id"]?.stringValue ?? ""]),
-                when: .timed(start: begin, end: exam["end"]?.stringValue.flatMap { DateOnly.instant($0, in: Self.zone) }),
-                summary: "\(exam["kind"] == "assessment" ? "Assessment" : "Exam"): \(course)", location: exam["room"]?.stringValue,
-                description: (exam["examiners"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), category: "Exam", url: kos))
+            file.events.append(
+                CalendarFile.Event(
+                    uid: CalendarFile.uid("kos", [username, "exam", exam["id"]?.stringValue ?? ""]),
+                    when: .timed(start: begin, end: exam["end"]?.stringValue.flatMap { DateOnly.instant($0, in: Self.zone) }),
+                    summary: "\(exam["kind"] == "assessment" ? "Assessment" : "Exam"): \(course)", location: exam["room"]?.stringValue,
+                    description: (exam["examiners"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), category: "Exam", url: kos))
         }
         try await FileOutput.write(Data(file.text(stamp: context.clock.now).utf8), to: path, param: param)
         return (file.events.count, code)
@@ -50,19 +53,21 @@ extension KOSService {
         for week in 1...Int(context.config[KOSConfig.teachingWeeks]) {
             let parity = (week % 2 == 1) == firstOdd ? "odd" : "even"
             for slot in slots {
-                guard let day = slot["day"]?.intValue, (1...7).contains(day), slot["parity"]?.stringValue == "both" || slot["parity"]?.stringValue == parity,
+                guard let day = slot["day"]?.intValue, (1...7).contains(day),
+                    slot["parity"]?.stringValue == "both" || slot["parity"]?.stringValue == parity,
                     Self.weeks(slot["weeks"]?.stringValue)?.contains(week) ?? true
                 else { continue }
                 let date = weekOne.adding(days: (week - 1) * 7 + Int(day) - 1)
                 guard date >= start, date <= end, let from = slot["start"]?.stringValue, let begin = date.at(from, in: Self.zone) else { continue }
                 let course = slot["course"]?.stringValue ?? "?"
                 let kind = slot["kind"]?.stringValue ?? "class"
-                events.append(CalendarFile.Event(
-                    uid: CalendarFile.uid("kos", [username, date.description, course, from, slot["parallel"]?.stringValue ?? ""]),
-                    when: .timed(start: begin, end: slot["end"]?.stringValue.flatMap { date.at($0, in: Self.zone) }),
-                    summary: "\(course) \(slot["course_name"]?.stringValue ?? "") (\(kind))".replacingOccurrences(of: "  ", with: " "),
-                    location: slot["room"]?.stringValue,
-                    description: (slot["teachers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), category: "Class"))
+                events.append(
+                    CalendarFile.Event(
+                        uid: CalendarFile.uid("kos", [username, date.description, course, from, slot["parallel"]?.stringValue ?? ""]),
+                        when: .timed(start: begin, end: slot["end"]?.stringValue.flatMap { date.at($0, in: Self.zone) }),
+                        summary: "\(course) \(slot["course_name"]?.stringValue ?? "") (\(kind))".replacingOccurrences(of: "  ", with: " "),
+                        location: slot["room"]?.stringValue,
+                        description: (slot["teachers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), category: "Class"))
             }
         }
         return events
@@ -75,8 +80,12 @@ extension KOSService {
         for part in text.split(separator: ",") {
             let bounds = part.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             switch bounds.count {
-            case 1: guard let week = bounds[0] else { return nil }; weeks.insert(week)
-            case 2: guard let a = bounds[0], let b = bounds[1], a <= b, b - a < 60 else { return nil }; weeks.formUnion(a...b)
+            case 1:
+                guard let week = bounds[0] else { return nil }
+                weeks.insert(week)
+            case 2:
+                guard let a = bounds[0], let b = bounds[1], a <= b, b - a < 60 else { return nil }
+                weeks.formUnion(a...b)
             default: return nil
             }
         }

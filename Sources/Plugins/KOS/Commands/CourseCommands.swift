@@ -67,7 +67,9 @@ extension KOSService {
         for entry in entries {
             guard let c = entry.content else { continue }
             let semester = c.first("semester")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)) ?? c.first("semester")?.trimmedText
-            let flags: (JSONValue, JSONValue) = (.bool(c.first("completed")?.trimmedText == "true"), .bool(c.first("assessment")?.trimmedText == "true"))
+            let flags: (JSONValue, JSONValue) = (
+                .bool(c.first("completed")?.trimmedText == "true"), .bool(c.first("assessment")?.trimmedText == "true")
+            )
             if entry.type == "externalCourseEnrollment" {
                 rows.append([
                     "code": .null, "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
@@ -88,7 +90,9 @@ extension KOSService {
                 ])
             }
         }
-        return rows.sorted { ($0["semester"]?.stringValue ?? "", $0["code"]?.stringValue ?? "~") < ($1["semester"]?.stringValue ?? "", $1["code"]?.stringValue ?? "~") }
+        return rows.sorted {
+            ($0["semester"]?.stringValue ?? "", $0["code"]?.stringValue ?? "~") < ($1["semester"]?.stringValue ?? "", $1["code"]?.stringValue ?? "~")
+        }
     }
 }
 
@@ -103,11 +107,14 @@ extension KOSService {
             func text(_ name: String) -> JSONValue { c.text(name, language: language).map(JSONValue.string) ?? .null }
             func lower(_ name: String) -> JSONValue { c.first(name).map { .string($0.trimmedText.lowercased()) } ?? .null }
             return [
-                "code": .string(code), "name": text("name"), "credits": c.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
+                "code": .string(code), "name": text("name"),
+                "credits": c.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
                 "completion": lower("completion"), "season": lower("season"), "range": c.first("range").map { .string($0.trimmedText) } ?? .null,
                 "programme_type": lower("programmeType"), "annotation": text("description"),
-                "details": ["lectures": text("lecturesContents"), "tutorials": text("tutorialsContents"), "requirements": text("requirements"),
-                            "literature": text("literature"), "objectives": text("objectives")],
+                "details": [
+                    "lectures": text("lecturesContents"), "tutorials": text("tutorialsContents"), "requirements": text("requirements"),
+                    "literature": text("literature"), "objectives": text("objectives"),
+                ],
             ]
         }
     }

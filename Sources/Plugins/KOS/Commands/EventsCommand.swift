@@ -22,7 +22,8 @@ extension KOSService {
         func minutes(_ name: String) -> JSONValue { c.first(name).map { .string(String($0.trimmedText.prefix(16))) } ?? .null }
         func number(_ name: String) -> JSONValue { c.first(name).flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null }
         return [
-            "id": .string(id), "course": c.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)).map(JSONValue.string) ?? .null,
+            "id": .string(id),
+            "course": c.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)).map(JSONValue.string) ?? .null,
             "name": c.text("name", language: language).map(JSONValue.string) ?? .null, "start": minutes("startDate"), "end": minutes("endDate"),
             "room": c.first("room").map { .string($0.trimmedText) } ?? .null, "capacity": number("capacity"), "occupied": number("occupied"),
         ]

@@ -56,7 +56,8 @@ extension KOSService {
         let occupied = c.first("occupied").flatMap { Int64($0.trimmedText) }
         let examiners = (c.first("examiners")?.children("teacher") ?? []) + c.children("examiner")
         return [
-            "id": .string(id), "course": c.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)).map(JSONValue.string) ?? .null,
+            "id": .string(id),
+            "course": c.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)).map(JSONValue.string) ?? .null,
             "start": minutes("startDate"), "end": minutes("endDate"), "room": c.first("room").map { .string($0.trimmedText) } ?? .null,
             "capacity": capacity.map(JSONValue.int) ?? .null, "occupied": occupied.map(JSONValue.int) ?? .null,
             "full": .bool(capacity.map { cap in (occupied ?? 0) >= cap } ?? false),

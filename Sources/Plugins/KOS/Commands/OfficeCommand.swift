@@ -26,9 +26,14 @@ extension KOSService {
         guard !rows.isEmpty else {
             return [
                 "configured": false, "hours": [],
-                "message": "KOSapi does not serve the study office's hours. Set them in the config: [plugins.kos.office_hours] monday = \"9:00–11:00, 13:00–15:00\"",
+                "message":
+                    "KOSapi does not serve the study office's hours. Set them in the config: [plugins.kos.office_hours] monday = \"9:00–11:00, 13:00–15:00\"",
             ]
         }
-        return ["configured": true, "hours": .array(rows.map { ["day": .string($0.day), "weekday": .int(Int64(Self.weekdays.firstIndex(of: $0.day)! + 1)), "hours": .string($0.hours)] })]
+        return [
+            "configured": true,
+            "hours": .array(
+                rows.map { ["day": .string($0.day), "weekday": .int(Int64(Self.weekdays.firstIndex(of: $0.day)! + 1)), "hours": .string($0.hours)] }),
+        ]
     }
 }

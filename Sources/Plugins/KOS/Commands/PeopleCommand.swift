@@ -19,7 +19,8 @@ extension KOSService {
         }
         guard !words.isEmpty || division != nil else { throw RPCError.invalidParam("q", "give a name or username to search for, or a division") }
         let limit = Int(params.int("limit") ?? 200)
-        let key = ReadCache.key("people", ["q": .string(words.joined(separator: " ")), "division": division.map(JSONValue.string) ?? .null, "limit": .int(Int64(limit))])
+        let key = ReadCache.key(
+            "people", ["q": .string(words.joined(separator: " ")), "division": division.map(JSONValue.string) ?? .null, "limit": .int(Int64(limit))])
         return try await context.cache.read(account: nil, key: key) {
             ["people": .array(try await people(words: words, division: division, limit: limit))]
         }
@@ -83,7 +84,8 @@ extension KOSService {
             guard let value = node?.first(name)?.trimmedText, !value.isEmpty else { return .null }
             return .string(value)
         }
-        let name = [c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        let name = [c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText].compactMap { $0 }.filter { !$0.isEmpty }.joined(
+            separator: " ")
         return [
             "username": .string(username), "name": .string(name), "titles": ["before": text(c, "titlesPre"), "after": text(c, "titlesPost")],
             "email": text(teacher, "email"),

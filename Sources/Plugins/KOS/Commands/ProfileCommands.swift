@@ -25,8 +25,11 @@ extension KOSService {
         return try await context.cache.read(account: username, key: ReadCache.key("profile")) {
             let entry = try await entry(.user, "students/\(username)", what: "student \(username)")
             guard let c = entry.content else { throw KOSError.badAnswer("a student without content") }
-            let name = [c.first("titlesPre")?.trimmedText, c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText, c.first("titlesPost")?.trimmedText]
-                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            let name = [
+                c.first("titlesPre")?.trimmedText, c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText,
+                c.first("titlesPost")?.trimmedText,
+            ]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
             return [
                 "name": .string(name), "username": .string(c.first("username")?.trimmedText ?? username),
                 "programme": c.first("programme").map { .string($0.trimmedText) } ?? .null,

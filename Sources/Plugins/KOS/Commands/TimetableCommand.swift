@@ -29,13 +29,14 @@ extension KOSService {
             let course = c.first("course")
             let courseCode = course?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
             let teachers = (c.children("teacher") + (c.first("teachers")?.children("teacher") ?? [])).map(\.trimmedText).filter { !$0.isEmpty }
-            let kind: JSONValue = switch c.first("parallelType")?.trimmedText {
-            case "LECTURE": "lecture"
-            case "TUTORIAL": "tutorial"
-            case "LABORATORY": "lab"
-            case let other?: .string(other.lowercased())
-            case nil: .null
-            }
+            let kind: JSONValue =
+                switch c.first("parallelType")?.trimmedText {
+                case "LECTURE": "lecture"
+                case "TUTORIAL": "tutorial"
+                case "LABORATORY": "lab"
+                case let other?: .string(other.lowercased())
+                case nil: .null
+                }
             for slot in c.children("timetableSlot") {
                 let day = slot.first("day").flatMap { Int($0.trimmedText) }
                 let first = slot.first("firstHour").flatMap { Int($0.trimmedText) }
@@ -43,14 +44,16 @@ extension KOSService {
                 // Explicit times win over the grid.
                 let start = slot.first("startTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap(grid.start(ofHour:))
                 let end = slot.first("endTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap { grid.end(ofHour: $0 + duration - 1) }
-                let parity: String = switch slot.first("parity")?.trimmedText {
-                case "ODD": "odd"
-                case "EVEN": "even"
-                default: "both"
-                }
+                let parity: String =
+                    switch slot.first("parity")?.trimmedText {
+                    case "ODD": "odd"
+                    case "EVEN": "even"
+                    default: "both"
+                    }
                 let slotTeachers = slot.children("teacher").map(\.trimmedText).filter { !$0.isEmpty }
                 slots.append([
-                    "day": day.map { .int(Int64($0)) } ?? .null, "start": start.map(JSONValue.string) ?? .null, "end": end.map(JSONValue.string) ?? .null,
+                    "day": day.map { .int(Int64($0)) } ?? .null, "start": start.map(JSONValue.string) ?? .null,
+                    "end": end.map(JSONValue.string) ?? .null,
                     "course": courseCode.map(JSONValue.string) ?? .null, "course_name": course.map { .string($0.trimmedText) } ?? .null, "kind": kind,
                     "parallel": c.first("code").map { .string($0.trimmedText) } ?? .null, "parity": .string(parity),
                     "room": slot.first("room").map { .string($0.trimmedText) } ?? .null,

@@ -38,7 +38,8 @@ extension KOSService {
         guard !change.isBaseline else { return }
         for (id, exam) in change.added.sorted(by: { $0.key < $1.key }) {
             try await context.notifier.post(
-                topic: "kos.exam.new", title: "New \(exam["kind"] == "assessment" ? "assessment" : "exam") date: \(exam["course"]?.stringValue ?? "?")",
+                topic: "kos.exam.new",
+                title: "New \(exam["kind"] == "assessment" ? "assessment" : "exam") date: \(exam["course"]?.stringValue ?? "?")",
                 body: "\(Self.when(exam))\(Self.room(exam)), \(Self.seats(exam)). Register in KOS: \(context.config[KOSConfig.kosURL])",
                 dedupeKey: "kos.exam.new:\(username):\(id)")
         }
@@ -64,7 +65,8 @@ extension KOSService {
             let what = completed ? "completed" : "assessment granted"
             try await context.notifier.post(
                 topic: "kos.result.changed", title: "\(course): \(what)",
-                body: "\(course) (\(pair.new["semester"]?.stringValue ?? "")): \(what)\(pair.new["credits"]?.intValue.map { completed ? ", \($0) credits" : "" } ?? "").",
+                body:
+                    "\(course) (\(pair.new["semester"]?.stringValue ?? "")): \(what)\(pair.new["credits"]?.intValue.map { completed ? ", \($0) credits" : "" } ?? "").",
                 dedupeKey: "kos.result.changed:\(username):\(key):\(completed ? "completed" : "assessment")")
         }
     }
@@ -79,7 +81,8 @@ extension KOSService {
             else { continue }
             try await context.notifier.post(
                 topic: "kos.exam.deadline", title: "Last chance to cancel: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
-                body: "Cancelling the \(Self.when(exam)) exam closes \(text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"). KOS: \(context.config[KOSConfig.kosURL])",
+                body:
+                    "Cancelling the \(Self.when(exam)) exam closes \(text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"). KOS: \(context.config[KOSConfig.kosURL])",
                 dedupeKey: "kos.exam.deadline:\(username):\(exam["id"]?.stringValue ?? ""):\(text)")
         }
     }

@@ -47,7 +47,9 @@ struct HourGrid: Sendable {
     var minutes: Int
 
     static let fit = HourGrid(
-        starts: ["07:30", "08:15", "09:15", "10:00", "11:00", "11:45", "12:45", "13:30", "14:30", "15:15", "16:15", "17:00", "18:00", "18:45", "19:45"],
+        starts: [
+            "07:30", "08:15", "09:15", "10:00", "11:00", "11:45", "12:45", "13:30", "14:30", "15:15", "16:15", "17:00", "18:00", "18:45", "19:45",
+        ],
         minutes: 45)
 
     private init(starts: [String], minutes: Int) {
@@ -63,7 +65,9 @@ struct HourGrid: Sendable {
         var previous = -1
         for (index, start) in starts.enumerated() {
             guard let value = Self.minutes(start) else { return problem("hour \(index + 1)'s start '\(start)' is not HH:MM") }
-            guard value >= previous + (previous < 0 ? 0 : minutes) else { return problem("hour \(index + 1) (\(start)) starts before hour \(index) ends") }
+            guard value >= previous + (previous < 0 ? 0 : minutes) else {
+                return problem("hour \(index + 1) (\(start)) starts before hour \(index) ends")
+            }
             guard value + minutes < 24 * 60 else { return problem("hour \(index + 1) (\(start)) ends after midnight") }
             previous = value
         }
@@ -72,7 +76,8 @@ struct HourGrid: Sendable {
 
     static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h),
+            (0..<60).contains(m)
         else { return nil }
         return h * 60 + m
     }

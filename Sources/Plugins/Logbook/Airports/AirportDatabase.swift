@@ -71,7 +71,8 @@ final class BundledAirports: Sendable {
     func airport(icao: String) -> Airport? {
         let key = Array(icao.utf8)
         return table.withUTF8Buffer { bytes -> Airport? in
-            var low = 0, high = rowStarts.count
+            var low = 0
+            var high = rowStarts.count
             while low < high {
                 let mid = (low + high) / 2
                 let start = Int(rowStarts[mid])
@@ -108,7 +109,8 @@ final class BundledAirports: Sendable {
         let start = Int(rowStarts[row])
         let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
         // Fields 0 (ICAO), 2 (name) and 3 (city); the ICAO code only by prefix.
-        var field = 0, fieldStart = start
+        var field = 0
+        var fieldStart = start
         for index in start...end {
             guard index == end || bytes[index] == UInt8(ascii: "\t") else { continue }
             let value = bytes[fieldStart..<index]
@@ -205,7 +207,9 @@ struct AirportLookup: Sendable {
     func search(_ query: String, limit: Int) -> [Airport] {
         let q = query.trimmingCharacters(in: .whitespaces).uppercased()
         guard !q.isEmpty else { return [] }
-        var exact: [Airport] = [], prefix: [Airport] = [], named: [Airport] = []
+        var exact: [Airport] = []
+        var prefix: [Airport] = []
+        var named: [Airport] = []
         var seen = Set<String>()
         func add(_ a: Airport, to list: inout [Airport]) {
             if seen.insert(a.icao).inserted { list.append(a) }
@@ -213,8 +217,11 @@ struct AirportLookup: Sendable {
         if let a = airport(q) { add(a, to: &exact) }
         if let icao = BundledAirports.shared.icao(iata: q), let a = airport(icao) { add(a, to: &exact) }
         func consider(_ a: Airport) -> Bool {
-            if a.icao.hasPrefix(q) { add(a, to: &prefix) }
-            else if a.name.uppercased().contains(q) || (a.city?.uppercased().contains(q) ?? false) { add(a, to: &named) }
+            if a.icao.hasPrefix(q) {
+                add(a, to: &prefix)
+            } else if a.name.uppercased().contains(q) || (a.city?.uppercased().contains(q) ?? false) {
+                add(a, to: &named)
+            }
             return exact.count + prefix.count + named.count < limit * 4
         }
         var more = true

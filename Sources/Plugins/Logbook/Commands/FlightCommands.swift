@@ -123,7 +123,9 @@ extension LogbookService {
             arguments.append(kind)
         }
         if let text = params.string("text")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            let like = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            let like =
+                "%"
+                + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
             let fields = ["e.dep", "e.arr", "e.registration", "e.pic_name", "e.remarks", "e.fstd_type", "a.model", "a.type_designator"]
             conditions.append("(" + fields.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
@@ -152,7 +154,8 @@ extension LogbookService {
         if let f = params.string("function") { conditions.append("e.\(f)_min > 0") }
         if let n = params.bool("night") { conditions.append(n ? "e.night_min > 0" : "e.night_min = 0") }
         if let i = params.bool("ifr") { conditions.append(i ? "e.ifr_min > 0" : "e.ifr_min = 0") }
-        let limit = Int(params.int("limit") ?? 50), offset = Int(params.int("offset") ?? 0)
+        let limit = Int(params.int("limit") ?? 50)
+        let offset = Int(params.int("offset") ?? 0)
         let whereClause = conditions.joined(separator: " AND ")
         let filterArguments = StatementArguments(arguments)
         let pageArguments = StatementArguments(arguments + [limit, offset])

@@ -16,13 +16,19 @@ enum FlightParams {
             ParamSpec("aircraft", .string, help: "registration of an aircraft in the logbook"),
         ]
         for c in TimeColumn.allCases {
-            specs.append(ParamSpec(c.name, .duration, help: "\(c.name) time; \(durationHelp)\(c == .night ? " (computed when omitted)" : c == .total ? " (out..in when omitted)" : "")"))
+            specs.append(
+                ParamSpec(
+                    c.name, .duration,
+                    help: "\(c.name) time; \(durationHelp)\(c == .night ? " (computed when omitted)" : c == .total ? " (out..in when omitted)" : "")")
+            )
         }
         for c in CountColumn.allCases {
             specs.append(ParamSpec(c.name, .integer(min: 0, max: 999), help: "\(c.name.replacingOccurrences(of: "_", with: " ")) (count)"))
         }
         specs += [
-            ParamSpec("function", .oneOf(TimeColumn.functionNames + ["none"]), help: "put the whole flight time in this function column (default: the profile's default function)"),
+            ParamSpec(
+                "function", .oneOf(TimeColumn.functionNames + ["none"]),
+                help: "put the whole flight time in this function column (default: the profile's default function)"),
             ParamSpec("pic_name", .string, help: "name of the PIC (SELF when you were PIC)"),
             ParamSpec("remarks", .string, help: "remarks and endorsements"),
             ParamSpec("duty_start", .string, help: "duty period start, ISO 8601 UTC"),

@@ -60,9 +60,12 @@ extension LogbookService {
 
     func aircraftList() async throws -> JSONValue {
         try await database.read { db in
-            let counts = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
-                db, sql: "SELECT registration, COUNT(*) AS n, SUM(total_min) AS t FROM logbook_entries WHERE deleted_at IS NULL AND registration IS NOT NULL GROUP BY registration"
-            ).map { ($0["registration"] as String, ($0["n"] as Int, $0["t"] as Int)) })
+            let counts = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT registration, COUNT(*) AS n, SUM(total_min) AS t FROM logbook_entries WHERE deleted_at IS NULL AND registration IS NOT NULL GROUP BY registration"
+                ).map { ($0["registration"] as String, ($0["n"] as Int, $0["t"] as Int)) })
             let list = try Aircraft.all(db).values.sorted { $0.registration < $1.registration }.map { a -> JSONValue in
                 var o = a.json.objectValue!
                 o["flights"] = .count(counts[a.registration]?.0 ?? 0)
@@ -183,8 +186,10 @@ extension LogbookService {
                     INSERT INTO logbook_certificates (kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [kind, finalName, medicalClass, exam?.description, params.bool("single_pilot_cat_passengers") ?? false,
-                            issue?.description, expiry?.description, params.string("remarks") ?? ""])
+                arguments: [
+                    kind, finalName, medicalClass, exam?.description, params.bool("single_pilot_cat_passengers") ?? false,
+                    issue?.description, expiry?.description, params.string("remarks") ?? "",
+                ])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_certificates WHERE id = ?", arguments: [db.lastInsertedRowID]) else {
                 throw RPCError.internalError("the certificate just stored cannot be read back")
             }

@@ -3,7 +3,8 @@ import HostCore
 /// Totals, limits, recency and night.
 extension LogbookService {
     func totals(_ params: Params) async throws -> JSONValue {
-        let from = day(params, "from_date"), to = day(params, "to_date")
+        let from = day(params, "from_date")
+        let to = day(params, "to_date")
         if let from, let to, to < from { throw RPCError.invalidParam("to_date", "(\(to)) is before from_date (\(from))") }
         let pageSize = params.int("page_size").map(Int.init)
         let page = params.int("page").map(Int.init)
@@ -132,7 +133,8 @@ extension LogbookService {
             return v
         }
         guard let out = try t("out"), let inAt = try t("in") else { throw RPCError.invalidParam("out", "is required") }
-        let off = try t("off"), on = try t("on")
+        let off = try t("off")
+        let on = try t("on")
         guard inAt > out else { throw RPCError.invalidParam("in", "(\(inAt)) must be after 'out' (\(out))") }
         guard inAt.value - out.value <= 30 * 60 else { throw RPCError.invalidParam("in", "is more than 30 hours after 'out'") }
         if let off, off < out || off > inAt { throw RPCError.invalidParam("off", "must lie between 'out' and 'in'") }

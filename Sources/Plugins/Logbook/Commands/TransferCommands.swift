@@ -112,8 +112,9 @@ extension LogbookService {
             add: { entry in
                 let identity = entry.identity
                 if !hashes.set.insert(identity.hashValue).inserted,
-                    try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (\(identitySQL) AND date = ? AND (\(identityExpression)) = ?)"),
-                                      arguments: ["\(entry.date)", identity]) == true
+                    try Bool.fetchOne(
+                        db.cachedStatement(sql: "SELECT EXISTS (\(identitySQL) AND date = ? AND (\(identityExpression)) = ?)"),
+                        arguments: ["\(entry.date)", identity]) == true
                 {
                     return false
                 }
@@ -166,7 +167,8 @@ extension LogbookService {
         }
     }
 
-    func pdf(_ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String) async throws -> Int {
+    func pdf(_ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String) async throws -> Int
+    {
         let renderer = PDFLogbook(
             pilotName: data.profile.name ?? "(set your name with logbook.profile.set)",
             rowsPerPage: Int(context.config[LogbookConfig.pdfRowsPerPage]), aircraft: data.aircraft)
@@ -179,7 +181,8 @@ extension LogbookService {
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !to.contains(where: { $0.isWhitespace || $0 == "," || $0 == "<" }) else {
             throw RPCError.invalidParam("to", "'\(to)' is not a mail address")
         }
-        let from = day(params, "from_date"), until = day(params, "to_date")
+        let from = day(params, "from_date")
+        let until = day(params, "to_date")
         let data = try await exportData(from: from, to: until)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

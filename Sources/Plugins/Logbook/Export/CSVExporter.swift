@@ -19,8 +19,10 @@ enum CSVExporter {
             ]
             row += e.times.map(String.init)
             row += e.counts.map(String.init)
-            row += [text(e.picName ?? ""), text(e.remarks), e.dutyStart?.description ?? "", e.dutyEnd?.description ?? "", text(e.fstdType ?? ""),
-                    text(e.fstdQualification ?? "")]
+            row += [
+                text(e.picName ?? ""), text(e.remarks), e.dutyStart?.description ?? "", e.dutyEnd?.description ?? "", text(e.fstdType ?? ""),
+                text(e.fstdQualification ?? ""),
+            ]
             write(row, into: &out)
         }
         return Data(out)

@@ -37,24 +37,32 @@ struct PDFLogbook {
             Column(group: 2, title: "TIME", width: 26, numeric: false, value: flight { $0.out?.clock ?? "" }),
             Column(group: 3, title: "PLACE", width: 30, numeric: false, value: flight { $0.arr ?? "" }),
             Column(group: 3, title: "TIME", width: 26, numeric: false, value: flight { $0.inAt?.clock ?? "" }),
-            Column(group: 4, title: "MODEL", width: 46, numeric: false, value: flight { e in
-                e.registration.flatMap { aircraft[$0] }.map { $0.typeDesignator ?? $0.displayModel } ?? "" }),
+            Column(
+                group: 4, title: "MODEL", width: 46, numeric: false,
+                value: flight { e in
+                    e.registration.flatMap { aircraft[$0] }.map { $0.typeDesignator ?? $0.displayModel } ?? ""
+                }),
             Column(group: 4, title: "REG", width: 40, numeric: false, value: flight { $0.registration ?? "" }),
             Column(group: 5, title: "SE", width: 26, numeric: true, value: time(.spSE), total: sum("sp_se_min")),
             Column(group: 5, title: "ME", width: 26, numeric: true, value: time(.spME), total: sum("sp_me_min")),
             Column(group: 5, title: "MP", width: 26, numeric: true, value: time(.mp), total: sum("mp_min")),
             Column(group: 6, title: "TOTAL", width: 30, numeric: true, value: time(.total), total: sum("total_min")),
             Column(group: 7, title: "NAME PIC", width: 56, numeric: false, value: flight { $0.picName ?? "" }),
-            Column(group: 8, title: "DAY", width: 20, numeric: true, value: flight { n($0[.landingsDay]) }, total: sum("landings_day", minutes: false)),
-            Column(group: 8, title: "NIGHT", width: 20, numeric: true, value: flight { n($0[.landingsNight]) }, total: sum("landings_night", minutes: false)),
+            Column(
+                group: 8, title: "DAY", width: 20, numeric: true, value: flight { n($0[.landingsDay]) }, total: sum("landings_day", minutes: false)),
+            Column(
+                group: 8, title: "NIGHT", width: 20, numeric: true, value: flight { n($0[.landingsNight]) },
+                total: sum("landings_night", minutes: false)),
             Column(group: 9, title: "NIGHT", width: 26, numeric: true, value: time(.night), total: sum("night_min")),
             Column(group: 9, title: "IFR", width: 26, numeric: true, value: time(.ifr), total: sum("ifr_min")),
-            Column(group: 10, title: "PIC", width: 26, numeric: true, value: flight { hm($0[.pic] + $0[.spic] + $0[.picus]) },
-                   total: { Minutes.hhmm($0["pic_min"] + $0["spic_min"] + $0["picus_min"]) }),
+            Column(
+                group: 10, title: "PIC", width: 26, numeric: true, value: flight { hm($0[.pic] + $0[.spic] + $0[.picus]) },
+                total: { Minutes.hhmm($0["pic_min"] + $0["spic_min"] + $0["picus_min"]) }),
             Column(group: 10, title: "CO-PIL", width: 26, numeric: true, value: time(.copilot), total: sum("copilot_min")),
             Column(group: 10, title: "DUAL", width: 26, numeric: true, value: time(.dual), total: sum("dual_min")),
-            Column(group: 10, title: "INSTR", width: 26, numeric: true, value: flight { hm($0[.instructor] + $0[.examiner]) },
-                   total: { Minutes.hhmm($0["instructor_min"] + $0["examiner_min"]) }),
+            Column(
+                group: 10, title: "INSTR", width: 26, numeric: true, value: flight { hm($0[.instructor] + $0[.examiner]) },
+                total: { Minutes.hhmm($0["instructor_min"] + $0["examiner_min"]) }),
             Column(group: 11, title: "DATE", width: 38, numeric: false, value: { $0.kind == .fstd ? date($0) : "" }),
             Column(group: 11, title: "TYPE", width: 54, numeric: false, value: { $0.kind == .fstd ? ($0.fstdType ?? "") : "" }),
             Column(group: 11, title: "TOTAL", width: 28, numeric: true, value: { $0.kind == .fstd ? hm($0[.total]) : "" }, total: sum("fstd_min")),
@@ -115,7 +123,10 @@ struct PDFLogbook {
         text(cr, "PILOT LOGBOOK — \(pilotName)", x: m, y: m + 10)
         text(cr, "Page \(number) of \(count)", x: m + width - 80, y: m + 10)
 
-        let top = m + 22, groupRow = 12.0, titleRow = 11.0, rowHeight = 23.0
+        let top = m + 22
+        let groupRow = 12.0
+        let titleRow = 11.0
+        let rowHeight = 23.0
         let bodyTop = top + groupRow + titleRow
         let footerTop = bodyTop + Double(rowsPerPage) * rowHeight
         let footerRow = 14.0
@@ -172,8 +183,10 @@ struct PDFLogbook {
 
         // Footer: this page, previous pages, total.
         let labelWidth = cols.prefix { $0.group < 5 }.reduce(0) { $0 + $1.width }
-        for (i, (label, totals)) in [("TOTAL THIS PAGE", page.thisPage), ("TOTAL FROM PREVIOUS PAGES", page.broughtForward),
-                                     ("TOTAL TIME", page.total)].enumerated() {
+        for (i, (label, totals)) in [
+            ("TOTAL THIS PAGE", page.thisPage), ("TOTAL FROM PREVIOUS PAGES", page.broughtForward),
+            ("TOTAL TIME", page.total),
+        ].enumerated() {
             let y = footerTop + Double(i) * footerRow
             cairo_set_font_size(cr, 7)
             fitted(cr, label, x: m + 2, y: y + 10, width: labelWidth - 4)

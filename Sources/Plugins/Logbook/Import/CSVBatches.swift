@@ -62,7 +62,10 @@ final class CSVBatches {
             }
             pending += chunk
             guard pending.count - (lastRecordEnd ?? 0) <= Self.maxRecord else {
-                throw CSVBatchFailure(reason: "the record that begins on line \(nextLine + newlines(pending.prefix(lastRecordEnd ?? 0))) is longer than \(Self.maxRecord) bytes")
+                throw CSVBatchFailure(
+                    reason:
+                        "the record that begins on line \(nextLine + newlines(pending.prefix(lastRecordEnd ?? 0))) is longer than \(Self.maxRecord) bytes"
+                )
             }
         }
     }
@@ -73,10 +76,11 @@ final class CSVBatches {
 
     private func emit(upTo end: Int) -> (text: String, firstLine: Int) {
         let bytes = pending[..<end]
-        let text = switch encoding {
-        case .utf8: String(decoding: bytes, as: UTF8.self)
-        case .latin1: String(bytes: Array(bytes), encoding: .isoLatin1) ?? ""
-        }
+        let text =
+            switch encoding {
+            case .utf8: String(decoding: bytes, as: UTF8.self)
+            case .latin1: String(bytes: Array(bytes), encoding: .isoLatin1) ?? ""
+            }
         let first = nextLine
         nextLine += newlines(bytes)
         pending.removeFirst(end)

@@ -44,9 +44,11 @@ enum ImportFormat: String, CaseIterable, Sendable {
             ]
         case .logten:
             return [
-                "date": ["flight_flightDate"], "registration": ["aircraft_aircraftID"], "model": ["aircraftType_model", "flight_selectedAircraftType"],
+                "date": ["flight_flightDate"], "registration": ["aircraft_aircraftID"],
+                "model": ["aircraftType_model", "flight_selectedAircraftType"],
                 "type": ["aircraftType_type", "flight_selectedAircraftType"], "dep": ["flight_from"], "arr": ["flight_to"],
-                "out": ["flight_actualDepartureTime"], "off": ["flight_takeoffTime"], "on": ["flight_landingTime"], "in": ["flight_actualArrivalTime"],
+                "out": ["flight_actualDepartureTime"], "off": ["flight_takeoffTime"], "on": ["flight_landingTime"],
+                "in": ["flight_actualArrivalTime"],
                 "duty_start": ["flight_onDutyTime"], "duty_end": ["flight_offDutyTime"],
                 "total": ["flight_totalTime"], "pic": ["flight_pic"], "copilot": ["flight_sic"], "night": ["flight_night"],
                 "ifr": ["flight_ifr", "flight_actualInstrument"], "mp": ["flight_multiPilot"], "picus": ["flight_p1us"],
@@ -82,8 +84,10 @@ enum ImportFormat: String, CaseIterable, Sendable {
 
     /// The native CSV's columns, which `logbook.export format=csv` writes and this reads back exactly.
     static let nativeColumns: [String] =
-        ["kind", "date", "dep", "arr", "out", "off", "on", "in", "registration", "aircraft_make", "aircraft_model", "aircraft_variant",
-         "aircraft_type", "aircraft_engine", "aircraft_operation", "aircraft_category", "aircraft_class"]
+        [
+            "kind", "date", "dep", "arr", "out", "off", "on", "in", "registration", "aircraft_make", "aircraft_model", "aircraft_variant",
+            "aircraft_type", "aircraft_engine", "aircraft_operation", "aircraft_category", "aircraft_class",
+        ]
         + TimeColumn.allCases.map(\.column) + CountColumn.allCases.map(\.name)
         + ["pic_name", "remarks", "duty_start", "duty_end", "fstd_type", "fstd_qualification"]
 }

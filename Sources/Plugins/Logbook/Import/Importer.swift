@@ -65,7 +65,8 @@ struct Importer {
         let needed = format == .native ? ["kind", "date"] : ["date", "registration"]
         for key in needed where map.columns[key] == nil {
             let expected = format.aliases[key]?.joined(separator: " or ") ?? key
-            throw RPCError.invalidParam("path", "the \(format.rawValue) file has no \(expected) column (its header: \(header.prefix(12).joined(separator: ", ")))")
+            throw RPCError.invalidParam(
+                "path", "the \(format.rawValue) file has no \(expected) column (its header: \(header.prefix(12).joined(separator: ", ")))")
         }
     }
 
@@ -172,7 +173,8 @@ struct Importer {
         if isFSTD {
             var e = Entry(kind: .fstd, date: date)
             let device = row.text("registration").flatMap { aircraftInfo[Aircraft.normalized($0)] }
-            e.fstdType = row.text("fstd_type") ?? row.text("model") ?? device.map(\.displayModel) ?? row.text("type") ?? row.text("registration") ?? "FSTD"
+            e.fstdType =
+                row.text("fstd_type") ?? row.text("model") ?? device.map(\.displayModel) ?? row.text("type") ?? row.text("registration") ?? "FSTD"
             e.fstdQualification = row.text("fstd_qualification")
             var total = try values.minutes(row, format == .native ? "total_min" : "sim") ?? 0
             if total == 0 { total = try values.minutes(row, "total") ?? 0 }

@@ -49,7 +49,8 @@ enum NightCalculator {
         var night = 0
         for minute in out.value..<inAt.value {
             let t = (Double(minute) + 0.5) * 60
-            let fraction = airborneEnd > airborneStart ? min(1, max(0, (t - airborneStart) / (airborneEnd - airborneStart))) : (t < airborneStart ? 0 : 1)
+            let fraction =
+                airborneEnd > airborneStart ? min(1, max(0, (t - airborneStart) / (airborneEnd - airborneStart))) : (t < airborneStart ? 0 : 1)
             let p = route.point(at: fraction)
             if criterion.isNight(latitude: p.latitude, longitude: p.longitude, unixSeconds: t) { night += 1 }
         }
@@ -80,7 +81,8 @@ struct GreatCircle {
     }
 
     static func vector(_ lat: Double, _ lon: Double) -> SIMD3<Double> {
-        let la = SolarPosition.radians(lat), lo = SolarPosition.radians(lon)
+        let la = SolarPosition.radians(lat)
+        let lo = SolarPosition.radians(lon)
         return SIMD3(cos(la) * cos(lo), cos(la) * sin(lo), sin(la))
     }
 }

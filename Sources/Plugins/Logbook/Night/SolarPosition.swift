@@ -13,7 +13,8 @@ enum SolarPosition {
         let m = 357.52911 + t * (35_999.05029 - 0.0001537 * t)
         let e = 0.016708634 - t * (0.000042037 + 0.0000001267 * t)
         let mr = radians(m)
-        let center = sin(mr) * (1.914602 - t * (0.004817 + 0.000014 * t)) + sin(2 * mr) * (0.019993 - 0.000101 * t)
+        let center =
+            sin(mr) * (1.914602 - t * (0.004817 + 0.000014 * t)) + sin(2 * mr) * (0.019993 - 0.000101 * t)
             + sin(3 * mr) * 0.000289
         let omega = radians(125.04 - 1934.136 * t)
         let lambda = radians(l0 + center - 0.00569 - 0.00478 * sin(omega))
@@ -23,9 +24,11 @@ enum SolarPosition {
 
         let y = pow(tan(eps / 2), 2)
         let l0r = radians(l0)
-        let equationOfTime = 4 * degrees(
-            y * sin(2 * l0r) - 2 * e * sin(mr) + 4 * e * y * sin(mr) * cos(2 * l0r) - 0.5 * y * y * sin(4 * l0r)
-                - 1.25 * e * e * sin(2 * mr))
+        let equationOfTime =
+            4
+            * degrees(
+                y * sin(2 * l0r) - 2 * e * sin(mr) + 4 * e * y * sin(mr) * cos(2 * l0r) - 0.5 * y * y * sin(4 * l0r)
+                    - 1.25 * e * e * sin(2 * mr))
         let minutesOfDay = (unixSeconds / 60).truncatingRemainder(dividingBy: 1440)
         let trueSolarMinutes = (minutesOfDay + equationOfTime + 4 * longitude).truncatingRemainder(dividingBy: 1440)
         let hourAngle = radians(trueSolarMinutes / 4 - 180)

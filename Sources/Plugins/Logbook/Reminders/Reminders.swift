@@ -24,11 +24,12 @@ extension LogbookService {
                 let left = until.number - at.number
                 // The smallest threshold already reached: after downtime, one notice, not four.
                 guard left >= 0, let threshold = thresholds.first(where: { left <= $0 }) else { return }
-                due.append(Due(
-                    key: "\(id)|\(until)|\(threshold)", topic: topic,
-                    title: "\(what) expires in \(left) day\(left == 1 ? "" : "s")",
-                    body: "\(what) is valid until \(until) (\(left) day\(left == 1 ? "" : "s") left).",
-                    severity: left <= 7 ? .warning : .info))
+                due.append(
+                    Due(
+                        key: "\(id)|\(until)|\(threshold)", topic: topic,
+                        title: "\(what) expires in \(left) day\(left == 1 ? "" : "s")",
+                        body: "\(what) is valid until \(until) (\(left) day\(left == 1 ? "" : "s") left).",
+                        severity: left <= 7 ? .warning : .info))
             }
             for row in try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates") {
                 let c = Certificate(row: row)
@@ -44,11 +45,13 @@ extension LogbookService {
             }
             for (limit, used, dutyRecorded) in try FlightTimeLimits.evaluate(db, at: at) where !limit.duty || dutyRecorded {
                 guard Double(used) >= percent * Double(limit.limitMinutes) else { continue }
-                due.append(Due(
-                    key: "limit|\(limit.id)|\(limit.from)", topic: "logbook.limit.approaching",
-                    title: "\(Int((Double(used) / Double(limit.limitMinutes) * 100).rounded()))% of the \(limit.what) limit",
-                    body: "\(Minutes.hhmm(used)) of \(Minutes.hhmm(limit.limitMinutes)) (\(limit.reference)) from \(limit.from) to \(at); \(Minutes.hhmm(max(0, limit.limitMinutes - used))) left.",
-                    severity: used > limit.limitMinutes ? .error : .warning))
+                due.append(
+                    Due(
+                        key: "limit|\(limit.id)|\(limit.from)", topic: "logbook.limit.approaching",
+                        title: "\(Int((Double(used) / Double(limit.limitMinutes) * 100).rounded()))% of the \(limit.what) limit",
+                        body:
+                            "\(Minutes.hhmm(used)) of \(Minutes.hhmm(limit.limitMinutes)) (\(limit.reference)) from \(limit.from) to \(at); \(Minutes.hhmm(max(0, limit.limitMinutes - used))) left.",
+                        severity: used > limit.limitMinutes ? .error : .warning))
             }
             return due
         }

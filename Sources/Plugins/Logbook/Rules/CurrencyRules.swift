@@ -57,11 +57,14 @@ enum CurrencyReport {
                 CurrencyRules.validUntil(events: ldg, required: 3, window: CurrencyRules.ninetyDays),
             ]
             let passengerUntil = until.contains(where: { $0 == nil }) ? nil : until.compactMap { $0 }.min()
-            items.append(item(
-                rule: "passengers", group: group, reference: "FCL.060(b)(1)",
-                requirement: "3 takeoffs and 3 landings within 90 days in \(group)", validUntil: passengerUntil, at: at,
-                progress: ["takeoffs": .count(CurrencyRules.sum(to, since: since)), "landings": .count(CurrencyRules.sum(ldg, since: since)),
-                           "required": .count(3)]))
+            items.append(
+                item(
+                    rule: "passengers", group: group, reference: "FCL.060(b)(1)",
+                    requirement: "3 takeoffs and 3 landings within 90 days in \(group)", validUntil: passengerUntil, at: at,
+                    progress: [
+                        "takeoffs": .count(CurrencyRules.sum(to, since: since)), "landings": .count(CurrencyRules.sum(ldg, since: since)),
+                        "required": .count(3),
+                    ]))
 
             let nto = list.map { CurrencyRules.Event(day: $0.day, amount: $0.nightTakeoffs) }
             let nldg = list.map { CurrencyRules.Event(day: $0.day, amount: $0.nightLandings) }
@@ -70,19 +73,21 @@ enum CurrencyReport {
                 "night_landings": .count(CurrencyRules.sum(nldg, since: since)), "required": .count(1),
             ]
             if profile.instrumentRating {
-                items.append(item(
-                    rule: "night_passengers", group: group, reference: "FCL.060(b)(2)",
-                    requirement: "not required: you hold an instrument rating", validUntil: nil, at: at, progress: nightProgress,
-                    status: .notRequired))
+                items.append(
+                    item(
+                        rule: "night_passengers", group: group, reference: "FCL.060(b)(2)",
+                        requirement: "not required: you hold an instrument rating", validUntil: nil, at: at, progress: nightProgress,
+                        status: .notRequired))
             } else {
                 let n = [
                     CurrencyRules.validUntil(events: nto, required: 1, window: CurrencyRules.ninetyDays),
                     CurrencyRules.validUntil(events: nldg, required: 1, window: CurrencyRules.ninetyDays),
                 ]
-                items.append(item(
-                    rule: "night_passengers", group: group, reference: "FCL.060(b)(2)",
-                    requirement: "1 takeoff and 1 landing at night within 90 days in \(group) (or an instrument rating)",
-                    validUntil: n.contains(where: { $0 == nil }) ? nil : n.compactMap { $0 }.min(), at: at, progress: nightProgress))
+                items.append(
+                    item(
+                        rule: "night_passengers", group: group, reference: "FCL.060(b)(2)",
+                        requirement: "1 takeoff and 1 landing at night within 90 days in \(group) (or an instrument rating)",
+                        validUntil: n.contains(where: { $0 == nil }) ? nil : n.compactMap { $0 }.min(), at: at, progress: nightProgress))
             }
         }
         if profile.holdsLAPL {
@@ -97,12 +102,15 @@ enum CurrencyReport {
                 CurrencyRules.validUntil(events: ldg, required: 12, window: window),
             ]
             let since = at.adding(months: -24)
-            items.append(item(
-                rule: "lapl_recency", group: "aeroplane", reference: "FCL.140.A",
-                requirement: "12 hours as PIC and 12 takeoffs and landings within 24 months",
-                validUntil: parts.contains(where: { $0 == nil }) ? nil : parts.compactMap { $0 }.min(), at: at,
-                progress: ["pic_min": .count(CurrencyRules.sum(pic, since: since)), "takeoffs": .count(CurrencyRules.sum(to, since: since)),
-                           "landings": .count(CurrencyRules.sum(ldg, since: since)), "required_pic_min": 720, "required": .count(12)]))
+            items.append(
+                item(
+                    rule: "lapl_recency", group: "aeroplane", reference: "FCL.140.A",
+                    requirement: "12 hours as PIC and 12 takeoffs and landings within 24 months",
+                    validUntil: parts.contains(where: { $0 == nil }) ? nil : parts.compactMap { $0 }.min(), at: at,
+                    progress: [
+                        "pic_min": .count(CurrencyRules.sum(pic, since: since)), "takeoffs": .count(CurrencyRules.sum(to, since: since)),
+                        "landings": .count(CurrencyRules.sum(ldg, since: since)), "required_pic_min": 720, "required": .count(12),
+                    ]))
         }
         return ["at": .day(at), "items": .array(items)]
     }

@@ -16,18 +16,24 @@ enum FlightTimeLimits {
     static func windows(at: Day) -> [Limit] {
         let (y, _, _) = at.components
         return [
-            Limit(id: "flight_28d", what: "flight time in 28 consecutive days", reference: "ORO.FTL.210(b)(1)",
-                  from: at.adding(days: -27), limitMinutes: 100 * 60, duty: false),
-            Limit(id: "flight_calendar_year", what: "flight time in the calendar year", reference: "ORO.FTL.210(b)(2)",
-                  from: Day(year: y, month: 1, day: 1), limitMinutes: 900 * 60, duty: false),
-            Limit(id: "flight_12_months", what: "flight time in 12 consecutive calendar months", reference: "ORO.FTL.210(b)(3)",
-                  from: at.firstOfMonth.adding(months: -11), limitMinutes: 1000 * 60, duty: false),
-            Limit(id: "duty_7d", what: "duty in 7 consecutive days", reference: "ORO.FTL.210(a)(1)",
-                  from: at.adding(days: -6), limitMinutes: 60 * 60, duty: true),
-            Limit(id: "duty_14d", what: "duty in 14 consecutive days", reference: "ORO.FTL.210(a)(2)",
-                  from: at.adding(days: -13), limitMinutes: 110 * 60, duty: true),
-            Limit(id: "duty_28d", what: "duty in 28 consecutive days", reference: "ORO.FTL.210(a)(3)",
-                  from: at.adding(days: -27), limitMinutes: 190 * 60, duty: true),
+            Limit(
+                id: "flight_28d", what: "flight time in 28 consecutive days", reference: "ORO.FTL.210(b)(1)",
+                from: at.adding(days: -27), limitMinutes: 100 * 60, duty: false),
+            Limit(
+                id: "flight_calendar_year", what: "flight time in the calendar year", reference: "ORO.FTL.210(b)(2)",
+                from: Day(year: y, month: 1, day: 1), limitMinutes: 900 * 60, duty: false),
+            Limit(
+                id: "flight_12_months", what: "flight time in 12 consecutive calendar months", reference: "ORO.FTL.210(b)(3)",
+                from: at.firstOfMonth.adding(months: -11), limitMinutes: 1000 * 60, duty: false),
+            Limit(
+                id: "duty_7d", what: "duty in 7 consecutive days", reference: "ORO.FTL.210(a)(1)",
+                from: at.adding(days: -6), limitMinutes: 60 * 60, duty: true),
+            Limit(
+                id: "duty_14d", what: "duty in 14 consecutive days", reference: "ORO.FTL.210(a)(2)",
+                from: at.adding(days: -13), limitMinutes: 110 * 60, duty: true),
+            Limit(
+                id: "duty_28d", what: "duty in 28 consecutive days", reference: "ORO.FTL.210(a)(3)",
+                from: at.adding(days: -27), limitMinutes: 190 * 60, duty: true),
         ]
     }
 

@@ -41,9 +41,10 @@ struct ColumnTotals: Sendable, Equatable {
             "COALESCE(SUM(CASE WHEN e.kind = 'fstd' THEN e.entries ELSE 0 END), 0)",
         ]
         for c in TimeColumn.allCases {
-            parts.append(c == .total
-                ? "COALESCE(SUM(CASE WHEN e.kind = 'flight' THEN e.total_min ELSE 0 END), 0)"
-                : "COALESCE(SUM(e.\(c.column)), 0)")
+            parts.append(
+                c == .total
+                    ? "COALESCE(SUM(CASE WHEN e.kind = 'flight' THEN e.total_min ELSE 0 END), 0)"
+                    : "COALESCE(SUM(e.\(c.column)), 0)")
         }
         for c in CountColumn.allCases { parts.append("COALESCE(SUM(e.\(c.name)), 0)") }
         parts.append("COALESCE(SUM(CASE WHEN e.kind = 'fstd' THEN e.total_min ELSE 0 END), 0)")
@@ -71,7 +72,8 @@ enum TotalsReport {
     /// Entries of [from, to] as rows of (month, reg_key, kind, entries, columns…): whole months
     /// from `logbook_month_totals`, the partial months at either end from the entries themselves.
     static func source(from: Day?, to: Day?) -> (sql: String, arguments: StatementArguments) {
-        let fromMonth: String, toMonth: String
+        let fromMonth: String
+        let toMonth: String
         if let from {
             let c = from.components
             fromMonth = c.day == 1 ? String(from.description.prefix(7)) : String(from.firstOfMonth.adding(months: 1).description.prefix(7))
@@ -80,13 +82,15 @@ enum TotalsReport {
         }
         if let to {
             let c = to.components
-            toMonth = c.day == Day.daysIn(year: c.year, month: c.month)
+            toMonth =
+                c.day == Day.daysIn(year: c.year, month: c.month)
                 ? String(to.description.prefix(7)) : String(to.firstOfMonth.adding(months: -1).description.prefix(7))
         } else {
             toMonth = "9999-99"
         }
         let columns = MonthTotals.columns.joined(separator: ", ")
-        let raw = "SELECT substr(date, 1, 7), \(MonthTotals.key("logbook_entries")), kind, 1, \(columns) FROM logbook_entries WHERE deleted_at IS NULL"
+        let raw =
+            "SELECT substr(date, 1, 7), \(MonthTotals.key("logbook_entries")), kind, 1, \(columns) FROM logbook_entries WHERE deleted_at IS NULL"
         // The partial month at each end as its own index range (an OR of the two made SQLite scan
         // the whole date index); each is empty when the period has no end there.
         let sql = """
@@ -94,11 +98,14 @@ enum TotalsReport {
             UNION ALL \(raw) AND date >= ?1 AND date < ?3 AND date <= ?2
             UNION ALL \(raw) AND date > ?4 AND date <= ?2 AND date >= ?1
             """
-        let lower = from?.description ?? "0000-01-01", upper = to?.description ?? "9999-12-31"
+        let lower = from?.description ?? "0000-01-01"
+        let upper = to?.description ?? "9999-12-31"
         if fromMonth > toMonth {
             // No whole month inside the period: the entries alone.
-            return ("SELECT month, reg_key, kind, entries, \(columns) FROM logbook_month_totals WHERE 0 UNION ALL \(raw) AND date >= ? AND date <= ?",
-                    [lower, upper])
+            return (
+                "SELECT month, reg_key, kind, entries, \(columns) FROM logbook_month_totals WHERE 0 UNION ALL \(raw) AND date >= ? AND date <= ?",
+                [lower, upper]
+            )
         }
         return (sql, [lower, upper, fromMonth + "-01", toMonth + "-31", fromMonth, toMonth])
     }
@@ -122,17 +129,19 @@ enum TotalsReport {
 
         if let groupBy {
             if groupBy == "function" {
-                result["groups"] = .array(TimeColumn.functions.map { c in
-                    ["key": .string(c.name), "minutes": .count(period[c.column])]
-                })
+                result["groups"] = .array(
+                    TimeColumn.functions.map { c in
+                        ["key": .string(c.name), "minutes": .count(period[c.column])]
+                    })
             } else {
-                let key: String = switch groupBy {
-                case "aircraft": "e.reg_key"
-                case "type": "COALESCE(a.type_designator, a.model, CASE WHEN e.kind = 'fstd' THEN 'FSTD' END, 'unknown')"
-                case "class": "COALESCE(a.class_rating, CASE WHEN e.kind = 'fstd' THEN 'FSTD' WHEN a.engine = 'me' THEN 'MEP' ELSE 'SEP' END)"
-                case "year": "substr(e.month, 1, 4)"
-                default: "e.month"
-                }
+                let key: String =
+                    switch groupBy {
+                    case "aircraft": "e.reg_key"
+                    case "type": "COALESCE(a.type_designator, a.model, CASE WHEN e.kind = 'fstd' THEN 'FSTD' END, 'unknown')"
+                    case "class": "COALESCE(a.class_rating, CASE WHEN e.kind = 'fstd' THEN 'FSTD' WHEN a.engine = 'me' THEN 'MEP' ELSE 'SEP' END)"
+                    case "year": "substr(e.month, 1, 4)"
+                    default: "e.month"
+                    }
                 let rows = try Row.fetchAll(
                     db,
                     sql: """
@@ -140,11 +149,12 @@ enum TotalsReport {
                         LEFT JOIN logbook_aircraft a ON a.registration = e.reg_key
                         GROUP BY group_key HAVING SUM(e.entries) > 0 ORDER BY group_key
                         """, arguments: arguments)
-                result["groups"] = .array(rows.map { row in
-                    var o = ColumnTotals(row: row, offset: 1).json.objectValue!
-                    o["key"] = .string(row["group_key"] ?? "")
-                    return .object(o)
-                })
+                result["groups"] = .array(
+                    rows.map { row in
+                        var o = ColumnTotals(row: row, offset: 1).json.objectValue!
+                        o["key"] = .string(row["group_key"] ?? "")
+                        return .object(o)
+                    })
             }
             result["group_by"] = .string(groupBy)
         }
@@ -170,9 +180,10 @@ enum TotalsReport {
         let count = max(1, (lines + pageSize - 1) / pageSize)
         let index = (number ?? count) - 1
         guard (0..<count).contains(index) else { throw RPCError.invalidParam("page", "must be between 1 and \(count)") }
-        let before = ColumnTotals(row: try Row.fetchOne(
-            db, sql: "SELECT \(ColumnTotals.sqlSums) FROM (SELECT *, 1 AS entries FROM logbook_entries WHERE \(range) \(order) LIMIT ?) e",
-            arguments: StatementArguments(bounds + [index * pageSize]))!)
+        let before = ColumnTotals(
+            row: try Row.fetchOne(
+                db, sql: "SELECT \(ColumnTotals.sqlSums) FROM (SELECT *, 1 AS entries FROM logbook_entries WHERE \(range) \(order) LIMIT ?) e",
+                arguments: StatementArguments(bounds + [index * pageSize]))!)
         let entries = try Row.fetchAll(
             db, sql: "SELECT \(Entry.selection) FROM logbook_entries WHERE \(range) \(order) LIMIT ? OFFSET ?",
             arguments: StatementArguments(bounds + [pageSize, index * pageSize])
@@ -185,7 +196,9 @@ enum TotalsReport {
 
     /// Page totals as on a paper logbook: this page, brought forward from earlier pages (starting
     /// totals included), and the total to date.
-    static func pages(entries: [Entry], pageSize: Int, starting: ColumnTotals) -> [(entries: ArraySlice<Entry>, thisPage: ColumnTotals, broughtForward: ColumnTotals, total: ColumnTotals)] {
+    static func pages(entries: [Entry], pageSize: Int, starting: ColumnTotals) -> [(
+        entries: ArraySlice<Entry>, thisPage: ColumnTotals, broughtForward: ColumnTotals, total: ColumnTotals
+    )] {
         var result: [(ArraySlice<Entry>, ColumnTotals, ColumnTotals, ColumnTotals)] = []
         var running = starting
         var index = 0

@@ -126,7 +126,9 @@ struct Entry: Sendable, Equatable {
         on = (row[8] as Int?).map(UTCMinute.init)
         inAt = (row[9] as Int?).map(UTCMinute.init)
         registration = row[10]
-        let t = 11, c = t + TimeColumn.allCases.count, r = c + CountColumn.allCases.count
+        let t = 11
+        let c = t + TimeColumn.allCases.count
+        let r = c + CountColumn.allCases.count
         times = (0..<TimeColumn.allCases.count).map { row[t + $0] as Int? ?? 0 }
         counts = (0..<CountColumn.allCases.count).map { row[c + $0] as Int? ?? 0 }
         picName = row[r]

@@ -89,7 +89,8 @@ extension FlightDraft {
         }
         e.picName = picName ?? ((e[.pic] > 0 || e[.spic] > 0) ? "SELF" : nil)
 
-        let needsSun = times[.night] == nil
+        let needsSun =
+            times[.night] == nil
             || [CountColumn.takeoffsDay, .takeoffsNight, .landingsDay, .landingsNight].allSatisfy { counts[$0] == nil }
         if needsSun {
             let night = NightCalculator.compute(

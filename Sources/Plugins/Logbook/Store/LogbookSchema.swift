@@ -101,25 +101,26 @@ enum MonthTotals {
     }
 
     static func create(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE logbook_month_totals (
-                month TEXT NOT NULL, reg_key TEXT NOT NULL, kind TEXT NOT NULL, entries INTEGER NOT NULL DEFAULT 0,
-                \(columns.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")),
-                PRIMARY KEY (month, reg_key, kind)
-            ) WITHOUT ROWID;
-            CREATE TRIGGER logbook_month_totals_insert AFTER INSERT ON logbook_entries BEGIN
-                \(add("NEW", when: "NEW.deleted_at IS NULL"))
-            END;
-            CREATE TRIGGER logbook_month_totals_delete AFTER DELETE ON logbook_entries BEGIN
-                \(subtract("OLD", when: "OLD.deleted_at IS NULL"))
-            END;
-            CREATE TRIGGER logbook_month_totals_update AFTER UPDATE ON logbook_entries BEGIN
-                \(subtract("OLD", when: "OLD.deleted_at IS NULL"))
-                \(add("NEW", when: "NEW.deleted_at IS NULL"))
-            END;
-            INSERT INTO logbook_month_totals (month, reg_key, kind, entries, \(columns.joined(separator: ", ")))
-            SELECT substr(date, 1, 7), \(key("logbook_entries")), kind, COUNT(*), \(columns.map { "SUM(\($0))" }.joined(separator: ", "))
-            FROM logbook_entries WHERE deleted_at IS NULL GROUP BY 1, 2, 3;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE logbook_month_totals (
+                    month TEXT NOT NULL, reg_key TEXT NOT NULL, kind TEXT NOT NULL, entries INTEGER NOT NULL DEFAULT 0,
+                    \(columns.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")),
+                    PRIMARY KEY (month, reg_key, kind)
+                ) WITHOUT ROWID;
+                CREATE TRIGGER logbook_month_totals_insert AFTER INSERT ON logbook_entries BEGIN
+                    \(add("NEW", when: "NEW.deleted_at IS NULL"))
+                END;
+                CREATE TRIGGER logbook_month_totals_delete AFTER DELETE ON logbook_entries BEGIN
+                    \(subtract("OLD", when: "OLD.deleted_at IS NULL"))
+                END;
+                CREATE TRIGGER logbook_month_totals_update AFTER UPDATE ON logbook_entries BEGIN
+                    \(subtract("OLD", when: "OLD.deleted_at IS NULL"))
+                    \(add("NEW", when: "NEW.deleted_at IS NULL"))
+                END;
+                INSERT INTO logbook_month_totals (month, reg_key, kind, entries, \(columns.joined(separator: ", ")))
+                SELECT substr(date, 1, 7), \(key("logbook_entries")), kind, COUNT(*), \(columns.map { "SUM(\($0))" }.joined(separator: ", "))
+                FROM logbook_entries WHERE deleted_at IS NULL GROUP BY 1, 2, 3;
+                """)
     }
 }

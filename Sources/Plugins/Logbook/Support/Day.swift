@@ -91,7 +91,8 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Whole years of age on `day` for someone born on `birth` (a 29 February birthday falls on
     /// 28 February in common years).
     static func age(on day: Day, bornOn birth: Day) -> Int {
-        let b = birth.components, d = day.components
+        let b = birth.components
+        let d = day.components
         var age = d.year - b.year
         if (d.month, d.day) < (b.month, b.day) {
             age -= 1

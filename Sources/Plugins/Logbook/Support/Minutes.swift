@@ -1,3 +1,4 @@
+import Foundation
 import HostCore
 
 /// Durations travel as integer minutes. Input accepts a JSON integer (minutes), `H:MM`, or decimal
@@ -29,7 +30,8 @@ enum Minutes {
         let s = raw.trimmedFast
         if s.isEmpty { return nil }
         if let colon = s.firstIndex(of: ":") {
-            let h = s[..<colon], m = s[s.index(after: colon)...]
+            let h = s[..<colon]
+            let m = s[s.index(after: colon)...]
             guard !h.isEmpty, h.allSatisfy(\.isASCIIDigitChar), m.count == 2, m.allSatisfy(\.isASCIIDigitChar),
                 let hours = Int(h), let minutes = Int(m), minutes < 60, hours < 1_000_000
             else { return nil }
@@ -49,8 +51,6 @@ enum Minutes {
 extension Character {
     var isASCIIDigitChar: Bool { isASCII && isNumber }
 }
-
-import Foundation
 
 extension String {
     /// Spaces and tabs trimmed; returns the string itself when there are none, which is nearly

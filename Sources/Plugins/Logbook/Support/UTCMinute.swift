@@ -34,8 +34,7 @@ struct UTCMinute: Hashable, Comparable, Sendable, CustomStringConvertible {
         let sep = s[s.index(s.startIndex, offsetBy: 10)]
         guard let day = Day(datePart), sep == "T" || sep == " " else { return nil }
         var rest = s.dropFirst(11)
-        if rest.hasSuffix("Z") { rest = rest.dropLast() } else if rest.hasSuffix("+00:00") { rest = rest.dropLast(6) }
-        else { return nil }
+        if rest.hasSuffix("Z") { rest = rest.dropLast() } else if rest.hasSuffix("+00:00") { rest = rest.dropLast(6) } else { return nil }
         guard let minute = clockMinutes(rest, allowSeconds: true) else { return nil }
         return UTCMinute(day: day, minuteOfDay: minute)
     }
@@ -43,7 +42,8 @@ struct UTCMinute: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// `HH:MM`, `HHMM` or `HH:MM:SS` → minute of the day.
     static func clockMinutes(_ text: some StringProtocol, allowSeconds: Bool = true) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        var h: Int?, m: Int?
+        var h: Int?
+        var m: Int?
         if parts.count == 1, parts[0].count == 4, parts[0].allSatisfy(\.isASCIIDigitChar) {
             h = Int(parts[0].prefix(2))
             m = Int(parts[0].suffix(2))

@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import HostCore
 import NIOCore
-import NIOHTTP1
 import NIOFileSystem
+import NIOHTTP1
 
 /// The multipart body of an upload: the part header, the file's chunks as NIO reads them (so an
 /// upload never holds the whole file), the closing fields. `onChunk` reports the running count.
@@ -52,7 +52,9 @@ enum Multipart {
     static func field(_ boundary: String, _ name: String, _ value: String) -> String {
         "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
     }
-    static func quoted(_ s: String) -> String { s.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "") }
+    static func quoted(_ s: String) -> String {
+        s.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
+    }
 }
 
 extension OctoPrintService {
@@ -61,14 +63,16 @@ extension OctoPrintService {
         let location = params.string("location") ?? "local"
         let boundary = "assistantd-\(UUID().uuidString)"
         let name = (file as NSString).lastPathComponent
-        let head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(Multipart.quoted(name))\"\r\n"
+        let head =
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(Multipart.quoted(name))\"\r\n"
             + "Content-Type: application/octet-stream\r\n\r\n"
         var tail = "\r\n"
         if let folder = params.string("path"), !folder.isEmpty { tail += Multipart.field(boundary, "path", folder) }
         if params.bool("select") == true || params.bool("print") == true { tail += Multipart.field(boundary, "select", "true") }
         if params.bool("print") == true { tail += Multipart.field(boundary, "print", "true") }
         tail += "--\(boundary)--\r\n"
-        let prefix = ByteBuffer(string: head), suffix = ByteBuffer(string: tail)
+        let prefix = ByteBuffer(string: head)
+        let suffix = ByteBuffer(string: tail)
         // The file is opened before anything is sent; one that is missing or vanishes is a -32602.
         return try await FileInput.withChunks(of: file, param: "file") { size, chunks in
             let c = try await client(params)

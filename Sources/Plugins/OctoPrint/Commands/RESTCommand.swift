@@ -50,7 +50,8 @@ enum REST {
         guard let t = params.double(name) else { throw RPCError.invalidParam(name, "is required (°C)") }
         guard t >= 0 else { throw RPCError.invalidParam(name, "must not be negative, got \(t.formatted()) °C") }
         guard t <= max else {
-            throw RPCError.invalidParam(name, "\(t.formatted()) °C is above the \(what) limit of \(max.formatted()) °C (plugins.octoprint.max_\(what)_temp)")
+            throw RPCError.invalidParam(
+                name, "\(t.formatted()) °C is above the \(what) limit of \(max.formatted()) °C (plugins.octoprint.max_\(what)_temp)")
         }
         return t
     }

@@ -58,7 +58,8 @@ enum DNSMessage {
         var records: [Record] = []
         for _ in 0..<(Int(an) + Int(ns) + Int(ar)) {
             guard let (name, next) = readName(bytes, i), let type = u16(next), let length = u16(next + 8) else { return records }
-            let start = next + 10, end = start + Int(length)
+            let start = next + 10
+            let end = start + Int(length)
             guard end <= bytes.count else { return records }
             var data = RecordData.other
             switch RecordType(rawValue: type) {

@@ -29,7 +29,9 @@ enum Discovery {
         let channel: any Channel
         do {
             channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(continuation)) } }
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(continuation)) }
+                }
                 .bind(to: address).get()
         } catch {
             throw RPCError.invalidParam("interface", "cannot send from \(source): \(error)")
@@ -102,7 +104,8 @@ enum Discovery {
             let display = instance.hasSuffix("." + service) ? String(instance.dropLast(service.count + 1)) : instance
             func opt(_ k: String) -> JSONValue { t[k].map(JSONValue.string) ?? .null }
             result.append([
-                "name": .string(display), "url": .string(url), "host": .string(s.target), "address": a[s.target.lowercased()].map(JSONValue.string) ?? .null,
+                "name": .string(display), "url": .string(url), "host": .string(s.target),
+                "address": a[s.target.lowercased()].map(JSONValue.string) ?? .null,
                 "port": .int(Int64(s.port)), "path": .string(path.isEmpty ? "/" : path), "version": opt("version"), "api": opt("api"),
                 "uuid": opt("uuid"), "model": opt("model"), "vendor": opt("vendor"),
             ])

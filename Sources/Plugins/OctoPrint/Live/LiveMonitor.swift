@@ -86,7 +86,8 @@ extension OctoPrintService {
                 attachments.append(OutgoingAttachment(name: "\(printer)-snapshot.jpg", contentType: "image/jpeg", data: Data(jpeg)))
             }
             do {
-                try await self.context.notifier.post(topic: topic, title: title, body: body, severity: severity, dedupeKey: dedupe, attachments: attachments)
+                try await self.context.notifier.post(
+                    topic: topic, title: title, body: body, severity: severity, dedupeKey: dedupe, attachments: attachments)
             } catch {
                 self.context.logger.warning("could not post an OctoPrint notice", metadata: ["topic": "\(topic)", "error": "\(error)"])
             }
@@ -114,11 +115,12 @@ extension OctoPrintService {
         }
         await watch.reachable()
         try await PushSocket.run(
-            printer: printer, basicPassword: c.basicPassword, user: user, session: session, handshakeTimeout: context.httpTimeout, onOpen: { [self] in
-            await onOpen()
-            // Catch up on what happened while the socket was down.
-            try? await self.poll(printer, watch: watch)
-        }, onMessage: { message in await watch.handle(push: message) })
+            printer: printer, basicPassword: c.basicPassword, user: user, session: session, handshakeTimeout: context.httpTimeout,
+            onOpen: { [self] in
+                await onOpen()
+                // Catch up on what happened while the socket was down.
+                try? await self.poll(printer, watch: watch)
+            }, onMessage: { message in await watch.handle(push: message) })
     }
 
     /// Reads the job and printer state once and feeds the watch.
@@ -134,8 +136,9 @@ extension OctoPrintService {
             }
             try c.check(state, conflict: .other)
             let p = state.json ?? .null
-            await watch.observe(state: p["state"], job: job["job"], progress: job["progress"], bed: p["temperature"]?["bed"]?["actual"]?.doubleValue,
-                                fromPush: false)
+            await watch.observe(
+                state: p["state"], job: job["job"], progress: job["progress"], bed: p["temperature"]?["bed"]?["actual"]?.doubleValue,
+                fromPush: false)
         } catch let error as RPCError where error.code == RPCErrorCode.upstreamUnreachable {
             await watch.unreachable(error.message)
         }

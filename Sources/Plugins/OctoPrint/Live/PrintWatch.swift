@@ -59,8 +59,10 @@ actor PrintWatch {
         guard job != nil else { return }
         for m in settings.milestones where completion >= Double(m) && !(job?.milestones.contains(m) ?? true) {
             job?.milestones.insert(m)
-            await post("octoprint.print.progress", "\(printer): \(m)% of \(job?.file ?? "the print")", "\(job?.file ?? "The print") on \(printer) is \(m)% done.",
-                       .info, key("progress-\(m)"), false)
+            await post(
+                "octoprint.print.progress", "\(printer): \(m)% of \(job?.file ?? "the print")",
+                "\(job?.file ?? "The print") on \(printer) is \(m)% done.",
+                .info, key("progress-\(m)"), false)
         }
     }
 
@@ -68,17 +70,24 @@ actor PrintWatch {
         guard var j = job, !j.paused else { return }
         j.paused = true
         job = j
-        await post("octoprint.print.paused", "\(printer): paused", "\(j.file) is paused on \(printer).", .info, key("paused-\(UUID().uuidString)"), false)
+        await post(
+            "octoprint.print.paused", "\(printer): paused", "\(j.file) is paused on \(printer).", .info, key("paused-\(UUID().uuidString)"), false)
     }
 
     func resumed() async {
         guard var j = job, j.paused else { return }
         j.paused = false
         job = j
-        await post("octoprint.print.resumed", "\(printer): resumed", "\(j.file) is printing again on \(printer).", .info, key("resumed-\(UUID().uuidString)"), false)
+        await post(
+            "octoprint.print.resumed", "\(printer): resumed", "\(j.file) is printing again on \(printer).", .info,
+            key("resumed-\(UUID().uuidString)"), false)
     }
 
-    enum End: Sendable { case done(seconds: Double?), failed(reason: String?), cancelled }
+    enum End: Sendable {
+        case done(seconds: Double?)
+        case failed(reason: String?)
+        case cancelled
+    }
 
     func ended(_ end: End, file: String?) async {
         guard let j = job ?? file.map({ Job(file: $0) }) else { return }
@@ -87,13 +96,19 @@ actor PrintWatch {
         case .done(let seconds):
             await progress(file: j.file, completion: 100)
             let duration = seconds.map { Self.duration($0) }
-            await post("octoprint.print.done", "\(printer): \(j.file) is done", "Finished \(j.file) on \(printer)" + (duration.map { " in \($0)" } ?? "") + ".",
-                       .info, key("done"), true)
+            await post(
+                "octoprint.print.done", "\(printer): \(j.file) is done",
+                "Finished \(j.file) on \(printer)" + (duration.map { " in \($0)" } ?? "") + ".",
+                .info, key("done"), true)
         case .failed(let reason):
-            await post("octoprint.print.failed", "\(printer): \(j.file) failed", "The print of \(j.file) on \(printer) failed" + (reason.map { ": \($0)" } ?? "") + ".",
-                       .error, key("failed"), true)
+            await post(
+                "octoprint.print.failed", "\(printer): \(j.file) failed",
+                "The print of \(j.file) on \(printer) failed" + (reason.map { ": \($0)" } ?? "") + ".",
+                .error, key("failed"), true)
         case .cancelled:
-            await post("octoprint.print.cancelled", "\(printer): \(j.file) cancelled", "The print of \(j.file) on \(printer) was cancelled.", .warning, key("cancelled"), false)
+            await post(
+                "octoprint.print.cancelled", "\(printer): \(j.file) cancelled", "The print of \(j.file) on \(printer) was cancelled.", .warning,
+                key("cancelled"), false)
         }
         job = nil
         endedFile = j.file
@@ -103,15 +118,17 @@ actor PrintWatch {
     func bed(actual: Double) async {
         guard watchingBed, actual < settings.bedCooledBelow else { return }
         watchingBed = false
-        await post("octoprint.bed.cooled", "\(printer): bed cooled", "The bed of \(printer) is down to \(Int(actual.rounded())) °C; the print can come off.",
-                   .info, "octoprint|\(printer)|bed|\(UUID().uuidString)", false)
+        await post(
+            "octoprint.bed.cooled", "\(printer): bed cooled", "The bed of \(printer) is down to \(Int(actual.rounded())) °C; the print can come off.",
+            .info, "octoprint|\(printer)|bed|\(UUID().uuidString)", false)
     }
 
     func connection(_ isConnected: Bool) async {
         defer { connected = isConnected }
         guard connected == true, !isConnected else { return }
-        await post("octoprint.printer.disconnected", "\(printer): disconnected", "OctoPrint lost the connection to \(printer).", .warning,
-                   "octoprint|\(printer)|disconnected|\(UUID().uuidString)", false)
+        await post(
+            "octoprint.printer.disconnected", "\(printer): disconnected", "OctoPrint lost the connection to \(printer).", .warning,
+            "octoprint|\(printer)|disconnected|\(UUID().uuidString)", false)
     }
 
     func error(_ text: String) async {
@@ -120,15 +137,19 @@ actor PrintWatch {
         await post("octoprint.printer.error", "\(printer): error", text, .error, "octoprint|\(printer)|error|\(UUID().uuidString)", false)
     }
 
-    func reachable() { unreachableSince = nil; offlineAnnounced = false }
+    func reachable() {
+        unreachableSince = nil
+        offlineAnnounced = false
+    }
 
     func unreachable(_ reason: String) async {
         let since = unreachableSince ?? now()
         unreachableSince = since
         guard !offlineAnnounced, now().timeIntervalSince(since) >= settings.offlineAfter else { return }
         offlineAnnounced = true
-        await post("octoprint.printer.offline", "\(printer): offline", "\(printer) has been unreachable since \(ISO8601.string(since)): \(reason)", .warning,
-                   "octoprint|\(printer)|offline|\(ISO8601.string(since))", false)
+        await post(
+            "octoprint.printer.offline", "\(printer): offline", "\(printer) has been unreachable since \(ISO8601.string(since)): \(reason)", .warning,
+            "octoprint|\(printer)|offline|\(ISO8601.string(since))", false)
     }
 
     static func duration(_ seconds: Double) -> String {
@@ -157,8 +178,9 @@ actor PrintWatch {
             }
         }
         if let current = message["current"] {
-            await observe(state: current["state"], job: current["job"], progress: current["progress"],
-                          bed: current["temps"]?.arrayValue?.last?["bed"]?["actual"]?.doubleValue, fromPush: true)
+            await observe(
+                state: current["state"], job: current["job"], progress: current["progress"],
+                bed: current["temps"]?.arrayValue?.last?["bed"]?["actual"]?.doubleValue, fromPush: true)
         }
     }
 

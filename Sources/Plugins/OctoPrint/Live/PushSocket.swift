@@ -49,11 +49,14 @@ enum PushSocket {
         let opened = NIOLockedValueBox<(any Channel)?>(nil)
         let handshake = try await withDeadline(
             handshakeTimeout,
-            timedOut: { OctoPrintError.unreachable(printer.name, printer.url, "its push socket did not open within \(Int(handshakeTimeout.timeInterval)) s") }
+            timedOut: {
+                OctoPrintError.unreachable(printer.name, printer.url, "its push socket did not open within \(Int(handshakeTimeout.timeInterval)) s")
+            }
         ) {
             // The upgrade's future does not hear cancellation: closing the channel ends it.
             try await withTaskCancellationHandler {
-                try await Self.upgrade(host: host, port: port, path: path, url: url, printer: printer, basicPassword: basicPassword, tls: context) { channel in
+                try await Self.upgrade(host: host, port: port, path: path, url: url, printer: printer, basicPassword: basicPassword, tls: context) {
+                    channel in
                     opened.withLockedValue { $0 = channel }
                 }
             } onCancel: {

@@ -15,12 +15,15 @@ extension OctoPrintService {
 
         let probe = try await c.send(try await c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
         guard probe.status == 204 else {
-            throw OctoPrintError.notOctoPrint(url, "/plugin/appkeys/probe answered \(probe.status): not OctoPrint, or its app keys plugin is disabled")
+            throw OctoPrintError.notOctoPrint(
+                url, "/plugin/appkeys/probe answered \(probe.status): not OctoPrint, or its app keys plugin is disabled")
         }
         var body: [String: JSONValue] = ["app": .string(params.string("app") ?? "assistantd")]
         if let user = params.string("user") { body["user"] = .string(user) }
         let requested = try await c.call(.POST, "/plugin/appkeys/request", body: .object(body))
-        guard let token = requested.json?["app_token"]?.stringValue else { throw OctoPrintError.refused(requested.status, "no app token in the answer") }
+        guard let token = requested.json?["app_token"]?.stringValue else {
+            throw OctoPrintError.refused(requested.status, "no app token in the answer")
+        }
         let dialog = requested.json?["auth_dialog"]?.stringValue ?? url
         call.progress("approve the access request in OctoPrint (\(dialog))")
 

@@ -12,14 +12,17 @@ extension OctoPrintService {
             return json
         }
         if version.status == 401 {
-            throw OctoPrintError.refused(401, printer.basicUser == nil
-                ? "something in front of OctoPrint asks for HTTP basic authentication; give basic_user and basic_password"
-                : "the basic-auth user or password in front of OctoPrint was refused")
+            throw OctoPrintError.refused(
+                401,
+                printer.basicUser == nil
+                    ? "something in front of OctoPrint asks for HTTP basic authentication; give basic_user and basic_password"
+                    : "the basic-auth user or password in front of OctoPrint was refused")
         }
         if version.status == 403 {
             let probe = try await c.send(try await c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
             if probe.status == 204 { throw OctoPrintError.keyRefused(printer.name) }
-            throw OctoPrintError.notOctoPrint(printer.url, "/api/version answered \(version.status) and /plugin/appkeys/probe answered \(probe.status)")
+            throw OctoPrintError.notOctoPrint(
+                printer.url, "/api/version answered \(version.status) and /plugin/appkeys/probe answered \(probe.status)")
         }
         throw OctoPrintError.notOctoPrint(printer.url, "/api/version answered \(version.status) without OctoPrint's version fields")
     }
@@ -54,7 +57,8 @@ extension OctoPrintService {
         let url = try PrinterStore.validURL(try params.requiredString("url"))
         let existing = try await printers()
         if existing.contains(where: { $0.name == name }) { throw OctoPrintError.printerExists(name) }
-        let printer = Printer(name: name, url: url, caFile: try checkCAFile(params), basicUser: params.string("basic_user"), isDefault: existing.isEmpty)
+        let printer = Printer(
+            name: name, url: url, caFile: try checkCAFile(params), basicUser: params.string("basic_user"), isDefault: existing.isEmpty)
         let (apiKey, basic) = try await credentials(params, name: name)
         let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
         try await store(printer, apiKey: apiKey, basicPassword: basic)

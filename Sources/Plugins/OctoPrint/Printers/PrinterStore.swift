@@ -1,3 +1,4 @@
+import Foundation
 import HostCore
 
 /// A printer as the plugin knows it: one of its kit accounts. The API key (and basic-auth
@@ -13,9 +14,11 @@ struct Printer: Sendable, Equatable {
     var problem: String? { caFile.flatMap { SafeFile.problem(reading: $0).map { "its CA file \($0)" } } }
 
     var json: JSONValue {
-        ["name": .string(name), "url": .string(url), "ca_file": caFile.map(JSONValue.string) ?? .null,
-         "basic_user": basicUser.map(JSONValue.string) ?? .null, "default": .bool(isDefault),
-         "state": problem == nil ? "ready" : "failed", "problem": problem.map(JSONValue.string) ?? .null]
+        [
+            "name": .string(name), "url": .string(url), "ca_file": caFile.map(JSONValue.string) ?? .null,
+            "basic_user": basicUser.map(JSONValue.string) ?? .null, "default": .bool(isDefault),
+            "state": problem == nil ? "ready" : "failed", "problem": problem.map(JSONValue.string) ?? .null,
+        ]
     }
 
     init(name: String, url: String, caFile: String?, basicUser: String?, isDefault: Bool) {
@@ -44,23 +47,25 @@ struct Printer: Sendable, Equatable {
 enum PrinterStore {
     static func register(_ migrations: inout PluginMigrations) {
         migrations.register("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE octoprint_printers (
-                    name TEXT PRIMARY KEY, url TEXT NOT NULL, ca_file TEXT, basic_user TEXT,
-                    is_default INTEGER NOT NULL DEFAULT 0
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE octoprint_printers (
+                        name TEXT PRIMARY KEY, url TEXT NOT NULL, ca_file TEXT, basic_user TEXT,
+                        is_default INTEGER NOT NULL DEFAULT 0
+                    )
+                    """)
         }
         // Printers became the kit's accounts (host_accounts, applied before any plugin's
         // migrations); the vault names were already `octoprint/<printer>/…`.
         migrations.register("v2-accounts") { db in
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO host_accounts(plugin, name, settings, is_default, state, detail, created_at)
-                SELECT 'octoprint', name, json_object('url', url, 'ca_file', ca_file, 'basic_user', basic_user), is_default, 'ready', NULL,
-                       strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
-                FROM octoprint_printers;
-                DROP TABLE octoprint_printers;
-                """)
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO host_accounts(plugin, name, settings, is_default, state, detail, created_at)
+                    SELECT 'octoprint', name, json_object('url', url, 'ca_file', ca_file, 'basic_user', basic_user), is_default, 'ready', NULL,
+                           strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                    FROM octoprint_printers;
+                    DROP TABLE octoprint_printers;
+                    """)
         }
     }
 
@@ -96,5 +101,3 @@ enum PrinterStore {
         return url
     }
 }
-
-import Foundation

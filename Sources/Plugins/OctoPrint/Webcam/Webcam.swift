@@ -206,7 +206,9 @@ extension OctoPrintService {
         // Leaving the loop drops the body, which closes the endless stream.
         read: for try await chunk in response.body {
             let frames: [[UInt8]]
-            do { frames = try splitter.append(chunk.readableBytesView) } catch { throw OctoPrintError.webcam(url, "is not an MJPEG stream: \(error)") }
+            do { frames = try splitter.append(chunk.readableBytesView) } catch {
+                throw OctoPrintError.webcam(url, "is not an MJPEG stream: \(error)")
+            }
             for frame in frames {
                 let path = (folder as NSString).appendingPathComponent(String(format: "frame-%04d.jpg", files.count + 1))
                 try await FileOutput.write(Data(frame), to: path, param: "out_dir")

@@ -16,7 +16,10 @@ struct StagClient: Sendable {
 
     static let servicePath = "/ws/services/rest2/"
 
-    init(account: String, base: String, ticket: String?, language: String, context: PluginContext, onReauthNeeded: @escaping @Sendable (String) async -> Void)
+    init(
+        account: String, base: String, ticket: String?, language: String, context: PluginContext,
+        onReauthNeeded: @escaping @Sendable (String) async -> Void
+    )
         throws(RPCError)
     {
         self.account = account

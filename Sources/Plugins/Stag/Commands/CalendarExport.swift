@@ -24,7 +24,7 @@ extension StagService {
             let listed = Set(events.compactMap { $0["term_id"]?.intValue })
             for term in try await examTerms(session, student) where term["state"] == "registered" {
                 guard let id = term["term_id"]?.intValue, !listed.contains(id), let day = term["date"]?.stringValue.flatMap(DateOnly.init),
-                      day >= from, day <= to
+                    day >= from, day <= to
                 else { continue }
                 var event = term.objectValue ?? [:]
                 event["type"] = "exam"
@@ -52,11 +52,16 @@ extension StagService {
             let title = [event["subject"]?.stringValue, event["name"]?.stringValue].compactMap { $0 }.joined(separator: " ")
             let notes = [(event["teachers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), event["note"]?.stringValue ?? ""]
                 .filter { !$0.isEmpty }
-            file.events.append(CalendarFile.Event(
-                uid: CalendarFile.uid("stag", [account, date, event["subject"]?.stringValue ?? "", start ?? "",
-                                               event["term_id"]?.encodedString() ?? event["action_id"]?.encodedString() ?? ""]),
-                when: when, summary: kind == "exam" ? "Exam: \(title)" : "\(title) (\(kind))", location: event["room"]?.stringValue,
-                description: notes.joined(separator: "\n"), category: kind == "exam" ? "Exam" : "Class"))
+            file.events.append(
+                CalendarFile.Event(
+                    uid: CalendarFile.uid(
+                        "stag",
+                        [
+                            account, date, event["subject"]?.stringValue ?? "", start ?? "",
+                            event["term_id"]?.encodedString() ?? event["action_id"]?.encodedString() ?? "",
+                        ]),
+                    when: when, summary: kind == "exam" ? "Exam: \(title)" : "\(title) (\(kind))", location: event["room"]?.stringValue,
+                    description: notes.joined(separator: "\n"), category: kind == "exam" ? "Exam" : "Class"))
         }
         return file.text(stamp: context.clock.now)
     }

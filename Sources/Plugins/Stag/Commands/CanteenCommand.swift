@@ -10,8 +10,11 @@ extension StagService {
         let base = context.config[StagConfig.canteenURL]
         let client = try UpstreamClient(
             plugin: "stag", configuration: .init(baseURL: base, timeout: context.httpTimeout), http: context.http, clock: context.clock)
-        return try await context.cache.read(account: nil, key: ReadCache.key("canteen", ["canteen": .string(which), "day": .int(day), "lang": .string(language)])) {
-            let response = try await client.get(which, query: [("daysShift", String(day)), ("lang", language)], headers: ["Accept": "application/json"])
+        return try await context.cache.read(
+            account: nil, key: ReadCache.key("canteen", ["canteen": .string(which), "day": .int(day), "lang": .string(language)])
+        ) {
+            let response = try await client.get(
+                which, query: [("daysShift", String(day)), ("lang", language)], headers: ["Accept": "application/json"])
             guard (200..<300).contains(response.status) else {
                 if response.status >= 500 { throw client.unreachable("answered \(response.status)", status: response.status) }
                 throw StagError.canteen("\(client.origin) answered \(response.status)")
@@ -23,8 +26,10 @@ extension StagService {
             } catch let error as JSONParseError {
                 throw StagError.canteen("\(client.origin) answered no JSON menu (\(error))")
             }
-            return ["canteen": .string(which), "day": .int(day), "soups": .array((menu["soups"]?.arrayValue ?? []).map(Self.meal)),
-                    "main_courses": .array((menu["mainCourses"]?.arrayValue ?? []).map(Self.meal))]
+            return [
+                "canteen": .string(which), "day": .int(day), "soups": .array((menu["soups"]?.arrayValue ?? []).map(Self.meal)),
+                "main_courses": .array((menu["mainCourses"]?.arrayValue ?? []).map(Self.meal)),
+            ]
         }
     }
 
@@ -32,12 +37,14 @@ extension StagService {
         [
             "number": StagValue.int(json["number"]).map(JSONValue.int) ?? .null,
             "name": field(json["name"]),
-            "allergens": .array((json["allergens"]?.arrayValue ?? []).map {
-                ["number": StagValue.int($0["number"]).map(JSONValue.int) ?? .null, "name": field($0["name"])]
-            }),
-            "prices": .array((json["prices"]?.arrayValue ?? []).map {
-                ["type": field($0["type"]), "price": $0["price"]?.doubleValue.map(JSONValue.double) ?? .null]
-            }),
+            "allergens": .array(
+                (json["allergens"]?.arrayValue ?? []).map {
+                    ["number": StagValue.int($0["number"]).map(JSONValue.int) ?? .null, "name": field($0["name"])]
+                }),
+            "prices": .array(
+                (json["prices"]?.arrayValue ?? []).map {
+                    ["type": field($0["type"]), "price": $0["price"]?.doubleValue.map(JSONValue.double) ?? .null]
+                }),
         ]
     }
 }

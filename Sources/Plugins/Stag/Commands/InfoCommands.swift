@@ -10,10 +10,15 @@ extension StagService {
         let code = try Self.code(params, "code")
         let year = try Self.year(params)
         let session = try await session(params.string("account"))
-        return try await cached(session, "subject", ["department": .string(department), "code": .string(code), "year": year.map(JSONValue.int) ?? .null]) {
-            let info = try await session.client.read("predmety/getPredmetInfo", [("katedra", department), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
+        return try await cached(
+            session, "subject", ["department": .string(department), "code": .string(code), "year": year.map(JSONValue.int) ?? .null]
+        ) {
+            let info = try await session.client.read(
+                "predmety/getPredmetInfo", [("katedra", department), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
             // An unknown subject is `[]`, not a 404.
-            guard let o = info.objectValue, !o.isEmpty else { throw RPCError.notFound("subject \(department)/\(code)", data: ["subject": .string("\(department)/\(code)")]) }
+            guard let o = info.objectValue, !o.isEmpty else {
+                throw RPCError.notFound("subject \(department)/\(code)", data: ["subject": .string("\(department)/\(code)")])
+            }
             func names(_ key: String) -> JSONValue { .array(StagValue.quotedNames(StagValue.string(o[key])).map(JSONValue.string)) }
             func hours(_ count: String, _ unit: String) -> JSONValue {
                 guard let n = StagValue.int(o[count]), n > 0 else { return .null }
@@ -25,12 +30,15 @@ extension StagService {
                 "guarantors": names("garanti"), "lecturers": names("prednasejici"), "tutors": names("cvicici"), "seminar_tutors": names("seminarici"),
                 "examiners": names("examinatori"), "exam_type": Self.field(o["typZkousky"]), "exam_form": Self.field(o["formaZkousky"]),
                 "credit_before_exam": StagValue.flag(o["maZapocetPredZk"]).map(JSONValue.bool) ?? .null,
-                "taught_winter": StagValue.flag(o["vyukaZS"]).map(JSONValue.bool) ?? .null, "taught_summer": StagValue.flag(o["vyukaLS"]).map(JSONValue.bool) ?? .null,
+                "taught_winter": StagValue.flag(o["vyukaZS"]).map(JSONValue.bool) ?? .null,
+                "taught_summer": StagValue.flag(o["vyukaLS"]).map(JSONValue.bool) ?? .null,
                 "languages": Self.field(o["vyucovaciJazyky"]), "annotation": Self.field(o["anotace"]), "requirements": Self.field(o["pozadavky"]),
                 "contents": Self.field(o["prehledLatky"]), "prerequisites": Self.field(o["predpoklady"]), "literature": Self.field(o["literatura"]),
                 "required_subjects": Self.field(o["podminujiciPredmety"]), "excluded_subjects": Self.field(o["vylucujiciPredmety"]),
-                "hours": ["lectures": hours("jednotekPrednasek", "jednotkaPrednasky"), "exercises": hours("jednotekCviceni", "jednotkaCviceni"),
-                          "seminars": hours("jednotekSeminare", "jednotkaSeminare")],
+                "hours": [
+                    "lectures": hours("jednotekPrednasek", "jednotkaPrednasky"), "exercises": hours("jednotekCviceni", "jednotkaCviceni"),
+                    "seminars": hours("jednotekSeminare", "jednotkaSeminare"),
+                ],
                 "url": Self.field(o["predmetUrl"]),
             ]
         }
@@ -46,41 +54,49 @@ extension StagService {
             return [
                 "id": .int(id), "name": StagValue.personName(info).map(JSONValue.string) ?? .null, "first_name": Self.field(o["jmeno"]),
                 "last_name": Self.field(o["prijmeni"]), "title_before": Self.field(o["titulPred"]), "title_after": Self.field(o["titulZa"]),
-                "department": Self.field(o["katedra"]), "email": Self.field(o["email"]), "phone": Self.field(o["telefon"]), "phone2": Self.field(o["telefon2"]),
+                "department": Self.field(o["katedra"]), "email": Self.field(o["email"]), "phone": Self.field(o["telefon"]),
+                "phone2": Self.field(o["telefon2"]),
                 "url": Self.field(o["url"]), "office": office.isEmpty ? .null : .string(office.joined(separator: "-")),
             ]
         }
     }
 
     func student(_ params: Params) async throws -> JSONValue {
-        if let id = params.string("id"), !Self.isStudentID(id) { throw RPCError.invalidParam("id", "'\(id)' is not a personal number such as A20B0001P") }
+        if let id = params.string("id"), !Self.isStudentID(id) {
+            throw RPCError.invalidParam("id", "'\(id)' is not a personal number such as A20B0001P")
+        }
         let session = try await session(params.string("account"))
         let id = try params.string("id")?.uppercased() ?? (try session.student().studentID ?? "")
         return try await cached(session, "student", ["id": .string(id)]) {
             let info = try await session.client.read("student/getStudentInfo", [("osCislo", id)])
             guard let o = info.objectValue, !o.isEmpty else { throw RPCError.notFound("student \(id)", data: ["id": .string(id)]) }
-            let status: JSONValue = switch StagValue.string(o["stav"]) {
-            case "S": "studying"
-            case "N": "not_studying"
-            case "P": "interrupted"
-            case let other?: .string(other)
-            case nil: .null
-            }
-            let form: JSONValue = switch StagValue.string(o["formaSp"]) {
-            case "P": "full_time"
-            case "K": "combined"
-            case "D": "distance"
-            case let other?: .string(other)
-            case nil: .null
-            }
+            let status: JSONValue =
+                switch StagValue.string(o["stav"]) {
+                case "S": "studying"
+                case "N": "not_studying"
+                case "P": "interrupted"
+                case let other?: .string(other)
+                case nil: .null
+                }
+            let form: JSONValue =
+                switch StagValue.string(o["formaSp"]) {
+                case "P": "full_time"
+                case "K": "combined"
+                case "D": "distance"
+                case let other?: .string(other)
+                case nil: .null
+                }
             return [
                 "id": .string(id), "name": StagValue.personName(info).map(JSONValue.string) ?? .null, "user_name": Self.field(o["userName"]),
-                "status": status, "programme": Self.field(o["nazevSp"]), "programme_code": Self.field(o["kodSp"]), "faculty": Self.field(o["fakultaSp"]),
+                "status": status, "programme": Self.field(o["nazevSp"]), "programme_code": Self.field(o["kodSp"]),
+                "faculty": Self.field(o["fakultaSp"]),
                 "form": form, "year_of_study": StagValue.int(o["rocnik"]).map(JSONValue.int) ?? .null, "email": Self.field(o["email"]),
-                "study_officer": StagValue.string(o["studReferentkaPrijmeniJmeno"]) == nil ? .null : [
-                    "name": Self.field(o["studReferentkaPrijmeniJmeno"]), "email": Self.field(o["studReferentkaEmail"]),
-                    "phone": Self.field(o["studReferentkaTelefon"]),
-                ],
+                "study_officer": StagValue.string(o["studReferentkaPrijmeniJmeno"]) == nil
+                    ? .null
+                    : [
+                        "name": Self.field(o["studReferentkaPrijmeniJmeno"]), "email": Self.field(o["studReferentkaEmail"]),
+                        "phone": Self.field(o["studReferentkaTelefon"]),
+                    ],
             ]
         }
     }
@@ -90,10 +106,15 @@ extension StagService {
         let session = try await session(params.string("account"))
         return try await cached(session, "calendar", ["year": .int(year)]) {
             let answer = try await session.client.read("kalendar/getHarmonogramRoku", [("rok", String(year))])
-            guard let rows = answer["harmonogramItem"]?.arrayValue else { throw StagError.unexpectedAnswer("kalendar/getHarmonogramRoku", "no harmonogramItem list") }
+            guard let rows = answer["harmonogramItem"]?.arrayValue else {
+                throw StagError.unexpectedAnswer("kalendar/getHarmonogramRoku", "no harmonogramItem list")
+            }
             let items: [JSONValue] = rows.map {
-                ["from": StagValue.date($0["datumOd"]).map(JSONValue.string) ?? .null, "to": StagValue.date($0["datumDo"]).map(JSONValue.string) ?? .null,
-                 "description": Self.field($0["popis"])]
+                [
+                    "from": StagValue.date($0["datumOd"]).map(JSONValue.string) ?? .null,
+                    "to": StagValue.date($0["datumDo"]).map(JSONValue.string) ?? .null,
+                    "description": Self.field($0["popis"]),
+                ]
             }
             return ["year": .int(year), "items": .array(items.sorted { ($0["from"]?.stringValue ?? "") < ($1["from"]?.stringValue ?? "") })]
         }
@@ -107,15 +128,25 @@ extension StagService {
         let teacher = try session.teacher()
         return try await cached(session, "students", ["action_id": .int(action)]) {
             let answer = try await session.client.read("student/getStudentiByRoakce", [("roakIdno", String(action)), ("stagUser", teacher.userName)])
-            guard let rows = answer["studentPredmetu"]?.arrayValue else { throw StagError.unexpectedAnswer("student/getStudentiByRoakce", "no studentPredmetu list") }
+            guard let rows = answer["studentPredmetu"]?.arrayValue else {
+                throw StagError.unexpectedAnswer("student/getStudentiByRoakce", "no studentPredmetu list")
+            }
             let czech = Locale(identifier: "cs_CZ")
-            func key(_ row: JSONValue) -> String { [StagValue.string(row["prijmeni"]), StagValue.string(row["jmeno"])].compactMap { $0 }.joined(separator: " ") }
+            func key(_ row: JSONValue) -> String {
+                [StagValue.string(row["prijmeni"]), StagValue.string(row["jmeno"])].compactMap { $0 }.joined(separator: " ")
+            }
             let sorted = rows.sorted { key($0).compare(key($1), options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }
-            return ["students": .array(sorted.map {
-                ["id": Self.field($0["osCislo"]), "name": StagValue.personName($0).map(JSONValue.string) ?? .null, "first_name": Self.field($0["jmeno"]),
-                 "last_name": Self.field($0["prijmeni"]), "faculty": Self.field($0["fakultaSp"]), "programme": Self.field($0["nazevSp"]),
-                 "year_of_study": StagValue.int($0["rocnik"]).map(JSONValue.int) ?? .null]
-            })]
+            return [
+                "students": .array(
+                    sorted.map {
+                        [
+                            "id": Self.field($0["osCislo"]), "name": StagValue.personName($0).map(JSONValue.string) ?? .null,
+                            "first_name": Self.field($0["jmeno"]),
+                            "last_name": Self.field($0["prijmeni"]), "faculty": Self.field($0["fakultaSp"]), "programme": Self.field($0["nazevSp"]),
+                            "year_of_study": StagValue.int($0["rocnik"]).map(JSONValue.int) ?? .null,
+                        ]
+                    })
+            ]
         }
     }
 
@@ -125,16 +156,29 @@ extension StagService {
         let teacher = try session.teacher()
         return try await cached(session, "theses", ["year": year.map(JSONValue.int) ?? .null]) {
             let answer = try await session.client.read(
-                "kvalifikacniprace/getKvalifikacniPrace", [("ucitIdno", String(teacher.teacherID ?? 0)), ("stagUser", teacher.userName)] + (year.map { [("rokZadani", String($0))] } ?? []))
-            guard let rows = answer["kvalifikacniPrace"]?.arrayValue else { throw StagError.unexpectedAnswer("kvalifikacniprace/getKvalifikacniPrace", "no kvalifikacniPrace list") }
-            return ["theses": .array(rows.map {
-                ["title": Self.field($0["temaHlavni"]),
-                 "student": $0["student"]?.objectValue == nil ? .null : ["id": Self.field($0["student"]?["osCislo"]), "name": StagValue.personName($0["student"]).map(JSONValue.string) ?? .null],
-                 "assigned": StagValue.date($0["datumZadani"]).map(JSONValue.string) ?? .null,
-                 "planned_submission": StagValue.date($0["planovaneDatumOdevzdani"]).map(JSONValue.string) ?? .null,
-                 "type": Self.field($0["typPrace"]), "department": Self.field($0["katedra"]), "faculty": Self.field($0["fakulta"]),
-                 "supervisor": Self.field($0["vedouciJmeno"]), "opponent": Self.field($0["oponentJmeno"])]
-            })]
+                "kvalifikacniprace/getKvalifikacniPrace",
+                [("ucitIdno", String(teacher.teacherID ?? 0)), ("stagUser", teacher.userName)] + (year.map { [("rokZadani", String($0))] } ?? []))
+            guard let rows = answer["kvalifikacniPrace"]?.arrayValue else {
+                throw StagError.unexpectedAnswer("kvalifikacniprace/getKvalifikacniPrace", "no kvalifikacniPrace list")
+            }
+            return [
+                "theses": .array(
+                    rows.map {
+                        [
+                            "title": Self.field($0["temaHlavni"]),
+                            "student": $0["student"]?.objectValue == nil
+                                ? .null
+                                : [
+                                    "id": Self.field($0["student"]?["osCislo"]),
+                                    "name": StagValue.personName($0["student"]).map(JSONValue.string) ?? .null,
+                                ],
+                            "assigned": StagValue.date($0["datumZadani"]).map(JSONValue.string) ?? .null,
+                            "planned_submission": StagValue.date($0["planovaneDatumOdevzdani"]).map(JSONValue.string) ?? .null,
+                            "type": Self.field($0["typPrace"]), "department": Self.field($0["katedra"]), "faculty": Self.field($0["fakulta"]),
+                            "supervisor": Self.field($0["vedouciJmeno"]), "opponent": Self.field($0["oponentJmeno"]),
+                        ]
+                    })
+            ]
         }
     }
 
@@ -150,7 +194,9 @@ extension StagService {
 
     static func year(_ params: Params) throws(RPCError) -> Int64? {
         guard let year = params.int("year") else { return nil }
-        guard (1990...2100).contains(year) else { throw RPCError.invalidParam("year", "\(year) is not an academic year (the year it starts, e.g. 2025)") }
+        guard (1990...2100).contains(year) else {
+            throw RPCError.invalidParam("year", "\(year) is not an academic year (the year it starts, e.g. 2025)")
+        }
         return year
     }
 

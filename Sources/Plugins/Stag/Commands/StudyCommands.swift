@@ -41,7 +41,8 @@ extension StagService {
         case "student": return [(try session.student(), "student")]
         case "teacher": return [(try session.teacher(), "teacher")]
         default:
-            let roles = (session.roles.first(where: \.isStudent).map { [($0, "student")] } ?? [])
+            let roles =
+                (session.roles.first(where: \.isStudent).map { [($0, "student")] } ?? [])
                 + (session.roles.first(where: \.isTeacher).map { [($0, "teacher")] } ?? [])
             guard !roles.isEmpty else { throw StagError.noRole(session.account, "student or teacher") }
             return roles
@@ -55,10 +56,12 @@ extension StagService {
                 label == "teacher"
                 ? ("rozvrhy/getRozvrhByUcitel", ("ucitIdno", String(role.teacherID ?? 0)))
                 : ("rozvrhy/getRozvrhByStudent", ("osCislo", role.studentID ?? ""))
-            let answer = try await session.client.read(operation, [
-                who, ("stagUser", role.userName), ("datumOd", StagValue.parameter(from)), ("datumDo", StagValue.parameter(to)),
-                ("vsechnyAkce", "true"),
-            ])
+            let answer = try await session.client.read(
+                operation,
+                [
+                    who, ("stagUser", role.userName), ("datumOd", StagValue.parameter(from)), ("datumDo", StagValue.parameter(to)),
+                    ("vsechnyAkce", "true"),
+                ])
             guard let rows = answer["rozvrhovaAkce"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no rozvrhovaAkce list") }
             events += rows.compactMap { TimetableEvent.from($0, role: label) }
         }
@@ -98,9 +101,11 @@ extension StagService {
     func subjectsOf(_ session: StagSession, _ student: StagRole, unless known: SubjectIndex? = nil) async throws -> SubjectIndex {
         if let known { return known }
         let operation = "predmety/getPredmetyByStudent"
-        let answer = try await session.client.read(operation, [
-            ("osCislo", student.studentID ?? ""), ("semestr", "%"), ("rok", "%"), ("stagUser", student.userName),
-        ])
+        let answer = try await session.client.read(
+            operation,
+            [
+                ("osCislo", student.studentID ?? ""), ("semestr", "%"), ("rok", "%"), ("stagUser", student.userName),
+            ])
         guard let rows = answer["predmetStudenta"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no predmetStudenta list") }
         var subjects: SubjectIndex = [:]
         for row in rows {
@@ -128,11 +133,14 @@ extension StagService {
 
     func registration(_ session: StagSession, _ student: StagRole, term: Int64, registering: Bool) async throws -> String {
         let operation = registering ? "terminy/zapisStudentaNaTermin" : "terminy/odhlasStudentaZTerminu"
-        let text = try await session.client.action(operation, [
-            ("termIdno", String(term)), ("osCislo", student.studentID ?? ""), ("stagUser", student.userName),
-        ])
+        let text = try await session.client.action(
+            operation,
+            [
+                ("termIdno", String(term)), ("osCislo", student.studentID ?? ""), ("stagUser", student.userName),
+            ])
         guard text.uppercased() == "OK" else {
-            throw StagError.refused(registering ? "register" : "unregister", term: term, reason: text.isEmpty ? "STAG refused without a reason" : text)
+            throw StagError.refused(
+                registering ? "register" : "unregister", term: term, reason: text.isEmpty ? "STAG refused without a reason" : text)
         }
         return text
     }
@@ -141,7 +149,9 @@ extension StagService {
 
     func grades(_ params: Params) async throws -> JSONValue {
         let year = params.int("year")
-        if let year, !(1990...2100).contains(year) { throw RPCError.invalidParam("year", "\(year) is not an academic year (the year it starts, e.g. 2025)") }
+        if let year, !(1990...2100).contains(year) {
+            throw RPCError.invalidParam("year", "\(year) is not an academic year (the year it starts, e.g. 2025)")
+        }
         let session = try await session(params.string("account"))
         let student = try session.student()
         return try await cached(session, "grades", ["year": year.map(JSONValue.int) ?? .null]) {
@@ -157,9 +167,11 @@ extension StagService {
 
     func gradeRows(_ session: StagSession, _ student: StagRole, year: Int64?, subjects known: SubjectIndex? = nil) async throws -> [GradeRow] {
         let operation = "znamky/getZnamkyByStudent"
-        async let answer = session.client.read(operation, [
-            ("osCislo", student.studentID ?? ""), ("rok", year.map(String.init) ?? "%"), ("semestr", "%"), ("stagUser", student.userName),
-        ])
+        async let answer = session.client.read(
+            operation,
+            [
+                ("osCislo", student.studentID ?? ""), ("rok", year.map(String.init) ?? "%"), ("semestr", "%"), ("stagUser", student.userName),
+            ])
         async let subjects = subjectsOf(session, student, unless: known)
         guard let rows = try await answer["student_na_predmetu"]?.arrayValue else {
             throw StagError.unexpectedAnswer(operation, "no student_na_predmetu list")

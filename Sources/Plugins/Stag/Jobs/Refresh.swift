@@ -15,11 +15,14 @@ extension StagService {
                 try await refresh(account.name)
             } catch {
                 // One failing account does not stop the others.
-                context.logger.warning("stag.refresh failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
+                context.logger.warning(
+                    "stag.refresh failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
                 failures.append("\(account.name): \((error as? RPCError)?.message ?? "\(error)")")
             }
         }
-        if !failures.isEmpty { throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "stag.refresh failed for \(failures.joined(separator: "; "))") }
+        if !failures.isEmpty {
+            throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "stag.refresh failed for \(failures.joined(separator: "; "))")
+        }
     }
 
     func refresh(_ name: String) async throws {
@@ -45,7 +48,8 @@ extension StagService {
             let events = try await timetableEvents(session, roles: roles, from: from, to: to)
             var items: [String: JSONValue] = [:]
             for event in events where event["type"] != "exam" {
-                let key = [event["date"], event["action_id"] ?? .null, event["subject"], event["start"]].map { $0?.encodedString() ?? "" }.joined(separator: "|")
+                let key = [event["date"], event["action_id"] ?? .null, event["subject"], event["start"]].map { $0?.encodedString() ?? "" }.joined(
+                    separator: "|")
                 items[key] = event
             }
             try await context.refresh.check("timetable", account: name, items: items) { [self] change in
@@ -67,20 +71,26 @@ extension StagService {
         for (id, term) in change.added.sorted(by: { $0.key < $1.key }) {
             try await context.notifier.post(
                 topic: "stag.exam.new", title: "New exam term: \(Self.subjectTitle(term))",
-                body: "\(Self.when(term))\(Self.room(term)), \(term["kind"]?.stringValue ?? "term"), \(Self.seats(term)). stag.exams.register term_id=\(id)",
+                body:
+                    "\(Self.when(term))\(Self.room(term)), \(term["kind"]?.stringValue ?? "term"), \(Self.seats(term)). stag.exams.register term_id=\(id)",
                 dedupeKey: "stag.exam.new:\(account):\(id)")
         }
     }
 
     func gradesChanged(_ account: String, _ change: RefreshCoordinator.Change) async throws {
         guard !change.isBaseline else { return }
-        let graded = change.added.values.filter { $0["grade"] != .null } + change.changed.values.filter { $0.old["grade"] != $0.new["grade"] && $0.new["grade"] != .null }.map(\.new)
+        let graded =
+            change.added.values.filter { $0["grade"] != .null }
+            + change.changed.values.filter { $0.old["grade"] != $0.new["grade"] && $0.new["grade"] != .null }.map(\.new)
         for row in graded.sorted(by: { ($0["subject"]?.stringValue ?? "") < ($1["subject"]?.stringValue ?? "") }) {
             let grade = row["grade"].map { $0.stringValue ?? $0.encodedString() } ?? "?"
             try await context.notifier.post(
                 topic: "stag.grade.new", title: "\(Self.subjectTitle(row)): \(grade)",
-                body: "Grade \(grade) (\(row["passed"] == true ? "passed" : "not passed"))\(row["date"]?.stringValue.map { ", \($0)" } ?? "")\(row["examiner"]?.stringValue.map { ", \($0)" } ?? "").",
-                dedupeKey: "stag.grade.new:\(account):\(row["subject"]?.stringValue ?? ""):\(row["year"]?.encodedString() ?? ""):\(row["semester"]?.stringValue ?? ""):\(grade):\(row["date"]?.stringValue ?? "")")
+                body:
+                    "Grade \(grade) (\(row["passed"] == true ? "passed" : "not passed"))\(row["date"]?.stringValue.map { ", \($0)" } ?? "")\(row["examiner"]?.stringValue.map { ", \($0)" } ?? "").",
+                dedupeKey:
+                    "stag.grade.new:\(account):\(row["subject"]?.stringValue ?? ""):\(row["year"]?.encodedString() ?? ""):\(row["semester"]?.stringValue ?? ""):\(grade):\(row["date"]?.stringValue ?? "")"
+            )
         }
     }
 
@@ -91,7 +101,9 @@ extension StagService {
             try await context.notifier.post(
                 topic: "stag.timetable.changed", title: "Room change: \(Self.subjectTitle(event)) on \(event["date"]?.stringValue ?? "")",
                 body: "\(Self.when(event)): \(pair.old["room"]?.stringValue ?? "no room") → \(event["room"]?.stringValue ?? "no room")",
-                dedupeKey: "stag.timetable.room:\(account):\(event["date"]?.stringValue ?? ""):\(event["subject"]?.stringValue ?? ""):\(event["start"]?.stringValue ?? ""):\(event["room"]?.stringValue ?? "")")
+                dedupeKey:
+                    "stag.timetable.room:\(account):\(event["date"]?.stringValue ?? ""):\(event["subject"]?.stringValue ?? ""):\(event["start"]?.stringValue ?? ""):\(event["room"]?.stringValue ?? "")"
+            )
         }
         for event in change.removed.values {
             // Only classes still ahead and inside the window: the window moving on is not a cancellation.
@@ -108,7 +120,7 @@ extension StagService {
         let now = context.clock.now
         for term in terms where term["state"] == "registered" {
             guard let text = term["unregister_deadline"]?.stringValue, let deadline = DateOnly.instant(text, in: zone), deadline > now,
-                  deadline.timeIntervalSince(now) <= 86_400
+                deadline.timeIntervalSince(now) <= 86_400
             else { continue }
             try await context.notifier.post(
                 topic: "stag.exam.deadline", title: "Last chance to unregister: \(Self.subjectTitle(term))",
@@ -127,11 +139,13 @@ extension StagService {
                 for term in try await examTerms(session, student) where term["state"] == "registered" && term["date"]?.stringValue == tomorrow {
                     try await context.notifier.post(
                         topic: "stag.exam.tomorrow", title: "Exam tomorrow: \(Self.subjectTitle(term))",
-                        body: "\(Self.when(term))\(Self.room(term))\(term["examiner"]?.stringValue.map { ", \($0)" } ?? "")\(term["note"]?.stringValue.map { ". \($0)" } ?? "")",
+                        body:
+                            "\(Self.when(term))\(Self.room(term))\(term["examiner"]?.stringValue.map { ", \($0)" } ?? "")\(term["note"]?.stringValue.map { ". \($0)" } ?? "")",
                         dedupeKey: "stag.exam.tomorrow:\(account.name):\(term["term_id"]?.encodedString() ?? ""):\(tomorrow)")
                 }
             } catch {
-                context.logger.warning("stag.evening failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
+                context.logger.warning(
+                    "stag.evening failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
             }
         }
     }

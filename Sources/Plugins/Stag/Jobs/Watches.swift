@@ -23,7 +23,11 @@ extension StagService {
                     ON CONFLICT(account, term_id) DO UPDATE SET auto_register = excluded.auto_register, last_state = excluded.last_state
                     """, arguments: [account, term, auto, state, found["subject"]?.stringValue, now])
         }
-        return ["watch": ["account": .string(session.account), "term_id": .int(term), "auto_register": .bool(auto), "state": .string(state), "term": found]]
+        return [
+            "watch": [
+                "account": .string(session.account), "term_id": .int(term), "auto_register": .bool(auto), "state": .string(state), "term": found,
+            ]
+        ]
     }
 
     func watches(_ params: Params) async throws -> JSONValue {
@@ -99,7 +103,8 @@ extension StagService {
         }
         try await context.database.write { [account = session.account, state, freed] db in
             try db.execute(
-                sql: "UPDATE stag_watches SET last_state = ?, freed_count = ? WHERE account = ? AND term_id = ?", arguments: [state, freed, account, id])
+                sql: "UPDATE stag_watches SET last_state = ?, freed_count = ? WHERE account = ? AND term_id = ?",
+                arguments: [state, freed, account, id])
         }
     }
 }

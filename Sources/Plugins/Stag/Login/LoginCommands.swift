@@ -22,7 +22,8 @@ extension StagService {
         switch (universityID, baseURL) {
         case (let id?, nil):
             guard let known = University.named(id) else {
-                throw RPCError.invalidParam("university", "'\(id)' is not a known university (\(University.known.map(\.id).joined(separator: ", "))); give base_url instead")
+                throw RPCError.invalidParam(
+                    "university", "'\(id)' is not a known university (\(University.known.map(\.id).joined(separator: ", "))); give base_url instead")
             }
             university = known
             base = known.baseURL
@@ -112,8 +113,9 @@ extension StagService {
         guard !user.isEmpty, !user.contains(":") else { throw RPCError.invalidParam("username", "is not a STAG user name") }
         let client = try UpstreamClient(
             plugin: "stag", account: target.account,
-            configuration: .init(baseURL: target.base, auth: .basic(user: user, password: password), timeout: context.httpTimeout, retries: 0,
-                                 reauthCommand: "check the user name and password, or use stag.login"),
+            configuration: .init(
+                baseURL: target.base, auth: .basic(user: user, password: password), timeout: context.httpTimeout, retries: 0,
+                reauthCommand: "check the user name and password, or use stag.login"),
             http: context.http, clock: context.clock)
         let response = try await client.get(StagClient.servicePath + "help/getStagUserForActualUser", query: [("outputFormat", "JSON")])
         guard (200..<300).contains(response.status) else {
@@ -153,7 +155,8 @@ extension StagService {
             }
             identity = read
         } catch let error as RPCError where error.code == RPCErrorCode.needsReauth {
-            throw RPCError(code: RPCErrorCode.needsReauth, message: "STAG refused the ticket (401); log in again", data: ["account": .string(accountName)])
+            throw RPCError(
+                code: RPCErrorCode.needsReauth, message: "STAG refused the ticket (401); log in again", data: ["account": .string(accountName)])
         }
         var all = settings
         all["name"] = identity.name.map(JSONValue.string) ?? .null

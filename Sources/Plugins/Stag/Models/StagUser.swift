@@ -106,7 +106,7 @@ struct StagCallback: Sendable, Equatable {
     /// A pasted callback address: its query.
     static func parse(url text: String) throws(RPCError) -> StagCallback {
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let items = components.queryItems,
-              items.contains(where: { $0.name == "stagUserTicket" })
+            items.contains(where: { $0.name == "stagUserTicket" })
         else {
             throw RPCError.invalidParam("callback_url", "is not the address the login page sent the browser to (it has no stagUserTicket)")
         }

@@ -42,7 +42,7 @@ enum StagValue {
     static func dayMonthYear(_ text: String) -> (year: Int, month: Int, day: Int, iso: String)? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let d = Int(parts[0]), let m = Int(parts[1]), let y = Int(parts[2]), (1...31).contains(d), (1...12).contains(m),
-              (1900...2999).contains(y)
+            (1900...2999).contains(y)
         else { return nil }
         return (y, m, d, String(format: "%04d-%02d-%02d", y, m, d))
     }

@@ -38,7 +38,8 @@ enum StagStore {
     static func refreshed(account: String, at: String, in pool: DatabasePool) async throws {
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT INTO stag_account_state(account, last_refresh) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET last_refresh = excluded.last_refresh",
+                sql:
+                    "INSERT INTO stag_account_state(account, last_refresh) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET last_refresh = excluded.last_refresh",
                 arguments: [account, at])
         }
     }

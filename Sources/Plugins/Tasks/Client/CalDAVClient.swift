@@ -20,8 +20,10 @@ struct CalDAVClient: Sendable {
 
     enum SyncFailure: Error { case tokenRefused }
 
-    init(account: String, url: URL, username: String, password: String, clock: any HostClock, timeout: Duration,
-         onReauthNeeded: @escaping @Sendable (String) async -> Void = { _ in }) throws(RPCError) {
+    init(
+        account: String, url: URL, username: String, password: String, clock: any HostClock, timeout: Duration,
+        onReauthNeeded: @escaping @Sendable (String) async -> Void = { _ in }
+    ) throws(RPCError) {
         var origin = URLComponents(url: url, resolvingAgainstBaseURL: false) ?? URLComponents()
         origin.path = ""
         origin.query = nil
@@ -29,9 +31,10 @@ struct CalDAVClient: Sendable {
         self.account = account
         upstream = try UpstreamClient(
             plugin: "tasks", account: account,
-            configuration: .init(baseURL: origin.string ?? url.absoluteString, auth: .basic(user: username, password: password),
-                                 timeout: timeout, maxResponseBytes: 128 << 20, plainHTTP: .loopbackOnly,
-                                 reauthCommand: "assistantctl tasks.caldav.add name=\(account) url=… username=… password=…"),
+            configuration: .init(
+                baseURL: origin.string ?? url.absoluteString, auth: .basic(user: username, password: password),
+                timeout: timeout, maxResponseBytes: 128 << 20, plainHTTP: .loopbackOnly,
+                reauthCommand: "assistantctl tasks.caldav.add name=\(account) url=… username=… password=…"),
             clock: clock, onReauthNeeded: onReauthNeeded)
     }
 
@@ -88,7 +91,8 @@ struct CalDAVClient: Sendable {
 
     private static func calendar(_ r: DAVResponse) -> RemoteCalendar? {
         guard r.property("resourcetype")?.first("calendar", DAVElement.caldav) != nil else { return nil }
-        var components = r.property("supported-calendar-component-set", DAVElement.caldav)?.children("comp", DAVElement.caldav)
+        var components =
+            r.property("supported-calendar-component-set", DAVElement.caldav)?.children("comp", DAVElement.caldav)
             .compactMap { $0.attributes["name"]?.uppercased() } ?? []
         if components.isEmpty { components = ["VEVENT", "VTODO"] }
         let name = r.text("displayname").flatMap { $0.isEmpty ? nil : $0 } ?? r.href
@@ -104,7 +108,10 @@ struct CalDAVClient: Sendable {
         var changed: [(String, String)] = []
         var deleted: [String] = []
         for r in result.responses where Self.path(r.href) != calendar {
-            if r.status == 404 { deleted.append(Self.path(r.href)); continue }
+            if r.status == 404 {
+                deleted.append(Self.path(r.href))
+                continue
+            }
             if let etag = r.text("getetag") { changed.append((Self.path(r.href), etag)) }
         }
         return (changed, deleted, result.syncToken)
@@ -140,7 +147,10 @@ struct CalDAVClient: Sendable {
         return result
     }
 
-    enum WriteOutcome: Sendable { case written(etag: String?), conflict }
+    enum WriteOutcome: Sendable {
+        case written(etag: String?)
+        case conflict
+    }
 
     /// PUT with `If-None-Match: *` (create) or `If-Match` (update); 412 is a conflict to merge.
     func put(_ href: String, ics: String, ifMatch etag: String?) async throws -> WriteOutcome {

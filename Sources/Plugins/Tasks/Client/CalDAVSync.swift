@@ -16,7 +16,13 @@ struct CalDAVSync {
         }
     }
 
-    struct Record: Sendable { var href: String; var taskID: String; var etag: String?; var calendar: String; var syncedSequence: Int }
+    struct Record: Sendable {
+        var href: String
+        var taskID: String
+        var etag: String?
+        var calendar: String
+        var syncedSequence: Int
+    }
 
     let service: TasksService
     let account: Accounts.Account
@@ -55,18 +61,27 @@ struct CalDAVSync {
         return try await database.read { db in
             var sql = "SELECT * FROM tasks_caldav_objects WHERE account = ?"
             var arguments: StatementArguments = [name]
-            if let calendar { sql += " AND calendar = ?"; arguments += [calendar] }
-            return Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                (row["href"] as String, Record(href: row["href"], taskID: row["task_id"], etag: row["etag"], calendar: row["calendar"],
-                                               syncedSequence: row["synced_sequence"]))
-            })
+            if let calendar {
+                sql += " AND calendar = ?"
+                arguments += [calendar]
+            }
+            return Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                    (
+                        row["href"] as String,
+                        Record(
+                            href: row["href"], taskID: row["task_id"], etag: row["etag"], calendar: row["calendar"],
+                            syncedSequence: row["synced_sequence"])
+                    )
+                })
         }
     }
 
     private func remember(_ r: Record) async throws {
         let name = account.name
         try await write { db in
-            try db.execute(sql: "DELETE FROM tasks_caldav_objects WHERE account = ? AND task_id = ? AND href != ?", arguments: [name, r.taskID, r.href])
+            try db.execute(
+                sql: "DELETE FROM tasks_caldav_objects WHERE account = ? AND task_id = ? AND href != ?", arguments: [name, r.taskID, r.href])
             try db.execute(
                 sql: "INSERT OR REPLACE INTO tasks_caldav_objects(account, href, task_id, etag, calendar, synced_sequence) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [name, r.href, r.taskID, r.etag, r.calendar, r.syncedSequence])
@@ -133,8 +148,9 @@ struct CalDAVSync {
         for href in deleted {
             guard let record = stored[href] else { continue }
             try await write { db in
-                try db.execute(sql: "UPDATE tasks_items SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
-                               arguments: [now.timeIntervalSince1970, record.taskID])
+                try db.execute(
+                    sql: "UPDATE tasks_items SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL",
+                    arguments: [now.timeIntervalSince1970, record.taskID])
             }
             await service.disarmReminders(taskID: record.taskID)
             try await forget(href: href)
@@ -205,17 +221,22 @@ struct CalDAVSync {
         let (tasks, deletedIDs) = try await database.read { db -> ([TaskItem], Set<String>) in
             let live = try TaskItem.fetch(
                 db, where: "deleted_at IS NULL AND (source = ? OR (? AND source = 'local'))", [mine, includeLocal])
-            let deleted = Set(try String.fetchAll(db, sql: """
-                SELECT o.task_id FROM tasks_caldav_objects o LEFT JOIN tasks_items t ON t.id = o.task_id
-                WHERE o.account = ? AND (t.id IS NULL OR t.deleted_at IS NOT NULL)
-                """, arguments: [name]))
+            let deleted = Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT o.task_id FROM tasks_caldav_objects o LEFT JOIN tasks_items t ON t.id = o.task_id
+                        WHERE o.account = ? AND (t.id IS NULL OR t.deleted_at IS NOT NULL)
+                        """, arguments: [name]))
             return (live, deleted)
         }
         let byTask = Dictionary(try await records().values.map { ($0.taskID, $0) }, uniquingKeysWith: { a, _ in a })
         for task in tasks {
             let record = byTask[task.id]
             if let record, task.sequence == record.syncedSequence, task.source == mine { continue }
-            guard let calendar = record?.calendar ?? (task.kind == .todo ? todoCalendar : eventCalendar) ?? todoCalendar ?? eventCalendar else { continue }
+            guard let calendar = record?.calendar ?? (task.kind == .todo ? todoCalendar : eventCalendar) ?? todoCalendar ?? eventCalendar else {
+                continue
+            }
             let href = record?.href ?? (calendar.hasSuffix("/") ? calendar : calendar + "/") + Self.hrefName(task.id)
             try await write(task, href: href, calendar: calendar, etag: record?.etag)
         }
@@ -239,8 +260,9 @@ struct CalDAVSync {
                     try await write { db in
                         try db.execute(sql: "UPDATE tasks_items SET deleted_at = NULL WHERE id = ?", arguments: [record.taskID])
                     }
-                    try await take(current.text, href: record.href, etag: current.etag, calendar: record.calendar,
-                                   stored: Record(href: record.href, taskID: record.taskID, etag: nil, calendar: record.calendar, syncedSequence: -1))
+                    try await take(
+                        current.text, href: record.href, etag: current.etag, calendar: record.calendar,
+                        stored: Record(href: record.href, taskID: record.taskID, etag: nil, calendar: record.calendar, syncedSequence: -1))
                 }
             }
         }
@@ -255,7 +277,10 @@ struct CalDAVSync {
         switch try await client.put(href, ics: ics, ifMatch: etag) {
         case .written(let newEtag):
             var etagNow = newEtag
-            if etagNow == nil { counts.requests += 1; etagNow = try await client.etag(of: href) }
+            if etagNow == nil {
+                counts.requests += 1
+                etagNow = try await client.etag(of: href)
+            }
             let (id, mine) = (task.id, source)
             try await write { db in
                 try db.execute(sql: "UPDATE tasks_items SET source = ? WHERE id = ?", arguments: [mine, id])
@@ -295,4 +320,3 @@ struct CalDAVSync {
         }
     }
 }
-

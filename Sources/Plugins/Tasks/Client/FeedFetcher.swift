@@ -59,7 +59,9 @@ struct FeedFetcher {
                 let version = "\(stamp ?? "")/\(size)"
                 if version == lastModified { return .unchanged }
                 let data: Data
-                do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.importFile) } catch { throw TasksError.feedUnreadable(name, error.description) }
+                do throws(SafeFile.Failure) { data = try SafeFile.read(path, limit: SafeFile.Limit.importFile) } catch {
+                    throw TasksError.feedUnreadable(name, error.description)
+                }
                 guard let text = String(data: data, encoding: .utf8) else { throw TasksError.feedUnreadable(name, "the file is not UTF-8 text") }
                 return .changed(text: text, etag: nil, lastModified: version)
             }
@@ -89,8 +91,9 @@ struct FeedFetcher {
         switch response.status {
         case 304: return .unchanged
         case 200..<300:
-            return .changed(text: response.text, etag: response.headers.first(name: "ETag"),
-                            lastModified: response.headers.first(name: "Last-Modified"))
+            return .changed(
+                text: response.text, etag: response.headers.first(name: "ETag"),
+                lastModified: response.headers.first(name: "Last-Modified"))
         default:
             throw TasksError.feedUnreadable(name, "the server answered \(response.status)")
         }

@@ -15,7 +15,8 @@ extension TasksService {
         let accounts = context.accounts
         let name = account.name
         return try CalDAVClient(
-            account: name, url: url, username: account["username"]?.stringValue ?? "", password: secret ?? "", clock: context.clock, timeout: context.httpTimeout,
+            account: name, url: url, username: account["username"]?.stringValue ?? "", password: secret ?? "", clock: context.clock,
+            timeout: context.httpTimeout,
             onReauthNeeded: { reason in try? await accounts.needsReauth(name, reason: reason) })
     }
 
@@ -23,7 +24,11 @@ extension TasksService {
         let name = try params.requiredString("name")
         let urlText = try params.requiredString("url")
         try UpstreamClient.checkBaseURL(
-            URL(string: urlText).map { var c = URLComponents(url: $0, resolvingAgainstBaseURL: false); c?.query = nil; return c?.string ?? urlText } ?? urlText,
+            URL(string: urlText).map {
+                var c = URLComponents(url: $0, resolvingAgainstBaseURL: false)
+                c?.query = nil
+                return c?.string ?? urlText
+            } ?? urlText,
             policy: .loopbackOnly, param: "url")
         guard let url = URL(string: urlText) else { throw RPCError.invalidParam("url", "is not an address") }
         let username = try params.requiredString("username")
@@ -41,7 +46,8 @@ extension TasksService {
             if let wanted {
                 chosen = calendars.filter { $0.href == CalDAVClient.path(wanted) || $0.name == wanted || $0.href.hasSuffix("/\(wanted)/") }
                 guard !chosen.isEmpty else {
-                    throw RPCError.invalidParam("calendar", "'\(wanted)' is not a calendar there (calendars: \(calendars.map(\.name).joined(separator: ", ")))")
+                    throw RPCError.invalidParam(
+                        "calendar", "'\(wanted)' is not a calendar there (calendars: \(calendars.map(\.name).joined(separator: ", ")))")
                 }
             }
             let todo = chosen.first { $0.components.contains("VTODO") }
@@ -65,24 +71,29 @@ extension TasksService {
         return [
             "name": .string(name), "url": .string(urlText), "username": .string(username), "conflict": .string(conflict),
             "todo_calendar": todo.map { .string($0.name) } ?? .null, "event_calendar": event.map { .string($0.name) } ?? .null,
-            "calendars": .array(all.map { ["name": .string($0.name), "href": .string($0.href), "components": .array($0.components.map(JSONValue.string))] }),
+            "calendars": .array(
+                all.map { ["name": .string($0.name), "href": .string($0.href), "components": .array($0.components.map(JSONValue.string))] }),
         ]
     }
 
     func caldavList() async throws -> JSONValue {
         let accounts = try await context.accounts.list()
         let counts = try await database.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT account, COUNT(*) AS n FROM tasks_caldav_objects GROUP BY account")
-                .map { ($0["account"] as String, $0["n"] as Int) })
+            Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT account, COUNT(*) AS n FROM tasks_caldav_objects GROUP BY account")
+                    .map { ($0["account"] as String, $0["n"] as Int) })
         }
-        return ["accounts": .array(accounts.map { a in
-            var j = a.json
-            if case .object(var o) = j {
-                o["items"] = .count(counts[a.name] ?? 0)
-                j = .object(o)
-            }
-            return j
-        })]
+        return [
+            "accounts": .array(
+                accounts.map { a in
+                    var j = a.json
+                    if case .object(var o) = j {
+                        o["items"] = .count(counts[a.name] ?? 0)
+                        j = .object(o)
+                    }
+                    return j
+                })
+        ]
     }
 
     func caldavRemove(_ params: Params) async throws -> JSONValue {

@@ -12,15 +12,29 @@ extension TasksService {
         if let from, let to, to <= from { throw RPCError.invalidParam("to", "must be after from") }
         let category = params.string("category")?.lowercased()
         let status = try params.string("status").map { s throws(RPCError) in
-            guard let v = TaskStatus(rawValue: s) else { throw RPCError.invalidParam("status", "must be needs-action, in-process, completed or cancelled") }
+            guard let v = TaskStatus(rawValue: s) else {
+                throw RPCError.invalidParam("status", "must be needs-action, in-process, completed or cancelled")
+            }
             return v
         }
         var clauses = ["deleted_at IS NULL", "source NOT LIKE 'feed:%'"]
         var arguments: StatementArguments = []
-        if let category { clauses.append("category = ?"); arguments += [category] }
-        if let status { clauses.append("status = ?"); arguments += [status.rawValue] }
-        if let to { clauses.append("(first_at IS NULL OR first_at < ?)"); arguments += [to.timeIntervalSince1970] }
-        if let from { clauses.append("(last_at IS NULL OR last_at >= ?)"); arguments += [from.timeIntervalSince1970] }
+        if let category {
+            clauses.append("category = ?")
+            arguments += [category]
+        }
+        if let status {
+            clauses.append("status = ?")
+            arguments += [status.rawValue]
+        }
+        if let to {
+            clauses.append("(first_at IS NULL OR first_at < ?)")
+            arguments += [to.timeIntervalSince1970]
+        }
+        if let from {
+            clauses.append("(last_at IS NULL OR last_at >= ?)")
+            arguments += [from.timeIntervalSince1970]
+        }
         let whereClause = clauses.joined(separator: " AND ") + " ORDER BY created, id"
         let sqlArguments = arguments
         let tasks = try await database.read { db in try TaskItem.fetch(db, where: whereClause, sqlArguments) }
@@ -47,8 +61,10 @@ extension TasksService {
         let skipInvalid = params.bool("skip_invalid") ?? false
         let zone = defaultZone
         let now = self.now
-        typealias Outcome = (added: Int, updated: Int, unchanged: Int, todos: Int, events: Int, problems: [JSONValue], problemCount: Int,
-                             arming: ReminderArming)
+        typealias Outcome = (
+            added: Int, updated: Int, unchanged: Int, todos: Int, events: Int, problems: [JSONValue], problemCount: Int,
+            arming: ReminderArming
+        )
         let outcome = try await database.write { db -> Outcome in
             let chunks: SafeFile.Chunks
             do throws(SafeFile.Failure) { chunks = try SafeFile.chunks(path, limit: SafeFile.Limit.importFile) } catch {

@@ -15,7 +15,8 @@ extension TasksService {
     private func fetcher(_ name: String, url: URL? = nil, username: String? = nil, password: String? = nil) async throws -> FeedFetcher {
         let stored = try await context.vault.get("feeds/\(name)/url")
         guard let url = url ?? stored.flatMap(URL.init(string:)) else { throw RPCError.notFound("feed '\(name)'", data: ["name": .string(name)]) }
-        var user = username, pass = password
+        var user = username
+        var pass = password
         if user == nil { user = try await context.vault.get("feeds/\(name)/username") }
         if pass == nil { pass = try await context.vault.get("feeds/\(name)/password") }
         return FeedFetcher(name: name, url: url, username: user, password: pass, clock: context.clock, timeout: context.httpTimeout)
@@ -24,7 +25,8 @@ extension TasksService {
     func feedsAdd(_ params: Params) async throws -> JSONValue {
         let name = try Self.checkName(try params.requiredString("name"))
         let url = try FeedFetcher.check(try params.requiredString("url"))
-        let username = params.string("username"), password = params.string("password")
+        let username = params.string("username")
+        let password = params.string("password")
         if try await database.read({ db in try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks_feeds WHERE name = ?", arguments: [name]) }) == true {
             throw TasksError.feedExists(name)
         }
@@ -46,7 +48,8 @@ extension TasksService {
     /// The feed's items from a changed answer (nil when unchanged), ids namespaced by the feed.
     private func parse(feed name: String, _ outcome: FeedFetcher.Outcome) async throws -> [TaskItem]? {
         guard case .changed(let text, _, _) = outcome else { return nil }
-        let zone = defaultZone, now = self.now
+        let zone = defaultZone
+        let now = self.now
         let reader = try await runBlocking { ICSReader(text: text, defaultZone: zone, now: now, source: "feed:\(name)") }
         if reader.notCalendar { throw TasksError.feedUnreadable(name, "the answer is not an iCalendar file") }
         return reader.items.map { item -> TaskItem in
@@ -65,7 +68,8 @@ extension TasksService {
         let now = self.now
         guard case .changed(_, let etag, let lastModified) = outcome, let items else {
             try await database.write { db in
-                try db.execute(sql: "UPDATE tasks_feeds SET fetched_at = ?, problem = NULL WHERE name = ?", arguments: [now.timeIntervalSince1970, name])
+                try db.execute(
+                    sql: "UPDATE tasks_feeds SET fetched_at = ?, problem = NULL WHERE name = ?", arguments: [now.timeIntervalSince1970, name])
             }
             return nil
         }
@@ -81,9 +85,12 @@ extension TasksService {
 
     func feedsList() async throws -> JSONValue {
         let rows = try await database.read { db -> [JSONValue] in
-            try Row.fetchAll(db, sql: """
-                SELECT f.*, (SELECT COUNT(*) FROM tasks_items t WHERE t.source = 'feed:' || f.name) AS items FROM tasks_feeds f ORDER BY f.name
-                """).map { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT f.*, (SELECT COUNT(*) FROM tasks_items t WHERE t.source = 'feed:' || f.name) AS items FROM tasks_feeds f ORDER BY f.name
+                    """
+            ).map { row in
                 [
                     "name": .string(row["name"]), "url": .string(row["display_url"]), "items": .count(row["items"]),
                     "fetched_at": (row["fetched_at"] as Double?).map { .string(ISO8601.string(Date(timeIntervalSince1970: $0))) } ?? .null,
@@ -134,11 +141,12 @@ extension TasksService {
             return ["name": .string(name), "changed": .bool(count != nil), "items": count.map { .count($0) } ?? .null]
         } catch {
             let message = (error as? RPCError)?.message ?? "\(error)"
-            let flipped = (try? await database.write { db -> Bool in
-                let old = try String.fetchOne(db, sql: "SELECT problem FROM tasks_feeds WHERE name = ?", arguments: [name])
-                try db.execute(sql: "UPDATE tasks_feeds SET problem = ? WHERE name = ?", arguments: [message, name])
-                return old == nil
-            }) ?? false
+            let flipped =
+                (try? await database.write { db -> Bool in
+                    let old = try String.fetchOne(db, sql: "SELECT problem FROM tasks_feeds WHERE name = ?", arguments: [name])
+                    try db.execute(sql: "UPDATE tasks_feeds SET problem = ? WHERE name = ?", arguments: [message, name])
+                    return old == nil
+                }) ?? false
             if flipped {
                 _ = try? await context.notifier.post(
                     topic: "tasks.feed.failed", title: "Feed '\(name)' could not be read", body: message, severity: .warning)

@@ -113,10 +113,13 @@ extension TasksService {
 
     func categoriesList() async throws -> JSONValue {
         let categories = try await database.read { db -> [JSONValue] in
-            try Row.fetchAll(db, sql: """
-                SELECT c.name, c.builtin, (SELECT COUNT(*) FROM tasks_items t WHERE t.category = c.name AND t.deleted_at IS NULL) AS n
-                FROM tasks_categories c ORDER BY c.builtin DESC, c.name
-                """).map { ["name": .string($0["name"]), "builtin": .bool($0["builtin"]), "tasks": .count($0["n"])] }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.name, c.builtin, (SELECT COUNT(*) FROM tasks_items t WHERE t.category = c.name AND t.deleted_at IS NULL) AS n
+                    FROM tasks_categories c ORDER BY c.builtin DESC, c.name
+                    """
+            ).map { ["name": .string($0["name"]), "builtin": .bool($0["builtin"]), "tasks": .count($0["n"])] }
         }
         return ["categories": .array(categories)]
     }

@@ -85,7 +85,9 @@ extension TasksService {
         if let v = params.string("notes") { o.notes = v }
         if let v = params.string("location") { o.location = v }
         if let v = params.string("status") {
-            guard let s = TaskStatus(rawValue: v) else { throw RPCError.invalidParam("status", "must be needs-action, in-process, completed or cancelled") }
+            guard let s = TaskStatus(rawValue: v) else {
+                throw RPCError.invalidParam("status", "must be needs-action, in-process, completed or cancelled")
+            }
             o.status = s
         }
         for name in ["start", "due", "end"] {
@@ -130,8 +132,9 @@ extension TasksService {
                 frontier += children
             }
             for i in ids {
-                try db.execute(sql: "UPDATE tasks_items SET deleted_at = ?, modified = ? WHERE id = ?",
-                               arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, i])
+                try db.execute(
+                    sql: "UPDATE tasks_items SET deleted_at = ?, modified = ? WHERE id = ?",
+                    arguments: [now.timeIntervalSince1970, now.timeIntervalSince1970, i])
             }
             return ids
         }
@@ -175,8 +178,9 @@ extension TasksService {
         guard let anchor = t.anchor, let series = t.series else { return nil }
         if t.repeatFromCompletion, let rule = t.rrule.flatMap({ try? RecurrenceRule($0) }) {
             let done = t.zone.wall(completedAt)
-            let base = WallTime(year: done.year, month: done.month, day: done.day, hour: anchor.hour, minute: anchor.minute,
-                                second: anchor.second, isDate: anchor.isDate)
+            let base = WallTime(
+                year: done.year, month: done.month, day: done.day, hour: anchor.hour, minute: anchor.minute,
+                second: anchor.second, isDate: anchor.isDate)
             // The next one from the new base; COUNT and UNTIL still end the series.
             if let count = rule.part("COUNT").flatMap(Int.init), count <= 1 { return nil }
             guard let next = RecurrenceRule.unbounded(rule).occurrences(anchor: base, zone: t.zone, limit: 2).dropFirst().first else { return nil }
@@ -217,8 +221,10 @@ extension TasksService {
     func purgeDeleted() async throws {
         let cutoff = now.addingTimeInterval(-30 * 86_400).timeIntervalSince1970
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM tasks_reminders_sent WHERE task_id IN (SELECT id FROM tasks_items WHERE deleted_at < ?)", arguments: [cutoff])
-            try db.execute(sql: "DELETE FROM tasks_reminder_state WHERE task_id IN (SELECT id FROM tasks_items WHERE deleted_at < ?)", arguments: [cutoff])
+            try db.execute(
+                sql: "DELETE FROM tasks_reminders_sent WHERE task_id IN (SELECT id FROM tasks_items WHERE deleted_at < ?)", arguments: [cutoff])
+            try db.execute(
+                sql: "DELETE FROM tasks_reminder_state WHERE task_id IN (SELECT id FROM tasks_items WHERE deleted_at < ?)", arguments: [cutoff])
             try db.execute(sql: "DELETE FROM tasks_items WHERE deleted_at < ?", arguments: [cutoff])
         }
     }

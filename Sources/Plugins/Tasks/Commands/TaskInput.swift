@@ -47,7 +47,9 @@ enum TaskInput {
         var result: [Reminder] = []
         for (i, item) in array.enumerated() {
             let name = "reminders[\(i)]"
-            guard let object = item.objectValue else { throw RPCError.invalidParam(name, "must be {\"before_min\": N, \"of\": \"start\"|\"due\"} or {\"at\": instant}") }
+            guard let object = item.objectValue else {
+                throw RPCError.invalidParam(name, "must be {\"before_min\": N, \"of\": \"start\"|\"due\"} or {\"at\": instant}")
+            }
             for key in object.keys where !["before_min", "of", "at"].contains(key) {
                 throw RPCError.invalidParam("\(name).\(key)", "is not a reminder field (before_min, of, at)")
             }
@@ -121,7 +123,8 @@ enum TaskInput {
             let name = v.lowercased()
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks_categories WHERE name = ?", arguments: [name]) == true else {
                 let known = try String.fetchAll(db, sql: "SELECT name FROM tasks_categories ORDER BY name")
-                throw RPCError.invalidParam("category", "'\(v)' is not a category (\(known.joined(separator: ", "))); add it with tasks.categories.add")
+                throw RPCError.invalidParam(
+                    "category", "'\(v)' is not a category (\(known.joined(separator: ", "))); add it with tasks.categories.add")
             }
             task.category = name
         }
@@ -150,7 +153,8 @@ enum TaskInput {
         }
         let zone = task.zone
         if let v = params.bool("all_day") { task.allDay = v }
-        var sawDate = false, sawTime = false
+        var sawDate = false
+        var sawTime = false
         func time(_ name: String) throws(RPCError) -> WallTime? {
             guard let text = params.string(name) else { return nil }
             let w = try TimeInput.parse(text, param: name, zone: zone)
@@ -166,8 +170,12 @@ enum TaskInput {
             task.durationMin = Int(n)
         }
         if let v = params.string("rrule") { task.rrule = try RecurrenceRule(v).text }
-        if let list = try strings(params, "exdates") { task.exdates = try list.map { s throws(RPCError) in try TimeInput.parse(s, param: "exdates", zone: zone) } }
-        if let list = try strings(params, "rdates") { task.rdates = try list.map { s throws(RPCError) in try TimeInput.parse(s, param: "rdates", zone: zone) } }
+        if let list = try strings(params, "exdates") {
+            task.exdates = try list.map { s throws(RPCError) in try TimeInput.parse(s, param: "exdates", zone: zone) }
+        }
+        if let list = try strings(params, "rdates") {
+            task.rdates = try list.map { s throws(RPCError) in try TimeInput.parse(s, param: "rdates", zone: zone) }
+        }
         if let v = params.string("repeat_from") {
             guard ["due", "completion"].contains(v) else { throw RPCError.invalidParam("repeat_from", "must be 'due' or 'completion'") }
             task.repeatFromCompletion = v == "completion"

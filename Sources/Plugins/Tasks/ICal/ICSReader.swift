@@ -6,7 +6,11 @@ import HostCore
 /// splits multi-valued CATEGORIES). Overridden instances (RECURRENCE-ID) are merged into their
 /// series; properties this plugin does not model are kept as their content lines.
 struct ICSReader {
-    struct Problem: Sendable { var uid: String?; var summary: String?; var reason: String }
+    struct Problem: Sendable {
+        var uid: String?
+        var summary: String?
+        var reason: String
+    }
 
     var items: [TaskItem] = []
     var problems: [Problem] = []
@@ -196,7 +200,8 @@ final class ICSStream<Source: CalendarBytes> {
 
     /// One VEVENT or VTODO, from its BEGIN line to its END.
     private func block(_ name: String, line begin: [UInt8], at number: Int) throws -> Item {
-        var depth = 1, count = 1
+        var depth = 1
+        var count = 1
         var refusal: String?
         var uid: String?
         var component = ICSSyntax.add(begin, to: parser)
@@ -228,8 +233,9 @@ final class ICSStream<Source: CalendarBytes> {
         _ = stack.popLast()
         guard let component else {
             if refusal == nil { parser = ICSSyntax.renewed(parser) }
-            return .problem(ICSReader.Problem(
-                uid: uid, summary: nil, reason: refusal ?? "the \(name) that begins on line \(number) has no END:\(name)"))
+            return .problem(
+                ICSReader.Problem(
+                    uid: uid, summary: nil, reason: refusal ?? "the \(name) that begins on line \(number) has no END:\(name)"))
         }
         defer { icalcomponent_free(component) }
         var reader = ComponentReader(component: component, calendar: zones, defaultZone: defaultZone, now: now)
@@ -309,8 +315,9 @@ private struct ComponentReader {
         let t: icaltimetype =
             icalproperty_isa(p) == ICAL_RDATE_PROPERTY ? icalproperty_get_rdate(p).time : icalvalue_get_datetime(icalproperty_get_value(p))
         if icaltime_is_null_time(t) != 0 { return nil }
-        let wall = WallTime(year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour), minute: Int(t.minute),
-                            second: Int(t.second), isDate: t.is_date != 0)
+        let wall = WallTime(
+            year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour), minute: Int(t.minute),
+            second: Int(t.second), isDate: t.is_date != 0)
         guard wall.isValid else { return nil }
         if wall.isDate { return wall }
         if icaltime_is_utc(t) != 0 {
@@ -340,22 +347,29 @@ private struct ComponentReader {
 
     mutating func read(source: String) throws(ICSReader.Problem) -> Parsed {
         let isEvent = icalcomponent_isa(component) == ICAL_VEVENT_COMPONENT
-        var uid: String?, summary: String?
+        var uid: String?
+        var summary: String?
         var t = TaskItem(id: "", kind: isEvent ? .event : .todo, title: "", created: now, modified: now, tz: defaultZone.identifier)
         t.source = source
         var zone: Zone?
-        var start: WallTime?, due: WallTime?, end: WallTime?, rid: WallTime?
+        var start: WallTime?
+        var due: WallTime?
+        var end: WallTime?
+        var rid: WallTime?
         var durationSeconds: Int?
         var categories: [String] = []
         var explicitCategory: String?
         var noStart = false
         var percent = 0
         var override = OccurrenceOverride()
-        var exdates: [WallTime] = [], rdates: [WallTime] = []
+        var exdates: [WallTime] = []
+        var rdates: [WallTime] = []
         var problem: String?
 
         // Zone first: DTSTART's TZID is the item's tz, so every other time is read on its wall clock.
-        if let p = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) ?? icalcomponent_get_first_property(component, ICAL_DUE_PROPERTY) {
+        if let p = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY)
+            ?? icalcomponent_get_first_property(component, ICAL_DUE_PROPERTY)
+        {
             _ = time(p, into: &zone)
         }
         var p = icalcomponent_get_first_property(component, ICAL_ANY_PROPERTY)
@@ -383,9 +397,13 @@ private struct ComponentReader {
                 var utc: Zone? = Zone.utc
                 if let w = time(prop, into: &utc) {
                     let instant = Zone.utc.instant(w)
-                    if kind == ICAL_COMPLETED_PROPERTY { t.completedAt = instant }
-                    else if kind == ICAL_CREATED_PROPERTY { t.created = instant }
-                    else { t.modified = instant }
+                    if kind == ICAL_COMPLETED_PROPERTY {
+                        t.completedAt = instant
+                    } else if kind == ICAL_CREATED_PROPERTY {
+                        t.created = instant
+                    } else {
+                        t.modified = instant
+                    }
                 }
             case ICAL_CATEGORIES_PROPERTY:
                 if let v = Self.string(icalproperty_get_categories(prop)) {
@@ -482,7 +500,11 @@ private struct ComponentReader {
             override.start = start?.text
             override.due = isEvent ? nil : due?.text
             if isEvent {
-                if let end { override.end = end.text } else if let s = durationSeconds, let st = start { override.end = st.adding(seconds: Int64(s)).text }
+                if let end {
+                    override.end = end.text
+                } else if let s = durationSeconds, let st = start {
+                    override.end = st.adding(seconds: Int64(s)).text
+                }
             }
             override.extra = t.extra
             return Parsed(task: t, recurrenceID: t.allDay ? rid.asDate : rid, override: override)

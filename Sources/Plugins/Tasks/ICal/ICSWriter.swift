@@ -40,11 +40,16 @@ enum ICSWriter {
         zoneLock.lock()
         defer { zoneLock.unlock() }
         guard let zone = icaltimezone_get_builtin_timezone(tzid), let vtz = icaltimezone_get_component(zone),
-              let copy = icalcomponent_new_clone(vtz) else { return nil }
+            let copy = icalcomponent_new_clone(vtz)
+        else { return nil }
         var start = icaltime_null_time()
-        start.year = Int32(earliest.year - 1); start.month = 1; start.day = 1
+        start.year = Int32(earliest.year - 1)
+        start.month = 1
+        start.day = 1
         var end = icaltime_null_time()
-        end.year = 2100; end.month = 1; end.day = 1
+        end.year = 2100
+        end.month = 1
+        end.day = 1
         icaltimezone_truncate_vtimezone(copy, start, end, 0)
         // libical names its zones "/freeassociation.sourceforge.net/Europe/Prague" and adds TZUNTIL
         // (RFC 7808), which several readers refuse; calendars expect the plain IANA id.
@@ -168,10 +173,14 @@ enum ICSWriter {
         if let rid = recurrenceID { add(c, timeLine("RECURRENCE-ID", rid, tz: t.tz)) }
 
         // Times: the series' own, or the occurrence's (override applied).
-        var start = t.start, due = t.due, end: WallTime? = nil
+        var start = t.start
+        var due = t.due
+        var end: WallTime? = nil
         if let rid = recurrenceID {
             let o = t.occurrence(at: rid)
-            start = o.start; due = o.due; end = o.end
+            start = o.start
+            due = o.due
+            end = o.end
         }
         if let s = start {
             // A repeating to-do with only a due has its DTSTART at the due (RRULE needs DTSTART).

@@ -65,10 +65,20 @@ extension TasksService {
         let grace = Double(context.config[TasksConfig.missedGraceHours]) * 3600
         // One read for everything start-up needs: the tasks, when each was last looked at, its snooze.
         let (tasks, states) = try await database.read { db in
-            (try TaskItem.fetch(db, where: "deleted_at IS NULL AND reminders != '[]'"),
-             try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT task_id, armed_from, snooze_at FROM tasks_reminder_state")
-                .map { ($0["task_id"] as String, (from: Date(timeIntervalSince1970: $0["armed_from"]),
-                                                  snooze: ($0["snooze_at"] as Double?).map(Date.init(timeIntervalSince1970:)))) }))
+            (
+                try TaskItem.fetch(db, where: "deleted_at IS NULL AND reminders != '[]'"),
+                try Dictionary(
+                    uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT task_id, armed_from, snooze_at FROM tasks_reminder_state")
+                        .map {
+                            (
+                                $0["task_id"] as String,
+                                (
+                                    from: Date(timeIntervalSince1970: $0["armed_from"]),
+                                    snooze: ($0["snooze_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+                                )
+                            )
+                        })
+            )
         }
         var late: [(TaskItem, PendingReminder)] = []
         var tooOld: [(TaskItem, PendingReminder)] = []
@@ -84,8 +94,10 @@ extension TasksService {
         // Only keys that can still matter: nothing before the earliest moment looked at (or now).
         let earliest = tasks.map { states[$0.id]?.from ?? $0.modified }.min() ?? now
         let sent = try await database.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT key FROM tasks_reminders_sent WHERE fire_at >= ?",
-                                    arguments: [min(earliest, now).timeIntervalSince1970 - 1]))
+            Set(
+                try String.fetchAll(
+                    db, sql: "SELECT key FROM tasks_reminders_sent WHERE fire_at >= ?",
+                    arguments: [min(earliest, now).timeIntervalSince1970 - 1]))
         }
         for (t, r) in late where !sent.contains(r.key) { try await deliver(t, r, late: true) }
         let missed = tooOld.filter { !sent.contains($0.1.key) }
@@ -117,10 +129,11 @@ extension TasksService {
     /// the next start anyway, from the same rows).
     func arm(_ arming: ReminderArming) async {
         for id in arming.disarmed { await context.scheduler.cancel(id: Self.oneShotID(id)) }
-        await context.scheduler.fire(arming.next.map { entry in
-            let id = entry.taskID
-            return (id: Self.oneShotID(id), at: entry.at, action: { [self] in try await self.fireReminders(taskID: id) })
-        })
+        await context.scheduler.fire(
+            arming.next.map { entry in
+                let id = entry.taskID
+                return (id: Self.oneShotID(id), at: entry.at, action: { [self] in try await self.fireReminders(taskID: id) })
+            })
     }
 
     /// The next instant this task needs the scheduler: its next reminder not yet delivered (a
@@ -138,8 +151,10 @@ extension TasksService {
 
     static func nextFire(_ t: TaskItem, from: Date, db: Database) throws -> Date? {
         let snooze = try Double.fetchOne(db.cachedStatement(sql: "SELECT snooze_at FROM tasks_reminder_state WHERE task_id = ?"), arguments: [t.id])
-        let sent = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?"),
-                                           arguments: [t.id, from.timeIntervalSince1970 - 1]))
+        let sent = Set(
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? AND fire_at >= ?"),
+                arguments: [t.id, from.timeIntervalSince1970 - 1]))
         return nextFire(t, from: from, snooze: snooze.map(Date.init(timeIntervalSince1970:)), isSent: { sent.contains($0) })
     }
 
@@ -150,7 +165,8 @@ extension TasksService {
 
     static func markArmed(_ db: Database, taskID: String, from seconds: Double) throws {
         try db.cachedStatement(
-            sql: "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from"
+            sql:
+                "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from"
         ).execute(arguments: [taskID, seconds])
     }
 
@@ -181,9 +197,12 @@ extension TasksService {
     func fireReminders(taskID: String) async throws {
         let now = self.now
         let (task, armedFrom, snoozeAt, snoozeKey) = try await database.read { db -> (TaskItem?, Date, Date?, String?) in
-            let row = try Row.fetchOne(db, sql: "SELECT armed_from, snooze_at, snooze_key FROM tasks_reminder_state WHERE task_id = ?", arguments: [taskID])
-            return (try TaskItem.find(db, taskID), Date(timeIntervalSince1970: row?["armed_from"] ?? now.timeIntervalSince1970),
-                    (row?["snooze_at"] as Double?).map(Date.init(timeIntervalSince1970:)), row?["snooze_key"])
+            let row = try Row.fetchOne(
+                db, sql: "SELECT armed_from, snooze_at, snooze_key FROM tasks_reminder_state WHERE task_id = ?", arguments: [taskID])
+            return (
+                try TaskItem.find(db, taskID), Date(timeIntervalSince1970: row?["armed_from"] ?? now.timeIntervalSince1970),
+                (row?["snooze_at"] as Double?).map(Date.init(timeIntervalSince1970:)), row?["snooze_key"]
+            )
         }
         guard let task else { return }
         for r in task.reminders(from: armedFrom, to: now.addingTimeInterval(0.001)) where !(try await wasSent(r.key)) {
@@ -198,7 +217,8 @@ extension TasksService {
             }
         }
         try await database.write { db in
-            try db.execute(sql: "UPDATE tasks_reminder_state SET armed_from = ? WHERE task_id = ?", arguments: [now.timeIntervalSince1970 + 0.001, taskID])
+            try db.execute(
+                sql: "UPDATE tasks_reminder_state SET armed_from = ? WHERE task_id = ?", arguments: [now.timeIntervalSince1970 + 0.001, taskID])
         }
         if let next = try await nextFire(task, from: now.addingTimeInterval(0.001)) {
             await context.scheduler.fire(at: next, id: Self.oneShotID(taskID)) { [self] in try await self.fireReminders(taskID: taskID) }
@@ -209,8 +229,9 @@ extension TasksService {
         let now = self.now.timeIntervalSince1970
         try await database.write { db in
             for (taskID, r) in items {
-                try db.execute(sql: "INSERT OR IGNORE INTO tasks_reminders_sent(key, task_id, fire_at, sent_at) VALUES (?, ?, ?, ?)",
-                               arguments: [r.key, taskID, r.fireAt.timeIntervalSince1970, now])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO tasks_reminders_sent(key, task_id, fire_at, sent_at) VALUES (?, ?, ?, ?)",
+                    arguments: [r.key, taskID, r.fireAt.timeIntervalSince1970, now])
             }
         }
     }
@@ -234,7 +255,10 @@ extension TasksService {
             lines.append("Due: \(t.allDay ? d.asDate.text : "\(d.text.replacingOccurrences(of: "T", with: " ").dropLast(3)) \(z.identifier)")")
         }
         if let l = o.location, !l.isEmpty { lines.append("Where: \(l)") }
-        if !o.notes.isEmpty { lines.append(""); lines.append(o.notes) }
+        if !o.notes.isEmpty {
+            lines.append("")
+            lines.append(o.notes)
+        }
         var body = lines.joined(separator: "\n")
         if late { body = "Late: reminder for \(Self.describe(r.fireAt, zone: z)).\n" + body }
         let fallback = await defaultChannels()
@@ -242,8 +266,9 @@ extension TasksService {
         var attachments: [OutgoingAttachment] = []
         if channels.contains(.mail) {
             let ics = ICSWriter.calendar([t], method: "PUBLISH", syncAlarms: true)
-            attachments.append(OutgoingAttachment(
-                name: "\(Self.fileName(t.title)).ics", contentType: "text/calendar; method=PUBLISH; charset=utf-8", data: Data(ics.utf8)))
+            attachments.append(
+                OutgoingAttachment(
+                    name: "\(Self.fileName(t.title)).ics", contentType: "text/calendar; method=PUBLISH; charset=utf-8", data: Data(ics.utf8)))
         }
         try await context.notifier.post(
             topic: "tasks.reminder", title: o.title, body: body, severity: o.isOverdue(now: now) ? .warning : .info,
@@ -264,7 +289,8 @@ extension TasksService {
         let at = now.addingTimeInterval(Double(minutes) * 60)
         guard let task = try await database.read({ db in try TaskItem.find(db, id) }) else { throw TasksError.noSuchTask(id) }
         let lastKey = try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? ORDER BY sent_at DESC, fire_at DESC LIMIT 1", arguments: [id])
+            try String.fetchOne(
+                db, sql: "SELECT key FROM tasks_reminders_sent WHERE task_id = ? ORDER BY sent_at DESC, fire_at DESC LIMIT 1", arguments: [id])
         }
         var key = lastKey
         if lastKey == nil {
@@ -304,7 +330,9 @@ extension TasksService {
         let overdue = overdueResult["tasks"]?.arrayValue ?? []
         if !overdue.isEmpty {
             lines.append("Overdue:")
-            for t in overdue { lines.append("  \(t["title"]?.stringValue ?? "") (due \(t["due_local"]?.stringValue ?? t["start_local"]?.stringValue ?? ""))") }
+            for t in overdue {
+                lines.append("  \(t["title"]?.stringValue ?? "") (due \(t["due_local"]?.stringValue ?? t["start_local"]?.stringValue ?? ""))")
+            }
         }
         try await context.notifier.post(
             topic: "tasks.digest", title: "Agenda for \(today.text)", body: lines.joined(separator: "\n"),

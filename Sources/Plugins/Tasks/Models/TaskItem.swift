@@ -4,7 +4,9 @@ import HostCore
 enum TaskKind: String, Codable, Sendable { case todo, event }
 
 enum TaskStatus: String, Codable, Sendable, CaseIterable {
-    case needsAction = "needs-action", inProcess = "in-process", completed, cancelled
+    case needsAction = "needs-action"
+    case inProcess = "in-process"
+    case completed, cancelled
 
     var isOpen: Bool { self == .needsAction || self == .inProcess }
     var ical: String { rawValue.uppercased() }
@@ -20,7 +22,8 @@ struct Reminder: Codable, Sendable, Hashable {
     enum Anchor: String, Codable, Sendable { case start, due }
 
     enum CodingKeys: String, CodingKey {
-        case beforeMin = "before_min", of, at
+        case beforeMin = "before_min"
+        case of, at
     }
 
     var json: JSONValue {
@@ -180,7 +183,8 @@ extension TaskItem {
             return [o]
         }
         // Widen by a day on both sides: overrides may move an instance, and all-day items are local dates.
-        let fromWall = z.wall(from).adding(days: -1), toWall = z.wall(to).adding(days: 1)
+        let fromWall = z.wall(from).adding(days: -1)
+        let toWall = z.wall(to).adding(days: 1)
         var result: [Occurrence] = []
         var seen: Set<String> = []
         let walls = series.occurrences(from: anchor.isDate ? fromWall.asDate : fromWall, before: anchor.isDate ? toWall.asDate : toWall, limit: limit)

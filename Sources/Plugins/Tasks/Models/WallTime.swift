@@ -88,7 +88,10 @@ struct WallTime: Hashable, Comparable, Sendable {
         if (u.count == 10 || (u.count == 19 && u[10] == UInt8(ascii: "T") && u[13] == 58 && u[16] == 58)) && u[4] == 45 && u[7] == 45 {
             func n(_ r: Range<Int>) -> Int? {
                 var v = 0
-                for i in r { guard (48...57).contains(u[i]) else { return nil }; v = v * 10 + Int(u[i] - 48) }
+                for i in r {
+                    guard (48...57).contains(u[i]) else { return nil }
+                    v = v * 10 + Int(u[i] - 48)
+                }
                 return v
             }
             if let y = n(0..<4), let m = n(5..<7), let d = n(8..<10) {
@@ -113,8 +116,9 @@ struct WallTime: Hashable, Comparable, Sendable {
         case (8, false): self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8), isDate: true)
         case (12, true): self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8), hour: number(8..<10), minute: number(10..<12))
         case (14, true):
-            self.init(year: number(0..<4), month: number(4..<6), day: number(6..<8), hour: number(8..<10),
-                      minute: number(10..<12), second: number(12..<14))
+            self.init(
+                year: number(0..<4), month: number(4..<6), day: number(6..<8), hour: number(8..<10),
+                minute: number(10..<12), second: number(12..<14))
         default: return nil
         }
         guard isValid else { return nil }
@@ -221,7 +225,8 @@ final class ZoneOffsets: Sendable {
 
     private init(_ tz: TimeZone) {
         timeZone = tz
-        var starts: [Int64] = [], values: [Int64] = []
+        var starts: [Int64] = []
+        var values: [Int64] = []
         var t = Date(timeIntervalSince1970: TimeInterval(Self.low))
         first = Int64(tz.secondsFromGMT(for: t))
         while let next = tz.nextDaylightSavingTimeTransition(after: t), next.timeIntervalSince1970 < TimeInterval(Self.high) {
@@ -237,7 +242,8 @@ final class ZoneOffsets: Sendable {
         guard seconds >= Self.low, seconds < Self.high else {
             return Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
         }
-        var lo = 0, hi = starts.count
+        var lo = 0
+        var hi = starts.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if starts[mid] <= seconds { lo = mid + 1 } else { hi = mid }
@@ -262,7 +268,8 @@ enum TimeInput {
     /// An instant with an explicit offset or `Z`, or nil.
     static func instant(_ text: String) -> Date? {
         guard text.count >= 16 else { return nil }
-        let hasZone = text.hasSuffix("Z") || text.hasSuffix("z")
+        let hasZone =
+            text.hasSuffix("Z") || text.hasSuffix("z")
             || text.dropFirst(16).contains(where: { $0 == "+" }) || text.dropFirst(16).contains(where: { $0 == "-" })
         guard hasZone else { return nil }
         let normalized = text.replacingOccurrences(of: " ", with: "T")

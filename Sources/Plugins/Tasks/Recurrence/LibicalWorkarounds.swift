@@ -61,7 +61,8 @@ struct WeekNumberExpansion {
         let weeks = list("BYWEEKNO")
         let days = rule.part("BYDAY").map { $0.split(separator: ",").compactMap { Self.weekdayCodes.firstIndex(of: String($0.suffix(2))) } }
         let months = Set(list("BYMONTH"))
-        let monthDays = list("BYMONTHDAY"), yearDays = list("BYYEARDAY")
+        let monthDays = list("BYMONTHDAY")
+        let yearDays = list("BYYEARDAY")
         return DayGrid(rule: rule, anchor: anchor).expand(before: before, limit: limit, maxEmptyPeriods: 400) { period in
             let year = anchor.year + period * interval
             let start = weekOneStart(year, wkst: wkst)
@@ -105,7 +106,8 @@ struct WeeklyExpansion {
         let wkst = codes.firstIndex(of: rule.part("WKST") ?? "MO") ?? 0
         let interval = Int(rule.part("INTERVAL") ?? "1") ?? 1
         let anchorDay = WallTime.daysFromCivil(anchor.year, anchor.month, anchor.day)
-        let days = rule.part("BYDAY").map { $0.split(separator: ",").compactMap { codes.firstIndex(of: String($0.suffix(2))) } }
+        let days =
+            rule.part("BYDAY").map { $0.split(separator: ",").compactMap { codes.firstIndex(of: String($0.suffix(2))) } }
             ?? [WeekNumberExpansion.weekday(ofDay: anchorDay)]
         let months = Set(rule.part("BYMONTH")?.split(separator: ",").compactMap { Int($0) } ?? [])
         let firstWeek = anchorDay - ((WeekNumberExpansion.weekday(ofDay: anchorDay) - wkst + 7) % 7)
@@ -154,8 +156,9 @@ struct DayGrid {
             if candidates.contains(anchorDay) { _ = instances.admit(anchor) }
             for day in candidates where day > anchorDay {
                 let (y, m, d) = WallTime.civilFromDays(day)
-                let wall = WallTime(year: y, month: m, day: d, hour: anchor.hour, minute: anchor.minute, second: anchor.second,
-                                    isDate: anchor.isDate)
+                let wall = WallTime(
+                    year: y, month: m, day: d, hour: anchor.hour, minute: anchor.minute, second: anchor.second,
+                    isDate: anchor.isDate)
                 if let until, wall > until { break outer }
                 if let before, wall >= before { break outer }
                 guard let instance = instances.admit(wall) else { break outer }

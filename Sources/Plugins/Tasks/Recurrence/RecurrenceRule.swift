@@ -30,7 +30,8 @@ struct RecurrenceRule: Sendable, Hashable {
             guard pieces.count == 2, !pieces[1].isEmpty else {
                 throw RPCError.invalidParam(param, "part '\(part)' is not NAME=VALUE")
             }
-            let name = pieces[0].uppercased(), value = pieces[1].uppercased()
+            let name = pieces[0].uppercased()
+            let value = pieces[1].uppercased()
             guard Self.known.contains(name) else { throw RPCError.invalidParam(param, "has an unknown part '\(pieces[0])'") }
             guard seen[name] == nil else { throw RPCError.invalidParam(param, "gives \(name) twice") }
             if let problem = Self.problem(name: name, value: value) {
@@ -181,8 +182,12 @@ struct RecurrenceRule: Sendable, Hashable {
         }
         let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
         var start = icaltime_null_time()
-        start.year = Int32(anchor.year); start.month = Int32(anchor.month); start.day = Int32(anchor.day)
-        start.hour = Int32(anchor.hour); start.minute = Int32(anchor.minute); start.second = Int32(anchor.second)
+        start.year = Int32(anchor.year)
+        start.month = Int32(anchor.month)
+        start.day = Int32(anchor.day)
+        start.hour = Int32(anchor.hour)
+        start.minute = Int32(anchor.minute)
+        start.second = Int32(anchor.second)
         start.is_date = anchor.isDate ? 1 : 0
         guard let iterator = icalrecur_iterator_new(recurrence, start) else { return ([anchor], false) }
         defer { icalrecur_iterator_free(iterator) }
@@ -196,8 +201,12 @@ struct RecurrenceRule: Sendable, Hashable {
         // DTSTART (libical allows this only without COUNT, which must count from the start).
         if let from, from > anchor, !hasCount {
             var jump = icaltime_null_time()
-            jump.year = Int32(from.year); jump.month = Int32(from.month); jump.day = Int32(from.day)
-            jump.hour = Int32(from.hour); jump.minute = Int32(from.minute); jump.second = Int32(from.second)
+            jump.year = Int32(from.year)
+            jump.month = Int32(from.month)
+            jump.day = Int32(from.day)
+            jump.hour = Int32(from.hour)
+            jump.minute = Int32(from.minute)
+            jump.second = Int32(from.second)
             jump.is_date = anchor.isDate ? 1 : 0
             _ = icalrecur_iterator_set_start(iterator, jump)
         }
@@ -206,8 +215,9 @@ struct RecurrenceRule: Sendable, Hashable {
             steps += 1
             let t = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(t) != 0 { break }
-            var wall = WallTime(year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour),
-                                minute: Int(t.minute), second: Int(t.second), isDate: anchor.isDate)
+            var wall = WallTime(
+                year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour),
+                minute: Int(t.minute), second: Int(t.second), isDate: anchor.isDate)
             if anchor.isDate { wall = wall.asDate }
             if let before, wall >= before { break }
             guard let instance = instances.admit(wall) else { continue }

@@ -11,7 +11,8 @@ struct Series: Sendable {
 
     /// Occurrences (wall clock) in [from, before), in order, at most `limit`.
     func occurrences(from: WallTime? = nil, before: WallTime, limit: Int = 100_000) -> [WallTime] {
-        var all = rule?.occurrences(anchor: anchor, zone: zone, before: before, from: from, limit: limit + exdates.count)
+        var all =
+            rule?.occurrences(anchor: anchor, zone: zone, before: before, from: from, limit: limit + exdates.count)
             ?? ((from == nil || anchor >= from!) ? [anchor] : [])
         all.removeAll { $0 >= before }
         if !rdates.isEmpty {

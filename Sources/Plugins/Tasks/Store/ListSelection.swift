@@ -10,19 +10,33 @@ struct ListFilter: Sendable {
     init(status: String, category: String? = nil, parent: String? = nil, tag: String? = nil, text: String? = nil, minPriority: Int? = nil) {
         var clauses = ["deleted_at IS NULL"]
         var arguments: [DatabaseValue] = []
-        if let category { clauses.append("category = ?"); arguments.append(category.databaseValue) }
-        if let parent { clauses.append("parent = ?"); arguments.append(parent.databaseValue) }
+        if let category {
+            clauses.append("category = ?")
+            arguments.append(category.databaseValue)
+        }
+        if let parent {
+            clauses.append("parent = ?")
+            arguments.append(parent.databaseValue)
+        }
         switch status {
         case "open": clauses.append("status IN ('needs-action', 'in-process')")
         case "any": break
-        default: clauses.append("status = ?"); arguments.append(status.databaseValue)
+        default:
+            clauses.append("status = ?")
+            arguments.append(status.databaseValue)
         }
-        if let tag { clauses.append("EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)"); arguments.append(tag.databaseValue) }
+        if let tag {
+            clauses.append("EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)")
+            arguments.append(tag.databaseValue)
+        }
         if let text {
             clauses.append("(instr(lower(title), ?) > 0 OR instr(lower(notes), ?) > 0 OR instr(lower(coalesce(location, '')), ?) > 0)")
             arguments += [text.databaseValue, text.databaseValue, text.databaseValue]
         }
-        if let minPriority, minPriority > 0 { clauses.append("priority BETWEEN 1 AND ?"); arguments.append(minPriority.databaseValue) }
+        if let minPriority, minPriority > 0 {
+            clauses.append("priority BETWEEN 1 AND ?")
+            arguments.append(minPriority.databaseValue)
+        }
         clause = clauses.joined(separator: " AND ")
         self.arguments = arguments
     }
@@ -40,11 +54,12 @@ struct ListRow: Sendable {
     /// The next start or due, then priority (none last), then title.
     static func sortedBefore(_ a: ListRow, _ b: ListRow) -> Bool {
         switch (a.at, b.at) {
-        case let (x?, y?) where x != y: return x < y
+        case (let x?, let y?) where x != y: return x < y
         case (nil, _?): return false
         case (_?, nil): return true
         default:
-            let pa = a.priority == 0 ? 10 : a.priority, pb = b.priority == 0 ? 10 : b.priority
+            let pa = a.priority == 0 ? 10 : a.priority
+            let pb = b.priority == 0 ? 10 : b.priority
             return pa != pb ? pa < pb : a.title < b.title
         }
     }
@@ -74,7 +89,7 @@ enum ListSelection {
     /// The window repeating items are placed by (their first occurrence in it), if any.
     private var window: (from: Double, to: Double)? {
         switch self {
-        case let .today(from, to, _), let .upcoming(from, to): (from.timeIntervalSince1970, to.timeIntervalSince1970)
+        case .today(let from, let to, _), .upcoming(let from, let to): (from.timeIntervalSince1970, to.timeIntervalSince1970)
         case .overdue, .all: nil
         }
     }
@@ -87,7 +102,10 @@ enum ListSelection {
         while let row = try cursor.next() {
             let at: Double? = row[2]
             let rid: String? = row[1]
-            rows.append(ListRow(id: row[0], occurrence: rid.flatMap { WallTime($0) }, at: at.map(Date.init(timeIntervalSince1970:)), priority: row[3], title: row[4]))
+            rows.append(
+                ListRow(
+                    id: row[0], occurrence: rid.flatMap { WallTime($0) }, at: at.map(Date.init(timeIntervalSince1970:)), priority: row[3],
+                    title: row[4]))
             total = row[5]
         }
         return (rows, total)
@@ -176,14 +194,16 @@ enum ListSelection {
             return try TaskItem.fetch(db, where: filter.clause, StatementArguments(filter.arguments), placementOnly: true).map { t in
                 let standing = t.standingOccurrence
                 let current = standing ?? t.currentOccurrence(now: now)
-                return ListRow(id: t.id, occurrence: standing == nil ? current?.recurrenceID : nil,
-                               at: current?.sortInstant(), priority: t.priority, title: t.title)
+                return ListRow(
+                    id: t.id, occurrence: standing == nil ? current?.recurrenceID : nil,
+                    at: current?.sortInstant(), priority: t.priority, title: t.title)
             }
         case .today, .upcoming:
             guard let (from, to) = window else { return [] }
             let items = try TaskItem.fetch(
                 db, where: "\(filter.clause) AND recurring = 1 AND first_at < ? AND NOT coalesce(indexed_from <= ? AND indexed_until >= ?, 0)",
-                StatementArguments(filter.arguments + [(to + 86_400).databaseValue, (from - 86_400).databaseValue, (to + 86_400).databaseValue]), placementOnly: true)
+                StatementArguments(filter.arguments + [(to + 86_400).databaseValue, (from - 86_400).databaseValue, (to + 86_400).databaseValue]),
+                placementOnly: true)
             let (fromDate, toDate) = (Date(timeIntervalSince1970: from), Date(timeIntervalSince1970: to))
             return items.compactMap { t in
                 let hits = t.occurrences(from: fromDate, to: toDate).compactMap { o in o.sortInstant().map { (o, $0) } }
@@ -191,7 +211,7 @@ enum ListSelection {
                     return ListRow(id: t.id, occurrence: first.recurrenceID, at: at, priority: t.priority, title: t.title)
                 }
                 guard case .today(_, _, let now) = self, let standing = t.standingOccurrence, standing.isOverdue(now: now),
-                      let at = standing.sortInstant(), at < toDate
+                    let at = standing.sortInstant(), at < toDate
                 else { return nil }
                 return ListRow(id: t.id, occurrence: nil, at: at, priority: t.priority, title: t.title)
             }
@@ -211,9 +231,13 @@ public enum TasksListFloor {
         var rendered = ""
         var next = values.makeIterator()
         for character in sql {
-            guard character == "?" else { rendered.append(character); continue }
+            guard character == "?" else {
+                rendered.append(character)
+                continue
+            }
             rendered += next.next().map { "\($0)" } ?? "NULL"
         }
-        return "SELECT t.* FROM (\(rendered)) p JOIN tasks_items t ON t.id = p.id ORDER BY p.at, CASE p.priority WHEN 0 THEN 10 ELSE p.priority END, p.title"
+        return
+            "SELECT t.* FROM (\(rendered)) p JOIN tasks_items t ON t.id = p.id ORDER BY p.at, CASE p.priority WHEN 0 THEN 10 ELSE p.priority END, p.title"
     }
 }

@@ -163,7 +163,10 @@ extension TaskItem {
         var until = now + Self.indexAheadDays * 86_400
         var fromWall = z.wall(Date(timeIntervalSince1970: from)).adding(days: -1)
         var untilWall = z.wall(Date(timeIntervalSince1970: until)).adding(days: 1)
-        if anchor.isDate { fromWall = fromWall.asDate; untilWall = untilWall.asDate }
+        if anchor.isDate {
+            fromWall = fromWall.asDate
+            untilWall = untilWall.asDate
+        }
         let walls = series.occurrences(from: fromWall, before: untilWall, limit: Self.indexLimit)
         if walls.count >= Self.indexLimit, let last = walls.last { until = z.instant(last).timeIntervalSince1970 }
         var seen: Set<String> = []
@@ -211,7 +214,8 @@ extension TaskItem {
     static func fetch(_ db: Database, where clause: String, _ arguments: StatementArguments = [], placementOnly: Bool = false) throws -> [TaskItem] {
         let columns = placementOnly ? selectedForPlacement : selected
         // A cursor reads each row in place; fetchAll would copy every row first.
-        return try Array(Row.fetchCursor(db, sql: "SELECT \(columns) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:)))
+        return try Array(
+            Row.fetchCursor(db, sql: "SELECT \(columns) FROM tasks_items WHERE \(clause)", arguments: arguments).map(TaskItem.init(row:)))
     }
 
     /// Whole items by id (any order), read in chunks under SQLite's parameter limit.
@@ -221,7 +225,8 @@ extension TaskItem {
         while !rest.isEmpty {
             let chunk = rest.prefix(500)
             rest = rest.dropFirst(chunk.count)
-            items += try fetch(db, where: "id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))", StatementArguments(Array(chunk)), placementOnly: placementOnly)
+            items += try fetch(
+                db, where: "id IN (\(chunk.map { _ in "?" }.joined(separator: ",")))", StatementArguments(Array(chunk)), placementOnly: placementOnly)
         }
         return items
     }
@@ -230,7 +235,8 @@ extension TaskItem {
     /// rows), and for repeating items the index covers, the occurrences (RECURRENCE-IDs) the
     /// index has there: those need no expansion. `category` narrows both reads.
     static func inWindow(_ db: Database, from: Date, to: Date, category: String? = nil) throws -> (items: [TaskItem], indexed: [String: [WallTime]]) {
-        let f = from.timeIntervalSince1970, t = to.timeIntervalSince1970
+        let f = from.timeIntervalSince1970
+        let t = to.timeIntervalSince1970
         let inCategory = category == nil ? "" : " AND category = ?"
         let categoryArgument: StatementArguments = category.map { [$0] } ?? []
         let expanded = try fetch(
