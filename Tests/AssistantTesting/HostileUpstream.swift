@@ -43,7 +43,7 @@ public final class HostileUpstream: Sendable {
 
     public let behaviour: Behaviour
     public let port: Int
-    let channel: any Channel
+    let listener: LoopbackListener
     let requests: NIOLockedValueBox<[String]>
 
     /// `http://127.0.0.1:<port>`, no trailing slash.
@@ -56,51 +56,31 @@ public final class HostileUpstream: Sendable {
     /// logs in against a fake, then the fake's address turns hostile).
     public static func start(_ behaviour: Behaviour, port: Int = 0) async throws -> HostileUpstream {
         let requests = NIOLockedValueBox<[String]>([])
-        let connections = NIOLockedValueBox<[any Channel]>([])
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                connections.withLockedValue { $0.append(channel) }
-                return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    if case .gzipBomb = behaviour { try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor()) }
-                    try channel.pipeline.syncOperations.addHandler(Responder(behaviour: behaviour, requests: requests))
-                }
+        let listener = try await LoopbackListener.bind(port: port) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                if case .gzipBomb = behaviour { try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor()) }
+                try channel.pipeline.syncOperations.addHandler(Responder(behaviour: behaviour, requests: requests))
             }
-            .bind(host: "127.0.0.1", port: port).get()
-        return HostileUpstream(behaviour: behaviour, channel: channel, requests: requests, connections: connections)
+        }
+        return HostileUpstream(behaviour: behaviour, listener: listener, requests: requests)
     }
 
-    let connections: NIOLockedValueBox<[any Channel]>
-
-    init(behaviour: Behaviour, channel: any Channel, requests: NIOLockedValueBox<[String]>, connections: NIOLockedValueBox<[any Channel]>) {
+    init(behaviour: Behaviour, listener: LoopbackListener, requests: NIOLockedValueBox<[String]>) {
         self.behaviour = behaviour
-        self.channel = channel
-        self.connections = connections
-        self.port = channel.localAddress?.port ?? 0
+        self.listener = listener
+        self.port = listener.port
         self.requests = requests
     }
 
-    /// Closes the listening socket and every connection it accepted (a client's pool must not
-    /// carry a kept-alive connection over to the next server on the same port).
-    public func stop() async {
-        try? await channel.close()
-        for connection in connections.withLockedValue({ $0 }) { try? await connection.close() }
-    }
+    /// Closes the listening socket and every connection it accepted.
+    public func stop() async { await listener.stop() }
 
     public var requestCount: Int { requests.withLockedValue { $0.count } }
 
     /// Runs `body` with a server of `behaviour`, closing it afterwards however `body` ends.
     public static func with<T>(_ behaviour: Behaviour, port: Int = 0, _ body: (HostileUpstream) async throws -> T) async throws -> T {
-        let server = try await start(behaviour, port: port)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await LoopbackListener.scoped(try await start(behaviour, port: port), stop: { await $0.stop() }, body)
     }
 
     /// Every way a JSON API can answer badly, for a plugin's tests to run through one after the

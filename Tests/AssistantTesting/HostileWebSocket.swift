@@ -18,51 +18,33 @@ public final class HostileWebSocket: Sendable {
     }
 
     public let port: Int
-    let channel: any Channel
-    let connections: NIOLockedValueBox<[any Channel]>
+    let listener: LoopbackListener
 
     /// `http://127.0.0.1:<port>`: the address a printer would have.
     public var url: String { "http://127.0.0.1:\(port)" }
 
-    init(channel: any Channel, connections: NIOLockedValueBox<[any Channel]>) {
-        self.channel = channel
-        self.connections = connections
-        self.port = channel.localAddress?.port ?? 0
+    init(listener: LoopbackListener) {
+        self.listener = listener
+        self.port = listener.port
     }
 
     public static func start(_ behaviour: Behaviour) async throws -> HostileWebSocket {
-        let connections = NIOLockedValueBox<[any Channel]>([])
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                connections.withLockedValue { $0.append(channel) }
-                if case .silent = behaviour {
-                    return channel.pipeline.addHandler(Swallower())
-                }
-                let upgrader = NIOWebSocketServerUpgrader(
-                    maxFrameSize: 1 << 24, shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
-                    upgradePipelineHandler: { channel, _ in channel.pipeline.addHandler(Sender(behaviour: behaviour)) })
-                return channel.pipeline.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+        let listener = try await LoopbackListener.bind { channel in
+            if case .silent = behaviour {
+                return channel.pipeline.addHandler(Swallower())
             }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return HostileWebSocket(channel: channel, connections: connections)
+            let upgrader = NIOWebSocketServerUpgrader(
+                maxFrameSize: 1 << 24, shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+                upgradePipelineHandler: { channel, _ in channel.pipeline.addHandler(Sender(behaviour: behaviour)) })
+            return channel.pipeline.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+        }
+        return HostileWebSocket(listener: listener)
     }
 
-    public func stop() async {
-        try? await channel.close()
-        for connection in connections.withLockedValue({ $0 }) { try? await connection.close() }
-    }
+    public func stop() async { await listener.stop() }
 
     public static func with<T>(_ behaviour: Behaviour, _ body: (HostileWebSocket) async throws -> T) async throws -> T {
-        let server = try await start(behaviour)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await LoopbackListener.scoped(try await start(behaviour), stop: { await $0.stop() }, body)
     }
 
     /// Reads and drops everything.

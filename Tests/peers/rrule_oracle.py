@@ -192,26 +192,23 @@ def off_rule_case(rnd, n):
     }
 
 
-def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--off-rule":
-        count = int(sys.argv[2]) if len(sys.argv) > 2 else 240
-        rnd = random.Random(3310)
-        cases, n = [], 0
-        while len(cases) < count:
-            c = off_rule_case(rnd, n)
-            n += 1
-            if c is not None:
-                cases.append(c)
-        json.dump(cases, sys.stdout)
-        return
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 320
-    rnd = random.Random(5545)
+def generate(make, count, seed):
+    """`count` cases from `make(rnd, n)`, which may decline a draw (None)."""
+    rnd = random.Random(seed)
     cases, n = [], 0
     while len(cases) < count:
-        c = case(rnd, n)
+        c = make(rnd, n)
         n += 1
         if c is not None:
             cases.append(c)
+    return cases
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--off-rule":
+        json.dump(generate(off_rule_case, int(sys.argv[2]) if len(sys.argv) > 2 else 240, 3310), sys.stdout)
+        return
+    cases = generate(case, int(sys.argv[1]) if len(sys.argv) > 1 else 320, 5545)
     # Spring-forward gaps and repeated hours, written out so they are always in the set.
     fixed = [
         ("Europe/Prague", "2026-03-27T02:30:00", "FREQ=DAILY;COUNT=5"),

@@ -46,40 +46,22 @@ public enum SafeFile {
 
     /// The whole file, at most `limit` bytes.
     public static func read(_ path: String, limit: Int) throws(Failure) -> Data {
-        let fd = try open(path, limit: limit)
-        defer { close(fd.descriptor) }
-        var data = Data(count: Int(fd.size))
-        var filled = 0
-        while true {
-            if filled == data.count {
-                // The file may have grown since fstat: read on, but not past the limit.
-                guard data.count <= limit else { throw Failure(path: path, reason: .tooLarge(size: Int64(data.count), limit: limit)) }
-                data.count = min(max(data.count * 2, 64 * 1024), limit + 1)
-            }
-            let count = data.withUnsafeMutableBytes { buffer in
-                Glibc.read(fd.descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(path: path, reason: .readFailed(errno: errno))
-            }
-            if count == 0 { break }
-            filled += count
-        }
-        guard filled <= limit else { throw Failure(path: path, reason: .tooLarge(size: Int64(filled), limit: limit)) }
-        data.count = filled
+        let file = try chunks(path, limit: limit, chunkSize: 256 * 1024)
+        var data = Data(capacity: Int(min(file.size, Int64(limit))))
+        while let chunk = try file.next() { data.append(contentsOf: chunk) }
         return data
     }
 
-    /// A file read a chunk at a time, for imports that must not hold a whole file in memory: the
-    /// same checks as `read`, and the limit holds for what is read (the file may grow after fstat).
+    /// A file read a chunk at a time, for imports that must not hold a whole file in memory (and
+    /// under `read`): the limit holds for what is read, since the file may grow after fstat.
     public final class Chunks {
         public let path: String
         /// The size when opened.
         public let size: Int64
         private let descriptor: Int32
         private let limit: Int
-        private let chunkSize: Int
+        /// Read into, then copied out at the length read: the end of the file costs no new buffer.
+        private var buffer: [UInt8]
         public private(set) var bytesRead = 0
 
         fileprivate init(path: String, descriptor: Int32, size: Int64, limit: Int, chunkSize: Int) {
@@ -87,16 +69,15 @@ public enum SafeFile {
             self.descriptor = descriptor
             self.size = size
             self.limit = limit
-            self.chunkSize = chunkSize
+            buffer = [UInt8](repeating: 0, count: chunkSize)
         }
 
         deinit { close(descriptor) }
 
         /// The next chunk, or nil at the end of the file.
         public func next() throws(Failure) -> [UInt8]? {
-            var chunk = [UInt8](repeating: 0, count: chunkSize)
             while true {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
                 if count < 0 {
                     if errno == EINTR { continue }
                     throw Failure(path: path, reason: .readFailed(errno: errno))
@@ -104,8 +85,7 @@ public enum SafeFile {
                 if count == 0 { return nil }
                 bytesRead += count
                 guard bytesRead <= limit else { throw Failure(path: path, reason: .tooLarge(size: Int64(bytesRead), limit: limit)) }
-                chunk.removeLast(chunkSize - count)
-                return chunk
+                return Array(buffer[..<count])
             }
         }
 

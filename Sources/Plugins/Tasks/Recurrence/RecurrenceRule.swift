@@ -145,6 +145,19 @@ struct RecurrenceRule: Sendable, Hashable {
         expansion(anchor: anchor, zone: zone, before: before, from: from, limit: limit).instances
     }
 
+    /// A wall time as libical's time type (a date when the series is all-day).
+    static func icalTime(_ wall: WallTime, isDate: Bool) -> icaltimetype {
+        var t = icaltime_null_time()
+        t.year = Int32(wall.year)
+        t.month = Int32(wall.month)
+        t.day = Int32(wall.day)
+        t.hour = Int32(wall.hour)
+        t.minute = Int32(wall.minute)
+        t.second = Int32(wall.second)
+        t.is_date = isDate ? 1 : 0
+        return t
+    }
+
     /// Whether DTSTART is one of the rule's own matches. When it is not, readers differ (see
     /// `SeriesInstances`), and the export writes the set so that they cannot (`ICSWriter`).
     func startIsOnRule(anchor: WallTime, zone: Zone) -> Bool {
@@ -181,14 +194,7 @@ struct RecurrenceRule: Sendable, Hashable {
             return (keep(grid.instances), grid.startIsAMatch)
         }
         let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
-        var start = icaltime_null_time()
-        start.year = Int32(anchor.year)
-        start.month = Int32(anchor.month)
-        start.day = Int32(anchor.day)
-        start.hour = Int32(anchor.hour)
-        start.minute = Int32(anchor.minute)
-        start.second = Int32(anchor.second)
-        start.is_date = anchor.isDate ? 1 : 0
+        let start = Self.icalTime(anchor, isDate: anchor.isDate)
         guard let iterator = icalrecur_iterator_new(recurrence, start) else { return ([anchor], false) }
         defer { icalrecur_iterator_free(iterator) }
         var result: [WallTime] = []
@@ -200,14 +206,7 @@ struct RecurrenceRule: Sendable, Hashable {
         // Each libical step is ICU calendar arithmetic: jump to the window instead of walking from
         // DTSTART (libical allows this only without COUNT, which must count from the start).
         if let from, from > anchor, !hasCount {
-            var jump = icaltime_null_time()
-            jump.year = Int32(from.year)
-            jump.month = Int32(from.month)
-            jump.day = Int32(from.day)
-            jump.hour = Int32(from.hour)
-            jump.minute = Int32(from.minute)
-            jump.second = Int32(from.second)
-            jump.is_date = anchor.isDate ? 1 : 0
+            let jump = Self.icalTime(from, isDate: anchor.isDate)
             _ = icalrecur_iterator_set_start(iterator, jump)
         }
         var steps = 0
