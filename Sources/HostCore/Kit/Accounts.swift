@@ -12,7 +12,7 @@ import GRDB
 ///   only calls for it get -32003, naming it and the command that fixes it, and a
 ///   `<plugin>.auth.expired` notice is posted once per flip.
 public actor Accounts {
-    public enum State: String, Sendable, Codable {
+    public enum State: String, Sendable, Codable, CaseIterable {
         case ready
         case needsReauth = "needs_reauth"
         case failed
@@ -35,6 +35,14 @@ public actor Accounts {
             object["detail"] = detail.map(JSONValue.string) ?? .null
             return .object(object)
         }
+    }
+
+    /// The schema of `Account.json`: the plugin's settings (as declared) and the kit's fields.
+    public static func accountSchema(settings: KeyValuePairs<String, JSONSchema>) -> JSONSchema {
+        JSONSchema.object([
+            "name": .string, "default": .boolean, "state": .enumeration(State.self),
+            "detail": JSONSchema.string.nullable.described("why the account needs attention"),
+        ]).adding(settings)
     }
 
     public nonisolated let pluginID: String

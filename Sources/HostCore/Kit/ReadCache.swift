@@ -51,6 +51,14 @@ public struct ReadCache: Sendable {
         return status >= 500
     }
 
+    /// The schema of an answer `read` decorates: the object's own properties, `stale` and `fetched_at`.
+    public static func schema(_ answer: JSONSchema) -> JSONSchema {
+        answer.adding([
+            "stale": JSONSchema.boolean.described("true when the upstream could not be reached and this is the last answer it gave"),
+            "fetched_at": JSONSchema.dateTime.described("when the upstream gave this answer"),
+        ])
+    }
+
     static func decorate(_ value: JSONValue, stale: Bool, fetchedAt: String) -> JSONValue {
         var object = value.objectValue ?? ["result": value]
         object["stale"] = .bool(stale)

@@ -34,13 +34,14 @@ public struct CommandDescriptor: Sendable {
     public var name: String
     public var summary: String
     public var params: [ParamSpec]
-    public var result: String
+    /// The JSON Schema of what the command returns (its description says it in words).
+    public var result: JSONSchema
     public var example: String?
     /// Calls longer than this get -32005.
     public var timeout: Duration
 
     public init(
-        name: String, summary: String, params: [ParamSpec] = [], result: String, example: String? = nil,
+        name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120)
     ) {
         self.name = name

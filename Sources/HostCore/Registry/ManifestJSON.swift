@@ -29,7 +29,9 @@ enum ManifestJSON {
     static func command(_ command: CommandDescriptor, plugin: String) -> JSONValue {
         var object: [String: JSONValue] = [
             "name": .string(command.name), "plugin": .string(plugin), "summary": .string(command.summary),
-            "usage": .string(usage(command)), "params": .array(command.params.map(param)), "result": .string(command.result),
+            "usage": .string(usage(command)), "params": .array(command.params.map(param)),
+            "result": .string(command.result.json["description"]?.stringValue ?? command.result.summary),
+            "result_schema": command.result.published,
         ]
         if let example = command.example { object["example"] = .string(example) }
         return .object(object)
@@ -79,7 +81,10 @@ enum ManifestJSON {
                         }
                         return .object(param)
                     }),
-                "result": ["name": "result", "description": .string(d.result), "schema": [:]],
+                "result": [
+                    "name": "result", "description": .string(d.result.json["description"]?.stringValue ?? d.result.summary),
+                    "schema": d.result.published,
+                ],
                 "tags": .array([.object(["name": .string(entry.pluginID)])]),
             ]
             if let example = d.example { method["description"] = .string("Example: \(example)") }

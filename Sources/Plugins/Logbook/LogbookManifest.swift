@@ -31,21 +31,21 @@ enum LogbookManifest {
     typealias Command = PluginCommand<LogbookService>
 
     static func c(
-        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), use method: @escaping @Sendable (LogbookService) -> @Sendable (Params) async throws -> JSONValue
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
 
     static func c(
-        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), use method: @escaping @Sendable (LogbookService) -> @Sendable () async throws -> JSONValue
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
 
     static func c(
-        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120),
         use method: @escaping @Sendable (LogbookService) -> @Sendable (Params, CallContext) async throws -> JSONValue
     ) -> Command {
@@ -53,7 +53,7 @@ enum LogbookManifest {
     }
 
     static func c(
-        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), run: @escaping @Sendable (LogbookService, Params, CallContext) async throws -> JSONValue
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, run: run)

@@ -7,19 +7,19 @@ enum OctoPrintManifest {
 
     static var custom: [Command] {
         func c(
-            _ name: String, _ summary: String, _ params: [ParamSpec], result: String, example: String? = nil, timeout: Duration = .seconds(120),
+            _ name: String, _ summary: String, _ params: [ParamSpec], result: JSONSchema, example: String? = nil, timeout: Duration = .seconds(120),
             use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params) async throws -> JSONValue
         ) -> Command {
             Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
         }
         func c(
-            _ name: String, _ summary: String, _ params: [ParamSpec], result: String, example: String? = nil, timeout: Duration = .seconds(120),
+            _ name: String, _ summary: String, _ params: [ParamSpec], result: JSONSchema, example: String? = nil, timeout: Duration = .seconds(120),
             use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params, CallContext) async throws -> JSONValue
         ) -> Command {
             Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
         }
         func c(
-            _ name: String, _ summary: String, _ params: [ParamSpec], result: String, example: String? = nil, timeout: Duration = .seconds(120),
+            _ name: String, _ summary: String, _ params: [ParamSpec], result: JSONSchema, example: String? = nil, timeout: Duration = .seconds(120),
             run: @escaping @Sendable (OctoPrintService, Params, CallContext) async throws -> JSONValue
         ) -> Command {
             Command(name, summary, params: params, result: result, example: example, timeout: timeout, run: run)

@@ -44,21 +44,21 @@ enum TasksManifest {
     typealias Command = PluginCommand<TasksService>
 
     static func c(
-        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), use method: @escaping @Sendable (TasksService) -> @Sendable (Params) async throws -> JSONValue
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
 
     static func c(
-        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), use method: @escaping @Sendable (TasksService) -> @Sendable () async throws -> JSONValue
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
 
     static func c(
-        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: String, example: String? = nil,
+        _ name: String, _ summary: String, _ params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120),
         use method: @escaping @Sendable (TasksService) -> @Sendable (Params, CallContext) async throws -> JSONValue
     ) -> Command {
@@ -105,7 +105,7 @@ enum TasksManifest {
         var updateSpecs = [idSpec, occurrenceSpec] + fieldSpecs
         updateSpecs.append(ParamSpec("status", .oneOf(TaskStatus.allCases.map(\.rawValue)), help: "needs-action, in-process, completed or cancelled"))
         updateSpecs.append(ParamSpec("clear", .array(of: .string), help: "fields to empty, e.g. [\"due\",\"location\"]"))
-        let task = "the whole task: id, title, kind, …, start/due/end (UTC …Z) with *_local and tz, overdue, reminders, channels"
+        let task = TaskSchemas.task
         return [
             c(
                 "add", "Adds a task or an event", addSpecs, result: task,
@@ -117,7 +117,7 @@ enum TasksManifest {
                 example: "assistantctl tasks.update id=… clear='[\"due\",\"location\"]'", use: TasksService.update),
             c(
                 "delete", "Deletes a task (kept 30 days for tasks.restore), or one occurrence", [idSpec, occurrenceSpec],
-                result: "{deleted: id, occurrence?}", use: TasksService.delete),
+                result: TaskSchemas.deleted, use: TasksService.delete),
             c("restore", "Undoes a delete", [idSpec], result: task, use: TasksService.restore),
             c(
                 "complete", "Completes a to-do; a repeating one moves to its next occurrence", [idSpec], result: task,
@@ -126,7 +126,7 @@ enum TasksManifest {
             c(
                 "snooze", "Delivers the last reminder again in N minutes (or moves the next one)",
                 [idSpec, ParamSpec("minutes", .integer(min: 1, max: 10_080), required: true, help: "minutes from now")],
-                result: "{id, remind_at}", use: TasksService.snooze),
+                result: TaskSchemas.snoozed, use: TasksService.snooze),
             c(
                 "list", "Lists tasks: today, overdue, upcoming or all, with filters",
                 [
@@ -141,7 +141,7 @@ enum TasksManifest {
                     ParamSpec("parent", .string, help: "sub-tasks of this task"),
                     ParamSpec("limit", .integer(min: 1, max: 100_000), help: "at most this many (default 500)"),
                 ],
-                result: "{tasks: [task…]} sorted by the next start or due, then priority", use: TasksService.list),
+                result: TaskSchemas.list.described("tasks sorted by the next start or due, then priority"), use: TasksService.list),
             c(
                 "agenda", "Every occurrence starting in [from, to), repeats expanded",
                 [
@@ -150,10 +150,7 @@ enum TasksManifest {
                     ParamSpec("category", .string, help: "only this category"),
                     ParamSpec("limit", .integer(min: 1, max: 100_000), help: "at most this many, the earliest (default 50 000)"),
                 ],
-                result: """
-                    {occurrences: [{id, title, kind, start, end, all_day, tz, start_local, end_local, status, overdue, source}], truncated, \
-                    next_from: where to continue (from = next_from) when truncated, else null}
-                    """,
+                result: TaskSchemas.agenda,
                 use: TasksService.agenda),
             c(
                 "export.ics", "Writes tasks and events to an iCalendar (.ics) file",
@@ -164,7 +161,7 @@ enum TasksManifest {
                     ParamSpec("category", .string, help: "only this category"),
                     ParamSpec("status", .oneOf(TaskStatus.allCases.map(\.rawValue)), help: "only this status"),
                 ],
-                result: "{path, todos, events, bytes}", use: TasksService.exportICS),
+                result: TaskSchemas.exported, use: TasksService.exportICS),
             c(
                 "import.ics", "Reads VTODOs and VEVENTs from an iCalendar file (one transaction; same UID = same task)",
                 [
@@ -172,7 +169,7 @@ enum TasksManifest {
                     ParamSpec("dry_run", .boolean, help: "check and count, write nothing"),
                     ParamSpec("skip_invalid", .boolean, help: "import the good items and list the bad ones (default: a bad item aborts)"),
                 ],
-                result: "{added, updated, unchanged, skipped, problems: [{uid, summary, reason}] (the first 1 000), todos, events}",
+                result: TaskSchemas.imported,
                 timeout: .seconds(1800),
                 use: TasksService.importICS),
             c(
@@ -183,14 +180,14 @@ enum TasksManifest {
                     ParamSpec("username", .string, help: "for a feed behind a login"),
                     ParamSpec("password", .secret, help: "for a feed behind a login (kept in the vault)"),
                 ],
-                result: "{name, url (query hidden), items}", use: TasksService.feedsAdd),
-            c("feeds.list", "Lists the feeds", result: "{feeds: [{name, url, items, fetched_at, problem}]}", use: TasksService.feedsList),
+                result: TaskSchemas.feed, use: TasksService.feedsAdd),
+            c("feeds.list", "Lists the feeds", result: TaskSchemas.feeds, use: TasksService.feedsList),
             c(
                 "feeds.remove", "Unsubscribes from a feed", [ParamSpec("name", .string, required: true, help: "feed")],
-                result: "{removed}", use: TasksService.feedsRemove),
+                result: TaskSchemas.removed, use: TasksService.feedsRemove),
             c(
                 "feeds.refresh", "Fetches one feed or all now", [ParamSpec("name", .string, help: "feed (default: all)")],
-                result: "{feeds: [{name, changed, items | problem}]}", use: TasksService.feedsRefresh),
+                result: TaskSchemas.refreshed, use: TasksService.feedsRefresh),
             c(
                 "caldav.add", "Adds a CalDAV account (checked before it is saved): Radicale, Nextcloud, Fastmail, iCloud (events), …",
                 [
@@ -204,25 +201,25 @@ enum TasksManifest {
                         "conflict", .oneOf(CalDAVSync.Conflict.allCases.map(\.rawValue)),
                         help: "who wins when both sides changed: server, local or newest (default)"),
                 ],
-                result: "{name, url, username, conflict, todo_calendar, event_calendar, calendars}", use: TasksService.caldavAdd),
+                result: TaskSchemas.caldavAdded, use: TasksService.caldavAdd),
             c(
-                "caldav.list", "Lists the CalDAV accounts and their state", result: "{accounts: [{name, url, username, state, items, …}]}",
+                "caldav.list", "Lists the CalDAV accounts and their state", result: TaskSchemas.caldavAccounts,
                 use: TasksService.caldavList),
             c(
                 "caldav.remove", "Removes a CalDAV account (its items stay here as local tasks)",
-                [ParamSpec("name", .string, required: true, help: "account")], result: "{removed}", use: TasksService.caldavRemove),
+                [ParamSpec("name", .string, required: true, help: "account")], result: TaskSchemas.removed, use: TasksService.caldavRemove),
             c(
                 "caldav.sync", "Syncs one account or all now", [ParamSpec("name", .string, help: "account (default: all)")],
-                result: "{accounts: [{name, pulled, pushed, deleted, merged, requests} | {name, error, code}]}", timeout: .seconds(600),
+                result: TaskSchemas.synced, timeout: .seconds(600),
                 use: TasksService.caldavSync),
-            c("categories.list", "Lists the categories", result: "{categories: [{name, builtin, tasks}]}", use: TasksService.categoriesList),
+            c("categories.list", "Lists the categories", result: TaskSchemas.categories, use: TasksService.categoriesList),
             c(
                 "categories.add", "Adds a category of your own", [ParamSpec("name", .string, required: true, help: "letters, digits, - and _")],
-                result: "{name}", use: TasksService.categoriesAdd),
+                result: TaskSchemas.category, use: TasksService.categoriesAdd),
             c(
                 "categories.remove", "Removes a category of your own that no task uses",
                 [ParamSpec("name", .string, required: true, help: "category")],
-                result: "{removed}", use: TasksService.categoriesRemove),
+                result: TaskSchemas.removed, use: TasksService.categoriesRemove),
         ]
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HostCore
 
-enum TaskKind: String, Codable, Sendable { case todo, event }
+enum TaskKind: String, Codable, Sendable, CaseIterable { case todo, event }
 
 enum TaskStatus: String, Codable, Sendable, CaseIterable {
     case needsAction = "needs-action"
