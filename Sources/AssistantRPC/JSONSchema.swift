@@ -40,6 +40,11 @@ public struct JSONSchema: Sendable, Hashable {
 
     /// An object with these properties (`key?` = may be absent), in this order.
     public static func object(_ properties: KeyValuePairs<String, JSONSchema>) -> JSONSchema {
+        object(ordered: properties.map { ($0.key, $0.value) })
+    }
+
+    /// The same, from a list built in code (columns declared by an enum).
+    public static func object(ordered properties: [(String, JSONSchema)]) -> JSONSchema {
         var declared: [(String, JSONValue)] = []
         var required: [JSONValue] = []
         for (key, schema) in properties {

@@ -92,7 +92,7 @@ enum LogbookManifest {
                 help: name.hasSuffix("_min") ? "brought-forward \(name.dropLast(4)) time; \(durationNote)" : "brought-forward count")
         }
         return [
-            c("profile.get", "Show the pilot profile", result: "the profile", use: LogbookService.profileGet),
+            c("profile.get", "Show the pilot profile", result: LogbookSchemas.profile, use: LogbookService.profileGet),
             c(
                 "profile.set", "Change the pilot profile (only the given fields)",
                 [
@@ -105,45 +105,45 @@ enum LogbookManifest {
                     ParamSpec("instrument_rating", .boolean, help: "you hold an instrument rating (waives night recency)"),
                     ParamSpec("default_function", .oneOf(TimeColumn.functionNames + ["none"]), help: "function column a new flight's time goes to"),
                     ParamSpec("night_criterion", .oneOf(NightCriterion.names), help: "how night time is computed when left empty"),
-                ], result: "the profile", example: "assistantctl logbook.profile.set name='Jana Nováková' date_of_birth=1990-04-02",
+                ], result: LogbookSchemas.profile, example: "assistantctl logbook.profile.set name='Jana Nováková' date_of_birth=1990-04-02",
                 use: LogbookService.profileSet),
 
             c(
-                "aircraft.add", "Add an aircraft", aircraftSpecs, result: "the aircraft",
+                "aircraft.add", "Add an aircraft", aircraftSpecs, result: LogbookSchemas.aircraft,
                 example: "assistantctl logbook.aircraft.add registration=OK-SKA make=Cessna model=172 type_designator=C172 class_rating='SEP(land)'",
                 use: LogbookService.aircraftAdd),
-            c("aircraft.list", "List aircraft with their flight counts", result: "{aircraft: [...]}", use: LogbookService.aircraftList),
+            c("aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, use: LogbookService.aircraftList),
             c(
                 "aircraft.update", "Change an aircraft (only the given fields)",
-                aircraftSpecs + [ParamSpec("new_registration", .string, help: "rename the aircraft (its flights follow)")], result: "the aircraft",
+                aircraftSpecs + [ParamSpec("new_registration", .string, help: "rename the aircraft (its flights follow)")], result: LogbookSchemas.aircraft,
                 use: LogbookService.aircraftUpdate),
             c(
                 "aircraft.delete", "Delete an aircraft that no flight uses",
-                [ParamSpec("registration", .string, required: true, help: "registration")], result: "{deleted: registration}",
+                [ParamSpec("registration", .string, required: true, help: "registration")], result: LogbookSchemas.aircraftDeleted,
                 use: LogbookService.aircraftDelete),
 
             c(
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
-                flightAdd, result: "the flight",
+                flightAdd, result: LogbookSchemas.flight,
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
                 use: LogbookService.flightsAdd),
             c(
                 "flights.get", "Show one flight or FSTD session", [ParamSpec("id", .integer(min: 1), required: true, help: "entry id")],
-                result: "the entry", use: LogbookService.flightsGet),
+                result: LogbookSchemas.anyEntry, use: LogbookService.flightsGet),
             c(
                 "flights.update", "Change a flight (only the given fields; derived times follow changed block times)",
-                [ParamSpec("id", .integer(min: 1), required: true, help: "flight id")] + FlightParams.specs, result: "the flight",
+                [ParamSpec("id", .integer(min: 1), required: true, help: "flight id")] + FlightParams.specs, result: LogbookSchemas.flight,
                 use: LogbookService.flightsUpdate),
             c(
                 "flights.delete", "Delete a flight or FSTD session (kept until purged; undo with flights.restore)",
-                [ParamSpec("id", .integer(min: 1), required: true, help: "entry id")], result: "{deleted: id}",
+                [ParamSpec("id", .integer(min: 1), required: true, help: "entry id")], result: LogbookSchemas.deleted,
                 run: { logbook, params, _ in try await logbook.entryDelete(params, kind: nil) }),
             c(
                 "flights.restore", "Undo the deletion of an entry", [ParamSpec("id", .integer(min: 1), required: true, help: "entry id")],
-                result: "the entry", use: LogbookService.flightsRestore),
+                result: LogbookSchemas.anyEntry, use: LogbookService.flightsRestore),
             c(
                 "flights.purge", "Remove deleted entries for good", [ParamSpec("id", .integer(min: 1), help: "only this entry")],
-                result: "{purged: count}", use: LogbookService.flightsPurge),
+                result: LogbookSchemas.purged, use: LogbookService.flightsPurge),
             c(
                 "flights.list", "Search the logbook",
                 [
@@ -159,7 +159,7 @@ enum LogbookManifest {
                     ParamSpec("deleted", .boolean, default: false, help: "list deleted entries instead"),
                     ParamSpec("limit", .integer(min: 1, max: 1000), default: 50, help: "page size"),
                     ParamSpec("offset", .integer(min: 0), default: 0, help: "entries to skip"),
-                ], result: "{total_count, entries: [...]}", example: "assistantctl logbook.flights.list text=LKTB night=true",
+                ], result: LogbookSchemas.page, example: "assistantctl logbook.flights.list text=LKTB night=true",
                 use: LogbookService.flightsList),
 
             c(
@@ -170,7 +170,7 @@ enum LogbookManifest {
                     ParamSpec("qualification", .string, help: "FSTD qualification number"),
                     ParamSpec("total", .duration, required: true, help: "session time; \(durationNote)"),
                     ParamSpec("remarks", .string, help: "remarks, e.g. the exercise"),
-                ], result: "the session",
+                ], result: LogbookSchemas.fstd,
                 example: "assistantctl logbook.fstd.add date=2026-02-10 fstd_type='A320 FFS' qualification=DE-123 total=4:00",
                 use: LogbookService.fstdAdd),
             c(
@@ -178,10 +178,10 @@ enum LogbookManifest {
                 dateRange + [
                     ParamSpec("limit", .integer(min: 1, max: 1000), default: 50, help: "page size"),
                     ParamSpec("offset", .integer(min: 0), default: 0, help: "entries to skip"),
-                ], result: "{total_count, entries: [...]}", use: LogbookService.fstdList),
+                ], result: LogbookSchemas.page, use: LogbookService.fstdList),
             c(
                 "fstd.delete", "Delete an FSTD session (kept until purged)", [ParamSpec("id", .integer(min: 1), required: true, help: "entry id")],
-                result: "{deleted: id}", run: { logbook, params, _ in try await logbook.entryDelete(params, kind: .fstd) }),
+                result: LogbookSchemas.deleted, run: { logbook, params, _ in try await logbook.entryDelete(params, kind: .fstd) }),
 
             c(
                 "certificates.add", "Record a medical (validity computed) or any other certificate or rating",
@@ -196,20 +196,20 @@ enum LogbookManifest {
                     ParamSpec("issue_date", .date, help: "issue date"),
                     ParamSpec("expiry_date", .date, help: "expiry date (for a medical: overrides the computed one, as printed)"),
                     ParamSpec("remarks", .string, help: "limitations, remarks"),
-                ], result: "the certificate with its validity",
+                ], result: LogbookSchemas.certificate,
                 example: "assistantctl logbook.certificates.add kind=medical medical_class=class2 examination_date=2026-05-04",
                 use: LogbookService.certificatesAdd),
-            c("certificates.list", "List certificates with validity", [at], result: "{certificates: [...]}", use: LogbookService.certificatesList),
+            c("certificates.list", "List certificates with validity", [at], result: LogbookSchemas.certificates, use: LogbookService.certificatesList),
             c(
                 "certificates.delete", "Delete a certificate", [ParamSpec("id", .integer(min: 1), required: true, help: "certificate id")],
-                result: "{deleted: id}", use: LogbookService.certificatesDelete),
+                result: LogbookSchemas.certificateDeleted, use: LogbookService.certificatesDelete),
 
             c(
                 "airports.search", "Find airports by ICAO/IATA code or name",
                 [
                     ParamSpec("query", .string, required: true, help: "code or part of the name or city"),
                     ParamSpec("limit", .integer(min: 1, max: 200), default: 20, help: "most results"),
-                ], result: "{airports: [...]}", example: "assistantctl logbook.airports.search query=brno", use: LogbookService.airportsSearch),
+                ], result: LogbookSchemas.airports, example: "assistantctl logbook.airports.search query=brno", use: LogbookService.airportsSearch),
             c(
                 "airports.add", "Add a private strip or correct an airport",
                 [
@@ -220,7 +220,7 @@ enum LogbookManifest {
                     ParamSpec("elevation_ft", .integer(min: -1500, max: 30000), default: 0, help: "elevation in feet"),
                     ParamSpec("tz", .string, required: true, help: "IANA time zone, e.g. Europe/Prague"),
                     ParamSpec("iata", .string, help: "IATA code"),
-                ], result: "the airport", use: LogbookService.airportsAdd),
+                ], result: LogbookSchemas.airport, use: LogbookService.airportsAdd),
 
             c(
                 "totals", "EASA column totals for a period, with starting totals, groups and paper-style page totals",
@@ -228,19 +228,19 @@ enum LogbookManifest {
                     ParamSpec("group_by", .oneOf(TotalsReport.groupings), help: "also total per group"),
                     ParamSpec("page_size", .integer(min: 5, max: 100), help: "also give page totals for pages of this many lines"),
                     ParamSpec("page", .integer(min: 1), help: "which page (default: the last)"),
-                ], result: "{period, starting, grand_total, groups?, page?}", example: "assistantctl logbook.totals group_by=year",
+                ], result: LogbookSchemas.totalsReport, example: "assistantctl logbook.totals group_by=year",
                 use: LogbookService.totals),
             c(
                 "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", startingSpecs,
-                result: "the starting totals", example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
+                result: LogbookSchemas.starting, example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
                 use: LogbookService.startingTotalsSet),
             c(
-                "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", [at], result: "{items: [...]}",
+                "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", [at], result: LogbookSchemas.limits,
                 use: LogbookService.limits),
             c(
-                "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", [at], result: "{items: [...]}",
+                "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", [at], result: LogbookSchemas.currency,
                 use: LogbookService.currency),
-            c("medical", "Medical certificate validity (Part-MED MED.A.045)", [at], result: "{medicals: [...]}", use: LogbookService.medical),
+            c("medical", "Medical certificate validity (Part-MED MED.A.045)", [at], result: LogbookSchemas.medical, use: LogbookService.medical),
             c(
                 "night", "Night time, night takeoff and night landing for a leg",
                 [
@@ -250,7 +250,7 @@ enum LogbookManifest {
                     ParamSpec("in", .dateTime, required: true, help: "block on, ISO 8601 UTC"),
                     ParamSpec("off", .dateTime, help: "takeoff"), ParamSpec("on", .dateTime, help: "landing"),
                     ParamSpec("criterion", .oneOf(NightCriterion.names), help: "night definition (default: the profile's)"),
-                ], result: "{night_min, night_takeoff, night_landing}",
+                ], result: LogbookSchemas.night,
                 example: "assistantctl logbook.night dep=LKPR arr=EGLL out=2026-01-15T15:00:00Z in=2026-01-15T17:05:00Z", use: LogbookService.night),
 
             c(
@@ -260,7 +260,7 @@ enum LogbookManifest {
                     ParamSpec("format", .oneOf(["auto"] + ImportFormat.names), default: "auto", help: "file format (detected from the header)"),
                     ParamSpec("dry_run", .boolean, default: false, help: "only report what would be imported"),
                     ParamSpec("skip_invalid", .boolean, default: false, help: "import the good rows and skip bad ones"),
-                ], result: "{format, imported, duplicates, aircraft_created, bad_rows (the first 1 000), bad_row_count, rows_read}",
+                ], result: LogbookSchemas.imported,
                 example: "assistantctl logbook.import path=~/Downloads/logbook.csv dry_run=true", timeout: .seconds(600),
                 use: LogbookService.importFile),
             c(
@@ -268,13 +268,13 @@ enum LogbookManifest {
                 [
                     ParamSpec("path", .path, required: true, help: "file to write"),
                     ParamSpec("format", .oneOf(["csv", "pdf"]), required: true, help: "csv or pdf"),
-                ] + dateRange, result: "{path, entries, pages?}", example: "assistantctl logbook.export path=logbook.pdf format=pdf",
+                ] + dateRange, result: LogbookSchemas.exported, example: "assistantctl logbook.export path=logbook.pdf format=pdf",
                 timeout: .seconds(600), use: LogbookService.export),
             c(
                 "report.mail", "Mail the logbook as an EASA PDF",
                 [
                     ParamSpec("to", .string, required: true, help: "mail address")
-                ] + dateRange, result: "{to, entries, pages}", example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
+                ] + dateRange, result: LogbookSchemas.mailed, example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
                 use: LogbookService.reportMail),
         ]
     }

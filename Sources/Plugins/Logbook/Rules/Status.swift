@@ -1,7 +1,7 @@
 import HostCore
 
 /// Validity status shared by currency, certificates and medicals: `expiring_soon` under 30 days.
-enum ValidityStatus: String, Sendable {
+enum ValidityStatus: String, Sendable, CaseIterable {
     case ok
     case expiringSoon = "expiring_soon"
     case lapsed
