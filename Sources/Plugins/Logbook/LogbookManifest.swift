@@ -115,7 +115,8 @@ enum LogbookManifest {
             c("aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, use: LogbookService.aircraftList),
             c(
                 "aircraft.update", "Change an aircraft (only the given fields)",
-                aircraftSpecs + [ParamSpec("new_registration", .string, help: "rename the aircraft (its flights follow)")], result: LogbookSchemas.aircraft,
+                aircraftSpecs + [ParamSpec("new_registration", .string, help: "rename the aircraft (its flights follow)")],
+                result: LogbookSchemas.aircraft,
                 use: LogbookService.aircraftUpdate),
             c(
                 "aircraft.delete", "Delete an aircraft that no flight uses",
@@ -199,7 +200,9 @@ enum LogbookManifest {
                 ], result: LogbookSchemas.certificate,
                 example: "assistantctl logbook.certificates.add kind=medical medical_class=class2 examination_date=2026-05-04",
                 use: LogbookService.certificatesAdd),
-            c("certificates.list", "List certificates with validity", [at], result: LogbookSchemas.certificates, use: LogbookService.certificatesList),
+            c(
+                "certificates.list", "List certificates with validity", [at], result: LogbookSchemas.certificates,
+                use: LogbookService.certificatesList),
             c(
                 "certificates.delete", "Delete a certificate", [ParamSpec("id", .integer(min: 1), required: true, help: "certificate id")],
                 result: LogbookSchemas.certificateDeleted, use: LogbookService.certificatesDelete),
