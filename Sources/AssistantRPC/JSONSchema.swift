@@ -69,8 +69,19 @@ public struct JSONSchema: Sendable, Hashable {
         JSONSchema(json: ["type": "object", "additionalProperties": values.value])
     }
 
+    /// Exactly one of the choices fits (distinct shapes: a success row or an error row).
     public static func oneOf(_ choices: [JSONSchema]) -> JSONSchema {
         JSONSchema(json: ["oneOf": .array(choices.map(\.value))])
+    }
+
+    /// At least one of the choices fits (shapes that may overlap).
+    public static func anyOf(_ choices: [JSONSchema]) -> JSONSchema {
+        JSONSchema(json: ["anyOf": .array(choices.map(\.value))])
+    }
+
+    /// An object whose fields another program chooses (OctoPrint's own answers), described.
+    public static func anyObject(_ what: String) -> JSONSchema {
+        JSONSchema(json: ["type": "object", "additionalProperties": true, "description": .string(what)])
     }
 
     /// The same schema, `null` allowed too.

@@ -36,7 +36,7 @@ enum OctoPrintManifest {
                     ParamSpec("name", .string, required: true, help: "a short name, e.g. prusa"),
                     ParamSpec("url", .string, required: true, help: "OctoPrint's address, e.g. http://octopi.local"),
                     ParamSpec("api_key", .secret, help: "API key (stored in the vault as octoprint/<name>/api_key; omitted: read from there)"),
-                ] + connectionParams, result: "the printer and OctoPrint's version",
+                ] + connectionParams, result: OctoPrintSchemas.added,
                 example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key is read from stdin",
                 use: OctoPrintService.printersAdd),
             c(
@@ -47,7 +47,7 @@ enum OctoPrintManifest {
                     ParamSpec("user", .string, help: "the OctoPrint user who should approve (default: any)"),
                     ParamSpec("app", .string, default: "assistantd", help: "the application name OctoPrint shows"),
                     ParamSpec("timeout_s", .integer(min: 10, max: 3600), default: 300, help: "how long to wait for the approval"),
-                ] + connectionParams, result: "the printer and OctoPrint's version",
+                ] + connectionParams, result: OctoPrintSchemas.granted,
                 example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700),
                 use: OctoPrintService.requestKey),
             c(
@@ -55,14 +55,14 @@ enum OctoPrintManifest {
                 [
                     ParamSpec("timeout_s", .number(min: 0.5, max: 30), default: 3, help: "how long to listen"),
                     ParamSpec("interface", .string, help: "IPv4 address of the interface to ask on (default: the system's choice)"),
-                ], result: "{printers: [{name, url, version, api, uuid, …}]}", example: "assistantctl octoprint.discover",
+                ], result: OctoPrintSchemas.discovered, example: "assistantctl octoprint.discover",
                 run: { _, params, _ in
                     let found = try await Discovery.browse(
                         interface: params.string("interface"), timeout: .milliseconds(Int64(try params.requiredDouble("timeout_s") * 1000)))
                     return ["printers": .array(found)]
                 }),
             c(
-                "printers.list", "The printers", [], result: "{printers: [...]}",
+                "printers.list", "The printers", [], result: OctoPrintSchemas.printers,
                 run: { octoprint, _, _ in ["printers": .array(try await octoprint.printers().map(\.json))] }),
             c(
                 "printers.update", "Change a printer's address or credentials (checked before saving)",
@@ -70,16 +70,16 @@ enum OctoPrintManifest {
                     ParamSpec("name", .string, required: true, help: "printer name"),
                     ParamSpec("url", .string, help: "new address"),
                     ParamSpec("api_key", .secret, help: "new API key"),
-                ] + connectionParams, result: "the printer", use: OctoPrintService.printersUpdate),
+                ] + connectionParams, result: OctoPrintSchemas.added, use: OctoPrintService.printersUpdate),
             c(
                 "printers.remove", "Forget a printer and its stored credentials", [ParamSpec("name", .string, required: true, help: "printer name")],
-                result: "{removed: name}", use: OctoPrintService.printersRemove),
+                result: OctoPrintSchemas.removed, use: OctoPrintService.printersRemove),
             c(
                 "printers.default", "Make a printer the default", [ParamSpec("name", .string, required: true, help: "printer name")],
-                result: "the printer", use: OctoPrintService.printersDefault),
+                result: OctoPrintSchemas.printer, use: OctoPrintService.printersDefault),
             c(
                 "status", "State flags, temperatures, job and progress in one call", [printerParam],
-                result: "{state, flags, temperatures, job, progress}",
+                result: OctoPrintSchemas.status,
                 example: "assistantctl octoprint.status", use: OctoPrintService.status),
             c(
                 "files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it",
@@ -88,20 +88,20 @@ enum OctoPrintManifest {
                     ParamSpec("path", .string, help: "folder on OctoPrint to upload into"),
                     ParamSpec("select", .boolean, default: false, help: "select it after upload"),
                     ParamSpec("print", .boolean, default: false, help: "start printing it after upload"),
-                ], result: "OctoPrint's answer: {done, files: {local: {name, path, …}}}",
+                ], result: OctoPrintSchemas.uploaded,
                 example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), use: OctoPrintService.upload),
             c(
                 "files.mkdir", "Create a folder",
                 [
                     printerParam, ParamSpec("name", .string, required: true, help: "folder name"),
                     ParamSpec("path", .string, help: "parent folder"),
-                ], result: "OctoPrint's answer", use: OctoPrintService.mkdir),
+                ], result: OctoPrintSchemas.folder, use: OctoPrintService.mkdir),
             c(
                 "files.download", "Download a file from OctoPrint to disk",
                 [
                     printerParam, REST.filePath,
                     ParamSpec("out", .path, required: true, help: "where to save it"),
-                ], result: "{path, bytes}", timeout: .seconds(3600),
+                ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
                 run: { octoprint, params, _ in
                     try await octoprint.download(
                         params, path: "/downloads/files/\(params.string("location") ?? "local")/\(REST.encoded(try REST.required(params, "path")))")
@@ -111,19 +111,19 @@ enum OctoPrintManifest {
                 [
                     printerParam, ParamSpec("name", .string, required: true, help: "file name"),
                     ParamSpec("out", .path, required: true, help: "where to save it"),
-                ], result: "{path, bytes}", timeout: .seconds(3600),
+                ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, "name")))")
                 }),
             c(
                 "webcam.info", "The printer's webcams (pick one by name)", [printerParam, ParamSpec("name", .string, help: "webcam name")],
-                result: "{webcams: [{name, display_name, snapshot_url, stream_url, …}]} or one webcam", use: OctoPrintService.webcamInfo),
+                result: OctoPrintSchemas.webcams, use: OctoPrintService.webcamInfo),
             c(
                 "webcam.snapshot", "Save a JPEG snapshot",
                 [
                     printerParam, ParamSpec("out", .path, required: true, help: "JPEG file to write"),
                     ParamSpec("name", .string, help: "webcam name (default: the first)"),
-                ], result: "{path, bytes, webcam}",
+                ], result: OctoPrintSchemas.snapshot,
                 example: "assistantctl octoprint.webcam.snapshot out=now.jpg", use: OctoPrintService.webcamSnapshot),
             c(
                 "webcam.frames", "Save frames from the MJPEG stream",
@@ -131,13 +131,13 @@ enum OctoPrintManifest {
                     printerParam, ParamSpec("out_dir", .path, required: true, help: "folder for frame-0001.jpg, …"),
                     ParamSpec("count", .integer(min: 1, max: 1000), default: 10, help: "how many frames"),
                     ParamSpec("name", .string, help: "webcam name (default: the first)"),
-                ], result: "{files: [...], webcam}", use: OctoPrintService.webcamFrames),
+                ], result: OctoPrintSchemas.frames, use: OctoPrintService.webcamFrames),
             c(
                 "logs.download", "Download a log file",
                 [
                     printerParam, ParamSpec("name", .string, required: true, help: "log file name"),
                     ParamSpec("out", .path, required: true, help: "where to save it"),
-                ], result: "{path, bytes}",
+                ], result: OctoPrintSchemas.saved,
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, "name")))")
                 }),
@@ -169,7 +169,7 @@ enum OctoPrintManifest {
             + RESTCatalog.all.map { r in
                 Command(
                     r.name, r.summary, params: [printerParam] + r.params,
-                    result: r.method == .GET ? "OctoPrint's answer" : "OctoPrint's answer, or {ok: true}", example: r.example
+                    result: r.result ?? OctoPrintSchemas.answer(r.method.rawValue, r.summary), example: r.example
                 ) { octoprint, params, _ in try await octoprint.rest(r, params) }
             }).map(withExample)
     }

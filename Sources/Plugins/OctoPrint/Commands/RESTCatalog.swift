@@ -55,7 +55,7 @@ enum RESTCatalog {
             jobCommand("toggle", "Pause or resume", REST.command("pause", ["action": "toggle"])),
             RESTCommand(
                 name: "job.status", summary: "The job: file, estimates, progress, state", params: [], method: .GET,
-                path: REST.fixed("/api/job")),
+                path: REST.fixed("/api/job"), result: OctoPrintSchemas.job),
         ]
     }
 
@@ -141,7 +141,7 @@ enum RESTCatalog {
                 conflict: .printerNotOperational),
             RESTCommand(
                 name: "tool.state", summary: "Hotend temperatures", params: [], method: .GET, path: REST.fixed("/api/printer/tool"),
-                conflict: .printerNotOperational),
+                conflict: .printerNotOperational, result: OctoPrintSchemas.heaters),
         ]
         for (part, max) in [("bed", \TemperatureLimits.bed), ("chamber", \TemperatureLimits.chamber)] {
             list += [
@@ -172,7 +172,7 @@ enum RESTCatalog {
         list += [
             RESTCommand(
                 name: "sd.state", summary: "Whether the SD card is ready", params: [], method: .GET, path: REST.fixed("/api/printer/sd"),
-                conflict: .printerNotOperational),
+                conflict: .printerNotOperational, result: JSONSchema.object(["ready": .boolean]).open),
             RESTCommand(
                 name: "gcode", summary: "Send G-code commands to the printer",
                 params: [ParamSpec("commands", .array(of: .string), required: true, help: "G-code lines, e.g. [\"G28\", \"M115\"]")],
@@ -405,7 +405,8 @@ enum RESTCatalog {
                 }),
             RESTCommand(name: "server.info", summary: "OctoPrint's version and safe mode", params: [], method: .GET, path: REST.fixed("/api/server")),
             RESTCommand(
-                name: "server.version", summary: "OctoPrint's server and API versions", params: [], method: .GET, path: REST.fixed("/api/version")),
+                name: "server.version", summary: "OctoPrint's server and API versions", params: [], method: .GET, path: REST.fixed("/api/version"),
+                result: OctoPrintSchemas.version),
         ]
         return list
     }

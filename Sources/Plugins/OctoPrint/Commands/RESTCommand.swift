@@ -23,6 +23,8 @@ struct RESTCommand: Sendable {
     var example: String? = nil
     /// What a 404 means for this command, when it is clearer than "not found".
     var onNotFound: (@Sendable (Params) -> RPCError)? = nil
+    /// The answer's schema where this plugin relies on its fields; else OctoPrint's answer, open.
+    var result: JSONSchema? = nil
 }
 
 enum REST {
