@@ -52,21 +52,20 @@ enum StagManifest {
             ParamSpec("account", .string, help: "the account's name (default: the university's id, or the host)"),
         ]
     }
-    static let readResult = "; with stale and fetched_at"
 
     static var commands: [Command] {
         [
             Command(
-                "universities", "Lists the known IS/STAG instances", result: "{universities:[{id, name, base_url}]}", use: StagService.universities),
+                "universities", "Lists the known IS/STAG instances", result: StagSchemas.universities, use: StagService.universities),
             Command(
                 "login", "Starts the login through the university's page; open the printed address in a browser on this machine", params: instance,
-                result: "{login_url, account, expires_in_s}", example: "assistantctl stag.login university=zcu", use: StagService.login),
+                result: StagSchemas.loginStarted, example: "assistantctl stag.login university=zcu", use: StagService.login),
             Command(
                 "login.wait", "Waits until a browser login started by stag.login has finished",
                 params: [
                     ParamSpec("account", .string, help: "the account stag.login named"),
                     ParamSpec("timeout_s", .integer(min: 1, max: 900), help: "how long to wait (default 600)"),
-                ], result: "{account, logged_in, state (logged_in, failed, waiting), detail?, roles?}", timeout: .seconds(905),
+                ], result: StagSchemas.loginOutcome, timeout: .seconds(905),
                 use: StagService.loginWait),
             Command(
                 "login.ticket", "Logs in with a pasted callback address or ticket (for a machine without a browser)",
@@ -74,26 +73,26 @@ enum StagManifest {
                     ParamSpec("callback_url", .string, help: "the address the login page sent the browser to"),
                     ParamSpec("ticket", .secret, help: "a STAG ticket"),
                 ],
-                result: "{account:{…}}", use: StagService.loginTicket),
+                result: StagSchemas.oneAccount, use: StagService.loginTicket),
             Command(
                 "login.password", "Logs in once with the STAG user name and password (the password is not stored)",
                 params: instance + [
                     ParamSpec("username", .string, required: true, help: "STAG user name"),
                     ParamSpec("password", .secret, required: true, help: "STAG password (used once)"),
                 ],
-                result: "{account:{…}}", use: StagService.loginPassword),
+                result: StagSchemas.oneAccount, use: StagService.loginPassword),
             Command(
-                "status", "Shows each account: logged in, university, name, roles, last refresh", result: "{accounts:[…]}", use: StagService.status),
-            Command("accounts.list", "Lists the accounts", result: "{accounts:[…]}", use: StagService.accountsList),
+                "status", "Shows each account: logged in, university, name, roles, last refresh", result: StagSchemas.status, use: StagService.status),
+            Command("accounts.list", "Lists the accounts", result: StagSchemas.accounts, use: StagService.accountsList),
             Command(
                 "accounts.default", "Makes an account the default", params: [ParamSpec("account", .string, required: true, help: "account name")],
-                result: "{account}", use: StagService.accountsDefault),
+                result: StagSchemas.oneAccount, use: StagService.accountsDefault),
             Command(
                 "accounts.remove", "Removes an account, its ticket and its cached data",
                 params: [ParamSpec("account", .string, required: true, help: "account name")],
-                result: "{removed}", use: StagService.accountsRemove),
+                result: StagSchemas.removed, use: StagService.accountsRemove),
             Command(
-                "logout", "Invalidates the ticket at STAG and forgets it", params: [account], result: "{account, logged_in, invalidated_at_stag}",
+                "logout", "Invalidates the ticket at STAG and forgets it", params: [account], result: StagSchemas.loggedOut,
                 use: StagService.logout),
             Command(
                 "timetable", "Dated timetable events (default: this week), every role merged",
@@ -102,47 +101,44 @@ enum StagManifest {
                     ParamSpec("to", .date, help: "last day, inclusive (default: a week from `from`)"),
                     ParamSpec("role", .oneOf(["student", "teacher", "all"]), help: "whose timetable (default: all roles)"), account,
                 ],
-                result:
-                    "{events:[{date, start, end, subject, name, type, room, teachers, week_parity, note, role, action_id, term_id}]\(readResult)}",
+                result: StagSchemas.timetable,
                 use: StagService.timetable),
             Command(
                 "exams", "Exam terms visible to the student, with their state",
                 params: [
                     ParamSpec("subject", .string, help: "only this subject, KAT/CODE"), account,
                 ],
-                result:
-                    "{terms:[{term_id, subject, name, kind, date, start, end, room, examiner, occupied, limit, state, reason, register_deadline, unregister_deadline, note}]\(readResult)}",
+                result: StagSchemas.exams,
                 use: StagService.exams),
             Command(
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [ParamSpec("term_id", .integer(min: 1), required: true, help: "the term"), account],
-                result: "{term_id, registered, message}", use: StagService.register),
+                result: StagSchemas.registration, use: StagService.register),
             Command(
                 "exams.unregister", "Unregisters from an exam term (never retried)",
                 params: [ParamSpec("term_id", .integer(min: 1), required: true, help: "the term"), account],
-                result: "{term_id, registered, message}", use: StagService.unregister),
+                result: StagSchemas.registration, use: StagService.unregister),
             Command(
                 "exams.watch", "Watches a full term for a free seat (checked every watch_every_min)",
                 params: [
                     ParamSpec("term_id", .integer(min: 1), required: true, help: "the term"),
                     ParamSpec("auto_register", .boolean, help: "register at once when a seat frees"), account,
-                ], result: "{watch:{account, term_id, auto_register, state, term}}", use: StagService.watch),
+                ], result: StagSchemas.watch, use: StagService.watch),
             Command(
-                "exams.watches", "Lists the watched terms", result: "{watches:[{account, term_id, auto_register, state, subject, since}]}",
+                "exams.watches", "Lists the watched terms", result: StagSchemas.watches,
                 use: StagService.watches),
             Command(
                 "exams.unwatch", "Stops watching a term",
                 params: [ParamSpec("term_id", .integer(min: 1), required: true, help: "the term"), account],
-                result: "{term_id, watched}", use: StagService.unwatch),
+                result: StagSchemas.unwatched, use: StagService.unwatch),
             Command(
                 "grades", "One row per subject enrolment",
                 params: [ParamSpec("year", .integer(min: 1990, max: 2100), help: "academic year (the year it starts)"), account],
-                result: "{grades:[{subject, name, credits, year, semester, grade, passed, date, attempt, examiner, kind}]\(readResult)}",
+                result: StagSchemas.grades,
                 use: StagService.grades),
             Command(
                 "results", "Credits and credit-weighted averages per semester and in total", params: [account],
-                result:
-                    "{terms:[{year, semester, credits_enrolled, credits_obtained, subjects_enrolled, subjects_passed, weighted_average}], total:{…, weighted_average_all}\(readResult)}",
+                result: StagSchemas.results,
                 use: StagService.results),
             Command(
                 "subject", "A subject's details",
@@ -150,44 +146,44 @@ enum StagManifest {
                     ParamSpec("department", .string, required: true, help: "department code, e.g. KIV"),
                     ParamSpec("code", .string, required: true, help: "subject code, e.g. UPA"),
                     ParamSpec("year", .integer(min: 1990, max: 2100), help: "academic year (default: STAG's current)"), account,
-                ], result: "{subject, name, credits, guarantors, lecturers, tutors, exam_type, hours, annotation, …\(readResult)}",
+                ], result: StagSchemas.subject,
                 use: StagService.subject),
             Command(
                 "teacher", "A teacher's details", params: [ParamSpec("id", .integer(min: 1), required: true, help: "ucitIdno"), account],
-                result: "{id, name, department, email, phone, office, …\(readResult)}", use: StagService.teacher),
+                result: StagSchemas.teacher, use: StagService.teacher),
             Command(
                 "student", "A student's details (your own by default)",
                 params: [ParamSpec("id", .string, help: "osCislo (default: your own)"), account],
-                result: "{id, name, status, programme, faculty, form, year_of_study, study_officer, …\(readResult)}", use: StagService.student),
+                result: StagSchemas.student, use: StagService.student),
             Command(
                 "calendar", "The academic year's calendar (harmonogram)",
                 params: [ParamSpec("year", .integer(min: 1990, max: 2100), help: "academic year (default: the current one)"), account],
-                result: "{year, items:[{from, to, description}]\(readResult)}", use: StagService.calendar),
+                result: StagSchemas.calendar, use: StagService.calendar),
             Command(
                 "export.ics", "Writes the timetable and registered exams as an iCalendar file",
                 params: [
                     ParamSpec("path", .path, required: true, help: "the .ics file to write (replaced atomically)"),
                     ParamSpec("from", .date, required: true, help: "first day"), ParamSpec("to", .date, required: true, help: "last day, inclusive"),
                     account,
-                ], result: "{path, events}", use: StagService.exportICS),
+                ], result: StagSchemas.exported, use: StagService.exportICS),
             Command(
                 "canteen", "The ZČU canteen menu",
                 params: [
                     ParamSpec("canteen", .oneOf(["B", "K", "b", "k"]), required: true, help: "B (Bory) or K (Kollárova)"),
                     ParamSpec("day", .integer(min: 0, max: 14), help: "0 today (default), 1 tomorrow, …"),
                 ],
-                result: "{canteen, day, soups:[{number, name, allergens:[{number, name}], prices:[{type, price}]}], main_courses:[…]\(readResult)}",
+                result: StagSchemas.canteen,
                 use: StagService.canteen),
             Command(
                 "students", "Teacher: the students of a timetable action, in Czech alphabetical order",
                 params: [
                     ParamSpec("action_id", .integer(min: 1), required: true, help: "the action (action_id in stag.timetable)"), account,
-                ], result: "{students:[{id, name, first_name, last_name, faculty, programme, year_of_study}]\(readResult)}", use: StagService.students
+                ], result: StagSchemas.students, use: StagService.students
             ),
             Command(
                 "theses", "Teacher: the theses you supervise",
                 params: [ParamSpec("year", .integer(min: 1990, max: 2100), help: "year assigned"), account],
-                result: "{theses:[{title, student, assigned, planned_submission, type, department, faculty, supervisor, opponent}]\(readResult)}",
+                result: StagSchemas.theses,
                 use: StagService.theses),
         ]
     }
