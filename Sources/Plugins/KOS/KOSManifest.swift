@@ -55,53 +55,53 @@ enum KOSManifest {
                     ParamSpec("api_url", .string, help: "KOSapi (default https://kosapi.fit.cvut.cz/api/3)"),
                     ParamSpec("auth_url", .string, help: "the OAuth server (default https://auth.fit.cvut.cz)"),
                     ParamSpec("redirect_port", .integer(min: 1024, max: 65535), help: "a fixed loopback port for an exact redirect URI"),
-                ], result: "{client_id, api_url, auth_url, redirect_port, checked}", use: KOSService.setup),
+                ], result: KOSSchemas.setup, use: KOSService.setup),
             Command(
-                "login", "Starts the login; open the printed address in a browser on this machine", result: "{login_url, expires_in_s}",
+                "login", "Starts the login; open the printed address in a browser on this machine", result: KOSSchemas.loginStarted,
                 use: KOSService.login),
             Command(
                 "login.wait", "Waits until the browser login has finished",
                 params: [
                     ParamSpec("timeout_s", .integer(min: 1, max: 900), help: "how long to wait (default 600)")
-                ], result: "the status, or {state: failed, detail}", timeout: .seconds(905), use: KOSService.loginWait),
+                ], result: KOSSchemas.loginOutcome, timeout: .seconds(905), use: KOSService.loginWait),
             Command(
                 "login.code", "Completes a login with the pasted address the browser was redirected to",
                 params: [
                     ParamSpec("callback_url", .string, required: true, help: "the redirect address with code and state")
-                ], result: "the status", use: KOSService.loginCode),
+                ], result: KOSSchemas.status, use: KOSService.loginCode),
             Command(
-                "status", "Shows whether you are logged in, as whom, and the token's expiry", result: "{set_up, logged_in, username, expires_at, …}",
+                "status", "Shows whether you are logged in, as whom, and the token's expiry", result: KOSSchemas.status,
                 use: KOSService.status),
-            Command("logout", "Forgets your tokens", result: "{logged_in}", use: KOSService.logout),
+            Command("logout", "Forgets your tokens", result: KOSSchemas.loggedOut, use: KOSService.logout),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
                 params: [
                     ParamSpec("which", .oneOf(["current", "next", "prev"]), help: "current (default), next or prev")
-                ], result: "{code, name, start, end, stale, fetched_at}", use: KOSService.semester),
+                ], result: KOSSchemas.semester, use: KOSService.semester),
             Command(
                 "timetable", "My timetable slots, by day and start, filtered by week parity",
                 params: [
                     semester,
                     ParamSpec(
                         "parity", .oneOf(["even", "odd", "both"]), help: "even or odd weeks (slots of both kinds included), or both (default)"),
-                ], result: "{slots:[{day, start, end, course, course_name, kind, parallel, parity, room, teachers, weeks}], stale, fetched_at}",
+                ], result: KOSSchemas.timetable,
                 use: KOSService.timetable),
             Command(
                 "courses", "My enrolled courses in a semester, with credits",
                 params: [
                     ParamSpec("sem", .string, help: "a semester code (B261), current (default), next, prev or none (all)")
-                ], result: "{courses:[{code, name, credits, completion, completed, assessment, semester, external}], credits, stale, fetched_at}",
+                ], result: KOSSchemas.courses,
                 use: KOSService.courses),
             Command(
                 "results", "Credits enrolled and obtained per semester and in total (external enrolments count)",
-                result: "{semesters:[{semester, credits_enrolled, credits_obtained, courses_enrolled, courses_completed}], total, stale, fetched_at}",
+                result: KOSSchemas.results,
                 use: KOSService.results),
             Command(
                 "course", "A course's details (public data)",
                 params: [
                     ParamSpec("code", .string, required: true, help: "course code, e.g. BI-OPT"),
                     ParamSpec("sem", .string, help: "a semester code, current, next, prev or none (default: the course's static data)"),
-                ], result: "{code, name, credits, completion, season, range, programme_type, annotation, details:{…}, stale, fetched_at}",
+                ], result: KOSSchemas.courseDetail,
                 use: KOSService.course),
             Command(
                 "exams", "Exams: of a course, mine only, or of all my enrolled courses",
@@ -109,38 +109,37 @@ enum KOSManifest {
                     ParamSpec("course", .string, help: "a course code"), ParamSpec("mine", .boolean, help: "only the exams I am registered for"),
                     ParamSpec("sem", .string, help: "a semester code, current (default), next, prev or none"),
                 ],
-                result:
-                    "{exams:[{id, course, start, end, room, capacity, occupied, full, kind, examiners, signin_deadline, cancel_deadline, registered}], stale, fetched_at}",
+                result: KOSSchemas.exams,
                 use: KOSService.exams),
             Command(
                 "events", "The course events (tests and similar) of my enrolled courses", params: [semester],
-                result: "{events:[{id, course, name, start, end, room, capacity, occupied}], stale, fetched_at}", use: KOSService.events),
+                result: KOSSchemas.events, use: KOSService.events),
             Command(
                 "people.search", "Finds people and teachers by name or username (accents optional), or lists a division's teachers",
                 params: [
                     ParamSpec("q", .string, help: "part of a name or username, e.g. novak"),
                     ParamSpec("division", .string, help: "a division's code, e.g. 18102"),
                     ParamSpec("limit", .integer(min: 1, max: 1000), help: "at most this many (default 200)"),
-                ], result: "{people:[{username, name, titles:{before, after}, email, division, roles}], stale, fetched_at}",
+                ], result: KOSSchemas.people,
                 example: "assistantctl kos.people.search q=dvorak", use: KOSService.peopleSearch),
             Command(
                 "office", "The study office's hours (from the config: KOSapi does not serve them)",
-                result: "{configured, hours:[{day, weekday, hours}], message?}", use: KOSService.office),
+                result: KOSSchemas.office, use: KOSService.office),
             Command(
                 "export.ics", "Writes the semester's classes, week by week, and my registered exams to an .ics file",
                 params: [
                     ParamSpec("path", .path, required: true, help: "the .ics file to write (replaced atomically)"), semester,
-                ], result: "{path, events, semester, first_week_parity, teaching_weeks}", use: KOSService.exportICS),
+                ], result: KOSSchemas.exported, use: KOSService.exportICS),
             Command(
                 "exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [examID],
-                result: "{watch:{exam_id, full, exam}}", use: KOSService.watch),
+                result: KOSSchemas.watch, use: KOSService.watch),
             Command(
-                "exams.watches", "Lists the watched exams", result: "{watches:[{exam_id, course, start, full, seats_freed, since}]}",
+                "exams.watches", "Lists the watched exams", result: KOSSchemas.watches,
                 use: KOSService.watches),
-            Command("exams.unwatch", "Stops watching an exam", params: [examID], result: "{exam_id, watched}", use: KOSService.unwatch),
+            Command("exams.unwatch", "Stops watching an exam", params: [examID], result: KOSSchemas.unwatched, use: KOSService.unwatch),
             Command(
                 "profile", "Your name, username, study programme, study group, grade and status",
-                result: "{name, username, programme, study_group, grade, status, stale, fetched_at}", use: KOSService.profile),
+                result: KOSSchemas.profile, use: KOSService.profile),
         ]
     }
 }

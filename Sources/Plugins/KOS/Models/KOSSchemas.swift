@@ -1,0 +1,86 @@
+import HostCore
+
+/// The JSON Schemas of the KOS plugin's results. KOSapi's Atom entries leave out what they do not
+/// know, so what comes from an entry may be null; what this plugin computes is always there.
+enum KOSSchemas {
+    static let text = JSONSchema.string.nullable
+    static let number = JSONSchema.integer.nullable
+    static let localTime = JSONSchema.string.nullable.described("YYYY-MM-DDTHH:MM, Prague time")
+
+    static let setup = JSONSchema.object([
+        "client_id": .string, "api_url": .string, "auth_url": .string, "redirect_port": number, "checked": .boolean,
+    ])
+    static let loginStarted = JSONSchema.object(["login_url": JSONSchema.string.described("open it in a browser"), "expires_in_s": .integer])
+    static let status = JSONSchema.object([
+        "set_up": .boolean, "logged_in": .boolean, "client_id?": .string, "api_url?": .string, "username?": text,
+        "expires_at?": JSONSchema.dateTime.nullable,
+        "state?": JSONSchema.enumeration(["ready", "needs_reauth", "logged_out"]), "detail?": text,
+    ])
+    /// The status once the login is done; else where it stands.
+    static let loginOutcome = JSONSchema.anyOf([
+        status, .object(["logged_in": .boolean, "state": .enumeration(["waiting", "failed"]), "detail?": .string]),
+    ])
+    static let loggedOut = JSONSchema.object(["logged_in": .boolean])
+
+    static let semester = ReadCache.schema(.object(["code": .string, "name": text, "start": .date, "end": .date]))
+    static let slot = JSONSchema.object([
+        "day": number.described("1 = Monday"), "start": JSONSchema.string.nullable.described("HH:MM"),
+        "end": JSONSchema.string.nullable.described("HH:MM"), "course": text, "course_name": text, "kind": text, "parallel": text,
+        "parity": .enumeration(["both", "odd", "even"]), "room": text, "teachers": .array(.string), "weeks": text,
+    ])
+    static let timetable = ReadCache.schema(.object(["slots": .array(slot)]))
+    static let course = JSONSchema.object([
+        "code": text, "name": text, "credits": number, "completion": text, "completed": .boolean, "assessment": .boolean, "semester": text,
+        "external": JSONSchema.boolean.described("enrolled at another faculty or school"),
+    ])
+    static let courses = ReadCache.schema(.object(["courses": .array(course), "credits": .integer]))
+    static let summary = JSONSchema.object([
+        "credits_enrolled": .integer, "credits_obtained": .integer, "courses_enrolled": .integer, "courses_completed": .integer,
+    ])
+    static let results = ReadCache.schema(.object(["semesters": .array(summary.adding(["semester": .string])), "total": summary]))
+    static let courseDetail = ReadCache.schema(
+        .object([
+            "code": .string, "name": text, "credits": number, "completion": text, "season": text, "range": text, "programme_type": text,
+            "annotation": text,
+            "details": .object(["lectures": text, "tutorials": text, "requirements": text, "literature": text, "objectives": text]),
+        ]))
+    static let exam = JSONSchema.object([
+        "id": .string, "course": text, "start": localTime, "end": localTime, "room": text, "capacity": number, "occupied": number,
+        "full": .boolean, "kind": .enumeration(["exam", "assessment"]), "examiners": .array(.string), "signin_deadline": text,
+        "cancel_deadline": text, "registered": .boolean,
+    ])
+    static let exams = ReadCache.schema(.object(["exams": .array(exam)]))
+    static let events = ReadCache.schema(
+        .object([
+            "events": .array(
+                .object([
+                    "id": .string, "course": text, "name": text, "start": localTime, "end": localTime, "room": text, "capacity": number,
+                    "occupied": number,
+                ]))
+        ]))
+    static let people = ReadCache.schema(
+        .object([
+            "people": .array(
+                .object([
+                    "username": .string, "name": .string, "titles": .object(["before": text, "after": text]), "email": text, "division": text,
+                    "roles": .array(.string),
+                ]))
+        ]))
+    static let office = JSONSchema.object([
+        "configured": .boolean, "hours": .array(.object(["day": .string, "weekday": JSONSchema.integer.described("1 = Monday"), "hours": .string])),
+        "message?": .string,
+    ])
+    static let exported = JSONSchema.object([
+        "path": .string, "events": .integer, "semester": .string, "first_week_parity": .enumeration(["odd", "even"]), "teaching_weeks": .integer,
+    ])
+    static let watch = JSONSchema.object(["watch": .object(["exam_id": .string, "full": .boolean, "exam": exam])])
+    static let watches = JSONSchema.object([
+        "watches": .array(
+            .object(["exam_id": .string, "course": text, "start": localTime, "full": .boolean, "seats_freed": .integer, "since": .dateTime]))
+    ])
+    static let unwatched = JSONSchema.object(["exam_id": .string, "watched": .boolean])
+    static let profile = ReadCache.schema(
+        .object([
+            "name": .string, "username": .string, "programme": text, "study_group": number, "grade": number, "status": text,
+        ]))
+}
