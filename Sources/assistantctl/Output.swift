@@ -83,6 +83,7 @@ enum Output {
         }
         lines.append("")
         lines.append("result: \(help["result"]?.stringValue ?? "")")
+        if let schema = help["result_schema"] { lines += JSONSchema.outline(schema).dropFirst() }
         if let example = help["example"]?.stringValue { lines.append("example: \(example)") }
         return lines.joined(separator: "\n")
     }

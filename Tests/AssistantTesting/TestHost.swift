@@ -158,12 +158,6 @@ public final class TestHost: Sendable {
     /// the command's result schema too.
     public func checkResult(of method: String, _ value: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) {
         guard let schema = host.dispatcher.methods[method]?.descriptor.result else { return }
-        if let path = ProcessInfo.processInfo.environment["ASSISTANT_TEST_RECORD_RESULTS"] {
-            let fd = open(path, O_WRONLY | O_APPEND)
-            let line = Array((JSONValue.object(["method": .string(method), "result": value]).encodedString() + "\n").utf8)
-            _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
-        }
         let problems = schema.problems(in: value)
         if !problems.isEmpty {
             let text: String = "\(method)'s result does not fit its schema:\n" + problems.joined(separator: "\n")

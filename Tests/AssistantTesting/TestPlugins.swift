@@ -31,7 +31,7 @@ public final class EchoPlugin: AssistantPlugin {
                 params: [
                     ParamSpec("text", .string, required: true, help: "what to say"),
                     ParamSpec("times", .integer(min: 1, max: 5), default: 1, help: "how often"),
-                ], result: "the text", example: "assistantctl echo.say text=hi"
+                ], result: .any("the text"), example: "assistantctl echo.say text=hi"
             ) { plugin, params, _ in
                 let text = try params.requiredString("text")
                 let times = Int(try params.requiredInt("times"))
@@ -43,7 +43,7 @@ public final class EchoPlugin: AssistantPlugin {
             },
             PluginCommand(
                 "login", "Pretend to log in upstream and relay its settings",
-                params: [ParamSpec("token", .secret, required: true, help: "an upstream token")], result: "upstream settings"
+                params: [ParamSpec("token", .secret, required: true, help: "an upstream token")], result: .any("upstream settings")
             ) { _, params, _ in
                 let token = try params.requiredString("token")
                 return [
@@ -53,27 +53,27 @@ public final class EchoPlugin: AssistantPlugin {
             },
             PluginCommand(
                 "slow", "Report progress, then answer",
-                params: [ParamSpec("steps", .integer(min: 0, max: 100), default: 3, help: "progress steps")], result: "done",
+                params: [ParamSpec("steps", .integer(min: 0, max: 100), default: 3, help: "progress steps")], result: .any("done"),
                 timeout: .seconds(5)
             ) { _, params, call in
                 let steps = try params.requiredInt("steps")
                 for step in 0..<steps { call.progress("step \(step + 1)", done: step + 1, total: steps) }
                 return "done"
             },
-            PluginCommand("crash", "Throw an unexpected error", result: "never") { _, _, _ in
+            PluginCommand("crash", "Throw an unexpected error", result: .any("never")) { _, _, _ in
                 struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
                 throw Boom()
             },
-            PluginCommand("reauth", "Upstream refuses the credentials", result: "never") { _, _, _ in
+            PluginCommand("reauth", "Upstream refuses the credentials", result: .any("never")) { _, _, _ in
                 throw PluginError.needsReauth("the upstream refused the token")
             },
-            PluginCommand("hang", "Never answer", result: "never", timeout: .milliseconds(200)) { _, _, _ in
+            PluginCommand("hang", "Never answer", result: .any("never"), timeout: .milliseconds(200)) { _, _, _ in
                 try await Task.sleep(for: .seconds(3600))
                 return .null
             },
             PluginCommand(
                 "hold", "Hold the call (an hour by default), telling the test when it starts and how it ends",
-                params: [ParamSpec("ms", .integer(min: 0, max: 3_600_000), help: "how long")], result: "held"
+                params: [ParamSpec("ms", .integer(min: 0, max: 3_600_000), help: "how long")], result: .any("held")
             ) { [holdContinuation] _, params, _ in
                 holdContinuation.yield("started")
                 do {
@@ -85,28 +85,28 @@ public final class EchoPlugin: AssistantPlugin {
                 holdContinuation.yield("finished")
                 return "held"
             },
-            PluginCommand("path", "Echo a path", params: [ParamSpec("file", .path, required: true, help: "a file")], result: "the path") {
+            PluginCommand("path", "Echo a path", params: [ParamSpec("file", .path, required: true, help: "a file")], result: .any("the path")) {
                 _, params, _ in .string(try params.requiredString("file"))
             },
-            PluginCommand("vault", "Read the plugin's vault entry 'token'", result: "the value or null") { plugin, _, _ in
+            PluginCommand("vault", "Read the plugin's vault entry 'token'", result: .any("the value or null")) { plugin, _, _ in
                 try await plugin.vault.get("token").map(JSONValue.string) ?? .null
             },
-            PluginCommand("offline", "The upstream cannot be reached", result: "never") { _, _, _ in
+            PluginCommand("offline", "The upstream cannot be reached", result: .any("never")) { _, _, _ in
                 throw PluginError.notReady("printer.local:80 refused the connection")
             },
             PluginCommand(
                 "wait", "Answer after a while",
-                params: [ParamSpec("ms", .integer(min: 0, max: 60_000), required: true, help: "milliseconds")], result: "waited"
+                params: [ParamSpec("ms", .integer(min: 0, max: 60_000), required: true, help: "milliseconds")], result: .any("waited")
             ) { _, params, _ in
                 try await Task.sleep(for: .milliseconds(try params.requiredInt("ms")))
                 return "waited"
             },
-            PluginCommand("greeting", "The configured greeting (a typed config key)", result: "the greeting") { plugin, _, _ in
+            PluginCommand("greeting", "The configured greeting (a typed config key)", result: .any("the greeting")) { plugin, _, _ in
                 .string(plugin.config[Self.greeting])
             },
             PluginCommand(
                 "measure", "An Encodable model as the result", params: [ParamSpec("text", .string, required: true, help: "text")],
-                result: "{text, length}"
+                result: .any("{text, length}")
             ) { (_: PluginContext, params: Params, _: CallContext) async throws -> Measured in
                 let text = try params.requiredString("text")
                 return Measured(text: text, length: text.count)
@@ -153,7 +153,7 @@ public final class FlakyPlugin: AssistantPlugin {
     public init(failures: Int) { remaining = NIOLockedValueBox(failures) }
 
     public var info: PluginInfo { PluginInfo(id: "flaky", version: "1.0", summary: "Flaky") }
-    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: "pong") { _, _, _ in "pong" }] }
+    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: .any("pong")) { _, _, _ in "pong" }] }
 
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> {
         attempts.withLockedValue { $0 += 1 }
@@ -170,7 +170,7 @@ public final class FlakyPlugin: AssistantPlugin {
 public final class BrokenPlugin: AssistantPlugin {
     public init() {}
     public var info: PluginInfo { PluginInfo(id: "broken", version: "1.0", summary: "Broken") }
-    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: "pong") { _, _, _ in "pong" }] }
+    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: .any("pong")) { _, _, _ in "pong" }] }
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> {
         struct SetupExploded: Error, CustomStringConvertible { var description: String { "setup exploded" } }
         throw SetupExploded()
@@ -183,7 +183,7 @@ public final class GatedPlugin: AssistantPlugin {
     public init() {}
     public var info: PluginInfo { PluginInfo(id: "gated", version: "1.0", summary: "Gated") }
     public var commands: [PluginCommand<String>] {
-        [PluginCommand("ping", "ping", result: "the service's word") { service, _, _ in .string(service) }]
+        [PluginCommand("ping", "ping", result: .any("the service's word")) { service, _, _ in .string(service) }]
     }
     public func setup(_ context: PluginContext) async throws -> PluginSetup<String> {
         await gate.wait()
@@ -224,7 +224,7 @@ public struct MisnamedPlugin: AssistantPlugin {
     }
     public var info: PluginInfo { PluginInfo(id: id, version: "1", summary: "x") }
     public var commands: [PluginCommand<Void>] {
-        commandNames.map { PluginCommand($0, "x", result: "x") { _, _, _ in .null } }
+        commandNames.map { PluginCommand($0, "x", result: .any("x")) { _, _, _ in .null } }
     }
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> { .ready(()) }
 }
@@ -236,7 +236,7 @@ public struct NamedEchoPlugin: AssistantPlugin {
     public var info: PluginInfo { PluginInfo(id: "named", version: "1", summary: "named") }
     public var commands: [PluginCommand<Void>] {
         names.map { name in
-            PluginCommand(name, "answers its name", params: [ParamSpec("n", .integer(), required: true, help: "a number")], result: "name:n") {
+            PluginCommand(name, "answers its name", params: [ParamSpec("n", .integer(), required: true, help: "a number")], result: .any("name:n")) {
                 _, params, _ in .string("\(name):\(try params.requiredInt("n"))")
             }
         }
@@ -257,7 +257,7 @@ public struct AccountsPlugin: AssistantPlugin {
                 params: [
                     ParamSpec("name", .string, required: true, help: "name"), ParamSpec("url", .string, required: true, help: "url"),
                     ParamSpec("key", .secret, required: true, help: "key"),
-                ], result: "the account"
+                ], result: .any("the account")
             ) { accounts, params, _ in
                 let account = try await accounts.save(
                     try params.requiredString("name"), settings: ["url": .string(try params.requiredString("url"))],
@@ -267,24 +267,27 @@ public struct AccountsPlugin: AssistantPlugin {
                 }
                 return account.json
             },
-            PluginCommand("accounts.list", "list", result: "accounts") { accounts, _, _ in
+            PluginCommand("accounts.list", "list", result: .any("accounts")) { accounts, _, _ in
                 ["accounts": .array(try await accounts.list().map(\.json))]
             },
-            PluginCommand("accounts.default", "default", params: [ParamSpec("name", .string, required: true, help: "name")], result: "the account") {
+            PluginCommand(
+                "accounts.default", "default", params: [ParamSpec("name", .string, required: true, help: "name")], result: .any("the account")
+            ) {
                 accounts, params, _ in try await accounts.setDefault(try params.requiredString("name")).json
             },
-            PluginCommand("accounts.remove", "remove", params: [ParamSpec("name", .string, required: true, help: "name")], result: "ok") {
+            PluginCommand("accounts.remove", "remove", params: [ParamSpec("name", .string, required: true, help: "name")], result: .any("ok")) {
                 accounts, params, _ in
                 try await accounts.remove(try params.requiredString("name"))
                 return ["removed": .string(try params.requiredString("name"))]
             },
-            PluginCommand("use", "use", params: [ParamSpec("account", .string, help: "account")], result: "the account and its key") {
+            PluginCommand("use", "use", params: [ParamSpec("account", .string, help: "account")], result: .any("the account and its key")) {
                 accounts, params, _ in
                 let account = try await accounts.usable(params.string("account"))
                 return ["account": .string(account.name), "has_key": .bool(try await accounts.secret(account.name, "key") != nil)]
             },
-            PluginCommand("expire", "the upstream refused it", params: [ParamSpec("account", .string, required: true, help: "account")], result: "ok")
-            {
+            PluginCommand(
+                "expire", "the upstream refused it", params: [ParamSpec("account", .string, required: true, help: "account")], result: .any("ok")
+            ) {
                 accounts, params, _ in
                 try await accounts.needsReauth(try params.requiredString("account"), reason: "the token expired")
                 return "ok"
@@ -324,11 +327,11 @@ public struct FeedPlugin: AssistantPlugin {
 
     public var commands: [PluginCommand<Service>] {
         [
-            PluginCommand("point", "set the upstream", params: [ParamSpec("url", .string, required: true, help: "url")], result: "ok") {
+            PluginCommand("point", "set the upstream", params: [ParamSpec("url", .string, required: true, help: "url")], result: .any("ok")) {
                 feed, params, _ in
                 try await feed.context.accounts.save("main", settings: ["url": .string(try params.requiredString("url"))]).json
             },
-            PluginCommand("read", "a cached read", params: [ParamSpec("path", .string, required: true, help: "path")], result: "the answer") {
+            PluginCommand("read", "a cached read", params: [ParamSpec("path", .string, required: true, help: "path")], result: .any("the answer")) {
                 feed, params, _ in
                 let path = try params.requiredString("path")
                 let client = try await feed.client()
@@ -336,7 +339,7 @@ public struct FeedPlugin: AssistantPlugin {
                     try await client.json(.GET, path)
                 }
             },
-            PluginCommand("watch", "poll /items", params: [ParamSpec("every_s", .integer(min: 1), default: 120, help: "s")], result: "ok") {
+            PluginCommand("watch", "poll /items", params: [ParamSpec("every_s", .integer(min: 1), default: 120, help: "s")], result: .any("ok")) {
                 feed, params, _ in
                 let context = feed.context
                 try await context.refresh.arm(
@@ -351,11 +354,11 @@ public struct FeedPlugin: AssistantPlugin {
                         }))
                 return "armed"
             },
-            PluginCommand("unwatch", "stop polling", result: "ok") { feed, _, _ in
+            PluginCommand("unwatch", "stop polling", result: .any("ok")) { feed, _, _ in
                 await feed.context.refresh.cancel(name: "items", account: "main")
                 return "stopped"
             },
-            PluginCommand("refresh", "poll now", result: "the change") { feed, _, _ in
+            PluginCommand("refresh", "poll now", result: .any("the change")) { feed, _, _ in
                 let change = try await feed.context.refresh.runNow(name: "items", account: "main")
                 return [
                     "baseline": .bool(change.isBaseline), "added": .array(change.added.keys.sorted().map(JSONValue.string)),

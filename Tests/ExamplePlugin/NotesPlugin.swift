@@ -16,17 +16,20 @@ public struct NotesPlugin: AssistantPlugin {
             configOptions: [Self.maxLength.option])
     }
 
+    /// What a note looks like in a result: its schema, published by `rpc.discover` and `help`.
+    static let note = JSONSchema.object(["id": .integer, "text": .string, "created": .dateTime])
+
     // Each command is declared once, with its parameters and its handler. The host adds the
     // `notes.` prefix, validates the parameters and hands the handler the running service.
     public var commands: [PluginCommand<NotesService>] {
         [
             PluginCommand(
                 "add", "Take a note", params: [ParamSpec("text", .string, required: true, help: "the note")],
-                result: "the note", example: "assistantctl notes.add text='buy filament'", use: NotesService.add),
-            PluginCommand("list", "The notes, newest first", result: "{notes: [...]}", use: NotesService.list),
+                result: Self.note, example: "assistantctl notes.add text='buy filament'", use: NotesService.add),
+            PluginCommand("list", "The notes, newest first", result: .object(["notes": .array(Self.note)]), use: NotesService.list),
             PluginCommand(
                 "delete", "Delete a note", params: [ParamSpec("id", .integer(min: 1), required: true, help: "note id")],
-                result: "{deleted: id}"
+                result: .object(["deleted": .integer])
             ) { notes, params, _ in
                 try await notes.delete(id: try params.requiredInt("id"))
             },

@@ -49,4 +49,16 @@ import Testing
         #expect(JSONSchema.enumeration(["a"]).nullable.problems(in: .null) == [])
         #expect(JSONSchema.constant("flight").problems(in: "fstd") == ["$: must be \"flight\", got \"fstd\""])
     }
+
+    @Test func helpOutlinesTheRequiredFieldsInOrderThenTheOptionalOnes() {
+        let schema = JSONSchema.object([
+            "id": .string, "state": JSONSchema.enumeration(["open", "done"]).described("where it stands"), "due?": JSONSchema.dateTime.nullable,
+            "rows": .array(.object(["n": .integer])),
+        ])
+        #expect(
+            JSONSchema.outline(schema.published) == [
+                "object", "  id: string", "  state: \"open\" | \"done\"  (where it stands)", "  rows: [object]", "    n: integer",
+                "  due?: string (date-time) | null",
+            ])
+    }
 }

@@ -26,7 +26,8 @@ struct HostMethod: Sendable {
 enum HostMethods {
     static let all: [HostMethod] = [
         HostMethod(
-            descriptor: CommandDescriptor(name: "ping", summary: "Check that the daemon answers", result: "\"pong\"", example: "assistantctl ping")
+            descriptor: CommandDescriptor(
+                name: "ping", summary: "Check that the daemon answers", result: JSONSchema.constant("pong"), example: "assistantctl ping")
         ) {
             _ in "pong"
         },
@@ -34,7 +35,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "help", summary: "List every method, or describe one with its parameters",
                 params: [ParamSpec("method", .string, help: "a method name such as vault.set")],
-                result: "{methods: [{name, plugin, summary, usage}]} or one method's full description",
+                result: HostSchemas.help,
                 example: "assistantctl help vault.set")
         ) { host, params, _ in
             let table = host.dispatcher.methods
@@ -58,7 +59,7 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
-                name: "status", summary: "Daemon version, uptime, socket, database, plugins and jobs", result: "an object",
+                name: "status", summary: "Daemon version, uptime, socket, database, plugins and jobs", result: HostSchemas.status,
                 example: "assistantctl status")
         ) { host, _, _ in
             await status(host)
@@ -66,7 +67,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "time", summary: "The daemon's clock and configured time zone (the CLI shows times in it)",
-                result: "{now, time_zone, utc_offset_s}")
+                result: JSONSchema.object(["now": .dateTime, "time_zone": .string, "utc_offset_s": .integer]))
         ) { host, _, _ in
             let zone = host.configuration.timeZone
             let now = host.clock.now
@@ -77,7 +78,8 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
-                name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests", result: "an OpenRPC 1.2 document"
+                name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests",
+                result: JSONSchema.anyObject("an OpenRPC 1.2 document: every method with its parameters' and its result's JSON Schemas")
             )
         ) { host, _, _ in
             ManifestJSON.openRPC(host.dispatcher.methods, version: host.options.version)
@@ -85,7 +87,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "plugins.list", summary: "Plugins with their state, commands, jobs, topics and vault names",
-                result: "[{id, version, summary, state, detail, commands, jobs, topics, vault_names}]")
+                result: JSONSchema.array(HostSchemas.pluginEntry))
         ) { host, _, _ in
             var list: [JSONValue] = []
             for supervisor in host.supervisors {
@@ -108,7 +110,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "jobs.list", summary: "Periodic jobs with last and next run and last outcome",
-                result: "[{id, schedule, last_run, next_run, last_outcome, …}]")
+                result: JSONSchema.array(HostSchemas.job))
         ) { host, _, _ in
             try JSONValue(encoding: await host.scheduler.list())
         },
@@ -116,7 +118,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "jobs.run", summary: "Run a job now (refused while it is already running)",
                 params: [ParamSpec("id", .string, required: true, help: "job id as listed by jobs.list, e.g. host.prune")],
-                result: "the job's status after the run", example: "assistantctl jobs.run id=host.prune")
+                result: HostSchemas.job.described("the job's status after the run"), example: "assistantctl jobs.run id=host.prune")
         ) { host, params, _ in
             try JSONValue(encoding: await host.scheduler.runNow(try params.requiredString("id")))
         },
@@ -126,7 +128,7 @@ enum HostMethods {
                 params: [
                     ParamSpec("name", .string, required: true, help: "<plugin>/<name>, e.g. host/smtp/password"),
                     ParamSpec("secret", .secret, required: true, help: "the secret value"),
-                ], result: "{name, stored: true}", example: "assistantctl vault set host/smtp/password")
+                ], result: JSONSchema.object(["name": .string, "stored": .constant(true)]), example: "assistantctl vault set host/smtp/password")
         ) { host, params, _ in
             let name = try params.requiredString("name")
             let scope = String(name.prefix { $0 != "/" })
@@ -142,14 +144,15 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.list", summary: "Vault entry names and timestamps (never values)",
                 params: [ParamSpec("prefix", .string, help: "only names starting with this, e.g. octoprint/")],
-                result: "[{name, created_at, updated_at}]")
+                result: JSONSchema.array(HostSchemas.vaultEntry))
         ) { host, params, _ in
             try JSONValue(encoding: try await vaultCall { try await host.vault.list(prefix: params.string("prefix")) })
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.delete", summary: "Delete a vault entry",
-                params: [ParamSpec("name", .string, required: true, help: "the entry's full name")], result: "{name, deleted: true}")
+                params: [ParamSpec("name", .string, required: true, help: "the entry's full name")],
+                result: JSONSchema.object(["name": .string, "deleted": .constant(true)]))
         ) { host, params, _ in
             let name = try params.requiredString("name")
             guard try await vaultCall({ try await host.vault.delete(name) }) else {
@@ -159,7 +162,8 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
-                name: "vault.status", summary: "Whether the vault is locked, and its key mode", result: "{mode, locked, entries}")
+                name: "vault.status", summary: "Whether the vault is locked, and its key mode",
+                result: JSONSchema.object(["mode": .enumeration(["keyfile", "passphrase"]), "locked": .boolean, "entries": .integer]))
         ) { host, _, _ in
             let entries = try await host.vault.list(prefix: nil).count
             return ["mode": .string(await host.vault.mode), "locked": .bool(await host.vault.isLocked), "entries": .int(Int64(entries))]
@@ -167,7 +171,8 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.unlock", summary: "Unlock a passphrase vault (the first unlock sets the passphrase)",
-                params: [ParamSpec("passphrase", .secret, required: true, help: "the vault passphrase")], result: "{locked: false}")
+                params: [ParamSpec("passphrase", .secret, required: true, help: "the vault passphrase")],
+                result: JSONSchema.object(["locked": .constant(false)]))
         ) { host, params, _ in
             try await vaultCall { try await host.vault.unlock(passphrase: try params.requiredString("passphrase")) }
             for supervisor in host.supervisors { await supervisor.credentialsChanged() }
@@ -175,7 +180,8 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
-                name: "vault.lock", summary: "Forget the key of a passphrase vault until the next unlock", result: "{locked: true}")
+                name: "vault.lock", summary: "Forget the key of a passphrase vault until the next unlock",
+                result: JSONSchema.object(["locked": .constant(true)]))
         ) { host, _, _ in
             try await vaultCall { try await host.vault.lock() }
             return ["locked": true]
@@ -183,7 +189,8 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.rekey", summary: "Re-encrypt every entry under a new key (a new key file, or a new passphrase)",
-                params: [ParamSpec("passphrase", .secret, help: "the new passphrase (passphrase mode only)")], result: "{rekeyed: n}")
+                params: [ParamSpec("passphrase", .secret, help: "the new passphrase (passphrase mode only)")],
+                result: JSONSchema.object(["rekeyed": JSONSchema.integer.described("entries re-encrypted")]))
         ) { host, params, _ in
             try await vaultCall { try await host.vault.rekey(newPassphrase: params.string("passphrase")) }
             return ["rekeyed": .int(Int64(try await host.vault.list(prefix: nil).count))]
@@ -200,7 +207,8 @@ enum HostMethods {
                     ParamSpec("to", .string, help: "mail this address directly instead of routing by topic"),
                     ParamSpec("attachments", .array(of: .path), help: "files to attach (absolute paths; the CLI resolves relative ones)"),
                     ParamSpec("dedupe_key", .string, help: "a notice with a key seen before is dropped"),
-                ], result: "the notice, or {duplicate: true}", example: "assistantctl notifications.send title=Hello body='It works'")
+                ], result: JSONSchema.oneOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
+                example: "assistantctl notifications.send title=Hello body='It works'")
         ) { host, params, _ in
             let topic = try params.requiredString("topic")
             guard !topic.isEmpty, topic.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
@@ -220,7 +228,7 @@ enum HostMethods {
                 params: [
                     ParamSpec("limit", .integer(min: 1, max: 10_000), default: 50, help: "how many"),
                     ParamSpec("topic", .string, help: "a topic or a prefix pattern such as octoprint.*"),
-                ], result: "[notice]")
+                ], result: JSONSchema.array(HostSchemas.notice).described("newest first"))
         ) { host, params, _ in
             let limit = Int(params.int("limit") ?? 50)
             return try JSONValue(encoding: try await host.notices.list(limit: limit, topic: params.string("topic").map(TopicPattern.init)))
@@ -229,7 +237,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "subscribe", summary: "Receive notices on this connection as 'notice' notifications",
                 params: [ParamSpec("topics", .array(of: .string), help: "topics or prefix patterns (octoprint.*); none means all")],
-                result: "{subscribed: [topics]}", example: "assistantctl watch 'octoprint.*'")
+                result: JSONSchema.object(["subscribed": .array(.string)]), example: "assistantctl watch 'octoprint.*'")
         ) { host, params, context in
             guard let connection = context.connection else { throw RPCError.invalidRequest("subscribe needs a socket connection") }
             let topics = (params.array("topics") ?? []).compactMap(\.stringValue)
@@ -237,7 +245,8 @@ enum HostMethods {
             return ["subscribed": .array(topics.map(JSONValue.string))]
         },
         HostMethod(
-            descriptor: CommandDescriptor(name: "unsubscribe", summary: "Stop receiving notices on this connection", result: "{unsubscribed: bool}")
+            descriptor: CommandDescriptor(
+                name: "unsubscribe", summary: "Stop receiving notices on this connection", result: JSONSchema.object(["unsubscribed": .boolean]))
         ) {
             host, _, context in
             guard let connection = context.connection else { return ["unsubscribed": false] }
@@ -249,7 +258,7 @@ enum HostMethods {
                 params: [
                     ParamSpec("path", .path, required: true, help: "where to write the copy"),
                     ParamSpec("overwrite", .boolean, default: false, help: "replace an existing file"),
-                ], result: "{path, bytes}", example: "assistantctl backup path=backup.sqlite")
+                ], result: JSONSchema.object(["path": .string, "bytes": .integer]), example: "assistantctl backup path=backup.sqlite")
         ) { host, params, _ in
             let path = try params.requiredString("path")
             if FileManager.default.fileExists(atPath: path) && params.bool("overwrite") != true {

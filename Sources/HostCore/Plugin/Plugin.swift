@@ -94,7 +94,7 @@ public enum PluginError: Error, Sendable, Equatable {
     case needsReauth(String)
 }
 
-public enum PluginState: String, Sendable, Codable {
+public enum PluginState: String, Sendable, Codable, CaseIterable {
     case setup, ready
     case notConfigured = "not_configured"
     case needsReauth = "needs_reauth"

@@ -1,0 +1,53 @@
+/// The JSON Schemas of the host's own methods' results.
+enum HostSchemas {
+    static let job = JSONSchema.object([
+        "id": JSONSchema.string.described("<plugin>.<job>"), "summary": .string, "schedule": .string, "running": .boolean,
+        "last_run?": .dateTime, "last_success?": .dateTime, "last_outcome?": JSONSchema.string.described("ok, failed or timed out"),
+        "last_error?": .string, "consecutive_failures": .integer, "next_run?": .dateTime,
+    ])
+
+    static let notice = JSONSchema.object([
+        "id": .string, "topic": .string, "plugin": .string, "title": .string, "body": .string, "severity": .enumeration(Severity.self),
+        "time": .dateTime, "dedupe_key": JSONSchema.string.nullable,
+        "attachments": .array(.object(["name": .string, "content_type": .string, "size": .integer])),
+    ])
+
+    static let accountState = JSONSchema.object([
+        "name": .string, "state": .enumeration(Accounts.State.self), "detail": JSONSchema.string.nullable,
+    ])
+    static let plugin = JSONSchema.object([
+        "id": .string, "version": .string, "summary": .string, "state": .enumeration(PluginState.self), "detail": JSONSchema.string.nullable,
+        "next_retry?": .dateTime, "accounts?": .array(accountState),
+    ])
+
+    static let status = JSONSchema.object([
+        "version": .string, "api_version": .string, "pid": .integer, "time_zone": .string, "now": .dateTime, "started": .dateTime,
+        "uptime_s": .integer, "socket": .string, "database": .string, "config_file": JSONSchema.string.nullable,
+        "vault": .object(["mode": .enumeration(["keyfile", "passphrase"]), "locked": .boolean]), "connections": .integer,
+        "calls_in_flight": .object(["total": .integer, "plugins": .map(.integer)]), "subscribers": .integer, "dropped_notices": .integer,
+        "sinks": .array(.string), "outbox": JSONSchema.object(["pending": .integer, "retrying": .integer]).nullable,
+        "plugins": .array(plugin), "jobs": .array(job),
+    ])
+
+    static let param = JSONSchema.object([
+        "name": .string, "type": .string, "required": .boolean, "help": .string, "default?": .any("the value used when it is not given"),
+        "minimum?": .number, "maximum?": .number, "choices?": .array(.string), "items?": .string,
+    ])
+    static let methodLine = JSONSchema.object(["name": .string, "plugin": .string, "summary": .string, "usage": .string])
+    static let help = JSONSchema.oneOf([
+        .object(["methods": .array(methodLine)]).described("without method: every method"),
+        methodLine.adding([
+            "params": .array(param), "result": JSONSchema.string.described("the result in words"),
+            "result_schema": JSONSchema.any("the JSON Schema of the result"), "example?": .string,
+        ]).described("with method: that method whole"),
+    ])
+
+    static let pluginEntry = plugin.adding([
+        "commands": .array(.string), "jobs": .array(.string), "topics": .array(.object(["topic": .string, "summary": .string])),
+        "vault_names": .array(.string),
+        "config_options": .array(
+            .object(["key": .string, "type": .string, "default": .any("the default, or null"), "help": .string])),
+    ])
+
+    static let vaultEntry = JSONSchema.object(["name": .string, "created_at": .dateTime, "updated_at": .dateTime])
+}
