@@ -41,14 +41,6 @@ public enum RPCErrorCode {
     public static let vaultLocked = -32008
     public static let conflict = -32009
     public static let notFound = -32010
-
-    public static let pluginBlocks: [String: ClosedRange<Int>] = [
-        "octoprint": 1000...1099,
-        "logbook": 1100...1199,
-        "tasks": 1200...1299,
-        "stag": 1300...1399,
-        "kos": 1400...1499,
-    ]
 }
 
 extension RPCError {

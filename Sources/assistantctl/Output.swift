@@ -32,7 +32,9 @@ enum Output {
         }
         var text = "assistantctl: error \(error.code): \(error.message)"
         if let hint = error.data?["hint"]?.stringValue { text += "\n\(hint)" }
-        if let data = error.data, error.code == -32002 || error.code == -32003, let state = data["state"]?.stringValue {
+        if let data = error.data, error.code == RPCErrorCode.pluginNotReady || error.code == RPCErrorCode.needsReauth,
+            let state = data["state"]?.stringValue
+        {
             text += "\n(plugin state: \(state))"
         }
         FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -150,8 +150,20 @@ public final class TestHost: Sendable {
             throw error
         }
         await connection.close()
-        if case .success(let value) = result { checkResult(of: method, value) }
+        switch result {
+        case .success(let value): checkResult(of: method, value)
+        case .failure(let error): checkErrorCode(of: method, error)
+        }
         return result
+    }
+
+    /// A plugin's own error code is one its manifest declares, in its block.
+    public func checkErrorCode(of method: String, _ error: RPCError, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard ErrorBlock.pluginSpace.contains(error.code), let plugin = host.dispatcher.methods[method]?.pluginID else { return }
+        let codes = host.supervisor(plugin)?.manifest.errors?.codes ?? [:]
+        if codes[error.code] == nil {
+            Issue.record("\(method) answered error \(error.code), which plugin '\(plugin)' does not declare", sourceLocation: sourceLocation)
+        }
     }
 
     /// Holds a result to the schema its method publishes: every test that calls a command checks
@@ -167,6 +179,18 @@ public final class TestHost: Sendable {
 
     private let stopped = NIOLockedValueBox(false)
     private let running = NIOLockedValueBox<Task<Void, Never>?>(nil)
+
+    /// Every notice a plugin posted during the test has a topic its manifest declares (a plugin
+    /// posts its own topics by value; this catches the kit's notices in a plugin's name too).
+    func checkNoticeTopics() async {
+        guard let notices = try? await host.notices.list(limit: 100_000, topic: nil) else { return }
+        let declared = Dictionary(uniqueKeysWithValues: host.supervisors.map { ($0.id, Set($0.manifest.topics.map(\.topic))) })
+        for notice in notices where notice.plugin != "host" && notice.topic != "\(notice.plugin).mail" {
+            if declared[notice.plugin]?.contains(notice.topic) != true {
+                Issue.record("plugin '\(notice.plugin)' posted '\(notice.topic)', which its manifest does not declare")
+            }
+        }
+    }
 
     /// Runs the host's service group. A test's host has no parent service to be a child of, so
     /// the harness holds this task and `stop` awaits it.
@@ -186,6 +210,7 @@ public final class TestHost: Sendable {
             return !wasStopped
         }
         if first {
+            await checkNoticeTopics()
             await host.shutdown()
             await running.withLockedValue { $0 }?.value
         }

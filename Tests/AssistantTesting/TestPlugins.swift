@@ -20,7 +20,7 @@ public final class EchoPlugin: AssistantPlugin {
 
     public var info: PluginInfo {
         PluginInfo(
-            id: "echo", version: "1.0", summary: "Test plugin", topics: [TopicDescriptor("echo.said", "something was said")],
+            id: "echo", version: "1.0", summary: "Test plugin", topics: EchoTopic.self,
             vaultNames: ["token"], configOptions: [Self.greeting.option])
     }
 
@@ -38,7 +38,7 @@ public final class EchoPlugin: AssistantPlugin {
                 try await plugin.database.write { db in
                     try db.execute(sql: "INSERT INTO echo_said(text) VALUES (?)", arguments: [text])
                 }
-                try await plugin.notifier.post(topic: "echo.said", title: "said", body: text)
+                try await plugin.notifier.post(topic: EchoTopic.said, title: "said", body: text)
                 return .string(Array(repeating: text, count: times).joined(separator: " "))
             },
             PluginCommand(
@@ -218,11 +218,13 @@ public final class AsyncGate: Sendable {
 public struct MisnamedPlugin: AssistantPlugin {
     public let commandNames: [String]
     public let id: String
-    public init(id: String = "misnamed", commandNames: [String]) {
+    public let errors: ErrorBlock?
+    public init(id: String = "misnamed", commandNames: [String], errors: ErrorBlock? = nil) {
         self.id = id
         self.commandNames = commandNames
+        self.errors = errors
     }
-    public var info: PluginInfo { PluginInfo(id: id, version: "1", summary: "x") }
+    public var info: PluginInfo { PluginInfo(id: id, version: "1", summary: "x", errors: errors) }
     public var commands: [PluginCommand<Void>] {
         commandNames.map { PluginCommand($0, "x", result: .any("x")) { _, _, _ in .null } }
     }
@@ -248,7 +250,9 @@ public struct NamedEchoPlugin: AssistantPlugin {
 public struct AccountsPlugin: AssistantPlugin {
     public init() {}
     public var info: PluginInfo {
-        PluginInfo(id: "accts", version: "1", summary: "accounts", topics: [TopicDescriptor("accts.auth.expired", "log in again")])
+        PluginInfo(
+            id: "accts", version: "1", summary: "accounts", topics: AccountsTopic.self,
+            errors: ErrorBlock(1000...1099, codes: [1001: "the upstream refused the key"]))
     }
     public var commands: [PluginCommand<Accounts>] {
         [
@@ -307,7 +311,8 @@ public struct FeedPlugin: AssistantPlugin {
     public init() {}
     public var info: PluginInfo {
         PluginInfo(
-            id: "feed", version: "1", summary: "feed", configOptions: [ConfigOption("cache_days", .integer(min: 1), default: 30, help: "days")])
+            id: "feed", version: "1", summary: "feed", topics: FeedTopic.self,
+            configOptions: [ConfigOption("cache_days", .integer(min: 1), default: 30, help: "days")])
     }
 
     public final class Service: Sendable {
@@ -350,7 +355,7 @@ public struct FeedPlugin: AssistantPlugin {
                             let keys =
                                 (change.added.keys.map { "+\($0)" } + change.removed.keys.map { "-\($0)" } + change.changed.keys.map { "~\($0)" })
                                 .sorted()
-                            try await context.notifier.post(topic: "feed.changed", title: "items", body: keys.joined(separator: " "))
+                            try await context.notifier.post(topic: FeedTopic.changed, title: "items", body: keys.joined(separator: " "))
                         }))
                 return "armed"
             },
@@ -370,4 +375,23 @@ public struct FeedPlugin: AssistantPlugin {
     }
 
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Service> { .ready(Service(context: context)) }
+}
+
+public enum EchoTopic: String, PluginTopic {
+    case said = "echo.said"
+    public var summary: String { "something was said" }
+}
+
+public enum AccountsTopic: String, PluginTopic {
+    case authExpired = "accts.auth.expired"
+    public var summary: String { "log in again" }
+}
+
+/// The feed test plugin's own topic and the kit's refresh notices in its name.
+public enum FeedTopic: String, PluginTopic {
+    case changed = "feed.changed"
+    case authExpired = "feed.auth.expired"
+    case upstreamUnreachable = "feed.upstream.unreachable"
+    case upstreamRecovered = "feed.upstream.recovered"
+    public var summary: String { rawValue }
 }

@@ -12,8 +12,14 @@ public struct NotesPlugin: AssistantPlugin {
     public var info: PluginInfo {
         PluginInfo(
             id: "notes", version: "1.0.0", summary: "Short notes with a daily digest",
-            topics: [TopicDescriptor("notes.digest", "how many notes were taken yesterday")],
+            topics: NotesTopic.self,
             configOptions: [Self.maxLength.option])
+    }
+
+    /// The notices it posts, declared once: the manifest lists them, and posting another does not compile.
+    enum NotesTopic: String, PluginTopic {
+        case digest = "notes.digest"
+        var summary: String { "how many notes were taken yesterday" }
     }
 
     /// What a note looks like in a result: its schema, published by `rpc.discover` and `help`.
@@ -99,7 +105,7 @@ public final class NotesService: Sendable {
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notes WHERE created >= ?", arguments: [since]) ?? 0
         }
         try await context.notifier.post(
-            topic: "notes.digest", title: "Notes", body: "\(count) note\(count == 1 ? "" : "s") in the last day",
+            topic: NotesPlugin.NotesTopic.digest, title: "Notes", body: "\(count) note\(count == 1 ? "" : "s") in the last day",
             dedupeKey: "digest-\(since.prefix(10))")
     }
 }

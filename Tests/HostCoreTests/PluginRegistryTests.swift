@@ -186,6 +186,38 @@ import Testing
         }
     }
 
+    /// A plugin's error codes lie in its own block, blocks lie in the plugins' space and do not
+    /// overlap: each mistake stops the start with a message naming the plugin and the codes.
+    @Test func errorCodesOutsideTheirBlockAreStartupErrors() throws {
+        let cases: [([MisnamedPlugin], String)] = [
+            (
+                [MisnamedPlugin(id: "a", commandNames: ["x"], errors: ErrorBlock(1500...1599, codes: [1501: "ok", 1601: "stray"]))],
+                "plugin 'a' declares error code 1601, outside its block 1500…1599"
+            ),
+            (
+                [MisnamedPlugin(id: "a", commandNames: ["x"], errors: ErrorBlock(-32010 ... -32000, codes: [:]))],
+                "plugin 'a' declares error codes -32010…-32000; a plugin's block lies within 1000…9999"
+            ),
+            (
+                [
+                    MisnamedPlugin(id: "a", commandNames: ["x"], errors: ErrorBlock(1500...1599, codes: [:])),
+                    MisnamedPlugin(id: "b", commandNames: ["x"], errors: ErrorBlock(1550...1649, codes: [:])),
+                ],
+                "plugins 'a' and 'b' declare overlapping error code blocks"
+            ),
+        ]
+        for (plugins, message) in cases {
+            do {
+                _ = try TestHost(plugins: plugins)
+                Issue.record("accepted: \(message)")
+            } catch let error as StartupError {
+                #expect(error.exitCode == 78)
+                #expect(error.message == message)
+            }
+        }
+        _ = try TestHost(plugins: [MisnamedPlugin(id: "a", commandNames: ["x"], errors: ErrorBlock(1500...1599, codes: [1500: "x", 1599: "y"]))])
+    }
+
     /// The dispatch table and the declarations are one: every declared command is a method, with
     /// the declared descriptor, and reaches its own handler (each handler here answers its name).
     @Test func everyDeclaredCommandIsCallableAndReachesItsHandler() async throws {

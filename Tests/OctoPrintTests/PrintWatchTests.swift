@@ -19,7 +19,7 @@ struct PrintWatchTests {
         let watch = PrintWatch(
             printer: "mk3", settings: .init(milestones: [25, 50, 75], bedCooledBelow: 40, offlineAfter: 300),
             now: { now.withLockedValue { $0 } }
-        ) { topic, _, body, _, _, snapshot in posted.items.withLockedValue { $0.append((topic, body, snapshot)) } }
+        ) { topic, _, body, _, _, snapshot in posted.items.withLockedValue { $0.append((topic.rawValue, body, snapshot)) } }
         return (watch, posted)
     }
 

@@ -54,6 +54,11 @@ public final class AssistantHost: Sendable {
             let runtime = try Self.runtime(plugin)
             let id = runtime.manifest.id
             guard seen.insert(id).inserted else { throw StartupError(.configuration, RegistryError.duplicatePlugin(id).description) }
+            if let block = runtime.manifest.errors?.range,
+                let other = runtimes.first(where: { $0.manifest.errors.map { $0.range.overlaps(block) } ?? false })
+            {
+                throw StartupError(.configuration, RegistryError.errorBlocksOverlap(other.manifest.id, id).description)
+            }
             runtimes.append(runtime)
         }
         var warnings: [String] = []

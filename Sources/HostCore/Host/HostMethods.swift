@@ -95,8 +95,11 @@ enum HostMethods {
                 let m = supervisor.manifest
                 object["commands"] = .array(m.commands.map { .string($0.name) })
                 object["jobs"] = .array(m.jobs.map { .string("\(m.id).\($0.id)") })
-                object["topics"] = .array(m.topics.map { .object(["topic": .string($0.topic), "summary": .string($0.summary)]) })
+                object["topics"] = .array(
+                    m.topics.map { .object(["topic": .string($0.topic), "summary": .string($0.summary), "severity": .string($0.severity.rawValue)]) })
                 object["vault_names"] = .array(m.vaultNames.map { .string("\(m.id)/\($0)") })
+                object["errors"] = .array(
+                    (m.errors?.codes ?? [:]).sorted { $0.key < $1.key }.map { .object(["code": .int(Int64($0.key)), "meaning": .string($0.value)]) })
                 object["config_options"] = .array(
                     m.configOptions.map {
                         .object([

@@ -43,8 +43,10 @@ enum HostSchemas {
     ])
 
     static let pluginEntry = plugin.adding([
-        "commands": .array(.string), "jobs": .array(.string), "topics": .array(.object(["topic": .string, "summary": .string])),
+        "commands": .array(.string), "jobs": .array(.string),
+        "topics": .array(.object(["topic": .string, "summary": .string, "severity": .enumeration(Severity.self)])),
         "vault_names": .array(.string),
+        "errors": JSONSchema.array(.object(["code": .integer, "meaning": .string])).described("the plugin's own error codes"),
         "config_options": .array(
             .object(["key": .string, "type": .string, "default": .any("the default, or null"), "help": .string])),
     ])

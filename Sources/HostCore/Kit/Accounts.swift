@@ -67,10 +67,10 @@ public actor Accounts {
     }
 
     /// The commands a person runs: to log an account in again, and to add one.
-    public func setCommands(reauth: @escaping @Sendable (String) -> String, add: String, expiredTopic: String? = nil) {
+    public func setCommands(reauth: @escaping @Sendable (String) -> String, add: String, expiredTopic: (any PluginTopic)? = nil) {
         fixCommand = reauth
         addCommand = add
-        self.expiredTopic = expiredTopic
+        self.expiredTopic = expiredTopic?.rawValue
     }
 
     /// Account names: what a person types after `account=`.
@@ -199,7 +199,7 @@ public actor Accounts {
     public func needsReauth(_ name: String, reason: String, notify: Bool = true) async throws {
         guard try await flip(name, to: .needsReauth, detail: reason), notify else { return }
         try await notifier.post(
-            topic: expiredTopic ?? "\(pluginID).auth.expired", title: "\(pluginID): log in again to '\(name)'",
+            topicNamed: expiredTopic ?? "\(pluginID).auth.expired", title: "\(pluginID): log in again to '\(name)'",
             body: "\(reason). Run: \(fixCommand(name))", severity: .warning)
     }
 

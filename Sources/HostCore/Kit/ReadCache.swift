@@ -37,18 +37,10 @@ public struct ReadCache: Sendable {
             let now = ISO8601.string(clock.now)
             try await store(account: accountKey, key: key, value: value, fetchedAt: now)
             return Self.decorate(value, stale: false, fetchedAt: now)
-        } catch let error as RPCError where Self.servedFromCache(error) {
+        } catch let error as RPCError where error.allowsStaleRead {
             guard let (value, fetchedAt) = try await stored(account: accountKey, key: key) else { throw error }
             return Self.decorate(value, stale: true, fetchedAt: fetchedAt)
         }
-    }
-
-    /// Unreachable, timed out, or a 5xx; never a refused login, never a 4xx.
-    static func servedFromCache(_ error: RPCError) -> Bool {
-        if error.code == RPCErrorCode.timeout { return true }
-        guard error.code == RPCErrorCode.upstreamUnreachable else { return false }
-        guard let status = error.data?["status"]?.intValue else { return true }
-        return status >= 500
     }
 
     /// The schema of an answer `read` decorates: the object's own properties, `stale` and `fetched_at`.

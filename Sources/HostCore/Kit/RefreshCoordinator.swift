@@ -113,7 +113,7 @@ public actor RefreshCoordinator {
         let items: [String: JSONValue]
         do {
             items = try await refresh.fetch()
-        } catch let error as RPCError where ReadCache.servedFromCache(error) {
+        } catch let error as RPCError where error.allowsStaleRead {
             try await flip(refresh, unreachable: true, reason: error.message)
             throw error
         }
@@ -206,11 +206,11 @@ public actor RefreshCoordinator {
         let whose = refresh.account.map { " (\($0))" } ?? ""
         if unreachable {
             try await notifier.post(
-                topic: "\(pluginID).upstream.unreachable", title: "\(pluginID): upstream unreachable\(whose)",
+                topicNamed: "\(pluginID).upstream.unreachable", title: "\(pluginID): upstream unreachable\(whose)",
                 body: "\(reason ?? "no answer"). Last known data is served, marked stale.", severity: .warning)
         } else {
             try await notifier.post(
-                topic: "\(pluginID).upstream.recovered", title: "\(pluginID): upstream reachable again\(whose)", body: "Data is live again.")
+                topicNamed: "\(pluginID).upstream.recovered", title: "\(pluginID): upstream reachable again\(whose)", body: "Data is live again.")
         }
     }
 }

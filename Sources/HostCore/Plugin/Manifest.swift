@@ -13,12 +13,14 @@ public struct PluginManifest: Sendable {
     /// Vault names the plugin reads or writes, relative to its scope (`octoprint/<name>/api_key`).
     public var vaultNames: [String]
     public var configOptions: [ConfigOption]
+    public var errors: ErrorBlock?
 
     public init(
         id: String, version: String, summary: String, commands: [CommandDescriptor] = [],
         jobs: [JobDescriptor] = [], topics: [TopicDescriptor] = [], vaultNames: [String] = [],
-        configOptions: [ConfigOption] = []
+        configOptions: [ConfigOption] = [], errors: ErrorBlock? = nil
     ) {
+        self.errors = errors
         self.id = id
         self.version = version
         self.summary = summary
@@ -159,13 +161,45 @@ public struct JobDescriptor: Sendable {
     }
 }
 
+/// A topic as the manifest lists it (`help`, `plugins.list`, the README).
 public struct TopicDescriptor: Sendable {
     public var topic: String
     public var summary: String
-    public init(_ topic: String, _ summary: String) {
+    /// The severity a notice of this topic has unless the plugin says otherwise.
+    public var severity: Severity
+    public init(_ topic: String, _ summary: String, severity: Severity = .info) {
         self.topic = topic
         self.summary = summary
+        self.severity = severity
     }
+}
+
+/// The notice topics of one plugin, declared once as the cases of an enum:
+///
+///     enum TasksTopic: String, PluginTopic {
+///         case reminder = "tasks.reminder"
+///         var summary: String { switch self { case .reminder: "a task's reminder" } }
+///     }
+///
+/// The manifest lists `allCases`, and `PluginNotifier.post` takes only a case, so posting a topic
+/// the manifest does not list does not compile.
+public protocol PluginTopic: RawRepresentable, CaseIterable, Sendable where RawValue == String {
+    var summary: String { get }
+    /// The severity of this topic's notices unless a post says otherwise (default info).
+    var severity: Severity { get }
+}
+
+extension PluginTopic {
+    public var severity: Severity { .info }
+
+    public static var descriptors: [TopicDescriptor] { allCases.map { TopicDescriptor($0.rawValue, $0.summary, severity: $0.severity) } }
+}
+
+/// A plugin without notices.
+public enum NoTopics: String, PluginTopic {
+    case never = ""
+    public static var allCases: [NoTopics] { [] }
+    public var summary: String { "" }
 }
 
 public struct ConfigOption: Sendable {

@@ -53,7 +53,7 @@ extension AssistantPlugin {
                 return descriptor
             },
             jobs: jobs.map(\.descriptor), topics: info.topics, vaultNames: info.vaultNames,
-            configOptions: info.configOptions)
+            configOptions: info.configOptions, errors: info.errors)
     }
 }
 
@@ -66,15 +66,19 @@ public struct PluginInfo: Sendable {
     /// Vault names the plugin reads or writes, relative to its scope (`<printer>/api_key`).
     public var vaultNames: [String]
     public var configOptions: [ConfigOption]
+    /// The plugin's own error codes (nil: it sends only the host's).
+    public var errors: ErrorBlock?
 
-    public init(
-        id: String, version: String, summary: String, topics: [TopicDescriptor] = [], vaultNames: [String] = [],
-        configOptions: [ConfigOption] = []
+    /// `topics` is the plugin's topic enum: the manifest lists its cases.
+    public init<Topic: PluginTopic>(
+        id: String, version: String, summary: String, topics: Topic.Type = NoTopics.self, errors: ErrorBlock? = nil,
+        vaultNames: [String] = [], configOptions: [ConfigOption] = []
     ) {
+        self.errors = errors
         self.id = id
         self.version = version
         self.summary = summary
-        self.topics = topics
+        self.topics = Topic.descriptors
         self.vaultNames = vaultNames
         self.configOptions = configOptions
     }

@@ -50,9 +50,22 @@ public struct PluginNotifier: Sendable {
 
     /// Posts a notice, routed by topic and severity, or, with `channels`, to exactly those sinks.
     /// Returns false when the dedupe key was seen before (nothing was sent).
+    /// The severity is the topic's own unless given.
     @discardableResult
-    public func post(
-        topic: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
+    public func post<Topic: PluginTopic>(
+        topic: Topic, title: String, body: String, severity: Severity? = nil, dedupeKey: String? = nil,
+        attachments: [OutgoingAttachment] = [], channels: Set<NoticeChannel>? = nil
+    ) async throws -> Bool {
+        try await post(
+            topicNamed: topic.rawValue, title: title, body: body, severity: severity ?? topic.severity, dedupeKey: dedupeKey,
+            attachments: attachments, channels: channels)
+    }
+
+    /// For the kit's own notices in the plugin's namespace (`<plugin>.upstream.unreachable`),
+    /// which each plugin that uses the kit part declares among its topics.
+    @discardableResult
+    func post(
+        topicNamed topic: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
         attachments: [OutgoingAttachment] = [], channels: Set<NoticeChannel>? = nil
     ) async throws -> Bool {
         try await center.post(
@@ -67,12 +80,19 @@ public struct PluginNotifier: Sendable {
     }
 
     /// Mails `to` directly (with attachments) through the host's mail path, outside topic routing.
-    public func mail(
-        to: String, title: String, body: String, attachments: [OutgoingAttachment] = [], topic: String? = nil
-    ) async throws {
+    public func mail(to: String, title: String, body: String, attachments: [OutgoingAttachment] = []) async throws {
+        try await mail(to: to, title: title, body: body, attachments: attachments, topicNamed: "\(pluginID).mail")
+    }
+
+    /// The same, under one of the plugin's topics (for the notice list).
+    public func mail<Topic: PluginTopic>(to: String, title: String, body: String, attachments: [OutgoingAttachment] = [], topic: Topic) async throws {
+        try await mail(to: to, title: title, body: body, attachments: attachments, topicNamed: topic.rawValue)
+    }
+
+    private func mail(to: String, title: String, body: String, attachments: [OutgoingAttachment], topicNamed topic: String) async throws {
         try await center.post(
             NoticeDraft(
-                topic: topic ?? "\(pluginID).mail", plugin: pluginID, title: title, body: body, severity: .info,
+                topic: topic, plugin: pluginID, title: title, body: body, severity: .info,
                 dedupeKey: nil, attachments: attachments, directRecipient: to))
     }
 }

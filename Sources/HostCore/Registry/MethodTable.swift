@@ -19,6 +19,9 @@ public enum RegistryError: Error, CustomStringConvertible, Equatable {
     case duplicateMethod(String, first: String, second: String)
     case badMethodName(String, plugin: String)
     case badJobID(String, plugin: String)
+    case errorBlockOutsidePluginSpace(ClosedRange<Int>, plugin: String)
+    case errorCodeOutsideBlock(Int, ClosedRange<Int>, plugin: String)
+    case errorBlocksOverlap(String, String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,11 @@ public enum RegistryError: Error, CustomStringConvertible, Equatable {
         case .badMethodName(let name, let plugin):
             "plugin '\(plugin)' declares a command '\(name)'; command names are lower-case dotted words such as 'flights.add' (the host adds '\(plugin).')"
         case .badJobID(let id, let plugin): "plugin '\(plugin)' declares job '\(id)'; job ids are plain names such as 'sync'"
+        case .errorBlockOutsidePluginSpace(let range, let plugin):
+            "plugin '\(plugin)' declares error codes \(range.lowerBound)…\(range.upperBound); a plugin's block lies within \(ErrorBlock.pluginSpace.lowerBound)…\(ErrorBlock.pluginSpace.upperBound)"
+        case .errorCodeOutsideBlock(let code, let range, let plugin):
+            "plugin '\(plugin)' declares error code \(code), outside its block \(range.lowerBound)…\(range.upperBound)"
+        case .errorBlocksOverlap(let first, let second): "plugins '\(first)' and '\(second)' declare overlapping error code blocks"
         }
     }
 }

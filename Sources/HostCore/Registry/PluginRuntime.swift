@@ -24,6 +24,14 @@ struct PluginRuntime: Sendable {
         let manifest = plugin.manifest(declaring: declarations)
         self.manifest = manifest
         declared = zip(declarations, manifest.commands).map { (local: $0.descriptor.name, descriptor: $1) }
+        if let errors = manifest.errors {
+            guard ErrorBlock.pluginSpace.contains(errors.range.lowerBound), ErrorBlock.pluginSpace.contains(errors.range.upperBound) else {
+                throw .errorBlockOutsidePluginSpace(errors.range, plugin: manifest.id)
+            }
+            if let stray = errors.codes.keys.sorted().first(where: { !errors.range.contains($0) }) {
+                throw .errorCodeOutsideBlock(stray, errors.range, plugin: manifest.id)
+            }
+        }
         var migrations = PluginMigrations(pluginID: manifest.id)
         plugin.registerMigrations(&migrations)
         self.migrations = migrations

@@ -253,6 +253,8 @@ public actor PluginSupervisor {
             return result
         } catch let error as RPCError {
             throw error
+        } catch let error as any PluginErrorCase {
+            throw error.rpcError
         } catch PluginError.needsReauth(let why) {
             await leaveReady(.needsReauth, why)
             throw RPCError(

@@ -9,17 +9,7 @@ enum KOSManifest {
         PluginInfo(
             id: id, version: version,
             summary: "CTU KOSapi: timetable by week parity, courses, results, exams, course events, people search, office hours; notices",
-            topics: [
-                TopicDescriptor("kos.exam.new", "a new exam date of one of my enrolled courses"),
-                TopicDescriptor("kos.event.new", "a new course event (a test) of one of my courses"),
-                TopicDescriptor("kos.result.changed", "a course became completed, or its assessment was granted"),
-                TopicDescriptor("kos.exam.tomorrow", "a registered exam tomorrow (at evening_at)"),
-                TopicDescriptor("kos.exam.deadline", "the cancel deadline of a registered exam is within 24 hours"),
-                TopicDescriptor("kos.exam.seat_freed", "a watched full exam has a free seat (register in KOS)"),
-                TopicDescriptor("kos.auth.expired", "the KOS login can no longer be refreshed: log in again"),
-                TopicDescriptor("kos.upstream.unreachable", "KOSapi cannot be reached (cached data is served, marked stale)"),
-                TopicDescriptor("kos.upstream.recovered", "KOSapi answers again"),
-            ],
+            topics: KOSTopic.self, errors: KOSError.block,
             vaultNames: ["client_secret", "access_token", "refresh_token"], configOptions: KOSConfig.all)
     }
 

@@ -2,6 +2,19 @@ import HostCore
 
 /// The logbook's own error codes (block 1100–1199, listed in the README).
 enum LogbookError {
+    /// Every code this plugin sends, in its block (checked when the plugin registers).
+    static let block = ErrorBlock(
+        1100...1199,
+        codes: [
+            1101: "the aircraft exists",
+            1102: "the aircraft is used by flights",
+            1103: "the flight is already logged",
+            1104: "the import file has bad rows",
+            1105: "the medical's validity needs the date of birth",
+            1106: "a file cannot be used",
+            1107: "the PDF could not be rendered",
+        ])
+
     static func aircraftExists(_ reg: String) -> RPCError {
         RPCError(
             code: 1101, message: "Aircraft \(reg) is already in the logbook; change it with logbook.aircraft.update",

@@ -12,12 +12,7 @@ enum LogbookManifest {
         PluginInfo(
             id: id, version: version,
             summary: "EASA pilot logbook: flights, FSTD sessions, totals, FTL limits, recency, medical validity, import, PDF",
-            topics: [
-                TopicDescriptor("logbook.certificate.expiring", "a medical or other certificate expires within 30/14/7/1 days"),
-                TopicDescriptor("logbook.currency.expiring", "passenger, night or LAPL recency lapses within 30/14/7/1 days"),
-                TopicDescriptor("logbook.limit.approaching", "flight or duty time reached 90% of an ORO.FTL.210 limit"),
-                TopicDescriptor("logbook.report", "a logbook PDF mailed with logbook.report.mail"),
-            ],
+            topics: LogbookTopic.self, errors: LogbookError.block,
             configOptions: [LogbookConfig.reminderDays.option, LogbookConfig.limitWarningPercent.option, LogbookConfig.pdfRowsPerPage.option])
     }
 

@@ -2,6 +2,24 @@ import HostCore
 
 /// The OctoPrint plugin's error codes (block 1000–1099, listed in the README).
 enum OctoPrintError {
+    /// Every code this plugin sends, in its block (checked when the plugin registers).
+    static let block = ErrorBlock(
+        1000...1099,
+        codes: [
+            1001: "the printer is not connected (OctoPrint answered 409)",
+            1002: "no printer of that name",
+            1004: "OctoPrint refused the API key (403)",
+            1005: "the address is not OctoPrint",
+            1006: "the file is in use",
+            1007: "OctoPrint refused the file type",
+            1008: "OctoPrint refused the request",
+            1009: "no such slicer",
+            1010: "a printer of that name exists",
+            1011: "the printer has no webcam or no snapshot URL",
+            1012: "the webcam could not be read",
+            1013: "OctoPrint did not grant a key",
+        ])
+
     static func notOperational(_ printer: String) -> RPCError {
         RPCError(
             code: 1001,

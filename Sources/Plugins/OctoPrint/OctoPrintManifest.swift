@@ -184,19 +184,7 @@ enum OctoPrintManifest {
     static var info: PluginInfo {
         PluginInfo(
             id: "octoprint", version: "0.1.0", summary: "3D printers behind OctoPrint: every REST function",
-            topics: [
-                TopicDescriptor("octoprint.print.started", "a print started"),
-                TopicDescriptor("octoprint.print.progress", "a print reached a milestone (progress_milestones, default 25/50/75 %)"),
-                TopicDescriptor("octoprint.print.paused", "a print was paused"),
-                TopicDescriptor("octoprint.print.resumed", "a print was resumed"),
-                TopicDescriptor("octoprint.print.done", "a print finished (with its duration and a webcam snapshot)"),
-                TopicDescriptor("octoprint.print.failed", "a print failed (with a webcam snapshot)"),
-                TopicDescriptor("octoprint.print.cancelled", "a print was cancelled"),
-                TopicDescriptor("octoprint.printer.error", "the printer reported an error"),
-                TopicDescriptor("octoprint.printer.disconnected", "OctoPrint lost the printer"),
-                TopicDescriptor("octoprint.printer.offline", "OctoPrint has been unreachable longer than offline_after_s"),
-                TopicDescriptor("octoprint.bed.cooled", "after a print the bed is below bed_cooled_below"),
-            ],
+            topics: OctoPrintTopic.self, errors: OctoPrintError.block,
             vaultNames: ["<printer>/api_key", "<printer>/basic_password"],
             configOptions: [
                 OctoPrintConfig.maxToolTemp, OctoPrintConfig.maxBedTemp, OctoPrintConfig.maxChamberTemp,

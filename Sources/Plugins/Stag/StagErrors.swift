@@ -2,6 +2,21 @@ import HostCore
 
 /// The Stag plugin's own error codes (block 1300–1399, listed in the README).
 enum StagError {
+    /// Every code this plugin sends, in its block (checked when the plugin registers).
+    static let block = ErrorBlock(
+        1300...1399,
+        codes: [
+            1301: "STAG refused a registration or an unregistration (its words in data.reason)",
+            1302: "the login was cancelled",
+            1303: "the account has no such role in STAG",
+            1304: "STAG refused the role (403)",
+            1305: "STAG could not answer the request",
+            1306: "STAG's answer could not be read",
+            1307: "the term is not watched",
+            1308: "a file could not be written",
+            1309: "the canteen service could not be read",
+        ])
+
     /// STAG refused a registration or an unregistration (its own words in `data.reason`).
     static func refused(_ action: String, term: Int64, reason: String) -> RPCError {
         RPCError(code: 1301, message: reason, data: ["term_id": .int(term), "action": .string(action), "reason": .string(reason)])

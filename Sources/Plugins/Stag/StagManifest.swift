@@ -9,17 +9,7 @@ enum StagManifest {
         PluginInfo(
             id: id, version: version,
             summary: "IS/STAG: timetable, exam terms and registration, grades and results, subjects, teachers, calendar, ZČU canteen; notices",
-            topics: [
-                TopicDescriptor("stag.exam.new", "a new exam term for one of my subjects"),
-                TopicDescriptor("stag.grade.new", "a new or changed grade"),
-                TopicDescriptor("stag.timetable.changed", "a room change or a cancelled class within the next 14 days"),
-                TopicDescriptor("stag.exam.tomorrow", "a registered exam tomorrow (at evening_at)"),
-                TopicDescriptor("stag.exam.deadline", "the unregister deadline of a registered term is within 24 hours"),
-                TopicDescriptor("stag.exam.seat_freed", "a watched full term has a free seat (and what auto-register did)"),
-                TopicDescriptor("stag.auth.expired", "STAG refused an account's ticket: log in again"),
-                TopicDescriptor("stag.upstream.unreachable", "STAG cannot be reached (cached data is served, marked stale)"),
-                TopicDescriptor("stag.upstream.recovered", "STAG answers again"),
-            ],
+            topics: StagTopic.self, errors: StagError.block,
             vaultNames: ["<account>/ticket"],
             configOptions: StagConfig.all)
     }

@@ -2,6 +2,24 @@ import HostCore
 
 /// The tasks plugin's own error codes (block 1200–1299, listed in the README).
 enum TasksError {
+    /// Every code this plugin sends, in its block (checked when the plugin registers).
+    static let block = ErrorBlock(
+        1200...1299,
+        codes: [
+            1201: "the category is in use",
+            1202: "the item comes from a feed or another source and is read-only here",
+            1203: "an event cannot be completed",
+            1204: "the task is not deleted",
+            1205: "the category exists",
+            1206: "a built-in category cannot be removed",
+            1207: "the task has no reminder to snooze",
+            1208: "a file cannot be used",
+            1209: "the calendar file has bad items",
+            1210: "a feed of that name exists",
+            1211: "the feed could not be read",
+            1212: "a CalDAV account's server refused or failed",
+        ])
+
     static func noSuchTask(_ id: String) -> RPCError {
         RPCError.notFound("task '\(id)'", data: ["id": .string(id)])
     }

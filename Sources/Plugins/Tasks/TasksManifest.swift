@@ -9,13 +9,7 @@ enum TasksManifest {
         PluginInfo(
             id: id, version: version,
             summary: "Tasks and events: recurrence, reminders by stdout and mail, iCalendar files, ICS feeds, two-way CalDAV sync",
-            topics: [
-                TopicDescriptor("tasks.reminder", "a task's reminder (its title; when, where and the notes in the body)"),
-                TopicDescriptor("tasks.reminders.missed", "reminders missed while the daemon was down, older than missed_grace_h, counted"),
-                TopicDescriptor("tasks.digest", "today's agenda and the overdue list (config digest, digest_at)"),
-                TopicDescriptor("tasks.caldav.auth_failed", "a CalDAV server rejected an account's password"),
-                TopicDescriptor("tasks.feed.failed", "an ICS feed could not be read"),
-            ],
+            topics: TasksTopic.self, errors: TasksError.block,
             configOptions: TasksConfig.all)
     }
 

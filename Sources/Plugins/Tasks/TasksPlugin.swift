@@ -18,7 +18,7 @@ public struct TasksPlugin: AssistantPlugin {
     public func setup(_ context: PluginContext) async throws -> PluginSetup<TasksService> {
         await context.accounts.setCommands(
             reauth: { "assistantctl tasks.caldav.add name=\($0) url=… username=… password=… (the same name replaces it)" },
-            add: "assistantctl tasks.caldav.add name=… url=… username=… password=…", expiredTopic: "tasks.caldav.auth_failed")
+            add: "assistantctl tasks.caldav.add name=… url=… username=… password=…", expiredTopic: TasksTopic.caldavAuthFailed)
         let service = TasksService(context: context)
         try await service.armAllReminders(startup: true)
         return .ready(service)

@@ -31,7 +31,7 @@ extension KOSService {
     }
 
     func login(_ params: Params) async throws -> JSONValue {
-        guard let client = try await tokens.client() else { throw KOSError.notSetUp() }
+        guard let client = try await tokens.client() else { throw KOSError.notSetUp }
         let timeout = Duration.seconds(600)
         let capture = try await LoopbackCapture.start(port: client.redirectPort ?? 0, timeout: timeout, title: "Signed in to KOS")
         // An OAuth client registered with an exact redirect URI needs the fixed port and a fixed path.

@@ -43,10 +43,10 @@ struct OAuthClient: Sendable {
         guard (200..<300).contains(response.status) else {
             let reason = response.json?["error"]?.stringValue ?? "status \(response.status)"
             if response.status >= 500 { throw endpoint.unreachable("answered \(response.status)", status: response.status) }
-            throw RPCError(code: 1403, message: "The OAuth server refused the request: \(reason)", data: ["error": .string(reason)])
+            throw KOSError.grantRefused(reason)
         }
         guard let json = response.json, let access = json["access_token"]?.stringValue, !access.isEmpty else {
-            throw KOSError.badTokenAnswer("no access_token")
+            throw KOSError.badAnswer("the OAuth server sent no access_token")
         }
         return Tokens(access: access, refresh: json["refresh_token"]?.stringValue, expiresIn: json["expires_in"]?.doubleValue ?? 3600)
     }

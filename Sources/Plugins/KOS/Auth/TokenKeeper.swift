@@ -62,7 +62,7 @@ actor TokenKeeper {
     }
 
     func oauth() async throws -> OAuthClient {
-        guard let client = try client(), let secret = try await context.vault.get("client_secret") else { throw KOSError.notSetUp() }
+        guard let client = try client(), let secret = try await context.vault.get("client_secret") else { throw KOSError.notSetUp }
         return OAuthClient(clientID: client.id, secret: secret, authURL: client.authURL, context: context)
     }
 
@@ -147,7 +147,7 @@ actor TokenKeeper {
         let tokens: OAuthClient.Tokens
         do {
             tokens = try await oauth().refresh(refreshToken)
-        } catch let error as RPCError where error.code == 1403 || error.code == 1402 {
+        } catch let error as KOSError where error.refusesCredentials {
             throw await expire("the refresh token was refused (\(error.message))")
         }
         try await store(tokens, username: nil)
@@ -179,7 +179,7 @@ actor TokenKeeper {
         rows = nil
         if flipped {
             _ = try? await context.notifier.post(
-                topic: "kos.auth.expired", title: "kos: log in again", body: "\(reason). Run: assistantctl kos.login", severity: .warning)
+                topic: KOSTopic.authExpired, title: "kos: log in again", body: "\(reason). Run: assistantctl kos.login", severity: .warning)
         }
         return needsLogin(reason)
     }

@@ -14,7 +14,7 @@ extension KOSService {
     }
 
     func api(_ caller: Caller) async throws -> UpstreamClient {
-        guard let client = try await tokens.client() else { throw KOSError.notSetUp() }
+        guard let client = try await tokens.client() else { throw KOSError.notSetUp }
         let tokens = self.tokens
         var asUser = caller == .user
         if caller == .publicData, try await tokens.readyUsername() != nil { asUser = true }

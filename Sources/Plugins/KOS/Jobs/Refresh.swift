@@ -38,7 +38,7 @@ extension KOSService {
         guard !change.isBaseline else { return }
         for (id, exam) in change.added.sorted(by: { $0.key < $1.key }) {
             try await context.notifier.post(
-                topic: "kos.exam.new",
+                topic: KOSTopic.examNew,
                 title: "New \(exam["kind"] == "assessment" ? "assessment" : "exam") date: \(exam["course"]?.stringValue ?? "?")",
                 body: "\(Self.when(exam))\(Self.room(exam)), \(Self.seats(exam)). Register in KOS: \(context.config[KOSConfig.kosURL])",
                 dedupeKey: "kos.exam.new:\(username):\(id)")
@@ -49,7 +49,7 @@ extension KOSService {
         guard !change.isBaseline else { return }
         for (id, event) in change.added.sorted(by: { $0.key < $1.key }) {
             try await context.notifier.post(
-                topic: "kos.event.new", title: "New course event: \(event["course"]?.stringValue ?? "?") \(event["name"]?.stringValue ?? "")",
+                topic: KOSTopic.eventNew, title: "New course event: \(event["course"]?.stringValue ?? "?") \(event["name"]?.stringValue ?? "")",
                 body: "\(Self.when(event))\(Self.room(event)), \(Self.seats(event)).", dedupeKey: "kos.event.new:\(username):\(id)")
         }
     }
@@ -64,7 +64,7 @@ extension KOSService {
             let course = [pair.new["code"]?.stringValue, pair.new["name"]?.stringValue].compactMap { $0 }.joined(separator: " ")
             let what = completed ? "completed" : "assessment granted"
             try await context.notifier.post(
-                topic: "kos.result.changed", title: "\(course): \(what)",
+                topic: KOSTopic.resultChanged, title: "\(course): \(what)",
                 body:
                     "\(course) (\(pair.new["semester"]?.stringValue ?? "")): \(what)\(pair.new["credits"]?.intValue.map { completed ? ", \($0) credits" : "" } ?? "").",
                 dedupeKey: "kos.result.changed:\(username):\(key):\(completed ? "completed" : "assessment")")
@@ -80,7 +80,7 @@ extension KOSService {
                 deadline.timeIntervalSince(now) <= 86_400
             else { continue }
             try await context.notifier.post(
-                topic: "kos.exam.deadline", title: "Last chance to cancel: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
+                topic: KOSTopic.examDeadline, title: "Last chance to cancel: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
                 body:
                     "Cancelling the \(Self.when(exam)) exam closes \(text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"). KOS: \(context.config[KOSConfig.kosURL])",
                 dedupeKey: "kos.exam.deadline:\(username):\(exam["id"]?.stringValue ?? ""):\(text)")
@@ -98,7 +98,7 @@ extension KOSService {
         let tomorrow = today.adding(days: 1).description
         for exam in try await examRows(username: username, sem: "current", mine: true) where exam["start"]?.stringValue?.hasPrefix(tomorrow) == true {
             try await context.notifier.post(
-                topic: "kos.exam.tomorrow", title: "Exam tomorrow: \(exam["course"]?.stringValue ?? "?")",
+                topic: KOSTopic.examTomorrow, title: "Exam tomorrow: \(exam["course"]?.stringValue ?? "?")",
                 body: "\(Self.when(exam))\(Self.room(exam))\((exam["examiners"]?.arrayValue ?? []).first?.stringValue.map { ", \($0)" } ?? "")",
                 dedupeKey: "kos.exam.tomorrow:\(username):\(exam["id"]?.stringValue ?? ""):\(tomorrow)")
         }

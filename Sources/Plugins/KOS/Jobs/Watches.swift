@@ -78,7 +78,7 @@ extension KOSService {
                 if row.lastFull && !full {
                     freed += 1
                     try await context.notifier.post(
-                        topic: "kos.exam.seat_freed", title: "A seat is free: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
+                        topic: KOSTopic.examSeatFreed, title: "A seat is free: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
                         body: "\(Self.when(exam))\(Self.room(exam)): \(Self.seats(exam)). Register in KOS: \(context.config[KOSConfig.kosURL])",
                         dedupeKey: "kos.exam.seat_freed:\(id):\(freed)")
                 }
@@ -87,7 +87,8 @@ extension KOSService {
                 }
             } catch {
                 // One exam that cannot be read does not stop the others.
-                context.logger.warning("kos.watch failed", metadata: ["exam": "\(id)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
+                context.logger.warning(
+                    "kos.watch failed", metadata: ["exam": "\(id)", "error": "\((error as? RPCError)?.message ?? String(describing: error))"])
             }
         }
     }

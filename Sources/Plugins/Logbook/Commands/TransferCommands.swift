@@ -199,7 +199,7 @@ extension LogbookService {
                 Your logbook from \(range): \(data.entries.count) entries on \(pages) page\(pages == 1 ? "" : "s") (attached).
                 Flight time \(Minutes.hhmm(totals["total_min"])), PIC \(Minutes.hhmm(totals["pic_min"])), night \(Minutes.hhmm(totals["night_min"])), landings \(totals["landings_day"] + totals["landings_night"]).
                 """,
-            attachments: [attachment], topic: "logbook.report")
+            attachments: [attachment], topic: LogbookTopic.report)
         return ["to": .string(to), "entries": .count(data.entries.count), "pages": .count(pages)]
     }
 }

@@ -6,7 +6,7 @@ import HostCore
 extension LogbookService {
     struct Due {
         var key: String
-        var topic: String
+        var topic: LogbookTopic
         var title: String
         var body: String
         var severity: Severity
@@ -19,7 +19,7 @@ extension LogbookService {
         let due: [Due] = try await database.read { db in
             let profile = try Profile.load(db)
             var due: [Due] = []
-            func expiring(_ id: String, topic: String, what: String, until: Day?) {
+            func expiring(_ id: String, topic: LogbookTopic, what: String, until: Day?) {
                 guard let until else { return }
                 let left = until.number - at.number
                 // The smallest threshold already reached: after downtime, one notice, not four.
@@ -33,7 +33,7 @@ extension LogbookService {
             }
             for row in try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates") {
                 let c = Certificate(row: row)
-                expiring("certificate/\(c.id)", topic: "logbook.certificate.expiring", what: c.name, until: c.validity(profile: profile).until)
+                expiring("certificate/\(c.id)", topic: LogbookTopic.certificateExpiring, what: c.name, until: c.validity(profile: profile).until)
             }
             let currency = CurrencyReport.build(flights: try Self.recencyFlights(db, at: at, profile: profile), profile: profile, at: at)
             for item in currency["items"]?.arrayValue ?? [] {
@@ -41,13 +41,13 @@ extension LogbookService {
                     let until = item["valid_until"]?.stringValue.flatMap({ Day($0) })
                 else { continue }
                 let names = ["passengers": "Passenger recency", "night_passengers": "Night passenger recency", "lapl_recency": "LAPL recency"]
-                expiring("currency/\(rule)/\(group)", topic: "logbook.currency.expiring", what: "\(names[rule] ?? rule) (\(group))", until: until)
+                expiring("currency/\(rule)/\(group)", topic: LogbookTopic.currencyExpiring, what: "\(names[rule] ?? rule) (\(group))", until: until)
             }
             for (limit, used, dutyRecorded) in try FlightTimeLimits.evaluate(db, at: at) where !limit.duty || dutyRecorded {
                 guard Double(used) >= percent * Double(limit.limitMinutes) else { continue }
                 due.append(
                     Due(
-                        key: "limit|\(limit.id)|\(limit.from)", topic: "logbook.limit.approaching",
+                        key: "limit|\(limit.id)|\(limit.from)", topic: LogbookTopic.limitApproaching,
                         title: "\(Int((Double(used) / Double(limit.limitMinutes) * 100).rounded()))% of the \(limit.what) limit",
                         body:
                             "\(Minutes.hhmm(used)) of \(Minutes.hhmm(limit.limitMinutes)) (\(limit.reference)) from \(limit.from) to \(at); \(Minutes.hhmm(max(0, limit.limitMinutes - used))) left.",

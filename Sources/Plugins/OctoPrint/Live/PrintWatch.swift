@@ -20,7 +20,8 @@ actor PrintWatch {
 
     let printer: String
     let settings: Settings
-    let post: @Sendable (_ topic: String, _ title: String, _ body: String, _ severity: Severity, _ dedupe: String, _ snapshot: Bool) async -> Void
+    let post:
+        @Sendable (_ topic: OctoPrintTopic, _ title: String, _ body: String, _ severity: Severity, _ dedupe: String, _ snapshot: Bool) async -> Void
     let now: @Sendable () -> Date
 
     private(set) var job: Job?
@@ -35,7 +36,7 @@ actor PrintWatch {
 
     init(
         printer: String, settings: Settings, now: @escaping @Sendable () -> Date,
-        post: @escaping @Sendable (String, String, String, Severity, String, Bool) async -> Void
+        post: @escaping @Sendable (OctoPrintTopic, String, String, Severity, String, Bool) async -> Void
     ) {
         self.printer = printer
         self.settings = settings
@@ -50,7 +51,8 @@ actor PrintWatch {
         endedFile = nil
         job = Job(file: file)
         watchingBed = false
-        await post("octoprint.print.started", "\(printer): printing \(file)", "Started printing \(file) on \(printer).", .info, key("started"), false)
+        await post(
+            OctoPrintTopic.printStarted, "\(printer): printing \(file)", "Started printing \(file) on \(printer).", .info, key("started"), false)
     }
 
     /// Progress in percent; announces each milestone once (a print first seen mid-way counts as started).
@@ -60,7 +62,7 @@ actor PrintWatch {
         for m in settings.milestones where completion >= Double(m) && !(job?.milestones.contains(m) ?? true) {
             job?.milestones.insert(m)
             await post(
-                "octoprint.print.progress", "\(printer): \(m)% of \(job?.file ?? "the print")",
+                OctoPrintTopic.printProgress, "\(printer): \(m)% of \(job?.file ?? "the print")",
                 "\(job?.file ?? "The print") on \(printer) is \(m)% done.",
                 .info, key("progress-\(m)"), false)
         }
@@ -71,7 +73,7 @@ actor PrintWatch {
         j.paused = true
         job = j
         await post(
-            "octoprint.print.paused", "\(printer): paused", "\(j.file) is paused on \(printer).", .info, key("paused-\(UUID().uuidString)"), false)
+            OctoPrintTopic.printPaused, "\(printer): paused", "\(j.file) is paused on \(printer).", .info, key("paused-\(UUID().uuidString)"), false)
     }
 
     func resumed() async {
@@ -79,7 +81,7 @@ actor PrintWatch {
         j.paused = false
         job = j
         await post(
-            "octoprint.print.resumed", "\(printer): resumed", "\(j.file) is printing again on \(printer).", .info,
+            OctoPrintTopic.printResumed, "\(printer): resumed", "\(j.file) is printing again on \(printer).", .info,
             key("resumed-\(UUID().uuidString)"), false)
     }
 
@@ -97,17 +99,17 @@ actor PrintWatch {
             await progress(file: j.file, completion: 100)
             let duration = seconds.map { Self.duration($0) }
             await post(
-                "octoprint.print.done", "\(printer): \(j.file) is done",
+                OctoPrintTopic.printDone, "\(printer): \(j.file) is done",
                 "Finished \(j.file) on \(printer)" + (duration.map { " in \($0)" } ?? "") + ".",
                 .info, key("done"), true)
         case .failed(let reason):
             await post(
-                "octoprint.print.failed", "\(printer): \(j.file) failed",
+                OctoPrintTopic.printFailed, "\(printer): \(j.file) failed",
                 "The print of \(j.file) on \(printer) failed" + (reason.map { ": \($0)" } ?? "") + ".",
                 .error, key("failed"), true)
         case .cancelled:
             await post(
-                "octoprint.print.cancelled", "\(printer): \(j.file) cancelled", "The print of \(j.file) on \(printer) was cancelled.", .warning,
+                OctoPrintTopic.printCancelled, "\(printer): \(j.file) cancelled", "The print of \(j.file) on \(printer) was cancelled.", .warning,
                 key("cancelled"), false)
         }
         job = nil
@@ -119,7 +121,8 @@ actor PrintWatch {
         guard watchingBed, actual < settings.bedCooledBelow else { return }
         watchingBed = false
         await post(
-            "octoprint.bed.cooled", "\(printer): bed cooled", "The bed of \(printer) is down to \(Int(actual.rounded())) °C; the print can come off.",
+            OctoPrintTopic.bedCooled, "\(printer): bed cooled",
+            "The bed of \(printer) is down to \(Int(actual.rounded())) °C; the print can come off.",
             .info, "octoprint|\(printer)|bed|\(UUID().uuidString)", false)
     }
 
@@ -127,14 +130,14 @@ actor PrintWatch {
         defer { connected = isConnected }
         guard connected == true, !isConnected else { return }
         await post(
-            "octoprint.printer.disconnected", "\(printer): disconnected", "OctoPrint lost the connection to \(printer).", .warning,
+            OctoPrintTopic.printerDisconnected, "\(printer): disconnected", "OctoPrint lost the connection to \(printer).", .warning,
             "octoprint|\(printer)|disconnected|\(UUID().uuidString)", false)
     }
 
     func error(_ text: String) async {
         guard !text.isEmpty, text != lastError else { return }
         lastError = text
-        await post("octoprint.printer.error", "\(printer): error", text, .error, "octoprint|\(printer)|error|\(UUID().uuidString)", false)
+        await post(OctoPrintTopic.printerError, "\(printer): error", text, .error, "octoprint|\(printer)|error|\(UUID().uuidString)", false)
     }
 
     func reachable() {
@@ -148,7 +151,8 @@ actor PrintWatch {
         guard !offlineAnnounced, now().timeIntervalSince(since) >= settings.offlineAfter else { return }
         offlineAnnounced = true
         await post(
-            "octoprint.printer.offline", "\(printer): offline", "\(printer) has been unreachable since \(ISO8601.string(since)): \(reason)", .warning,
+            OctoPrintTopic.printerOffline, "\(printer): offline", "\(printer) has been unreachable since \(ISO8601.string(since)): \(reason)",
+            .warning,
             "octoprint|\(printer)|offline|\(ISO8601.string(since))", false)
     }
 

@@ -70,7 +70,7 @@ extension StagService {
         guard !change.isBaseline else { return }
         for (id, term) in change.added.sorted(by: { $0.key < $1.key }) {
             try await context.notifier.post(
-                topic: "stag.exam.new", title: "New exam term: \(Self.subjectTitle(term))",
+                topic: StagTopic.examNew, title: "New exam term: \(Self.subjectTitle(term))",
                 body:
                     "\(Self.when(term))\(Self.room(term)), \(term["kind"]?.stringValue ?? "term"), \(Self.seats(term)). stag.exams.register term_id=\(id)",
                 dedupeKey: "stag.exam.new:\(account):\(id)")
@@ -85,7 +85,7 @@ extension StagService {
         for row in graded.sorted(by: { ($0["subject"]?.stringValue ?? "") < ($1["subject"]?.stringValue ?? "") }) {
             let grade = row["grade"].map { $0.stringValue ?? $0.encodedString() } ?? "?"
             try await context.notifier.post(
-                topic: "stag.grade.new", title: "\(Self.subjectTitle(row)): \(grade)",
+                topic: StagTopic.gradeNew, title: "\(Self.subjectTitle(row)): \(grade)",
                 body:
                     "Grade \(grade) (\(row["passed"] == true ? "passed" : "not passed"))\(row["date"]?.stringValue.map { ", \($0)" } ?? "")\(row["examiner"]?.stringValue.map { ", \($0)" } ?? "").",
                 dedupeKey:
@@ -99,7 +99,7 @@ extension StagService {
         for pair in change.changed.values where pair.old["room"] != pair.new["room"] {
             let event = pair.new
             try await context.notifier.post(
-                topic: "stag.timetable.changed", title: "Room change: \(Self.subjectTitle(event)) on \(event["date"]?.stringValue ?? "")",
+                topic: StagTopic.timetableChanged, title: "Room change: \(Self.subjectTitle(event)) on \(event["date"]?.stringValue ?? "")",
                 body: "\(Self.when(event)): \(pair.old["room"]?.stringValue ?? "no room") → \(event["room"]?.stringValue ?? "no room")",
                 dedupeKey:
                     "stag.timetable.room:\(account):\(event["date"]?.stringValue ?? ""):\(event["subject"]?.stringValue ?? ""):\(event["start"]?.stringValue ?? ""):\(event["room"]?.stringValue ?? "")"
@@ -109,7 +109,7 @@ extension StagService {
             // Only classes still ahead and inside the window: the window moving on is not a cancellation.
             guard let day = event["date"]?.stringValue.flatMap(DateOnly.init), day >= from, day <= to else { continue }
             try await context.notifier.post(
-                topic: "stag.timetable.changed", title: "Cancelled: \(Self.subjectTitle(event)) on \(day)",
+                topic: StagTopic.timetableChanged, title: "Cancelled: \(Self.subjectTitle(event)) on \(day)",
                 body: "\(Self.when(event))\(Self.room(event)) no longer takes place.", severity: .warning,
                 dedupeKey: "stag.timetable.cancelled:\(account):\(day):\(event["subject"]?.stringValue ?? ""):\(event["start"]?.stringValue ?? "")")
         }
@@ -123,7 +123,7 @@ extension StagService {
                 deadline.timeIntervalSince(now) <= 86_400
             else { continue }
             try await context.notifier.post(
-                topic: "stag.exam.deadline", title: "Last chance to unregister: \(Self.subjectTitle(term))",
+                topic: StagTopic.examDeadline, title: "Last chance to unregister: \(Self.subjectTitle(term))",
                 body: "Unregistering from the \(Self.when(term)) term closes at \(text.replacingOccurrences(of: "T", with: " ")).",
                 dedupeKey: "stag.exam.deadline:\(account):\(term["term_id"]?.encodedString() ?? ""):\(text)")
         }
@@ -138,7 +138,7 @@ extension StagService {
                 guard let student = session.roles.first(where: \.isStudent) else { continue }
                 for term in try await examTerms(session, student) where term["state"] == "registered" && term["date"]?.stringValue == tomorrow {
                     try await context.notifier.post(
-                        topic: "stag.exam.tomorrow", title: "Exam tomorrow: \(Self.subjectTitle(term))",
+                        topic: StagTopic.examTomorrow, title: "Exam tomorrow: \(Self.subjectTitle(term))",
                         body:
                             "\(Self.when(term))\(Self.room(term))\(term["examiner"]?.stringValue.map { ", \($0)" } ?? "")\(term["note"]?.stringValue.map { ". \($0)" } ?? "")",
                         dedupeKey: "stag.exam.tomorrow:\(account.name):\(term["term_id"]?.encodedString() ?? ""):\(tomorrow)")

@@ -98,7 +98,7 @@ extension StagService {
                 body += " Register: assistantctl stag.exams.register term_id=\(id)"
             }
             try await context.notifier.post(
-                topic: "stag.exam.seat_freed", title: "A seat is free: \(Self.subjectTitle(term))", body: body, severity: severity,
+                topic: StagTopic.examSeatFreed, title: "A seat is free: \(Self.subjectTitle(term))", body: body, severity: severity,
                 dedupeKey: "stag.exam.seat_freed:\(session.account):\(id):\(freed)")
         }
         try await context.database.write { [account = session.account, state, freed] db in

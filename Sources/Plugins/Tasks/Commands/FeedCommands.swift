@@ -149,7 +149,7 @@ extension TasksService {
                 }) ?? false
             if flipped {
                 _ = try? await context.notifier.post(
-                    topic: "tasks.feed.failed", title: "Feed '\(name)' could not be read", body: message, severity: .warning)
+                    topic: TasksTopic.feedFailed, title: "Feed '\(name)' could not be read", body: message, severity: .warning)
             }
             return ["name": .string(name), "changed": false, "problem": .string(message)]
         }

@@ -104,7 +104,7 @@ extension TasksService {
         if !missed.isEmpty {
             let lines = missed.prefix(20).map { "\($0.0.title) (\(Self.describe($0.1.fireAt, zone: $0.0.zone)))" }
             try await context.notifier.post(
-                topic: "tasks.reminders.missed", title: "\(missed.count) reminder\(missed.count == 1 ? "" : "s") missed while the daemon was down",
+                topic: TasksTopic.remindersMissed, title: "\(missed.count) reminder\(missed.count == 1 ? "" : "s") missed while the daemon was down",
                 body: lines.joined(separator: "\n") + (missed.count > 20 ? "\n… and \(missed.count - 20) more" : ""),
                 severity: .warning, dedupeKey: "tasks.reminders.missed:\(Int(now.timeIntervalSince1970))")
             try await markSent(missed.map { ($0.0.id, $0.1) })
@@ -271,7 +271,7 @@ extension TasksService {
                     name: "\(Self.fileName(t.title)).ics", contentType: "text/calendar; method=PUBLISH; charset=utf-8", data: Data(ics.utf8)))
         }
         try await context.notifier.post(
-            topic: "tasks.reminder", title: o.title, body: body, severity: o.isOverdue(now: now) ? .warning : .info,
+            topic: TasksTopic.reminder, title: o.title, body: body, severity: o.isOverdue(now: now) ? .warning : .info,
             dedupeKey: "tasks.reminder:\(r.key)", attachments: attachments, channels: channels)
         try await markSent([(t.id, r)])
     }
@@ -335,7 +335,7 @@ extension TasksService {
             }
         }
         try await context.notifier.post(
-            topic: "tasks.digest", title: "Agenda for \(today.text)", body: lines.joined(separator: "\n"),
+            topic: TasksTopic.digest, title: "Agenda for \(today.text)", body: lines.joined(separator: "\n"),
             severity: overdue.isEmpty ? .info : .warning, dedupeKey: "tasks.digest:\(today.text)")
     }
 }
