@@ -312,7 +312,7 @@ public struct FeedPlugin: AssistantPlugin {
     public var info: PluginInfo {
         PluginInfo(
             id: "feed", version: "1", summary: "feed", topics: FeedTopic.self,
-            configOptions: [ConfigOption("cache_days", .integer(min: 1), default: 30, help: "days")])
+            configOptions: [ReadCache.cacheDays.option])
     }
 
     public final class Service: Sendable {

@@ -154,4 +154,30 @@ import Testing
         #expect(small["occurrences"]?.arrayValue?.count == 40)
         await host.stop()
     }
+
+    /// A window of any length is answered (a century of minute series): the limit bounds the
+    /// work, and paging by `next_from` walks on with no repeats.
+    @Test func aCenturyLongAgendaIsAnsweredAndPagesOn() async throws {
+        let (host, _) = try await TaskCommandTests.host()
+        let directory = TemporaryDirectory()
+        let path = directory.write("minutes.ics", Self.calendar(Array(repeating: "FREQ=MINUTELY", count: 20)))
+        #expect(try await host.call("tasks.import.ics", ["path": .string(path)]).get()["added"] == 20)
+        _ = try await host.call("tasks.add", ["title": "Yearly", "start": "2030-06-01T08:00:00Z", "rrule": "FREQ=YEARLY"]).get()
+        let century = try await host.call("tasks.agenda", ["from": "2000-01-01", "to": "2100-01-01", "limit": 500]).get()
+        #expect(century["truncated"] == true)
+        #expect(century["occurrences"]?.arrayValue?.count == 500)
+        #expect(century["next_from"] == "2026-12-01T00:25:00Z")
+        // Every yearly occurrence to the end of the century, alone in its category.
+        _ = try await host.call("tasks.update", ["id": .string(try Self.id(of: "Yearly", in: host)), "category": "work"]).get()
+        let yearly = try await host.call("tasks.agenda", ["from": "2000-01-01", "to": "2100-01-01", "category": "work"]).get()
+        #expect(yearly["truncated"] == false)
+        #expect(yearly["occurrences"]?.arrayValue?.count == 70, "2030 to 2099")
+        #expect(yearly["occurrences"]?.arrayValue?.last?["start"] == "2099-06-01T08:00:00Z")
+        await host.stop()
+    }
+
+    static func id(of title: String, in host: TestHost) async throws -> String {
+        let tasks = try await host.call("tasks.list", ["text": .string(title)]).get()["tasks"]?.arrayValue ?? []
+        return try #require(tasks.first?["id"]?.stringValue)
+    }
 }

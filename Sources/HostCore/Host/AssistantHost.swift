@@ -133,7 +133,7 @@ public final class AssistantHost: Sendable {
             let scopedVault = VaultScope(pluginID: manifest.id, vault: vault)
             let notifier = PluginNotifier(pluginID: manifest.id, center: notices)
             let accounts = Accounts(pluginID: manifest.id, pool: pool, vault: scopedVault, notifier: notifier, clock: clock)
-            let cacheDays = config.int("cache_days") ?? 30
+            let cacheDays = config[ReadCache.cacheDays]
             let cache = ReadCache(pluginID: manifest.id, pool: pool, clock: clock, maxAge: .seconds(cacheDays * 86_400))
             let refresh = RefreshCoordinator(pluginID: manifest.id, pool: pool, scheduler: scheduler, notifier: notifier, clock: clock)
             let background = BackgroundTasks()

@@ -8,6 +8,11 @@ import GRDB
 /// (-32003) is never answered from the cache. Entries older than `maxAge` are pruned and each
 /// plugin's cache is capped at `maxBytes` (oldest first).
 public struct ReadCache: Sendable {
+    /// How long a cached answer is kept: an option of each plugin that reads through the cache
+    /// (list `ReadCache.cacheDays.option` among its options).
+    public static let cacheDays = ConfigKey<Int64>(
+        "cache_days", .integer(min: 1, max: 3660), default: 30, help: "how long the last answers are kept for when the upstream is down (days)")
+
     public let pluginID: String
     let pool: DatabasePool
     let clock: any HostClock

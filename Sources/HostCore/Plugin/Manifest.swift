@@ -123,6 +123,12 @@ public enum JobSchedule: Sendable, Hashable {
     /// not a time), e.g. a digest at `digest_at`.
     case dailyAt(option: String, default: String)
 
+    /// Every N minutes, N the value of a plugin's option: `.everyMinutes(StagConfig.refreshEveryMin)`.
+    public static func everyMinutes(_ key: ConfigKey<Int64>) -> JobSchedule { .everyMinutes(option: key.key, default: key.defaultValue) }
+
+    /// Once a day at the "HH:MM" of a plugin's option: `.dailyAt(TasksConfig.digestAt)`.
+    public static func dailyAt(_ key: ConfigKey<String>) -> JobSchedule { .dailyAt(option: key.key, default: key.defaultValue) }
+
     /// The schedule with a configured interval or time read from the plugin's config.
     public func resolved(with config: PluginConfig) -> JobSchedule {
         switch self {

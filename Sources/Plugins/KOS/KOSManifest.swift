@@ -16,17 +16,17 @@ enum KOSManifest {
     static let jobs: [PluginJob<KOSService>] = [
         PluginJob(
             "refresh", "Looks for new exams, course events and results, every refresh_every_min; rewrites ics_path",
-            schedule: .everyMinutes(option: KOSConfig.refreshEveryMin.key, default: KOSConfig.refreshEveryMin.defaultValue),
+            schedule: .everyMinutes(KOSConfig.refreshEveryMin),
             jitter: .seconds(60), timeout: .seconds(600)
         ) { try await $0.runRefresh() },
         PluginJob(
             "watch", "Checks watched full exams for a free seat, every watch_every_min",
-            schedule: .everyMinutes(option: KOSConfig.watchEveryMin.key, default: KOSConfig.watchEveryMin.defaultValue),
+            schedule: .everyMinutes(KOSConfig.watchEveryMin),
             jitter: .seconds(10), timeout: .seconds(120)
         ) { try await $0.runWatches() },
         PluginJob(
             "evening", "Tells of registered exams tomorrow, at evening_at",
-            schedule: .dailyAt(option: KOSConfig.eveningAt.key, default: KOSConfig.eveningAt.defaultValue),
+            schedule: .dailyAt(KOSConfig.eveningAt),
             timeout: .seconds(300)
         ) { try await $0.runEvening() },
     ]

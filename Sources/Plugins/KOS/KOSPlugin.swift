@@ -59,7 +59,7 @@ enum KOSConfig {
     static var all: [ConfigOption] {
         [
             language.option, hourGrid.option, hourMinutes.option, firstWeekParity.option, teachingWeeks.option, officeHours.option, icsPath.option,
-            refreshEveryMin.option, watchEveryMin.option, eveningAt.option, kosURL.option,
+            refreshEveryMin.option, watchEveryMin.option, eveningAt.option, kosURL.option, ReadCache.cacheDays.option,
         ]
     }
 }

@@ -17,17 +17,17 @@ enum StagManifest {
     static let jobs: [PluginJob<StagService>] = [
         PluginJob(
             "refresh", "Looks for new exam terms, grades and timetable changes of every account, every refresh_every_min",
-            schedule: .everyMinutes(option: StagConfig.refreshEveryMin.key, default: StagConfig.refreshEveryMin.defaultValue),
+            schedule: .everyMinutes(StagConfig.refreshEveryMin),
             jitter: .seconds(60), timeout: .seconds(600)
         ) { try await $0.runRefresh() },
         PluginJob(
             "watch", "Checks watched full exam terms for a free seat, every watch_every_min",
-            schedule: .everyMinutes(option: StagConfig.watchEveryMin.key, default: StagConfig.watchEveryMin.defaultValue),
+            schedule: .everyMinutes(StagConfig.watchEveryMin),
             jitter: .seconds(10), timeout: .seconds(120)
         ) { try await $0.runWatches() },
         PluginJob(
             "evening", "Tells of registered exams tomorrow, at evening_at",
-            schedule: .dailyAt(option: StagConfig.eveningAt.key, default: StagConfig.eveningAt.defaultValue),
+            schedule: .dailyAt(StagConfig.eveningAt),
             timeout: .seconds(300)
         ) { try await $0.runEvening() },
     ]

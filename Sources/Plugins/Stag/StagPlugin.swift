@@ -44,7 +44,10 @@ enum StagConfig {
         "timezone", .string, default: "Europe/Prague", help: "the universities' time zone (dates and times in results are its wall clock)")
 
     static var all: [ConfigOption] {
-        [language.option, refreshEveryMin.option, watchEveryMin.option, eveningAt.option, canteenURL.option, icsPath.option, timeZone.option]
+        [
+            language.option, refreshEveryMin.option, watchEveryMin.option, eveningAt.option, canteenURL.option, icsPath.option, timeZone.option,
+            ReadCache.cacheDays.option,
+        ]
     }
 }
 

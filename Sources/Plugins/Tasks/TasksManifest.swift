@@ -16,17 +16,17 @@ enum TasksManifest {
     static let jobs: [PluginJob<TasksService>] = [
         PluginJob(
             "feeds", "Fetches the ICS feeds (ETag / If-Modified-Since), every feeds_every_min",
-            schedule: .everyMinutes(option: TasksConfig.feedsEveryMin.key, default: TasksConfig.feedsEveryMin.defaultValue),
+            schedule: .everyMinutes(TasksConfig.feedsEveryMin),
             jitter: .seconds(30), timeout: .seconds(300)
         ) { try await $0.runFeeds() },
         PluginJob(
             "caldav", "Two-way sync of every CalDAV account, every sync_every_min",
-            schedule: .everyMinutes(option: TasksConfig.syncEveryMin.key, default: TasksConfig.syncEveryMin.defaultValue),
+            schedule: .everyMinutes(TasksConfig.syncEveryMin),
             jitter: .seconds(30), timeout: .seconds(600)
         ) { try await $0.runCalDAV() },
         PluginJob(
             "digest", "Sends today's agenda and the overdue list at digest_at when digest = true",
-            schedule: .dailyAt(option: TasksConfig.digestAt.key, default: TasksConfig.digestAt.defaultValue),
+            schedule: .dailyAt(TasksConfig.digestAt),
             timeout: .seconds(120)
         ) { try await $0.runDigest() },
         PluginJob(
