@@ -45,6 +45,30 @@ import Testing
         Dispatcher(methods: try AssistantHost.methodTable(box: HostBox(), supervisors: []), redactor: SecretRedactor(), logger: Logger(label: "t"))
     }
 
+    /// A host method that outlasts its declared time limit gets -32005 naming it, and nothing
+    /// is left running (the limit was declared but never applied before).
+    @Test func aHostMethodIsHeldToItsDeclaredTimeLimit() async throws {
+        var table = MethodTable()
+        try table.add(
+            MethodEntry(
+                pluginID: "host",
+                descriptor: CommandDescriptor(name: "slow", summary: "never ends", result: .null, timeout: .milliseconds(100)),
+                handler: .host({ _, _ in
+                    try await Task.sleep(for: .seconds(3600))
+                    return .null
+                })))
+        let dispatcher = Dispatcher(methods: table, redactor: SecretRedactor(), logger: Logger(label: "t"))
+        do {
+            _ = try await dispatcher.call("slow", params: nil, id: .number(1), connection: nil)
+            Issue.record("a call past its limit returned")
+        } catch let error as RPCError {
+            #expect(error.code == RPCErrorCode.timeout)
+            #expect(error.message == "'slow' did not finish within 100 ms")
+            #expect(error.data?["method"] == "slow")
+        }
+        #expect(dispatcher.callsInFlight["total"] == 0)
+    }
+
     static func lines(_ channel: EmbeddedChannel) throws -> [JSONValue] {
         var replies: [JSONValue] = []
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) {

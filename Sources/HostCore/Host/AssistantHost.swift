@@ -196,7 +196,9 @@ public final class AssistantHost: Sendable {
         for supervisor in supervisors {
             for command in supervisor.runtime.declared {
                 entries.append(
-                    MethodEntry(pluginID: supervisor.id, descriptor: command.descriptor, handler: .plugin(supervisor, command: command.local)))
+                    MethodEntry(
+                        pluginID: supervisor.id, descriptor: command.descriptor,
+                        handler: .plugin(supervisor, command: command.local, handler: command.handler)))
             }
         }
         for entry in entries {

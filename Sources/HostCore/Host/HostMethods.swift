@@ -121,7 +121,9 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "jobs.run", summary: "Run a job now (refused while it is already running)",
                 params: [ParamSpec("id", .string, required: true, help: "job id as listed by jobs.list, e.g. host.prune")],
-                result: HostSchemas.job.described("the job's status after the run"), example: "assistantctl jobs.run id=host.prune")
+                result: HostSchemas.job.described("the job's status after the run"), example: "assistantctl jobs.run id=host.prune",
+                // A job keeps its own time limit; the call outlasts the longest.
+                timeout: .seconds(3600))
         ) { host, params, _ in
             try JSONValue(encoding: await host.scheduler.runNow(try params.requiredString("id")))
         },
@@ -261,7 +263,8 @@ enum HostMethods {
                 params: [
                     ParamSpec("path", .path, required: true, help: "where to write the copy"),
                     ParamSpec("overwrite", .boolean, default: false, help: "replace an existing file"),
-                ], result: JSONSchema.object(["path": .string, "bytes": .integer]), example: "assistantctl backup path=backup.sqlite")
+                ], result: JSONSchema.object(["path": .string, "bytes": .integer]), example: "assistantctl backup path=backup.sqlite",
+                timeout: .seconds(3600))
         ) { host, params, _ in
             let path = try params.requiredString("path")
             if FileManager.default.fileExists(atPath: path) && params.bool("overwrite") != true {

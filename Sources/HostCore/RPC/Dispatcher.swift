@@ -242,9 +242,18 @@ public final class Dispatcher: Sendable {
         let context = CallContext(method: method, requestID: id, connection: connection, logger: logger)
         switch entry.handler {
         case .host(let run):
-            return try await run(validated, context)
-        case .plugin(let supervisor, let command):
-            return try await supervisor.call(command, params: validated, context: context, timeout: entry.descriptor.timeout)
+            // The host's own methods keep their declared time limits too (a backup, a job run now).
+            let limit = entry.descriptor.timeout
+            return try await withDeadline(
+                limit,
+                timedOut: {
+                    RPCError(
+                        code: RPCErrorCode.timeout, message: "'\(method)' did not finish within \(limit.limitText)",
+                        data: ["method": .string(method)])
+                }
+            ) { try await run(validated, context) }
+        case .plugin(let supervisor, let command, let handler):
+            return try await supervisor.call(command, handler: handler, params: validated, context: context, timeout: entry.descriptor.timeout)
         case .immediate(let run):
             return try run(validated)
         }

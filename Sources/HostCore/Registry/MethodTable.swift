@@ -1,7 +1,11 @@
+/// A plugin command's handler over the plugin's running service.
+public typealias PluginHandler = @Sendable (any Sendable, Params, CallContext) async throws -> JSONValue
+
 /// How a method is carried out: by a plugin, through its supervisor, or by the host itself.
 public enum MethodHandler: Sendable {
-    /// A plugin's command, by its local name (`flights.add`).
-    case plugin(PluginSupervisor, command: String)
+    /// A plugin's command: its local name (`flights.add`, for messages) and its handler, found
+    /// once when the table is built, so a call looks nothing up again.
+    case plugin(PluginSupervisor, command: String, handler: PluginHandler)
     case host(@Sendable (Params, CallContext) async throws -> JSONValue)
     /// A host method that never suspends (`ping`): answered at once, on the event loop, with no
     /// child task (see `Dispatcher.immediateReply`).

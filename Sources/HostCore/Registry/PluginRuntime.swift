@@ -7,13 +7,12 @@ struct PluginRuntime: Sendable {
         case notConfigured(String)
     }
 
-    typealias Handler = @Sendable (any Sendable, Params, CallContext) async throws -> JSONValue
+    typealias Handler = PluginHandler
 
     let manifest: PluginManifest
-    /// Each declared command's local name (`flights.add`) with its full descriptor, in order.
-    let declared: [(local: String, descriptor: CommandDescriptor)]
-    /// By local name.
-    let commands: [String: Handler]
+    /// Each declared command's local name (`flights.add`) with its full descriptor and its
+    /// handler, in order.
+    let declared: [(local: String, descriptor: CommandDescriptor, handler: Handler)]
     let migrations: PluginMigrations
     let jobs: [String: @Sendable (any Sendable) async throws -> Void]
     let setup: @Sendable (PluginContext) async throws -> Setup
@@ -23,7 +22,6 @@ struct PluginRuntime: Sendable {
         let declarations = plugin.commands
         let manifest = plugin.manifest(declaring: declarations)
         self.manifest = manifest
-        declared = zip(declarations, manifest.commands).map { (local: $0.descriptor.name, descriptor: $1) }
         if let errors = manifest.errors {
             guard ErrorBlock.pluginSpace.contains(errors.range.lowerBound), ErrorBlock.pluginSpace.contains(errors.range.upperBound) else {
                 throw .errorBlockOutsidePluginSpace(errors.range, plugin: manifest.id)
@@ -35,16 +33,22 @@ struct PluginRuntime: Sendable {
         var migrations = PluginMigrations(pluginID: manifest.id)
         plugin.registerMigrations(&migrations)
         self.migrations = migrations
-        var commands: [String: Handler] = [:]
-        for command in declarations {
+        var declared: [(local: String, descriptor: CommandDescriptor, handler: Handler)] = []
+        var names = Set<String>()
+        for (command, descriptor) in zip(declarations, manifest.commands) {
             let name = command.descriptor.name
             guard Self.isValidName(name) else { throw .badMethodName(name, plugin: manifest.id) }
-            guard commands[name] == nil else { throw .duplicateMethod("\(manifest.id).\(name)", first: manifest.id, second: manifest.id) }
+            guard names.insert(name).inserted else { throw .duplicateMethod("\(manifest.id).\(name)", first: manifest.id, second: manifest.id) }
             let handler = command.handler
-            commands[name] = { service, params, call in
-                try await handler(try Self.cast(service, to: Plugin.Service.self, plugin: manifest.id), params, call)
-            }
+            declared.append(
+                (
+                    name, descriptor,
+                    { service, params, call in
+                        try await handler(try Self.cast(service, to: Plugin.Service.self, plugin: manifest.id), params, call)
+                    }
+                ))
         }
+        self.declared = declared
         var jobs: [String: @Sendable (any Sendable) async throws -> Void] = [:]
         for job in plugin.jobs {
             let id = job.descriptor.id
@@ -52,7 +56,6 @@ struct PluginRuntime: Sendable {
             let handler = job.handler
             jobs[id] = { service in try await handler(try Self.cast(service, to: Plugin.Service.self, plugin: manifest.id)) }
         }
-        self.commands = commands
         self.jobs = jobs
         setup = { context in
             switch try await plugin.setup(context) {

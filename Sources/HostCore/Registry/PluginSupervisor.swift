@@ -217,7 +217,9 @@ public actor PluginSupervisor {
 
     // MARK: Calls
 
-    public func call(_ command: String, params: Params, context: CallContext, timeout: Duration) async throws -> JSONValue {
+    public func call(_ command: String, handler: @escaping PluginHandler, params: Params, context: CallContext, timeout: Duration) async throws
+        -> JSONValue
+    {
         await waitForSetup()
         switch state {
         case .ready:
@@ -231,7 +233,6 @@ public actor PluginSupervisor {
                 code: RPCErrorCode.pluginNotReady, message: "Plugin '\(id)' is not ready (\(state.rawValue))\(detail.map { ": \($0)" } ?? "")",
                 data: stateData)
         }
-        guard let handler = runtime.commands[command] else { throw RPCError.methodNotFound("\(id).\(command)") }
         guard let service else {
             throw RPCError(code: RPCErrorCode.pluginNotReady, message: "Plugin '\(id)' is not ready (\(state.rawValue))", data: stateData)
         }
@@ -241,7 +242,7 @@ public actor PluginSupervisor {
                 timeout, clock: clock, gate: context.commitGate,
                 timedOut: {
                     RPCError(
-                        code: RPCErrorCode.timeout, message: "'\(command)' did not finish within \(Int(timeout.timeInterval)) s",
+                        code: RPCErrorCode.timeout, message: "'\(command)' did not finish within \(timeout.limitText)",
                         data: ["method": .string(command)])
                 }
             ) { try await handler(service, params, context) }

@@ -25,3 +25,11 @@ public func withDeadline<T: Sendable>(
         return value
     }
 }
+
+extension Duration {
+    /// A time limit as people read it: "120 s", "250 ms".
+    public var limitText: String {
+        let seconds = timeInterval
+        return seconds >= 1 ? "\(Int(seconds.rounded())) s" : "\(Int((seconds * 1000).rounded())) ms"
+    }
+}
