@@ -261,6 +261,41 @@ import Testing
         await host.stop()
     }
 
+    /// Keys declared once (`Param`): the manifest's spec comes from the key, an optional key reads
+    /// its value or nil, a required one its value or the same -32602 the validator gives.
+    @Test func typedKeysReadTheirValuesAndNameThemselvesWhenWrong() throws {
+        let count = Param<Int64>("n", .integer(min: 1), default: 5, help: "how many")
+        let day = Param<DateOnly>("day", help: "a date")
+        let tags = Param<[String]>("tags", help: "labels")
+        let term = Param<Int64>.required("term_id", .integer(min: 1), help: "the term")
+        #expect(count.spec.name == "n")
+        #expect(count.spec.type == .integer(min: 1))
+        #expect(count.spec.defaultValue == .int(5))
+        #expect(!count.spec.required)
+        #expect(term.spec.required)
+        #expect(tags.spec.type == .array(of: .string))
+        #expect(day.spec.type == .date)
+        let specs: [ParamSpec] = [count.spec, day.spec, tags.spec, term.spec]
+        let raw: JSONValue = ["term_id": 7, "day": "2026-02-28", "tags": ["a", "b"]]
+        let given = try ParamValidator.validate(raw, against: specs, method: "m")
+        #expect(given[count] == 5, "the default")
+        #expect(given[day] == DateOnly("2026-02-28"))
+        #expect(given[tags] == ["a", "b"])
+        #expect(try given[term] == 7)
+        let wrong = Params(["term_id": "seven", "n": "x"])
+        #expect(wrong[count] == nil, "a value of another type reads as nil, never a crash")
+        for (params, problem) in [(wrong, "must be integer, got a string"), (Params([:]), "is required (the term)")] {
+            do throws(RPCError) {
+                _ = try params[term]
+                Issue.record("read term_id from \(params.values)")
+            } catch {
+                #expect(error.code == -32602)
+                #expect(error.data?["param"] == "term_id")
+                #expect(error.data?["problem"] == .string(problem))
+            }
+        }
+    }
+
     @Test func typedParametersNeverCrashOnAMissingOrMistypedValue() throws {
         let params = Params(["n": 3, "s": "x", "list": [1, 2], "flag": true])
         #expect(try params.requiredInt("n") == 3)

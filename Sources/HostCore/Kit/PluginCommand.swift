@@ -12,16 +12,16 @@ public struct PluginCommand<Service: Sendable>: Sendable {
 
     /// The general form: any closure over the service, the validated parameters and the call.
     public init(
-        _ name: String, _ summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), run: @escaping @Sendable (Service, Params, CallContext) async throws -> JSONValue
     ) {
-        descriptor = CommandDescriptor(name: name, summary: summary, params: params, result: result, example: example, timeout: timeout)
+        descriptor = CommandDescriptor(name: name, summary: summary, params: params.map(\.spec), result: result, example: example, timeout: timeout)
         handler = run
     }
 
     /// An `Encodable` result (a model) is encoded to JSON for the reply.
     public init<Result: Encodable & Sendable>(
-        _ name: String, _ summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), model run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
     ) {
         self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, call in
@@ -31,7 +31,7 @@ public struct PluginCommand<Service: Sendable>: Sendable {
 
     /// A service method that needs nothing from the call: `use: LogbookService.profileGet`.
     public init(
-        _ name: String, _ summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable () async throws -> JSONValue
     ) {
         self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, _, _ in
@@ -41,7 +41,7 @@ public struct PluginCommand<Service: Sendable>: Sendable {
 
     /// A service method over the parameters: `use: LogbookService.flightsAdd`.
     public init(
-        _ name: String, _ summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> JSONValue
     ) {
         self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, _ in
@@ -51,7 +51,7 @@ public struct PluginCommand<Service: Sendable>: Sendable {
 
     /// A service method over the parameters and the call (progress, the caller's connection).
     public init(
-        _ name: String, _ summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120),
         use method: @escaping @Sendable (Service) -> @Sendable (Params, CallContext) async throws -> JSONValue
     ) {

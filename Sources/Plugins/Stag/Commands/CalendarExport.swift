@@ -5,13 +5,13 @@ import HostCore
 /// `stag.export.ics` writes it on demand; with config `ics_path`, each refresh rewrites it.
 extension StagService {
     func exportICS(_ params: Params) async throws -> JSONValue {
-        let path = try params.requiredString("path")
-        guard let from = try day(params, "from") else { throw RPCError.invalidParam("from", "is needed (YYYY-MM-DD)") }
-        guard let to = try day(params, "to") else { throw RPCError.invalidParam("to", "is needed (YYYY-MM-DD)") }
+        let path = try params[StagParams.path]
+        let from = try params[StagParams.firstDay]
+        let to = try params[StagParams.lastDay]
         guard from <= to else { throw RPCError.invalidParam("to", "\(to) is before from (\(from))") }
         guard to <= from.adding(days: 400) else { throw RPCError.invalidParam("to", "the window is longer than 400 days") }
         try FileOutput.checkFolder(of: path, param: "path")
-        let session = try await session(params.string("account"))
+        let session = try await session(params[StagParams.account])
         let count = try await writeCalendar(session, from: from, to: to, path: path, param: "path")
         return ["path": .string(path), "events": .int(Int64(count))]
     }

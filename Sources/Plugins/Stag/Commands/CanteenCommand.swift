@@ -4,9 +4,8 @@ import HostCore
 /// The ZČU canteen menu (reference §3.19): a separate, anonymous ZČU service, not STAG.
 extension StagService {
     func canteen(_ params: Params) async throws -> JSONValue {
-        let which = try params.requiredString("canteen").uppercased()
-        guard ["B", "K"].contains(which) else { throw RPCError.invalidParam("canteen", "must be B (Bory) or K (Kollárova), got '\(which)'") }
-        let day = params.int("day") ?? 0
+        let which = try params[StagParams.canteen].uppercased()
+        let day = params[StagParams.day] ?? 0
         let base = context.config[StagConfig.canteenURL]
         let client = try UpstreamClient(
             plugin: "stag", configuration: .init(baseURL: base, timeout: context.httpTimeout), http: context.http, clock: context.clock)

@@ -6,10 +6,10 @@ extension StagService {
     static func field(_ value: JSONValue?) -> JSONValue { StagValue.string(value).map(JSONValue.string) ?? .null }
 
     func subject(_ params: Params) async throws -> JSONValue {
-        let department = try Self.code(params, "department")
-        let code = try Self.code(params, "code")
-        let year = try Self.year(params)
-        let session = try await session(params.string("account"))
+        let department = try Self.code(params, StagParams.department)
+        let code = try Self.code(params, StagParams.code)
+        let year = params[StagParams.subjectYear]
+        let session = try await session(params[StagParams.account])
         return try await cached(
             session, "subject", ["department": .string(department), "code": .string(code), "year": year.map(JSONValue.int) ?? .null]
         ) {
@@ -45,8 +45,8 @@ extension StagService {
     }
 
     func teacher(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredInt("id")
-        let session = try await session(params.string("account"))
+        let id = try params[StagParams.teacherID]
+        let session = try await session(params[StagParams.account])
         return try await cached(session, "teacher", ["id": .int(id)]) {
             let info = try await session.client.read("ucitel/getUcitelInfo", [("ucitIdno", String(id))])
             guard let o = info.objectValue, !o.isEmpty else { throw RPCError.notFound("teacher \(id)", data: ["id": .int(id)]) }
@@ -62,11 +62,11 @@ extension StagService {
     }
 
     func student(_ params: Params) async throws -> JSONValue {
-        if let id = params.string("id"), !Self.isStudentID(id) {
+        if let id = params[StagParams.studentID], !Self.isStudentID(id) {
             throw RPCError.invalidParam("id", "'\(id)' is not a personal number such as A20B0001P")
         }
-        let session = try await session(params.string("account"))
-        let id = try params.string("id")?.uppercased() ?? (try session.student().studentID ?? "")
+        let session = try await session(params[StagParams.account])
+        let id = try params[StagParams.studentID]?.uppercased() ?? (try session.student().studentID ?? "")
         return try await cached(session, "student", ["id": .string(id)]) {
             let info = try await session.client.read("student/getStudentInfo", [("osCislo", id)])
             guard let o = info.objectValue, !o.isEmpty else { throw RPCError.notFound("student \(id)", data: ["id": .string(id)]) }
@@ -102,8 +102,8 @@ extension StagService {
     }
 
     func calendar(_ params: Params) async throws -> JSONValue {
-        let year = try Self.year(params) ?? Int64(today.month >= 9 ? today.year : today.year - 1)
-        let session = try await session(params.string("account"))
+        let year = params[StagParams.calendarYear] ?? Int64(today.month >= 9 ? today.year : today.year - 1)
+        let session = try await session(params[StagParams.account])
         return try await cached(session, "calendar", ["year": .int(year)]) {
             let answer = try await session.client.read("kalendar/getHarmonogramRoku", [("rok", String(year))])
             guard let rows = answer["harmonogramItem"]?.arrayValue else {
@@ -123,8 +123,8 @@ extension StagService {
     /// The students of a timetable action, in Czech alphabetical order (ICU's cs collation:
     /// Č after C, Ch after H).
     func students(_ params: Params) async throws -> JSONValue {
-        let action = try params.requiredInt("action_id")
-        let session = try await session(params.string("account"))
+        let action = try params[StagParams.actionID]
+        let session = try await session(params[StagParams.account])
         let teacher = try session.teacher()
         return try await cached(session, "students", ["action_id": .int(action)]) {
             let answer = try await session.client.read("student/getStudentiByRoakce", [("roakIdno", String(action)), ("stagUser", teacher.userName)])
@@ -151,8 +151,8 @@ extension StagService {
     }
 
     func theses(_ params: Params) async throws -> JSONValue {
-        let year = try Self.year(params)
-        let session = try await session(params.string("account"))
+        let year = params[StagParams.thesesYear]
+        let session = try await session(params[StagParams.account])
         let teacher = try session.teacher()
         return try await cached(session, "theses", ["year": year.map(JSONValue.int) ?? .null]) {
             let answer = try await session.client.read(
@@ -184,20 +184,13 @@ extension StagService {
 
     // MARK: Parameters
 
-    static func code(_ params: Params, _ name: String) throws(RPCError) -> String {
-        let value = try params.requiredString(name).uppercased()
+    static func code(_ params: Params, _ key: RequiredParam<String>) throws(RPCError) -> String {
+        let name = key.name
+        let value = try params[key].uppercased()
         guard !value.isEmpty, value.count <= 12, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw RPCError.invalidParam(name, "'\(value)' is not a STAG code (letters and digits, e.g. KIV or UPA)")
         }
         return value
-    }
-
-    static func year(_ params: Params) throws(RPCError) -> Int64? {
-        guard let year = params.int("year") else { return nil }
-        guard (1990...2100).contains(year) else {
-            throw RPCError.invalidParam("year", "\(year) is not an academic year (the year it starts, e.g. 2025)")
-        }
-        return year
     }
 
     static func isStudentID(_ id: String) -> Bool {

@@ -3,16 +3,9 @@ import HostCore
 
 /// Timetable, exam terms and registration, grades and results.
 extension StagService {
-    /// `YYYY-MM-DD`, checked (STAG itself answers an ISO date with a 500).
-    func day(_ params: Params, _ name: String) throws(RPCError) -> DateOnly? {
-        guard let text = params.string(name) else { return nil }
-        guard let day = DateOnly(text) else { throw RPCError.invalidParam(name, "'\(text)' is not a date (YYYY-MM-DD)") }
-        return day
-    }
-
     /// `KAT/CODE`, as results show subjects.
     static func subjectFilter(_ params: Params) throws(RPCError) -> String? {
-        guard let subject = params.string("subject") else { return nil }
+        guard let subject = params[StagParams.subject] else { return nil }
         let parts = subject.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }) else {
             throw RPCError.invalidParam("subject", "'\(subject)' is not a subject as KAT/CODE (for example KIV/UPA)")
@@ -24,12 +17,12 @@ extension StagService {
 
     func timetable(_ params: Params) async throws -> JSONValue {
         let monday = today.adding(days: -today.weekdayFromMonday)
-        let from = try day(params, "from") ?? monday
-        let to = try day(params, "to") ?? (params.string("from") == nil ? monday.adding(days: 6) : from.adding(days: 6))
+        let from = params[StagParams.from] ?? monday
+        let to = params[StagParams.to] ?? (params[StagParams.from] == nil ? monday.adding(days: 6) : from.adding(days: 6))
         guard from <= to else { throw RPCError.invalidParam("to", "\(to) is before from (\(from))") }
         guard to <= from.adding(days: 400) else { throw RPCError.invalidParam("to", "the window is longer than 400 days") }
-        let wanted = params.string("role") ?? "all"
-        let session = try await session(params.string("account"))
+        let wanted = params[StagParams.role] ?? "all"
+        let session = try await session(params[StagParams.account])
         let roles = try Self.timetableRoles(session, wanted)
         return try await cached(session, "timetable", ["from": .string(from.description), "to": .string(to.description), "role": .string(wanted)]) {
             ["events": .array(try await timetableEvents(session, roles: roles, from: from, to: to))]
@@ -72,7 +65,7 @@ extension StagService {
 
     func exams(_ params: Params) async throws -> JSONValue {
         let subject = try Self.subjectFilter(params)
-        let session = try await session(params.string("account"))
+        let session = try await session(params[StagParams.account])
         let student = try session.student()
         let all = try await cached(session, "exams", [:]) { ["terms": .array(try await examTerms(session, student))] }
         guard let subject else { return all }
@@ -124,8 +117,8 @@ extension StagService {
     /// Never retried: a GET that changes state. `OK` is the only success; anything else is
     /// STAG's refusal, in its own words.
     func changeRegistration(_ params: Params, registering: Bool) async throws -> JSONValue {
-        let term = try params.requiredInt("term_id")
-        let session = try await session(params.string("account"))
+        let term = try params[StagParams.termID]
+        let session = try await session(params[StagParams.account])
         let student = try session.student()
         let text = try await registration(session, student, term: term, registering: registering)
         return ["term_id": .int(term), "registered": .bool(registering), "message": .string(text)]
@@ -148,11 +141,8 @@ extension StagService {
     // MARK: Grades and results
 
     func grades(_ params: Params) async throws -> JSONValue {
-        let year = params.int("year")
-        if let year, !(1990...2100).contains(year) {
-            throw RPCError.invalidParam("year", "\(year) is not an academic year (the year it starts, e.g. 2025)")
-        }
-        let session = try await session(params.string("account"))
+        let year = params[StagParams.gradesYear]
+        let session = try await session(params[StagParams.account])
         let student = try session.student()
         return try await cached(session, "grades", ["year": year.map(JSONValue.int) ?? .null]) {
             ["grades": .array(try await gradeRows(session, student, year: year).map(\.json))]
@@ -160,7 +150,7 @@ extension StagService {
     }
 
     func results(_ params: Params) async throws -> JSONValue {
-        let session = try await session(params.string("account"))
+        let session = try await session(params[StagParams.account])
         let student = try session.student()
         return try await cached(session, "results", [:]) { StudyResults.results(try await gradeRows(session, student, year: nil)) }
     }

@@ -7,9 +7,9 @@ import HostCore
 /// and says how that went.
 extension StagService {
     func watch(_ params: Params) async throws -> JSONValue {
-        let term = try params.requiredInt("term_id")
-        let auto = params.bool("auto_register") ?? false
-        let session = try await session(params.string("account"))
+        let term = try params[StagParams.termID]
+        let auto = params[StagParams.autoRegister] ?? false
+        let session = try await session(params[StagParams.account])
         let student = try session.student()
         guard let found = try await examTerms(session, student).first(where: { $0["term_id"]?.intValue == term }) else {
             throw StagError.termNotFound(term)
@@ -44,8 +44,8 @@ extension StagService {
     }
 
     func unwatch(_ params: Params) async throws -> JSONValue {
-        let term = try params.requiredInt("term_id")
-        let account = try await accounts.resolve(params.string("account"))
+        let term = try params[StagParams.termID]
+        let account = try await accounts.resolve(params[StagParams.account])
         let removed = try await context.database.write { db in
             try db.execute(sql: "DELETE FROM stag_watches WHERE account = ? AND term_id = ?", arguments: [account.name, term])
             return db.changesCount

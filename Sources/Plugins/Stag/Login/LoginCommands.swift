@@ -15,8 +15,8 @@ extension StagService {
     }
 
     func target(_ params: Params) throws(RPCError) -> Target {
-        let universityID = params.string("university")
-        let baseURL = params.string("base_url")
+        let universityID = params[StagParams.university]
+        let baseURL = params[StagParams.baseURL]
         var base: String
         var university: University?
         switch (universityID, baseURL) {
@@ -36,7 +36,7 @@ extension StagService {
         case (nil, nil):
             throw RPCError.invalidParam("university", "is needed (or base_url for an instance not on the list; see stag.universities)")
         }
-        let account = params.string("account") ?? university?.id ?? URL(string: base)?.host ?? "stag"
+        let account = params[StagParams.newAccount] ?? university?.id ?? URL(string: base)?.host ?? "stag"
         try Accounts.checkName(account, param: "account")
         return Target(base: base, university: university, account: account)
     }
@@ -65,14 +65,14 @@ extension StagService {
     /// wants to know it worked).
     func loginWait(_ params: Params) async throws -> JSONValue {
         let name: String
-        if let given = params.string("account") {
+        if let given = params[StagParams.loginAccount] {
             name = given
         } else if let only = await logins.keys.first, await logins.keys.count == 1 {
             name = only
         } else {
             throw RPCError.invalidParam("account", "is needed (the account stag.login named)")
         }
-        switch try await logins.settled(name, within: .seconds(params.int("timeout_s") ?? 600)) {
+        switch try await logins.settled(name, within: .seconds(params[StagParams.timeoutS] ?? 600)) {
         case nil: throw RPCError.invalidParam("account", "'\(name)' has no login in progress or finished")
         case .waiting?: return ["account": .string(name), "logged_in": false, "state": "waiting"]
         case .succeeded?:
@@ -95,7 +95,7 @@ extension StagService {
     func loginTicket(_ params: Params) async throws -> JSONValue {
         let target = try target(params)
         let callback: StagCallback
-        switch (params.string("callback_url"), params.string("ticket")) {
+        switch (params[StagParams.callbackURL], params[StagParams.ticket]) {
         case (let url?, nil): callback = try StagCallback.parse(url: url)
         case (nil, let ticket?): callback = try StagCallback.parse(items: ["stagUserTicket": ticket])
         case (.some, .some): throw RPCError.invalidParam("ticket", "give either callback_url or ticket, not both")
@@ -108,8 +108,8 @@ extension StagService {
     /// ticket, which is what is kept. The password is never stored.
     func loginPassword(_ params: Params) async throws -> JSONValue {
         let target = try target(params)
-        let user = try params.requiredString("username")
-        let password = try params.requiredString("password")
+        let user = try params[StagParams.username]
+        let password = try params[StagParams.password]
         guard !user.isEmpty, !user.contains(":") else { throw RPCError.invalidParam("username", "is not a STAG user name") }
         let client = try UpstreamClient(
             plugin: "stag", account: target.account,
@@ -207,11 +207,11 @@ extension StagService {
     }
 
     func accountsDefault(_ params: Params) async throws -> JSONValue {
-        ["account": accountJSON(try await accounts.setDefault(try params.requiredString("account"), param: "account"), loggedIn: true)]
+        ["account": accountJSON(try await accounts.setDefault(try params[StagParams.accountName], param: "account"), loggedIn: true)]
     }
 
     func accountsRemove(_ params: Params) async throws -> JSONValue {
-        let name = try params.requiredString("account")
+        let name = try params[StagParams.accountName]
         _ = try await accounts.resolve(name)
         await logins.cancel(name)
         try await accounts.remove(name, param: "account")
@@ -222,7 +222,7 @@ extension StagService {
 
     /// Invalidates the ticket at STAG (best effort: the ticket is forgotten here either way).
     func logout(_ params: Params) async throws -> JSONValue {
-        let account = try await accounts.resolve(params.string("account"))
+        let account = try await accounts.resolve(params[StagParams.account])
         var invalidated = false
         if let ticket = try await accounts.secret(account.name, "ticket") {
             let client = try session(account, ticket: nil).client
