@@ -32,55 +32,36 @@ enum KOSManifest {
     ]
 
     typealias Command = PluginCommand<KOSService>
-    static let semester = ParamSpec("sem", .string, help: "a semester code (B251), current (default), next, prev")
-    static let examID = ParamSpec("exam_id", .string, required: true, help: "an exam's id from kos.exams")
 
     static var commands: [Command] {
         [
             Command(
                 "setup", "Stores the OAuth application (checked with a client-credentials token first)",
-                params: [
-                    ParamSpec("client_id", .string, required: true, help: "the application's client id"),
-                    ParamSpec("client_secret", .secret, required: true, help: "the application's client secret"),
-                    ParamSpec("api_url", .string, help: "KOSapi (default https://kosapi.fit.cvut.cz/api/3)"),
-                    ParamSpec("auth_url", .string, help: "the OAuth server (default https://auth.fit.cvut.cz)"),
-                    ParamSpec("redirect_port", .integer(min: 1024, max: 65535), help: "a fixed loopback port for an exact redirect URI"),
-                ], result: KOSSchemas.setup, use: KOSService.setup),
+                params: [KOSParams.clientID, KOSParams.clientSecret, KOSParams.apiURL, KOSParams.authURL, KOSParams.redirectPort],
+                result: KOSSchemas.setup, use: KOSService.setup),
             Command(
                 "login", "Starts the login; open the printed address in a browser on this machine", result: KOSSchemas.loginStarted,
                 use: KOSService.login),
             Command(
                 "login.wait", "Waits until the browser login has finished",
-                params: [
-                    ParamSpec("timeout_s", .integer(min: 1, max: 900), help: "how long to wait (default 600)")
-                ], result: KOSSchemas.loginOutcome, timeout: .seconds(905), use: KOSService.loginWait),
+                params: [KOSParams.timeoutS], result: KOSSchemas.loginOutcome, timeout: .seconds(905), use: KOSService.loginWait),
             Command(
                 "login.code", "Completes a login with the pasted address the browser was redirected to",
-                params: [
-                    ParamSpec("callback_url", .string, required: true, help: "the redirect address with code and state")
-                ], result: KOSSchemas.status, use: KOSService.loginCode),
+                params: [KOSParams.callbackURL], result: KOSSchemas.status, use: KOSService.loginCode),
             Command(
                 "status", "Shows whether you are logged in, as whom, and the token's expiry", result: KOSSchemas.status,
                 use: KOSService.status),
             Command("logout", "Forgets your tokens", result: KOSSchemas.loggedOut, use: KOSService.logout),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
-                params: [
-                    ParamSpec("which", .oneOf(["current", "next", "prev"]), help: "current (default), next or prev")
-                ], result: KOSSchemas.semester, use: KOSService.semester),
+                params: [KOSParams.which], result: KOSSchemas.semester, use: KOSService.semester),
             Command(
                 "timetable", "My timetable slots, by day and start, filtered by week parity",
-                params: [
-                    semester,
-                    ParamSpec(
-                        "parity", .oneOf(["even", "odd", "both"]), help: "even or odd weeks (slots of both kinds included), or both (default)"),
-                ], result: KOSSchemas.timetable,
+                params: [KOSParams.semester, KOSParams.parity], result: KOSSchemas.timetable,
                 use: KOSService.timetable),
             Command(
                 "courses", "My enrolled courses in a semester, with credits",
-                params: [
-                    ParamSpec("sem", .string, help: "a semester code (B261), current (default), next, prev or none (all)")
-                ], result: KOSSchemas.courses,
+                params: [KOSParams.anySemester], result: KOSSchemas.courses,
                 use: KOSService.courses),
             Command(
                 "results", "Credits enrolled and obtained per semester and in total (external enrolments count)",
@@ -88,45 +69,33 @@ enum KOSManifest {
                 use: KOSService.results),
             Command(
                 "course", "A course's details (public data)",
-                params: [
-                    ParamSpec("code", .string, required: true, help: "course code, e.g. BI-OPT"),
-                    ParamSpec("sem", .string, help: "a semester code, current, next, prev or none (default: the course's static data)"),
-                ], result: KOSSchemas.courseDetail,
+                params: [KOSParams.code, KOSParams.courseSemester], result: KOSSchemas.courseDetail,
                 use: KOSService.course),
             Command(
                 "exams", "Exams: of a course, mine only, or of all my enrolled courses",
-                params: [
-                    ParamSpec("course", .string, help: "a course code"), ParamSpec("mine", .boolean, help: "only the exams I am registered for"),
-                    ParamSpec("sem", .string, help: "a semester code, current (default), next, prev or none"),
-                ],
+                params: [KOSParams.course, KOSParams.mine, KOSParams.examSemester],
                 result: KOSSchemas.exams,
                 use: KOSService.exams),
             Command(
-                "events", "The course events (tests and similar) of my enrolled courses", params: [semester],
+                "events", "The course events (tests and similar) of my enrolled courses", params: [KOSParams.semester],
                 result: KOSSchemas.events, use: KOSService.events),
             Command(
                 "people.search", "Finds people and teachers by name or username (accents optional), or lists a division's teachers",
-                params: [
-                    ParamSpec("q", .string, help: "part of a name or username, e.g. novak"),
-                    ParamSpec("division", .string, help: "a division's code, e.g. 18102"),
-                    ParamSpec("limit", .integer(min: 1, max: 1000), help: "at most this many (default 200)"),
-                ], result: KOSSchemas.people,
+                params: [KOSParams.query, KOSParams.division, KOSParams.limit], result: KOSSchemas.people,
                 example: "assistantctl kos.people.search q=dvorak", use: KOSService.peopleSearch),
             Command(
                 "office", "The study office's hours (from the config: KOSapi does not serve them)",
                 result: KOSSchemas.office, use: KOSService.office),
             Command(
                 "export.ics", "Writes the semester's classes, week by week, and my registered exams to an .ics file",
-                params: [
-                    ParamSpec("path", .path, required: true, help: "the .ics file to write (replaced atomically)"), semester,
-                ], result: KOSSchemas.exported, use: KOSService.exportICS),
+                params: [KOSParams.path, KOSParams.semester], result: KOSSchemas.exported, use: KOSService.exportICS),
             Command(
-                "exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [examID],
+                "exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [KOSParams.examID],
                 result: KOSSchemas.watch, use: KOSService.watch),
             Command(
                 "exams.watches", "Lists the watched exams", result: KOSSchemas.watches,
                 use: KOSService.watches),
-            Command("exams.unwatch", "Stops watching an exam", params: [examID], result: KOSSchemas.unwatched, use: KOSService.unwatch),
+            Command("exams.unwatch", "Stops watching an exam", params: [KOSParams.examID], result: KOSSchemas.unwatched, use: KOSService.unwatch),
             Command(
                 "profile", "Your name, username, study programme, study group, grade and status",
                 result: KOSSchemas.profile, use: KOSService.profile),

@@ -7,19 +7,19 @@ extension KOSService {
     static let scope = "cvut:kosapi:read"
 
     func setup(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredString("client_id").trimmingCharacters(in: .whitespaces)
+        let id = try params[KOSParams.clientID].trimmingCharacters(in: .whitespaces)
         guard !id.isEmpty, id.count <= 200, !id.contains(where: \.isWhitespace) else {
             throw RPCError.invalidParam("client_id", "is not an OAuth client id")
         }
-        let secret = try params.requiredString("client_secret")
+        let secret = try params[KOSParams.clientSecret]
         guard !secret.isEmpty else { throw RPCError.invalidParam("client_secret", "is empty") }
-        var apiURL = params.string("api_url") ?? "https://kosapi.fit.cvut.cz/api/3"
-        var authURL = params.string("auth_url") ?? "https://auth.fit.cvut.cz"
+        var apiURL = params[KOSParams.apiURL] ?? "https://kosapi.fit.cvut.cz/api/3"
+        var authURL = params[KOSParams.authURL] ?? "https://auth.fit.cvut.cz"
         while apiURL.hasSuffix("/") { apiURL.removeLast() }
         while authURL.hasSuffix("/") { authURL.removeLast() }
         try UpstreamClient.checkBaseURL(apiURL, policy: .loopbackOnly, param: "api_url")
         try UpstreamClient.checkBaseURL(authURL, policy: .loopbackOnly, param: "auth_url")
-        let port = params.int("redirect_port")  // 1024–65535, checked against the manifest
+        let port = params[KOSParams.redirectPort]  // 1024–65535, checked against the manifest
         // Checked before anything is saved: a wrong secret (1402) is told apart from an
         // unreachable server (-32004).
         _ = try await OAuthClient(clientID: id, secret: secret, authURL: authURL, context: context).clientCredentials()
@@ -60,7 +60,7 @@ extension KOSService {
     }
 
     func loginCode(_ params: Params) async throws -> JSONValue {
-        let text = try params.requiredString("callback_url")
+        let text = try params[KOSParams.callbackURL]
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let items = components.queryItems,
             items.contains(where: { $0.name == "code" || $0.name == "error" })
         else { throw RPCError.invalidParam("callback_url", "is not the address the login page redirected to (it has no code)") }
@@ -86,7 +86,7 @@ extension KOSService {
     }
 
     func loginWait(_ params: Params) async throws -> JSONValue {
-        switch try await logins.settled("user", within: .seconds(params.int("timeout_s") ?? 600)) {
+        switch try await logins.settled("user", within: .seconds(params[KOSParams.timeoutS] ?? 600)) {
         case nil: throw RPCError.invalidParams("no login was started; run kos.login")
         case .waiting?: return ["logged_in": false, "state": "waiting"]
         case .succeeded?: return try await status()

@@ -8,8 +8,8 @@ import HostCore
 /// rewrites the current semester's file.
 extension KOSService {
     func exportICS(_ params: Params) async throws -> JSONValue {
-        let path = try params.requiredString("path")
-        let sem = try KOSQuery.semester(params)
+        let path = try params[KOSParams.path]
+        let sem = try KOSQuery.semester(params[KOSParams.semester])
         guard sem != "none" else {
             throw RPCError.invalidParam("sem", "the calendar is of one semester: a code such as B251, or current, next or prev")
         }

@@ -6,7 +6,7 @@ import HostCore
 /// they come.
 extension KOSService {
     func courses(_ params: Params) async throws -> JSONValue {
-        let sem = try KOSQuery.semester(params)
+        let sem = try KOSQuery.semester(params[KOSParams.anySemester])
         let username = try await username()
         return try await context.cache.read(account: username, key: ReadCache.key("courses", ["sem": .string(sem)])) {
             let rows = try await enrolments(username, sem: sem)
@@ -99,8 +99,8 @@ extension KOSService {
 /// `kos.course {code, sem?}`: one course with its detail texts.
 extension KOSService {
     func course(_ params: Params) async throws -> JSONValue {
-        let code = try KOSQuery.courseCode(try params.requiredString("code"), param: "code")
-        let sem = try KOSQuery.semester(params, default: "none")
+        let code = try KOSQuery.courseCode(try params[KOSParams.code], param: KOSParams.code.name)
+        let sem = try KOSQuery.semester(params[KOSParams.courseSemester], default: "none")
         return try await context.cache.read(account: nil, key: ReadCache.key("course", ["code": .string(code), "sem": .string(sem)])) {
             let entry = try await entry(.publicData, "courses/\(code)", query: [("sem", sem), ("detail", "1")], what: "course \(code) (in \(sem))")
             guard let c = entry.content else { throw KOSError.badAnswer("a course without content") }

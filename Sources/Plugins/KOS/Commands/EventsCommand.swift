@@ -4,7 +4,7 @@ import HostCore
 /// `kos.events {sem?}`: the course events (tests and similar) of my enrolled courses.
 extension KOSService {
     func events(_ params: Params) async throws -> JSONValue {
-        let sem = try KOSQuery.semester(params)
+        let sem = try KOSQuery.semester(params[KOSParams.semester])
         let username = try await username()
         return try await context.cache.read(account: username, key: ReadCache.key("events", ["sem": .string(sem)])) {
             ["events": .array(try await eventRows(username, sem: sem))]

@@ -5,9 +5,9 @@ import HostCore
 /// courses; `registered` from my own exam list when I am logged in.
 extension KOSService {
     func exams(_ params: Params) async throws -> JSONValue {
-        let sem = try KOSQuery.semester(params)
-        let mine = params.bool("mine") ?? false
-        let course = try params.string("course").map { text throws(RPCError) in try KOSQuery.courseCode(text, param: "course") }
+        let sem = try KOSQuery.semester(params[KOSParams.examSemester])
+        let mine = params[KOSParams.mine] ?? false
+        let course = try params[KOSParams.course].map { text throws(RPCError) in try KOSQuery.courseCode(text, param: "course") }
         // A course's exams are public; mine, or those of all my courses, need the login.
         let username = mine || course == nil ? try await username() : try await tokens.readyUsername()
         let key = ReadCache.key("exams", ["sem": .string(sem), "mine": .bool(mine), "course": course.map(JSONValue.string) ?? .null])

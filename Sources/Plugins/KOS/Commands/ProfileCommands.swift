@@ -4,7 +4,7 @@ import HostCore
 /// `kos.semester` (public data) and `kos.profile` (the logged-in student).
 extension KOSService {
     func semester(_ params: Params) async throws -> JSONValue {
-        let which = params.string("which") ?? "current"
+        let which = params[KOSParams.which] ?? "current"
         let result = try await context.cache.read(account: nil, key: ReadCache.key("semester", ["which": .string(which)])) {
             let entry = try await entry(.publicData, "semesters/\(which)", what: "semester \(which)")
             guard let c = entry.content else { throw KOSError.badAnswer("a semester without content") }

@@ -5,8 +5,8 @@ import HostCore
 /// teaching-hour grid unless the slot carries its own.
 extension KOSService {
     func timetable(_ params: Params) async throws -> JSONValue {
-        let sem = try KOSQuery.semester(params)
-        let wanted = params.string("parity") ?? "both"
+        let sem = try KOSQuery.semester(params[KOSParams.semester])
+        let wanted = params[KOSParams.parity] ?? "both"
         let username = try await username()
         let all = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": .string(sem)])) {
             ["slots": .array(try await timetableSlots(username, sem: sem))]

@@ -45,7 +45,7 @@ extension KOSService {
     }
 
     static func examID(_ params: Params) throws(RPCError) -> String {
-        let text = try params.requiredString("exam_id")
+        let text = try params[KOSParams.examID]
         guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw RPCError.invalidParam("exam_id", "'\(text)' is not an exam id from kos.exams")
         }

@@ -5,8 +5,8 @@ import HostCore
 enum KOSQuery {
     /// `sem`: a semester code (`B261`: century A/B, two-digit year, 1 winter / 2 summer), or
     /// `current`, `next`, `prev`, `none`. Anything else is -32602.
-    static func semester(_ params: Params, default fallback: String = "current") throws(RPCError) -> String {
-        guard let value = params.string("sem") else { return fallback }
+    static func semester(_ given: String?, default fallback: String = "current") throws(RPCError) -> String {
+        guard let value = given else { return fallback }
         let lower = value.lowercased()
         if ["current", "next", "prev", "none"].contains(lower) { return lower }
         let upper = value.uppercased()
