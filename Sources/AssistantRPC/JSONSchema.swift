@@ -58,9 +58,8 @@ public struct JSONSchema: Sendable, Hashable {
         var json: [String: JSONValue] = [
             "type": "object", "properties": .object(Dictionary(declared, uniquingKeysWith: { first, _ in first })),
         ]
+        // `required` keeps the declared order: help and the generated pages list fields by it.
         if !required.isEmpty { json["required"] = .array(required) }
-        // The declared order, for help and the generated pages (a JSON object has none).
-        json["x-order"] = .array(declared.map { .string($0.0) })
         return JSONSchema(json: json)
     }
 
@@ -125,27 +124,11 @@ public struct JSONSchema: Sendable, Hashable {
         copy.json["properties"] = .object(merged)
         let required = (json["required"]?.arrayValue ?? []) + (extra.json["required"]?.arrayValue ?? [])
         if !required.isEmpty { copy.json["required"] = .array(required) }
-        copy.json["x-order"] = .array((json["x-order"]?.arrayValue ?? []) + (extra.json["x-order"]?.arrayValue ?? []))
         return copy
     }
 
-    /// The schema without the `x-order` hints, as published.
-    public var published: JSONValue { Self.strip(value) }
-
-    private static func strip(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let object):
-            var result: [String: JSONValue] = [:]
-            for (key, child) in object where key != "x-order" {
-                // `properties` maps names to schemas; an enum's or a const's values are data.
-                result[key] = key == "enum" || key == "const" ? child : strip(child)
-            }
-            if let properties = object["properties"]?.objectValue { result["properties"] = .object(properties.mapValues(strip)) }
-            return .object(result)
-        case .array(let items): return .array(items.map(strip))
-        default: return value
-        }
-    }
+    /// The schema as published.
+    public var published: JSONValue { value }
 
     /// A short type name for `help` and the generated pages: `string (date-time)`, `[object]`.
     public var summary: String {

@@ -150,6 +150,18 @@ extension JSONValue {
         return out
     }
 
+    /// The same around a result encoded before (a document that never changes).
+    public static func responseBytes(id: JSONValue, encodedResult: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(encodedResult.count + 48)
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.write(id, into: &out)
+        out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+        out.append(contentsOf: encodedResult)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     /// "error" sorts before "id".
     public static func responseBytes(id: JSONValue, error: JSONValue) -> [UInt8] {
         var out: [UInt8] = []

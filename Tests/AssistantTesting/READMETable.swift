@@ -9,18 +9,36 @@ public enum READMETable {
     public enum Detail: Sendable { case parameters, example }
 
     public static func commands(_ manifest: PluginManifest, detail: Detail = .parameters) -> String {
-        var lines = ["| command | what it does | \(detail == .parameters ? "parameters (* = required)" : "example") |", "|---|---|---|"]
+        var lines = [
+            "| command | what it does | \(detail == .parameters ? "parameters (* = required)" : "example") | result (? = may be absent) |",
+            "|---|---|---|---|",
+        ]
         for c in manifest.commands {
             let summary = c.summary.replacingOccurrences(of: "|", with: "\\|")
+            let result = "`\(shape(c.result.published))`".replacingOccurrences(of: "|", with: "\\|")
             switch detail {
             case .parameters:
                 let params = c.params.map { "`\($0.name)`\($0.required ? "*" : "")" }.joined(separator: " ")
-                lines.append("| `\(c.name)` | \(summary) | \(params.isEmpty ? "–" : params) |")
+                lines.append("| `\(c.name)` | \(summary) | \(params.isEmpty ? "–" : params) | \(result) |")
             case .example:
-                lines.append("| `\(c.name)` | \(summary) | \(c.example.map { "`\($0)`" } ?? "–") |")
+                lines.append("| `\(c.name)` | \(summary) | \(c.example.map { "`\($0)`" } ?? "–") | \(result) |")
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A result's top-level shape from its schema: `{tasks, count, truncated}`, `[{…}]`, `"pong"`.
+    public static func shape(_ schema: JSONValue) -> String {
+        if let properties = schema["properties"]?.objectValue {
+            let required = (schema["required"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let names = required + properties.keys.filter { !required.contains($0) }.sorted().map { $0 + "?" }
+            return "{" + names.joined(separator: ", ") + "}"
+        }
+        if schema["type"] == "array", let items = schema["items"] {
+            return items["properties"] != nil ? "[{…}]" : "[\(JSONSchema(json: items.objectValue ?? [:]).summary)]"
+        }
+        if let choices = (schema["oneOf"] ?? schema["anyOf"])?.arrayValue { return choices.map(shape).joined(separator: " or ") }
+        return JSONSchema(json: schema.objectValue ?? [:]).summary
     }
 
     /// The README (rewritten first under `UPDATE_README=1`) and the block it must contain.

@@ -167,7 +167,7 @@ public final class AssistantHost: Sendable {
         self.supervisors = supervisors
 
         let box = HostBox()
-        let table = try Self.methodTable(box: box, supervisors: supervisors)
+        let table = try Self.methodTable(box: box, supervisors: supervisors, version: options.version)
         dispatcher = Dispatcher(methods: table, redactor: redactor, logger: logger)
         server = try RPCServer(
             path: options.socketPath, settings: configuration.socket, dispatcher: dispatcher, subscribers: subscribers, logger: logger,
@@ -178,7 +178,7 @@ public final class AssistantHost: Sendable {
 
     /// Every method: the host's own, then each plugin's declared commands. Each plugin entry
     /// carries the command's local name, so nothing is matched by string again.
-    static func methodTable(box: HostBox, supervisors: [PluginSupervisor]) throws(StartupError) -> MethodTable {
+    static func methodTable(box: HostBox, supervisors: [PluginSupervisor], version: String = "test") throws(StartupError) -> MethodTable {
         var table = MethodTable()
         var entries: [MethodEntry] = HostMethods.all.map { method in
             switch method.body {
@@ -205,6 +205,10 @@ public final class AssistantHost: Sendable {
             let added: Result<Void, RegistryError> = Result { () throws(RegistryError) in try table.add(entry) }
             if case .failure(let error) = added { throw StartupError(.configuration, error.description) }
         }
+        // The manifests do not change while the daemon runs: their documents are built once.
+        let discover = ManifestJSON.openRPC(table, version: version)
+        table.replaceHandler(of: "rpc.discover", with: .constant(discover, encoded: discover.encodedBytes()))
+        table.replaceHandler(of: "help", with: .immediate(ManifestJSON.help(table)))
         return table
     }
 

@@ -37,25 +37,9 @@ enum HostMethods {
                 params: [ParamSpec("method", .string, help: "a method name such as vault.set")],
                 result: HostSchemas.help,
                 example: "assistantctl help vault.set")
-        ) { host, params, _ in
-            let table = host.dispatcher.methods
-            if let name = params.string("method") {
-                guard let entry = table[name] else {
-                    throw RPCError.invalidParam("method", "names no method ('\(name)'); run 'assistantctl help' for the list")
-                }
-                return ManifestJSON.command(entry.descriptor, plugin: entry.pluginID)
-            }
-            return [
-                "methods": .array(
-                    table.sortedNames.compactMap { name in
-                        table[name].map {
-                            [
-                                "name": .string(name), "plugin": .string($0.pluginID), "summary": .string($0.descriptor.summary),
-                                "usage": .string(ManifestJSON.usage($0.descriptor)),
-                            ]
-                        }
-                    })
-            ]
+        ) { _ in
+            // Replaced by `ManifestJSON.help` once the method table is whole.
+            throw RPCError.internalError("help is answered from the method table")
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -81,8 +65,9 @@ enum HostMethods {
                 name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests",
                 result: JSONSchema.anyObject("an OpenRPC 1.2 document: every method with its parameters' and its result's JSON Schemas")
             )
-        ) { host, _, _ in
-            ManifestJSON.openRPC(host.dispatcher.methods, version: host.options.version)
+        ) { _ in
+            // Replaced by the document itself once the method table is whole.
+            throw RPCError.internalError("rpc.discover is answered from the method table")
         },
         HostMethod(
             descriptor: CommandDescriptor(

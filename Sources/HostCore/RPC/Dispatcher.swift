@@ -114,15 +114,29 @@ public final class Dispatcher: Sendable {
         case .answered(let reply):
             return .now(reply?.encodedBytes())
         case .call(let id, let method, let params):
-            guard let entry = methods[method], case .immediate(let run) = entry.handler else { return .later(request) }
-            let outcome: Result<JSONValue, RPCError>
-            do {
-                try admit(admitted)
-                outcome = .success(try run(try validated(params, for: entry, method: method)))
-            } catch {
-                outcome = .failure(Self.rpcError(error))
+            guard let entry = methods[method] else { return .later(request) }
+            switch entry.handler {
+            case .immediate(let run):
+                let outcome: Result<JSONValue, RPCError>
+                do {
+                    try admit(admitted)
+                    outcome = .success(try run(try validated(params, for: entry, method: method)))
+                } catch {
+                    outcome = .failure(Self.rpcError(error))
+                }
+                return .now(finishBytes(id: id, outcome))
+            case .constant(_, let encoded):
+                do {
+                    try admit(admitted)
+                    _ = try validated(params, for: entry, method: method)
+                } catch {
+                    return .now(finishBytes(id: id, .failure(Self.rpcError(error))))
+                }
+                guard let id else { return .now(nil) }
+                return .now(JSONValue.responseBytes(id: id.json, encodedResult: encoded))
+            default:
+                return .later(request)
             }
-            return .now(finishBytes(id: id, outcome))
         }
     }
 
@@ -256,6 +270,8 @@ public final class Dispatcher: Sendable {
             return try await supervisor.call(command, handler: handler, params: validated, context: context, timeout: entry.descriptor.timeout)
         case .immediate(let run):
             return try run(validated)
+        case .constant(let value, _):
+            return value
         }
     }
 

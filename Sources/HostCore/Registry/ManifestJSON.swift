@@ -64,6 +64,29 @@ enum ManifestJSON {
         }
     }
 
+    /// `help`, answered from documents built once: the list, and each method whole.
+    static func help(_ table: MethodTable) -> @Sendable (Params) throws -> JSONValue {
+        let list: JSONValue = [
+            "methods": .array(
+                table.sortedNames.compactMap { name in
+                    table[name].map {
+                        [
+                            "name": .string(name), "plugin": .string($0.pluginID), "summary": .string($0.descriptor.summary),
+                            "usage": .string(usage($0.descriptor)),
+                        ]
+                    }
+                })
+        ]
+        let described = Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, command($0.value.descriptor, plugin: $0.value.pluginID)) })
+        return { params in
+            guard let name = params.string("method") else { return list }
+            guard let document = described[name] else {
+                throw RPCError.invalidParam("method", "names no method ('\(name)'); run 'assistantctl help' for the list")
+            }
+            return document
+        }
+    }
+
     static func openRPC(_ table: MethodTable, version: String) -> JSONValue {
         let methods: [JSONValue] = table.sortedNames.compactMap { name in
             guard let entry = table[name] else { return nil }

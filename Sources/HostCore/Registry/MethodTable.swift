@@ -10,6 +10,10 @@ public enum MethodHandler: Sendable {
     /// A host method that never suspends (`ping`): answered at once, on the event loop, with no
     /// child task (see `Dispatcher.immediateReply`).
     case immediate(@Sendable (Params) throws -> JSONValue)
+    /// A result that never changes while the daemon runs (`rpc.discover`), encoded once: the
+    /// reply is its bytes. It holds only what the manifests say, never a secret, so it needs no
+    /// scrubbing.
+    case constant(JSONValue, encoded: [UInt8])
 }
 
 public struct MethodEntry: Sendable {
@@ -58,6 +62,12 @@ public struct MethodTable: Sendable {
     }
 
     public subscript(name: String) -> MethodEntry? { entries[name] }
+
+    /// Gives a method another handler (one built from the finished table, such as its own document).
+    mutating func replaceHandler(of name: String, with handler: MethodHandler) {
+        guard let entry = entries[name] else { return }
+        entries[name] = MethodEntry(pluginID: entry.pluginID, descriptor: entry.descriptor, handler: handler)
+    }
 
     public var sortedNames: [String] { entries.keys.sorted() }
 }
