@@ -271,7 +271,7 @@ import Testing
             ("tasks.feeds.remove", ["name": "nope"], -32010, nil),
             ("tasks.feeds.refresh", ["name": "nope"], -32010, nil),
             ("tasks.caldav.remove", ["name": "nope"], -32602, "name"),
-            ("tasks.agenda", ["from": "2026-01-01", "to": "2030-01-01"], -32602, "to"),
+            ("tasks.agenda", ["from": "2026-01-01", "to": "2025-01-01"], -32602, "to"),
             ("tasks.list", ["when": "someday"], -32602, "when"),
         ]
         for (method, params, code, param) in cases {

@@ -92,6 +92,14 @@ extension DateOnly: ParamValue {
     public var paramJSON: JSONValue { .string(description) }
 }
 
+/// Any JSON value, for a parameter that takes more than one form (`priority`: 1 or "high"); the
+/// handler reads it.
+extension JSONValue: ParamValue {
+    public static var paramType: ParamType { .any }
+    public init?(param: JSONValue) { self = param }
+    public var paramJSON: JSONValue { self }
+}
+
 extension Array: ParamValue where Element: ParamValue {
     public static var paramType: ParamType { .array(of: Element.paramType) }
     public init?(param: JSONValue) {

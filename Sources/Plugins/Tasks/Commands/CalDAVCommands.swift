@@ -21,8 +21,8 @@ extension TasksService {
     }
 
     func caldavAdd(_ params: Params) async throws -> JSONValue {
-        let name = try params.requiredString("name")
-        let urlText = try params.requiredString("url")
+        let name = try params[TasksParams.newName]
+        let urlText = try params[TasksParams.caldavURL]
         try UpstreamClient.checkBaseURL(
             URL(string: urlText).map {
                 var c = URLComponents(url: $0, resolvingAgainstBaseURL: false)
@@ -31,10 +31,10 @@ extension TasksService {
             } ?? urlText,
             policy: .loopbackOnly, param: "url")
         guard let url = URL(string: urlText) else { throw RPCError.invalidParam("url", "is not an address") }
-        let username = try params.requiredString("username")
-        let password = try params.requiredString("password")
-        let wanted = params.string("calendar")
-        let conflict = params.string("conflict") ?? "newest"
+        let username = try params[TasksParams.caldavUsername]
+        let password = try params[TasksParams.caldavPassword]
+        let wanted = params[TasksParams.calendar]
+        let conflict = params[TasksParams.conflict] ?? "newest"
         guard CalDAVSync.Conflict(rawValue: conflict) != nil else { throw RPCError.invalidParam("conflict", "must be server, local or newest") }
         let box = NIOLockedValueBox<(todo: RemoteCalendar?, event: RemoteCalendar?, all: [RemoteCalendar])>((nil, nil, []))
         let settings: [String: JSONValue] = ["url": .string(urlText), "username": .string(username), "conflict": .string(conflict)]
@@ -97,7 +97,7 @@ extension TasksService {
     }
 
     func caldavRemove(_ params: Params) async throws -> JSONValue {
-        let name = try params.requiredString("name")
+        let name = try params[TasksParams.account]
         try await context.accounts.remove(name)
         try await database.write { db in
             try db.execute(sql: "DELETE FROM tasks_caldav_objects WHERE account = ?", arguments: [name])
@@ -110,7 +110,7 @@ extension TasksService {
 
     func caldavSync(_ params: Params, call: CallContext) async throws -> JSONValue {
         let gate: @Sendable () throws -> Void = { try call.committing() }
-        if let name = params.string("name") {
+        if let name = params[TasksParams.someAccount] {
             var result = try await sync(account: name, beforeChanging: gate)
             result = result.merging(["name": .string(name)])
             return ["accounts": [result]]

@@ -5,13 +5,13 @@ import HostCore
 /// tasks.export.ics and tasks.import.ics.
 extension TasksService {
     func exportICS(_ params: Params) async throws -> JSONValue {
-        let path = try params.requiredString("path")
+        let path = try params[TasksParams.exportPath]
         try FileOutput.checkFolder(of: path, param: "path")
-        let from = try params.string("from").map { s throws(RPCError) in try boundary(s, param: "from") }
-        let to = try params.string("to").map { s throws(RPCError) in try boundary(s, param: "to") }
+        let from = try params[TasksParams.exportFrom].map { s throws(RPCError) in try boundary(s, param: "from") }
+        let to = try params[TasksParams.exportTo].map { s throws(RPCError) in try boundary(s, param: "to") }
         if let from, let to, to <= from { throw RPCError.invalidParam("to", "must be after from") }
-        let category = params.string("category")?.lowercased()
-        let status = try params.string("status").map { s throws(RPCError) in
+        let category = params[TasksParams.onlyCategory]?.lowercased()
+        let status = try params[TasksParams.onlyStatus].map { s throws(RPCError) in
             guard let v = TaskStatus(rawValue: s) else {
                 throw RPCError.invalidParam("status", "must be needs-action, in-process, completed or cancelled")
             }
@@ -56,9 +56,9 @@ extension TasksService {
     /// Streams the file into one transaction: a task at a time, never the whole file in memory,
     /// and either all of it (with `skip_invalid`, all the good items) or nothing.
     func importICS(_ params: Params, call: CallContext) async throws -> JSONValue {
-        let path = try params.requiredString("path")
-        let dryRun = params.bool("dry_run") ?? false
-        let skipInvalid = params.bool("skip_invalid") ?? false
+        let path = try params[TasksParams.importPath]
+        let dryRun = params[TasksParams.dryRun] ?? false
+        let skipInvalid = params[TasksParams.skipInvalid] ?? false
         let zone = defaultZone
         let now = self.now
         typealias Outcome = (

@@ -23,10 +23,10 @@ extension TasksService {
     }
 
     func feedsAdd(_ params: Params) async throws -> JSONValue {
-        let name = try Self.checkName(try params.requiredString("name"))
-        let url = try FeedFetcher.check(try params.requiredString("url"))
-        let username = params.string("username")
-        let password = params.string("password")
+        let name = try Self.checkName(try params[TasksParams.newName])
+        let url = try FeedFetcher.check(try params[TasksParams.feedURL])
+        let username = params[TasksParams.feedUsername]
+        let password = params[TasksParams.feedPassword]
         if try await database.read({ db in try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks_feeds WHERE name = ?", arguments: [name]) }) == true {
             throw TasksError.feedExists(name)
         }
@@ -102,7 +102,7 @@ extension TasksService {
     }
 
     func feedsRemove(_ params: Params) async throws -> JSONValue {
-        let name = try params.requiredString("name")
+        let name = try params[TasksParams.feed]
         let removed = try await database.write { db -> Bool in
             try db.execute(sql: "DELETE FROM tasks_feeds WHERE name = ?", arguments: [name])
             guard db.changesCount == 1 else { return false }
@@ -115,7 +115,7 @@ extension TasksService {
     }
 
     func feedsRefresh(_ params: Params) async throws -> JSONValue {
-        let only = params.string("name")
+        let only = params[TasksParams.someFeed]
         let names = try await database.read { db in try String.fetchAll(db, sql: "SELECT name FROM tasks_feeds ORDER BY name") }
         if let only, !names.contains(only) { throw RPCError.notFound("feed '\(only)'", data: ["name": .string(only)]) }
         var results: [JSONValue] = []

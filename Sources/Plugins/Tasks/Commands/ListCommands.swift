@@ -5,15 +5,15 @@ import HostCore
 /// list, agenda and categories.
 extension TasksService {
     func list(_ params: Params) async throws -> JSONValue {
-        let when = params.string("when") ?? "all"
-        let days = Int(params.int("days") ?? 7)
-        let limit = Int(params.int("limit") ?? 500)
-        let statusFilter = params.string("status") ?? (when == "all" ? "any" : "open")
-        let minPriority = try params["priority"].map { v throws(RPCError) in try TaskInput.priority(v) }
-        let category = params.string("category")?.lowercased()
-        let tag = params.string("tag")
-        let text = params.string("text")?.lowercased()
-        let parent = params.string("parent")
+        let when = params[TasksParams.when] ?? "all"
+        let days = Int(params[TasksParams.days] ?? 7)
+        let limit = Int(params[TasksParams.listLimit] ?? 500)
+        let statusFilter = params[TasksParams.listStatus] ?? (when == "all" ? "any" : "open")
+        let minPriority = try params[TasksParams.minPriority].map { v throws(RPCError) in try TaskInput.priority(v) }
+        let category = params[TasksParams.onlyCategory]?.lowercased()
+        let tag = params[TasksParams.tag]
+        let text = params[TasksParams.text]?.lowercased()
+        let parent = params[TasksParams.subtasksOf]
         let now = self.now
         let zone = defaultZone
         let today = zone.wall(now).asDate
@@ -60,13 +60,13 @@ extension TasksService {
     }
 
     func agenda(_ params: Params) async throws -> JSONValue {
-        let from = try boundary(try params.requiredString("from"), param: "from")
-        let to = try boundary(try params.requiredString("to"), param: "to")
+        let from = try boundary(try params[TasksParams.windowFrom], param: TasksParams.windowFrom.name)
+        let to = try boundary(try params[TasksParams.windowTo], param: TasksParams.windowTo.name)
         guard to > from else { throw RPCError.invalidParam("to", "must be after from") }
         // Any window is a fair question ("every occurrence of this series"): the work is bounded
         // by `limit`, not by the window's length (`truncated` and `next_from` say where to go on).
-        let category = params.string("category")?.lowercased()
-        let limit = Int(params.int("limit") ?? Int64(Self.agendaLimit))
+        let category = params[TasksParams.onlyCategory]?.lowercased()
+        let limit = Int(params[TasksParams.agendaLimit] ?? Int64(Self.agendaLimit))
         let now = self.now
         let (items, indexed) = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to, category: category) }
         var occurrences: [Occurrence] = []
@@ -126,7 +126,7 @@ extension TasksService {
     }
 
     func categoriesAdd(_ params: Params) async throws -> JSONValue {
-        let raw = try params.requiredString("name")
+        let raw = try params[TasksParams.newCategory]
         let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw RPCError.invalidParam("name", "'\(raw)' is not a category name (letters, digits, - and _, up to 40)")
@@ -141,7 +141,7 @@ extension TasksService {
     }
 
     func categoriesRemove(_ params: Params) async throws -> JSONValue {
-        let name = try params.requiredString("name").lowercased()
+        let name = try params[TasksParams.categoryName].lowercased()
         try await database.write { db in
             guard let builtin = try Bool.fetchOne(db, sql: "SELECT builtin FROM tasks_categories WHERE name = ?", arguments: [name]) else {
                 throw RPCError.notFound("category '\(name)'", data: ["category": .string(name)])

@@ -5,7 +5,7 @@ import HostCore
 /// add, get, update, delete, restore, complete, reopen.
 extension TasksService {
     func add(_ params: Params) async throws -> JSONValue {
-        _ = try params.requiredString("title")
+        _ = try params[TasksParams.requiredTitle]
         let now = self.now
         let zone = defaultZone
         let task = try await database.write { db in
@@ -20,7 +20,7 @@ extension TasksService {
     }
 
     func get(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredString("id")
+        let id = try params[TasksParams.id]
         guard let t = try await database.read({ db in try TaskItem.find(db, id) }) else { throw TasksError.noSuchTask(id) }
         return await json(t)
     }
@@ -61,8 +61,8 @@ extension TasksService {
     }
 
     func update(_ params: Params) async throws -> JSONValue {
-        try await edit(try params.requiredString("id")) { t, db, now in
-            if let occurrenceText = params.string("occurrence") {
+        try await edit(try params[TasksParams.id]) { t, db, now in
+            if let occurrenceText = params[TasksParams.occurrence] {
                 try Self.applyOverride(params, wall: try Self.occurrence(occurrenceText, of: t), to: &t)
             } else {
                 try TaskInput.apply(params, to: &t, db: db)
@@ -71,32 +71,31 @@ extension TasksService {
         }
     }
 
-    private static let overrideFields: Set<String> = ["id", "occurrence", "title", "notes", "location", "start", "due", "end", "status"]
+    private static let overrideFields: Set<String> = Set(
+        ([TasksParams.id, TasksParams.occurrence, TasksParams.title, TasksParams.notes, TasksParams.location, TasksParams.status]
+            as [any ParamDeclaration]
+            + TasksParams.times).map(\.spec.name))
 
     static func applyOverride(_ params: Params, wall: WallTime, to t: inout TaskItem) throws {
         for key in params.values.keys where !overrideFields.contains(key) && params[key] != nil {
             throw RPCError.invalidParam(key, "cannot be changed for one occurrence (only title, notes, location, start, due, end, status)")
         }
         var o = t.overrides[wall.text] ?? OccurrenceOverride()
-        if let v = params.string("title") {
+        if let v = params[TasksParams.title] {
             guard !v.trimmingCharacters(in: .whitespaces).isEmpty else { throw RPCError.invalidParam("title", "must not be empty") }
             o.title = v
         }
-        if let v = params.string("notes") { o.notes = v }
-        if let v = params.string("location") { o.location = v }
-        if let v = params.string("status") {
-            guard let s = TaskStatus(rawValue: v) else {
-                throw RPCError.invalidParam("status", "must be needs-action, in-process, completed or cancelled")
-            }
-            o.status = s
-        }
-        for name in ["start", "due", "end"] {
-            guard let text = params.string(name) else { continue }
-            let w = try TimeInput.parse(text, param: name, zone: t.zone)
-            if w.isDate != t.allDay { throw RPCError.invalidParam(name, t.allDay ? "must be a date for an all-day item" : "needs a time") }
-            switch name {
-            case "start": o.start = w.text
-            case "due": o.due = w.text
+        if let v = params[TasksParams.notes] { o.notes = v }
+        if let v = params[TasksParams.location] { o.location = v }
+        // The manifest allows only the statuses there are.
+        if let v = params[TasksParams.status], let s = TaskStatus(rawValue: v) { o.status = s }
+        for key in TasksParams.times {
+            guard let text = params[key] else { continue }
+            let w = try TimeInput.parse(text, param: key.name, zone: t.zone)
+            if w.isDate != t.allDay { throw RPCError.invalidParam(key.name, t.allDay ? "must be a date for an all-day item" : "needs a time") }
+            switch key.name {
+            case TasksParams.start.name: o.start = w.text
+            case TasksParams.due.name: o.due = w.text
             default: o.end = w.text
             }
         }
@@ -104,9 +103,9 @@ extension TasksService {
     }
 
     func delete(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredString("id")
+        let id = try params[TasksParams.id]
         let now = self.now
-        if let occurrenceText = params.string("occurrence") {
+        if let occurrenceText = params[TasksParams.occurrence] {
             let wall = try await database.write { db in
                 var t = try Self.editable(db, id)
                 let wall = try Self.occurrence(occurrenceText, of: t)
@@ -143,7 +142,7 @@ extension TasksService {
     }
 
     func restore(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredString("id")
+        let id = try params[TasksParams.id]
         let now = self.now
         let restored = try await database.write { db -> [String] in
             guard let t = try TaskItem.find(db, id, includeDeleted: true) else { throw TasksError.noSuchTask(id) }
@@ -157,11 +156,11 @@ extension TasksService {
             return ids
         }
         for i in restored { await armReminders(taskID: i) }
-        return try await get(Params(["id": .string(id)]))
+        return try await get(Params([TasksParams.id.name: .string(id)]))
     }
 
     func complete(_ params: Params) async throws -> JSONValue {
-        try await edit(try params.requiredString("id")) { t, _, now in
+        try await edit(try params[TasksParams.id]) { t, _, now in
             guard t.kind == .todo else { throw TasksError.eventNotCompletable() }
             if t.isRecurring, let next = Self.nextAnchor(after: t, completedAt: now) {
                 Self.advance(&t, to: next)
@@ -212,7 +211,7 @@ extension TasksService {
     }
 
     func reopen(_ params: Params) async throws -> JSONValue {
-        try await edit(try params.requiredString("id")) { t, _, _ in
+        try await edit(try params[TasksParams.id]) { t, _, _ in
             t.status = .needsAction
             t.completedAt = nil
         }

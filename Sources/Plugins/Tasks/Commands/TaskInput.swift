@@ -27,21 +27,6 @@ enum TaskInput {
         return Int(n)
     }
 
-    static func strings(_ params: Params, _ name: String) throws(RPCError) -> [String]? {
-        guard let value = params[name] else { return nil }
-        if let s = value.stringValue {
-            // The CLI's `tags=a,b` form.
-            return s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
-        guard let array = value.arrayValue else { throw RPCError.invalidParam(name, "must be a list of strings") }
-        var result: [String] = []
-        for (i, item) in array.enumerated() {
-            guard let s = item.stringValue else { throw RPCError.invalidParam("\(name)[\(i)]", "must be a string") }
-            result.append(s)
-        }
-        return result
-    }
-
     static func reminders(_ value: JSONValue) throws(RPCError) -> [Reminder] {
         guard let array = value.arrayValue else { throw RPCError.invalidParam("reminders", "must be a list of {before_min, of} or {at}") }
         var result: [Reminder] = []
@@ -83,7 +68,7 @@ enum TaskInput {
 
     /// Applies the given fields (and `clear`) to `task`; `now` stamps `modified`.
     static func apply(_ params: Params, to task: inout TaskItem, db: Database) throws {
-        if let clear = try strings(params, "clear") {
+        if let clear = params[TasksParams.clear] {
             for name in clear {
                 guard clearable.contains(name) else {
                     throw RPCError.invalidParam("clear", "cannot clear '\(name)'; one of \(clearable.sorted().joined(separator: ", "))")
@@ -109,17 +94,15 @@ enum TaskInput {
                 }
             }
         }
-        if let v = params.string("title") {
+        if let v = params[TasksParams.title] {
             let t = v.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !t.isEmpty else { throw RPCError.invalidParam("title", "must not be empty") }
             task.title = t
         }
-        if let v = params.string("kind") {
-            guard let k = TaskKind(rawValue: v) else { throw RPCError.invalidParam("kind", "must be 'todo' or 'event'") }
-            task.kind = k
-        }
-        if let v = params.string("notes") { task.notes = v }
-        if let v = params.string("category") {
+        // The manifest allows only the kinds there are.
+        if let v = params[TasksParams.kind], let k = TaskKind(rawValue: v) { task.kind = k }
+        if let v = params[TasksParams.notes] { task.notes = v }
+        if let v = params[TasksParams.category] {
             let name = v.lowercased()
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks_categories WHERE name = ?", arguments: [name]) == true else {
                 let known = try String.fetchAll(db, sql: "SELECT name FROM tasks_categories ORDER BY name")
@@ -128,9 +111,9 @@ enum TaskInput {
             }
             task.category = name
         }
-        if let v = try strings(params, "tags") { task.tags = v }
-        if let v = params["priority"] { task.priority = try priority(v) }
-        if let v = params.string("parent") {
+        if let v = params[TasksParams.tags] { task.tags = v }
+        if let v = params[TasksParams.priority] { task.priority = try priority(v) }
+        if let v = params[TasksParams.parent] {
             guard v != task.id else { throw RPCError.invalidParam("parent", "a task cannot be its own parent") }
             guard try TaskItem.find(db, v) != nil else { throw RPCError.invalidParam("parent", "no task '\(v)'") }
             var cursor: String? = v
@@ -142,57 +125,51 @@ enum TaskInput {
             }
             task.parent = v
         }
-        if let v = params.string("location") { task.location = v }
-        if let v = params.string("url") {
+        if let v = params[TasksParams.location] { task.location = v }
+        if let v = params[TasksParams.url] {
             guard let u = URL(string: v), u.scheme != nil else { throw RPCError.invalidParam("url", "'\(v)' is not a URL") }
             task.url = v
         }
-        if let v = params.string("tz") {
+        if let v = params[TasksParams.tz] {
             guard let z = Zone(identifier: v) else { throw RPCError.invalidParam("tz", "'\(v)' is not an IANA time zone (e.g. Europe/Prague)") }
             task.tz = z.identifier
         }
         let zone = task.zone
-        if let v = params.bool("all_day") { task.allDay = v }
+        if let v = params[TasksParams.allDay] { task.allDay = v }
         var sawDate = false
         var sawTime = false
-        func time(_ name: String) throws(RPCError) -> WallTime? {
-            guard let text = params.string(name) else { return nil }
-            let w = try TimeInput.parse(text, param: name, zone: zone)
+        func time(_ key: Param<String>) throws(RPCError) -> WallTime? {
+            guard let text = params[key] else { return nil }
+            let w = try TimeInput.parse(text, param: key.name, zone: zone)
             if w.isDate { sawDate = true } else { sawTime = true }
             return w
         }
-        if let w = try time("start") { task.start = w }
-        if let w = try time("due") { task.due = w }
-        if let w = try time("end") { task.end = w }
-        if params.bool("all_day") == nil && sawDate && !sawTime { task.allDay = true }
-        if let v = params["duration_min"] {
-            guard let n = v.intValue, (0...525_600 * 5).contains(n) else { throw RPCError.invalidParam("duration_min", "must be whole minutes ≥ 0") }
+        if let w = try time(TasksParams.start) { task.start = w }
+        if let w = try time(TasksParams.due) { task.due = w }
+        if let w = try time(TasksParams.end) { task.end = w }
+        if params[TasksParams.allDay] == nil && sawDate && !sawTime { task.allDay = true }
+        if let n = params[TasksParams.durationMin] {
+            guard n <= 525_600 * 5 else { throw RPCError.invalidParam(TasksParams.durationMin.name, "must be at most five years of minutes") }
             task.durationMin = Int(n)
         }
-        if let v = params.string("rrule") { task.rrule = try RecurrenceRule(v).text }
-        if let list = try strings(params, "exdates") {
-            task.exdates = try list.map { s throws(RPCError) in try TimeInput.parse(s, param: "exdates", zone: zone) }
+        if let v = params[TasksParams.rrule] { task.rrule = try RecurrenceRule(v).text }
+        if let list = params[TasksParams.exdates] {
+            task.exdates = try list.map { s throws(RPCError) in try TimeInput.parse(s, param: TasksParams.exdates.name, zone: zone) }
         }
-        if let list = try strings(params, "rdates") {
-            task.rdates = try list.map { s throws(RPCError) in try TimeInput.parse(s, param: "rdates", zone: zone) }
+        if let list = params[TasksParams.rdates] {
+            task.rdates = try list.map { s throws(RPCError) in try TimeInput.parse(s, param: TasksParams.rdates.name, zone: zone) }
         }
-        if let v = params.string("repeat_from") {
-            guard ["due", "completion"].contains(v) else { throw RPCError.invalidParam("repeat_from", "must be 'due' or 'completion'") }
-            task.repeatFromCompletion = v == "completion"
-        }
-        if let v = params["reminders"] { task.reminders = try reminders(v) }
-        if let v = try strings(params, "channels") {
+        // The manifest allows only due and completion.
+        if let v = params[TasksParams.repeatFrom] { task.repeatFromCompletion = v == "completion" }
+        if let v = params[TasksParams.reminders] { task.reminders = try reminders(v) }
+        if let v = params[TasksParams.channels] {
             for c in v where NoticeChannel(rawValue: c) == nil {
                 throw RPCError.invalidParam("channels", "'\(c)' is not a channel; use stdout and/or mail")
             }
             task.channels = Array(Set(v)).sorted()
         }
-        if let v = params.string("status") {
-            guard let s = TaskStatus(rawValue: v) else {
-                throw RPCError.invalidParam("status", "must be needs-action, in-process, completed or cancelled")
-            }
-            task.status = s
-        }
+        // The manifest allows only the statuses there are.
+        if let v = params[TasksParams.status], let s = TaskStatus(rawValue: v) { task.status = s }
     }
 
     /// The whole item's rules, after the fields are merged.

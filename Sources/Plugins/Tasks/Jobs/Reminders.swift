@@ -283,8 +283,8 @@ extension TasksService {
     }
 
     func snooze(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredString("id")
-        let minutes = try params.requiredInt("minutes")
+        let id = try params[TasksParams.id]
+        let minutes = try params[TasksParams.minutes]
         let now = self.now
         let at = now.addingTimeInterval(Double(minutes) * 60)
         guard let task = try await database.read({ db in try TaskItem.find(db, id) }) else { throw TasksError.noSuchTask(id) }
@@ -319,8 +319,9 @@ extension TasksService {
         guard context.config[TasksConfig.digest] else { return }
         let z = defaultZone
         let today = z.wall(now).asDate
-        let agendaResult = try await agenda(Params(["from": .string(today.text), "to": .string(today.adding(days: 1).text)]))
-        let overdueResult = try await list(Params(["when": "overdue"]))
+        let agendaResult = try await agenda(
+            Params([TasksParams.windowFrom.name: .string(today.text), TasksParams.windowTo.name: .string(today.adding(days: 1).text)]))
+        let overdueResult = try await list(Params([TasksParams.when.name: "overdue"]))
         var lines: [String] = ["Today:"]
         for o in agendaResult["occurrences"]?.arrayValue ?? [] {
             let time = (o["all_day"]?.boolValue ?? false) ? "all day" : String((o["start_local"]?.stringValue ?? "").dropFirst(11).prefix(5))
