@@ -22,6 +22,10 @@ public struct NotesPlugin: AssistantPlugin {
         var summary: String { "how many notes were taken yesterday" }
     }
 
+    /// Its parameters, each declared once with its type, constraints and help; handlers read them typed.
+    static let text = Param<String>.required("text", help: "the note")
+    static let id = Param<Int64>.required("id", .integer(min: 1), help: "note id")
+
     /// What a note looks like in a result: its schema, published by `rpc.discover` and `help`.
     static let note = JSONSchema.object(["id": .integer, "text": .string, "created": .dateTime])
 
@@ -30,14 +34,14 @@ public struct NotesPlugin: AssistantPlugin {
     public var commands: [PluginCommand<NotesService>] {
         [
             PluginCommand(
-                "add", "Take a note", params: [ParamSpec("text", .string, required: true, help: "the note")],
+                "add", "Take a note", params: [Self.text],
                 result: Self.note, example: "assistantctl notes.add text='buy filament'", use: NotesService.add),
             PluginCommand("list", "The notes, newest first", result: .object(["notes": .array(Self.note)]), use: NotesService.list),
             PluginCommand(
-                "delete", "Delete a note", params: [ParamSpec("id", .integer(min: 1), required: true, help: "note id")],
+                "delete", "Delete a note", params: [Self.id],
                 result: .object(["deleted": .integer])
             ) { notes, params, _ in
-                try await notes.delete(id: try params.requiredInt("id"))
+                try await notes.delete(id: try params[Self.id])
             },
         ]
     }
@@ -71,7 +75,7 @@ public final class NotesService: Sendable {
     }
 
     func add(_ params: Params) async throws -> JSONValue {
-        let text = try params.requiredString("text").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try params[NotesPlugin.text].trimmingCharacters(in: .whitespacesAndNewlines)
         let limit = context.config[NotesPlugin.maxLength]
         guard !text.isEmpty else { throw RPCError.invalidParam("text", "must not be empty") }
         guard text.count <= limit else { throw RPCError.invalidParam("text", "is longer than \(limit) characters (plugins.notes.max_length)") }
