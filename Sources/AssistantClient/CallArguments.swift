@@ -71,6 +71,10 @@ public enum CallArguments {
                 return .array(list.map { $0.stringValue.map { .string(absolute($0, workingDirectory)) } ?? $0 })
             }
             if info.type == "array", info.itemType == "path" { return .array([.string(absolute(raw, workingDirectory))]) }
+            // `tags=exam,math`: a list of words without JSON's brackets and quotes (the JSON form works too).
+            if info.type == "array", info.itemType == "string" || info.itemType == "enum", literal(raw) == nil {
+                return .array(raw.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != "" })
+            }
             if stringTypes.contains(info.type) { return .string(unquote(raw)) }
             // Whole numbers are minutes; anything else (1:30, 1.5) is hours for the daemon to read.
             if info.type == "duration" {

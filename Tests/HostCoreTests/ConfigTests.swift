@@ -119,6 +119,15 @@ import Testing
         #expect(try sent("-5") == "-5", "the daemon refuses it with a clear message")
     }
 
+    @Test func aListOfWordsMayBeWrittenWithCommas() throws {
+        let tags = [ParamInfo(name: "tags", type: "array", required: false, itemType: "string")]
+        func sent(_ raw: String) throws -> JSONValue? { try CallArguments.build(["tags=\(raw)"], params: tags, workingDirectory: "/")?["tags"] }
+        #expect(try sent("exam,math") == ["exam", "math"])
+        #expect(try sent("exam, math,") == ["exam", "math"])
+        #expect(try sent("exam") == ["exam"])
+        #expect(try sent(#"["a,b","c"]"#) == ["a,b", "c"], "the JSON form keeps its commas")
+    }
+
     @Test func usageErrors() {
         #expect(throws: UsageError.self) { try CallArguments.build(["secret=x"], params: params, workingDirectory: "/") }
         #expect(throws: UsageError.self) { try CallArguments.build(["title=a", "loose"], params: params, workingDirectory: "/") }
