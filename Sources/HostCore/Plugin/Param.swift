@@ -22,6 +22,15 @@ public struct Param<Value: ParamValue>: ParamDeclaration {
     }
 
     public var name: String { spec.name }
+
+    /// The same parameter where a command needs it (`dep` is optional to change a flight,
+    /// required to log one).
+    public var required: RequiredParam<Value> {
+        var required = spec
+        required.required = true
+        required.defaultValue = nil
+        return RequiredParam(required)
+    }
 }
 
 /// A required parameter (see `Param.required`).

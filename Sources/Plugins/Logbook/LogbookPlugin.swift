@@ -31,5 +31,5 @@ public final class LogbookService: Sendable {
     /// Today's UTC date by the host clock (tests drive it).
     var today: Day { Day(context.clock.now) }
 
-    func day(_ params: Params, _ name: String) -> Day? { params.string(name).flatMap { Day($0) } }
+    func day(_ params: Params, _ key: Param<String>) -> Day? { params[key].flatMap { Day($0) } }
 }

@@ -38,12 +38,13 @@ extension LogbookService {
     }
 
     func flightsGet(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredInt("id")
+        let id = try params[LogbookParams.entryID]
         return try await database.read { db in try Self.entry(db, id).json }
     }
 
     func flightsUpdate(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredInt("id")
+        typealias P = LogbookParams
+        let id = try params[P.flightID]
         return try await database.write { db in
             let stored = try Self.entry(db, id)
             guard stored.kind == .flight else {
@@ -51,24 +52,24 @@ extension LogbookService {
             }
             var draft = FlightDraft(entry: stored)
             // Values the logbook derived from the old block times follow the new ones, unless given.
-            let moved = ["out", "in", "off", "on", "dep", "arr"].contains { params[$0] != nil }
+            let moved = [P.out, P.inTime, P.off, P.on, P.dep, P.arr].contains { params[$0] != nil }
             if moved, let out = stored.out, let inAt = stored.inAt {
                 let oldBlock = inAt.value - out.value
-                if params["total"] == nil && stored[.total] == oldBlock { draft.times[.total] = nil }
+                if params[P.time(.total)] == nil && stored[.total] == oldBlock { draft.times[.total] = nil }
                 let classes: [TimeColumn] = [.spSE, .spME, .mp]
-                if classes.allSatisfy({ params[$0.name] == nil }) && classes.contains(where: { stored[$0] == stored[.total] }) {
+                if classes.allSatisfy({ params[P.time($0)] == nil }) && classes.contains(where: { stored[$0] == stored[.total] }) {
                     for c in classes { draft.times[c] = nil }
                 }
-                if TimeColumn.functions.allSatisfy({ params[$0.name] == nil })
+                if TimeColumn.functions.allSatisfy({ params[P.time($0)] == nil })
                     && TimeColumn.functions.contains(where: { stored[$0] == stored[.total] })
                 {
                     let function = TimeColumn.functions.first { stored[$0] == stored[.total] }!
                     for c in TimeColumn.functions { draft.times[c] = nil }
                     draft.function = function.name
                 }
-                if params["night"] == nil { draft.times[.night] = nil }
+                if params[P.time(.night)] == nil { draft.times[.night] = nil }
             }
-            if params.string("out") != nil && params.string("date") == nil { draft.date = nil }
+            if params[P.out] != nil && params[P.date] == nil { draft.date = nil }
             try FlightParams.apply(params, to: &draft)
             var entry = try draft.complete(try self.draftContext(db))
             if try Self.existingFlight(db, entry, excluding: id) != nil { throw LogbookError.duplicateFlight(entry) }
@@ -79,7 +80,7 @@ extension LogbookService {
     }
 
     func entryDelete(_ params: Params, kind: EntryKind?) async throws -> JSONValue {
-        let id = try params.requiredInt("id")
+        let id = try params[LogbookParams.entryID]
         let now = ISO8601.string(context.clock.now)
         return try await database.write { db in
             let e = try Self.entry(db, id)
@@ -91,7 +92,7 @@ extension LogbookService {
     }
 
     func flightsRestore(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredInt("id")
+        let id = try params[LogbookParams.entryID]
         return try await database.write { db in
             var e = try Self.entry(db, id)
             guard e.deleted else { throw RPCError.invalidParam("id", "entry \(id) is not deleted") }
@@ -103,7 +104,7 @@ extension LogbookService {
     }
 
     func flightsPurge(_ params: Params) async throws -> JSONValue {
-        let id = params.int("id")
+        let id = params[LogbookParams.purgeID]
         return try await database.write { db in
             if let id {
                 try db.execute(sql: "DELETE FROM logbook_entries WHERE id = ? AND deleted_at IS NOT NULL", arguments: [id])
@@ -116,13 +117,13 @@ extension LogbookService {
     }
 
     func flightsList(_ params: Params) async throws -> JSONValue {
-        var conditions: [String] = [params.bool("deleted") == true ? "e.deleted_at IS NOT NULL" : "e.deleted_at IS NULL"]
+        var conditions: [String] = [params[LogbookParams.deleted] == true ? "e.deleted_at IS NOT NULL" : "e.deleted_at IS NULL"]
         var arguments: [(any DatabaseValueConvertible)?] = []
-        if let kind = params.string("kind"), kind != "all" {
+        if let kind = params[LogbookParams.kind], kind != "all" {
             conditions.append("e.kind = ?")
             arguments.append(kind)
         }
-        if let text = params.string("text")?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+        if let text = params[LogbookParams.text]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             let like =
                 "%"
                 + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
@@ -131,31 +132,31 @@ extension LogbookService {
             conditions.append("(" + fields.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
             arguments += Array(repeating: like, count: fields.count)
         }
-        if let reg = params.string("aircraft") {
+        if let reg = params[LogbookParams.aircraftFilter] {
             conditions.append("e.registration = ?")
             arguments.append(Aircraft.normalized(reg))
         }
-        if let d = day(params, "from_date") {
+        if let d = day(params, LogbookParams.firstDate) {
             conditions.append("e.date >= ?")
             arguments.append(d.description)
         }
-        if let d = day(params, "to_date") {
+        if let d = day(params, LogbookParams.lastDate) {
             conditions.append("e.date <= ?")
             arguments.append(d.description)
         }
-        if let v = params["min_total"] {
+        if let v = params[LogbookParams.minTotal] {
             conditions.append("e.total_min >= ?")
             arguments.append(try Minutes.parse(v, field: "min_total"))
         }
-        if let v = params["max_total"] {
+        if let v = params[LogbookParams.maxTotal] {
             conditions.append("e.total_min <= ?")
             arguments.append(try Minutes.parse(v, field: "max_total"))
         }
-        if let f = params.string("function") { conditions.append("e.\(f)_min > 0") }
-        if let n = params.bool("night") { conditions.append(n ? "e.night_min > 0" : "e.night_min = 0") }
-        if let i = params.bool("ifr") { conditions.append(i ? "e.ifr_min > 0" : "e.ifr_min = 0") }
-        let limit = Int(params.int("limit") ?? 50)
-        let offset = Int(params.int("offset") ?? 0)
+        if let f = params[LogbookParams.withFunction] { conditions.append("e.\(f)_min > 0") }
+        if let n = params[LogbookParams.night] { conditions.append(n ? "e.night_min > 0" : "e.night_min = 0") }
+        if let i = params[LogbookParams.ifr] { conditions.append(i ? "e.ifr_min > 0" : "e.ifr_min = 0") }
+        let limit = Int(params[LogbookParams.limit] ?? 50)
+        let offset = Int(params[LogbookParams.offset] ?? 0)
         let whereClause = conditions.joined(separator: " AND ")
         let filterArguments = StatementArguments(arguments)
         let pageArguments = StatementArguments(arguments + [limit, offset])
@@ -173,17 +174,17 @@ extension LogbookService {
     }
 
     func fstdAdd(_ params: Params) async throws -> JSONValue {
-        guard let date = day(params, "date") else { throw RPCError.invalidParam("date", "is required (YYYY-MM-DD)") }
-        let type = try params.requiredString("fstd_type").trimmingCharacters(in: .whitespaces)
+        guard let date = Day(try params[LogbookParams.sessionDate]) else { throw RPCError.invalidParam("date", "is required (YYYY-MM-DD)") }
+        let type = try params[LogbookParams.fstdType].trimmingCharacters(in: .whitespaces)
         guard !type.isEmpty else { throw RPCError.invalidParam("fstd_type", "must not be empty (e.g. 'A320 FFS')") }
-        let total = try Minutes.parse(params["total"] ?? .null, field: "total")
+        let total = try Minutes.parse(try params[LogbookParams.sessionTotal], field: LogbookParams.sessionTotal.name)
         guard total > 0 else { throw RPCError.invalidParam("total", "must be more than zero") }
         guard total <= 24 * 60 else { throw RPCError.invalidParam("total", "(\(Minutes.hhmm(total))) is longer than a day") }
         var e = Entry(kind: .fstd, date: date)
         e.fstdType = type
-        e.fstdQualification = params.string("qualification")
+        e.fstdQualification = params[LogbookParams.qualification]
         e[.total] = total
-        e.remarks = params.string("remarks") ?? ""
+        e.remarks = params[LogbookParams.sessionRemarks] ?? ""
         let entry = e
         return try await database.write { db in
             var stored = entry
@@ -194,7 +195,7 @@ extension LogbookService {
 
     func fstdList(_ params: Params) async throws -> JSONValue {
         var p = params.values
-        p["kind"] = "fstd"
+        p[LogbookParams.kind.name] = "fstd"
         return try await flightsList(Params(p))
     }
 }

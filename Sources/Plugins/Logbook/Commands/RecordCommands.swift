@@ -10,33 +10,33 @@ extension LogbookService {
     func profileSet(_ params: Params) async throws -> JSONValue {
         try await database.write { db in
             var p = try Profile.load(db)
-            if let v = params.string("name") { p.name = v }
-            if let v = params.string("address") { p.address = v }
-            if let v = params.string("date_of_birth") { p.dateOfBirth = Day(v) }
-            if let v = params.array("licences") { p.licences = v }
-            if let v = params.array("ratings") { p.ratings = v }
-            if let v = params.bool("instrument_rating") { p.instrumentRating = v }
-            if let v = params.string("default_function") { p.defaultFunction = v }
-            if let v = params.string("night_criterion"), let c = NightCriterion(rawValue: v) { p.nightCriterion = c }
+            if let v = params[LogbookParams.name] { p.name = v }
+            if let v = params[LogbookParams.address] { p.address = v }
+            if let v = params[LogbookParams.dateOfBirth] { p.dateOfBirth = Day(v) }
+            if let v = params[LogbookParams.licences] { p.licences = v }
+            if let v = params[LogbookParams.ratings] { p.ratings = v }
+            if let v = params[LogbookParams.instrumentRating] { p.instrumentRating = v }
+            if let v = params[LogbookParams.defaultFunction] { p.defaultFunction = v }
+            if let v = params[LogbookParams.nightCriterion], let c = NightCriterion(rawValue: v) { p.nightCriterion = c }
             try p.save(db)
             return p.json
         }
     }
 
     static func applyAircraft(_ params: Params, to a: inout Aircraft) {
-        func text(_ name: String) -> String?? {
-            guard let s = params.string(name) else { return nil }
+        func text(_ key: Param<String>) -> String?? {
+            guard let s = params[key] else { return nil }
             let t = s.trimmingCharacters(in: .whitespaces)
             return .some(t.isEmpty ? nil : t)
         }
-        if let v = text("make") { a.make = v }
-        if let v = text("model") { a.model = v }
-        if let v = text("variant") { a.variant = v }
-        if let v = text("type_designator") { a.typeDesignator = v?.uppercased() }
-        if let v = text("class_rating") { a.classRating = v }
-        if let v = params.string("engine") { a.engine = v }
-        if let v = params.string("operation") { a.operation = v }
-        if let v = params.string("category") { a.category = v }
+        if let v = text(LogbookParams.make) { a.make = v }
+        if let v = text(LogbookParams.model) { a.model = v }
+        if let v = text(LogbookParams.variant) { a.variant = v }
+        if let v = text(LogbookParams.typeDesignator) { a.typeDesignator = v?.uppercased() }
+        if let v = text(LogbookParams.classRating) { a.classRating = v }
+        if let v = params[LogbookParams.engine] { a.engine = v }
+        if let v = params[LogbookParams.operation] { a.operation = v }
+        if let v = params[LogbookParams.category] { a.category = v }
     }
 
     static func validRegistration(_ raw: String, field: String = "registration") throws(RPCError) -> String {
@@ -48,7 +48,7 @@ extension LogbookService {
     }
 
     func aircraftAdd(_ params: Params) async throws -> JSONValue {
-        let reg = try Self.validRegistration(try params.requiredString("registration"))
+        let reg = try Self.validRegistration(try params[LogbookParams.registration])
         return try await database.write { db in
             if try Aircraft.find(db, reg) != nil { throw LogbookError.aircraftExists(reg) }
             var a = Aircraft(registration: reg)
@@ -77,8 +77,10 @@ extension LogbookService {
     }
 
     func aircraftUpdate(_ params: Params) async throws -> JSONValue {
-        let reg = try Self.validRegistration(try params.requiredString("registration"))
-        let newReg = try params.string("new_registration").map { s throws(RPCError) in try Self.validRegistration(s, field: "new_registration") }
+        let reg = try Self.validRegistration(try params[LogbookParams.registration])
+        let newReg = try params[LogbookParams.newRegistration].map { s throws(RPCError) in
+            try Self.validRegistration(s, field: LogbookParams.newRegistration.name)
+        }
         return try await database.write { db in
             guard var a = try Aircraft.find(db, reg) else { throw RPCError.notFound("aircraft \(reg)") }
             Self.applyAircraft(params, to: &a)
@@ -94,7 +96,7 @@ extension LogbookService {
     }
 
     func aircraftDelete(_ params: Params) async throws -> JSONValue {
-        let reg = Aircraft.normalized(try params.requiredString("registration"))
+        let reg = Aircraft.normalized(try params[LogbookParams.someRegistration])
         return try await database.write { db in
             guard try Aircraft.find(db, reg) != nil else { throw RPCError.notFound("aircraft \(reg)") }
             let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM logbook_entries WHERE registration = ?", arguments: [reg]) ?? 0
@@ -159,12 +161,12 @@ extension LogbookService {
     }
 
     func certificatesAdd(_ params: Params) async throws -> JSONValue {
-        let kind = try params.requiredString("kind")
-        let medicalClass = params.string("medical_class")
-        let exam = day(params, "examination_date")
-        let expiry = day(params, "expiry_date")
-        let issue = day(params, "issue_date")
-        var name = params.string("name")?.trimmingCharacters(in: .whitespaces) ?? ""
+        let kind = try params[LogbookParams.certificateKind]
+        let medicalClass = params[LogbookParams.medicalClass]
+        let exam = day(params, LogbookParams.examinationDate)
+        let expiry = day(params, LogbookParams.expiryDate)
+        let issue = day(params, LogbookParams.issueDate)
+        var name = params[LogbookParams.certificateName]?.trimmingCharacters(in: .whitespaces) ?? ""
         if kind == "medical" {
             guard let medicalClass else { throw RPCError.invalidParam("medical_class", "is required for a medical (class1, class2 or lapl)") }
             guard let exam else { throw RPCError.invalidParam("examination_date", "is required for a medical (the validity counts from it)") }
@@ -187,8 +189,8 @@ extension LogbookService {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    kind, finalName, medicalClass, exam?.description, params.bool("single_pilot_cat_passengers") ?? false,
-                    issue?.description, expiry?.description, params.string("remarks") ?? "",
+                    kind, finalName, medicalClass, exam?.description, params[LogbookParams.singlePilotCAT] ?? false,
+                    issue?.description, expiry?.description, params[LogbookParams.certificateRemarks] ?? "",
                 ])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_certificates WHERE id = ?", arguments: [db.lastInsertedRowID]) else {
                 throw RPCError.internalError("the certificate just stored cannot be read back")
@@ -198,7 +200,7 @@ extension LogbookService {
     }
 
     func certificatesList(_ params: Params) async throws -> JSONValue {
-        let at = day(params, "at") ?? today
+        let at = day(params, LogbookParams.at) ?? today
         return try await database.read { db in
             let profile = try Profile.load(db)
             let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates ORDER BY kind, id").map {
@@ -209,7 +211,7 @@ extension LogbookService {
     }
 
     func certificatesDelete(_ params: Params) async throws -> JSONValue {
-        let id = try params.requiredInt("id")
+        let id = try params[LogbookParams.certificateID]
         return try await database.write { db in
             try db.execute(sql: "DELETE FROM logbook_certificates WHERE id = ?", arguments: [id])
             guard db.changesCount > 0 else { throw RPCError.notFound("certificate \(id)") }
@@ -218,7 +220,7 @@ extension LogbookService {
     }
 
     func medical(_ params: Params) async throws -> JSONValue {
-        let at = day(params, "at") ?? today
+        let at = day(params, LogbookParams.at) ?? today
         return try await database.read { db in
             let profile = try Profile.load(db)
             let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates WHERE kind = 'medical' ORDER BY examination_date DESC")
@@ -233,27 +235,27 @@ extension LogbookService {
     // MARK: Airports
 
     func airportsSearch(_ params: Params) async throws -> JSONValue {
-        let query = try params.requiredString("query")
-        let limit = Int(params.int("limit") ?? 20)
+        let query = try params[LogbookParams.query]
+        let limit = Int(params[LogbookParams.airportLimit] ?? 20)
         let lookup = try await database.read { db in try AirportLookup.load(db) }
         return ["airports": .array(lookup.search(query, limit: limit).map(\.json))]
     }
 
     func airportsAdd(_ params: Params) async throws -> JSONValue {
-        let icao = try params.requiredString("icao").trimmingCharacters(in: .whitespaces).uppercased()
+        let icao = try params[LogbookParams.icao].trimmingCharacters(in: .whitespaces).uppercased()
         guard (2...8).contains(icao.count), icao.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw RPCError.invalidParam("icao", "'\(icao)' must be 2 to 8 letters or digits")
         }
-        let name = try params.requiredString("name")
+        let name = try params[LogbookParams.airportName]
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw RPCError.invalidParam("name", "must not be empty") }
-        let tz = try params.requiredString("tz")
+        let tz = try params[LogbookParams.airportTZ]
         guard TimeZone(identifier: tz) != nil else {
             throw RPCError.invalidParam("tz", "'\(tz)' is not an IANA time zone (e.g. Europe/Prague)")
         }
         let airport = Airport(
-            icao: icao, iata: params.string("iata")?.uppercased(), name: name, city: nil, country: nil,
-            latitude: try params.requiredDouble("latitude"), longitude: try params.requiredDouble("longitude"),
-            elevationFeet: Int(params.int("elevation_ft") ?? 0), timeZone: tz, userDefined: true)
+            icao: icao, iata: params[LogbookParams.iata]?.uppercased(), name: name, city: nil, country: nil,
+            latitude: try params[LogbookParams.latitude], longitude: try params[LogbookParams.longitude],
+            elevationFeet: Int(params[LogbookParams.elevation] ?? 0), timeZone: tz, userDefined: true)
         try await database.write { db in
             try db.execute(
                 sql: """

@@ -3,14 +3,14 @@ import HostCore
 /// Totals, limits, recency and night.
 extension LogbookService {
     func totals(_ params: Params) async throws -> JSONValue {
-        let from = day(params, "from_date")
-        let to = day(params, "to_date")
+        let from = day(params, LogbookParams.fromDate)
+        let to = day(params, LogbookParams.toDate)
         if let from, let to, to < from { throw RPCError.invalidParam("to_date", "(\(to)) is before from_date (\(from))") }
-        let pageSize = params.int("page_size").map(Int.init)
-        let page = params.int("page").map(Int.init)
+        let pageSize = params[LogbookParams.pageSize].map(Int.init)
+        let page = params[LogbookParams.page].map(Int.init)
         if page != nil && pageSize == nil { throw RPCError.invalidParam("page", "needs page_size too") }
         return try await database.read { db in
-            var result = try TotalsReport.build(db, from: from, to: to, groupBy: params.string("group_by")).objectValue!
+            var result = try TotalsReport.build(db, from: from, to: to, groupBy: params[LogbookParams.groupBy]).objectValue!
             if let pageSize {
                 let starting = from == nil ? try ColumnTotals.loadStarting(db) : ColumnTotals()
                 let p = try TotalsReport.page(db, from: from, to: to, pageSize: pageSize, number: page, starting: starting)
@@ -38,8 +38,9 @@ extension LogbookService {
     func startingTotalsSet(_ params: Params) async throws -> JSONValue {
         var values: [(String, Int)] = []
         for name in ColumnTotals.names {
-            let input = name.hasSuffix("_min") ? String(name.dropLast(4)) : name
-            guard let v = params[input] else { continue }
+            let key = LogbookParams.starting(name)
+            let input = key.name
+            guard let v = params[key] else { continue }
             values.append((name, name.hasSuffix("_min") ? try Minutes.parse(v, field: input) : Int(v.intValue ?? 0)))
         }
         let total = values.first { $0.0 == "total_min" }?.1 ?? 0
@@ -57,12 +58,12 @@ extension LogbookService {
     }
 
     func limits(_ params: Params) async throws -> JSONValue {
-        let at = day(params, "at") ?? today
+        let at = day(params, LogbookParams.at) ?? today
         return try await database.read { db in try FlightTimeLimits.report(db, at: at) }
     }
 
     func currency(_ params: Params) async throws -> JSONValue {
-        let at = day(params, "at") ?? today
+        let at = day(params, LogbookParams.at) ?? today
         return try await database.read { db in
             let profile = try Profile.load(db)
             return CurrencyReport.build(flights: try Self.recencyFlights(db, at: at, profile: profile), profile: profile, at: at)
@@ -127,22 +128,25 @@ extension LogbookService {
     }
 
     func night(_ params: Params) async throws -> JSONValue {
-        func t(_ name: String) throws(RPCError) -> UTCMinute? {
-            guard let s = params.string(name) else { return nil }
-            guard let v = UTCMinute.parseISO(s) else { throw RPCError.invalidParam(name, "must be an ISO 8601 UTC time") }
+        typealias P = LogbookParams
+        func t(_ text: String?, _ name: String) throws(RPCError) -> UTCMinute? {
+            guard let text else { return nil }
+            guard let v = UTCMinute.parseISO(text) else { throw RPCError.invalidParam(name, "must be an ISO 8601 UTC time") }
             return v
         }
-        guard let out = try t("out"), let inAt = try t("in") else { throw RPCError.invalidParam("out", "is required") }
-        let off = try t("off")
-        let on = try t("on")
+        guard let out = try t(try params[P.legOut], P.legOut.name), let inAt = try t(try params[P.legIn], P.legIn.name) else {
+            throw RPCError.invalidParam(P.legOut.name, "is required")
+        }
+        let off = try t(params[P.legOff], P.legOff.name)
+        let on = try t(params[P.legOn], P.legOn.name)
         guard inAt > out else { throw RPCError.invalidParam("in", "(\(inAt)) must be after 'out' (\(out))") }
         guard inAt.value - out.value <= 30 * 60 else { throw RPCError.invalidParam("in", "is more than 30 hours after 'out'") }
         if let off, off < out || off > inAt { throw RPCError.invalidParam("off", "must lie between 'out' and 'in'") }
         if let on, on < (off ?? out) || on > inAt { throw RPCError.invalidParam("on", "must lie between 'off' (or 'out') and 'in'") }
         let (lookup, profile) = try await database.read { db in (try AirportLookup.load(db), try Profile.load(db)) }
-        let dep = try lookup.require(try params.requiredString("dep"), field: "dep")
-        let arr = try lookup.require(try params.requiredString("arr"), field: "arr")
-        let criterion = params.string("criterion").flatMap(NightCriterion.init(rawValue:)) ?? profile.nightCriterion
+        let dep = try lookup.require(try params[P.legDep], field: P.legDep.name)
+        let arr = try lookup.require(try params[P.legArr], field: P.legArr.name)
+        let criterion = params[P.criterion].flatMap(NightCriterion.init(rawValue:)) ?? profile.nightCriterion
         let r = NightCalculator.compute(dep: dep, arr: arr, out: out, in: inAt, off: off, on: on, criterion: criterion)
         return [
             "dep": .string(dep.icao), "arr": .string(arr.icao), "criterion": .string(criterion.rawValue),

@@ -16,11 +16,11 @@ extension LogbookService {
     /// `skip_invalid`, all the good rows) or nothing. A dry run does the same and rolls back, so
     /// what it reports is exactly what the import would do.
     func importFile(_ params: Params, call: CallContext) async throws -> JSONValue {
-        let path = try params.requiredString("path")
-        let dryRun = params.bool("dry_run") ?? false
-        let skipInvalid = params.bool("skip_invalid") ?? false
+        let path = try params[LogbookParams.importPath]
+        let dryRun = params[LogbookParams.dryRun] ?? false
+        let skipInvalid = params[LogbookParams.skipInvalid] ?? false
         var named: ImportFormat?
-        if let name = params.string("format"), name != "auto" {
+        if let name = params[LogbookParams.importFormat], name != "auto" {
             guard let format = ImportFormat(rawValue: name) else {
                 throw RPCError.invalidParam("format", "must be one of auto, \(ImportFormat.names.joined(separator: ", ")), got '\(name)'")
             }
@@ -142,14 +142,14 @@ extension LogbookService {
     }
 
     func export(_ params: Params) async throws -> JSONValue {
-        let path = try params.requiredString("path")
-        let format = try params.requiredString("format")
+        let path = try params[LogbookParams.exportPath]
+        let format = try params[LogbookParams.exportFormat]
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw LogbookError.file(path, "the folder \(directory) does not exist")
         }
-        let data = try await exportData(from: day(params, "from_date"), to: day(params, "to_date"))
+        let data = try await exportData(from: day(params, LogbookParams.fromDate), to: day(params, LogbookParams.toDate))
         switch format {
         case "csv":
             let csv = try await runBlocking { CSVExporter.render(data.entries, aircraft: data.aircraft) }
@@ -176,13 +176,13 @@ extension LogbookService {
     }
 
     func reportMail(_ params: Params) async throws -> JSONValue {
-        let to = try params.requiredString("to").trimmingCharacters(in: .whitespaces)
+        let to = try params[LogbookParams.mailTo].trimmingCharacters(in: .whitespaces)
         let parts = to.split(separator: "@")
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !to.contains(where: { $0.isWhitespace || $0 == "," || $0 == "<" }) else {
             throw RPCError.invalidParam("to", "'\(to)' is not a mail address")
         }
-        let from = day(params, "from_date")
-        let until = day(params, "to_date")
+        let from = day(params, LogbookParams.fromDate)
+        let until = day(params, LogbookParams.toDate)
         let data = try await exportData(from: from, to: until)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
