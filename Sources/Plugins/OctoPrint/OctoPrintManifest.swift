@@ -1,64 +1,51 @@
 import HostCore
 
 enum OctoPrintManifest {
-    static let printerParam = ParamSpec("printer", .string, help: "printer name (optional with one printer or a default)")
+    static let printerParam = OctoPrintParams.printer
 
     typealias Command = PluginCommand<OctoPrintService>
 
     static var custom: [Command] {
         func c(
-            _ name: String, _ summary: String, _ params: [ParamSpec], result: JSONSchema, example: String? = nil, timeout: Duration = .seconds(120),
+            _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
+            timeout: Duration = .seconds(120),
             use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params) async throws -> JSONValue
         ) -> Command {
             Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
         }
         func c(
-            _ name: String, _ summary: String, _ params: [ParamSpec], result: JSONSchema, example: String? = nil, timeout: Duration = .seconds(120),
+            _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
+            timeout: Duration = .seconds(120),
             use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params, CallContext) async throws -> JSONValue
         ) -> Command {
             Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
         }
         func c(
-            _ name: String, _ summary: String, _ params: [ParamSpec], result: JSONSchema, example: String? = nil, timeout: Duration = .seconds(120),
+            _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
+            timeout: Duration = .seconds(120),
             run: @escaping @Sendable (OctoPrintService, Params, CallContext) async throws -> JSONValue
         ) -> Command {
             Command(name, summary, params: params, result: result, example: example, timeout: timeout, run: run)
         }
-        let connectionParams = [
-            ParamSpec("ca_file", .path, help: "PEM file of a private CA for an https:// OctoPrint"),
-            ParamSpec("basic_user", .string, help: "user for HTTP basic auth in front of OctoPrint"),
-            ParamSpec("basic_password", .secret, help: "password for HTTP basic auth (stored in the vault)"),
-        ]
+        typealias P = OctoPrintParams
+        let connectionParams = P.connection
         return [
             c(
                 "printers.add", "Add a printer after checking it is OctoPrint and the key works",
-                [
-                    ParamSpec("name", .string, required: true, help: "a short name, e.g. prusa"),
-                    ParamSpec("url", .string, required: true, help: "OctoPrint's address, e.g. http://octopi.local"),
-                    ParamSpec("api_key", .secret, help: "API key (stored in the vault as octoprint/<name>/api_key; omitted: read from there)"),
-                ] + connectionParams, result: OctoPrintSchemas.added,
+                [P.newPrinter, P.url, P.apiKey] + connectionParams, result: OctoPrintSchemas.added,
                 example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key is read from stdin",
                 use: OctoPrintService.printersAdd),
             c(
                 "printers.request_key", "Ask OctoPrint for an application key (approve it in OctoPrint's web interface), then add the printer",
-                [
-                    ParamSpec("name", .string, required: true, help: "a short name for the printer"),
-                    ParamSpec("url", .string, required: true, help: "OctoPrint's address"),
-                    ParamSpec("user", .string, help: "the OctoPrint user who should approve (default: any)"),
-                    ParamSpec("app", .string, default: "assistantd", help: "the application name OctoPrint shows"),
-                    ParamSpec("timeout_s", .integer(min: 10, max: 3600), default: 300, help: "how long to wait for the approval"),
-                ] + connectionParams, result: OctoPrintSchemas.granted,
+                [P.keyPrinter, P.keyURL, P.approver, P.app, P.approvalTimeout] + connectionParams, result: OctoPrintSchemas.granted,
                 example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700),
                 use: OctoPrintService.requestKey),
             c(
                 "discover", "Find OctoPrint servers on the LAN (DNS-SD _octoprint._tcp over mDNS)",
-                [
-                    ParamSpec("timeout_s", .number(min: 0.5, max: 30), default: 3, help: "how long to listen"),
-                    ParamSpec("interface", .string, help: "IPv4 address of the interface to ask on (default: the system's choice)"),
-                ], result: OctoPrintSchemas.discovered, example: "assistantctl octoprint.discover",
+                [P.listenTimeout, P.interface], result: OctoPrintSchemas.discovered, example: "assistantctl octoprint.discover",
                 run: { _, params, _ in
                     let found = try await Discovery.browse(
-                        interface: params.string("interface"), timeout: .milliseconds(Int64(try params.requiredDouble("timeout_s") * 1000)))
+                        interface: params[P.interface], timeout: .milliseconds(Int64((params[P.listenTimeout] ?? 3) * 1000)))
                     return ["printers": .array(found)]
                 }),
             c(
@@ -66,16 +53,12 @@ enum OctoPrintManifest {
                 run: { octoprint, _, _ in ["printers": .array(try await octoprint.printers().map(\.json))] }),
             c(
                 "printers.update", "Change a printer's address or credentials (checked before saving)",
-                [
-                    ParamSpec("name", .string, required: true, help: "printer name"),
-                    ParamSpec("url", .string, help: "new address"),
-                    ParamSpec("api_key", .secret, help: "new API key"),
-                ] + connectionParams, result: OctoPrintSchemas.added, use: OctoPrintService.printersUpdate),
+                [P.printerName, P.newURL, P.newAPIKey] + connectionParams, result: OctoPrintSchemas.added, use: OctoPrintService.printersUpdate),
             c(
-                "printers.remove", "Forget a printer and its stored credentials", [ParamSpec("name", .string, required: true, help: "printer name")],
+                "printers.remove", "Forget a printer and its stored credentials", [P.printerName],
                 result: OctoPrintSchemas.removed, use: OctoPrintService.printersRemove),
             c(
-                "printers.default", "Make a printer the default", [ParamSpec("name", .string, required: true, help: "printer name")],
+                "printers.default", "Make a printer the default", [P.printerName],
                 result: OctoPrintSchemas.printer, use: OctoPrintService.printersDefault),
             c(
                 "status", "State flags, temperatures, job and progress in one call", [printerParam],
@@ -84,62 +67,53 @@ enum OctoPrintManifest {
             c(
                 "files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it",
                 [
-                    printerParam, ParamSpec("file", .path, required: true, help: "local file to upload"), REST.location,
-                    ParamSpec("path", .string, help: "folder on OctoPrint to upload into"),
-                    ParamSpec("select", .boolean, default: false, help: "select it after upload"),
-                    ParamSpec("print", .boolean, default: false, help: "start printing it after upload"),
+                    printerParam, P.file, REST.location, P.uploadFolder, P.select, P.print,
                 ], result: OctoPrintSchemas.uploaded,
                 example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), use: OctoPrintService.upload),
             c(
                 "files.mkdir", "Create a folder",
                 [
-                    printerParam, ParamSpec("name", .string, required: true, help: "folder name"),
-                    ParamSpec("path", .string, help: "parent folder"),
+                    printerParam, P.folderName, P.parentFolder,
                 ], result: OctoPrintSchemas.folder, use: OctoPrintService.mkdir),
             c(
                 "files.download", "Download a file from OctoPrint to disk",
                 [
-                    printerParam, REST.filePath,
-                    ParamSpec("out", .path, required: true, help: "where to save it"),
+                    printerParam, REST.filePath, P.out,
                 ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
                 run: { octoprint, params, _ in
                     try await octoprint.download(
-                        params, path: "/downloads/files/\(params.string("location") ?? "local")/\(REST.encoded(try REST.required(params, "path")))")
+                        params, path: "/downloads/files/\(params[REST.location] ?? "local")/\(REST.encoded(try REST.required(params, REST.filePath)))"
+                    )
                 }),
             c(
                 "timelapse.download", "Download a rendered timelapse",
                 [
-                    printerParam, ParamSpec("name", .string, required: true, help: "file name"),
-                    ParamSpec("out", .path, required: true, help: "where to save it"),
+                    printerParam, P.fileName, P.out,
                 ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
                 run: { octoprint, params, _ in
-                    try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, "name")))")
+                    try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, P.fileName)))")
                 }),
             c(
-                "webcam.info", "The printer's webcams (pick one by name)", [printerParam, ParamSpec("name", .string, help: "webcam name")],
+                "webcam.info", "The printer's webcams (pick one by name)", [printerParam, P.webcam],
                 result: OctoPrintSchemas.webcams, use: OctoPrintService.webcamInfo),
             c(
                 "webcam.snapshot", "Save a JPEG snapshot",
                 [
-                    printerParam, ParamSpec("out", .path, required: true, help: "JPEG file to write"),
-                    ParamSpec("name", .string, help: "webcam name (default: the first)"),
+                    printerParam, P.jpegOut, P.firstWebcam,
                 ], result: OctoPrintSchemas.snapshot,
                 example: "assistantctl octoprint.webcam.snapshot out=now.jpg", use: OctoPrintService.webcamSnapshot),
             c(
                 "webcam.frames", "Save frames from the MJPEG stream",
                 [
-                    printerParam, ParamSpec("out_dir", .path, required: true, help: "folder for frame-0001.jpg, …"),
-                    ParamSpec("count", .integer(min: 1, max: 1000), default: 10, help: "how many frames"),
-                    ParamSpec("name", .string, help: "webcam name (default: the first)"),
+                    printerParam, P.outDir, P.count, P.firstWebcam,
                 ], result: OctoPrintSchemas.frames, use: OctoPrintService.webcamFrames),
             c(
                 "logs.download", "Download a log file",
                 [
-                    printerParam, ParamSpec("name", .string, required: true, help: "log file name"),
-                    ParamSpec("out", .path, required: true, help: "where to save it"),
+                    printerParam, P.logName, P.out,
                 ], result: OctoPrintSchemas.saved,
                 run: { octoprint, params, _ in
-                    try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, "name")))")
+                    try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, P.logName)))")
                 }),
         ]
     }

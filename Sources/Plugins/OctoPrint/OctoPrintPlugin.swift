@@ -67,7 +67,7 @@ public final class OctoPrintService: Sendable {
     }
 
     func client(_ params: Params) async throws -> OctoPrintClient {
-        try await client(for: try PrinterStore.resolve(try await printers(), params.string("printer")))
+        try await client(for: try PrinterStore.resolve(try await printers(), params[OctoPrintParams.printer]))
     }
 
     /// One OctoPrint REST call: everything is checked before anything is sent.

@@ -59,17 +59,17 @@ enum Multipart {
 
 extension OctoPrintService {
     func upload(_ params: Params, call: CallContext) async throws -> JSONValue {
-        let file = try params.requiredString("file")
-        let location = params.string("location") ?? "local"
+        let file = try params[OctoPrintParams.file]
+        let location = params[OctoPrintParams.location] ?? "local"
         let boundary = "assistantd-\(UUID().uuidString)"
         let name = (file as NSString).lastPathComponent
         let head =
             "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(Multipart.quoted(name))\"\r\n"
             + "Content-Type: application/octet-stream\r\n\r\n"
         var tail = "\r\n"
-        if let folder = params.string("path"), !folder.isEmpty { tail += Multipart.field(boundary, "path", folder) }
-        if params.bool("select") == true || params.bool("print") == true { tail += Multipart.field(boundary, "select", "true") }
-        if params.bool("print") == true { tail += Multipart.field(boundary, "print", "true") }
+        if let folder = params[OctoPrintParams.uploadFolder], !folder.isEmpty { tail += Multipart.field(boundary, "path", folder) }
+        if params[OctoPrintParams.select] == true || params[OctoPrintParams.print] == true { tail += Multipart.field(boundary, "select", "true") }
+        if params[OctoPrintParams.print] == true { tail += Multipart.field(boundary, "print", "true") }
         tail += "--\(boundary)--\r\n"
         let prefix = ByteBuffer(string: head)
         let suffix = ByteBuffer(string: tail)
@@ -94,12 +94,12 @@ extension OctoPrintService {
     }
 
     func mkdir(_ params: Params) async throws -> JSONValue {
-        let name = try REST.required(params, "name")
+        let name = try REST.required(params, OctoPrintParams.folderName)
         guard !name.contains("/") else { throw RPCError.invalidParam("name", "is one folder name without '/'; give the parent as path") }
         let c = try await client(params)
         let boundary = "assistantd-\(UUID().uuidString)"
         var text = Multipart.field(boundary, "foldername", name)
-        if let parent = params.string("path"), !parent.isEmpty { text += Multipart.field(boundary, "path", parent) }
+        if let parent = params[OctoPrintParams.parentFolder], !parent.isEmpty { text += Multipart.field(boundary, "path", parent) }
         text += "--\(boundary)--\r\n"
         var request = try await c.makeRequest(.POST, "/api/files/local")
         request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
@@ -111,7 +111,7 @@ extension OctoPrintService {
 
     /// Streams a download into `out` through a temporary file in the same folder.
     func download(_ params: Params, path: String) async throws -> JSONValue {
-        let out = try params.requiredString("out")
+        let out = try params[OctoPrintParams.out]
         try FileOutput.checkFolder(of: out, param: "out")
         let c = try await client(params)
         let response: HTTPClientResponse

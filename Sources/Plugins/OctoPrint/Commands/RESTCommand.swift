@@ -14,7 +14,7 @@ struct TemperatureLimits: Sendable {
 struct RESTCommand: Sendable {
     var name: String
     var summary: String
-    var params: [ParamSpec]
+    var params: [any ParamDeclaration]
     var method: HTTPMethod
     var path: @Sendable (Params) throws(RPCError) -> String
     var query: @Sendable (Params) -> [(String, String)] = { _ in [] }
@@ -37,10 +37,10 @@ enum REST {
 
     static func fixed(_ p: String) -> @Sendable (Params) throws(RPCError) -> String { { _ throws(RPCError) in p } }
 
-    static func required(_ params: Params, _ name: String) throws(RPCError) -> String {
-        guard let v = params.string(name)?.trimmingCharacters(in: .whitespaces), !v.isEmpty else {
-            throw RPCError.invalidParam(name, "is required")
-        }
+    /// A required text parameter, trimmed and not empty (OctoPrint takes a blank name as "all").
+    static func required(_ params: Params, _ key: RequiredParam<String>) throws(RPCError) -> String {
+        let v = try params[key].trimmingCharacters(in: .whitespaces)
+        guard !v.isEmpty else { throw RPCError.invalidParam(key.name, "is required") }
         return v
     }
 
@@ -48,8 +48,9 @@ enum REST {
         .object(extra.merging(["command": .string(name)]) { $1 })
     }
 
-    static func temperature(_ params: Params, _ name: String, max: Double, what: String) throws(RPCError) -> Double {
-        guard let t = params.double(name) else { throw RPCError.invalidParam(name, "is required (°C)") }
+    static func temperature(_ params: Params, _ key: RequiredParam<Double>, max: Double, what: String) throws(RPCError) -> Double {
+        let name = key.name
+        let t = try params[key]
         guard t >= 0 else { throw RPCError.invalidParam(name, "must not be negative, got \(t.formatted()) °C") }
         guard t <= max else {
             throw RPCError.invalidParam(
@@ -58,10 +59,10 @@ enum REST {
         return t
     }
 
-    static let location = ParamSpec("location", .oneOf(["local", "sdcard"]), default: "local", help: "local storage or the printer's SD card")
-    static let filePath = ParamSpec("path", .string, required: true, help: "path of the file on OctoPrint, e.g. folder/part.gcode")
+    static let location = OctoPrintParams.location
+    static let filePath = OctoPrintParams.filePath
 
     static func filePathURL(_ p: Params) throws(RPCError) -> String {
-        "/api/files/\(p.string("location") ?? "local")/\(encoded(try required(p, "path")))"
+        "/api/files/\(p[location] ?? "local")/\(encoded(try required(p, filePath)))"
     }
 }

@@ -6,11 +6,11 @@ import HostCore
 /// granted key.
 extension OctoPrintService {
     func requestKey(_ params: Params, call: CallContext) async throws -> JSONValue {
-        let name = try PrinterStore.validName(try params.requiredString("name"))
-        let url = try PrinterStore.validURL(try params.requiredString("url"))
+        let name = try PrinterStore.validName(try params[OctoPrintParams.keyPrinter])
+        let url = try PrinterStore.validURL(try params[OctoPrintParams.keyURL])
         if try await printers().contains(where: { $0.name == name }) { throw OctoPrintError.printerExists(name) }
-        let printer = Printer(name: name, url: url, caFile: try checkCAFile(params), basicUser: params.string("basic_user"), isDefault: false)
-        let basic = params.string("basic_password")
+        let printer = Printer(name: name, url: url, caFile: try checkCAFile(params), basicUser: params[OctoPrintParams.basicUser], isDefault: false)
+        let basic = params[OctoPrintParams.basicPassword]
         let c = OctoPrintClient(printer: printer, apiKey: nil, basicPassword: basic, http: context.http, timeout: context.httpTimeout)
 
         let probe = try await c.send(try await c.makeRequest(.GET, "/plugin/appkeys/probe", withKey: false))
@@ -18,8 +18,8 @@ extension OctoPrintService {
             throw OctoPrintError.notOctoPrint(
                 url, "/plugin/appkeys/probe answered \(probe.status): not OctoPrint, or its app keys plugin is disabled")
         }
-        var body: [String: JSONValue] = ["app": .string(params.string("app") ?? "assistantd")]
-        if let user = params.string("user") { body["user"] = .string(user) }
+        var body: [String: JSONValue] = ["app": .string(params[OctoPrintParams.app] ?? "assistantd")]
+        if let user = params[OctoPrintParams.approver] { body["user"] = .string(user) }
         let requested = try await c.call(.POST, "/plugin/appkeys/request", body: .object(body))
         guard let token = requested.json?["app_token"]?.stringValue else {
             throw OctoPrintError.refused(requested.status, "no app token in the answer")
@@ -27,7 +27,7 @@ extension OctoPrintService {
         let dialog = requested.json?["auth_dialog"]?.stringValue ?? url
         call.progress("approve the access request in OctoPrint (\(dialog))")
 
-        let deadline = context.clock.now.addingTimeInterval(TimeInterval(params.int("timeout_s") ?? 300))
+        let deadline = context.clock.now.addingTimeInterval(TimeInterval(params[OctoPrintParams.approvalTimeout] ?? 300))
         while context.clock.now < deadline {
             try Task.checkCancellation()
             let poll = try await c.send(try await c.makeRequest(.GET, "/plugin/appkeys/request/\(REST.encoded(token))", withKey: false))

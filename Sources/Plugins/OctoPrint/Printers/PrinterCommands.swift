@@ -36,29 +36,29 @@ extension OctoPrintService {
     }
 
     func credentials(_ params: Params, name: String) async throws -> (apiKey: String, basicPassword: String?) {
-        var apiKey = params.string("api_key")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        var apiKey = params[OctoPrintParams.apiKey]?.trimmingCharacters(in: .whitespacesAndNewlines)
         if apiKey?.isEmpty ?? true { apiKey = try await context.vault.get(Printer.keyName(name)) }
         guard let apiKey else {
             throw RPCError.invalidParam("api_key", "is required (or store it first: assistantctl vault set octoprint/\(name)/api_key)")
         }
-        var basic = params.string("basic_password")
+        var basic = params[OctoPrintParams.basicPassword]
         if basic == nil { basic = try await context.vault.get(Printer.basicPasswordName(name)) }
         return (apiKey, basic)
     }
 
     func checkCAFile(_ params: Params) throws(RPCError) -> String? {
-        guard let ca = params.string("ca_file") else { return nil }
+        guard let ca = params[OctoPrintParams.caFile] else { return nil }
         guard FileManager.default.isReadableFile(atPath: ca) else { throw RPCError.invalidParam("ca_file", "'\(ca)' cannot be read") }
         return ca
     }
 
     func printersAdd(_ params: Params) async throws -> JSONValue {
-        let name = try PrinterStore.validName(try params.requiredString("name"))
-        let url = try PrinterStore.validURL(try params.requiredString("url"))
+        let name = try PrinterStore.validName(try params[OctoPrintParams.newPrinter])
+        let url = try PrinterStore.validURL(try params[OctoPrintParams.url])
         let existing = try await printers()
         if existing.contains(where: { $0.name == name }) { throw OctoPrintError.printerExists(name) }
         let printer = Printer(
-            name: name, url: url, caFile: try checkCAFile(params), basicUser: params.string("basic_user"), isDefault: existing.isEmpty)
+            name: name, url: url, caFile: try checkCAFile(params), basicUser: params[OctoPrintParams.basicUser], isDefault: existing.isEmpty)
         let (apiKey, basic) = try await credentials(params, name: name)
         let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
         try await store(printer, apiKey: apiKey, basicPassword: basic)
@@ -66,11 +66,11 @@ extension OctoPrintService {
     }
 
     func printersUpdate(_ params: Params) async throws -> JSONValue {
-        let name = try params.requiredString("name")
+        let name = try params[OctoPrintParams.printerName]
         var printer = try PrinterStore.resolve(try await printers(), name)
-        if let url = params.string("url") { printer.url = try PrinterStore.validURL(url) }
-        if params.string("ca_file") != nil { printer.caFile = try checkCAFile(params) }
-        if let user = params.string("basic_user") { printer.basicUser = user.isEmpty ? nil : user }
+        if let url = params[OctoPrintParams.newURL] { printer.url = try PrinterStore.validURL(url) }
+        if params[OctoPrintParams.caFile] != nil { printer.caFile = try checkCAFile(params) }
+        if let user = params[OctoPrintParams.basicUser] { printer.basicUser = user.isEmpty ? nil : user }
         let (apiKey, basic) = try await credentials(params, name: name)
         let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
         try await store(printer, apiKey: apiKey, basicPassword: basic)
@@ -78,7 +78,7 @@ extension OctoPrintService {
     }
 
     func printersRemove(_ params: Params) async throws -> JSONValue {
-        let printer = try PrinterStore.resolve(try await printers(), try params.requiredString("name"))
+        let printer = try PrinterStore.resolve(try await printers(), try params[OctoPrintParams.printerName])
         // Its credentials go with it; the only printer left becomes the default.
         try await context.accounts.remove(printer.name)
         await live.stop(printer.name)
@@ -86,7 +86,7 @@ extension OctoPrintService {
     }
 
     func printersDefault(_ params: Params) async throws -> JSONValue {
-        var printer = try PrinterStore.resolve(try await printers(), try params.requiredString("name"))
+        var printer = try PrinterStore.resolve(try await printers(), try params[OctoPrintParams.printerName])
         printer.isDefault = true
         try await context.accounts.setDefault(printer.name)
         return printer.json

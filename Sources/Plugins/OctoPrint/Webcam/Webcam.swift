@@ -169,29 +169,29 @@ extension OctoPrintService {
 
     func webcamInfo(_ params: Params) async throws -> JSONValue {
         let c = try await client(params)
-        if let name = params.string("name") { return try await webcam(c, named: name).json }
+        if let name = params[OctoPrintParams.webcam] { return try await webcam(c, named: name).json }
         return ["webcams": .array(try await webcams(c).map(\.json))]
     }
 
     func webcamSnapshot(_ params: Params) async throws -> JSONValue {
-        let out = try params.requiredString("out")
+        let out = try params[OctoPrintParams.jpegOut]
         try FileOutput.checkFolder(of: out, param: "out")
         let c = try await client(params)
-        let w = try await webcam(c, named: params.string("name"))
+        let w = try await webcam(c, named: params[OctoPrintParams.firstWebcam])
         let jpeg = try await snapshotJPEG(c, webcam: w)
         try await FileOutput.write(Data(jpeg), to: out, param: "out")
         return ["path": .string(out), "bytes": .int(Int64(jpeg.count)), "webcam": .string(w.name)]
     }
 
     func webcamFrames(_ params: Params) async throws -> JSONValue {
-        let folder = try params.requiredString("out_dir")
+        let folder = try params[OctoPrintParams.outDir]
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw RPCError.invalidParam("out_dir", "'\(folder)' is not a folder")
         }
-        let count = Int(params.int("count") ?? 10)
+        let count = Int(params[OctoPrintParams.count] ?? 10)
         let c = try await client(params)
-        let w = try await webcam(c, named: params.string("name"))
+        let w = try await webcam(c, named: params[OctoPrintParams.firstWebcam])
         guard let address = w.streamURL else { throw OctoPrintError.webcam(w.name, "has no stream URL") }
         let url = absolute(address, c)
         let response: HTTPClientResponse
