@@ -296,6 +296,28 @@ import Testing
         }
     }
 
+    /// A rule over two parameters, declared with the command, is checked before the handler
+    /// and named in help.
+    @Test func aRuleOverTwoParametersIsCheckedBeforeTheHandler() {
+        let from = Param<DateOnly>("from", help: "first day")
+        let to = Param<DateOnly>("to", help: "last day")
+        let rule = ParamRule.ordered(from, to, maxDays: 10)
+        #expect(rule.summary == "to is not before from, and at most 10 days after it")
+        func problem(_ values: [String: JSONValue]) -> String? {
+            do throws(RPCError) {
+                try rule.check(Params(values))
+                return nil
+            } catch {
+                #expect(error.code == -32602 && error.data?["param"] == "to")
+                return error.data?["problem"]?.stringValue
+            }
+        }
+        #expect(problem(["from": "2026-01-10", "to": "2026-01-20"]) == nil)
+        #expect(problem(["from": "2026-01-10"]) == nil, "checked only when both are given")
+        #expect(problem(["from": "2026-01-10", "to": "2026-01-09"]) == "(2026-01-09) is before from (2026-01-10)")
+        #expect(problem(["from": "2026-01-10", "to": "2026-01-21"]) == "is more than 10 days after from (2026-01-10 to 2026-01-21)")
+    }
+
     @Test func typedParametersNeverCrashOnAMissingOrMistypedValue() throws {
         let params = Params(["n": 3, "s": "x", "list": [1, 2], "flag": true])
         #expect(try params.requiredInt("n") == 3)

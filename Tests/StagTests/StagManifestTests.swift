@@ -37,4 +37,26 @@ struct StagManifestTests {
         for code in 1301...1309 { #expect(section.contains("| \(code) |"), "the Stag section lists error \(code)") }
         #expect(manifest.commands.allSatisfy { !$0.summary.isEmpty && $0.params.allSatisfy { !$0.help.isEmpty } })
     }
+
+    /// export.ics declares its window rule with the command: refused before the handler (no
+    /// account is needed to be refused), and named in help.
+    @Test func theExportWindowIsARuleOfTheCommand() async throws {
+        let host = try await TestHost.started(plugins: [StagPlugin()])
+        for (from, to, problem) in [
+            ("2026-02-01", "2026-01-01", "(2026-01-01) is before from (2026-02-01)"),
+            ("2026-01-01", "2027-03-01", "is more than 400 days after from (2026-01-01 to 2027-03-01)"),
+        ] {
+            let result = try await host.call("stag.export.ics", ["path": "/tmp/x.ics", "from": .string(from), "to": .string(to)])
+            guard case .failure(let refused) = result else {
+                Issue.record("a window from \(from) to \(to) was accepted")
+                continue
+            }
+            #expect(refused.code == -32602)
+            #expect(refused.data?["param"] == "to")
+            #expect(refused.data?["problem"] == .string(problem))
+        }
+        let help = try await host.call("help", ["method": "stag.export.ics"]).get()
+        #expect(help["rules"] == ["to is not before from, and at most 400 days after it"])
+        await host.stop()
+    }
 }

@@ -38,7 +38,7 @@ enum HostSchemas {
         .object(["methods": .array(methodLine)]).described("without method: every method"),
         methodLine.adding([
             "params": .array(param), "result": JSONSchema.string.described("the result in words"),
-            "result_schema": JSONSchema.any("the JSON Schema of the result"), "example?": .string,
+            "result_schema": JSONSchema.any("the JSON Schema of the result"), "rules?": .array(.string), "example?": .string,
         ]).described("with method: that method whole"),
     ])
 

@@ -41,6 +41,8 @@ public struct CommandDescriptor: Sendable {
     public var example: String?
     /// Calls longer than this get -32005.
     public var timeout: Duration
+    /// Rules over several parameters, checked after each one's own (`PluginCommand.checking`).
+    public var rules: [ParamRule] = []
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,

@@ -239,6 +239,7 @@ public final class Dispatcher: Sendable {
     /// for redaction.
     private func validated(_ params: JSONValue?, for entry: MethodEntry, method: String) throws -> Params {
         let validated = try ParamValidator.validate(params, against: entry.descriptor.params, method: method)
+        for rule in entry.descriptor.rules { try rule.check(validated) }
         for spec in entry.descriptor.params where spec.type == .secret {
             if let secret = validated.string(spec.name) { redactor.rememberParameter(secret) }
         }

@@ -33,6 +33,7 @@ enum ManifestJSON {
             "result": .string(command.result.json["description"]?.stringValue ?? command.result.summary),
             "result_schema": command.result.published,
         ]
+        if !command.rules.isEmpty { object["rules"] = .array(command.rules.map { .string($0.summary) }) }
         if let example = command.example { object["example"] = .string(example) }
         return .object(object)
     }

@@ -147,7 +147,8 @@ enum LogbookManifest {
                 "totals", "EASA column totals for a period, with starting totals, groups and paper-style page totals",
                 P.dateRange + [P.groupBy, P.pageSize, P.page], result: LogbookSchemas.totalsReport,
                 example: "assistantctl logbook.totals group_by=year",
-                use: LogbookService.totals),
+                use: LogbookService.totals
+            ).checking(.ordered(P.fromDate, P.toDate)),
             c(
                 "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", ColumnTotals.names.map(P.starting),
                 result: LogbookSchemas.starting, example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
@@ -173,12 +174,14 @@ enum LogbookManifest {
                 "export", "Export the native CSV or an EASA-layout PDF",
                 [P.exportPath, P.exportFormat] + P.dateRange, result: LogbookSchemas.exported,
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
-                timeout: .seconds(600), use: LogbookService.export),
+                timeout: .seconds(600), use: LogbookService.export
+            ).checking(.ordered(P.fromDate, P.toDate)),
             c(
                 "report.mail", "Mail the logbook as an EASA PDF",
                 [P.mailTo] + P.dateRange, result: LogbookSchemas.mailed,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
-                use: LogbookService.reportMail),
+                use: LogbookService.reportMail
+            ).checking(.ordered(P.fromDate, P.toDate)),
         ]
     }
 }

@@ -122,7 +122,8 @@ enum StagManifest {
             Command(
                 "export.ics", "Writes the timetable and registered exams as an iCalendar file",
                 params: [StagParams.path, StagParams.firstDay, StagParams.lastDay, StagParams.account], result: StagSchemas.exported,
-                use: StagService.exportICS),
+                use: StagService.exportICS
+            ).checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
             Command(
                 "canteen", "The ZČU canteen menu",
                 params: [StagParams.canteen, StagParams.day],

@@ -5,7 +5,6 @@ extension LogbookService {
     func totals(_ params: Params) async throws -> JSONValue {
         let from = day(params, LogbookParams.fromDate)
         let to = day(params, LogbookParams.toDate)
-        if let from, let to, to < from { throw RPCError.invalidParam("to_date", "(\(to)) is before from_date (\(from))") }
         let pageSize = params[LogbookParams.pageSize].map(Int.init)
         let page = params[LogbookParams.page].map(Int.init)
         if page != nil && pageSize == nil { throw RPCError.invalidParam("page", "needs page_size too") }

@@ -132,7 +132,6 @@ extension LogbookService {
     private final class HashSet { var set = Set<Int>() }
 
     func exportData(from: Day?, to: Day?) async throws -> (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile) {
-        if let from, let to, to < from { throw RPCError.invalidParam("to_date", "(\(to)) is before from_date (\(from))") }
         return try await database.read { db in
             // Brought forward: starting totals plus everything before the period.
             var starting = try ColumnTotals.loadStarting(db)

@@ -8,8 +8,6 @@ extension StagService {
         let path = try params[StagParams.path]
         let from = try params[StagParams.firstDay]
         let to = try params[StagParams.lastDay]
-        guard from <= to else { throw RPCError.invalidParam("to", "\(to) is before from (\(from))") }
-        guard to <= from.adding(days: 400) else { throw RPCError.invalidParam("to", "the window is longer than 400 days") }
         try FileOutput.checkFolder(of: path, param: "path")
         let session = try await session(params[StagParams.account])
         let count = try await writeCalendar(session, from: from, to: to, path: path, param: "path")

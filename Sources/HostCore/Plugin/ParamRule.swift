@@ -1,0 +1,35 @@
+/// A rule over several parameters of one command, declared beside the command and checked with its
+/// parameters before the handler runs, so a handler never repeats it:
+///
+///     Command("export.ics", …).checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400))
+public struct ParamRule: Sendable {
+    /// What the rule asks, for `help`.
+    public let summary: String
+    let check: @Sendable (Params) throws(RPCError) -> Void
+
+    public init(_ summary: String, check: @escaping @Sendable (Params) throws(RPCError) -> Void) {
+        self.summary = summary
+        self.check = check
+    }
+
+    /// Two dates (`YYYY-MM-DD`), the second not before the first and, with `maxDays`, at most
+    /// that many days after it. Checked when both are given.
+    public static func ordered(_ first: some ParamDeclaration, _ last: some ParamDeclaration, maxDays: Int? = nil) -> ParamRule {
+        let (a, b) = (first.spec.name, last.spec.name)
+        let summary = "\(b) is not before \(a)" + (maxDays.map { ", and at most \($0) days after it" } ?? "")
+        return ParamRule(summary) { params throws(RPCError) in
+            guard let from = params[a]?.stringValue.flatMap(DateOnly.init), let to = params[b]?.stringValue.flatMap(DateOnly.init) else { return }
+            guard from <= to else { throw RPCError.invalidParam(b, "(\(to)) is before \(a) (\(from))") }
+            if let maxDays, from.adding(days: maxDays) < to {
+                throw RPCError.invalidParam(b, "is more than \(maxDays) days after \(a) (\(from) to \(to))")
+            }
+        }
+    }
+}
+
+extension PluginCommand {
+    /// The same command with rules over its parameters.
+    public func checking(_ rules: ParamRule...) -> PluginCommand {
+        mapDescriptor { $0.rules += rules }
+    }
+}
