@@ -318,6 +318,29 @@ import Testing
         #expect(problem(["from": "2026-01-10", "to": "2026-01-21"]) == "is more than 10 days after from (2026-01-10 to 2026-01-21)")
     }
 
+    /// A plugin's error enum is sent as its code, message and data; anything else keeps its
+    /// JSON-RPC form or becomes an internal error.
+    @Test func aPluginErrorCaseIsSentAsItsRPCError() {
+        enum Sample: PluginErrorCase {
+            case gone(String)
+            var code: Int { 1501 }
+            var message: String {
+                switch self {
+                case .gone(let what): "\(what) is gone"
+                }
+            }
+            var data: JSONValue? {
+                switch self {
+                case .gone(let what): ["what": .string(what)]
+                }
+            }
+        }
+        #expect(RPCError(sending: Sample.gone("x")) == RPCError(code: 1501, message: "x is gone", data: ["what": "x"]))
+        #expect(String(describing: Sample.gone("x")) == "x is gone", "logs and a job's last error read the message")
+        #expect(RPCError(sending: RPCError.notFound("t")).code == RPCErrorCode.notFound)
+        #expect(RPCError(sending: CancellationError()).code == RPCErrorCode.internalError)
+    }
+
     @Test func typedParametersNeverCrashOnAMissingOrMistypedValue() throws {
         let params = Params(["n": 3, "s": "x", "list": [1, 2], "flag": true])
         #expect(try params.requiredInt("n") == 3)

@@ -32,6 +32,16 @@ public struct ErrorBlock: Sendable {
 }
 
 extension RPCError {
+    /// Any error as the JSON-RPC error it is sent as: a plugin's case, an `RPCError`, or else an
+    /// internal error with its description.
+    public init(sending error: any Error) {
+        switch error {
+        case let error as RPCError: self = error
+        case let error as any PluginErrorCase: self = error.rpcError
+        default: self = .internalError(String(describing: error))
+        }
+    }
+
     /// Whether a read may be answered from the cache instead: the upstream could not be reached,
     /// timed out or failed (5xx). Never a refused login, never a 4xx.
     public var allowsStaleRead: Bool {

@@ -1,7 +1,8 @@
 import HostCore
 
-/// The Stag plugin's own error codes (block 1300–1399, listed in the README).
-enum StagError {
+/// The Stag plugin's own errors (block 1300–1399, listed in the README): one case per code, thrown
+/// as is and handled by case.
+enum StagError: PluginErrorCase {
     /// Every code this plugin sends, in its block (checked when the plugin registers).
     static let block = ErrorBlock(
         1300...1399,
@@ -18,41 +19,62 @@ enum StagError {
         ])
 
     /// STAG refused a registration or an unregistration (its own words in `data.reason`).
-    static func refused(_ action: String, term: Int64, reason: String) -> RPCError {
-        RPCError(code: 1301, message: reason, data: ["term_id": .int(term), "action": .string(action), "reason": .string(reason)])
-    }
-    static func loginCancelled() -> RPCError {
-        RPCError(code: 1302, message: "The login was cancelled (STAG sent an anonymous or empty ticket); log in again")
-    }
-    static func noRole(_ account: String, _ role: String) -> RPCError {
-        RPCError(code: 1303, message: "Account '\(account)' has no \(role) role in STAG", data: ["account": .string(account), "role": .string(role)])
-    }
-    static func roleRefused(_ account: String, _ detail: String) -> RPCError {
-        RPCError(code: 1304, message: "STAG refused the role for account '\(account)' (403): \(detail)", data: ["account": .string(account)])
-    }
-    static func badRequest(_ operation: String, _ status: Int, _ detail: String) -> RPCError {
-        RPCError(
-            code: 1305, message: "STAG could not answer \(operation) (\(status)): \(detail)",
-            data: ["operation": .string(operation), "status": .int(Int64(status))])
-    }
+    case refused(String, term: Int64, reason: String)
+    case loginCancelled
+    case noRole(String, String)
+    case roleRefused(String, String)
+    case badRequest(String, Int, String)
     /// `server`: the instance's host (and port), named in the message when known.
-    static func unexpectedAnswer(_ operation: String, _ detail: String, server: String? = nil) -> RPCError {
-        var data: [String: JSONValue] = ["operation": .string(operation)]
-        data["server"] = server.map(JSONValue.string)
-        return RPCError(
-            code: 1306, message: "STAG's answer to \(operation)\(server.map { " from \($0)" } ?? "") could not be read: \(detail)",
-            data: .object(data))
+    case unexpectedAnswer(String, String, server: String? = nil)
+    case notWatched(Int64)
+    case file(String, String)
+    case canteen(String)
+
+    var code: Int {
+        switch self {
+        case .refused: 1301
+        case .loginCancelled: 1302
+        case .noRole: 1303
+        case .roleRefused: 1304
+        case .badRequest: 1305
+        case .unexpectedAnswer: 1306
+        case .notWatched: 1307
+        case .file: 1308
+        case .canteen: 1309
+        }
     }
+
+    var message: String {
+        switch self {
+        case .refused(_, _, let reason): reason
+        case .loginCancelled: "The login was cancelled (STAG sent an anonymous or empty ticket); log in again"
+        case .noRole(let account, let role): "Account '\(account)' has no \(role) role in STAG"
+        case .roleRefused(let account, let detail): "STAG refused the role for account '\(account)' (403): \(detail)"
+        case .badRequest(let operation, let status, let detail): "STAG could not answer \(operation) (\(status)): \(detail)"
+        case .unexpectedAnswer(let operation, let detail, let server):
+            "STAG's answer to \(operation)\(server.map { " from \($0)" } ?? "") could not be read: \(detail)"
+        case .notWatched(let term): "Term \(term) is not watched"
+        case .file(let path, let problem): "Cannot write '\(path)': \(problem)"
+        case .canteen(let detail): "The canteen service could not be read: \(detail)"
+        }
+    }
+
+    var data: JSONValue? {
+        switch self {
+        case .refused(let action, let term, let reason): ["term_id": .int(term), "action": .string(action), "reason": .string(reason)]
+        case .loginCancelled, .canteen: nil
+        case .noRole(let account, let role): ["account": .string(account), "role": .string(role)]
+        case .roleRefused(let account, _): ["account": .string(account)]
+        case .badRequest(let operation, let status, _): ["operation": .string(operation), "status": .int(Int64(status))]
+        case .unexpectedAnswer(let operation, _, let server):
+            server.map { ["operation": .string(operation), "server": .string($0)] } ?? ["operation": .string(operation)]
+        case .notWatched(let term): ["term_id": .int(term)]
+        case .file(let path, _): ["path": .string(path)]
+        }
+    }
+
+    /// Not a Stag code: the host's "not found" (-32010).
     static func termNotFound(_ term: Int64) -> RPCError {
         RPCError.notFound("exam term \(term)", data: ["term_id": .int(term)])
-    }
-    static func notWatched(_ term: Int64) -> RPCError {
-        RPCError(code: 1307, message: "Term \(term) is not watched", data: ["term_id": .int(term)])
-    }
-    static func file(_ path: String, _ problem: String) -> RPCError {
-        RPCError(code: 1308, message: "Cannot write '\(path)': \(problem)", data: ["path": .string(path)])
-    }
-    static func canteen(_ detail: String) -> RPCError {
-        RPCError(code: 1309, message: "The canteen service could not be read: \(detail)")
     }
 }

@@ -104,12 +104,12 @@ struct StagSession: Sendable {
     var roles: [StagRole]
 
     func student() throws(RPCError) -> StagRole {
-        guard let role = roles.first(where: \.isStudent) else { throw StagError.noRole(account, "student") }
+        guard let role = roles.first(where: \.isStudent) else { throw StagError.noRole(account, "student").rpcError }
         return role
     }
 
     func teacher() throws(RPCError) -> StagRole {
-        guard let role = roles.first(where: \.isTeacher) else { throw StagError.noRole(account, "teacher") }
+        guard let role = roles.first(where: \.isTeacher) else { throw StagError.noRole(account, "teacher").rpcError }
         return role
     }
 }

@@ -37,7 +37,7 @@ extension StagService {
             let roles =
                 (session.roles.first(where: \.isStudent).map { [($0, "student")] } ?? [])
                 + (session.roles.first(where: \.isTeacher).map { [($0, "teacher")] } ?? [])
-            guard !roles.isEmpty else { throw StagError.noRole(session.account, "student or teacher") }
+            guard !roles.isEmpty else { throw StagError.noRole(session.account, "student or teacher").rpcError }
             return roles
         }
     }

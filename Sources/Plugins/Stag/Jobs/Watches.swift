@@ -90,8 +90,9 @@ extension StagService {
                     _ = try await registration(session, student, term: id, registering: true)
                     body += " Registered for you."
                     state = "registered"
-                } catch let error as RPCError {
-                    body += " Registering failed: \(error.message)"
+                } catch {
+                    // STAG's refusal (a StagError) or an upstream failure: told in the notice either way.
+                    body += " Registering failed: \(RPCError(sending: error).message)"
                     severity = .warning
                 }
             } else {

@@ -83,7 +83,7 @@ struct StagCallback: Sendable, Equatable {
     /// `anonymous` or an empty ticket is a cancelled login.
     static func parse(items: [String: String]) throws(RPCError) -> StagCallback {
         let ticket = (items["stagUserTicket"] ?? "").trimmingCharacters(in: .whitespaces)
-        guard !ticket.isEmpty, ticket != "anonymous" else { throw StagError.loginCancelled() }
+        guard !ticket.isEmpty, ticket != "anonymous" else { throw StagError.loginCancelled.rpcError }
         guard ticket.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x3B && $0 != 0x2C }) else {
             throw RPCError.invalidParam("ticket", "is not a STAG ticket (it has spaces, ';' or ',')")
         }
