@@ -109,12 +109,6 @@ public struct JSONSchema: Sendable, Hashable {
         return copy
     }
 
-    public func minimum(_ bound: Int64) -> JSONSchema {
-        var copy = self
-        copy.json["minimum"] = .int(bound)
-        return copy
-    }
-
     /// This object with more properties (a task with its occurrence fields).
     public func adding(_ properties: KeyValuePairs<String, JSONSchema>) -> JSONSchema {
         let extra = JSONSchema.object(properties)
@@ -126,9 +120,6 @@ public struct JSONSchema: Sendable, Hashable {
         if !required.isEmpty { copy.json["required"] = .array(required) }
         return copy
     }
-
-    /// The schema as published.
-    public var published: JSONValue { value }
 
     /// A short type name for `help` and the generated pages: `string (date-time)`, `[object]`.
     public var summary: String {

@@ -15,7 +15,7 @@ public enum READMETable {
         ]
         for c in manifest.commands {
             let summary = c.summary.replacingOccurrences(of: "|", with: "\\|")
-            let result = "`\(shape(c.result.published))`".replacingOccurrences(of: "|", with: "\\|")
+            let result = "`\(shape(c.result.value))`".replacingOccurrences(of: "|", with: "\\|")
             switch detail {
             case .parameters:
                 let params = c.params.map { "`\($0.name)`\($0.required ? "*" : "")" }.joined(separator: " ")

@@ -35,8 +35,8 @@ import Testing
     @Test func publishedObjectsStayOpenButTheCheckIsStrictUnlessAsked() {
         let extra: JSONValue = ["id": "t", "state": "open", "tags": [], "colour": "red"]
         #expect(Self.task.problems(in: extra, strict: false) == [])
-        #expect(Self.task.published["additionalProperties"] == nil)
-        #expect(Self.task.published["required"] == ["id", "state", "tags"])
+        #expect(Self.task.value["additionalProperties"] == nil)
+        #expect(Self.task.value["required"] == ["id", "state", "tags"])
     }
 
     @Test func nullableAndOneOf() {
@@ -56,7 +56,7 @@ import Testing
             "rows": .array(.object(["n": .integer])),
         ])
         #expect(
-            JSONSchema.outline(schema.published) == [
+            JSONSchema.outline(schema.value) == [
                 "object", "  id: string", "  state: \"open\" | \"done\"  (where it stands)", "  rows: [object]", "    n: integer",
                 "  due?: string (date-time) | null",
             ])

@@ -180,10 +180,15 @@ public final class AssistantHost: Sendable {
     /// carries the command's local name, so nothing is matched by string again.
     static func methodTable(box: HostBox, supervisors: [PluginSupervisor], version: String = "test") throws(StartupError) -> MethodTable {
         var table = MethodTable()
+        var fromTable: [(name: String, make: @Sendable (MethodTable, String) -> MethodHandler)] = []
         var entries: [MethodEntry] = HostMethods.all.map { method in
             switch method.body {
             case .immediate(let run):
                 return MethodEntry(pluginID: "host", descriptor: method.descriptor, handler: .immediate(run))
+            case .fromTable(let make):
+                fromTable.append((method.descriptor.name, make))
+                // Listed now so that the documents describe it; its handler is made below.
+                return MethodEntry(pluginID: "host", descriptor: method.descriptor, handler: .constant(.null, encoded: []))
             case .call(let run):
                 return MethodEntry(
                     pluginID: "host", descriptor: method.descriptor,
@@ -205,10 +210,8 @@ public final class AssistantHost: Sendable {
             let added: Result<Void, RegistryError> = Result { () throws(RegistryError) in try table.add(entry) }
             if case .failure(let error) = added { throw StartupError(.configuration, error.description) }
         }
-        // The manifests do not change while the daemon runs: their documents are built once.
-        let discover = ManifestJSON.openRPC(table, version: version)
-        table.replaceHandler(of: "rpc.discover", with: .constant(discover, encoded: discover.encodedBytes()))
-        table.replaceHandler(of: "help", with: .immediate(ManifestJSON.help(table)))
+        let whole = table
+        for (name, make) in fromTable { table.replaceHandler(of: name, with: make(whole, version)) }
         return table
     }
 

@@ -7,6 +7,9 @@ struct HostMethod: Sendable {
         case call(@Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue)
         /// A method that never suspends and needs no host: answered at once, with no child task.
         case immediate(@Sendable (Params) throws -> JSONValue)
+        /// A method answered from the finished method table (the manifests' own documents), whose
+        /// handler is made once the table is whole: it describes every method, itself included.
+        case fromTable(@Sendable (MethodTable, _ version: String) -> MethodHandler)
     }
 
     let descriptor: CommandDescriptor
@@ -20,6 +23,11 @@ struct HostMethod: Sendable {
     init(descriptor: CommandDescriptor, immediate: @escaping @Sendable (Params) throws -> JSONValue) {
         self.descriptor = descriptor
         body = .immediate(immediate)
+    }
+
+    init(descriptor: CommandDescriptor, fromTable make: @escaping @Sendable (MethodTable, _ version: String) -> MethodHandler) {
+        self.descriptor = descriptor
+        body = .fromTable(make)
     }
 }
 
@@ -37,9 +45,8 @@ enum HostMethods {
                 params: [ParamSpec("method", .string, help: "a method name such as vault.set")],
                 result: HostSchemas.help,
                 example: "assistantctl help vault.set")
-        ) { _ in
-            // Replaced by `ManifestJSON.help` once the method table is whole.
-            throw RPCError.internalError("help is answered from the method table")
+        ) { table, _ in
+            .immediate(ManifestJSON.help(table))
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -65,9 +72,10 @@ enum HostMethods {
                 name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests",
                 result: JSONSchema.anyObject("an OpenRPC 1.2 document: every method with its parameters' and its result's JSON Schemas")
             )
-        ) { _ in
-            // Replaced by the document itself once the method table is whole.
-            throw RPCError.internalError("rpc.discover is answered from the method table")
+        ) { table, version in
+            // The manifests do not change while the daemon runs: the document is encoded once.
+            let document = ManifestJSON.openRPC(table, version: version)
+            return .constant(document, encoded: document.encodedBytes())
         },
         HostMethod(
             descriptor: CommandDescriptor(

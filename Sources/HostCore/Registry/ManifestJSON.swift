@@ -31,7 +31,7 @@ enum ManifestJSON {
             "name": .string(command.name), "plugin": .string(plugin), "summary": .string(command.summary),
             "usage": .string(usage(command)), "params": .array(command.params.map(param)),
             "result": .string(command.result.json["description"]?.stringValue ?? command.result.summary),
-            "result_schema": command.result.published,
+            "result_schema": command.result.value,
         ]
         if !command.rules.isEmpty { object["rules"] = .array(command.rules.map { .string($0.summary) }) }
         if let example = command.example { object["example"] = .string(example) }
@@ -107,7 +107,7 @@ enum ManifestJSON {
                     }),
                 "result": [
                     "name": "result", "description": .string(d.result.json["description"]?.stringValue ?? d.result.summary),
-                    "schema": d.result.published,
+                    "schema": d.result.value,
                 ],
                 "tags": .array([.object(["name": .string(entry.pluginID)])]),
             ]

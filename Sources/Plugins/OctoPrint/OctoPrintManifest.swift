@@ -1,7 +1,6 @@
 import HostCore
 
 enum OctoPrintManifest {
-    static let printerParam = OctoPrintParams.printer
 
     typealias Command = PluginCommand<OctoPrintService>
 
@@ -61,56 +60,58 @@ enum OctoPrintManifest {
                 "printers.default", "Make a printer the default", [P.printerName],
                 result: OctoPrintSchemas.printer, use: OctoPrintService.printersDefault),
             c(
-                "status", "State flags, temperatures, job and progress in one call", [printerParam],
+                "status", "State flags, temperatures, job and progress in one call", [OctoPrintParams.printer],
                 result: OctoPrintSchemas.status,
                 example: "assistantctl octoprint.status", use: OctoPrintService.status),
             c(
                 "files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it",
                 [
-                    printerParam, P.file, REST.location, P.uploadFolder, P.select, P.print,
+                    OctoPrintParams.printer, P.file, OctoPrintParams.location, P.uploadFolder, P.select, P.print,
                 ], result: OctoPrintSchemas.uploaded,
                 example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), use: OctoPrintService.upload),
             c(
                 "files.mkdir", "Create a folder",
                 [
-                    printerParam, P.folderName, P.parentFolder,
+                    OctoPrintParams.printer, P.folderName, P.parentFolder,
                 ], result: OctoPrintSchemas.folder, use: OctoPrintService.mkdir),
             c(
                 "files.download", "Download a file from OctoPrint to disk",
                 [
-                    printerParam, REST.filePath, P.out,
+                    OctoPrintParams.printer, OctoPrintParams.filePath, P.out,
                 ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
                 run: { octoprint, params, _ in
                     try await octoprint.download(
-                        params, path: "/downloads/files/\(params[REST.location] ?? "local")/\(REST.encoded(try REST.required(params, REST.filePath)))"
+                        params,
+                        path:
+                            "/downloads/files/\(params[OctoPrintParams.location] ?? "local")/\(REST.encoded(try REST.required(params, OctoPrintParams.filePath)))"
                     )
                 }),
             c(
                 "timelapse.download", "Download a rendered timelapse",
                 [
-                    printerParam, P.fileName, P.out,
+                    OctoPrintParams.printer, P.fileName, P.out,
                 ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, P.fileName)))")
                 }),
             c(
-                "webcam.info", "The printer's webcams (pick one by name)", [printerParam, P.webcam],
+                "webcam.info", "The printer's webcams (pick one by name)", [OctoPrintParams.printer, P.webcam],
                 result: OctoPrintSchemas.webcams, use: OctoPrintService.webcamInfo),
             c(
                 "webcam.snapshot", "Save a JPEG snapshot",
                 [
-                    printerParam, P.jpegOut, P.firstWebcam,
+                    OctoPrintParams.printer, P.jpegOut, P.firstWebcam,
                 ], result: OctoPrintSchemas.snapshot,
                 example: "assistantctl octoprint.webcam.snapshot out=now.jpg", use: OctoPrintService.webcamSnapshot),
             c(
                 "webcam.frames", "Save frames from the MJPEG stream",
                 [
-                    printerParam, P.outDir, P.count, P.firstWebcam,
+                    OctoPrintParams.printer, P.outDir, P.count, P.firstWebcam,
                 ], result: OctoPrintSchemas.frames, use: OctoPrintService.webcamFrames),
             c(
                 "logs.download", "Download a log file",
                 [
-                    printerParam, P.logName, P.out,
+                    OctoPrintParams.printer, P.logName, P.out,
                 ], result: OctoPrintSchemas.saved,
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, P.logName)))")
@@ -142,7 +143,7 @@ enum OctoPrintManifest {
         (custom
             + RESTCatalog.all.map { r in
                 Command(
-                    r.name, r.summary, params: [printerParam] + r.params,
+                    r.name, r.summary, params: [OctoPrintParams.printer] + r.params,
                     result: r.result ?? OctoPrintSchemas.answer(r.method.rawValue, r.summary), example: r.example
                 ) { octoprint, params, _ in try await octoprint.rest(r, params) }
             }).map(withExample)

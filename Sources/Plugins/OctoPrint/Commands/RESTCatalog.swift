@@ -177,8 +177,6 @@ enum RESTCatalog {
     }
 
     static let noSlicer: @Sendable (Params) -> RPCError = { p in OctoPrintError.noSlicer((try? p[P.slicer]) ?? "") }
-    static let slicer = P.slicer
-    static let profileKey = P.profileKey
     static let slicingData = P.data("{displayName?, description?, data: {…slicer settings}}")
     static let slicingChange = P.data("the fields to change")
     static let slicingProfile: @Sendable (Params) throws(RPCError) -> String = { p throws(RPCError) in
@@ -200,21 +198,24 @@ enum RESTCatalog {
                 params: [P.onlyLocation], method: .GET, path: { p throws(RPCError) in "/api/files" + (p[P.onlyLocation].map { "/\($0)" } ?? "") },
                 query: { _ in [("recursive", "true")] }),
             RESTCommand(
-                name: "files.info", summary: "One file's or folder's details", params: [REST.location, REST.filePath], method: .GET,
+                name: "files.info", summary: "One file's or folder's details", params: [OctoPrintParams.location, OctoPrintParams.filePath],
+                method: .GET,
                 path: REST.filePathURL),
             RESTCommand(
-                name: "files.select", summary: "Select a file for printing", params: [REST.location, REST.filePath], method: .POST,
+                name: "files.select", summary: "Select a file for printing", params: [OctoPrintParams.location, OctoPrintParams.filePath],
+                method: .POST,
                 path: REST.filePathURL, body: { _, _ in REST.command("select", ["print": false]) }, conflict: .fileInUse),
             RESTCommand(
-                name: "files.unselect", summary: "Unselect the selected file", params: [REST.location, REST.filePath], method: .POST,
+                name: "files.unselect", summary: "Unselect the selected file", params: [OctoPrintParams.location, OctoPrintParams.filePath],
+                method: .POST,
                 path: REST.filePathURL, body: { _, _ in REST.command("unselect") }, conflict: .fileInUse),
             RESTCommand(
-                name: "files.print", summary: "Select a file and start printing it", params: [REST.location, REST.filePath],
+                name: "files.print", summary: "Select a file and start printing it", params: [OctoPrintParams.location, OctoPrintParams.filePath],
                 method: .POST, path: REST.filePathURL, body: { _, _ in REST.command("select", ["print": true]) },
                 conflict: .printerNotOperational, example: "assistantctl octoprint.files.print path=benchy.gcode"),
             RESTCommand(
                 name: "files.slice", summary: "Slice an STL with a configured slicer",
-                params: [REST.location, REST.filePath, P.sliceWith, P.gcode, P.slicingProfile, P.selectResult, P.printResult],
+                params: [OctoPrintParams.location, OctoPrintParams.filePath, P.sliceWith, P.gcode, P.slicingProfile, P.selectResult, P.printResult],
                 method: .POST, path: REST.filePathURL,
                 body: { p, _ throws(RPCError) in
                     var o: [String: JSONValue] = ["slicer": .string(try REST.required(p, P.sliceWith))]
@@ -224,18 +225,19 @@ enum RESTCatalog {
                 }, conflict: .fileInUse, onNotFound: noSlicer),
             RESTCommand(
                 name: "files.copy", summary: "Copy a file or folder",
-                params: [REST.location, REST.filePath, P.destination],
+                params: [OctoPrintParams.location, OctoPrintParams.filePath, P.destination],
                 method: .POST, path: REST.filePathURL,
                 body: { p, _ throws(RPCError) in REST.command("copy", ["destination": .string(try REST.required(p, P.destination))]) },
                 conflict: .fileInUse),
             RESTCommand(
                 name: "files.move", summary: "Move or rename a file or folder",
-                params: [REST.location, REST.filePath, P.destination],
+                params: [OctoPrintParams.location, OctoPrintParams.filePath, P.destination],
                 method: .POST, path: REST.filePathURL,
                 body: { p, _ throws(RPCError) in REST.command("move", ["destination": .string(try REST.required(p, P.destination))]) },
                 conflict: .fileInUse),
             RESTCommand(
-                name: "files.delete", summary: "Delete a file or folder", params: [REST.location, REST.filePath], method: .DELETE,
+                name: "files.delete", summary: "Delete a file or folder", params: [OctoPrintParams.location, OctoPrintParams.filePath],
+                method: .DELETE,
                 path: REST.filePathURL, conflict: .fileInUse),
         ]
     }
@@ -298,20 +300,20 @@ enum RESTCatalog {
             ),
             RESTCommand(name: "slicing.slicers", summary: "Slicers and their profiles", params: [], method: .GET, path: REST.fixed("/api/slicing")),
             RESTCommand(
-                name: "slicing.profiles.list", summary: "A slicer's profiles", params: [slicer], method: .GET,
+                name: "slicing.profiles.list", summary: "A slicer's profiles", params: [P.slicer], method: .GET,
                 path: { p throws(RPCError) in "/api/slicing/\(REST.encoded(try REST.required(p, P.slicer)))/profiles" }, onNotFound: noSlicer),
             RESTCommand(
-                name: "slicing.profiles.get", summary: "One slicing profile", params: [slicer, profileKey], method: .GET, path: slicingProfile),
+                name: "slicing.profiles.get", summary: "One slicing profile", params: [P.slicer, P.profileKey], method: .GET, path: slicingProfile),
             RESTCommand(
                 name: "slicing.profiles.add", summary: "Create or replace a slicing profile",
-                params: [slicer, profileKey, slicingData], method: .PUT,
+                params: [P.slicer, P.profileKey, slicingData], method: .PUT,
                 path: slicingProfile, body: { p, _ in .object((try? p[slicingData])?.objectValue ?? [:]) }),
             RESTCommand(
                 name: "slicing.profiles.update", summary: "Change a slicing profile",
-                params: [slicer, profileKey, slicingChange], method: .PATCH,
+                params: [P.slicer, P.profileKey, slicingChange], method: .PATCH,
                 path: slicingProfile, body: { p, _ in .object((try? p[slicingChange])?.objectValue ?? [:]) }),
             RESTCommand(
-                name: "slicing.profiles.delete", summary: "Delete a slicing profile", params: [slicer, profileKey], method: .DELETE,
+                name: "slicing.profiles.delete", summary: "Delete a slicing profile", params: [P.slicer, P.profileKey], method: .DELETE,
                 path: slicingProfile),
             RESTCommand(
                 name: "timelapse.list", summary: "Rendered and unrendered timelapses and the configuration", params: [], method: .GET,

@@ -59,10 +59,7 @@ enum REST {
         return t
     }
 
-    static let location = OctoPrintParams.location
-    static let filePath = OctoPrintParams.filePath
-
     static func filePathURL(_ p: Params) throws(RPCError) -> String {
-        "/api/files/\(p[location] ?? "local")/\(encoded(try required(p, filePath)))"
+        "/api/files/\(p[OctoPrintParams.location] ?? "local")/\(encoded(try required(p, OctoPrintParams.filePath)))"
     }
 }
