@@ -47,17 +47,18 @@ import Testing
 
     @Test func aServerThatNeverAnswersTheUpgradeIsLeftAtTheHandshakeLimit() async throws {
         try await HostileWebSocket.with(.silent) { server in
-            let error = await #expect(throws: RPCError.self) { try await Self.run(server) }
-            #expect(error?.message.hasSuffix("its push socket did not open within 1 s") == true, "\(error?.message ?? "")")
-            #expect(error?.message.contains(server.url) == true)
+            let error = await #expect(throws: OctoPrintError.self) { try await Self.run(server) }
+            guard case .unreachable(_, let url, let reason)? = error else { return }
+            #expect(reason == "its push socket did not open within 1 s")
+            #expect(url == server.url)
         }
     }
 
     @Test func aMessageThatNeverEndsIsCutAtItsLimit() async throws {
         try await HostileWebSocket.with(.endlessMessage) { server in
-            let error = await #expect(throws: RPCError.self) { try await Self.run(server) }
-            #expect(
-                error?.message.hasSuffix("sent a message longer than the limit of \(PushSocket.maxMessage) bytes") == true, "\(error?.message ?? "")")
+            let error = await #expect(throws: OctoPrintError.self) { try await Self.run(server) }
+            guard case .unreachable(_, _, let reason)? = error else { return }
+            #expect(reason == "its push socket sent a message longer than the limit of \(PushSocket.maxMessage) bytes")
         }
     }
 

@@ -435,7 +435,7 @@ public struct UpstreamClient: Sendable {
 
     /// From the error types of AsyncHTTPClient, NIO and NIOSSL, never from their text.
     func map(_ error: any Error) -> RPCError {
-        if let error = error as? RPCError { return error }
+        if error is RPCError || error is any PluginErrorCase { return RPCError(sending: error) }
         let failure = UpstreamFailure(error)
         switch failure.kind {
         case .timeout:

@@ -225,7 +225,7 @@ public final class Dispatcher: Sendable {
     }
 
     static func rpcError(_ error: any Error) -> RPCError {
-        (error as? RPCError) ?? .internalError(String(describing: error))
+        RPCError(sending: error)
     }
 
     /// A call read after draining began is refused.

@@ -1,7 +1,16 @@
 import HostCore
 
-/// The logbook's own error codes (block 1100–1199, listed in the README).
-enum LogbookError {
+/// The logbook's own errors (block 1100–1199). Each case is one code with one meaning; code that
+/// handles an error matches the case.
+enum LogbookError: PluginErrorCase {
+    case aircraftExists(String)
+    case aircraftInUse(String, flights: Int)
+    case duplicateFlight(Entry)
+    case badRows([JSONValue], count: Int)
+    case needsBirthDate
+    case file(String, String)
+    case pdf(String)
+
     /// Every code this plugin sends, in its block (checked when the plugin registers).
     static let block = ErrorBlock(
         1100...1199,
@@ -15,41 +24,48 @@ enum LogbookError {
             1107: "the PDF could not be rendered",
         ])
 
-    static func aircraftExists(_ reg: String) -> RPCError {
-        RPCError(
-            code: 1101, message: "Aircraft \(reg) is already in the logbook; change it with logbook.aircraft.update",
-            data: ["registration": .string(reg)])
+    static func badRows(_ rows: [JSONValue]) -> LogbookError { .badRows(rows, count: rows.count) }
+
+    var code: Int {
+        switch self {
+        case .aircraftExists: 1101
+        case .aircraftInUse: 1102
+        case .duplicateFlight: 1103
+        case .badRows: 1104
+        case .needsBirthDate: 1105
+        case .file: 1106
+        case .pdf: 1107
+        }
     }
-    static func aircraftInUse(_ reg: String, flights: Int) -> RPCError {
-        RPCError(
-            code: 1102, message: "Aircraft \(reg) is used by \(flights) flight\(flights == 1 ? "" : "s"); delete or reassign them first",
-            data: ["registration": .string(reg), "flights": .count(flights)])
+
+    var message: String {
+        switch self {
+        case .aircraftExists(let reg): "Aircraft \(reg) is already in the logbook; change it with logbook.aircraft.update"
+        case .aircraftInUse(let reg, let flights):
+            "Aircraft \(reg) is used by \(flights) flight\(flights == 1 ? "" : "s"); delete or reassign them first"
+        case .duplicateFlight: "This flight is already logged (same date, dep, arr, out and aircraft)"
+        case .badRows(_, let count):
+            "The file has \(count) bad row\(count == 1 ? "" : "s"); nothing was imported (fix them, or pass skip_invalid=true)"
+        case .needsBirthDate:
+            "The medical's validity depends on your age: set your date of birth with logbook.profile.set date_of_birth=YYYY-MM-DD, "
+                + "or give expiry_date as printed on the certificate"
+        case .file(let path, let problem): "Cannot use '\(path)': \(problem)"
+        case .pdf(let problem): "Could not render the PDF: \(problem)"
+        }
     }
-    static func duplicateFlight(_ e: Entry) -> RPCError {
-        RPCError(
-            code: 1103, message: "This flight is already logged (same date, dep, arr, out and aircraft)",
-            data: [
+
+    var data: JSONValue? {
+        switch self {
+        case .aircraftExists(let reg): ["registration": .string(reg)]
+        case .aircraftInUse(let reg, let flights): ["registration": .string(reg), "flights": .count(flights)]
+        case .duplicateFlight(let e):
+            [
                 "date": .string(e.date.description), "dep": .string(e.dep ?? ""), "arr": .string(e.arr ?? ""),
                 "out": .string(e.out?.description ?? ""), "aircraft": .string(e.registration ?? ""),
-            ])
-    }
-    static func badRows(_ rows: [JSONValue], count: Int? = nil) -> RPCError {
-        let count = count ?? rows.count
-        return RPCError(
-            code: 1104, message: "The file has \(count) bad row\(count == 1 ? "" : "s"); nothing was imported (fix them, or pass skip_invalid=true)",
-            data: ["bad_rows": .array(Array(rows.prefix(200))), "bad_row_count": .count(count)])
-    }
-    static func needsBirthDate() -> RPCError {
-        RPCError(
-            code: 1105,
-            message:
-                "The medical's validity depends on your age: set your date of birth with logbook.profile.set date_of_birth=YYYY-MM-DD, or give expiry_date as printed on the certificate"
-        )
-    }
-    static func file(_ path: String, _ problem: String) -> RPCError {
-        RPCError(code: 1106, message: "Cannot use '\(path)': \(problem)", data: ["path": .string(path)])
-    }
-    static func pdf(_ problem: String) -> RPCError {
-        RPCError(code: 1107, message: "Could not render the PDF: \(problem)")
+            ]
+        case .badRows(let rows, let count): ["bad_rows": .array(Array(rows.prefix(200))), "bad_row_count": .count(count)]
+        case .file(let path, _): ["path": .string(path)]
+        case .needsBirthDate, .pdf: nil
+        }
     }
 }

@@ -1,7 +1,25 @@
 import HostCore
 
-/// The OctoPrint plugin's error codes (block 1000–1099, listed in the README).
-enum OctoPrintError {
+/// The OctoPrint plugin's own errors (block 1000–1099). Each case is one code with one meaning;
+/// code that handles an error matches the case.
+enum OctoPrintError: PluginErrorCase {
+    case notOperational(String)
+    case unknownPrinter(String, known: [String])
+    /// The printer (name, address) could not be reached, and why. It has the host's code: the
+    /// kit's read cache and the live monitor treat it as any upstream that is down.
+    case unreachable(String, String, String)
+    case keyRefused(String)
+    case notOctoPrint(String, String)
+    case fileInUse(String)
+    case wrongFileType(String)
+    case refused(Int, String)
+    case noWebcam(String)
+    case noSnapshot(String)
+    case webcam(String, String)
+    case accessDenied(String)
+    case noSlicer(String)
+    case printerExists(String)
+
     /// Every code this plugin sends, in its block (checked when the plugin registers).
     static let block = ErrorBlock(
         1000...1099,
@@ -20,68 +38,60 @@ enum OctoPrintError {
             1013: "OctoPrint did not grant a key",
         ])
 
-    static func notOperational(_ printer: String) -> RPCError {
-        RPCError(
-            code: 1001,
-            message:
-                "Printer '\(printer)' is not connected (OctoPrint answered 409); connect it first: assistantctl octoprint.connection.connect printer=\(printer)",
-            data: ["printer": .string(printer)])
+    var code: Int {
+        switch self {
+        case .notOperational: 1001
+        case .unknownPrinter: 1002
+        case .unreachable: RPCErrorCode.upstreamUnreachable
+        case .keyRefused: 1004
+        case .notOctoPrint: 1005
+        case .fileInUse: 1006
+        case .wrongFileType: 1007
+        case .refused: 1008
+        case .noSlicer: 1009
+        case .printerExists: 1010
+        case .noWebcam, .noSnapshot: 1011
+        case .webcam: 1012
+        case .accessDenied: 1013
+        }
     }
-    static func unknownPrinter(_ name: String, known: [String]) -> RPCError {
-        RPCError(
-            code: 1002,
-            message: known.isEmpty
+
+    var message: String {
+        switch self {
+        case .notOperational(let printer):
+            "Printer '\(printer)' is not connected (OctoPrint answered 409); connect it first: "
+                + "assistantctl octoprint.connection.connect printer=\(printer)"
+        case .unknownPrinter(let name, let known):
+            known.isEmpty
                 ? "No printer is set up; add one with assistantctl octoprint.printers.add name=… url=…"
-                : "No printer named '\(name)' (printers: \(known.joined(separator: ", ")))",
-            data: ["printer": .string(name), "known": .array(known.map(JSONValue.string))])
+                : "No printer named '\(name)' (printers: \(known.joined(separator: ", ")))"
+        case .unreachable(let printer, let url, let reason): "Cannot reach printer '\(printer)' at \(url): \(reason)"
+        case .keyRefused(let printer):
+            "OctoPrint at printer '\(printer)' refused the API key (403); store the right one with assistantctl "
+                + "octoprint.printers.update name=\(printer) and api_key on standard input, or get one with octoprint.printers.request_key"
+        case .notOctoPrint(let url, let detail): "\(url) does not look like OctoPrint (\(detail))"
+        case .fileInUse(let message): "OctoPrint refused: the file is in use (\(message))"
+        case .wrongFileType(let message):
+            "OctoPrint refused the file type (\(message)); it takes G-code (.gcode, .gco, .g) and, with a slicer, .stl"
+        case .refused(let status, let message): "OctoPrint answered \(status): \(message)"
+        case .noWebcam(let printer): "Printer '\(printer)' has no webcam configured in OctoPrint (Settings › Webcam)"
+        case .noSnapshot(let webcam): "Webcam '\(webcam)' has no snapshot URL configured in OctoPrint"
+        case .webcam(let url, let problem): "The webcam at \(url) \(problem)"
+        case .accessDenied(let printer): "OctoPrint did not grant a key for '\(printer)': the request was denied or timed out"
+        case .noSlicer(let slicer): "OctoPrint has no slicer '\(slicer)' configured (octoprint.slicing.slicers lists the configured ones)"
+        case .printerExists(let name): "A printer named '\(name)' already exists; change it with octoprint.printers.update"
+        }
     }
-    static func whichPrinter(_ known: [String]) -> RPCError {
-        RPCError.invalidParam(
-            "printer",
-            "is needed: there are several printers (\(known.joined(separator: ", "))) and no default; or set one with octoprint.printers.default")
-    }
-    static func unreachable(_ printer: String, _ url: String, _ reason: String) -> RPCError {
-        RPCError(
-            code: RPCErrorCode.upstreamUnreachable, message: "Cannot reach printer '\(printer)' at \(url): \(reason)",
-            data: ["printer": .string(printer), "url": .string(url)])
-    }
-    static func keyRefused(_ printer: String) -> RPCError {
-        RPCError(
-            code: 1004,
-            message:
-                "OctoPrint at printer '\(printer)' refused the API key (403); store the right one with assistantctl octoprint.printers.update name=\(printer) and api_key on standard input, or get one with octoprint.printers.request_key",
-            data: ["printer": .string(printer)])
-    }
-    static func notOctoPrint(_ url: String, _ detail: String) -> RPCError {
-        RPCError(code: 1005, message: "\(url) does not look like OctoPrint (\(detail))", data: ["url": .string(url)])
-    }
-    static func fileInUse(_ message: String) -> RPCError {
-        RPCError(code: 1006, message: "OctoPrint refused: the file is in use (\(message))")
-    }
-    static func wrongFileType(_ message: String) -> RPCError {
-        RPCError(code: 1007, message: "OctoPrint refused the file type (\(message)); it takes G-code (.gcode, .gco, .g) and, with a slicer, .stl")
-    }
-    static func refused(_ status: Int, _ message: String) -> RPCError {
-        RPCError(code: 1008, message: "OctoPrint answered \(status): \(message)", data: ["status": .int(Int64(status))])
-    }
-    static func noWebcam(_ printer: String) -> RPCError {
-        RPCError(code: 1011, message: "Printer '\(printer)' has no webcam configured in OctoPrint (Settings › Webcam)")
-    }
-    static func noSnapshot(_ webcam: String) -> RPCError {
-        RPCError(code: 1011, message: "Webcam '\(webcam)' has no snapshot URL configured in OctoPrint")
-    }
-    static func webcam(_ url: String, _ problem: String) -> RPCError {
-        RPCError(code: 1012, message: "The webcam at \(url) \(problem)", data: ["url": .string(url)])
-    }
-    static func accessDenied(_ printer: String) -> RPCError {
-        RPCError(code: 1013, message: "OctoPrint did not grant a key for '\(printer)': the request was denied or timed out")
-    }
-    static func noSlicer(_ slicer: String) -> RPCError {
-        RPCError(
-            code: 1009, message: "OctoPrint has no slicer '\(slicer)' configured (octoprint.slicing.slicers lists the configured ones)",
-            data: ["slicer": .string(slicer)])
-    }
-    static func printerExists(_ name: String) -> RPCError {
-        RPCError(code: 1010, message: "A printer named '\(name)' already exists; change it with octoprint.printers.update")
+
+    var data: JSONValue? {
+        switch self {
+        case .notOperational(let printer), .keyRefused(let printer): ["printer": .string(printer)]
+        case .unknownPrinter(let name, let known): ["printer": .string(name), "known": .array(known.map(JSONValue.string))]
+        case .unreachable(let printer, let url, _): ["printer": .string(printer), "url": .string(url)]
+        case .notOctoPrint(let url, _), .webcam(let url, _): ["url": .string(url)]
+        case .refused(let status, _): ["status": .int(Int64(status))]
+        case .noSlicer(let slicer): ["slicer": .string(slicer)]
+        case .fileInUse, .wrongFileType, .noWebcam, .noSnapshot, .accessDenied, .printerExists: nil
+        }
     }
 }

@@ -1,7 +1,23 @@
 import HostCore
 
-/// The tasks plugin's own error codes (block 1200–1299, listed in the README).
-enum TasksError {
+/// The tasks plugin's own errors (block 1200–1299). Each case is one code with one meaning; code
+/// that handles an error matches the case.
+enum TasksError: PluginErrorCase {
+    case noSuchTask(String)
+    case categoryInUse(String, tasks: Int)
+    /// The item comes from `source` (a feed, a CalDAV account) and is edited there.
+    case readOnly(String)
+    case eventNotCompletable
+    case notDeleted(String)
+    case categoryExists(String)
+    case builtinCategory(String)
+    case nothingToSnooze(String)
+    case file(String, String)
+    case badCalendarFile([JSONValue], count: Int)
+    case feedExists(String)
+    case feedUnreadable(String, String)
+    case calendarProblem(String, String)
+
     /// Every code this plugin sends, in its block (checked when the plugin registers).
     static let block = ErrorBlock(
         1200...1299,
@@ -20,50 +36,57 @@ enum TasksError {
             1212: "a CalDAV account's server refused or failed",
         ])
 
-    static func noSuchTask(_ id: String) -> RPCError {
-        RPCError.notFound("task '\(id)'", data: ["id": .string(id)])
+    static func badCalendarFile(_ problems: [JSONValue]) -> TasksError { .badCalendarFile(problems, count: problems.count) }
+
+    var code: Int {
+        switch self {
+        case .noSuchTask: RPCErrorCode.notFound
+        case .categoryInUse: 1201
+        case .readOnly: 1202
+        case .eventNotCompletable: 1203
+        case .notDeleted: 1204
+        case .categoryExists: 1205
+        case .builtinCategory: 1206
+        case .nothingToSnooze: 1207
+        case .file: 1208
+        case .badCalendarFile: 1209
+        case .feedExists: 1210
+        case .feedUnreadable: 1211
+        case .calendarProblem: 1212
+        }
     }
-    static func categoryInUse(_ name: String, tasks: Int) -> RPCError {
-        RPCError(
-            code: 1201, message: "Category '\(name)' is used by \(tasks) task\(tasks == 1 ? "" : "s"); change their category first",
-            data: ["category": .string(name), "tasks": .count(tasks)])
+
+    var message: String {
+        switch self {
+        case .noSuchTask(let id): RPCError.notFound("task '\(id)'").message
+        case .categoryInUse(let name, let tasks):
+            "Category '\(name)' is used by \(tasks) task\(tasks == 1 ? "" : "s"); change their category first"
+        case .readOnly(let source): "This item comes from \(source) and cannot be edited here; change it at its source"
+        case .eventNotCompletable: "An event cannot be completed; cancel it with tasks.update status=cancelled"
+        case .notDeleted(let id): "Task '\(id)' is not deleted"
+        case .categoryExists(let name): "Category '\(name)' already exists"
+        case .builtinCategory(let name): "Category '\(name)' is built in and cannot be removed"
+        case .nothingToSnooze(let id): "Task '\(id)' has no reminder to snooze"
+        case .file(let path, let problem): "Cannot use '\(path)': \(problem)"
+        case .badCalendarFile(_, let count):
+            "The file has \(count) item\(count == 1 ? "" : "s") that cannot be read; nothing was imported"
+        case .feedExists(let name): "A feed named '\(name)' exists; remove it first or pick another name"
+        case .feedUnreadable(let name, let problem): "Feed '\(name)' could not be read: \(problem)"
+        case .calendarProblem(let account, let problem): "CalDAV account '\(account)': \(problem)"
+        }
     }
-    static func readOnly(_ source: String) -> RPCError {
-        RPCError(
-            code: 1202, message: "This item comes from \(source) and cannot be edited here; change it at its source",
-            data: ["source": .string(source)])
-    }
-    static func eventNotCompletable() -> RPCError {
-        RPCError(code: 1203, message: "An event cannot be completed; cancel it with tasks.update status=cancelled")
-    }
-    static func notDeleted(_ id: String) -> RPCError {
-        RPCError(code: 1204, message: "Task '\(id)' is not deleted", data: ["id": .string(id)])
-    }
-    static func categoryExists(_ name: String) -> RPCError {
-        RPCError(code: 1205, message: "Category '\(name)' already exists", data: ["category": .string(name)])
-    }
-    static func builtinCategory(_ name: String) -> RPCError {
-        RPCError(code: 1206, message: "Category '\(name)' is built in and cannot be removed", data: ["category": .string(name)])
-    }
-    static func nothingToSnooze(_ id: String) -> RPCError {
-        RPCError(code: 1207, message: "Task '\(id)' has no reminder to snooze", data: ["id": .string(id)])
-    }
-    static func file(_ path: String, _ problem: String) -> RPCError {
-        RPCError(code: 1208, message: "Cannot use '\(path)': \(problem)", data: ["path": .string(path)])
-    }
-    static func badCalendarFile(_ problems: [JSONValue], count: Int? = nil) -> RPCError {
-        let count = count ?? problems.count
-        return RPCError(
-            code: 1209, message: "The file has \(count) item\(count == 1 ? "" : "s") that cannot be read; nothing was imported",
-            data: ["problems": .array(Array(problems.prefix(200)))])
-    }
-    static func feedExists(_ name: String) -> RPCError {
-        RPCError(code: 1210, message: "A feed named '\(name)' exists; remove it first or pick another name", data: ["name": .string(name)])
-    }
-    static func feedUnreadable(_ name: String, _ problem: String) -> RPCError {
-        RPCError(code: 1211, message: "Feed '\(name)' could not be read: \(problem)", data: ["name": .string(name)])
-    }
-    static func calendarProblem(_ account: String, _ problem: String) -> RPCError {
-        RPCError(code: 1212, message: "CalDAV account '\(account)': \(problem)", data: ["account": .string(account)])
+
+    var data: JSONValue? {
+        switch self {
+        case .noSuchTask(let id), .notDeleted(let id), .nothingToSnooze(let id): ["id": .string(id)]
+        case .categoryInUse(let name, let tasks): ["category": .string(name), "tasks": .count(tasks)]
+        case .readOnly(let source): ["source": .string(source)]
+        case .eventNotCompletable: nil
+        case .categoryExists(let name), .builtinCategory(let name): ["category": .string(name)]
+        case .file(let path, _): ["path": .string(path)]
+        case .badCalendarFile(let problems, _): ["problems": .array(Array(problems.prefix(200)))]
+        case .feedExists(let name), .feedUnreadable(let name, _): ["name": .string(name)]
+        case .calendarProblem(let account, _): ["account": .string(account)]
+        }
     }
 }

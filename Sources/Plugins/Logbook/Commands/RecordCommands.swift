@@ -182,7 +182,7 @@ extension LogbookService {
         let finalName = name
         return try await database.write { db in
             let profile = try Profile.load(db)
-            if kind == "medical", expiry == nil, profile.dateOfBirth == nil { throw LogbookError.needsBirthDate() }
+            if kind == "medical", expiry == nil, profile.dateOfBirth == nil { throw LogbookError.needsBirthDate }
             try db.execute(
                 sql: """
                     INSERT INTO logbook_certificates (kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks)

@@ -57,7 +57,7 @@ struct OctoPrintClient: Sendable {
         do {
             let answer = try await UpstreamClient.exchange(request, http: http, timeout: timeout ?? self.timeout, maxBytes: limit)
             return Response(status: answer.status, headers: answer.headers, body: answer.body)
-        } catch let error as RPCError {
+        } catch let error where error is RPCError || error is CancellationError {
             throw error
         } catch {
             throw OctoPrintError.unreachable(printer.name, printer.url, Self.describe(error))
@@ -79,7 +79,7 @@ struct OctoPrintClient: Sendable {
     /// A JSON call whose non-2xx answers become errors.
     func call(
         _ method: HTTPMethod, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil, conflict: ConflictMeaning = .other,
-        notFound: RPCError? = nil
+        notFound: OctoPrintError? = nil
     ) async throws -> Response {
         var request = try await makeRequest(method, path, query: query)
         if let body {
@@ -93,11 +93,13 @@ struct OctoPrintClient: Sendable {
 
     /// Maps an answer to an error. `notFound` replaces the generic 404 where the command knows
     /// what was missing (a slicer, rather than "the requested URL").
-    func check(_ response: Response, conflict: ConflictMeaning, notFound: RPCError? = nil) throws {
+    func check(_ response: Response, conflict: ConflictMeaning, notFound: OctoPrintError? = nil) throws {
         switch response.status {
         case 200..<300: return
         case 401, 403: throw OctoPrintError.keyRefused(printer.name)
-        case 404: throw notFound ?? RPCError.notFound("OctoPrint at '\(printer.name)': \(response.errorText)")
+        case 404:
+            if let notFound { throw notFound }
+            throw RPCError.notFound("OctoPrint at '\(printer.name)': \(response.errorText)")
         case 409:
             switch conflict {
             case .printerNotOperational: throw OctoPrintError.notOperational(printer.name)

@@ -176,7 +176,7 @@ enum RESTCatalog {
         return list
     }
 
-    static let noSlicer: @Sendable (Params) -> RPCError = { p in OctoPrintError.noSlicer((try? p[P.slicer]) ?? "") }
+    static let noSlicer: @Sendable (Params) -> OctoPrintError = { p in OctoPrintError.noSlicer((try? p[P.slicer]) ?? "") }
     static let slicingData = P.data("{displayName?, description?, data: {…slicer settings}}")
     static let slicingChange = P.data("the fields to change")
     static let slicingProfile: @Sendable (Params) throws(RPCError) -> String = { p throws(RPCError) in

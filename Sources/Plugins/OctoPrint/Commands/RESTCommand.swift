@@ -22,7 +22,7 @@ struct RESTCommand: Sendable {
     var conflict: ConflictMeaning = .other
     var example: String? = nil
     /// What a 404 means for this command, when it is clearer than "not found".
-    var onNotFound: (@Sendable (Params) -> RPCError)? = nil
+    var onNotFound: (@Sendable (Params) -> OctoPrintError)? = nil
     /// The answer's schema where this plugin relies on its fields; else OctoPrint's answer, open.
     var result: JSONSchema? = nil
 }

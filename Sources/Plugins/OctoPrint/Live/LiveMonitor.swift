@@ -139,8 +139,12 @@ extension OctoPrintService {
             await watch.observe(
                 state: p["state"], job: job["job"], progress: job["progress"], bed: p["temperature"]?["bed"]?["actual"]?.doubleValue,
                 fromPush: false)
-        } catch let error as RPCError where error.code == RPCErrorCode.upstreamUnreachable {
-            await watch.unreachable(error.message)
+        } catch {
+            // The printer being down (the plugin's case or the kit's code) is a state to show;
+            // anything else is the job's failure.
+            let sent = RPCError(sending: error)
+            guard sent.code == RPCErrorCode.upstreamUnreachable else { throw error }
+            await watch.unreachable(sent.message)
         }
     }
 

@@ -73,13 +73,14 @@ enum PrinterStore {
     static func resolve(_ printers: [Printer], _ name: String?) throws(RPCError) -> Printer {
         let names = printers.map(\.name)
         if let name {
-            guard let p = printers.first(where: { $0.name == name }) else { throw OctoPrintError.unknownPrinter(name, known: names) }
+            guard let p = printers.first(where: { $0.name == name }) else { throw OctoPrintError.unknownPrinter(name, known: names).rpcError }
             return p
         }
         if printers.count == 1 { return printers[0] }
         if let p = printers.first(where: \.isDefault) { return p }
-        if printers.isEmpty { throw OctoPrintError.unknownPrinter("", known: []) }
-        throw OctoPrintError.whichPrinter(names)
+        if printers.isEmpty { throw OctoPrintError.unknownPrinter("", known: []).rpcError }
+        throw RPCError.invalidParam(
+            "printer", "is needed: there are several printers (\(names.joined(separator: ", "))) and no default; or set one with octoprint.printers.default")
     }
 
     static func validName(_ raw: String) throws(RPCError) -> String {

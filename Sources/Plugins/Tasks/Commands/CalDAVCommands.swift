@@ -119,8 +119,12 @@ extension TasksService {
         for account in try await context.accounts.list() {
             do {
                 results.append(try await sync(account: account.name, beforeChanging: gate).merging(["name": .string(account.name)]))
-            } catch let error as RPCError {
-                results.append(["name": .string(account.name), "error": .string(error.message), "code": .int(Int64(error.code))])
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // One account's failure is reported in its row and does not stop the others.
+                let sent = RPCError(sending: error)
+                results.append(["name": .string(account.name), "error": .string(sent.message), "code": .int(Int64(sent.code))])
             }
         }
         return ["accounts": .array(results)]

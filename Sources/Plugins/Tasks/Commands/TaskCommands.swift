@@ -161,7 +161,7 @@ extension TasksService {
 
     func complete(_ params: Params) async throws -> JSONValue {
         try await edit(try params[TasksParams.id]) { t, _, now in
-            guard t.kind == .todo else { throw TasksError.eventNotCompletable() }
+            guard t.kind == .todo else { throw TasksError.eventNotCompletable }
             if t.isRecurring, let next = Self.nextAnchor(after: t, completedAt: now) {
                 Self.advance(&t, to: next)
             } else {
