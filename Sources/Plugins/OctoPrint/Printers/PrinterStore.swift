@@ -80,7 +80,8 @@ enum PrinterStore {
         if let p = printers.first(where: \.isDefault) { return p }
         if printers.isEmpty { throw OctoPrintError.unknownPrinter("", known: []).rpcError }
         throw RPCError.invalidParam(
-            "printer", "is needed: there are several printers (\(names.joined(separator: ", "))) and no default; or set one with octoprint.printers.default")
+            "printer",
+            "is needed: there are several printers (\(names.joined(separator: ", "))) and no default; or set one with octoprint.printers.default")
     }
 
     static func validName(_ raw: String) throws(RPCError) -> String {
