@@ -16,12 +16,16 @@ public final class EchoPlugin: AssistantPlugin {
         (holdEvents, holdContinuation) = AsyncStream<String>.makeStream()
     }
 
-    public static let greeting = ConfigKey<String>("greeting", .string, default: "hello", help: "what to say first")
+    @dynamicMemberLookup
+    public struct Options: PluginOptions {
+        public init() {}
+        public let greeting = ConfigKey<String>("greeting", .string, default: "hello", help: "what to say first")
+    }
 
     public var info: PluginInfo {
         PluginInfo(
             id: "echo", version: "1.0", summary: "Test plugin", topics: EchoTopic.self,
-            vaultNames: ["token"], configOptions: [Self.greeting.option])
+            vaultNames: ["token"], options: Options.self)
     }
 
     public var commands: [PluginCommand<PluginContext>] {
@@ -102,7 +106,7 @@ public final class EchoPlugin: AssistantPlugin {
                 return "waited"
             },
             PluginCommand("greeting", "The configured greeting (a typed config key)", result: .any("the greeting")) { plugin, _, _ in
-                .string(plugin.config[Self.greeting])
+                .string(plugin.config[Options.greeting])
             },
             PluginCommand(
                 "measure", "An Encodable model as the result", params: [ParamSpec("text", .string, required: true, help: "text")],
@@ -305,6 +309,10 @@ public struct AccountsPlugin: AssistantPlugin {
     }
 }
 
+struct FeedOptions: PluginOptions {
+    let cacheDays = ReadCache.cacheDays
+}
+
 /// Reads through the kit's UpstreamClient, ReadCache and RefreshCoordinator against a loopback
 /// upstream (`HTTPUpstreamPeer`), with one account `main` whose address is set by `feed.point`.
 public struct FeedPlugin: AssistantPlugin {
@@ -312,7 +320,7 @@ public struct FeedPlugin: AssistantPlugin {
     public var info: PluginInfo {
         PluginInfo(
             id: "feed", version: "1", summary: "feed", topics: FeedTopic.self,
-            configOptions: [ReadCache.cacheDays.option])
+            options: FeedOptions.self)
     }
 
     public final class Service: Sendable {

@@ -6,14 +6,17 @@ import HostCore
 public struct NotesPlugin: AssistantPlugin {
     public init() {}
 
-    // Configuration, declared once with its default and read typed.
-    static let maxLength = ConfigKey<Int64>("max_length", .integer(min: 1, max: 10_000), default: 280, help: "longest note accepted")
+    // Configuration, declared once with its default and read typed; the manifest lists the keys.
+    @dynamicMemberLookup
+    struct Options: PluginOptions {
+        let maxLength = ConfigKey<Int64>("max_length", .integer(min: 1, max: 10_000), default: 280, help: "longest note accepted")
+    }
 
     public var info: PluginInfo {
         PluginInfo(
             id: "notes", version: "1.0.0", summary: "Short notes with a daily digest",
             topics: NotesTopic.self,
-            configOptions: [Self.maxLength.option])
+            options: Options.self)
     }
 
     /// The notices it posts, declared once: the manifest lists them, and posting another does not compile.
@@ -76,7 +79,7 @@ public final class NotesService: Sendable {
 
     func add(_ params: Params) async throws -> JSONValue {
         let text = try params[NotesPlugin.text].trimmingCharacters(in: .whitespacesAndNewlines)
-        let limit = context.config[NotesPlugin.maxLength]
+        let limit = context.config[NotesPlugin.Options.maxLength]
         guard !text.isEmpty else { throw RPCError.invalidParam("text", "must not be empty") }
         guard text.count <= limit else { throw RPCError.invalidParam("text", "is longer than \(limit) characters (plugins.notes.max_length)") }
         let created = ISO8601.string(context.clock.now)

@@ -20,6 +20,44 @@ public struct ConfigKey<Value: ConfigValue>: Sendable {
     public var option: ConfigOption { ConfigOption(key, type, default: defaultValue.json, help: help) }
 }
 
+/// Any `ConfigKey`, whatever its value type: what the option list is read from.
+public protocol DeclaredConfigKey: Sendable {
+    var option: ConfigOption { get }
+}
+
+extension ConfigKey: DeclaredConfigKey {}
+
+/// A plugin's configuration keys, declared once as the stored properties of one type:
+///
+///     @dynamicMemberLookup
+///     struct NotesConfig: PluginOptions {
+///         let maxLength = ConfigKey<Int64>("max_length", .integer(min: 1, max: 10_000), default: 280, help: "longest note")
+///     }
+///
+/// The manifest's option list is read from those properties, in their order (so no key is left
+/// out of `help` or the docs), and the plugin reads a key as `NotesConfig.maxLength`.
+public protocol PluginOptions: Sendable {
+    init()
+}
+
+extension PluginOptions {
+    /// Each declared key as the option the manifest lists.
+    public static var declared: [ConfigOption] {
+        // Swift has no reflection of static members, so the keys are a value's stored properties
+        // and Mirror lists them, in declaration order.
+        Mirror(reflecting: Self()).children.compactMap { ($0.value as? any DeclaredConfigKey)?.option }
+    }
+
+    public static subscript<Value>(dynamicMember key: KeyPath<Self, ConfigKey<Value>>) -> ConfigKey<Value> {
+        Self()[keyPath: key]
+    }
+}
+
+/// For a plugin without configuration.
+public struct NoOptions: PluginOptions {
+    public init() {}
+}
+
 /// A type a configuration value can be read as.
 public protocol ConfigValue: Sendable {
     init?(json: JSONValue)

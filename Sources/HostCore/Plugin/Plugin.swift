@@ -69,10 +69,11 @@ public struct PluginInfo: Sendable {
     /// The plugin's own error codes (nil: it sends only the host's).
     public var errors: ErrorBlock?
 
-    /// `topics` is the plugin's topic enum: the manifest lists its cases.
-    public init<Topic: PluginTopic>(
+    /// `topics` is the plugin's topic enum and `options` its configuration keys: the manifest
+    /// lists the cases and the keys.
+    public init<Topic: PluginTopic, Options: PluginOptions>(
         id: String, version: String, summary: String, topics: Topic.Type = NoTopics.self, errors: ErrorBlock? = nil,
-        vaultNames: [String] = [], configOptions: [ConfigOption] = []
+        vaultNames: [String] = [], options: Options.Type = NoOptions.self
     ) {
         self.errors = errors
         self.id = id
@@ -80,7 +81,7 @@ public struct PluginInfo: Sendable {
         self.summary = summary
         self.topics = Topic.descriptors
         self.vaultNames = vaultNames
-        self.configOptions = configOptions
+        self.configOptions = Options.declared
     }
 }
 

@@ -10,7 +10,7 @@ enum KOSManifest {
             id: id, version: version,
             summary: "CTU KOSapi: timetable by week parity, courses, results, exams, course events, people search, office hours; notices",
             topics: KOSTopic.self, errors: KOSError.block,
-            vaultNames: ["client_secret", "access_token", "refresh_token"], configOptions: KOSConfig.all)
+            vaultNames: ["client_secret", "access_token", "refresh_token"], options: KOSConfig.self)
     }
 
     static let jobs: [PluginJob<KOSService>] = [

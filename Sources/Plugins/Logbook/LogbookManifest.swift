@@ -11,7 +11,7 @@ enum LogbookManifest {
             id: id, version: version,
             summary: "EASA pilot logbook: flights, FSTD sessions, totals, FTL limits, recency, medical validity, import, PDF",
             topics: LogbookTopic.self, errors: LogbookError.block,
-            configOptions: [LogbookConfig.reminderDays.option, LogbookConfig.limitWarningPercent.option, LogbookConfig.pdfRowsPerPage.option])
+            options: LogbookConfig.self)
     }
 
     static let jobs: [PluginJob<LogbookService>] = [
@@ -187,11 +187,12 @@ enum LogbookManifest {
 }
 
 /// The logbook's configuration, declared once with its defaults.
-enum LogbookConfig {
-    static let reminderDays = ConfigKey<[Int64]>(
+@dynamicMemberLookup
+struct LogbookConfig: PluginOptions {
+    let reminderDays = ConfigKey<[Int64]>(
         "reminder_days", .array(of: .integer(min: 1, max: 365)), default: [30, 14, 7, 1], help: "days before an expiry at which to notify")
-    static let limitWarningPercent = ConfigKey<Int64>(
+    let limitWarningPercent = ConfigKey<Int64>(
         "limit_warning_percent", .integer(min: 1, max: 100), default: 90, help: "notify when a flight or duty time limit reaches this share")
-    static let pdfRowsPerPage = ConfigKey<Int64>(
+    let pdfRowsPerPage = ConfigKey<Int64>(
         "pdf_rows_per_page", .integer(min: 5, max: 40), default: 14, help: "lines per PDF logbook page")
 }

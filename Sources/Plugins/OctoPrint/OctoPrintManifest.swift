@@ -161,22 +161,21 @@ enum OctoPrintManifest {
             id: "octoprint", version: "0.1.0", summary: "3D printers behind OctoPrint: every REST function",
             topics: OctoPrintTopic.self, errors: OctoPrintError.block,
             vaultNames: ["<printer>/api_key", "<printer>/basic_password"],
-            configOptions: [
-                OctoPrintConfig.maxToolTemp, OctoPrintConfig.maxBedTemp, OctoPrintConfig.maxChamberTemp,
-            ].map(\.option) + [OctoPrintConfig.progressMilestones.option, OctoPrintConfig.bedCooledBelow.option, OctoPrintConfig.offlineAfter.option])
+            options: OctoPrintConfig.self)
     }
 }
 
 /// OctoPrint's configuration, declared once with its defaults.
-enum OctoPrintConfig {
-    static let maxToolTemp = ConfigKey<Double>("max_tool_temp", .number(min: 0, max: 500), default: 300, help: "highest hotend target accepted, °C")
-    static let maxBedTemp = ConfigKey<Double>("max_bed_temp", .number(min: 0, max: 200), default: 120, help: "highest bed target accepted, °C")
-    static let maxChamberTemp = ConfigKey<Double>(
+@dynamicMemberLookup
+struct OctoPrintConfig: PluginOptions {
+    let maxToolTemp = ConfigKey<Double>("max_tool_temp", .number(min: 0, max: 500), default: 300, help: "highest hotend target accepted, °C")
+    let maxBedTemp = ConfigKey<Double>("max_bed_temp", .number(min: 0, max: 200), default: 120, help: "highest bed target accepted, °C")
+    let maxChamberTemp = ConfigKey<Double>(
         "max_chamber_temp", .number(min: 0, max: 150), default: 80, help: "highest chamber target accepted, °C")
-    static let progressMilestones = ConfigKey<[Int64]>(
+    let progressMilestones = ConfigKey<[Int64]>(
         "progress_milestones", .array(of: .integer(min: 1, max: 99)), default: [25, 50, 75], help: "progress notices at these percentages")
-    static let bedCooledBelow = ConfigKey<Double>(
+    let bedCooledBelow = ConfigKey<Double>(
         "bed_cooled_below", .number(min: 0, max: 150), default: 40, help: "bed.cooled notice below this temperature after a print, °C")
-    static let offlineAfter = ConfigKey<Int64>(
+    let offlineAfter = ConfigKey<Int64>(
         "offline_after_s", .integer(min: 10, max: 86_400), default: 300, help: "printer.offline notice after this long unreachable")
 }

@@ -11,7 +11,7 @@ enum StagManifest {
             summary: "IS/STAG: timetable, exam terms and registration, grades and results, subjects, teachers, calendar, ZČU canteen; notices",
             topics: StagTopic.self, errors: StagError.block,
             vaultNames: ["<account>/ticket"],
-            configOptions: StagConfig.all)
+            options: StagConfig.self)
     }
 
     static let jobs: [PluginJob<StagService>] = [
