@@ -8,7 +8,7 @@ import Foundation
 ///                   result: "the entry", use: LogbookService.flightsGet)
 public struct PluginCommand<Service: Sendable>: Sendable {
     public var descriptor: CommandDescriptor
-    let handler: @Sendable (Service, Params, CallContext) async throws -> JSONValue
+    let handler: @Sendable (Service, Params, CallContext) async throws -> any CallResult
 
     /// The general form: any closure over the service, the validated parameters and the call.
     public init(
@@ -19,13 +19,35 @@ public struct PluginCommand<Service: Sendable>: Sendable {
         handler = run
     }
 
+    /// A typed result (`CallResult`), written straight into the reply with no `JSONValue`
+    /// tree: the form for results of thousands of rows.
+    public init<Result: CallResult>(
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
+        timeout: Duration = .seconds(120), typed run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
+    ) {
+        descriptor = CommandDescriptor(name: name, summary: summary, params: params.map(\.spec), result: result, example: example, timeout: timeout)
+        handler = { try await run($0, $1, $2) }
+    }
+
+    /// A service method over the parameters with a typed result: `use: TasksService.agenda`.
+    public init<Result: CallResult>(
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
+        timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> Result
+    ) {
+        self.init(
+            name, summary, params: params, result: result, example: example, timeout: timeout,
+            typed: { service, params, _ in
+                try await method(service)(params)
+            })
+    }
+
     /// An `Encodable` result (a model) is encoded to JSON for the reply.
     public init<Result: Encodable & Sendable>(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), model run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
     ) {
         self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, call in
-            try JSONValue(encoding: try await run(service, params, call))
+            EncodedResult(try await run(service, params, call))
         }
     }
 

@@ -117,7 +117,7 @@ public final class Dispatcher: Sendable {
             guard let entry = methods[method] else { return .later(request) }
             switch entry.handler {
             case .immediate(let run):
-                let outcome: Result<JSONValue, RPCError>
+                let outcome: Result<any CallResult, RPCError>
                 do {
                     try admit(admitted)
                     outcome = .success(try run(try validated(params, for: entry, method: method)))
@@ -152,7 +152,7 @@ public final class Dispatcher: Sendable {
 
     private func outcome(
         _ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?, admitted: Bool
-    ) async -> Result<JSONValue, RPCError> {
+    ) async -> Result<any CallResult, RPCError> {
         do {
             return .success(try await call(method, params: params, id: id, connection: connection, admitted: admitted))
         } catch {
@@ -195,9 +195,13 @@ public final class Dispatcher: Sendable {
     }
 
     /// The response to a call, redacted; nil for a notification (never answered, even on error).
-    func finish(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> JSONValue? {
+    /// A typed result is read back as a value here (a batch's member: rare, and small).
+    func finish(id: RPCID?, _ outcome: Result<any CallResult, RPCError>) -> JSONValue? {
         guard let id else { return nil }
-        switch redacted(outcome) {
+        let value = outcome.flatMap { result in
+            Result { try result.jsonValue() }.mapError { RPCError.internalError("the result could not be written: \($0)") }
+        }
+        switch redacted(value) {
         case .success(let result): return Self.response(id: id, result: result)
         case .failure(let error): return Self.response(id: id, error: error)
         }
@@ -205,7 +209,7 @@ public final class Dispatcher: Sendable {
 
     /// `finish`'s reply as bytes, written without building the envelope object.
     /// A result is scrubbed as it is written.
-    func finishBytes(id: RPCID?, _ outcome: Result<JSONValue, RPCError>) -> [UInt8]? {
+    func finishBytes(id: RPCID?, _ outcome: Result<any CallResult, RPCError>) -> [UInt8]? {
         guard let id else { return nil }
         switch outcome {
         case .success(let result): return JSONValue.responseBytes(id: id.json, result: result, scrubbing: redactor.scrubber())
@@ -248,7 +252,7 @@ public final class Dispatcher: Sendable {
 
     public func call(
         _ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?, admitted: Bool = false
-    ) async throws -> JSONValue {
+    ) async throws -> any CallResult {
         guard let entry = methods[method] else { throw RPCError.methodNotFound(method) }
         try admit(admitted)
         running.withLockedValue { $0[entry.pluginID, default: 0] += 1 }

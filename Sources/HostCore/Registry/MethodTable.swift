@@ -1,5 +1,5 @@
 /// A plugin command's handler over the plugin's running service.
-public typealias PluginHandler = @Sendable (any Sendable, Params, CallContext) async throws -> JSONValue
+public typealias PluginHandler = @Sendable (any Sendable, Params, CallContext) async throws -> any CallResult
 
 /// How a method is carried out: by a plugin, through its supervisor, or by the host itself.
 public enum MethodHandler: Sendable {

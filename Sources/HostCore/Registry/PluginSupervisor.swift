@@ -218,7 +218,7 @@ public actor PluginSupervisor {
     // MARK: Calls
 
     public func call(_ command: String, handler: @escaping PluginHandler, params: Params, context: CallContext, timeout: Duration) async throws
-        -> JSONValue
+        -> any CallResult
     {
         await waitForSetup()
         switch state {
