@@ -16,11 +16,13 @@ public enum JSONStreamEncoder {
     public static func write<Value: Encodable, Scrubber: JSONScrubber>(
         _ value: Value, into out: inout [UInt8], scrubber: Scrubber
     ) throws {
+        // The scrubber is boxed once per value: a writer generic over it made every container
+        // generic too, and their metadata lookups were a tenth of a large reply (perf).
         let writer = StreamWriter(scrubber: scrubber, bytes: out)
         out = []
         defer { out = writer.bytes }
-        try writer.value(value, depth: 0, key: nil)
-        try writer.close(above: 0)
+        try writer.value(value, depth: 0, key: nil, credential: false)
+        writer.close(above: 0)
     }
 
     /// `value` as bytes, unscrubbed (for a value read back in a test or a batch).
@@ -38,7 +40,7 @@ public enum JSONStreamEncoder {
 }
 
 /// The bytes and the containers open now, innermost last.
-final class StreamWriter<Scrubber: JSONScrubber> {
+final class StreamWriter {
     struct Frame {
         var closer: UInt8
         /// Which container this is: a container left and then replaced at its depth is not it.
@@ -46,39 +48,72 @@ final class StreamWriter<Scrubber: JSONScrubber> {
         var members = 0
     }
 
-    var bytes: [UInt8]
-    let scrubber: Scrubber
-    var frames: [Frame] = []
-    var opened = 0
+    // Only this writer's containers touch these, one call at a time: the dynamic exclusivity
+    // checks on every byte appended showed in perf.
+    @exclusivity(unchecked) var bytes: [UInt8]
+    @exclusivity(unchecked) var frames: [Frame] = []
+    @exclusivity(unchecked) var opened = 0
+    /// The keys last written at each depth, by position, as written (scrubbed, escaped, quoted,
+    /// with the colon) and whether each names a credential. A list's rows write the same keys in
+    /// the same order, so the next row finds each key where the last one left it, by a string
+    /// comparison that is one word for a literal: scanning each key again cost a third of a large
+    /// reply, and hashing it a tenth.
+    struct WrittenKey {
+        var key: String
+        var written: [UInt8]
+        var credential: Bool
+    }
+    @exclusivity(unchecked) var layouts: [[WrittenKey]] = []
+    let scrubber: any JSONScrubber
 
-    init(scrubber: Scrubber, bytes: [UInt8]) {
+    init(scrubber: any JSONScrubber, bytes: [UInt8]) {
         self.scrubber = scrubber
         self.bytes = bytes
     }
 
     /// Closes the containers opened below `depth` (a member's own, once the next member begins).
-    func close(above depth: Int) throws {
+    func close(above depth: Int) {
         while frames.count > depth { bytes.append(frames.removeLast().closer) }
     }
 
     /// The container at `depth` is still open (it was not left for a sibling's), and it is
-    /// `serial` (nil for a single value, which has no frame of its own).
-    func check(_ depth: Int, serial: Int?, _ path: [any CodingKey]) throws {
+    /// `serial` (nil for a single value, which has no frame of its own). The coding path is
+    /// built only for the error.
+    func check(_ depth: Int, serial: Int?, _ path: @autoclosure () -> [any CodingKey]) throws {
         guard frames.count >= depth, serial.map({ frames[depth - 1].serial == $0 }) ?? true else {
             throw EncodingError.invalidValue(
-                "", .init(codingPath: path, debugDescription: "a container was used after a later member began (JSONStreamEncoder writes in order)"))
+                "", .init(codingPath: path(), debugDescription: "a container was used after a later member began (JSONStreamEncoder writes in order)")
+            )
         }
-        try close(above: depth)
+        if frames.count > depth { close(above: depth) }
     }
 
-    /// The separator and key before a member of the container at `depth` (which is open).
-    func beginMember(_ depth: Int, key: String?) {
+    /// The separator and key before a member of the container at `depth` (which is open);
+    /// whether the key names a credential.
+    @discardableResult
+    func beginMember(_ depth: Int, key: String?) -> Bool {
         if frames[depth - 1].members > 0 { bytes.append(UInt8(ascii: ",")) }
         frames[depth - 1].members += 1
-        if let key {
-            JSONWriter.writeString(scrubber.scrubbed(key) ?? key, into: &bytes)
-            bytes.append(UInt8(ascii: ":"))
+        guard let key else { return false }
+        let position = frames[depth - 1].members - 1
+        if depth <= layouts.count, position < layouts[depth - 1].count, layouts[depth - 1][position].key == key {
+            bytes.append(contentsOf: layouts[depth - 1][position].written)
+            return layouts[depth - 1][position].credential
         }
+        var written: [UInt8] = []
+        JSONWriter.writeString(scrubber.scrubbed(key) ?? key, into: &written)
+        written.append(UInt8(ascii: ":"))
+        let credential = scrubber.isCredentialKey(key)
+        bytes.append(contentsOf: written)
+        // Bounded: an object with thousands of members (a dictionary's keys are data) is not kept.
+        guard position < 64 else { return credential }
+        while layouts.count < depth { layouts.append([]) }
+        if position < layouts[depth - 1].count {
+            layouts[depth - 1][position] = WrittenKey(key: key, written: written, credential: credential)
+        } else if position == layouts[depth - 1].count {
+            layouts[depth - 1].append(WrittenKey(key: key, written: written, credential: credential))
+        }
+        return credential
     }
 
     /// Opens a container and returns its serial.
@@ -89,8 +124,9 @@ final class StreamWriter<Scrubber: JSONScrubber> {
         return opened
     }
 
-    func string(_ s: String, key: String?) {
-        if let key, !s.isEmpty, scrubber.isCredentialKey(key) {
+    /// A credential member's non-empty string is written as the placeholder.
+    func string(_ s: String, credential: Bool) {
+        if credential, !s.isEmpty {
             JSONWriter.writeString(scrubber.placeholder, into: &bytes)
         } else {
             JSONWriter.writeString(scrubber.scrubbed(s) ?? s, into: &bytes)
@@ -107,9 +143,11 @@ final class StreamWriter<Scrubber: JSONScrubber> {
 
     /// Any value, its container (if it opens one) at `depth + 1`. The common leaf types are
     /// written directly; a value that encodes nothing is written as `{}`, as `JSONEncoder` does.
-    func value<T: Encodable>(_ value: T, depth: Int, key: String?, path: [any CodingKey] = []) throws {
+    func value<T: Encodable>(
+        _ value: T, depth: Int, key: String?, credential: Bool, path: @autoclosure () -> [any CodingKey] = []
+    ) throws {
         switch value {
-        case let s as String: string(s, key: key)
+        case let s as String: string(s, credential: credential)
         case let i as Int: JSONWriter.writeInteger(Int64(i), into: &bytes)
         case let i as Int64: JSONWriter.writeInteger(i, into: &bytes)
         case let b as Bool: bytes.append(contentsOf: (b ? "true" : "false").utf8)
@@ -121,19 +159,20 @@ final class StreamWriter<Scrubber: JSONScrubber> {
         case let f as Float: double(Double(f))
         default:
             let before = bytes.count
-            try value.encode(to: StreamEncoder(writer: self, depth: depth, key: key, codingPath: path))
-            try close(above: depth)
+            try value.encode(to: StreamEncoder(writer: self, depth: depth, key: key, credential: credential, codingPath: path()))
+            close(above: depth)
             if bytes.count == before { bytes.append(contentsOf: "{}".utf8) }
         }
     }
 }
 
-struct StreamEncoder<Scrubber: JSONScrubber>: Encoder {
-    let writer: StreamWriter<Scrubber>
+struct StreamEncoder: Encoder {
+    let writer: StreamWriter
     /// How many containers are open above this value.
     let depth: Int
-    /// The member's key when the value is an object's member (a credential key's string is hidden).
+    /// The member's key when the value is an object's member, and whether it names a credential.
     let key: String?
+    let credential: Bool
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -143,32 +182,34 @@ struct StreamEncoder<Scrubber: JSONScrubber>: Encoder {
             return KeyedEncodingContainer(
                 StreamKeyedContainer(writer: writer, depth: depth + 1, serial: writer.frames[depth].serial, codingPath: codingPath))
         }
-        try? writer.close(above: depth)
+        writer.close(above: depth)
         let serial = writer.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
         return KeyedEncodingContainer(StreamKeyedContainer(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        try? writer.close(above: depth)
+        writer.close(above: depth)
         let serial = writer.open(UInt8(ascii: "["), UInt8(ascii: "]"))
         return StreamUnkeyedContainer(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        StreamSingleValueContainer(writer: writer, depth: depth, key: key, codingPath: codingPath)
+        StreamSingleValueContainer(writer: writer, depth: depth, key: key, credential: credential, codingPath: codingPath)
     }
 }
 
-struct StreamKeyedContainer<Key: CodingKey, Scrubber: JSONScrubber>: KeyedEncodingContainerProtocol {
-    let writer: StreamWriter<Scrubber>
+struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let writer: StreamWriter
     /// The depth of this container's own frame (its members' containers open below it).
     let depth: Int
     let serial: Int
     let codingPath: [any CodingKey]
 
-    private func member(_ key: Key) throws {
+    /// Starts a member; whether its key names a credential.
+    @discardableResult
+    private func member(_ key: Key) throws -> Bool {
         try writer.check(depth, serial: serial, codingPath + [key])
-        writer.beginMember(depth, key: key.stringValue)
+        return writer.beginMember(depth, key: key.stringValue)
     }
 
     mutating func encodeNil(forKey key: Key) throws {
@@ -180,8 +221,7 @@ struct StreamKeyedContainer<Key: CodingKey, Scrubber: JSONScrubber>: KeyedEncodi
         writer.bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try member(key)
-        writer.string(value, key: key.stringValue)
+        writer.string(value, credential: try member(key))
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try member(key)
@@ -196,19 +236,19 @@ struct StreamKeyedContainer<Key: CodingKey, Scrubber: JSONScrubber>: KeyedEncodi
         JSONWriter.writeInteger(value, into: &writer.bytes)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try member(key)
-        try writer.value(value, depth: depth, key: key.stringValue, path: codingPath + [key])
+        let credential = try member(key)
+        try writer.value(value, depth: depth, key: key.stringValue, credential: credential, path: codingPath + [key])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        try? member(key)
+        _ = try? member(key)
         let serial = writer.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
         return KeyedEncodingContainer(
-            StreamKeyedContainer<NestedKey, Scrubber>(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath + [key]))
+            StreamKeyedContainer<NestedKey>(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        try? member(key)
+        _ = try? member(key)
         let serial = writer.open(UInt8(ascii: "["), UInt8(ascii: "]"))
         return StreamUnkeyedContainer(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath + [key])
     }
@@ -218,13 +258,13 @@ struct StreamKeyedContainer<Key: CodingKey, Scrubber: JSONScrubber>: KeyedEncodi
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        try? member(key)
-        return StreamEncoder(writer: writer, depth: depth, key: key.stringValue, codingPath: codingPath + [key])
+        let credential = (try? member(key)) ?? false
+        return StreamEncoder(writer: writer, depth: depth, key: key.stringValue, credential: credential, codingPath: codingPath + [key])
     }
 }
 
-struct StreamUnkeyedContainer<Scrubber: JSONScrubber>: UnkeyedEncodingContainer {
-    let writer: StreamWriter<Scrubber>
+struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
+    let writer: StreamWriter
     let depth: Int
     let serial: Int
     let codingPath: [any CodingKey]
@@ -241,18 +281,17 @@ struct StreamUnkeyedContainer<Scrubber: JSONScrubber>: UnkeyedEncodingContainer 
     }
     mutating func encode(_ value: String) throws {
         try element()
-        writer.string(value, key: nil)
+        writer.string(value, credential: false)
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
         try element()
-        try writer.value(value, depth: depth, key: nil, path: codingPath)
+        try writer.value(value, depth: depth, key: nil, credential: false, path: codingPath)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         try? element()
         let serial = writer.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
-        return KeyedEncodingContainer(
-            StreamKeyedContainer<NestedKey, Scrubber>(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath))
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -263,14 +302,15 @@ struct StreamUnkeyedContainer<Scrubber: JSONScrubber>: UnkeyedEncodingContainer 
 
     mutating func superEncoder() -> any Encoder {
         try? element()
-        return StreamEncoder(writer: writer, depth: depth, key: nil, codingPath: codingPath)
+        return StreamEncoder(writer: writer, depth: depth, key: nil, credential: false, codingPath: codingPath)
     }
 }
 
-struct StreamSingleValueContainer<Scrubber: JSONScrubber>: SingleValueEncodingContainer {
-    let writer: StreamWriter<Scrubber>
+struct StreamSingleValueContainer: SingleValueEncodingContainer {
+    let writer: StreamWriter
     let depth: Int
     let key: String?
+    let credential: Bool
     let codingPath: [any CodingKey]
 
     mutating func encodeNil() throws {
@@ -279,11 +319,11 @@ struct StreamSingleValueContainer<Scrubber: JSONScrubber>: SingleValueEncodingCo
     }
     mutating func encode(_ value: String) throws {
         try writer.check(depth, serial: nil, codingPath)
-        writer.string(value, key: key)
+        writer.string(value, credential: credential)
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
         try writer.check(depth, serial: nil, codingPath)
-        try writer.value(value, depth: depth, key: key, path: codingPath)
+        try writer.value(value, depth: depth, key: key, credential: credential, path: codingPath)
     }
 }
 

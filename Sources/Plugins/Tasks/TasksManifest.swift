@@ -37,9 +37,9 @@ enum TasksManifest {
 
     typealias Command = PluginCommand<TasksService>
 
-    static func c(
+    static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (TasksService) -> @Sendable (Params) async throws -> JSONValue
+        timeout: Duration = .seconds(120), use method: @escaping @Sendable (TasksService) -> @Sendable (Params) async throws -> Result
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }

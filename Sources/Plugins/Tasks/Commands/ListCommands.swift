@@ -59,7 +59,7 @@ extension TasksService {
         return ["tasks": .array(tasks), "count": .count(total), "truncated": .bool(total > limit)]
     }
 
-    func agenda(_ params: Params) async throws -> JSONValue {
+    func agenda(_ params: Params) async throws -> AgendaResult {
         let from = try boundary(try params[TasksParams.windowFrom], param: TasksParams.windowFrom.name)
         let to = try boundary(try params[TasksParams.windowTo], param: TasksParams.windowTo.name)
         guard to > from else { throw RPCError.invalidParam("to", "must be after from") }
@@ -96,17 +96,14 @@ extension TasksService {
         }
         let sorted = order()
         guard sorted.count > limit else {
-            return ["occurrences": .array(sorted.map { TaskJSON.occurrence(occurrences[$0], now: now) }), "truncated": false, "next_from": .null]
+            return AgendaResult(occurrences: sorted.map { AgendaRow(occurrences[$0], now: now) }, truncated: false)
         }
         // Cut where the start changes, so that `from = next_from` continues without repeating any:
         // the occurrences that share the first left-out start all go to the next call.
         let nextFrom = starts[sorted[limit]]
         var shown = sorted.prefix(limit).filter { starts[$0] < nextFrom }
         if shown.isEmpty { shown = Array(sorted.prefix(limit)) }
-        return [
-            "occurrences": .array(shown.map { TaskJSON.occurrence(occurrences[$0], now: now) }), "truncated": true,
-            "next_from": .string(ISO8601.string(nextFrom)),
-        ]
+        return AgendaResult(occurrences: shown.map { AgendaRow(occurrences[$0], now: now) }, truncated: true, nextFrom: nextFrom)
     }
 
     /// `tasks.agenda`'s default `limit`: a month of a busy calendar (about 20 000) fits.

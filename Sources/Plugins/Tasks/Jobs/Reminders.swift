@@ -323,9 +323,10 @@ extension TasksService {
             Params([TasksParams.windowFrom.name: .string(today.text), TasksParams.windowTo.name: .string(today.adding(days: 1).text)]))
         let overdueResult = try await list(Params([TasksParams.when.name: "overdue"]))
         var lines: [String] = ["Today:"]
-        for o in agendaResult["occurrences"]?.arrayValue ?? [] {
-            let time = (o["all_day"]?.boolValue ?? false) ? "all day" : String((o["start_local"]?.stringValue ?? "").dropFirst(11).prefix(5))
-            lines.append("  \(time)  \(o["title"]?.stringValue ?? "")")
+        for row in agendaResult.occurrences {
+            let local = row.startWall.map { $0.isDate ? $0.asDate.text : $0.text } ?? ""
+            let time = row.occurrence.task.allDay ? "all day" : String(local.dropFirst(11).prefix(5))
+            lines.append("  \(time)  \(row.occurrence.title)")
         }
         if lines.count == 1 { lines.append("  nothing") }
         let overdue = overdueResult["tasks"]?.arrayValue ?? []
