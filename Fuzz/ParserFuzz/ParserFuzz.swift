@@ -30,7 +30,7 @@ func parse(_ bytes: [UInt8]) {
         guard let json = try? JSONValue.parse(bytes: body) else { return }
         for row in json.arrayValue ?? json.objectValue.map({ Array($0.values) }) ?? [json] {
             _ = TimetableEvent.from(row, role: "student")
-            _ = ExamTerm.from(row, names: ["X": "Y"])
+            _ = ExamTerm(stag: row, names: ["X": "Y"])?.json
             _ = GradeRow(row, subjects: ["KIV/PPA1": (name: "Programování", credits: 6)])
             _ = StagService.meal(row)
             for value in row.arrayValue ?? row.objectValue.map({ Array($0.values) }) ?? [] {

@@ -20,13 +20,12 @@ extension StagService {
         var events = try await timetableEvents(session, roles: roles, from: from, to: to)
         if let student = session.roles.first(where: \.isStudent) {
             let listed = Set(events.compactMap { $0["term_id"]?.intValue })
-            for term in try await examTerms(session, student) where term["state"] == "registered" {
-                guard let id = term["term_id"]?.intValue, !listed.contains(id), let day = term["date"]?.stringValue.flatMap(DateOnly.init),
-                    day >= from, day <= to
-                else { continue }
-                var event = term.objectValue ?? [:]
+            for term in try await examTerms(session, student) where term.state == .registered {
+                guard !listed.contains(term.termID), let day = term.day, day >= from, day <= to else { continue }
+                // Written as a timetable event of type exam, the form the calendar text reads.
+                var event = term.json.objectValue ?? [:]
                 event["type"] = "exam"
-                event["teachers"] = term["examiner"].map { [$0] } ?? []
+                event["teachers"] = .array(term.examiner.map { [.string($0)] } ?? [])
                 events.append(.object(event))
             }
         }

@@ -67,7 +67,7 @@ extension StagService {
         let subject = try Self.subjectFilter(params)
         let session = try await session(params[StagParams.account])
         let student = try session.student()
-        let all = try await cached(session, "exams", [:]) { ["terms": .array(try await examTerms(session, student))] }
+        let all = try await cached(session, "exams", [:]) { ["terms": .array(try await examTerms(session, student).map(\.json))] }
         guard let subject else { return all }
         var filtered = all.objectValue ?? [:]
         filtered["terms"] = .array((all["terms"]?.arrayValue ?? []).filter { $0["subject"]?.stringValue == subject })
@@ -75,7 +75,7 @@ extension StagService {
     }
 
     /// `subjects` when the caller has them already (a refresh reads them once for terms and grades).
-    func examTerms(_ session: StagSession, _ student: StagRole, subjects known: SubjectIndex? = nil) async throws -> [JSONValue] {
+    func examTerms(_ session: StagSession, _ student: StagRole, subjects known: SubjectIndex? = nil) async throws -> [ExamTerm] {
         let operation = "terminy/getTerminyProStudenta"
         async let answer = session.client.read(operation, [("osCislo", student.studentID ?? ""), ("stagUser", student.userName)])
         async let subjects = subjectsOf(session, student, unless: known)
@@ -83,9 +83,8 @@ extension StagService {
         let names = try await subjects.reduce(into: [String: String]()) { names, entry in
             if let name = entry.value.name { names[entry.key.split(separator: "@").first.map(String.init) ?? entry.key] = name }
         }
-        return rows.compactMap { ExamTerm.from($0, names: names) }.sorted {
-            ($0["date"]?.stringValue ?? "", $0["start"]?.stringValue ?? "", $0["term_id"]?.intValue ?? 0)
-                < ($1["date"]?.stringValue ?? "", $1["start"]?.stringValue ?? "", $1["term_id"]?.intValue ?? 0)
+        return rows.compactMap { ExamTerm(stag: $0, names: names) }.sorted {
+            ($0.date ?? "", $0.start ?? "", $0.termID) < ($1.date ?? "", $1.start ?? "", $1.termID)
         }
     }
 

@@ -30,7 +30,8 @@ extension StagService {
         if let student = session.roles.first(where: \.isStudent) {
             let subjects = try await subjectsOf(session, student)
             let terms = try await examTerms(session, student, subjects: subjects)
-            try await context.refresh.check("exams", account: name, items: RefreshCoordinator.keyed(terms, by: "term_id")) { [self] change in
+            let snapshot = Dictionary(terms.map { (String($0.termID), $0.json) }) { first, _ in first }
+            try await context.refresh.check("exams", account: name, items: snapshot) { [self] change in
                 try await examsChanged(name, change)
             }
             try await deadlines(name, terms)
@@ -68,11 +69,13 @@ extension StagService {
 
     func examsChanged(_ account: String, _ change: RefreshCoordinator.Change) async throws {
         guard !change.isBaseline else { return }
-        for (id, term) in change.added.sorted(by: { $0.key < $1.key }) {
+        for (id, snapshot) in change.added.sorted(by: { $0.key < $1.key }) {
+            // The snapshot is this version's own encoding of the term; one it cannot read is
+            // left out rather than stopping the others' notices.
+            guard let term = try? ExamTerm(json: snapshot) else { continue }
             try await context.notifier.post(
-                topic: StagTopic.examNew, title: "New exam term: \(Self.subjectTitle(term))",
-                body:
-                    "\(Self.when(term))\(Self.room(term)), \(term["kind"]?.stringValue ?? "term"), \(Self.seats(term)). stag.exams.register term_id=\(id)",
+                topic: StagTopic.examNew, title: "New exam term: \(term.title)",
+                body: "\(term.when)\(term.inRoom), \(term.kind ?? "term"), \(term.seats). stag.exams.register term_id=\(id)",
                 dedupeKey: "stag.exam.new:\(account):\(id)")
         }
     }
@@ -116,16 +119,16 @@ extension StagService {
     }
 
     /// Registered terms whose unregister deadline is within 24 hours.
-    func deadlines(_ account: String, _ terms: [JSONValue]) async throws {
+    func deadlines(_ account: String, _ terms: [ExamTerm]) async throws {
         let now = context.clock.now
-        for term in terms where term["state"] == "registered" {
-            guard let text = term["unregister_deadline"]?.stringValue, let deadline = DateOnly.instant(text, in: zone), deadline > now,
+        for term in terms where term.state == .registered {
+            guard let text = term.unregisterDeadline, let deadline = DateOnly.instant(text, in: zone), deadline > now,
                 deadline.timeIntervalSince(now) <= 86_400
             else { continue }
             try await context.notifier.post(
-                topic: StagTopic.examDeadline, title: "Last chance to unregister: \(Self.subjectTitle(term))",
-                body: "Unregistering from the \(Self.when(term)) term closes at \(text.replacingOccurrences(of: "T", with: " ")).",
-                dedupeKey: "stag.exam.deadline:\(account):\(term["term_id"]?.encodedString() ?? ""):\(text)")
+                topic: StagTopic.examDeadline, title: "Last chance to unregister: \(term.title)",
+                body: "Unregistering from the \(term.when) term closes at \(text.replacingOccurrences(of: "T", with: " ")).",
+                dedupeKey: "stag.exam.deadline:\(account):\(term.termID):\(text)")
         }
     }
 
@@ -136,12 +139,11 @@ extension StagService {
             do {
                 let session = try await session(account.name)
                 guard let student = session.roles.first(where: \.isStudent) else { continue }
-                for term in try await examTerms(session, student) where term["state"] == "registered" && term["date"]?.stringValue == tomorrow {
+                for term in try await examTerms(session, student) where term.state == .registered && term.date == tomorrow {
                     try await context.notifier.post(
-                        topic: StagTopic.examTomorrow, title: "Exam tomorrow: \(Self.subjectTitle(term))",
-                        body:
-                            "\(Self.when(term))\(Self.room(term))\(term["examiner"]?.stringValue.map { ", \($0)" } ?? "")\(term["note"]?.stringValue.map { ". \($0)" } ?? "")",
-                        dedupeKey: "stag.exam.tomorrow:\(account.name):\(term["term_id"]?.encodedString() ?? ""):\(tomorrow)")
+                        topic: StagTopic.examTomorrow, title: "Exam tomorrow: \(term.title)",
+                        body: "\(term.when)\(term.inRoom)\(term.examiner.map { ", \($0)" } ?? "")\(term.note.map { ". \($0)" } ?? "")",
+                        dedupeKey: "stag.exam.tomorrow:\(account.name):\(term.termID):\(tomorrow)")
                 }
             } catch {
                 context.logger.warning(

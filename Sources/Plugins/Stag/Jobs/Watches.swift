@@ -11,21 +11,22 @@ extension StagService {
         let auto = params[StagParams.autoRegister] ?? false
         let session = try await session(params[StagParams.account])
         let student = try session.student()
-        guard let found = try await examTerms(session, student).first(where: { $0["term_id"]?.intValue == term }) else {
+        guard let found = try await examTerms(session, student).first(where: { $0.termID == term }) else {
             throw StagError.termNotFound(term)
         }
-        let state = found["state"]?.stringValue ?? "closed"
+        let state = found.state
         let now = ISO8601.string(context.clock.now)
         try await context.database.write { [account = session.account] db in
             try db.execute(
                 sql: """
                     INSERT INTO stag_watches(account, term_id, auto_register, last_state, subject, created_at) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT(account, term_id) DO UPDATE SET auto_register = excluded.auto_register, last_state = excluded.last_state
-                    """, arguments: [account, term, auto, state, found["subject"]?.stringValue, now])
+                    """, arguments: [account, term, auto, state.rawValue, found.subject, now])
         }
         return [
             "watch": [
-                "account": .string(session.account), "term_id": .int(term), "auto_register": .bool(auto), "state": .string(state), "term": found,
+                "account": .string(session.account), "term_id": .int(term), "auto_register": .bool(auto), "state": .string(state.rawValue),
+                "term": found.json,
             ]
         ]
     }
@@ -66,9 +67,9 @@ extension StagService {
             do {
                 let session = try await session(name)
                 let student = try session.student()
-                let terms = RefreshCoordinator.keyed(try await examTerms(session, student), by: "term_id")
+                let terms = Dictionary(try await examTerms(session, student).map { ($0.termID, $0) }) { first, _ in first }
                 for watch in watches {
-                    guard let term = terms[String(watch.termID)] else { continue }
+                    guard let term = terms[watch.termID] else { continue }
                     try await checkWatch(session, student, term: term, last: watch.last, auto: watch.auto, freed: watch.freed)
                 }
             } catch {
@@ -77,19 +78,19 @@ extension StagService {
         }
     }
 
-    func checkWatch(_ session: StagSession, _ student: StagRole, term: JSONValue, last: String?, auto: Bool, freed: Int64) async throws {
-        guard let id = term["term_id"]?.intValue else { return }
-        var state = term["state"]?.stringValue ?? "closed"
+    func checkWatch(_ session: StagSession, _ student: StagRole, term: ExamTerm, last: String?, auto: Bool, freed: Int64) async throws {
+        let id = term.termID
+        var state = term.state
         var freed = freed
-        if last == "full", state == "available" {
+        if last.flatMap(ExamState.init(rawValue:)) == .full, state == .available {
             freed += 1
-            var body = "\(Self.when(term))\(Self.room(term)): \(Self.seats(term))."
+            var body = "\(term.when)\(term.inRoom): \(term.seats)."
             var severity = Severity.info
             if auto {
                 do {
                     _ = try await registration(session, student, term: id, registering: true)
                     body += " Registered for you."
-                    state = "registered"
+                    state = .registered
                 } catch {
                     // STAG's refusal (a StagError) or an upstream failure: told in the notice either way.
                     body += " Registering failed: \(RPCError(sending: error).message)"
@@ -99,13 +100,13 @@ extension StagService {
                 body += " Register: assistantctl stag.exams.register term_id=\(id)"
             }
             try await context.notifier.post(
-                topic: StagTopic.examSeatFreed, title: "A seat is free: \(Self.subjectTitle(term))", body: body, severity: severity,
+                topic: StagTopic.examSeatFreed, title: "A seat is free: \(term.title)", body: body, severity: severity,
                 dedupeKey: "stag.exam.seat_freed:\(session.account):\(id):\(freed)")
         }
         try await context.database.write { [account = session.account, state, freed] db in
             try db.execute(
                 sql: "UPDATE stag_watches SET last_state = ?, freed_count = ? WHERE account = ? AND term_id = ?",
-                arguments: [state, freed, account, id])
+                arguments: [state.rawValue, freed, account, id])
         }
     }
 }

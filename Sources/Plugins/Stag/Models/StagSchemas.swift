@@ -7,7 +7,7 @@ enum StagSchemas {
     static let number = JSONSchema.integer.nullable
     static let clock = JSONSchema.string.nullable.described("HH:MM")
     static let localTime = JSONSchema.string.nullable.described("YYYY-MM-DDTHH:MM, the university's wall clock")
-    static let examState = JSONSchema.enumeration(["registered", "available", "full", "closed"])
+    static let examState = JSONSchema.enumeration(ExamState.self)
 
     static let role = JSONSchema.object([
         "user_name": .string, "role": JSONSchema.string.described("ST student, VY teacher, …"), "role_name": text, "faculty": text,

@@ -1,3 +1,4 @@
+import Foundation
 import HostCore
 
 /// A dated timetable occurrence (`rozvrhovaAkce` with `datum`, reference §3.4), in the result's
@@ -45,41 +46,107 @@ enum TimetableEvent {
     }
 }
 
-/// An exam term (`termin`, reference §3.6) in the result's shape.
-enum ExamTerm {
-    static func from(_ row: JSONValue, names: [String: String]) -> JSONValue? {
+/// Where the student stands with an exam term: what the watch, the notices and the calendar
+/// export decide on.
+enum ExamState: String, Codable, Sendable, CaseIterable {
+    case registered, available, full, closed
+}
+
+/// An exam term (`termin`, reference §3.6), decoded from STAG's row (its quirks: `{"value": …}`
+/// dates, numbers sent as strings, `A`/`N` flags) into fields. Jobs, notices and the `.ics`
+/// export read the fields; the result is its encoding (every member present, null when STAG
+/// gives nothing).
+struct ExamTerm: Codable, Sendable, Equatable {
+    var termID: Int64
+    /// `KAT/CODE`.
+    var subject: String
+    var name: String?
+    var kind: String?
+    var date: String?
+    var start: String?
+    var end: String?
+    /// `BUILDING-ROOM`.
+    var room: String?
+    var examiner: String?
+    var occupied: Int64
+    var limit: Int64?
+    var state: ExamState
+    /// Why the registration cannot be changed (null when it can, or when STAG says nothing).
+    var reason: String?
+    var registerDeadline: String?
+    var unregisterDeadline: String?
+    var note: String?
+
+    enum CodingKeys: String, CodingKey {
+        case termID = "term_id", subject, name, kind, date, start, end, room, examiner, occupied, limit, state, reason
+        case registerDeadline = "register_deadline", unregisterDeadline = "unregister_deadline", note
+    }
+
+    init?(stag row: JSONValue, names: [String: String]) {
         guard let id = StagValue.int(row["termIdno"]) else { return nil }
-        let subject = [StagValue.string(row["katedra"]), StagValue.string(row["predmet"])].compactMap { $0 }.joined(separator: "/")
-        let occupied = StagValue.int(row["obsazeni"]) ?? 0
-        let limit = StagValue.int(row["limit"])
+        termID = id
+        subject = [StagValue.string(row["katedra"]), StagValue.string(row["predmet"])].compactMap { $0 }.joined(separator: "/")
+        name = names[subject]
+        kind = StagValue.string(row["typTerminu"])
+        date = StagValue.date(row["datum"])
+        start = StagValue.time(row["casOd"])
+        end = StagValue.time(row["casDo"])
+        let roomParts = [StagValue.string(row["budova"]), StagValue.string(row["mistnost"])].compactMap { $0 }
+        room = roomParts.isEmpty ? nil : roomParts.joined(separator: "-")
+        examiner = StagValue.personName(row["ucitel"])
+        occupied = StagValue.int(row["obsazeni"]) ?? 0
+        limit = StagValue.int(row["limit"])
         let registered = StagValue.flag(row["zapsan"]) ?? false
         let canChange = StagValue.flag(row["lzeZapsatOdepsat"]) ?? false
-        let state: String =
-            if registered { "registered" } else if canChange { "available" } else if let limit, occupied >= limit { "full" } else { "closed" }
+        state = if registered { .registered } else if canChange { .available } else if let limit, occupied >= limit { .full } else { .closed }
         let reasonCode = StagValue.string(row["kodDuvoduProcNelzeZapsatOdepsat"])
-        let reason = [StagValue.string(row["textDuvoduProcNelzeZapsatOdepsat"]), StagValue.string(row["popisDuvoduProcNelzeZapsatOdepsat"])]
+        let reasonText = [StagValue.string(row["textDuvoduProcNelzeZapsatOdepsat"]), StagValue.string(row["popisDuvoduProcNelzeZapsatOdepsat"])]
             .compactMap { $0 }.joined(separator: " ")
-        return [
-            "term_id": .int(id),
-            "subject": .string(subject),
-            "name": names[subject].map(JSONValue.string) ?? .null,
-            "kind": StagValue.string(row["typTerminu"]).map(JSONValue.string) ?? .null,
-            "date": StagValue.date(row["datum"]).map(JSONValue.string) ?? .null,
-            "start": StagValue.time(row["casOd"]).map(JSONValue.string) ?? .null,
-            "end": StagValue.time(row["casDo"]).map(JSONValue.string) ?? .null,
-            "room": {
-                let parts = [StagValue.string(row["budova"]), StagValue.string(row["mistnost"])].compactMap { $0 }
-                return parts.isEmpty ? .null : .string(parts.joined(separator: "-"))
-            }(),
-            "examiner": StagValue.personName(row["ucitel"]).map(JSONValue.string) ?? .null,
-            "occupied": .int(occupied),
-            "limit": limit.map(JSONValue.int) ?? .null,
-            "state": .string(state),
-            "reason": state == "registered" || state == "available" || (reason.isEmpty && (reasonCode == nil || reasonCode == "OK"))
-                ? .null : .string(reason.isEmpty ? reasonCode ?? "" : reason),
-            "register_deadline": StagValue.dateTime(row["deadlineDatumPrihlaseni"]).map(JSONValue.string) ?? .null,
-            "unregister_deadline": StagValue.dateTime(row["deadlineDatumOdhlaseni"]).map(JSONValue.string) ?? .null,
-            "note": StagValue.string(row["poznamka"]).map(JSONValue.string) ?? .null,
-        ]
+        reason =
+            state == .registered || state == .available || (reasonText.isEmpty && (reasonCode == nil || reasonCode == "OK"))
+            ? nil : (reasonText.isEmpty ? reasonCode ?? "" : reasonText)
+        registerDeadline = StagValue.dateTime(row["deadlineDatumPrihlaseni"])
+        unregisterDeadline = StagValue.dateTime(row["deadlineDatumOdhlaseni"])
+        note = StagValue.string(row["poznamka"])
     }
+
+    /// A term as a result or refresh snapshot held it (the refresh's baseline is stored JSON).
+    init(json: JSONValue) throws {
+        self = try JSONDecoder().decode(ExamTerm.self, from: Data(json.encodedBytes()))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(termID, forKey: .termID)
+        try c.encode(subject, forKey: .subject)
+        try c.encodeOrNull(name, forKey: .name)
+        try c.encodeOrNull(kind, forKey: .kind)
+        try c.encodeOrNull(date, forKey: .date)
+        try c.encodeOrNull(start, forKey: .start)
+        try c.encodeOrNull(end, forKey: .end)
+        try c.encodeOrNull(room, forKey: .room)
+        try c.encodeOrNull(examiner, forKey: .examiner)
+        try c.encode(occupied, forKey: .occupied)
+        try c.encodeOrNull(limit, forKey: .limit)
+        try c.encode(state, forKey: .state)
+        try c.encodeOrNull(reason, forKey: .reason)
+        try c.encodeOrNull(registerDeadline, forKey: .registerDeadline)
+        try c.encodeOrNull(unregisterDeadline, forKey: .unregisterDeadline)
+        try c.encodeOrNull(note, forKey: .note)
+    }
+
+    /// The term in a result (and in the refresh's snapshot).
+    var json: JSONValue {
+        // Encoding fields of strings and integers cannot fail.
+        (try? JSONValue.decode(bytes: JSONStreamEncoder.encode(self))) ?? .null
+    }
+
+    /// "KAT/CODE Name", for notice titles.
+    var title: String { name.map { "\(subject) \($0)" } ?? subject }
+    /// "2026-01-20 09:00".
+    var when: String { [date, start].compactMap { $0 }.joined(separator: " ") }
+    /// " in UL-408", or nothing.
+    var inRoom: String { room.map { " in \($0)" } ?? "" }
+    var seats: String { limit.map { "\(occupied)/\($0) seats taken" } ?? "\(occupied) registered, no limit" }
+    var day: DateOnly? { date.flatMap(DateOnly.init) }
 }
