@@ -47,7 +47,7 @@ func parse(_ bytes: [UInt8]) {
             return
         }
         for entry in document.entries {
-            _ = KOSService.exam(entry, registered: ["1"])
+            _ = KOSExam(entry, registered: ["1"])?.json
             _ = KOSService.internalCode(entry)
         }
         _ = KOSService.slots(document.entries, grid: .fit, language: "cs")

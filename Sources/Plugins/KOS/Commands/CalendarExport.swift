@@ -32,14 +32,14 @@ extension KOSService {
         file.events = classes(try await timetableSlots(username, sem: code), username: username, from: start, to: end)
         let kos = context.config[KOSConfig.kosURL]
         for exam in try await examRows(username: username, sem: code, mine: true) {
-            guard let begin = exam["start"]?.stringValue.flatMap({ DateOnly.instant($0, in: Self.zone) }) else { continue }
-            let course = exam["course"]?.stringValue ?? "?"
+            guard let begin = exam.startInstant else { continue }
+            let course = exam.courseName
             file.events.append(
                 CalendarFile.Event(
-                    uid: CalendarFile.uid("kos", [username, "exam", exam["id"]?.stringValue ?? ""]),
-                    when: .timed(start: begin, end: exam["end"]?.stringValue.flatMap { DateOnly.instant($0, in: Self.zone) }),
-                    summary: "\(exam["kind"] == "assessment" ? "Assessment" : "Exam"): \(course)", location: exam["room"]?.stringValue,
-                    description: (exam["examiners"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), category: "Exam", url: kos))
+                    uid: CalendarFile.uid("kos", [username, "exam", exam.id]),
+                    when: .timed(start: begin, end: exam.endInstant),
+                    summary: "\(exam.kind == .assessment ? "Assessment" : "Exam"): \(course)", location: exam.room,
+                    description: exam.examiners.joined(separator: ", "), category: "Exam", url: kos))
         }
         try await FileOutput.write(Data(file.text(stamp: context.clock.now).utf8), to: path, param: param)
         return (file.events.count, code)

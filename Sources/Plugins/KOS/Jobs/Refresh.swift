@@ -12,7 +12,8 @@ extension KOSService {
         // While no one is logged in (or the login needs renewing) there is nothing to compare.
         guard let username = try await tokens.readyUsername() else { return }
         let exams = try await examRows(username: username, sem: "current")
-        try await context.refresh.check("exams", account: username, items: RefreshCoordinator.keyed(exams, by: "id")) { [self] change in
+        let snapshot = Dictionary(exams.map { ($0.id, $0.json) }) { first, _ in first }
+        try await context.refresh.check("exams", account: username, items: snapshot) { [self] change in
             try await examsChanged(username, change)
         }
         try await deadlines(username, exams)
@@ -36,11 +37,12 @@ extension KOSService {
 
     func examsChanged(_ username: String, _ change: RefreshCoordinator.Change) async throws {
         guard !change.isBaseline else { return }
-        for (id, exam) in change.added.sorted(by: { $0.key < $1.key }) {
+        for (id, snapshot) in change.added.sorted(by: { $0.key < $1.key }) {
+            // The snapshot is this version's own encoding; one it cannot read does not stop the others.
+            guard let exam = try? KOSExam(json: snapshot) else { continue }
             try await context.notifier.post(
-                topic: KOSTopic.examNew,
-                title: "New \(exam["kind"] == "assessment" ? "assessment" : "exam") date: \(exam["course"]?.stringValue ?? "?")",
-                body: "\(Self.when(exam))\(Self.room(exam)), \(Self.seats(exam)). Register in KOS: \(context.config[KOSConfig.kosURL])",
+                topic: KOSTopic.examNew, title: "New \(exam.kind.rawValue) date: \(exam.courseName)",
+                body: "\(exam.when)\(exam.inRoom), \(exam.seats). Register in KOS: \(context.config[KOSConfig.kosURL])",
                 dedupeKey: "kos.exam.new:\(username):\(id)")
         }
     }
@@ -73,17 +75,17 @@ extension KOSService {
 
     /// Registered exams whose cancel deadline is within 24 hours. A date-only deadline lasts to
     /// the end of that day.
-    func deadlines(_ username: String, _ exams: [JSONValue]) async throws {
+    func deadlines(_ username: String, _ exams: [KOSExam]) async throws {
         let now = context.clock.now
-        for exam in exams where exam["registered"] == true {
-            guard let text = exam["cancel_deadline"]?.stringValue, let deadline = Self.deadline(text), deadline > now,
+        for exam in exams where exam.registered {
+            guard let text = exam.cancelDeadline, let deadline = Self.deadline(text), deadline > now,
                 deadline.timeIntervalSince(now) <= 86_400
             else { continue }
             try await context.notifier.post(
-                topic: KOSTopic.examDeadline, title: "Last chance to cancel: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
+                topic: KOSTopic.examDeadline, title: "Last chance to cancel: \(exam.courseName) on \(exam.when)",
                 body:
-                    "Cancelling the \(Self.when(exam)) exam closes \(text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"). KOS: \(context.config[KOSConfig.kosURL])",
-                dedupeKey: "kos.exam.deadline:\(username):\(exam["id"]?.stringValue ?? ""):\(text)")
+                    "Cancelling the \(exam.when) exam closes \(text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"). KOS: \(context.config[KOSConfig.kosURL])",
+                dedupeKey: "kos.exam.deadline:\(username):\(exam.id):\(text)")
         }
     }
 
@@ -96,11 +98,11 @@ extension KOSService {
     func runEvening() async throws {
         guard let username = try await tokens.readyUsername() else { return }
         let tomorrow = today.adding(days: 1).description
-        for exam in try await examRows(username: username, sem: "current", mine: true) where exam["start"]?.stringValue?.hasPrefix(tomorrow) == true {
+        for exam in try await examRows(username: username, sem: "current", mine: true) where exam.start.hasPrefix(tomorrow) {
             try await context.notifier.post(
-                topic: KOSTopic.examTomorrow, title: "Exam tomorrow: \(exam["course"]?.stringValue ?? "?")",
-                body: "\(Self.when(exam))\(Self.room(exam))\((exam["examiners"]?.arrayValue ?? []).first?.stringValue.map { ", \($0)" } ?? "")",
-                dedupeKey: "kos.exam.tomorrow:\(username):\(exam["id"]?.stringValue ?? ""):\(tomorrow)")
+                topic: KOSTopic.examTomorrow, title: "Exam tomorrow: \(exam.courseName)",
+                body: "\(exam.when)\(exam.inRoom)\(exam.examiners.first.map { ", \($0)" } ?? "")",
+                dedupeKey: "kos.exam.tomorrow:\(username):\(exam.id):\(tomorrow)")
         }
     }
 

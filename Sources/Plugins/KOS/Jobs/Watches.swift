@@ -10,15 +10,15 @@ extension KOSService {
         let id = try Self.examID(params)
         let exam = try await watchedExam(id)
         let now = ISO8601.string(context.clock.now)
-        let full = exam["full"] == true
+        let full = exam.full
         try await context.database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO kos_watches(exam_id, course, start, last_full, created_at) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT(exam_id) DO UPDATE SET last_full = excluded.last_full, course = excluded.course, start = excluded.start
-                    """, arguments: [id, exam["course"]?.stringValue, exam["start"]?.stringValue, full, now])
+                    """, arguments: [id, exam.course, exam.start, full, now])
         }
-        return ["watch": ["exam_id": .string(id), "full": .bool(full), "exam": exam]]
+        return ["watch": ["exam_id": .string(id), "full": .bool(full), "exam": exam.json]]
     }
 
     func watches() async throws -> JSONValue {
@@ -53,9 +53,9 @@ extension KOSService {
     }
 
     /// One exam (public data), `registered` unknown here.
-    func watchedExam(_ id: String) async throws -> JSONValue {
+    func watchedExam(_ id: String) async throws -> KOSExam {
         let entry = try await entry(.publicData, "exams/\(id)", what: "exam \(id)")
-        guard let exam = Self.exam(entry, registered: []) else { throw KOSError.badAnswer("exam \(id) has no content") }
+        guard let exam = KOSExam(entry, registered: []) else { throw KOSError.badAnswer("exam \(id) has no content") }
         return exam
     }
 
@@ -69,17 +69,17 @@ extension KOSService {
             let id = row.id
             do {
                 let exam = try await watchedExam(id)
-                if let start = exam["start"]?.stringValue.flatMap({ DateOnly.instant($0, in: Self.zone) }), start <= context.clock.now {
+                if let start = exam.startInstant, start <= context.clock.now {
                     try await context.database.write { db in try db.execute(sql: "DELETE FROM kos_watches WHERE exam_id = ?", arguments: [id]) }
                     continue
                 }
-                let full = exam["full"] == true
+                let full = exam.full
                 var freed = row.freed
                 if row.lastFull && !full {
                     freed += 1
                     try await context.notifier.post(
-                        topic: KOSTopic.examSeatFreed, title: "A seat is free: \(exam["course"]?.stringValue ?? "?") on \(Self.when(exam))",
-                        body: "\(Self.when(exam))\(Self.room(exam)): \(Self.seats(exam)). Register in KOS: \(context.config[KOSConfig.kosURL])",
+                        topic: KOSTopic.examSeatFreed, title: "A seat is free: \(exam.courseName) on \(exam.when)",
+                        body: "\(exam.when)\(exam.inRoom): \(exam.seats). Register in KOS: \(context.config[KOSConfig.kosURL])",
                         dedupeKey: "kos.exam.seat_freed:\(id):\(freed)")
                 }
                 try await context.database.write { [freed] db in

@@ -46,7 +46,7 @@ enum KOSSchemas {
         ]))
     static let exam = JSONSchema.object([
         "id": .string, "course": text, "start": localTime, "end": localTime, "room": text, "capacity": number, "occupied": number,
-        "full": .boolean, "kind": .enumeration(["exam", "assessment"]), "examiners": .array(.string), "signin_deadline": text,
+        "full": .boolean, "kind": .enumeration(KOSExamKind.self), "examiners": .array(.string), "signin_deadline": text,
         "cancel_deadline": text, "registered": .boolean,
     ])
     static let exams = ReadCache.schema(.object(["exams": .array(exam)]))

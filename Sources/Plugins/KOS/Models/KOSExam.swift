@@ -1,0 +1,92 @@
+import Foundation
+import HostCore
+
+/// What kind of date an exam is: an exam, or an assessment (`termType` ASSESSMENT).
+enum KOSExamKind: String, Codable, Sendable, CaseIterable {
+    case exam, assessment
+}
+
+/// An exam date from KOSapi's Atom entry (`exams/{id}`, reference: content with `startDate`,
+/// `capacity`, `occupied`, `examiners`, deadlines), decoded into fields. Jobs, notices and the
+/// `.ics` export read the fields; the result is its encoding (every member present, null when
+/// KOSapi gives nothing).
+struct KOSExam: Codable, Sendable, Equatable {
+    var id: String
+    /// The course code (from the course link).
+    var course: String?
+    /// `YYYY-MM-DDTHH:MM`, Prague wall time.
+    var start: String
+    var end: String?
+    var room: String?
+    var capacity: Int64?
+    var occupied: Int64?
+    var full: Bool
+    var kind: KOSExamKind
+    var examiners: [String]
+    var signinDeadline: String?
+    var cancelDeadline: String?
+    var registered: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id, course, start, end, room, capacity, occupied, full, kind, examiners, registered
+        case signinDeadline = "signin_deadline", cancelDeadline = "cancel_deadline"
+    }
+
+    /// Nil for an entry without an id or a start: of no use to anyone (and it would sort and
+    /// export wrongly).
+    init?(_ entry: AtomDocument.Entry, registered: Set<String>) {
+        guard let id = entry.id, !id.isEmpty, let c = entry.content, let startText = c.nonEmptyText("startDate") else { return nil }
+        self.id = id
+        func minutes(_ text: String) -> String { String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(16)) }
+        course = c.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+        start = minutes(startText)
+        end = c.first("endDate").map { minutes($0.trimmedText) }
+        room = c.first("room")?.trimmedText
+        capacity = c.first("capacity").flatMap { Int64($0.trimmedText) }
+        occupied = c.first("occupied").flatMap { Int64($0.trimmedText) }
+        full = capacity.map { [occupied] cap in (occupied ?? 0) >= cap } ?? false
+        kind = c.first("termType")?.trimmedText == "ASSESSMENT" ? .assessment : .exam
+        examiners = ((c.first("examiners")?.children("teacher") ?? []) + c.children("examiner")).map(\.trimmedText)
+        signinDeadline = c.first("signinDeadline")?.trimmedText
+        cancelDeadline = c.first("cancelDeadline")?.trimmedText
+        self.registered = registered.contains(id)
+    }
+
+    /// An exam as a result or the refresh's snapshot held it.
+    init(json: JSONValue) throws {
+        self = try JSONDecoder().decode(KOSExam.self, from: Data(json.encodedBytes()))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encodeOrNull(course, forKey: .course)
+        try c.encode(start, forKey: .start)
+        try c.encodeOrNull(end, forKey: .end)
+        try c.encodeOrNull(room, forKey: .room)
+        try c.encodeOrNull(capacity, forKey: .capacity)
+        try c.encodeOrNull(occupied, forKey: .occupied)
+        try c.encode(full, forKey: .full)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(examiners, forKey: .examiners)
+        try c.encodeOrNull(signinDeadline, forKey: .signinDeadline)
+        try c.encodeOrNull(cancelDeadline, forKey: .cancelDeadline)
+        try c.encode(registered, forKey: .registered)
+    }
+
+    var json: JSONValue {
+        // Strings, integers and booleans: encoding cannot fail.
+        (try? JSONValue.decode(bytes: JSONStreamEncoder.encode(self))) ?? .null
+    }
+
+    var courseName: String { course ?? "?" }
+    /// "2027-01-20 09:00–11:30".
+    var when: String { start.replacingOccurrences(of: "T", with: " ") + (end.map { "–" + $0.suffix(5) } ?? "") }
+    var inRoom: String { room.map { " in \($0)" } ?? "" }
+    var seats: String {
+        guard let capacity else { return "\(occupied ?? 0) registered" }
+        return "\(occupied ?? 0)/\(capacity) seats taken"
+    }
+    var startInstant: Date? { DateOnly.instant(start, in: KOSService.zone) }
+    var endInstant: Date? { end.flatMap { DateOnly.instant($0, in: KOSService.zone) } }
+}
