@@ -150,22 +150,6 @@ struct UpstreamClientTests {
         #expect(try await count() - b == 1 + 3 + 3 + 1 + 1)
     }
 
-    /// KOSapi's paging: `rel="next"` relative to a slash-less `xml:base` keeps the version
-    /// segment; a next page on another origin is never fetched.
-    @Test(.enabled(if: Peers.shouldRun(pythonModule: "http.server")))
-    func atomPagesAreFollowedWithinTheBaseOnly() async throws {
-        let peer = try await HTTPUpstreamPeer()
-        let client = try Self.client(peer.baseURL + "/api/3", clock: TestClock())
-        let all = try await client.atomEntries("atom", query: [("limit", "2")])
-        #expect(all.map(\.id) == ["0", "1", "2", "3", "4"], "three pages")
-        #expect(all.map { $0.content?.first("code")?.trimmedText } == ["C0", "C1", "C2", "C3", "C4"])
-        let three = try await client.atomEntries("atom", maxItems: 3)
-        #expect(three.map(\.id) == ["0", "1", "2"])
-        let refused = try #require(await Self.failure { try await client.atomEntries("atom-elsewhere") })
-        #expect(refused.code == -32004)
-        #expect(refused.message.contains("not followed"))
-    }
-
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "ssl")))
     func aPrivateCAIsTrustedPerAccountAndAMissingOneIsReported() async throws {
         let peer = try await HTTPUpstreamPeer(tls: true)

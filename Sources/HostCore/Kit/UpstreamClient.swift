@@ -293,38 +293,6 @@ public struct UpstreamClient: Sendable {
         do { return try JSONValue.parse(bytes: response.body.readableBytesView) } catch { throw unreadable(path, UnreadableJSON(error)) }
     }
 
-    /// Every entry of an Atom collection (KOSapi): follows `rel="next"` until there is none or
-    /// `maxItems` entries that `keep` accepts are read (a search filtered on our side pages on
-    /// until it has enough). A next page outside the base URL is refused rather than fetched,
-    /// since the credentials would go with it.
-    public func atomEntries(
-        _ path: String, query: [(String, String)] = [], maxItems: Int = .max, where keep: (AtomDocument.Entry) -> Bool = { _ in true }
-    ) async throws -> [AtomDocument.Entry] {
-        var base = configuration.baseURL
-        while base.hasSuffix("/") { base.removeLast() }
-        var entries: [AtomDocument.Entry] = []
-        var nextPath = path
-        var nextQuery = query
-        for _ in 0..<10_000 {
-            let response = try await send(.GET, nextPath, query: nextQuery, headers: ["Accept": "application/atom+xml"])
-            guard (200..<300).contains(response.status) else {
-                throw unreachable("answered \(response.status): \(response.text.prefix(200))", status: response.status)
-            }
-            let page: AtomDocument
-            do { page = try AtomDocument(parsing: Data(response.body.readableBytesView)) } catch {
-                throw unreadable(nextPath, error)
-            }
-            entries += page.entries.filter(keep)
-            guard entries.count < maxItems, let next = page.next else { break }
-            guard next.hasPrefix(base + "/") || next.hasPrefix(base + "?") else {
-                throw unreachable("sent a next page outside \(origin); it was not followed")
-            }
-            nextPath = String(next.dropFirst(base.count))
-            nextQuery = []
-        }
-        return Array(entries.prefix(maxItems))
-    }
-
     /// A request to the upstream with the base URL, the auth, the configured headers and the CA
     /// applied, for a plugin that sends it itself (a streamed upload, a download, a status its
     /// contract gives its own meaning). An unreadable CA file is -32002 naming the account.

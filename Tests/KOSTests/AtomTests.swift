@@ -1,8 +1,11 @@
+import AssistantTesting
 import Foundation
 import HostCore
 import Testing
 
-/// The kit's Atom reader against the recorded KOSapi feeds of the reference (§5).
+@testable import KOS
+
+/// KOS's Atom reader against the recorded KOSapi feeds of the reference (§5).
 @Suite(.stopsTestHosts)
 struct AtomTests {
     // §5.3, 2014, trimmed to its first entry: a slash-less xml:base, the default namespace for the payload.
