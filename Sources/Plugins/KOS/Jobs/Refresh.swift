@@ -16,7 +16,7 @@ extension KOSService {
         try await context.refresh.check("exams", account: username, items: snapshot) { [self] change in
             try await examsChanged(username, change)
         }
-        try await deadlines(username, exams)
+        try await alerts.postDeadlines(account: username, exams)
         let events = try await eventRows(username, sem: "current")
         try await context.refresh.check("events", account: username, items: RefreshCoordinator.keyed(events, by: "id")) { [self] change in
             try await eventsChanged(username, change)
@@ -73,23 +73,8 @@ extension KOSService {
         }
     }
 
-    /// Registered exams whose cancel deadline is within 24 hours. A date-only deadline lasts to
-    /// the end of that day.
-    func deadlines(_ username: String, _ exams: [KOSExam]) async throws {
-        let now = context.clock.now
-        for exam in exams where exam.registered {
-            guard let text = exam.cancelDeadline, let deadline = Self.deadline(text), deadline > now,
-                deadline.timeIntervalSince(now) <= 86_400
-            else { continue }
-            try await context.notifier.post(
-                topic: KOSTopic.examDeadline, title: "Last chance to cancel: \(exam.courseName) on \(exam.when)",
-                body:
-                    "Cancelling the \(exam.when) exam closes \(text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"). KOS: \(context.config[KOSConfig.kosURL])",
-                dedupeKey: "kos.exam.deadline:\(username):\(exam.id):\(text)")
-        }
-    }
-
-    static func deadline(_ text: String) -> Date? {
+    /// A cancel deadline: a date-only one lasts to the end of that day.
+    static func deadline(_ text: String, in zone: TimeZone = zone) -> Date? {
         if text.contains("T") { return DateOnly.instant(text, in: zone) }
         return DateOnly(String(text.prefix(10)))?.adding(days: 1).at("00:00", in: zone)
     }
@@ -97,13 +82,8 @@ extension KOSService {
     /// `kos.evening` at `evening_at`: `kos.exam.tomorrow` for each registered exam tomorrow.
     func runEvening() async throws {
         guard let username = try await tokens.readyUsername() else { return }
-        let tomorrow = today.adding(days: 1).description
-        for exam in try await examRows(username: username, sem: "current", mine: true) where exam.start.hasPrefix(tomorrow) {
-            try await context.notifier.post(
-                topic: KOSTopic.examTomorrow, title: "Exam tomorrow: \(exam.courseName)",
-                body: "\(exam.when)\(exam.inRoom)\(exam.examiners.first.map { ", \($0)" } ?? "")",
-                dedupeKey: "kos.exam.tomorrow:\(username):\(exam.id):\(tomorrow)")
-        }
+        try await alerts.postTomorrow(
+            account: username, try await examRows(username: username, sem: "current", mine: true), day: today.adding(days: 1))
     }
 
     static func when(_ row: JSONValue) -> String {

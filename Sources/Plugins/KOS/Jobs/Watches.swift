@@ -74,15 +74,8 @@ extension KOSService {
                     continue
                 }
                 let full = exam.full
-                var freed = row.freed
-                if row.lastFull && !full {
-                    freed += 1
-                    try await context.notifier.post(
-                        topic: KOSTopic.examSeatFreed, title: "A seat is free: \(exam.courseName) on \(exam.when)",
-                        body: "\(exam.when)\(exam.inRoom): \(exam.seats). Register in KOS: \(context.config[KOSConfig.kosURL])",
-                        dedupeKey: "kos.exam.seat_freed:\(id):\(freed)")
-                }
-                try await context.database.write { [freed] db in
+                let freed = try await alerts.checkSeat(account: "", exam, wasFull: row.lastFull, freed: row.freed).freed
+                try await context.database.write { db in
                     try db.execute(sql: "UPDATE kos_watches SET last_full = ?, freed_count = ? WHERE exam_id = ?", arguments: [full, freed, id])
                 }
             } catch {

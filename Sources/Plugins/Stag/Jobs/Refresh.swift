@@ -34,7 +34,7 @@ extension StagService {
             try await context.refresh.check("exams", account: name, items: snapshot) { [self] change in
                 try await examsChanged(name, change)
             }
-            try await deadlines(name, terms)
+            try await alerts.postDeadlines(account: name, terms)
             let grades = try await gradeRows(session, student, year: nil, subjects: subjects)
             var items: [String: JSONValue] = [:]
             for row in grades { items["\(row.subject)@\(row.year ?? 0)\(row.semester ?? "")"] = row.json }
@@ -118,33 +118,14 @@ extension StagService {
         }
     }
 
-    /// Registered terms whose unregister deadline is within 24 hours.
-    func deadlines(_ account: String, _ terms: [ExamTerm]) async throws {
-        let now = context.clock.now
-        for term in terms where term.state == .registered {
-            guard let text = term.unregisterDeadline, let deadline = DateOnly.instant(text, in: zone), deadline > now,
-                deadline.timeIntervalSince(now) <= 86_400
-            else { continue }
-            try await context.notifier.post(
-                topic: StagTopic.examDeadline, title: "Last chance to unregister: \(term.title)",
-                body: "Unregistering from the \(term.when) term closes at \(text.replacingOccurrences(of: "T", with: " ")).",
-                dedupeKey: "stag.exam.deadline:\(account):\(term.termID):\(text)")
-        }
-    }
-
     /// `stag.exam.tomorrow` at evening_at.
     func runEvening() async throws {
-        let tomorrow = today.adding(days: 1).description
+        let tomorrow = today.adding(days: 1)
         for account in try await accounts.list() where account.state == .ready {
             do {
                 let session = try await session(account.name)
                 guard let student = session.roles.first(where: \.isStudent) else { continue }
-                for term in try await examTerms(session, student) where term.state == .registered && term.date == tomorrow {
-                    try await context.notifier.post(
-                        topic: StagTopic.examTomorrow, title: "Exam tomorrow: \(term.title)",
-                        body: "\(term.when)\(term.inRoom)\(term.examiner.map { ", \($0)" } ?? "")\(term.note.map { ". \($0)" } ?? "")",
-                        dedupeKey: "stag.exam.tomorrow:\(account.name):\(term.termID):\(tomorrow)")
-                }
+                try await alerts.postTomorrow(account: account.name, try await examTerms(session, student), day: tomorrow)
             } catch {
                 context.logger.warning(
                     "stag.evening failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])

@@ -80,33 +80,17 @@ extension StagService {
 
     func checkWatch(_ session: StagSession, _ student: StagRole, term: ExamTerm, last: String?, auto: Bool, freed: Int64) async throws {
         let id = term.termID
-        var state = term.state
-        var freed = freed
-        if last.flatMap(ExamState.init(rawValue:)) == .full, state == .available {
-            freed += 1
-            var body = "\(term.when)\(term.inRoom): \(term.seats)."
-            var severity = Severity.info
-            if auto {
-                do {
-                    _ = try await registration(session, student, term: id, registering: true)
-                    body += " Registered for you."
-                    state = .registered
-                } catch {
-                    // STAG's refusal (a StagError) or an upstream failure: told in the notice either way.
-                    body += " Registering failed: \(RPCError(sending: error).message)"
-                    severity = .warning
-                }
-            } else {
-                body += " Register: assistantctl stag.exams.register term_id=\(id)"
-            }
-            try await context.notifier.post(
-                topic: StagTopic.examSeatFreed, title: "A seat is free: \(term.title)", body: body, severity: severity,
-                dedupeKey: "stag.exam.seat_freed:\(session.account):\(id):\(freed)")
+        let wasFull = last.flatMap(ExamState.init(rawValue:)) == .full
+        var register: (@Sendable () async throws -> Void)? = nil
+        if auto {
+            register = { [self] in _ = try await self.registration(session, student, term: id, registering: true) }
         }
-        try await context.database.write { [account = session.account, state, freed] db in
+        let seat = try await alerts.checkSeat(account: session.account, term, wasFull: wasFull, freed: freed, register: register)
+        let state = seat.registered ? ExamState.registered : term.state
+        try await context.database.write { [account = session.account] db in
             try db.execute(
                 sql: "UPDATE stag_watches SET last_state = ?, freed_count = ? WHERE account = ? AND term_id = ?",
-                arguments: [state.rawValue, freed, account, id])
+                arguments: [state.rawValue, seat.freed, account, id])
         }
     }
 }
