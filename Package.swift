@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "assistantd", targets: ["assistantd"]),
         .executable(name: "assistantctl", targets: ["assistantctl"]),
         .library(name: "HostCore", targets: ["HostCore"]),
+        .library(name: "PluginKit", targets: ["PluginKit"]),
         .library(name: "AssistantClient", targets: ["AssistantClient"]),
     ],
     dependencies: [
@@ -48,10 +49,41 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // What a plugin builds on: the plugin protocol, commands, parameters, results, errors,
+        // topics, options, accounts, the upstream client, refresh and cache, study alerts and
+        // calendar output.
+        .target(
+            name: "PluginKit",
+            dependencies: [
+                "AssistantRPC", "CICal",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The runtime: server, dispatcher, registry, scheduler, vault, store and notices. Plugins
+        // never import it; they build on PluginKit.
         .target(
             name: "HostCore",
             dependencies: [
-                "AssistantRPC", "CICal",
+                "AssistantRPC", "PluginKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -83,7 +115,7 @@ let package = Package(
         .target(
             name: "Logbook",
             dependencies: [
-                "HostCore", "CCairo",
+                "PluginKit", "CCairo",
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             path: "Sources/Plugins/Logbook",
@@ -98,7 +130,7 @@ let package = Package(
         .target(
             name: "Tasks",
             dependencies: [
-                "HostCore", "CICal",
+                "PluginKit", "CICal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -111,7 +143,7 @@ let package = Package(
         .target(
             name: "OctoPrint",
             dependencies: [
-                "HostCore",
+                "PluginKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -127,7 +159,7 @@ let package = Package(
         .target(
             name: "KOS",
             dependencies: [
-                "HostCore",
+                "PluginKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -137,7 +169,7 @@ let package = Package(
         .target(
             name: "Stag",
             dependencies: [
-                "HostCore",
+                "PluginKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -238,7 +270,7 @@ let package = Package(
         // The README's "Writing a plugin" example, compiled and tested so the section cannot drift.
         .target(
             name: "ExamplePlugin",
-            dependencies: ["HostCore"],
+            dependencies: ["PluginKit"],
             path: "Tests/ExamplePlugin",
             swiftSettings: strictSwift
         ),

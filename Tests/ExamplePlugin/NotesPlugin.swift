@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// The README's "Writing a plugin" example, compiled and tested: short notes with a daily digest.
 /// A real plugin splits this into Manifest, Commands/, Jobs/, Store/ and Models/ files.

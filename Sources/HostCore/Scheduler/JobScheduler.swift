@@ -4,19 +4,6 @@ import HeapModule
 import Logging
 import NIOConcurrencyHelpers
 
-public struct ScheduledJob: Sendable {
-    /// `<plugin>.<job>`; host jobs use `host.<job>`.
-    public var id: String
-    public var descriptor: JobDescriptor
-    public var action: @Sendable () async throws -> Void
-
-    public init(id: String, descriptor: JobDescriptor, action: @escaping @Sendable () async throws -> Void) {
-        self.id = id
-        self.descriptor = descriptor
-        self.action = action
-    }
-}
-
 public struct JobStatus: Sendable, Codable, Equatable {
     public var id: String
     public var summary: String

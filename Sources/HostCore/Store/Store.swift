@@ -1,5 +1,5 @@
 import Foundation
-@_exported import GRDB
+import GRDB
 
 public enum StoreError: Error, CustomStringConvertible {
     case newerDatabase(path: String, unknown: [String])

@@ -3,18 +3,6 @@ import CryptoExtras
 import Foundation
 import GRDB
 
-public struct VaultEntryInfo: Sendable, Codable, Equatable {
-    public var name: String
-    public var createdAt: String
-    public var updatedAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case name
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-    }
-}
-
 /// The credential vault: one ChaCha20-Poly1305 seal per entry with a fresh random nonce on every
 /// write; the entry's name is the associated data, so a ciphertext moved to another name fails to
 /// open. Ciphertexts live in the database, the key never does.

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The KOS plugin's own errors (block 1400–1499). Each case is one code with one meaning; code
 /// that handles an error matches the case.

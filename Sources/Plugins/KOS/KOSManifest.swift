@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every KOS command, declared once with its parameters and its handler.
 enum KOSManifest {

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every parameter of the KOS plugin's commands, declared once and read typed (`p[KOSParams.examID]`).
 enum KOSParams {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// CTU's KOSapi for a student: OAuth login through the loopback capture, the timetable by week
 /// parity, courses, results, exams and course events, people search, study-office hours, a

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every notice the KOS plugin posts, declared once (the last two are posted by the kit's
 /// refresh part in the plugin's name).

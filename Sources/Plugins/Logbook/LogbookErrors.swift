@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The logbook's own errors (block 1100–1199). Each case is one code with one meaning; code that
 /// handles an error matches the case.

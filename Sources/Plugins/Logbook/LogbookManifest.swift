@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every logbook command, declared once with its parameters and its handler; `help`, the CLI,
 /// the README and the dispatch table all come from here.

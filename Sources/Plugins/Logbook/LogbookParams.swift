@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every parameter of the logbook's commands, declared once and read typed (`p[LogbookParams.entryID]`).
 /// Time and count columns have a key each, made from their enums.

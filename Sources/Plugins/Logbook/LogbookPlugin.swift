@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// The EASA pilot logbook plugin.
 public struct LogbookPlugin: AssistantPlugin {

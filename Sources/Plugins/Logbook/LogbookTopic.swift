@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every notice the logbook posts, declared once.
 enum LogbookTopic: String, PluginTopic {

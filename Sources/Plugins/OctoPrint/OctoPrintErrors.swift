@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The OctoPrint plugin's own errors (block 1000–1099). Each case is one code with one meaning;
 /// code that handles an error matches the case.

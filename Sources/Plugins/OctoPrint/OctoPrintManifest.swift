@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 enum OctoPrintManifest {
 

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every parameter of the OctoPrint plugin's commands, declared once and read typed (`p[OctoPrintParams.printer]`).
 enum OctoPrintParams {

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import HostCore
 import NIOCore
 import NIOHTTP1
+import PluginKit
 
 /// OctoPrint printers: every REST function of OctoPrint 1.11.
 public struct OctoPrintPlugin: AssistantPlugin {

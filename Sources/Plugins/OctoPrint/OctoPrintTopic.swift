@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every notice the OctoPrint plugin posts, declared once.
 enum OctoPrintTopic: String, PluginTopic {

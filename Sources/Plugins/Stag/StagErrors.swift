@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The Stag plugin's own errors (block 1300–1399, listed in the README): one case per code, thrown
 /// as is and handled by case.

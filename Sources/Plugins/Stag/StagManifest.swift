@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every Stag command, declared once with its parameters and its handler.
 enum StagManifest {

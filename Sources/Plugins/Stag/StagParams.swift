@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every parameter of the Stag plugin's commands, declared once and read typed (`p[StagParams.termID]`).
 enum StagParams {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// IS/STAG for students and teachers: timetable, exam terms with registration, grades and
 /// results, subject and teacher details, the year's calendar, the ZČU canteen, and notices when

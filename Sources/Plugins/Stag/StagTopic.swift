@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every notice the Stag plugin posts, declared once (the last three are posted by the kit's
 /// accounts and refresh parts in the plugin's name).

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The tasks plugin's own errors (block 1200–1299). Each case is one code with one meaning; code
 /// that handles an error matches the case.

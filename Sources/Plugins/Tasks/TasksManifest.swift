@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every tasks command, declared once with its parameters and its handler.
 enum TasksManifest {

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every parameter of the tasks plugin's commands, declared once and read typed (`p[TasksParams.id]`).
 enum TasksParams {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// Tasks and events with recurrence, reminders by stdout and mail, iCalendar files, read-only
 /// feeds and two-way CalDAV sync.

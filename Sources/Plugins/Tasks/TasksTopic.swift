@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Every notice the tasks plugin posts, declared once.
 enum TasksTopic: String, PluginTopic {

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.setup`, `kos.login` (the authorization-code flow through the loopback capture),
 /// `kos.login.code`, `kos.status`, `kos.logout`.

@@ -1,7 +1,7 @@
 import Foundation
-import HostCore
 import NIOCore
 import NIOHTTP1
+import PluginKit
 
 /// The OAuth 2.0 server behind KOSapi (reference §2): tokens from `<auth_url>/oauth/token` with
 /// the client's id and secret as HTTP Basic, and `userinfo` with the user's token.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// The application's client and the user's tokens. Refreshes are serialised here: the user's
 /// token is refreshed shortly before it expires and once after a 401; a refused refresh marks

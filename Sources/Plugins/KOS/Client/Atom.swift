@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// An Atom feed or entry (RFC 4287) with a payload in `atom:content`, as KOSapi serves them:
 /// relative links resolved against `xml:base`, the next page's address, and multilingual text.

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 extension UpstreamClient {
     /// Every entry of an Atom collection (KOSapi): follows `rel="next"` until there is none or

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// KOSapi through the kit's `UpstreamClient`: Atom asked for, the token only in
 /// `Authorization: Bearer`. The user's token is refreshed by the keeper before it expires and

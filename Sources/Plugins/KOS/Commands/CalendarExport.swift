@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.export.ics {path, sem?}`: the timetable expanded into dated classes over the semester's
 /// teaching weeks, plus my registered exams, as an iCalendar file (the kit's `CalendarFile`).

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.courses {sem?}` and `kos.results`: my enrolments, internal ones completed with their
 /// course's credits and completion (one `/courses` query for all of them), external ones as

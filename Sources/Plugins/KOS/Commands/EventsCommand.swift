@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.events {sem?}`: the course events (tests and similar) of my enrolled courses.
 extension KOSService {

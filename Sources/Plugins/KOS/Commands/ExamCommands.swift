@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.exams {course?, mine?, sem?}`: a course's exams, mine only, or those of all my enrolled
 /// courses; `registered` from my own exam list when I am logged in.

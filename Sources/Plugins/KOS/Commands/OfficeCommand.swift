@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.office`: the study office's hours. KOSapi does not serve them, so they come from the
 /// config (`[plugins.kos.office_hours]`, weekday → hours text), checked when the plugin starts.

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.people.search {q?, division?, limit?}`: people by name or username, or the teachers of a
 /// division. The match is diacritics-insensitive on our side whatever KOSapi's own matching

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.semester` (public data) and `kos.profile` (the logged-in student).
 extension KOSService {

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.timetable {sem?, parity?}`: the slots of my parallels, one entry per slot, times from the
 /// teaching-hour grid unless the slot carries its own.

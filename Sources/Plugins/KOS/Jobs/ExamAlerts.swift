@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 extension KOSExam: StudyExam {
     var examID: String { id }

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `kos.refresh` (every `refresh_every_min`): the kit's refresh coordinator compares my enrolled
 /// courses' exams, their course events and my enrolments with the stored baseline, and the

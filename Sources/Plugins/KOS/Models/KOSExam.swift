@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// What kind of date an exam is: an exam, or an assessment (`termType` ASSESSMENT).
 enum KOSExamKind: String, Codable, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Query values KOSapi takes, checked before anything is sent.
 enum KOSQuery {

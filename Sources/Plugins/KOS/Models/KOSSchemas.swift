@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The JSON Schemas of the KOS plugin's results. KOSapi's Atom entries leave out what they do not
 /// know, so what comes from an entry may be null; what this plugin computes is always there.

@@ -1,5 +1,5 @@
 import GRDB
-import HostCore
+import PluginKit
 
 /// The OAuth client's settings, the user's login and the watched exams (secrets in the vault: `kos/client_secret`,
 /// `kos/access_token`, `kos/refresh_token`).

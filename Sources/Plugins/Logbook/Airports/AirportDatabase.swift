@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 import Synchronization
 
 struct Airport: Sendable, Hashable {

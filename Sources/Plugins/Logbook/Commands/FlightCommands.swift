@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Flights and FSTD sessions.
 extension LogbookService {

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Reading flight fields from validated JSON-RPC parameters.
 enum FlightParams {

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Profile, aircraft, certificates and airports.
 extension LogbookService {

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Totals, limits, recency and night.
 extension LogbookService {

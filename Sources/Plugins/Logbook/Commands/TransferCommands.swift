@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Import, export and the mailed report.
 extension LogbookService {

@@ -1,6 +1,6 @@
 import CCairo
 import Foundation
-import HostCore
+import PluginKit
 
 /// The EASA logbook layout (AMC1 FCL.050): landscape A4 pages with the 12 column groups, and on
 /// every page the totals of the page, brought forward from the previous pages, and to date, the

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// A logbook file read as batches of whole CSV records, about a megabyte each, so that an import
 /// holds one batch and never the file (a 1 000 000-row file once took the daemon to 1.3 GB). Each

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Reads an export into entries, a batch of rows at a time, collecting every bad row with its line
 /// and reason. What it reads goes to `sink`, which the import points at the logbook.

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// One data row of an import, read through the format's header aliases.
 struct MappedRow {

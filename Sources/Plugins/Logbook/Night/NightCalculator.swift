@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Which definition of night the logbook applies.
 enum NightCriterion: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The daily reminder job: certificates, medicals and recency at 30/14/7/1 days before they
 /// lapse, and flight or duty time at 90% of a limit. Each threshold is notified once: the

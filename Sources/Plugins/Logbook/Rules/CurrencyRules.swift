@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Rolling recency requirements: "N events within a window". An event on day D keeps counting
 /// through `window(D)`; the requirement is met through the window end of the event at which the

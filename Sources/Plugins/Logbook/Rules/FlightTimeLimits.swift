@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// ORO.FTL.210 cumulative limits, evaluated for the windows that end on `at` (UTC dates).
 enum FlightTimeLimits {

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Part-MED MED.A.045(a): validity of class 1, class 2 and LAPL medical certificates, counted
 /// day-for-day from the examination date. The age that decides is the age on the examination date

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Validity status shared by currency, certificates and medicals: `expiring_soon` under 30 days.
 enum ValidityStatus: String, Sendable, CaseIterable {

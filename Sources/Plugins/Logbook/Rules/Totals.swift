@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The EASA column sums as named in results (`*_min` durations, plain counts).
 struct ColumnTotals: Sendable, Equatable {

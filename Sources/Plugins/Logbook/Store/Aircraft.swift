@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 struct Aircraft: Sendable, Equatable {
     var registration: String

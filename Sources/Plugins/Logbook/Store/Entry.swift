@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// Duration columns, in EASA order. Input parameters use the bare name (`night`); results and the
 /// native CSV use `<name>_min`.

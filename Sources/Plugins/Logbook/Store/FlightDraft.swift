@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// What the pilot (or an import row) said about a flight; `complete` fills in what the logbook can
 /// derive and validates the rest, naming the offending field.

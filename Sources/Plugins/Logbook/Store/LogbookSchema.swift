@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The logbook's tables. Durations are integer minutes (`*_min`); instants are minutes since the
 /// epoch (`*_at`, UTC); dates are `YYYY-MM-DD` text so the `sqlite3` shell reads them as they are.

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 struct Profile: Sendable {
     var name: String?

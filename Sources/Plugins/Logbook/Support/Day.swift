@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// A UTC calendar date as a day number (days since 1970-01-01).
 ///

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The JSON Schemas of the logbook's results. Column lists come from the column enums, so a new
 /// column joins its schema by being declared.

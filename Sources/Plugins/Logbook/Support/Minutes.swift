@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Durations travel as integer minutes. Input accepts a JSON integer (minutes), `H:MM`, or decimal
 /// hours as a string (`"1.42"`, rounded to the nearest minute). A non-integer JSON number is refused

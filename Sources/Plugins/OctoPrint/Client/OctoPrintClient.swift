@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import Foundation
-import HostCore
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
+import PluginKit
 
 /// What a 409 means for the request that got it.
 enum ConflictMeaning: Sendable { case printerNotOperational, fileInUse, other }

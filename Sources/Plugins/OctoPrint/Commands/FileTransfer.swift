@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 import Foundation
-import HostCore
 import NIOCore
 import NIOFileSystem
 import NIOHTTP1
+import PluginKit
 
 /// The multipart body of an upload: the part header, the file's chunks as NIO reads them (so an
 /// upload never holds the whole file), the closing fields. `onChunk` reports the running count.

@@ -1,5 +1,5 @@
-import HostCore
 import NIOHTTP1
+import PluginKit
 
 private typealias P = OctoPrintParams
 

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
-import HostCore
 import NIOHTTP1
+import PluginKit
 
 /// Temperature maxima the plugin enforces (OctoPrint itself has none).
 struct TemperatureLimits: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
-import HostCore
 import NIOCore
 import NIOPosix
+import PluginKit
 
 /// `octoprint.discover`: browses DNS-SD `_octoprint._tcp` over mDNS. The query leaves from a
 /// port other than 5353 (a "legacy unicast" query, RFC 6762 §6.7), so responders answer that

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Keeps one push connection per printer, reconnecting with backoff; while a printer's
 /// websocket is down, the `poll` job reads `/api/job` and `/api/printer` for it instead.

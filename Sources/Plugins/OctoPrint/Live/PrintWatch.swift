@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// What one printer is doing, as far as the assistant has seen, fed by the websocket and by
 /// polling alike: a notice is posted on a change of this state only, so the two sources never

@@ -1,11 +1,11 @@
 import Foundation
-import HostCore
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
+import PluginKit
 
 /// OctoPrint's push API over its raw websocket (`/sockjs/websocket`, plain JSON text frames).
 /// async-http-client has no websocket, so this is swift-nio's typed client upgrader.

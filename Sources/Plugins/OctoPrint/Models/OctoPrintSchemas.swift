@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The JSON Schemas of the OctoPrint plugin's results. What OctoPrint itself answers is passed
 /// through as it is: those schemas name the fields this plugin relies on and stay open, because

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// OctoPrint's application-key flow (bundled appkeys plugin): ask for a key, tell the person
 /// where to approve it, poll once a second as the protocol asks, and add the printer with the

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import HostCore
+import PluginKit
 
 extension OctoPrintService {
     /// Checks that `url` is OctoPrint and the key works. A 403 on `/api/version` is a wrong key

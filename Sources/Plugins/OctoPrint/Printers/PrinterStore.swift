@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// A printer as the plugin knows it: one of its kit accounts. The API key (and basic-auth
 /// password) live in the vault as `octoprint/<name>/api_key` and `octoprint/<name>/basic_password`.

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import HostCore
 import NIOCore
 import NIOHTTP1
+import PluginKit
 
 /// A webcam as OctoPrint (1.9+, webcam provider plugins) describes it in `/api/settings`.
 struct WebcamInfo: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
-import HostCore
 import NIOHTTP1
+import PluginKit
 
 /// One account's way to IS/STAG's `rest2` services, on the kit's `UpstreamClient`: the ticket
 /// goes as `Cookie: WSCOOKIE=…` (never in a URL), JSON is asked for, and STAG's statuses get their

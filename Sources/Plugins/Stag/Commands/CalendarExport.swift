@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// The timetable and the registered exams as an iCalendar file (the kit's `CalendarFile`).
 /// `stag.export.ics` writes it on demand; with config `ics_path`, each refresh rewrites it.

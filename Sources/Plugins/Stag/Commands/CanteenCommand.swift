@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// The ZČU canteen menu (reference §3.19): a separate, anonymous ZČU service, not STAG.
 extension StagService {

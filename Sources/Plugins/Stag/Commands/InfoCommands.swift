@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Subject, teacher and student details, the year's calendar, and the teacher's views.
 extension StagService {

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// Timetable, exam terms and registration, grades and results.
 extension StagService {

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 extension ExamTerm: StudyExam {
     var examID: String { String(termID) }

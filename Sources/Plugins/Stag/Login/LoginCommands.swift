@@ -1,6 +1,6 @@
 import Foundation
-import HostCore
 import NIOHTTP1
+import PluginKit
 
 /// Logging in (reference §2): through the university's own page with the redirect captured on
 /// this machine, by pasting the callback address or a ticket, or once with the STAG user name and

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// A student's subjects (`getPredmetyByStudent`): name and credits by `KAT/CODE@year` and `KAT/CODE`.
 typealias SubjectIndex = [String: (name: String?, credits: Int64?)]

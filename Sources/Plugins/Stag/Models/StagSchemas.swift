@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The JSON Schemas of the Stag plugin's results. STAG leaves out what it does not know, so most
 /// fields it supplies may be null; what this plugin computes (states, counts) is always there.

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// One of a person's STAG roles (a student with `osCislo`, a teacher with `ucitIdno`, …). Every
 /// request acts as one of them through `stagUser=<userName>`.

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// STAG's value quirks (reference §1.5), read once here so nothing past the client sees them:
 /// dates as `{"value": "d.M.yyyy"}` objects or zero-padded strings, times as `{"value": "HH:mm"}`

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// A dated timetable occurrence (`rozvrhovaAkce` with `datum`, reference §3.4), in the result's
 /// shape.

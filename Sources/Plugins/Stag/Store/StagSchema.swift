@@ -1,5 +1,5 @@
 import GRDB
-import HostCore
+import PluginKit
 
 /// The Stag plugin's own tables. Refresh baselines live in the kit's `host_refresh`, cached
 /// reads in `host_cache`, accounts in `host_accounts`.

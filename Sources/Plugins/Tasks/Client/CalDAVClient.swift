@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import HostCore
 import NIOCore
 import NIOHTTP1
+import PluginKit
 
 /// A calendar collection on a CalDAV server.
 struct RemoteCalendar: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import HostCore
 import NIOConcurrencyHelpers
+import PluginKit
 
 /// Two-way sync of one CalDAV account: pull (sync-collection with the stored token, or a full
 /// etag comparison), then push (conditional PUT / DELETE), with 412 answers merged by the

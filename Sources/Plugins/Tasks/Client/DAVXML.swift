@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// A WebDAV answer is the kit's `XMLNode` tree (Foundation's XML parser, namespaces on): elements
 /// are matched by namespace and local name, so `<D:href>`, `<href xmlns="DAV:">` and

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import HostCore
 import NIOCore
 import NIOHTTP1
+import PluginKit
 
 /// A read-only ICS subscription: `https`, `http` or `file`, fetched with ETag and If-Modified-Since.
 struct FeedFetcher {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import HostCore
 import NIOConcurrencyHelpers
+import PluginKit
 
 /// tasks.caldav.*: CalDAV accounts on the kit's `Accounts` (password in the vault as
 /// `tasks/<name>/password`), and two-way sync.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// tasks.export.ics and tasks.import.ics.
 extension TasksService {

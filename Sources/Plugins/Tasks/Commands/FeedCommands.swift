@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// tasks.feeds.*: read-only ICS subscriptions whose events show in the agenda.
 extension TasksService {

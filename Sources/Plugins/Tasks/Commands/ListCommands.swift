@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// list, agenda and categories.
 extension TasksService {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// add, get, update, delete, restore, complete, reopen.
 extension TasksService {

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// Parameters → a task: every field checked, every problem a -32602 naming the field.
 enum TaskInput {

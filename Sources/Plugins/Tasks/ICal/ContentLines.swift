@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// What bounds reading a calendar, and why one could not be read at all.
 enum CalendarLimits {

@@ -1,6 +1,6 @@
 import CICal
 import Foundation
-import HostCore
+import PluginKit
 
 /// An RFC 5545 calendar → tasks, through libical's parser (which unfolds lines, unescapes text and
 /// splits multi-valued CATEGORIES). Overridden instances (RECURRENCE-ID) are merged into their

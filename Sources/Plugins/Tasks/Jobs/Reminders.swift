@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// One reminder of one occurrence, due at `fireAt`.
 struct PendingReminder: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// `tasks.agenda`'s result, written straight into the reply (a month is about 20 000 rows: the
 /// `JSONValue` tree and its sorted writing were most of the call's time).

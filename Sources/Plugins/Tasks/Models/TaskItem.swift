@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 enum TaskKind: String, Codable, Sendable, CaseIterable { case todo, event }
 

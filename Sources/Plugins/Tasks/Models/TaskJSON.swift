@@ -1,5 +1,5 @@
 import Foundation
-import HostCore
+import PluginKit
 
 /// The contract's output: UTC instants (`…Z`) with `*_local` wall times and `tz`; dates for all-day.
 enum TaskJSON {

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The JSON Schemas of the tasks plugin's results, declared beside the commands that return them.
 enum TaskSchemas {

@@ -1,6 +1,6 @@
 import Foundation
-import HostCore
 import NIOConcurrencyHelpers
+import PluginKit
 
 /// A wall-clock reading (what a calendar shows), or a whole day when `isDate`. Recurrence is
 /// computed on these, so 09:00 stays 09:00 across daylight-saving changes; an instant is only

@@ -1,6 +1,6 @@
 import CICal
 import Foundation
-import HostCore
+import PluginKit
 
 /// An RRULE, checked part by part, expanded by libical.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// A calendar file into the store, a task at a time, inside the caller's transaction (so the
 /// caller decides, at the end, between committing and rolling everything back). A series waits in

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import HostCore
+import PluginKit
 
 /// Rows ⇄ `TaskItem`. Lists are small JSON arrays in their columns.
 extension TaskItem {

@@ -1,4 +1,4 @@
-import HostCore
+import PluginKit
 
 /// The tasks tables. Times are wall-clock text in the item's `tz` (`YYYY-MM-DDTHH:MM:SS`, or
 /// `YYYY-MM-DD` for all-day), as a calendar shows them; `first_at`/`last_at` are UTC epoch seconds

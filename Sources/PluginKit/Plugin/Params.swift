@@ -119,7 +119,7 @@ public enum ParamValidator {
         return Params(result)
     }
 
-    static func check(_ value: JSONValue, _ type: ParamType, name: String) throws(RPCError) -> JSONValue {
+    package static func check(_ value: JSONValue, _ type: ParamType, name: String) throws(RPCError) -> JSONValue {
         func wrong(_ expected: String) -> RPCError {
             RPCError.invalidParam(name, "must be \(expected), got \(value.typeName)")
         }

@@ -43,7 +43,7 @@ extension AssistantPlugin {
     /// with the declared commands (full names) and jobs.
     public var manifest: PluginManifest { manifest(declaring: commands) }
 
-    func manifest(declaring commands: [PluginCommand<Service>]) -> PluginManifest {
+    package func manifest(declaring commands: [PluginCommand<Service>]) -> PluginManifest {
         let info = self.info
         return PluginManifest(
             id: info.id, version: info.version, summary: info.summary,
@@ -146,8 +146,8 @@ public struct CallContext: Sendable {
 
 /// Namespaced migrations: a plugin's `register("v1")` becomes `<plugin>/v1` in the shared database.
 public struct PluginMigrations: Sendable {
-    let pluginID: String
-    var entries: [(String, @Sendable (Database) throws -> Void)] = []
+    package let pluginID: String
+    package var entries: [(String, @Sendable (Database) throws -> Void)] = []
 
     public init(pluginID: String) { self.pluginID = pluginID }
 

@@ -1,9 +1,9 @@
 /// A plugin's window on the vault: every name is relative to `<plugin>/`.
 public struct VaultScope: Sendable {
     public let prefix: String
-    let vault: Vault
+    let vault: any SecretStoring
 
-    init(pluginID: String, vault: Vault) {
+    package init(pluginID: String, vault: any SecretStoring) {
         prefix = pluginID + "/"
         self.vault = vault
     }

@@ -31,6 +31,28 @@ public struct PluginContext: Sendable {
     /// of the plugin's service in the daemon's service group, cancelled after `teardown` at the
     /// latest. Never `Task {}`.
     public let background: BackgroundTasks
+
+    package init(
+        pluginID: String, config: PluginConfig, vault: VaultScope, database: DatabasePool, http: HTTPClient, httpTimeout: Duration,
+        notifier: PluginNotifier, clock: any HostClock, scheduler: PluginScheduler, timeZone: TimeZone, logger: Logger, accounts: Accounts,
+        cache: ReadCache, refresh: RefreshCoordinator, background: BackgroundTasks
+    ) {
+        self.pluginID = pluginID
+        self.config = config
+        self.vault = vault
+        self.database = database
+        self.http = http
+        self.httpTimeout = httpTimeout
+        self.notifier = notifier
+        self.clock = clock
+        self.scheduler = scheduler
+        self.timeZone = timeZone
+        self.logger = logger
+        self.accounts = accounts
+        self.cache = cache
+        self.refresh = refresh
+        self.background = background
+    }
 }
 
 public struct PluginConfig: Sendable {
@@ -46,7 +68,12 @@ public struct PluginConfig: Sendable {
 /// Posts notices on behalf of one plugin.
 public struct PluginNotifier: Sendable {
     let pluginID: String
-    let center: NoticeCenter
+    let center: any NoticePosting
+
+    package init(pluginID: String, center: any NoticePosting) {
+        self.pluginID = pluginID
+        self.center = center
+    }
 
     /// Posts a notice, routed by topic and severity, or, with `channels`, to exactly those sinks.
     /// Returns false when the dedupe key was seen before (nothing was sent).
@@ -68,10 +95,10 @@ public struct PluginNotifier: Sendable {
         topicNamed topic: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
         attachments: [OutgoingAttachment] = [], channels: Set<NoticeChannel>? = nil
     ) async throws -> Bool {
-        try await center.post(
+        try await center.postDraft(
             NoticeDraft(
                 topic: topic, plugin: pluginID, title: title, body: body, severity: severity, dedupeKey: dedupeKey,
-                attachments: attachments, channels: channels)) != nil
+                attachments: attachments, channels: channels))
     }
 
     /// Whether mail is configured (`[notify.mail]`).
@@ -90,7 +117,7 @@ public struct PluginNotifier: Sendable {
     }
 
     private func mail(to: String, title: String, body: String, attachments: [OutgoingAttachment], topicNamed topic: String) async throws {
-        try await center.post(
+        try await center.postDraft(
             NoticeDraft(
                 topic: topic, plugin: pluginID, title: title, body: body, severity: .info,
                 dedupeKey: nil, attachments: attachments, directRecipient: to))
@@ -100,7 +127,12 @@ public struct PluginNotifier: Sendable {
 /// One-shot instants for a plugin (reminders), fired to the second through the host clock.
 public struct PluginScheduler: Sendable {
     let pluginID: String
-    let scheduler: JobScheduler
+    let scheduler: any JobScheduling
+
+    package init(pluginID: String, scheduler: any JobScheduling) {
+        self.pluginID = pluginID
+        self.scheduler = scheduler
+    }
 
     public func fire(at instant: Date, id: String, _ action: @escaping @Sendable () async throws -> Void) async {
         await scheduler.scheduleOnce(id: "\(pluginID).\(id)", at: instant, action: action)

@@ -56,7 +56,7 @@ public actor Accounts {
     /// The notice posted when an account flips to needs-reauth (default `<plugin>.auth.expired`).
     private var expiredTopic: String?
 
-    init(pluginID: String, pool: DatabasePool, vault: VaultScope, notifier: PluginNotifier, clock: any HostClock) {
+    package init(pluginID: String, pool: DatabasePool, vault: VaultScope, notifier: PluginNotifier, clock: any HostClock) {
         self.pluginID = pluginID
         self.pool = pool
         self.vault = vault

@@ -8,7 +8,7 @@ import Foundation
 ///                   result: "the entry", use: LogbookService.flightsGet)
 public struct PluginCommand<Service: Sendable>: Sendable {
     public var descriptor: CommandDescriptor
-    let handler: @Sendable (Service, Params, CallContext) async throws -> any CallResult
+    package let handler: @Sendable (Service, Params, CallContext) async throws -> any CallResult
 
     /// The general form: any closure over the service, the validated parameters and the call.
     public init(
@@ -93,7 +93,7 @@ public struct PluginCommand<Service: Sendable>: Sendable {
 /// A periodic job: its descriptor and its handler.
 public struct PluginJob<Service: Sendable>: Sendable {
     public var descriptor: JobDescriptor
-    let handler: @Sendable (Service) async throws -> Void
+    package let handler: @Sendable (Service) async throws -> Void
 
     public init(
         _ id: String, _ summary: String, schedule: JobSchedule, jitter: Duration = .zero, timeout: Duration = .seconds(300),

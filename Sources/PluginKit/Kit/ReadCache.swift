@@ -19,7 +19,7 @@ public struct ReadCache: Sendable {
     public var maxAge: Duration
     public var maxBytes: Int
 
-    init(pluginID: String, pool: DatabasePool, clock: any HostClock, maxAge: Duration = .seconds(30 * 86_400), maxBytes: Int = 32 << 20) {
+    package init(pluginID: String, pool: DatabasePool, clock: any HostClock, maxAge: Duration = .seconds(30 * 86_400), maxBytes: Int = 32 << 20) {
         self.pluginID = pluginID
         self.pool = pool
         self.clock = clock

@@ -58,12 +58,12 @@ public actor RefreshCoordinator {
 
     public nonisolated let pluginID: String
     let pool: DatabasePool
-    let scheduler: JobScheduler
+    let scheduler: any JobScheduling
     let notifier: PluginNotifier
     let clock: any HostClock
     private var armed: [String: Refresh] = [:]
 
-    init(pluginID: String, pool: DatabasePool, scheduler: JobScheduler, notifier: PluginNotifier, clock: any HostClock) {
+    package init(pluginID: String, pool: DatabasePool, scheduler: any JobScheduling, notifier: PluginNotifier, clock: any HostClock) {
         self.pluginID = pluginID
         self.pool = pool
         self.scheduler = scheduler

@@ -5,7 +5,7 @@
 public struct ParamRule: Sendable {
     /// What the rule asks, for `help`.
     public let summary: String
-    let check: @Sendable (Params) throws(RPCError) -> Void
+    package let check: @Sendable (Params) throws(RPCError) -> Void
 
     public init(_ summary: String, check: @escaping @Sendable (Params) throws(RPCError) -> Void) {
         self.summary = summary
