@@ -1,0 +1,40 @@
+import AssistantTesting
+import Foundation
+import Testing
+
+/// Plugins build on the kit alone: no plugin (nor the example) imports the runtime or another
+/// plugin, and the kit does not import the runtime.
+@Suite struct ModuleBoundaryTests {
+    static let plugins = ["Logbook", "OctoPrint", "Tasks", "Stag", "KOS"]
+
+    static func imports(under folder: String) throws -> [(file: String, module: String)] {
+        let root = "\(Peers.packageRoot)/\(folder)"
+        let files = try #require(FileManager.default.subpaths(atPath: root)).filter { $0.hasSuffix(".swift") }
+        var found: [(String, String)] = []
+        for file in files {
+            let text = try String(contentsOfFile: "\(root)/\(file)", encoding: .utf8)
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard let at = words.firstIndex(of: "import"), at + 1 < words.count, words[..<at].allSatisfy({ $0.hasPrefix("@") }) else { continue }
+                found.append(("\(folder)/\(file)", String(words[at + 1])))
+            }
+        }
+        return found
+    }
+
+    @Test func pluginsImportTheKitNotTheRuntimeNorEachOther() throws {
+        for plugin in Self.plugins {
+            let imports = try Self.imports(under: "Sources/Plugins/\(plugin)")
+            #expect(imports.contains { $0.module == "PluginKit" }, "\(plugin) builds on the kit")
+            let crossing = imports.filter { $0.module == "HostCore" || (Self.plugins.contains($0.module) && $0.module != plugin) }
+            #expect(crossing.isEmpty, "\(crossing)")
+        }
+        #expect(try Self.imports(under: "Tests/ExamplePlugin").filter { $0.module == "HostCore" }.isEmpty)
+    }
+
+    @Test func theKitDoesNotImportTheRuntime() throws {
+        let imports = try Self.imports(under: "Sources/PluginKit")
+        #expect(imports.count > 20, "the scan found the kit's imports")
+        #expect(imports.filter { $0.module == "HostCore" }.isEmpty)
+    }
+}
