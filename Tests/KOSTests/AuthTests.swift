@@ -140,8 +140,15 @@ import Testing
         #expect(done["logged_in"] == true, "\(done)")
         #expect(done["username"] == "novakjan")
         #expect(done["expires_at"] == "2026-11-24T08:05:00Z", "the token's expiry on the host clock")
-        let vault = try await bench.host.call("vault.list").get().encodedString()
-        #expect(vault.contains("kos/access_token") && vault.contains("kos/refresh_token"))
+        // The login is the account of its username, through the kit's accounts: its tokens are
+        // the account's secrets, its expiry a setting, its state shown per account.
+        let names = (try await bench.host.call("vault.list").get().arrayValue ?? []).compactMap { $0["name"]?.stringValue }
+        #expect(Set(names).isSuperset(of: ["kos/novakjan/access_token", "kos/novakjan/refresh_token"]), "\(names)")
+        #expect(!names.contains("kos/access_token"))
+        #expect(
+            done["accounts"] == [
+                ["name": "novakjan", "default": true, "state": "ready", "detail": .null, "expires_at": "2026-11-24T08:05:00Z"]
+            ])
         // Tokens travel in headers only: never in a query string.
         let requests = try await bench.requests()
         #expect(requests.allSatisfy { !($0["query"]?.stringValue ?? "").contains("token") })
@@ -149,7 +156,8 @@ import Testing
 
         _ = try await bench.host.call("kos.logout").get()
         #expect(try await bench.host.call("kos.status").get()["logged_in"] == false)
-        #expect(!(try await bench.host.call("vault.list").get().encodedString().contains("kos/access_token")))
+        #expect(!(try await bench.host.call("vault.list").get().encodedString().contains("kos/novakjan/")), "the account's tokens are gone")
+        #expect(try await bench.host.call("kos.status").get()["accounts"] == [])
         await bench.stop()
     }
 
@@ -192,5 +200,41 @@ import Testing
             #expect(error.data?["param"] == "callback_url")
         }
         await bench.stop()
+    }
+
+    /// A login kept by an earlier version (one `kos_login` row, tokens as `kos/access_token`)
+    /// becomes the account of its username at the next start: its tokens under the account, a
+    /// login that needed re-auth still needing it (and no second notice), the old row gone.
+    @Test func aLoginFromAnEarlierVersionBecomesAnAccount() async throws {
+        let bench = try await Self.start()
+        try await bench.setUp()
+        try await bench.host.host.vault.set("kos/access_token", secret: "legacy-access")
+        try await bench.host.host.vault.set("kos/refresh_token", secret: "legacy-refresh")
+        try await bench.host.host.store.pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO kos_login(one, username, expires_at, state, detail) VALUES (1, 'novakjan', ?, 'needs_reauth', 'it was refused')",
+                arguments: [ISO8601.date("2026-11-24T09:00:00Z")!.timeIntervalSince1970])
+        }
+        await bench.host.stop()
+        let again = try await TestHost.started(plugins: [KOSPlugin()], clock: bench.clock, directory: bench.host.directory)
+        let status = try await again.call("kos.status").get()
+        #expect(
+            status["accounts"] == [
+                ["name": "novakjan", "default": true, "state": "needs_reauth", "detail": "it was refused", "expires_at": "2026-11-24T09:00:00Z"]
+            ])
+        #expect(status["state"] == "needs_reauth")
+        #expect(try await again.host.vault.get("kos/novakjan/access_token") == "legacy-access")
+        #expect(try await again.host.vault.get("kos/novakjan/refresh_token") == "legacy-refresh")
+        #expect(try await again.host.vault.get("kos/access_token") == nil)
+        #expect(try await again.host.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM kos_login") } == 0)
+        #expect(try await again.call("notifications.list", ["topic": "kos.auth.expired"]).get() == [], "no notice for a state it already had")
+        guard case .failure(let refused) = try await again.call("kos.profile") else {
+            Issue.record("served a login that needs re-auth")
+            return
+        }
+        #expect(refused.code == -32003)
+        #expect(refused.data?["fix"] == "assistantctl kos.login")
+        await again.stop()
+        bench.fake.stop()
     }
 }

@@ -143,10 +143,10 @@ import Testing
         ] {
             _ = try await bench.call(method, params)
         }
-        let first = try #require(try await bench.host.host.vault.get("kos/access_token"))
+        let first = try #require(try await bench.host.host.vault.get("kos/novakjan/access_token"))
         try await bench.admin("expire")
         _ = try await bench.call("kos.profile")
-        let second = try #require(try await bench.host.host.vault.get("kos/access_token"))
+        let second = try #require(try await bench.host.host.vault.get("kos/novakjan/access_token"))
         #expect(first != second, "the 401 brought a new token")
         let requests = try await bench.requests()
         let api = requests.filter { ($0["path"]?.stringValue ?? "").hasPrefix("/api/3/") }
@@ -156,6 +156,35 @@ import Testing
             let address = (request["path"]?.stringValue ?? "") + "?" + (request["query"]?.stringValue ?? "")
             #expect(!address.contains(first) && !address.contains(second) && !address.lowercased().contains("token="), "\(request)")
         }
+        await bench.stop()
+    }
+}
+
+/// Two KOS logins side by side, as the kit's accounts: each command reads with the named
+/// account's token (the default one's when none is named), and logging one out keeps the other.
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct KOSAccountsTests {
+    @Test func twoLoginsAreTwoAccounts() async throws {
+        let bench = try await TokenTests.loggedIn()
+        try await bench.admin("authorize", ["user": "obriesea"])
+        let second = try #require(try await bench.call("kos.login")["login_url"]?.stringValue)
+        _ = try await Browser.open(second)
+        #expect(try await bench.call("kos.login.wait")["logged_in"] == true)
+        let status = try await bench.call("kos.status")
+        #expect((status["accounts"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue } == ["novakjan", "obriesea"])
+        #expect(status["username"] == "novakjan", "the first login stays the default")
+        #expect(try await bench.call("kos.profile")["username"] == "novakjan")
+        #expect(try await bench.call("kos.profile", ["account": "obriesea"])["username"] == "obriesea")
+        guard case .failure(let unknown) = try await bench.host.call("kos.profile", ["account": "nobody"]) else {
+            Issue.record("an unknown account was used")
+            return
+        }
+        #expect(unknown.code == -32602)
+        #expect(unknown.data?["param"] == "account")
+        #expect(try await bench.call("kos.logout", ["account": "novakjan"]) == ["logged_in": false, "username": "novakjan"])
+        let after = try await bench.call("kos.status")
+        #expect((after["accounts"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue } == ["obriesea"])
+        #expect(after["username"] == "obriesea", "the only account left is the default")
+        #expect(try await bench.call("kos.profile")["username"] == "obriesea")
         await bench.stop()
     }
 }

@@ -10,7 +10,7 @@ the real 1000 so that paging is exercised); `lang` with `multilang=true` for eve
 variant, else only the asked one; `fields=entry(content(a,b))` keeps only those elements.
 String matching in RSQL is case-insensitive but NOT diacritics-insensitive, so a search for
 "novak" does not find "Novák" unless the client widens its pattern.
-Admin (POST, JSON): /_admin/authorize {"mode": "normal" | "deny" | "wrong_state"},
+Admin (POST, JSON): /_admin/authorize {"mode": "normal" | "deny" | "wrong_state", "user"?: who signs in},
 /_admin/expire (every access token becomes invalid), /_admin/revoke (every refresh token too),
 /_admin/exam {"id", …fields of EXAMS}: add an exam or change one (occupancy),
 /_admin/event {"id", …fields of EVENTS}, /_admin/enrollment {"code", "completed"?, "assessment"?},
@@ -320,7 +320,9 @@ class Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or "{}")
             with lock:
                 if parts.path == "/_admin/authorize":
-                    mode["authorize"] = body["mode"]
+                    mode["authorize"] = body.get("mode", "normal")
+                    # Who the login page signs in (another student for a second account).
+                    mode["user"] = body.get("user", "novakjan")
                 elif parts.path == "/_admin/expire":
                     access.clear()
                 elif parts.path == "/_admin/revoke":
@@ -361,7 +363,7 @@ class Handler(BaseHTTPRequestHandler):
                 redirect = codes.pop(form.get("code", [""])[0], None)
             if redirect is None or redirect != form.get("redirect_uri", [""])[0]:
                 return self.answer(400, {"error": "invalid_grant"})
-            return self.answer(200, self.tokens("novakjan"))
+            return self.answer(200, self.tokens(mode.get("user", "novakjan")))
         if grant == "refresh_token":
             with lock:
                 user = refresh.pop(form.get("refresh_token", [""])[0], None)

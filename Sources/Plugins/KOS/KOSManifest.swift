@@ -10,7 +10,7 @@ enum KOSManifest {
             id: id, version: version,
             summary: "CTU KOSapi: timetable by week parity, courses, results, exams, course events, people search, office hours; notices",
             topics: KOSTopic.self, errors: KOSError.block,
-            vaultNames: ["client_secret", "access_token", "refresh_token"], options: KOSConfig.self)
+            vaultNames: ["client_secret", "<account>/access_token", "<account>/refresh_token", "pending_login"], options: KOSConfig.self)
     }
 
     static let jobs: [PluginJob<KOSService>] = [
@@ -40,7 +40,8 @@ enum KOSManifest {
                 params: [KOSParams.clientID, KOSParams.clientSecret, KOSParams.apiURL, KOSParams.authURL, KOSParams.redirectPort],
                 result: KOSSchemas.setup, use: KOSService.setup),
             Command(
-                "login", "Starts the login; open the printed address in a browser on this machine", result: KOSSchemas.loginStarted,
+                "login", "Starts a login (another account for another username); open the printed address in a browser on this machine",
+                result: KOSSchemas.loginStarted,
                 use: KOSService.login),
             Command(
                 "login.wait", "Waits until the browser login has finished",
@@ -49,23 +50,25 @@ enum KOSManifest {
                 "login.code", "Completes a login with the pasted address the browser was redirected to",
                 params: [KOSParams.callbackURL], result: KOSSchemas.status, use: KOSService.loginCode),
             Command(
-                "status", "Shows whether you are logged in, as whom, and the token's expiry", result: KOSSchemas.status,
-                use: KOSService.status),
-            Command("logout", "Forgets your tokens", result: KOSSchemas.loggedOut, use: KOSService.logout),
+                "status", "Shows whether you are logged in, as whom, and the token's expiry; every account with its state",
+                params: [KOSParams.account], result: KOSSchemas.status, use: KOSService.status),
+            Command(
+                "logout", "Forgets an account's login and tokens (the default account's when none is named)", params: [KOSParams.account],
+                result: KOSSchemas.loggedOut, use: KOSService.logout),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
                 params: [KOSParams.which], result: KOSSchemas.semester, use: KOSService.semester),
             Command(
                 "timetable", "My timetable slots, by day and start, filtered by week parity",
-                params: [KOSParams.semester, KOSParams.parity], result: KOSSchemas.timetable,
+                params: [KOSParams.semester, KOSParams.parity, KOSParams.account], result: KOSSchemas.timetable,
                 use: KOSService.timetable),
             Command(
                 "courses", "My enrolled courses in a semester, with credits",
-                params: [KOSParams.anySemester], result: KOSSchemas.courses,
+                params: [KOSParams.anySemester, KOSParams.account], result: KOSSchemas.courses,
                 use: KOSService.courses),
             Command(
                 "results", "Credits enrolled and obtained per semester and in total (external enrolments count)",
-                result: KOSSchemas.results,
+                params: [KOSParams.account], result: KOSSchemas.results,
                 use: KOSService.results),
             Command(
                 "course", "A course's details (public data)",
@@ -73,11 +76,11 @@ enum KOSManifest {
                 use: KOSService.course),
             Command(
                 "exams", "Exams: of a course, mine only, or of all my enrolled courses",
-                params: [KOSParams.course, KOSParams.mine, KOSParams.examSemester],
+                params: [KOSParams.course, KOSParams.mine, KOSParams.examSemester, KOSParams.account],
                 result: KOSSchemas.exams,
                 use: KOSService.exams),
             Command(
-                "events", "The course events (tests and similar) of my enrolled courses", params: [KOSParams.semester],
+                "events", "The course events (tests and similar) of my enrolled courses", params: [KOSParams.semester, KOSParams.account],
                 result: KOSSchemas.events, use: KOSService.events),
             Command(
                 "people.search", "Finds people and teachers by name or username (accents optional), or lists a division's teachers",
@@ -88,7 +91,7 @@ enum KOSManifest {
                 result: KOSSchemas.office, use: KOSService.office),
             Command(
                 "export.ics", "Writes the semester's classes, week by week, and my registered exams to an .ics file",
-                params: [KOSParams.path, KOSParams.semester], result: KOSSchemas.exported, use: KOSService.exportICS),
+                params: [KOSParams.path, KOSParams.semester, KOSParams.account], result: KOSSchemas.exported, use: KOSService.exportICS),
             Command(
                 "exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [KOSParams.examID],
                 result: KOSSchemas.watch, use: KOSService.watch),
@@ -98,7 +101,7 @@ enum KOSManifest {
             Command("exams.unwatch", "Stops watching an exam", params: [KOSParams.examID], result: KOSSchemas.unwatched, use: KOSService.unwatch),
             Command(
                 "profile", "Your name, username, study programme, study group, grade and status",
-                result: KOSSchemas.profile, use: KOSService.profile),
+                params: [KOSParams.account], result: KOSSchemas.profile, use: KOSService.profile),
         ]
     }
 }

@@ -3,6 +3,7 @@ import PluginKit
 /// Every parameter of the KOS plugin's commands, declared once and read typed (`p[KOSParams.examID]`).
 enum KOSParams {
     static let clientID = Param<String>.required("client_id", help: "the application's client id")
+    static let account = Param<String>("account", help: "whose KOS login (a username, as kos.status lists them); the default one when left out")
     static let clientSecret = Param<String>.required("client_secret", .secret, help: "the application's client secret")
     static let apiURL = Param<String>("api_url", help: "KOSapi (default https://kosapi.fit.cvut.cz/api/3)")
     static let authURL = Param<String>("auth_url", help: "the OAuth server (default https://auth.fit.cvut.cz)")

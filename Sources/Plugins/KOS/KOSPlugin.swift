@@ -26,7 +26,11 @@ public struct KOSPlugin: AssistantPlugin {
         if case .failure(let problem) = KOSService.officeHours(context.config[KOSConfig.officeHours]) {
             return .notConfigured("[plugins.kos] \(problem.message)")
         }
-        return .ready(KOSService(context: context, grid: grid))
+        await context.accounts.setCommands(
+            reauth: { _ in TokenKeeper.fix }, add: TokenKeeper.fix, expiredTopic: KOSTopic.authExpired)
+        let service = KOSService(context: context, grid: grid)
+        try await service.tokens.adoptEarlierLogin()
+        return .ready(service)
     }
 
     public func teardown(_ service: KOSService) async {

@@ -79,34 +79,45 @@ extension KOSService {
         guard let code = items["code"], !code.isEmpty else { throw KOSError.loginFailed("the redirect has no code") }
         let oauth = try await tokens.oauth()
         let fresh = try await oauth.exchange(code: code, redirectURI: redirectURI)
-        let username = try await oauth.username(access: fresh.access)
+        // The username names the account: a login without one cannot be kept apart from others.
+        guard let username = try await oauth.username(access: fresh.access) else {
+            throw KOSError.badAnswer("the OAuth server's userinfo has no username")
+        }
         try await tokens.store(fresh, username: username)
         try await context.vault.delete("pending_login")
-        return try await status()
+        return try await status(account: username)
     }
 
     func loginWait(_ params: Params) async throws -> JSONValue {
         switch try await logins.settled("user", within: .seconds(params[KOSParams.timeoutS] ?? 600)) {
         case nil: throw RPCError.invalidParams("no login was started; run kos.login")
         case .waiting?: return ["logged_in": false, "state": "waiting"]
-        case .succeeded?: return try await status()
+        case .succeeded?: return try await status(account: nil)
         case .failed(let why)?: return ["logged_in": false, "state": "failed", "detail": .string(why)]
         }
     }
 
-    func status() async throws -> JSONValue {
+    func status(_ params: Params) async throws -> JSONValue {
+        try await status(account: params[KOSParams.account])
+    }
+
+    /// The named account's login (else the default one's) at the top, and every account with its
+    /// state: one that needs a new login does not hide the others.
+    func status(account name: String?) async throws -> JSONValue {
         guard let client = try await tokens.client() else { return ["set_up": false, "logged_in": false] }
-        let login = try await tokens.login()
+        let all = try await accounts.list()
+        let shown = name == nil ? all.first(where: \.isDefault) : try await accounts.resolve(name)
         return [
             "set_up": true, "client_id": .string(client.id), "api_url": .string(client.apiURL),
-            "logged_in": .bool(login?.state == "ready"), "username": login?.username.map(JSONValue.string) ?? .null,
-            "expires_at": login.map { .string(ISO8601.string($0.expiresAt)) } ?? .null, "state": login.map { .string($0.state) } ?? "logged_out",
-            "detail": login?.detail.map(JSONValue.string) ?? .null,
+            "logged_in": .bool(shown?.state == .ready), "username": shown.map { .string($0.name) } ?? .null,
+            "expires_at": shown?["expires_at"] ?? .null, "state": shown.map { .string($0.state.rawValue) } ?? "logged_out",
+            "detail": shown?.detail.map(JSONValue.string) ?? .null, "accounts": .array(all.map(\.json)),
         ]
     }
 
-    func logout() async throws -> JSONValue {
-        try await tokens.logout()
-        return ["logged_in": false]
+    func logout(_ params: Params) async throws -> JSONValue {
+        let username = try await accounts.resolve(params[KOSParams.account]).name
+        try await tokens.logout(username)
+        return ["logged_in": false, "username": .string(username)]
     }
 }

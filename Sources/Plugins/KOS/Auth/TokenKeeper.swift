@@ -2,10 +2,13 @@ import Foundation
 import GRDB
 import PluginKit
 
-/// The application's client and the user's tokens. Refreshes are serialised here: the user's
-/// token is refreshed shortly before it expires and once after a 401; a refused refresh marks
-/// the login as needing re-auth (one `kos.auth.expired` notice). The client-credentials token
-/// for public data is kept in memory only.
+/// The application's client and each account's tokens. An account is one KOS login, named by its
+/// username, kept by the kit's `Accounts` (its state per account in `kos.status` and `status`,
+/// one re-auth path): the tokens are its secrets (`kos/<username>/access_token`, `…/refresh_token`)
+/// and their expiry its setting. Refreshes are serialised here, per account: a token is refreshed
+/// shortly before it expires and once after a 401; a refused refresh marks the account as needing
+/// re-auth (one `kos.auth.expired` notice). The client-credentials token for public data is kept
+/// in memory only.
 actor TokenKeeper {
     struct Client: Sendable {
         var id: String
@@ -14,51 +17,49 @@ actor TokenKeeper {
         var redirectPort: Int?
     }
 
-    struct Login: Sendable {
-        var username: String?
-        var expiresAt: Date
-        var state: String
-        var detail: String?
-    }
-
     let context: PluginContext
+    var accounts: Accounts { context.accounts }
     private var publicToken: (token: String, expiresAt: Date)?
-    private var refreshing = false
-    private var refreshWaiters: [CheckedContinuation<Void, any Error>] = []
+    /// The accounts whose refresh is under way, and who waits for each.
+    private var refreshing: Set<String> = []
+    private var refreshWaiters: [String: [CheckedContinuation<Void, any Error>]] = [:]
     /// Refresh this long before expiry.
     static let margin: TimeInterval = 60
+    static let fix = "assistantctl kos.login"
 
     init(context: PluginContext) { self.context = context }
 
-    /// The two rows as last read. This actor is their only writer, so they are read once and
-    /// again only after it changes them, not on every request of every command. The read stays
-    /// synchronous on purpose: the token logic decides on what it read without a suspension in
-    /// between (a second refresh would spend a grant), and the read happens once, not per call.
-    private var rows: (client: Client?, login: Login?)?
+    /// The application row as last read. This actor is its only writer, so it is read once and
+    /// again only after it changes, not on every request of every command.
+    private var clientRow: Client??
 
-    private func stored() throws -> (client: Client?, login: Login?) {
-        if let rows { return rows }
+    func client() throws -> Client? {
+        if let clientRow { return clientRow }
         let fresh = try context.database.read { db in
-            let client = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_client").map {
+            try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_client").map {
                 Client(id: $0["client_id"], apiURL: $0["api_url"], authURL: $0["auth_url"], redirectPort: $0["redirect_port"])
             }
-            let login = try GRDB.Row.fetchOne(db, sql: "SELECT * FROM kos_login").map {
-                Login(username: $0["username"], expiresAt: Date(timeIntervalSince1970: $0["expires_at"]), state: $0["state"], detail: $0["detail"])
-            }
-            return (client, login)
         }
-        rows = fresh
+        clientRow = .some(fresh)
         return fresh
     }
 
-    func client() throws -> Client? { try stored().client }
+    /// The account (a KOS username) whose study data a command reads: the named one, or the
+    /// default; -32003 naming the fix when it needs a new login or there is none.
+    func usable(_ name: String?) async throws -> String {
+        if name == nil, try await accounts.list().isEmpty { throw needsLogin("no one is logged in") }
+        return try await accounts.usable(name).name
+    }
 
-    func login() throws -> Login? { try stored().login }
+    /// The default account when its login is usable (public data), else nil.
+    func readyUsername() async throws -> String? {
+        guard let account = try? await accounts.resolve(nil), account.state == .ready else { return nil }
+        return account.name
+    }
 
-    /// The logged-in user's name when the login is usable, else nil.
-    func readyUsername() throws -> String? {
-        guard let login = try login(), login.state == "ready" else { return nil }
-        return login.username
+    /// Every account whose login is usable (the refresh and evening jobs walk them).
+    func readyUsernames() async throws -> [String] {
+        try await accounts.list().filter { $0.state == .ready }.map(\.name)
     }
 
     func oauth() async throws -> OAuthClient {
@@ -76,81 +77,80 @@ actor TokenKeeper {
                         redirect_port = excluded.redirect_port
                     """, arguments: [client.id, client.apiURL, client.authURL, client.redirectPort])
         }
-        rows = nil
+        clientRow = nil
         publicToken = nil
     }
 
-    func store(_ tokens: OAuthClient.Tokens, username: String?) async throws {
-        try await context.vault.set("access_token", secret: tokens.access)
-        if let refresh = tokens.refresh { try await context.vault.set("refresh_token", secret: refresh) }
-        let expires = context.clock.now.addingTimeInterval(tokens.expiresIn).timeIntervalSince1970
-        try await context.database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO kos_login(one, username, expires_at, state, detail) VALUES (1, ?, ?, 'ready', NULL)
-                    ON CONFLICT(one) DO UPDATE SET username = coalesce(excluded.username, username), expires_at = excluded.expires_at,
-                        state = 'ready', detail = NULL
-                    """, arguments: [username, expires])
-        }
-        rows = nil
+    /// Saves a login's tokens as the account `username` (a new login, or a refresh of one): the
+    /// account is ready again.
+    func store(_ tokens: OAuthClient.Tokens, username: String) async throws {
+        var secrets = ["access_token": tokens.access]
+        if let refresh = tokens.refresh { secrets["refresh_token"] = refresh }
+        let expires = context.clock.now.addingTimeInterval(tokens.expiresIn)
+        try await accounts.save(username, settings: ["expires_at": .string(ISO8601.string(expires))], secrets: secrets, param: "username")
     }
 
-    /// The user's token, refreshed first when it is about to expire; -32003 when there is no
-    /// usable login.
-    func userToken() async throws -> String {
-        guard let login = try login(), login.state == "ready", let access = try await context.vault.get("access_token") else {
-            throw needsLogin(try login()?.detail ?? "no one is logged in")
+    /// The account's token, refreshed first when it is about to expire; -32003 when its login is
+    /// not usable.
+    func userToken(_ username: String) async throws -> String {
+        let account = try await accounts.usable(username)
+        guard let access = try await accounts.secret(username, "access_token") else {
+            throw await expire(username, "the token was not stored")
         }
-        if isFresh(login) { return access }
-        try await refreshIfStillExpiring()
-        guard let fresh = try await context.vault.get("access_token") else { throw needsLogin("the token was not stored") }
+        if isFresh(account) { return access }
+        try await refreshIfStillExpiring(username)
+        guard let fresh = try await accounts.secret(username, "access_token") else { throw await expire(username, "the token was not stored") }
         return fresh
     }
 
     /// Refreshes unless another caller's refresh has finished since this caller read the expiry
     /// (it read it before a suspension): a second refresh would only spend a grant.
-    private func refreshIfStillExpiring() async throws {
-        if !refreshing, let login = try login(), login.state == "ready", isFresh(login) { return }
-        try await refresh()
-    }
-
-    /// More than `margin` left before the token expires.
-    private func isFresh(_ login: Login) -> Bool {
-        login.expiresAt.timeIntervalSince(context.clock.now) > Self.margin
-    }
-
-    /// Uses the refresh token once; a refusal ends the login (needs re-auth, one notice).
-    /// Callers that arrive while a refresh is under way wait for it: the server rotates refresh
-    /// tokens, so a second refresh with the same token would be refused and end the login.
-    func refresh() async throws {
-        if refreshing {
-            try await withCheckedThrowingContinuation { refreshWaiters.append($0) }
+    private func refreshIfStillExpiring(_ username: String) async throws {
+        if !refreshing.contains(username), let account = try? await accounts.resolve(username), account.state == .ready, isFresh(account) {
             return
         }
-        refreshing = true
+        try await refresh(username)
+    }
+
+    /// More than `margin` left before the account's token expires.
+    private func isFresh(_ account: Accounts.Account) -> Bool {
+        guard let text = account["expires_at"]?.stringValue, let expires = ISO8601.date(text) else { return false }
+        return expires.timeIntervalSince(context.clock.now) > Self.margin
+    }
+
+    /// Uses the account's refresh token once; a refusal ends its login (needs re-auth, one
+    /// notice). Callers that arrive while a refresh is under way wait for it: the server rotates
+    /// refresh tokens, so a second refresh with the same token would be refused and end the login.
+    func refresh(_ username: String) async throws {
+        if refreshing.contains(username) {
+            try await withCheckedThrowingContinuation { refreshWaiters[username, default: []].append($0) }
+            return
+        }
+        refreshing.insert(username)
         let result: Result<Void, any Error>
         do {
-            try await refreshOnce()
+            try await refreshOnce(username)
             result = .success(())
         } catch {
             result = .failure(error)
         }
-        refreshing = false
-        let waiters = refreshWaiters
-        refreshWaiters = []
+        refreshing.remove(username)
+        let waiters = refreshWaiters.removeValue(forKey: username) ?? []
         for waiter in waiters { waiter.resume(with: result) }
         try result.get()
     }
 
-    private func refreshOnce() async throws {
-        guard let refreshToken = try await context.vault.get("refresh_token") else { throw await expire("there is no refresh token") }
+    private func refreshOnce(_ username: String) async throws {
+        guard let refreshToken = try await accounts.secret(username, "refresh_token") else {
+            throw await expire(username, "there is no refresh token")
+        }
         let tokens: OAuthClient.Tokens
         do {
             tokens = try await oauth().refresh(refreshToken)
         } catch let error as KOSError where error.refusesCredentials {
-            throw await expire("the refresh token was refused (\(error.message))")
+            throw await expire(username, "the refresh token was refused (\(error.message))")
         }
-        try await store(tokens, username: nil)
+        try await store(tokens, username: username)
     }
 
     /// A client-credentials token for public data (kept in memory until shortly before expiry).
@@ -163,30 +163,51 @@ actor TokenKeeper {
 
     func forgetAppToken() { publicToken = nil }
 
-    func logout() async throws {
-        try await context.vault.delete("access_token")
-        try await context.vault.delete("refresh_token")
-        try await context.database.write { db in try db.execute(sql: "DELETE FROM kos_login") }
-        rows = nil
+    /// Forgets the account and its tokens.
+    func logout(_ username: String) async throws {
+        try await accounts.remove(username, param: "account")
     }
 
-    func expire(_ reason: String) async -> RPCError {
-        let flipped =
-            (try? await context.database.write { db -> Bool in
-                try db.execute(sql: "UPDATE kos_login SET state = 'needs_reauth', detail = ? WHERE state != 'needs_reauth'", arguments: [reason])
-                return db.changesCount == 1
-            }) ?? false
-        rows = nil
-        if flipped {
-            _ = try? await context.notifier.post(
-                topic: KOSTopic.authExpired, title: "kos: log in again", body: "\(reason). Run: assistantctl kos.login", severity: .warning)
+    /// The account's login is over: it needs re-auth (the kit posts `kos.auth.expired` once), and
+    /// the caller gets -32003 naming the fix.
+    func expire(_ username: String, _ reason: String) async -> RPCError {
+        do {
+            try await accounts.needsReauth(username, reason: reason)
+            _ = try await accounts.usable(username)
+        } catch {
+            return RPCError(sending: error)
         }
         return needsLogin(reason)
     }
 
     func needsLogin(_ reason: String) -> RPCError {
         RPCError(
-            code: RPCErrorCode.needsReauth, message: "KOS needs you to log in: \(reason); run: assistantctl kos.login",
-            data: ["plugin": "kos", "state": "needs_reauth", "fix": "assistantctl kos.login", "detail": .string(reason)])
+            code: RPCErrorCode.needsReauth, message: "KOS needs you to log in: \(reason); run: \(Self.fix)",
+            data: ["plugin": "kos", "state": "needs_reauth", "fix": .string(Self.fix), "detail": .string(reason)])
+    }
+
+    /// A login kept by an earlier version (one row in `kos_login`, tokens as `kos/access_token`
+    /// and `kos/refresh_token`) becomes the account of its username, once, at start: the tokens
+    /// are re-encrypted under their new names (the vault binds each secret to its name), and a
+    /// login that needed re-auth still does.
+    func adoptEarlierLogin() async throws {
+        let row = try await context.database.read { db in
+            try GRDB.Row.fetchOne(db, sql: "SELECT username, expires_at, state, detail FROM kos_login")
+        }
+        guard let row else { return }
+        let username: String? = row["username"]
+        let access = try await context.vault.get("access_token")
+        if let username, let access, try await accounts.list().allSatisfy({ $0.name != username }) {
+            var secrets = ["access_token": access]
+            if let refresh = try await context.vault.get("refresh_token") { secrets["refresh_token"] = refresh }
+            let expires = Date(timeIntervalSince1970: row["expires_at"])
+            try await accounts.save(username, settings: ["expires_at": .string(ISO8601.string(expires))], secrets: secrets, param: "username")
+            if (row["state"] as String?) == "needs_reauth" {
+                try await accounts.needsReauth(username, reason: row["detail"] ?? "the login had expired", notify: false)
+            }
+        }
+        try await context.vault.delete("access_token")
+        try await context.vault.delete("refresh_token")
+        try await context.database.write { db in try db.execute(sql: "DELETE FROM kos_login") }
     }
 }

@@ -13,15 +13,21 @@ extension KOSService {
         case publicData
     }
 
-    func api(_ caller: Caller) async throws -> UpstreamClient {
+    /// `account`: whose token a `.user` read goes with (the default account's when nil).
+    func api(_ caller: Caller, account: String? = nil) async throws -> UpstreamClient {
         guard let client = try await tokens.client() else { throw KOSError.notSetUp }
         let tokens = self.tokens
-        var asUser = caller == .user
-        if caller == .publicData, try await tokens.readyUsername() != nil { asUser = true }
+        var user: String? = nil
+        switch caller {
+        case .user: user = try await tokens.usable(account)
+        case .publicData: user = try await tokens.readyUsername()
+        }
         let auth: UpstreamAuth =
-            asUser
-            ? .bearer(token: { try await tokens.userToken() }, refresh: { try await tokens.refresh() })
-            : .bearer(token: { try await tokens.appToken() }, refresh: { await tokens.forgetAppToken() })
+            if let user {
+                .bearer(token: { try await tokens.userToken(user) }, refresh: { try await tokens.refresh(user) })
+            } else {
+                .bearer(token: { try await tokens.appToken() }, refresh: { await tokens.forgetAppToken() })
+            }
         return try UpstreamClient(
             plugin: "kos",
             configuration: .init(
@@ -31,8 +37,10 @@ extension KOSService {
     }
 
     /// One Atom entry; 404 is -32010.
-    func entry(_ caller: Caller, _ path: String, query: [(String, String)] = [], what: String) async throws -> AtomDocument.Entry {
-        let client = try await api(caller)
+    func entry(_ caller: Caller, account: String? = nil, _ path: String, query: [(String, String)] = [], what: String) async throws
+        -> AtomDocument.Entry
+    {
+        let client = try await api(caller, account: account)
         let response = try await client.get(path, query: query + localized)
         if response.status == 404 { throw RPCError.notFound(what) }
         guard (200..<300).contains(response.status) else {
@@ -51,9 +59,11 @@ extension KOSService {
     /// that a name missing in one language falls back to the other.
     var localized: [(String, String)] { [("lang", language), ("multilang", "true")] }
 
-    /// The logged-in user's name, or -32003 naming the fix.
-    func username() async throws -> String {
-        if let username = try await tokens.readyUsername() { return username }
-        throw await tokens.needsLogin(try await tokens.login()?.detail ?? "no one is logged in")
+    /// The account's (else the default account's) username when its login is usable, or -32003
+    /// naming the fix.
+    func username(_ account: String? = nil) async throws -> String {
+        try await tokens.usable(account)
     }
+
+    var accounts: Accounts { context.accounts }
 }

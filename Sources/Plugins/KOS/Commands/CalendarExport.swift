@@ -14,7 +14,7 @@ extension KOSService {
             throw RPCError.invalidParam("sem", "the calendar is of one semester: a code such as B251, or current, next or prev")
         }
         try FileOutput.checkFolder(of: path, param: "path")
-        let username = try await username()
+        let username = try await username(params[KOSParams.account])
         let written = try await writeCalendar(username, sem: sem, path: path, param: "path")
         return [
             "path": .string(path), "events": .int(Int64(written.events)), "semester": .string(written.semester),

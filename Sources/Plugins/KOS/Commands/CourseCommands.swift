@@ -7,15 +7,15 @@ import PluginKit
 extension KOSService {
     func courses(_ params: Params) async throws -> JSONValue {
         let sem = try KOSQuery.semester(params[KOSParams.anySemester])
-        let username = try await username()
+        let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("courses", ["sem": .string(sem)])) {
             let rows = try await enrolments(username, sem: sem)
             return ["courses": .array(rows), "credits": .int(rows.reduce(0) { $0 + ($1["credits"]?.intValue ?? 0) })]
         }
     }
 
-    func results() async throws -> JSONValue {
-        let username = try await username()
+    func results(_ params: Params) async throws -> JSONValue {
+        let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("results")) {
             let rows = try await enrolments(username, sem: "none")
             func summary(_ rows: [JSONValue]) -> [String: JSONValue] {
@@ -37,7 +37,7 @@ extension KOSService {
     }
 
     func enrolledEntries(_ username: String, sem: String) async throws -> [AtomDocument.Entry] {
-        try await api(.user).atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem)] + localized)
+        try await api(.user, account: username).atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem)] + localized)
     }
 
     /// The course code of an internal enrolment (an external one has no course reference).
@@ -48,12 +48,14 @@ extension KOSService {
     /// The codes of my enrolled courses: only the course references are asked for (`fields=`),
     /// not whole enrolments in every language.
     func enrolledCodes(_ username: String, sem: String) async throws -> [String] {
-        try await api(.user).atomEntries("students/\(username)/enrolledCourses", query: [("sem", sem), ("fields", "entry(content(course))")])
-            .compactMap(Self.internalCode)
+        try await api(.user, account: username).atomEntries(
+            "students/\(username)/enrolledCourses", query: [("sem", sem), ("fields", "entry(content(course))")]
+        )
+        .compactMap(Self.internalCode)
     }
 
     func enrolments(_ username: String, sem: String) async throws -> [JSONValue] {
-        let client = try await api(.user)
+        let client = try await api(.user, account: username)
         let entries = try await enrolledEntries(username, sem: sem)
         let internalCodes = Set(entries.compactMap(Self.internalCode))
         var details: [String: XMLNode] = [:]

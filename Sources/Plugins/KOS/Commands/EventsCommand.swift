@@ -5,7 +5,7 @@ import PluginKit
 extension KOSService {
     func events(_ params: Params) async throws -> JSONValue {
         let sem = try KOSQuery.semester(params[KOSParams.semester])
-        let username = try await username()
+        let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("events", ["sem": .string(sem)])) {
             ["events": .array(try await eventRows(username, sem: sem))]
         }

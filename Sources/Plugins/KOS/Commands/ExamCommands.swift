@@ -9,7 +9,7 @@ extension KOSService {
         let mine = params[KOSParams.mine] ?? false
         let course = try params[KOSParams.course].map { text throws(RPCError) in try KOSQuery.courseCode(text, param: "course") }
         // A course's exams are public; mine, or those of all my courses, need the login.
-        let username = mine || course == nil ? try await username() : try await tokens.readyUsername()
+        let username = mine || course == nil ? try await username(params[KOSParams.account]) : try await tokens.readyUsername()
         let key = ReadCache.key("exams", ["sem": .string(sem), "mine": .bool(mine), "course": course.map(JSONValue.string) ?? .null])
         return try await context.cache.read(account: username, key: key) {
             ["exams": .array(try await examRows(username: username, sem: sem, course: course, mine: mine).map(\.json))]
@@ -21,7 +21,7 @@ extension KOSService {
         var registered: Set<String> = []
         var mineEntries: [AtomDocument.Entry] = []
         if let username {
-            mineEntries = try await api(.user).atomEntries("students/\(username)/exams", query: [("sem", sem)] + localized)
+            mineEntries = try await api(.user, account: username).atomEntries("students/\(username)/exams", query: [("sem", sem)] + localized)
             registered = Set(mineEntries.compactMap(\.id))
         }
         let entries: [AtomDocument.Entry]

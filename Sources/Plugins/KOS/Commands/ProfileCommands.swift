@@ -20,10 +20,10 @@ extension KOSService {
         return result
     }
 
-    func profile() async throws -> JSONValue {
-        let username = try await username()
+    func profile(_ params: Params) async throws -> JSONValue {
+        let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("profile")) {
-            let entry = try await entry(.user, "students/\(username)", what: "student \(username)")
+            let entry = try await entry(.user, account: username, "students/\(username)", what: "student \(username)")
             guard let c = entry.content else { throw KOSError.badAnswer("a student without content") }
             let name = [
                 c.first("titlesPre")?.trimmedText, c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText,

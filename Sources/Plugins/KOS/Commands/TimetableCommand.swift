@@ -7,7 +7,7 @@ extension KOSService {
     func timetable(_ params: Params) async throws -> JSONValue {
         let sem = try KOSQuery.semester(params[KOSParams.semester])
         let wanted = params[KOSParams.parity] ?? "both"
-        let username = try await username()
+        let username = try await username(params[KOSParams.account])
         let all = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": .string(sem)])) {
             ["slots": .array(try await timetableSlots(username, sem: sem))]
         }
@@ -18,7 +18,7 @@ extension KOSService {
     }
 
     func timetableSlots(_ username: String, sem: String) async throws -> [JSONValue] {
-        let entries = try await api(.user).atomEntries("students/\(username)/parallels", query: [("sem", sem)] + localized)
+        let entries = try await api(.user, account: username).atomEntries("students/\(username)/parallels", query: [("sem", sem)] + localized)
         return Self.slots(entries, grid: grid, language: language)
     }
 

@@ -1,16 +1,33 @@
 import Foundation
 import PluginKit
 
-/// `kos.refresh` (every `refresh_every_min`): the kit's refresh coordinator compares my enrolled
-/// courses' exams, their course events and my enrolments with the stored baseline, and the
-/// plugin posts what is new. The baseline is the user's and survives restarts and expired
-/// logins: while the login needs renewing nothing runs, and after it the comparison is against
-/// the state from before, so nothing that arrived in between is lost. The first refresh after
-/// the first login is the baseline: no flood of "new" notices.
+/// `kos.refresh` (every `refresh_every_min`): for each account whose login is usable, the kit's
+/// refresh coordinator compares its enrolled courses' exams, their course events and its
+/// enrolments with the stored baseline, and the plugin posts what is new. The baseline is the
+/// account's and survives restarts and expired logins: while a login needs renewing that account
+/// is skipped, and after it the comparison is against the state from before, so nothing that
+/// arrived in between is lost. An account's first refresh is the baseline: no flood of "new"
+/// notices.
 extension KOSService {
     func runRefresh() async throws {
-        // While no one is logged in (or the login needs renewing) there is nothing to compare.
-        guard let username = try await tokens.readyUsername() else { return }
+        var failures: [(String, any Error)] = []
+        for username in try await tokens.readyUsernames() {
+            do {
+                try await refresh(username)
+            } catch {
+                // One failing account does not stop the others.
+                context.logger.warning("kos.refresh failed", metadata: ["account": "\(username)", "error": "\(RPCError(sending: error).message)"])
+                failures.append((username, error))
+            }
+        }
+        if failures.count == 1 { throw failures[0].1 }
+        if !failures.isEmpty {
+            let each = failures.map { "\($0.0): \(RPCError(sending: $0.1).message)" }.joined(separator: "; ")
+            throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "kos.refresh failed for \(each)")
+        }
+    }
+
+    func refresh(_ username: String) async throws {
         let exams = try await examRows(username: username, sem: "current")
         let snapshot = Dictionary(exams.map { ($0.id, $0.json) }) { first, _ in first }
         try await context.refresh.check("exams", account: username, items: snapshot) { [self] change in
@@ -30,7 +47,10 @@ extension KOSService {
             try await resultsChanged(username, change)
         }
         let icsPath = context.config[KOSConfig.icsPath]
-        if !icsPath.isEmpty { _ = try await writeCalendar(username, sem: "current", path: icsPath, param: "ics_path") }
+        // The default account's calendar.
+        if !icsPath.isEmpty, try await tokens.readyUsername() == username {
+            _ = try await writeCalendar(username, sem: "current", path: icsPath, param: "ics_path")
+        }
     }
 
     // MARK: What changed
@@ -81,9 +101,14 @@ extension KOSService {
 
     /// `kos.evening` at `evening_at`: `kos.exam.tomorrow` for each registered exam tomorrow.
     func runEvening() async throws {
-        guard let username = try await tokens.readyUsername() else { return }
-        try await alerts.postTomorrow(
-            account: username, try await examRows(username: username, sem: "current", mine: true), day: today.adding(days: 1))
+        for username in try await tokens.readyUsernames() {
+            do {
+                try await alerts.postTomorrow(
+                    account: username, try await examRows(username: username, sem: "current", mine: true), day: today.adding(days: 1))
+            } catch {
+                context.logger.warning("kos.evening failed", metadata: ["account": "\(username)", "error": "\(RPCError(sending: error).message)"])
+            }
+        }
     }
 
     static func when(_ row: JSONValue) -> String {

@@ -14,13 +14,14 @@ enum KOSSchemas {
     static let status = JSONSchema.object([
         "set_up": .boolean, "logged_in": .boolean, "client_id?": .string, "api_url?": .string, "username?": text,
         "expires_at?": JSONSchema.dateTime.nullable,
-        "state?": JSONSchema.enumeration(["ready", "needs_reauth", "logged_out"]), "detail?": text,
+        "state?": JSONSchema.enumeration(["ready", "needs_reauth", "failed", "logged_out"]), "detail?": text,
+        "accounts?": .array(Accounts.accountSchema(settings: ["expires_at": .dateTime])),
     ])
     /// The status once the login is done; else where it stands.
     static let loginOutcome = JSONSchema.anyOf([
         status, .object(["logged_in": .boolean, "state": .enumeration(["waiting", "failed"]), "detail?": .string]),
     ])
-    static let loggedOut = JSONSchema.object(["logged_in": .boolean])
+    static let loggedOut = JSONSchema.object(["logged_in": .boolean, "username": .string])
 
     static let semester = ReadCache.schema(.object(["code": .string, "name": text, "start": .date, "end": .date]))
     static let slot = JSONSchema.object([
