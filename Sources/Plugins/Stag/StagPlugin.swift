@@ -78,9 +78,18 @@ public final class StagService: Sendable {
         let base = account["base_url"]?.stringValue ?? ""
         let accounts = self.accounts
         let name = account.name
+        let logger = context.logger
         let client = try StagClient(
             account: name, base: base, ticket: ticket, language: language, context: context,
-            onReauthNeeded: { reason in try? await accounts.needsReauth(name, reason: "STAG refused the ticket: \(reason)") })
+            onReauthNeeded: { reason in
+                // The call fails with -32003 either way; a flip whose notice could not be posted
+                // is logged, not lost without a trace.
+                do {
+                    try await accounts.needsReauth(name, reason: "STAG refused the ticket: \(reason)")
+                } catch {
+                    logger.warning("stag: the re-auth notice was not posted", metadata: ["account": "\(name)", "error": "\(error)"])
+                }
+            })
         let roles = (account["roles"]?.arrayValue ?? []).compactMap(StagRole.init(stored:))
         return StagSession(account: name, client: client, roles: roles)
     }
