@@ -4,7 +4,7 @@ import PluginKit
 
 /// list, agenda and categories.
 extension TasksService {
-    func list(_ params: Params) async throws -> JSONValue {
+    func list(_ params: Params) async throws -> TaskListResult {
         let when = params[TasksParams.when] ?? "all"
         let days = Int(params[TasksParams.days] ?? 7)
         let limit = Int(params[TasksParams.listLimit] ?? 500)
@@ -36,7 +36,7 @@ extension TasksService {
         let whole = try await database.read { db in try TaskItem.fetch(db, ids: placed.map(\.id)) }
         let wholeByID = Dictionary(whole.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let channels = await defaultChannels()
-        let tasks: [JSONValue] = placed.compactMap { row in
+        let tasks: [TaskRow] = placed.compactMap { row in
             // A row deleted between the two reads is left out.
             guard let t = wholeByID[row.id] else { return nil }
             let shown = row.occurrence.map { t.occurrence(at: $0) } ?? t.standingOccurrence
@@ -49,14 +49,9 @@ extension TasksService {
             } else {
                 current = .some(t.standingOccurrence)
             }
-            var value = TaskJSON.task(t, now: now, defaultChannels: channels, current: current)
-            if t.isRecurring, let o = shown, case .object(var f) = value {
-                f["next"] = TaskJSON.occurrence(o, now: now)
-                value = .object(f)
-            }
-            return value
+            return TaskRow(t, now: now, defaultChannels: channels, current: current, next: shown)
         }
-        return ["tasks": .array(tasks), "count": .count(total), "truncated": .bool(total > limit)]
+        return TaskListResult(tasks: tasks, count: total, truncated: total > limit)
     }
 
     func agenda(_ params: Params) async throws -> AgendaResult {

@@ -329,11 +329,12 @@ extension TasksService {
             lines.append("  \(time)  \(row.occurrence.title)")
         }
         if lines.count == 1 { lines.append("  nothing") }
-        let overdue = overdueResult["tasks"]?.arrayValue ?? []
+        let overdue = overdueResult.tasks.map(\.task)
         if !overdue.isEmpty {
             lines.append("Overdue:")
             for t in overdue {
-                lines.append("  \(t["title"]?.stringValue ?? "") (due \(t["due_local"]?.stringValue ?? t["start_local"]?.stringValue ?? ""))")
+                let local = (t.due ?? t.start).map { t.allDay || $0.isDate ? $0.asDate.text : $0.text } ?? ""
+                lines.append("  \(t.title) (due \(local))")
             }
         }
         try await context.notifier.post(

@@ -67,9 +67,10 @@ struct AgendaRow: Encodable {
         if let location = o.location { try c.encode(location, forKey: .location) }
     }
 
-    /// A time and its `_local` twin, as `TaskJSON.times` writes them.
-    static func times(
-        _ c: inout KeyedEncodingContainer<Keys>, _ wall: WallTime?, _ instant: Keys, _ local: Keys, zone: Zone, allDay: Bool
+    /// A time and its `_local` twin: a UTC instant and the wall time, or a date twice for an
+    /// all-day item, or two nulls.
+    static func times<Key: CodingKey>(
+        _ c: inout KeyedEncodingContainer<Key>, _ wall: WallTime?, _ instant: Key, _ local: Key, zone: Zone, allDay: Bool
     ) throws {
         guard let wall else {
             try c.encodeNil(forKey: instant)
