@@ -6,6 +6,29 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// What the kit and the runtime both build on (the runtime adds the kit itself).
+let serviceDependencies: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOExtras", package: "swift-nio-extras"),
+    .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+    .product(name: "NIOTLS", package: "swift-nio"),
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "CryptoExtras", package: "swift-crypto"),
+    .product(name: "AsyncHTTPClient", package: "async-http-client"),
+    .product(name: "GRDB", package: "GRDB.swift"),
+    .product(name: "TOMLKit", package: "TOMLKit"),
+    .product(name: "DequeModule", package: "swift-collections"),
+    .product(name: "HeapModule", package: "swift-collections"),
+    .product(name: "_NIOFileSystem", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "Subprocess", package: "swift-subprocess"),
+    .product(name: "SystemPackage", package: "swift-system"),
+]
+
 let package = Package(
     name: "assistantd",
     platforms: [.macOS(.v14)],
@@ -54,56 +77,14 @@ let package = Package(
         // calendar output.
         .target(
             name: "PluginKit",
-            dependencies: [
-                "AssistantRPC", "CICal",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "HeapModule", package: "swift-collections"),
-                .product(name: "_NIOFileSystem", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
-            ],
+            dependencies: ["AssistantRPC", "CICal"] + serviceDependencies,
             swiftSettings: strictSwift
         ),
         // The runtime: server, dispatcher, registry, scheduler, vault, store and notices. Plugins
         // never import it; they build on PluginKit.
         .target(
             name: "HostCore",
-            dependencies: [
-                "AssistantRPC", "PluginKit",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "HeapModule", package: "swift-collections"),
-                .product(name: "_NIOFileSystem", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
-                .product(name: "SystemPackage", package: "swift-system"),
-            ],
+            dependencies: ["AssistantRPC", "PluginKit"] + serviceDependencies,
             swiftSettings: strictSwift
         ),
         // Cairo's PDF surface for the logbook's EASA pages (Debian: libcairo2-dev, fonts-dejavu-core).

@@ -383,3 +383,19 @@ extension JSONValue {
         return out
     }
 }
+
+/// A typed model that is also part of a result or a stored snapshot (an exam term, an exam
+/// date): its encoding as a value, and back from one.
+public protocol JSONModel: Codable, Sendable {}
+
+extension JSONModel {
+    /// The model as a value; a model of strings, numbers and booleans always encodes.
+    public var json: JSONValue {
+        (try? JSONValue.decode(bytes: JSONStreamEncoder.encode(self))) ?? .null
+    }
+
+    /// The model from a value its encoding made (a result, a refresh snapshot).
+    public init(json: JSONValue) throws {
+        self = try JSONDecoder().decode(Self.self, from: Data(json.encodedBytes()))
+    }
+}

@@ -10,7 +10,7 @@ enum KOSExamKind: String, Codable, Sendable, CaseIterable {
 /// `capacity`, `occupied`, `examiners`, deadlines), decoded into fields. Jobs, notices and the
 /// `.ics` export read the fields; the result is its encoding (every member present, null when
 /// KOSapi gives nothing).
-struct KOSExam: Codable, Sendable, Equatable {
+struct KOSExam: JSONModel, Equatable {
     var id: String
     /// The course code (from the course link).
     var course: String?
@@ -52,10 +52,6 @@ struct KOSExam: Codable, Sendable, Equatable {
         self.registered = registered.contains(id)
     }
 
-    /// An exam as a result or the refresh's snapshot held it.
-    init(json: JSONValue) throws {
-        self = try JSONDecoder().decode(KOSExam.self, from: Data(json.encodedBytes()))
-    }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -74,10 +70,6 @@ struct KOSExam: Codable, Sendable, Equatable {
         try c.encode(registered, forKey: .registered)
     }
 
-    var json: JSONValue {
-        // Strings, integers and booleans: encoding cannot fail.
-        (try? JSONValue.decode(bytes: JSONStreamEncoder.encode(self))) ?? .null
-    }
 
     var courseName: String { course ?? "?" }
     /// "2027-01-20 09:00–11:30".

@@ -56,7 +56,7 @@ enum ExamState: String, Codable, Sendable, CaseIterable {
 /// dates, numbers sent as strings, `A`/`N` flags) into fields. Jobs, notices and the `.ics`
 /// export read the fields; the result is its encoding (every member present, null when STAG
 /// gives nothing).
-struct ExamTerm: Codable, Sendable, Equatable {
+struct ExamTerm: JSONModel, Equatable {
     var termID: Int64
     /// `KAT/CODE`.
     var subject: String
@@ -110,10 +110,6 @@ struct ExamTerm: Codable, Sendable, Equatable {
         note = StagValue.string(row["poznamka"])
     }
 
-    /// A term as a result or refresh snapshot held it (the refresh's baseline is stored JSON).
-    init(json: JSONValue) throws {
-        self = try JSONDecoder().decode(ExamTerm.self, from: Data(json.encodedBytes()))
-    }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -135,11 +131,6 @@ struct ExamTerm: Codable, Sendable, Equatable {
         try c.encodeOrNull(note, forKey: .note)
     }
 
-    /// The term in a result (and in the refresh's snapshot).
-    var json: JSONValue {
-        // Encoding fields of strings and integers cannot fail.
-        (try? JSONValue.decode(bytes: JSONStreamEncoder.encode(self))) ?? .null
-    }
 
     /// "KAT/CODE Name", for notice titles.
     var title: String { name.map { "\(subject) \($0)" } ?? subject }
