@@ -52,7 +52,6 @@ struct KOSExam: JSONModel, Equatable {
         self.registered = registered.contains(id)
     }
 
-
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
@@ -69,7 +68,6 @@ struct KOSExam: JSONModel, Equatable {
         try c.encodeOrNull(cancelDeadline, forKey: .cancelDeadline)
         try c.encode(registered, forKey: .registered)
     }
-
 
     var courseName: String { course ?? "?" }
     /// "2027-01-20 09:00–11:30".

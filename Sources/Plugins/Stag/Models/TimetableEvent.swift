@@ -110,7 +110,6 @@ struct ExamTerm: JSONModel, Equatable {
         note = StagValue.string(row["poznamka"])
     }
 
-
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(termID, forKey: .termID)
@@ -130,7 +129,6 @@ struct ExamTerm: JSONModel, Equatable {
         try c.encodeOrNull(unregisterDeadline, forKey: .unregisterDeadline)
         try c.encodeOrNull(note, forKey: .note)
     }
-
 
     /// "KAT/CODE Name", for notice titles.
     var title: String { name.map { "\(subject) \($0)" } ?? subject }
