@@ -352,7 +352,8 @@ enum JSONWriter {
         write(value, into: &out, scrubber: NoScrubbing())
     }
 
-    private struct NoScrubbing: JSONScrubber {
+    /// For a value that is written as it is (no secrets to scrub): the writers specialize to it.
+    struct NoScrubbing: JSONScrubber {
         var placeholder: String { "" }
         func isCredentialKey(_ key: String) -> Bool { false }
         func scrubbed(_ text: String) -> String? { nil }

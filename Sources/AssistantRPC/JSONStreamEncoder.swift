@@ -28,15 +28,10 @@ public enum JSONStreamEncoder {
     /// `value` as bytes, unscrubbed (for a value read back in a test or a batch).
     public static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         var out: [UInt8] = []
-        try write(value, into: &out, scrubber: NoScrubbing())
+        try write(value, into: &out, scrubber: JSONWriter.NoScrubbing())
         return out
     }
 
-    struct NoScrubbing: JSONScrubber {
-        var placeholder: String { "" }
-        func isCredentialKey(_ key: String) -> Bool { false }
-        func scrubbed(_ text: String) -> String? { nil }
-    }
 }
 
 /// The bytes and the containers open now, innermost last.
@@ -344,7 +339,7 @@ extension CallResult {
     public func jsonValue() throws -> JSONValue {
         if let value = self as? JSONValue { return value }
         var out: [UInt8] = []
-        try writeJSON(into: &out, scrubber: JSONStreamEncoder.NoScrubbing())
+        try writeJSON(into: &out, scrubber: JSONWriter.NoScrubbing())
         return try JSONValue.decode(bytes: out)
     }
 }
@@ -352,15 +347,6 @@ extension CallResult {
 extension JSONValue: CallResult {
     public func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
         JSONWriter.write(self, into: &out, scrubber: scrubber)
-    }
-}
-
-/// Any `Encodable` value as a command's result (`PluginCommand(model:)`).
-public struct EncodedResult<Value: Encodable & Sendable>: CallResult {
-    public let value: Value
-    public init(_ value: Value) { self.value = value }
-    public func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
-        try JSONStreamEncoder.write(value, into: &out, scrubber: scrubber)
     }
 }
 
@@ -386,14 +372,14 @@ extension JSONValue {
 
 /// A typed model that is also part of a result or a stored snapshot (an exam term, an exam
 /// date): its encoding as a value, and back from one.
-public protocol JSONModel: Codable, Sendable {}
+public protocol JSONModel: Codable, CallResult {}
+
+extension CallResult where Self: Encodable {
+    /// The value as JSON; a value of strings, numbers and booleans always encodes.
+    public var json: JSONValue { (try? jsonValue()) ?? .null }
+}
 
 extension JSONModel {
-    /// The model as a value; a model of strings, numbers and booleans always encodes.
-    public var json: JSONValue {
-        (try? JSONValue.decode(bytes: JSONStreamEncoder.encode(self))) ?? .null
-    }
-
     /// The model from a value its encoding made (a result, a refresh snapshot).
     public init(json: JSONValue) throws {
         self = try JSONDecoder().decode(Self.self, from: Data(json.encodedBytes()))

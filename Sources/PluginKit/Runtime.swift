@@ -7,7 +7,7 @@ import Foundation
 
 /// Posts a notice into the daemon's outbox (the runtime's `NoticeCenter`).
 public protocol NoticePosting: Sendable {
-    /// The notice as stored, or nil when its dedupe key was seen before.
+    /// Whether the notice was stored; false when its dedupe key was seen before (nothing sent).
     func postDraft(_ draft: NoticeDraft) async throws -> Bool
     /// Whether mail is configured (`[notify.mail]`).
     var hasMail: Bool { get async }

@@ -109,12 +109,12 @@ public final class EchoPlugin: AssistantPlugin {
                 .string(plugin.config[Options.greeting])
             },
             PluginCommand(
-                "measure", "An Encodable model as the result", params: [ParamSpec("text", .string, required: true, help: "text")],
-                result: .any("{text, length}")
-            ) { (_: PluginContext, params: Params, _: CallContext) async throws -> Measured in
-                let text = try params.requiredString("text")
-                return Measured(text: text, length: text.count)
-            },
+                "measure", "A typed Encodable result", params: [ParamSpec("text", .string, required: true, help: "text")],
+                result: .any("{text, length}"),
+                typed: { (_: PluginContext, params: Params, _: CallContext) async throws -> Measured in
+                    let text = try params.requiredString("text")
+                    return Measured(text: text, length: text.count)
+                }),
         ]
     }
 
@@ -144,7 +144,7 @@ public final class EchoPlugin: AssistantPlugin {
     }
 }
 
-public struct Measured: Encodable, Sendable {
+public struct Measured: Encodable, CallResult {
     public var text: String
     public var length: Int
 }

@@ -63,7 +63,7 @@ struct JSONStreamEncoderTests {
         #expect(String(decoding: try JSONStreamEncoder.encode(leaf), as: UTF8.self) == #"{"name":"n","count":1,"ratio":0.5,"ok":true,"maybe":"z"}"#)
     }
 
-    struct Credentials: Encodable {
+    struct Credentials: Encodable, CallResult {
         var password: String
         var apiKey: String
         var note: String
@@ -83,7 +83,7 @@ struct JSONStreamEncoderTests {
         #expect(try JSONValue.decode(bytes: out)["password"] == .string(SecretRedactor.placeholder))
         #expect(try JSONValue.decode(bytes: out)["apiKey"] == "", "an empty credential stays empty")
         // And in a reply, through the `CallResult` path the dispatcher uses.
-        let reply = JSONValue.responseBytes(id: 7, result: EncodedResult(typed), scrubbing: redactor.scrubber())
+        let reply = JSONValue.responseBytes(id: 7, result: typed, scrubbing: redactor.scrubber())
         #expect(try JSONValue.decode(bytes: reply) == ["id": 7, "jsonrpc": "2.0", "result": redactor.redact(value)])
     }
 

@@ -29,7 +29,9 @@ import Testing
             let crossing = imports.filter { $0.module == "HostCore" || (Self.plugins.contains($0.module) && $0.module != plugin) }
             #expect(crossing.isEmpty, "\(crossing)")
         }
-        #expect(try Self.imports(under: "Tests/ExamplePlugin").filter { $0.module == "HostCore" }.isEmpty)
+        let example = try Self.imports(under: "Tests/ExamplePlugin")
+        #expect(example.contains { $0.module == "PluginKit" }, "the scan found the example's imports")
+        #expect(example.filter { $0.module == "HostCore" }.isEmpty)
     }
 
     @Test func theKitDoesNotImportTheRuntime() throws {

@@ -122,7 +122,7 @@ public final class Dispatcher: Sendable {
                     try admit(admitted)
                     outcome = .success(try run(try validated(params, for: entry, method: method)))
                 } catch {
-                    outcome = .failure(Self.rpcError(error))
+                    outcome = .failure(RPCError(sending: error))
                 }
                 return .now(finishBytes(id: id, outcome))
             case .constant(_, let encoded):
@@ -130,7 +130,7 @@ public final class Dispatcher: Sendable {
                     try admit(admitted)
                     _ = try validated(params, for: entry, method: method)
                 } catch {
-                    return .now(finishBytes(id: id, .failure(Self.rpcError(error))))
+                    return .now(finishBytes(id: id, .failure(RPCError(sending: error))))
                 }
                 guard let id else { return .now(nil) }
                 return .now(JSONValue.responseBytes(id: id.json, encodedResult: encoded))
@@ -156,7 +156,7 @@ public final class Dispatcher: Sendable {
         do {
             return .success(try await call(method, params: params, id: id, connection: connection, admitted: admitted))
         } catch {
-            return .failure(Self.rpcError(error))
+            return .failure(RPCError(sending: error))
         }
     }
 
@@ -226,10 +226,6 @@ public final class Dispatcher: Sendable {
 
     private func redacted(_ error: RPCError) -> RPCError {
         RPCError(code: error.code, message: redactor.redact(error.message), data: error.data.map(redactor.redact))
-    }
-
-    static func rpcError(_ error: any Error) -> RPCError {
-        RPCError(sending: error)
     }
 
     /// A call read after draining began is refused.

@@ -41,16 +41,6 @@ public struct PluginCommand<Service: Sendable>: Sendable {
             })
     }
 
-    /// An `Encodable` result (a model) is encoded to JSON for the reply.
-    public init<Result: Encodable & Sendable>(
-        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), model run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
-    ) {
-        self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, call in
-            EncodedResult(try await run(service, params, call))
-        }
-    }
-
     /// A service method that needs nothing from the call: `use: LogbookService.profileGet`.
     public init(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,

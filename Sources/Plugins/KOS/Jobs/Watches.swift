@@ -74,6 +74,7 @@ extension KOSService {
                     continue
                 }
                 let full = exam.full
+                // A watch is public data, no account's: the seat-freed notice names none.
                 let freed = try await alerts.checkSeat(account: "", exam, wasFull: row.lastFull, freed: row.freed).freed
                 try await context.database.write { db in
                     try db.execute(sql: "UPDATE kos_watches SET last_full = ?, freed_count = ? WHERE exam_id = ?", arguments: [full, freed, id])

@@ -5,7 +5,7 @@ import PluginKit
 /// and `tz`, dates for all-day items; `next` for a repeating item, its overridden occurrences, and
 /// `deleted_at` for one in the bin. Written straight into the reply (`tasks.list`'s 500 rows),
 /// and read back as a value where a command builds on it (`TaskJSON.task`).
-struct TaskRow: Encodable {
+struct TaskRow: CallResult, Encodable {
     let task: TaskItem
     let now: Date
     let channels: [String]
@@ -94,11 +94,6 @@ struct TaskRow: Encodable {
         wall.isDate ? wall.text : TimeInput.utcString(zone.instant(wall))
     }
 
-    /// The row as a value, for a command that returns it inside something else.
-    var json: JSONValue {
-        // Strings, numbers and the reminders' values: encoding cannot fail.
-        (try? JSONValue.decode(bytes: JSONStreamEncoder.encode(self))) ?? .null
-    }
 }
 
 /// `tasks.list`'s result, written straight into the reply.
