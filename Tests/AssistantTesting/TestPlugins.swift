@@ -294,10 +294,25 @@ public struct AccountsPlugin: AssistantPlugin {
                 return ["account": .string(account.name), "has_key": .bool(try await accounts.secret(account.name, "key") != nil)]
             },
             PluginCommand(
-                "expire", "the upstream refused it", params: [ParamSpec("account", .string, required: true, help: "account")], result: .any("ok")
+                "expire", "the upstream refused it",
+                params: [
+                    ParamSpec("account", .string, required: true, help: "account"),
+                    ParamSpec("cancelled", .boolean, default: false, help: "flip from a task already cancelled (a refresh whose sibling failed)"),
+                ],
+                result: .any("ok")
             ) {
                 accounts, params, _ in
-                try await accounts.needsReauth(try params.requiredString("account"), reason: "the token expired")
+                let name = try params.requiredString("account")
+                guard params.bool("cancelled") == true else {
+                    try await accounts.needsReauth(name, reason: "the token expired")
+                    return "ok"
+                }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.cancelAll()
+                    // Added to a cancelled group, the child starts cancelled.
+                    group.addTask { try await accounts.needsReauth(name, reason: "the token expired") }
+                    try await group.waitForAll()
+                }
                 return "ok"
             },
         ]

@@ -60,6 +60,22 @@ struct AccountsTests {
         await host.stop()
     }
 
+    /// A refresh whose sibling read failed first is cancelled while its own read flips the
+    /// account: the flip, once it commits, posts its notice, since no later flip will.
+    @Test func aFlipFromACancelledTaskStillPostsItsNotice() async throws {
+        let host = try await TestHost.started(plugins: [AccountsPlugin()])
+        _ = try await host.call("accts.accounts.add", ["name": "upol", "url": "https://b", "key": "good"]).get()
+        _ = try await host.call("accts.expire", ["account": "upol", "cancelled": true]).get()
+        let status = try await host.call("status").get()
+        let plugin = try #require(status["plugins"]?.arrayValue?.first { $0["id"] == "accts" })
+        #expect(plugin["accounts"] == [["name": "upol", "state": "needs_reauth", "detail": "the token expired"]])
+        let notices = try await host.host.store.pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_notices WHERE topic = 'accts.auth.expired'") ?? 0
+        }
+        #expect(notices == 1)
+        await host.stop()
+    }
+
     @Test func defaultsAndRemovalKeepCredentialsInStep() async throws {
         let host = try await TestHost.started(plugins: [AccountsPlugin()])
         let none = try #require(failure(try await host.call("accts.use")))

@@ -76,8 +76,10 @@ public actor NoticeCenter {
         let seq = sequence
         // GRDB's async write: the fsync'd commit waits on GRDB's writer queue, not on this
         // actor's executor, so listing, status and other posts go on meanwhile. `seq` was taken
-        // above, so notices keep their order whatever order their commits finish in.
-        let inserted = try await pool.write { db -> Bool in
+        // above, so notices keep their order whatever order their commits finish in. A notice
+        // decided on is stored even if its poster is being cancelled: what caused it (a state
+        // flip, a reminder's instant) has happened and will not post it again.
+        let inserted = try await pool.writeWhole { db -> Bool in
             if let key = notice.dedupeKey {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO host_dedupe(key, first_seen) VALUES (?, ?)", arguments: [key, notice.time])

@@ -160,7 +160,7 @@ public actor Accounts {
         for (key, value) in secrets { try await vault.set("\(name)/\(key)", secret: value) }
         let now = ISO8601.string(clock.now)
         let encoded = JSONValue.object(settings).encodedString()
-        try await pool.write { [pluginID] db in
+        try await pool.writeWhole { [pluginID] db in
             try db.execute(
                 sql: """
                     INSERT INTO host_accounts(plugin, name, settings, is_default, state, detail, created_at) VALUES (?, ?, ?, ?, 'ready', NULL, ?)
@@ -176,7 +176,7 @@ public actor Accounts {
         for entry in try await vault.list() where entry.name.hasPrefix("\(vault.prefix)\(account.name)/") {
             try await vault.delete(String(entry.name.dropFirst(vault.prefix.count)))
         }
-        try await pool.write { [pluginID] db in
+        try await pool.writeWhole { [pluginID] db in
             try db.execute(sql: "DELETE FROM host_accounts WHERE plugin = ? AND name = ?", arguments: [pluginID, name])
             // The only account left becomes the default.
             let left = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_accounts WHERE plugin = ?", arguments: [pluginID]) ?? 0
@@ -187,7 +187,7 @@ public actor Accounts {
     @discardableResult
     public func setDefault(_ name: String, param: String = "name") async throws -> Account {
         _ = try await resolve(name, param: param)
-        try await pool.write { [pluginID] db in
+        try await pool.writeWhole { [pluginID] db in
             try db.execute(sql: "UPDATE host_accounts SET is_default = (name = ?) WHERE plugin = ?", arguments: [name, pluginID])
         }
         return try await resolve(name)
@@ -207,8 +207,10 @@ public actor Accounts {
 
     public func markReady(_ name: String) async throws { _ = try await flip(name, to: .ready, detail: nil) }
 
+    /// Whether the state changed. Whole even when the caller is cancelled, so that a flip that
+    /// commits is always seen by its caller, who then posts the notice.
     private func flip(_ name: String, to state: State, detail: String?) async throws -> Bool {
-        try await pool.write { [pluginID] db in
+        try await pool.writeWhole { [pluginID] db in
             try db.execute(
                 sql: "UPDATE host_accounts SET state = ?, detail = ? WHERE plugin = ? AND name = ? AND (state != ? OR detail IS NOT ?)",
                 arguments: [state.rawValue, detail, pluginID, name, state.rawValue, detail])

@@ -191,19 +191,27 @@ actor TokenKeeper {
     /// are re-encrypted under their new names (the vault binds each secret to its name), and a
     /// login that needed re-auth still does.
     func adoptEarlierLogin() async throws {
-        let row = try await context.database.read { db in
-            try GRDB.Row.fetchOne(db, sql: "SELECT username, expires_at, state, detail FROM kos_login")
+        struct EarlierLogin: Sendable {
+            var username: String?
+            var expiresAt: Double
+            var state: String?
+            var detail: String?
         }
-        guard let row else { return }
-        let username: String? = row["username"]
+        let earlier = try await context.database.read { db in
+            try GRDB.Row.fetchOne(db, sql: "SELECT username, expires_at, state, detail FROM kos_login").map {
+                EarlierLogin(username: $0["username"], expiresAt: $0["expires_at"], state: $0["state"], detail: $0["detail"])
+            }
+        }
+        guard let earlier else { return }
+        let username = earlier.username
         let access = try await context.vault.get("access_token")
         if let username, let access, try await accounts.list().allSatisfy({ $0.name != username }) {
             var secrets = ["access_token": access]
             if let refresh = try await context.vault.get("refresh_token") { secrets["refresh_token"] = refresh }
-            let expires = Date(timeIntervalSince1970: row["expires_at"])
+            let expires = Date(timeIntervalSince1970: earlier.expiresAt)
             try await accounts.save(username, settings: ["expires_at": .string(ISO8601.string(expires))], secrets: secrets, param: "username")
-            if (row["state"] as String?) == "needs_reauth" {
-                try await accounts.needsReauth(username, reason: row["detail"] ?? "the login had expired", notify: false)
+            if earlier.state == "needs_reauth" {
+                try await accounts.needsReauth(username, reason: earlier.detail ?? "the login had expired", notify: false)
             }
         }
         try await context.vault.delete("access_token")
