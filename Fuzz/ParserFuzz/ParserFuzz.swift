@@ -29,9 +29,9 @@ func parse(_ bytes: [UInt8]) {
         _ = StagCallback.decodeInfo(text)
         guard let json = try? JSONValue.parse(bytes: body) else { return }
         for row in json.arrayValue ?? json.objectValue.map({ Array($0.values) }) ?? [json] {
-            _ = TimetableEvent.from(row, role: "student")
+            _ = TimetableEvent(stag: row, role: "student")?.json
             _ = ExamTerm(stag: row, names: ["X": "Y"])?.json
-            _ = GradeRow(row, subjects: ["KIV/PPA1": (name: "Programování", credits: 6)])
+            _ = GradeRow(row, subjects: ["KIV/PPA1": (name: "Programování", credits: 6)])?.json
             _ = StagService.meal(row)
             for value in row.arrayValue ?? row.objectValue.map({ Array($0.values) }) ?? [] {
                 _ = StagValue.date(value)

@@ -19,14 +19,10 @@ extension StagService {
         let roles = try Self.timetableRoles(session, "all")
         var events = try await timetableEvents(session, roles: roles, from: from, to: to)
         if let student = session.roles.first(where: \.isStudent) {
-            let listed = Set(events.compactMap { $0["term_id"]?.intValue })
+            let listed = Set(events.compactMap(\.termID))
             for term in try await examTerms(session, student) where term.state == .registered {
                 guard !listed.contains(term.termID), let day = term.day, day >= from, day <= to else { continue }
-                // Written as a timetable event of type exam, the form the calendar text reads.
-                var event = term.json.objectValue ?? [:]
-                event["type"] = "exam"
-                event["teachers"] = .array(term.examiner.map { [.string($0)] } ?? [])
-                events.append(.object(event))
+                events.append(TimetableEvent(registered: term))
             }
         }
         let text = calendarText(events, account: session.account)
@@ -34,30 +30,26 @@ extension StagService {
         return events.count
     }
 
-    func calendarText(_ events: [JSONValue], account: String) -> String {
+    func calendarText(_ events: [TimetableEvent], account: String) -> String {
         var file = CalendarFile(productID: "-//assistantd//stag//EN")
         for event in events {
-            guard let date = event["date"]?.stringValue, let day = DateOnly(date) else { continue }
-            let start = event["start"]?.stringValue
+            guard let day = event.day else { continue }
             let when: CalendarFile.Event.When
-            if let start, let begin = day.at(start, in: zone) {
-                when = .timed(start: begin, end: event["end"]?.stringValue.flatMap { day.at($0, in: zone) })
+            if let start = event.start, let begin = day.at(start, in: zone) {
+                when = .timed(start: begin, end: event.end.flatMap { day.at($0, in: zone) })
             } else {
                 when = .allDay(day)
             }
-            let kind = event["type"]?.stringValue ?? ""
-            let title = [event["subject"]?.stringValue, event["name"]?.stringValue].compactMap { $0 }.joined(separator: " ")
-            let notes = [(event["teachers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), event["note"]?.stringValue ?? ""]
-                .filter { !$0.isEmpty }
+            let kind = event.type ?? ""
+            let title = [event.subject, event.name].compactMap { $0 }.joined(separator: " ")
+            let notes = [event.teachers.joined(separator: ", "), event.note ?? ""].filter { !$0.isEmpty }
+            // The uid's parts as earlier versions wrote them (a class's term as "null"), so that a
+            // calendar app subscribed to the file updates its events rather than adding them again.
+            let term = event.termID.map { String($0) } ?? "null"
             file.events.append(
                 CalendarFile.Event(
-                    uid: CalendarFile.uid(
-                        "stag",
-                        [
-                            account, date, event["subject"]?.stringValue ?? "", start ?? "",
-                            event["term_id"]?.encodedString() ?? event["action_id"]?.encodedString() ?? "",
-                        ]),
-                    when: when, summary: kind == "exam" ? "Exam: \(title)" : "\(title) (\(kind))", location: event["room"]?.stringValue,
+                    uid: CalendarFile.uid("stag", [account, event.date, event.subject ?? "", event.start ?? "", term]),
+                    when: when, summary: kind == "exam" ? "Exam: \(title)" : "\(title) (\(kind))", location: event.room,
                     description: notes.joined(separator: "\n"), category: kind == "exam" ? "Exam" : "Class"))
         }
         return file.text(stamp: context.clock.now)

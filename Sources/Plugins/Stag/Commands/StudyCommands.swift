@@ -25,7 +25,7 @@ extension StagService {
         let session = try await session(params[StagParams.account])
         let roles = try Self.timetableRoles(session, wanted)
         return try await cached(session, "timetable", ["from": .string(from.description), "to": .string(to.description), "role": .string(wanted)]) {
-            ["events": .array(try await timetableEvents(session, roles: roles, from: from, to: to))]
+            ["events": .array(try await timetableEvents(session, roles: roles, from: from, to: to).map(\.json))]
         }
     }
 
@@ -42,8 +42,8 @@ extension StagService {
         }
     }
 
-    func timetableEvents(_ session: StagSession, roles: [(StagRole, String)], from: DateOnly, to: DateOnly) async throws -> [JSONValue] {
-        var events: [JSONValue] = []
+    func timetableEvents(_ session: StagSession, roles: [(StagRole, String)], from: DateOnly, to: DateOnly) async throws -> [TimetableEvent] {
+        var events: [TimetableEvent] = []
         for (role, label) in roles {
             let (operation, who): (String, (String, String)) =
                 label == "teacher"
@@ -56,9 +56,9 @@ extension StagService {
                     ("vsechnyAkce", "true"),
                 ])
             guard let rows = answer["rozvrhovaAkce"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no rozvrhovaAkce list") }
-            events += rows.compactMap { TimetableEvent.from($0, role: label) }
+            events += rows.compactMap { TimetableEvent(stag: $0, role: label) }
         }
-        return events.sorted { TimetableEvent.sortKey($0) < TimetableEvent.sortKey($1) }
+        return events.sorted { $0.sortKey < $1.sortKey }
     }
 
     // MARK: Exams

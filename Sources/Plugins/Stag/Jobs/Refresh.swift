@@ -48,11 +48,7 @@ extension StagService {
             let to = from.adding(days: 14)
             let events = try await timetableEvents(session, roles: roles, from: from, to: to)
             var items: [String: JSONValue] = [:]
-            for event in events where event["type"] != "exam" {
-                let key = [event["date"], event["action_id"] ?? .null, event["subject"], event["start"]].map { $0?.encodedString() ?? "" }.joined(
-                    separator: "|")
-                items[key] = event
-            }
+            for event in events where !event.isExam { items[event.snapshotKey] = event.json }
             try await context.refresh.check("timetable", account: name, items: items) { [self] change in
                 try await timetableChanged(name, change, from: from, to: to)
             }
@@ -82,39 +78,44 @@ extension StagService {
 
     func gradesChanged(_ account: String, _ change: RefreshCoordinator.Change) async throws {
         guard !change.isBaseline else { return }
-        let graded =
-            change.added.values.filter { $0["grade"] != .null }
-            + change.changed.values.filter { $0.old["grade"] != $0.new["grade"] && $0.new["grade"] != .null }.map(\.new)
-        for row in graded.sorted(by: { ($0["subject"]?.stringValue ?? "") < ($1["subject"]?.stringValue ?? "") }) {
-            let grade = row["grade"].map { $0.stringValue ?? $0.encodedString() } ?? "?"
+        // The snapshots are this version's own encodings; one it cannot read is left out rather
+        // than stopping the others' notices.
+        let added = change.added.values.compactMap { try? GradeRow(json: $0) }
+        let regraded = change.changed.values.compactMap { pair -> GradeRow? in
+            guard let old = try? GradeRow(json: pair.old), let new = try? GradeRow(json: pair.new), old.grade != new.grade else { return nil }
+            return new
+        }
+        for row in (added + regraded).sorted(by: { $0.subject < $1.subject }) {
+            guard let grade = row.grade?.text else { continue }
+            let details = [row.date, row.examiner].compactMap { $0 }.map { ", \($0)" }.joined()
             try await context.notifier.post(
-                topic: StagTopic.gradeNew, title: "\(Self.subjectTitle(row)): \(grade)",
-                body:
-                    "Grade \(grade) (\(row["passed"] == true ? "passed" : "not passed"))\(row["date"]?.stringValue.map { ", \($0)" } ?? "")\(row["examiner"]?.stringValue.map { ", \($0)" } ?? "").",
+                topic: StagTopic.gradeNew, title: "\(row.title): \(grade)",
+                body: "Grade \(grade) (\(row.passed ? "passed" : "not passed"))\(details).",
+                // As earlier versions keyed it (a missing year as "null"), so a grade told before is not told again.
                 dedupeKey:
-                    "stag.grade.new:\(account):\(row["subject"]?.stringValue ?? ""):\(row["year"]?.encodedString() ?? ""):\(row["semester"]?.stringValue ?? ""):\(grade):\(row["date"]?.stringValue ?? "")"
+                    "stag.grade.new:\(account):\(row.subject):\(row.year.map { String($0) } ?? "null"):\(row.semester ?? ""):\(grade):\(row.date ?? "")"
             )
         }
     }
 
     func timetableChanged(_ account: String, _ change: RefreshCoordinator.Change, from: DateOnly, to: DateOnly) async throws {
         guard !change.isBaseline else { return }
-        for pair in change.changed.values where pair.old["room"] != pair.new["room"] {
-            let event = pair.new
+        for pair in change.changed.values {
+            guard let old = try? TimetableEvent(json: pair.old), let event = try? TimetableEvent(json: pair.new), old.room != event.room else {
+                continue
+            }
             try await context.notifier.post(
-                topic: StagTopic.timetableChanged, title: "Room change: \(Self.subjectTitle(event)) on \(event["date"]?.stringValue ?? "")",
-                body: "\(Self.when(event)): \(pair.old["room"]?.stringValue ?? "no room") → \(event["room"]?.stringValue ?? "no room")",
-                dedupeKey:
-                    "stag.timetable.room:\(account):\(event["date"]?.stringValue ?? ""):\(event["subject"]?.stringValue ?? ""):\(event["start"]?.stringValue ?? ""):\(event["room"]?.stringValue ?? "")"
-            )
+                topic: StagTopic.timetableChanged, title: "Room change: \(event.title) on \(event.date)",
+                body: "\(event.when): \(old.room ?? "no room") → \(event.room ?? "no room")",
+                dedupeKey: "stag.timetable.room:\(account):\(event.date):\(event.subject ?? ""):\(event.start ?? ""):\(event.room ?? "")")
         }
-        for event in change.removed.values {
+        for snapshot in change.removed.values {
             // Only classes still ahead and inside the window: the window moving on is not a cancellation.
-            guard let day = event["date"]?.stringValue.flatMap(DateOnly.init), day >= from, day <= to else { continue }
+            guard let event = try? TimetableEvent(json: snapshot), let day = event.day, day >= from, day <= to else { continue }
             try await context.notifier.post(
-                topic: StagTopic.timetableChanged, title: "Cancelled: \(Self.subjectTitle(event)) on \(day)",
-                body: "\(Self.when(event))\(Self.room(event)) no longer takes place.", severity: .warning,
-                dedupeKey: "stag.timetable.cancelled:\(account):\(day):\(event["subject"]?.stringValue ?? ""):\(event["start"]?.stringValue ?? "")")
+                topic: StagTopic.timetableChanged, title: "Cancelled: \(event.title) on \(day)",
+                body: "\(event.when)\(event.inRoom) no longer takes place.", severity: .warning,
+                dedupeKey: "stag.timetable.cancelled:\(account):\(day):\(event.subject ?? ""):\(event.start ?? "")")
         }
     }
 
@@ -133,19 +134,4 @@ extension StagService {
         }
     }
 
-    static func subjectTitle(_ row: JSONValue) -> String {
-        let subject = row["subject"]?.stringValue ?? "?"
-        return row["name"]?.stringValue.map { "\(subject) \($0)" } ?? subject
-    }
-
-    static func when(_ row: JSONValue) -> String {
-        [row["date"]?.stringValue, row["start"]?.stringValue].compactMap { $0 }.joined(separator: " ")
-    }
-
-    static func room(_ row: JSONValue) -> String { row["room"]?.stringValue.map { " in \($0)" } ?? "" }
-
-    static func seats(_ term: JSONValue) -> String {
-        let occupied = term["occupied"]?.intValue ?? 0
-        return term["limit"]?.intValue.map { "\(occupied)/\($0) seats taken" } ?? "\(occupied) registered, no limit"
-    }
 }

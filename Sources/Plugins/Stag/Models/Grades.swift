@@ -4,18 +4,40 @@ import PluginKit
 /// A student's subjects (`getPredmetyByStudent`): name and credits by `KAT/CODE@year` and `KAT/CODE`.
 typealias SubjectIndex = [String: (name: String?, credits: Int64?)]
 
-/// One subject enrolment's result (`student_na_predmetu`, reference §3.11).
-struct GradeRow: Sendable, Equatable {
-    enum Grade: Sendable, Equatable {
+/// One subject enrolment's result (`student_na_predmetu`, reference §3.11). The result is its
+/// encoding; the refresh keeps it as its baseline and reads new grades back from it.
+struct GradeRow: JSONModel, Equatable {
+    /// A number (`1`, `1.5`), `S`/`N` for a credit, or STAG's own text.
+    enum Grade: Codable, Sendable, Equatable {
         case number(Double)
         case credit(passed: Bool)
         case other(String)
 
-        var json: JSONValue {
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
             switch self {
-            case .number(let n): n == n.rounded() ? .int(Int64(n)) : .double(n)
+            case .number(let n): if n == n.rounded() { try c.encode(Int64(n)) } else { try c.encode(n) }
+            case .credit(let passed): try c.encode(passed ? "S" : "N")
+            case .other(let text): try c.encode(text)
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let n = try? c.decode(Double.self) {
+                self = .number(n)
+            } else {
+                let text = try c.decode(String.self)
+                self = text == "S" ? .credit(passed: true) : text == "N" ? .credit(passed: false) : .other(text)
+            }
+        }
+
+        /// As the notices write it: `1.5`, `S`.
+        var text: String {
+            switch self {
+            case .number(let n): n == n.rounded() ? String(Int64(n)) : String(n)
             case .credit(let passed): passed ? "S" : "N"
-            case .other(let text): .string(text)
+            case .other(let text): text
             }
         }
 
@@ -81,14 +103,31 @@ struct GradeRow: Sendable, Equatable {
         examiner = StagValue.string(row["zk_ucit_jmeno"])
     }
 
-    var json: JSONValue {
-        [
-            "subject": .string(subject), "name": name.map(JSONValue.string) ?? .null, "credits": credits.map(JSONValue.int) ?? .null,
-            "year": year.map(JSONValue.int) ?? .null, "semester": semester.map(JSONValue.string) ?? .null, "grade": grade?.json ?? .null,
-            "passed": .bool(passed), "date": date.map(JSONValue.string) ?? .null, "attempt": attempt.map(JSONValue.int) ?? .null,
-            "examiner": examiner.map(JSONValue.string) ?? .null, "kind": .string(kind),
-        ]
+    enum CodingKeys: String, CodingKey {
+        case subject, name, credits, year, semester, grade, date, attempt, examiner, kind
     }
+
+    enum ResultKeys: String, CodingKey {
+        case subject, name, credits, year, semester, grade, passed, date, attempt, examiner, kind
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: ResultKeys.self)
+        try c.encode(subject, forKey: .subject)
+        try c.encodeOrNull(name, forKey: .name)
+        try c.encodeOrNull(credits, forKey: .credits)
+        try c.encodeOrNull(year, forKey: .year)
+        try c.encodeOrNull(semester, forKey: .semester)
+        try c.encodeOrNull(grade, forKey: .grade)
+        try c.encode(passed, forKey: .passed)
+        try c.encodeOrNull(date, forKey: .date)
+        try c.encodeOrNull(attempt, forKey: .attempt)
+        try c.encodeOrNull(examiner, forKey: .examiner)
+        try c.encode(kind, forKey: .kind)
+    }
+
+    /// "KIV/UPA Name", for notice titles.
+    var title: String { name.map { "\(subject) \($0)" } ?? subject }
 }
 
 /// Credits and credit-weighted averages per academic year and semester, and in total.

@@ -1,48 +1,122 @@
 import Foundation
 import PluginKit
 
-/// A dated timetable occurrence (`rozvrhovaAkce` with `datum`, reference §3.4), in the result's
-/// shape.
-enum TimetableEvent {
-    static func parity(_ code: String?) -> JSONValue {
-        switch code {
-        case "K": "every"
-        case "L": "odd"
-        case "S": "even"
-        default: .null
+/// A dated timetable occurrence (`rozvrhovaAkce` with `datum`, reference §3.4), decoded from
+/// STAG's row into fields; the result is its encoding (every member present, null when STAG
+/// gives nothing). The refresh's room-change and cancellation notices and the `.ics` export read
+/// the fields.
+struct TimetableEvent: JSONModel, Equatable {
+    var date: String
+    var start: String?
+    var end: String?
+    /// `KAT/CODE`.
+    var subject: String?
+    var name: String?
+    /// STAG's action type (`Př`, `Cv`, …), or `exam`.
+    var type: String?
+    /// `BUILDING-ROOM`.
+    var room: String?
+    var teachers: [String]
+    var weekParity: WeekParity?
+    var note: String?
+    /// `student` or `teacher`: whose timetable it came from.
+    var role: String
+    var actionID: Int64?
+    /// The exam term, for an exam.
+    var termID: Int64?
+
+    enum WeekParity: String, Codable, Sendable {
+        case every, odd, even
+
+        init?(stag code: String?) {
+            switch code {
+            case "K": self = .every
+            case "L": self = .odd
+            case "S": self = .even
+            default: return nil
+            }
         }
     }
 
-    /// nil for a row without a date (a recurring action from an undated request).
-    static func from(_ row: JSONValue, role: String) -> JSONValue? {
-        guard let date = StagValue.date(row["datum"]) else { return nil }
-        let department = StagValue.string(row["katedra"])
-        let code = StagValue.string(row["predmet"])
-        let building = StagValue.string(row["budova"])
-        let room = StagValue.string(row["mistnost"])
-        let isExam = StagValue.string(row["druhAkce"]) == "Z"
-        var teachers = StagValue.quotedNames(StagValue.string(row["vsichniUciteleJmenaTitulySPodily"]))
-        if teachers.isEmpty, let one = StagValue.personName(row["ucitel"]) { teachers = [one] }
-        let notes = [StagValue.string(row["nekonaSe"]), StagValue.string(row["poznamkaRozvrhare"])].compactMap { $0 }
-        return [
-            "date": .string(date),
-            "start": StagValue.time(row["hodinaSkutOd"]).map(JSONValue.string) ?? .null,
-            "end": StagValue.time(row["hodinaSkutDo"]).map(JSONValue.string) ?? .null,
-            "subject": department.flatMap { d in code.map { .string("\(d)/\($0)") } } ?? .null,
-            "name": StagValue.string(row["nazev"]).map(JSONValue.string) ?? .null,
-            "type": isExam ? "exam" : (StagValue.string(row["typAkce"]).map(JSONValue.string) ?? .null),
-            "room": [building, room].compactMap { $0 }.isEmpty ? .null : .string([building, room].compactMap { $0 }.joined(separator: "-")),
-            "teachers": .array(teachers.map(JSONValue.string)),
-            "week_parity": isExam ? .null : parity(StagValue.string(row["tydenZkr"])),
-            "note": notes.isEmpty ? .null : .string(notes.joined(separator: "; ")),
-            "role": .string(role),
-            "action_id": StagValue.int(row["roakIdno"]).map(JSONValue.int) ?? .null,
-            "term_id": isExam ? (StagValue.int(row["referencedIdno"]).map(JSONValue.int) ?? .null) : .null,
-        ]
+    enum CodingKeys: String, CodingKey {
+        case date, start, end, subject, name, type, room, teachers, note, role
+        case weekParity = "week_parity", actionID = "action_id", termID = "term_id"
     }
 
-    static func sortKey(_ event: JSONValue) -> String {
-        (event["date"]?.stringValue ?? "") + (event["start"]?.stringValue ?? "99:99") + (event["subject"]?.stringValue ?? "")
+    var isExam: Bool { type == "exam" }
+
+    /// nil for a row without a date (a recurring action from an undated request).
+    init?(stag row: JSONValue, role: String) {
+        guard let date = StagValue.date(row["datum"]) else { return nil }
+        self.date = date
+        let department = StagValue.string(row["katedra"])
+        let code = StagValue.string(row["predmet"])
+        let isExam = StagValue.string(row["druhAkce"]) == "Z"
+        start = StagValue.time(row["hodinaSkutOd"])
+        end = StagValue.time(row["hodinaSkutDo"])
+        subject = department.flatMap { d in code.map { "\(d)/\($0)" } }
+        name = StagValue.string(row["nazev"])
+        type = isExam ? "exam" : StagValue.string(row["typAkce"])
+        let roomParts = [StagValue.string(row["budova"]), StagValue.string(row["mistnost"])].compactMap { $0 }
+        room = roomParts.isEmpty ? nil : roomParts.joined(separator: "-")
+        teachers = StagValue.quotedNames(StagValue.string(row["vsichniUciteleJmenaTitulySPodily"]))
+        if teachers.isEmpty, let one = StagValue.personName(row["ucitel"]) { teachers = [one] }
+        weekParity = isExam ? nil : WeekParity(stag: StagValue.string(row["tydenZkr"]))
+        let notes = [StagValue.string(row["nekonaSe"]), StagValue.string(row["poznamkaRozvrhare"])].compactMap { $0 }
+        note = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        self.role = role
+        actionID = StagValue.int(row["roakIdno"])
+        termID = isExam ? StagValue.int(row["referencedIdno"]) : nil
+    }
+
+    /// A registered exam term that the timetable does not list, as the exam event the calendar
+    /// export writes.
+    init(registered term: ExamTerm) {
+        date = term.date ?? ""
+        start = term.start
+        end = term.end
+        subject = term.subject
+        name = term.name
+        type = "exam"
+        room = term.room
+        teachers = term.examiner.map { [$0] } ?? []
+        note = term.note
+        role = "student"
+        termID = term.termID
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(date, forKey: .date)
+        try c.encodeOrNull(start, forKey: .start)
+        try c.encodeOrNull(end, forKey: .end)
+        try c.encodeOrNull(subject, forKey: .subject)
+        try c.encodeOrNull(name, forKey: .name)
+        try c.encodeOrNull(type, forKey: .type)
+        try c.encodeOrNull(room, forKey: .room)
+        try c.encode(teachers, forKey: .teachers)
+        try c.encodeOrNull(weekParity, forKey: .weekParity)
+        try c.encodeOrNull(note, forKey: .note)
+        try c.encode(role, forKey: .role)
+        try c.encodeOrNull(actionID, forKey: .actionID)
+        try c.encodeOrNull(termID, forKey: .termID)
+    }
+
+    /// Date, start, subject: the order of the result.
+    var sortKey: String { date + (start ?? "99:99") + (subject ?? "") }
+    /// "KIV/UPA Name", for notice titles.
+    var title: String { name.map { "\(subject ?? "?") \($0)" } ?? subject ?? "?" }
+    /// "2026-01-20 09:00".
+    var when: String { [date, start].compactMap { $0 }.joined(separator: " ") }
+    /// " in UL-408", or nothing.
+    var inRoom: String { room.map { " in \($0)" } ?? "" }
+    var day: DateOnly? { DateOnly(date) }
+    /// What identifies the occurrence across refreshes (its room and teachers may change). The
+    /// members as JSON text, as earlier versions keyed their stored baselines: a changed key
+    /// would read as every class cancelled and added again.
+    var snapshotKey: String {
+        [JSONValue.string(date), actionID.map(JSONValue.int) ?? .null, subject.map(JSONValue.string) ?? .null, start.map(JSONValue.string) ?? .null]
+            .map { $0.encodedString() }.joined(separator: "|")
     }
 }
 
