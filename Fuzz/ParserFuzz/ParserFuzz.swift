@@ -50,7 +50,7 @@ func parse(_ bytes: [UInt8]) {
             _ = KOSExam(entry, registered: ["1"])?.json
             _ = KOSService.internalCode(entry)
         }
-        _ = KOSService.slots(document.entries, grid: .fit, language: "cs")
+        _ = KOSService.slots(document.entries, grid: .fit, language: "cs").map(\.json)
         if let table = try? JSONValue.parse(bytes: body) { _ = KOSService.officeHours(table) }
     case 0:
         _ = try? XMLNode.parse(Data(body), limits: .default)

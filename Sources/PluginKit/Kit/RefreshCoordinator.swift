@@ -148,15 +148,6 @@ public actor RefreshCoordinator {
         try await check(Refresh(checking: name, account: account, fetch: { items }, onChange: onChange))
     }
 
-    /// Rows keyed by one of their fields, a number or a string; a row without it is left out.
-    public nonisolated static func keyed(_ rows: [JSONValue], by field: String) -> [String: JSONValue] {
-        var items: [String: JSONValue] = [:]
-        for row in rows {
-            if let id = row[field]?.stringValue ?? row[field]?.intValue.map(String.init) { items[id] = row }
-        }
-        return items
-    }
-
     private func baseline(_ refresh: Refresh) async throws -> [String: JSONValue]? {
         try await pool.read { [pluginID] db in
             guard

@@ -117,7 +117,8 @@ public struct PluginNotifier: Sendable {
     }
 
     private func mail(to: String, title: String, body: String, attachments: [OutgoingAttachment], topicNamed topic: String) async throws {
-        try await center.postDraft(
+        // A direct mail has no dedupe key, so it is always stored.
+        _ = try await center.postDraft(
             NoticeDraft(
                 topic: topic, plugin: pluginID, title: title, body: body, severity: .info,
                 dedupeKey: nil, attachments: attachments, directRecipient: to))

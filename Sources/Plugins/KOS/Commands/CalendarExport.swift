@@ -46,28 +46,24 @@ extension KOSService {
     }
 
     /// Each slot on each teaching week it takes place in, within the semester.
-    func classes(_ slots: [JSONValue], username: String, from start: DateOnly, to end: DateOnly) -> [CalendarFile.Event] {
+    func classes(_ slots: [KOSTimetableSlot], username: String, from start: DateOnly, to end: DateOnly) -> [CalendarFile.Event] {
         let firstOdd = context.config[KOSConfig.firstWeekParity] == "odd"
         let weekOne = start.adding(days: -start.weekdayFromMonday)
         var events: [CalendarFile.Event] = []
         for week in 1...Int(context.config[KOSConfig.teachingWeeks]) {
-            let parity = (week % 2 == 1) == firstOdd ? "odd" : "even"
+            let parity: KOSTimetableSlot.Parity = (week % 2 == 1) == firstOdd ? .odd : .even
             for slot in slots {
-                guard let day = slot["day"]?.intValue, (1...7).contains(day),
-                    slot["parity"]?.stringValue == "both" || slot["parity"]?.stringValue == parity,
-                    Self.weeks(slot["weeks"]?.stringValue)?.contains(week) ?? true
-                else { continue }
+                guard let day = slot.day, (1...7).contains(day), slot.isIn(parity), Self.weeks(slot.weeks)?.contains(week) ?? true else { continue }
                 let date = weekOne.adding(days: (week - 1) * 7 + Int(day) - 1)
-                guard date >= start, date <= end, let from = slot["start"]?.stringValue, let begin = date.at(from, in: Self.zone) else { continue }
-                let course = slot["course"]?.stringValue ?? "?"
-                let kind = slot["kind"]?.stringValue ?? "class"
+                guard date >= start, date <= end, let from = slot.start, let begin = date.at(from, in: Self.zone) else { continue }
+                let course = slot.course ?? "?"
+                let kind = slot.kind ?? "class"
                 events.append(
                     CalendarFile.Event(
-                        uid: CalendarFile.uid("kos", [username, date.description, course, from, slot["parallel"]?.stringValue ?? ""]),
-                        when: .timed(start: begin, end: slot["end"]?.stringValue.flatMap { date.at($0, in: Self.zone) }),
-                        summary: "\(course) \(slot["course_name"]?.stringValue ?? "") (\(kind))".replacingOccurrences(of: "  ", with: " "),
-                        location: slot["room"]?.stringValue,
-                        description: (slot["teachers"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "), category: "Class"))
+                        uid: CalendarFile.uid("kos", [username, date.description, course, from, slot.parallel ?? ""]),
+                        when: .timed(start: begin, end: slot.end.flatMap { date.at($0, in: Self.zone) }),
+                        summary: "\(course) \(slot.courseName ?? "") (\(kind))".replacingOccurrences(of: "  ", with: " "), location: slot.room,
+                        description: slot.teachers.joined(separator: ", "), category: "Class"))
             }
         }
         return events

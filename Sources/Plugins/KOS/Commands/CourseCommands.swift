@@ -10,7 +10,7 @@ extension KOSService {
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("courses", ["sem": .string(sem)])) {
             let rows = try await enrolments(username, sem: sem)
-            return ["courses": .array(rows), "credits": .int(rows.reduce(0) { $0 + ($1["credits"]?.intValue ?? 0) })]
+            return ["courses": .array(rows.map(\.json)), "credits": .int(rows.reduce(0) { $0 + ($1.credits ?? 0) })]
         }
     }
 
@@ -18,15 +18,15 @@ extension KOSService {
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("results")) {
             let rows = try await enrolments(username, sem: "none")
-            func summary(_ rows: [JSONValue]) -> [String: JSONValue] {
-                let done = rows.filter { $0["completed"] == true }
+            func summary(_ rows: [KOSEnrolment]) -> [String: JSONValue] {
+                let done = rows.filter(\.completed)
                 return [
-                    "credits_enrolled": .int(rows.reduce(0) { $0 + ($1["credits"]?.intValue ?? 0) }),
-                    "credits_obtained": .int(done.reduce(0) { $0 + ($1["credits"]?.intValue ?? 0) }),
+                    "credits_enrolled": .int(rows.reduce(0) { $0 + ($1.credits ?? 0) }),
+                    "credits_obtained": .int(done.reduce(0) { $0 + ($1.credits ?? 0) }),
                     "courses_enrolled": .int(Int64(rows.count)), "courses_completed": .int(Int64(done.count)),
                 ]
             }
-            let bySemester = Dictionary(grouping: rows) { $0["semester"]?.stringValue ?? "" }
+            let bySemester = Dictionary(grouping: rows) { $0.semester ?? "" }
             let semesters: [JSONValue] = bySemester.keys.sorted().map { code in
                 var row = summary(bySemester[code]!)
                 row["semester"] = .string(code)
@@ -54,7 +54,7 @@ extension KOSService {
         .compactMap(Self.internalCode)
     }
 
-    func enrolments(_ username: String, sem: String) async throws -> [JSONValue] {
+    func enrolments(_ username: String, sem: String) async throws -> [KOSEnrolment] {
         let client = try await api(.user, account: username)
         let entries = try await enrolledEntries(username, sem: sem)
         let internalCodes = Set(entries.compactMap(Self.internalCode))
@@ -65,36 +65,31 @@ extension KOSService {
                 if let c = course.content, let code = c.first("code")?.trimmedText { details[code] = c }
             }
         }
-        var rows: [JSONValue] = []
+        var rows: [KOSEnrolment] = []
         for entry in entries {
             guard let c = entry.content else { continue }
             let semester = c.first("semester")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)) ?? c.first("semester")?.trimmedText
-            let flags: (JSONValue, JSONValue) = (
-                .bool(c.first("completed")?.trimmedText == "true"), .bool(c.first("assessment")?.trimmedText == "true")
-            )
+            let completed = c.first("completed")?.trimmedText == "true"
+            let assessment = c.first("assessment")?.trimmedText == "true"
             if entry.type == "externalCourseEnrollment" {
-                rows.append([
-                    "code": .null, "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
-                    "credits": c.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
-                    "completion": c.first("completion").map { .string($0.trimmedText.lowercased()) } ?? .null,
-                    "completed": flags.0, "assessment": flags.1, "semester": semester.map(JSONValue.string) ?? .null, "external": true,
-                ])
+                rows.append(
+                    KOSEnrolment(
+                        code: nil, name: c.text("name", language: language), credits: c.first("credits").flatMap { Int64($0.trimmedText) },
+                        completion: c.first("completion")?.trimmedText.lowercased(), completed: completed, assessment: assessment, semester: semester,
+                        external: true))
             } else {
                 let reference = c.first("course")
                 let code = reference?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
                 let detail = code.flatMap { details[$0] }
-                rows.append([
-                    "code": code.map(JSONValue.string) ?? .null,
-                    "name": (detail?.text("name", language: language) ?? reference?.trimmedText).map(JSONValue.string) ?? .null,
-                    "credits": detail?.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
-                    "completion": detail?.first("completion").map { .string($0.trimmedText.lowercased()) } ?? .null,
-                    "completed": flags.0, "assessment": flags.1, "semester": semester.map(JSONValue.string) ?? .null, "external": false,
-                ])
+                rows.append(
+                    KOSEnrolment(
+                        code: code, name: detail?.text("name", language: language) ?? reference?.trimmedText,
+                        credits: detail?.first("credits").flatMap { Int64($0.trimmedText) },
+                        completion: detail?.first("completion")?.trimmedText.lowercased(),
+                        completed: completed, assessment: assessment, semester: semester, external: false))
             }
         }
-        return rows.sorted {
-            ($0["semester"]?.stringValue ?? "", $0["code"]?.stringValue ?? "~") < ($1["semester"]?.stringValue ?? "", $1["code"]?.stringValue ?? "~")
-        }
+        return rows.sorted { ($0.semester ?? "", $0.code ?? "~") < ($1.semester ?? "", $1.code ?? "~") }
     }
 }
 

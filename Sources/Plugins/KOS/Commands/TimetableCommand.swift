@@ -9,7 +9,7 @@ extension KOSService {
         let wanted = params[KOSParams.parity] ?? "both"
         let username = try await username(params[KOSParams.account])
         let all = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": .string(sem)])) {
-            ["slots": .array(try await timetableSlots(username, sem: sem))]
+            ["slots": .array(try await timetableSlots(username, sem: sem).map(\.json))]
         }
         guard wanted != "both" else { return all }
         var filtered = all.objectValue ?? [:]
@@ -17,25 +17,25 @@ extension KOSService {
         return .object(filtered)
     }
 
-    func timetableSlots(_ username: String, sem: String) async throws -> [JSONValue] {
+    func timetableSlots(_ username: String, sem: String) async throws -> [KOSTimetableSlot] {
         let entries = try await api(.user, account: username).atomEntries("students/\(username)/parallels", query: [("sem", sem)] + localized)
         return Self.slots(entries, grid: grid, language: language)
     }
 
-    static func slots(_ entries: [AtomDocument.Entry], grid: HourGrid, language: String) -> [JSONValue] {
-        var slots: [JSONValue] = []
+    static func slots(_ entries: [AtomDocument.Entry], grid: HourGrid, language: String) -> [KOSTimetableSlot] {
+        var slots: [KOSTimetableSlot] = []
         for entry in entries {
             guard let c = entry.content else { continue }
             let course = c.first("course")
             let courseCode = course?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
             let teachers = (c.children("teacher") + (c.first("teachers")?.children("teacher") ?? [])).map(\.trimmedText).filter { !$0.isEmpty }
-            let kind: JSONValue =
+            let kind: String? =
                 switch c.first("parallelType")?.trimmedText {
                 case "LECTURE": "lecture"
                 case "TUTORIAL": "tutorial"
                 case "LABORATORY": "lab"
-                case let other?: .string(other.lowercased())
-                case nil: .null
+                case let other?: other.lowercased()
+                case nil: nil
                 }
             for slot in c.children("timetableSlot") {
                 let day = slot.first("day").flatMap { Int($0.trimmedText) }
@@ -44,27 +44,20 @@ extension KOSService {
                 // Explicit times win over the grid.
                 let start = slot.first("startTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap(grid.start(ofHour:))
                 let end = slot.first("endTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap { grid.end(ofHour: $0 + duration - 1) }
-                let parity: String =
+                let parity: KOSTimetableSlot.Parity =
                     switch slot.first("parity")?.trimmedText {
-                    case "ODD": "odd"
-                    case "EVEN": "even"
-                    default: "both"
+                    case "ODD": .odd
+                    case "EVEN": .even
+                    default: .both
                     }
                 let slotTeachers = slot.children("teacher").map(\.trimmedText).filter { !$0.isEmpty }
-                slots.append([
-                    "day": day.map { .int(Int64($0)) } ?? .null, "start": start.map(JSONValue.string) ?? .null,
-                    "end": end.map(JSONValue.string) ?? .null,
-                    "course": courseCode.map(JSONValue.string) ?? .null, "course_name": course.map { .string($0.trimmedText) } ?? .null, "kind": kind,
-                    "parallel": c.first("code").map { .string($0.trimmedText) } ?? .null, "parity": .string(parity),
-                    "room": slot.first("room").map { .string($0.trimmedText) } ?? .null,
-                    "teachers": .array((slotTeachers.isEmpty ? teachers : slotTeachers).map(JSONValue.string)),
-                    "weeks": slot.first("weeks").map { .string($0.trimmedText) } ?? .null,
-                ])
+                slots.append(
+                    KOSTimetableSlot(
+                        day: day.map { Int64($0) }, start: start, end: end, course: courseCode, courseName: course?.trimmedText, kind: kind,
+                        parallel: c.first("code")?.trimmedText, parity: parity, room: slot.first("room")?.trimmedText,
+                        teachers: slotTeachers.isEmpty ? teachers : slotTeachers, weeks: slot.first("weeks")?.trimmedText))
             }
         }
-        return slots.sorted {
-            ($0["day"]?.intValue ?? 9, $0["start"]?.stringValue ?? "", $0["course"]?.stringValue ?? "")
-                < ($1["day"]?.intValue ?? 9, $1["start"]?.stringValue ?? "", $1["course"]?.stringValue ?? "")
-        }
+        return slots.sorted { $0.sortKey < $1.sortKey }
     }
 }

@@ -35,14 +35,12 @@ extension KOSService {
         }
         try await alerts.postDeadlines(account: username, exams)
         let events = try await eventRows(username, sem: "current")
-        try await context.refresh.check("events", account: username, items: RefreshCoordinator.keyed(events, by: "id")) { [self] change in
+        let items = Dictionary(events.map { ($0.id, $0.json) }) { first, _ in first }
+        try await context.refresh.check("events", account: username, items: items) { [self] change in
             try await eventsChanged(username, change)
         }
         var results: [String: JSONValue] = [:]
-        for row in try await enrolments(username, sem: "none") {
-            let course = row["code"]?.stringValue ?? "external:\(row["name"]?.stringValue ?? "?")"
-            results["\(row["semester"]?.stringValue ?? "")|\(course)"] = row
-        }
+        for row in try await enrolments(username, sem: "none") { results[row.snapshotKey] = row.json }
         try await context.refresh.check("results", account: username, items: results) { [self] change in
             try await resultsChanged(username, change)
         }
@@ -69,10 +67,12 @@ extension KOSService {
 
     func eventsChanged(_ username: String, _ change: RefreshCoordinator.Change) async throws {
         guard !change.isBaseline else { return }
-        for (id, event) in change.added.sorted(by: { $0.key < $1.key }) {
+        for (id, snapshot) in change.added.sorted(by: { $0.key < $1.key }) {
+            // The snapshots are this version's own encodings; one it cannot read does not stop the others.
+            guard let event = try? KOSCourseEvent(json: snapshot) else { continue }
             try await context.notifier.post(
-                topic: KOSTopic.eventNew, title: "New course event: \(event["course"]?.stringValue ?? "?") \(event["name"]?.stringValue ?? "")",
-                body: "\(Self.when(event))\(Self.room(event)), \(Self.seats(event)).", dedupeKey: "kos.event.new:\(username):\(id)")
+                topic: KOSTopic.eventNew, title: "New course event: \(event.course ?? "?") \(event.name ?? "")",
+                body: "\(event.when)\(event.inRoom), \(event.seats).", dedupeKey: "kos.event.new:\(username):\(id)")
         }
     }
 
@@ -80,15 +80,14 @@ extension KOSService {
     func resultsChanged(_ username: String, _ change: RefreshCoordinator.Change) async throws {
         guard !change.isBaseline else { return }
         for (key, pair) in change.changed.sorted(by: { $0.key < $1.key }) {
-            let completed = pair.old["completed"] != true && pair.new["completed"] == true
-            let assessed = pair.old["assessment"] != true && pair.new["assessment"] == true
+            guard let old = try? KOSEnrolment(json: pair.old), let new = try? KOSEnrolment(json: pair.new) else { continue }
+            let completed = !old.completed && new.completed
+            let assessed = !old.assessment && new.assessment
             guard completed || assessed else { continue }
-            let course = [pair.new["code"]?.stringValue, pair.new["name"]?.stringValue].compactMap { $0 }.joined(separator: " ")
             let what = completed ? "completed" : "assessment granted"
+            let credits = completed ? new.credits.map { ", \($0) credits" } ?? "" : ""
             try await context.notifier.post(
-                topic: KOSTopic.resultChanged, title: "\(course): \(what)",
-                body:
-                    "\(course) (\(pair.new["semester"]?.stringValue ?? "")): \(what)\(pair.new["credits"]?.intValue.map { completed ? ", \($0) credits" : "" } ?? "").",
+                topic: KOSTopic.resultChanged, title: "\(new.title): \(what)", body: "\(new.title) (\(new.semester ?? "")): \(what)\(credits).",
                 dedupeKey: "kos.result.changed:\(username):\(key):\(completed ? "completed" : "assessment")")
         }
     }
@@ -109,18 +108,5 @@ extension KOSService {
                 context.logger.warning("kos.evening failed", metadata: ["account": "\(username)", "error": "\(RPCError(sending: error).message)"])
             }
         }
-    }
-
-    static func when(_ row: JSONValue) -> String {
-        guard let start = row["start"]?.stringValue else { return "?" }
-        let end = row["end"]?.stringValue.map { "–" + $0.suffix(5) } ?? ""
-        return start.replacingOccurrences(of: "T", with: " ") + end
-    }
-
-    static func room(_ row: JSONValue) -> String { row["room"]?.stringValue.map { " in \($0)" } ?? "" }
-
-    static func seats(_ row: JSONValue) -> String {
-        guard let capacity = row["capacity"]?.intValue else { return "\(row["occupied"]?.intValue ?? 0) registered" }
-        return "\(row["occupied"]?.intValue ?? 0)/\(capacity) seats taken"
     }
 }
