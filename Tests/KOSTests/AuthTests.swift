@@ -58,11 +58,11 @@ import Testing
         }
     }
 
-    static func start(configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> Bench {
+    static func start(at now: String = "2026-11-24T08:00:00Z", configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> Bench {
         let fake = try PeerProcess(Peers.python, [Peers.script("kos_fake.py")])
         let port = try await fake.announcedPort("the fake OAuth server")
         let host = try await TestHost.started(
-            plugins: [KOSPlugin()], clock: TestClock(now: ISO8601.date("2026-11-24T08:00:00Z")!), configure: configure)
+            plugins: [KOSPlugin()], clock: TestClock(now: ISO8601.date(now)!), configure: configure)
         return Bench(host: host, fake: fake, base: "http://127.0.0.1:\(port)")
     }
 

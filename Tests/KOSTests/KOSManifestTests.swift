@@ -19,7 +19,8 @@ struct KOSManifestTests {
         for name in contract { #expect(names.contains("kos." + name), "kos.\(name) is in the issue's contract") }
         #expect(
             manifest.topics.map(\.topic).sorted() == [
-                "kos.auth.expired", "kos.event.new", "kos.exam.deadline", "kos.exam.new", "kos.exam.seat_freed", "kos.exam.tomorrow",
+                "kos.auth.expired", "kos.class.soon", "kos.event.new", "kos.exam.deadline", "kos.exam.new", "kos.exam.seat_freed",
+                "kos.exam.signup_closing", "kos.exam.tomorrow",
                 "kos.result.changed",
                 "kos.upstream.recovered", "kos.upstream.unreachable",
             ])

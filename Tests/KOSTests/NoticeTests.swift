@@ -42,6 +42,36 @@ import Testing
         await bench.stop()
     }
 
+    /// Monday 6 October 2025, 07:00 in Prague (CEST): week 3 of B251, an odd week. BI-ZMA's
+    /// odd-week tutorial begins at 07:30 (hour 1 of the grid) and is told at 07:15; the even-week
+    /// BI-PA2 lab of Mondays is not this week's. BI-ZMA's assessment closes sign-up at the end of
+    /// today (17 h), BI-PA2's new exam at the end of tomorrow (41 h): only the first is told.
+    @Test func classRemindersFollowTheWeekParityAndASignupClosingTodayIsTold() async throws {
+        let bench = try await TokenTests.loggedIn(at: "2025-10-06T05:00:00Z") {
+            $0.plugins["kos"] = ["class_reminder_min": 15]
+        }
+        try await bench.admin("exam", ["id": 903, "signin": "2025-10-06"])
+        try await bench.admin(
+            "exam", ["id": 905, "course": "BI-PA2", "start": "2025-10-20T09:00:00", "capacity": 20, "occupied": 2, "signin": "2025-10-07"])
+        try await Self.run(bench, "refresh")
+        try await Self.run(bench, "refresh")
+        let closing = try await Self.notices(bench, "kos.exam.signup_closing")
+        #expect(closing.map { $0["title"] } == ["Sign-up closes soon: BI-ZMA on 2027-01-12 13:00–15:00"], "once, and not BI-PA2's")
+        #expect(
+            closing.first?["body"]
+                == "Signing up for the 2027-01-12 13:00–15:00 assessment in T9:350 closes at the end of 2025-10-06 (12/30 seats taken). Register in KOS: https://www.kos.cvut.cz"
+        )
+
+        let remindAt = ISO8601.date("2025-10-06T05:15:00Z")!
+        await bench.clock.waitForSleeper { $0 == remindAt }
+        bench.clock.advance(to: remindAt)
+        _ = try await withDeadline(10, "the class reminder") { await bench.host.stdout.next { $0.contains("kos.class.soon") } }
+        let reminders = try await Self.notices(bench, "kos.class.soon")
+        #expect(reminders.map { $0["title"] } == ["In 15 min: BI-ZMA Základy matematické analýzy (tutorial)"])
+        #expect(reminders.first?["body"] == "07:30–09:00 in T9:348")
+        await bench.stop()
+    }
+
     @Test func nothingIsLostWhileTheLoginHadExpired() async throws {
         let bench = try await TokenTests.loggedIn()
         try await Self.run(bench, "refresh")

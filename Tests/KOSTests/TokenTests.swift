@@ -8,8 +8,10 @@ import Testing
 /// Token refresh while commands run: before expiry on the host clock, once after a 401, and a
 /// refused refresh ending the login while public data goes on with the application's token.
 @Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct TokenTests {
-    static func loggedIn(configure: @escaping (inout HostConfiguration) -> Void = { _ in }) async throws -> AuthTests.Bench {
-        let bench = try await AuthTests.start(configure: configure)
+    static func loggedIn(
+        at now: String = "2026-11-24T08:00:00Z", configure: @escaping (inout HostConfiguration) -> Void = { _ in }
+    ) async throws -> AuthTests.Bench {
+        let bench = try await AuthTests.start(at: now, configure: configure)
         try await bench.setUp()
         let started = try await bench.host.call("kos.login").get()
         let loginURL = try #require(started["login_url"]?.stringValue)

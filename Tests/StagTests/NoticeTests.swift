@@ -105,6 +105,52 @@ import Testing
         await bench.stop()
     }
 
+    /// Now is 2026-11-24 09:00 in Prague. KIV/DB1's available term closes sign-up 23 h from now,
+    /// a second DB term's 25 h from now; KIV/VSS's closes soon too, but a VSS term is mine.
+    @Test func aSignupClosingIn23HoursIsToldOnceAndOneIn25HoursIsNot() async throws {
+        let bench = try await StudyTests.student()
+        var soon = StagFake.fixture["terms"]!.arrayValue![1].objectValue!
+        soon["deadlineDatumPrihlaseni"] = ["value": "25.11.2026 8:00"]
+        var later = soon
+        later["termIdno"] = 1_118_490
+        later["predmet"] = "DB2"
+        later["deadlineDatumPrihlaseni"] = ["value": "25.11.2026 10:00"]
+        var vss = soon
+        vss["termIdno"] = 1_118_491
+        vss["predmet"] = "VSS"
+        for term in [soon, later, vss] { try await bench.fake.admin("term", .object(term)) }
+        try await Self.refresh(bench)
+        try await Self.refresh(bench)
+        let closing = try await Self.notices(bench, "stag.exam.signup_closing")
+        #expect(closing.count == 1, "told once, and only for the 23 h one: \(closing.map { $0["title"] })")
+        #expect(closing.first?["title"]?.stringValue?.hasPrefix("Sign-up closes soon: KIV/DB1") == true)
+        #expect(
+            closing.first?["body"]
+                == "Registering for the 2026-12-03 09:00 term in UC-355 closes at 2026-11-25 08:00 (3/10 seats taken). Register: assistantctl stag.exams.register term_id=1118483"
+        )
+        await bench.stop()
+    }
+
+    /// With `class_reminder_min`, each refresh arms a reminder before each class (not exams):
+    /// today's KIV/PPA1 lab at 13:00 in Prague is told at 12:45.
+    @Test func aClassIsRemindedItsLeadBeforeFromTheRefreshedTimetable() async throws {
+        let bench = try await StagBench.start {
+            $0.http.timeoutSeconds = 2
+            $0.plugins["stag"] = ["class_reminder_min": 15]
+        }
+        try await bench.fake.loadFixture()
+        try await bench.login()
+        try await Self.refresh(bench)
+        let remindAt = ISO8601.date("2026-11-24T11:45:00Z")!
+        await bench.clock.waitForSleeper { $0 == remindAt }
+        bench.clock.advance(to: remindAt)
+        _ = try await withDeadline(10, "the class reminder") { await bench.host.stdout.next { $0.contains("stag.class.soon") } }
+        let reminders = try await Self.notices(bench, "stag.class.soon")
+        #expect(reminders.map { $0["title"] } == ["In 15 min: KIV/PPA1 Počítače a programování 1 (Cvičení)"])
+        #expect(reminders.first?["body"] == "13:00–14:35 in UC-326")
+        await bench.stop()
+    }
+
     @Test func whatArrivesWhileTheTicketIsExpiredIsToldAfterTheNewLogin() async throws {
         let bench = try await StudyTests.student()
         try await Self.refresh(bench)

@@ -20,7 +20,8 @@ struct StagManifestTests {
         for name in contract { #expect(names.contains("stag." + name), "stag.\(name) is in the issue's contract") }
         #expect(
             manifest.topics.map(\.topic).sorted() == [
-                "stag.auth.expired", "stag.exam.deadline", "stag.exam.new", "stag.exam.seat_freed", "stag.exam.tomorrow", "stag.grade.new",
+                "stag.auth.expired", "stag.class.soon", "stag.exam.deadline", "stag.exam.new", "stag.exam.seat_freed", "stag.exam.signup_closing",
+                "stag.exam.tomorrow", "stag.grade.new",
                 "stag.timetable.changed", "stag.upstream.recovered", "stag.upstream.unreachable",
             ])
         #expect(manifest.jobs.map(\.id) == ["refresh", "watch", "evening"], "run as stag.refresh, stag.watch, stag.evening")

@@ -148,6 +148,26 @@ public actor RefreshCoordinator {
         try await check(Refresh(checking: name, account: account, fetch: { items }, onChange: onChange))
     }
 
+    /// Keeps `items` as what `name` read last for `account`, without comparing: for a list the
+    /// plugin acts on after a restart before it can read again (the classes the reminders are
+    /// armed from).
+    public func remember(_ name: String, account: String?, items: [String: JSONValue]) async throws {
+        try await save(Refresh(checking: name, account: account, fetch: { items }, onChange: { _ in }), items: items)
+    }
+
+    /// What each account's `name` read last (its baseline), by account ("" for none).
+    public func remembered(_ name: String) async throws -> [String: [String: JSONValue]] {
+        try await pool.read { [pluginID] db in
+            var found: [String: [String: JSONValue]] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT account, items FROM host_refresh WHERE plugin = ? AND name = ?", arguments: [pluginID, name])
+            {
+                if let items = try? JSONValue.decode(row["items"] as String).objectValue { found[row["account"]] = items }
+            }
+            return found
+        }
+    }
+
     private func baseline(_ refresh: Refresh) async throws -> [String: JSONValue]? {
         try await pool.read { [pluginID] db in
             guard

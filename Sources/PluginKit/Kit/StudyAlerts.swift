@@ -11,6 +11,11 @@ public protocol StudyExam: Sendable {
     var hasFreeSeat: Bool { get }
     /// The day it takes place, in the study system's zone.
     var day: DateOnly? { get }
+    /// The subject or course it is an exam of: a student registered for one exam of it needs no
+    /// warning that another's sign-up closes.
+    var subjectKey: String { get }
+    /// The last moment to sign up, when the system says; wall times read in `zone`.
+    func signupDeadline(in zone: TimeZone) -> Date?
     /// The last moment a registered student may leave it (unregister, cancel), when the system
     /// says; its wall times are read in `zone`, the study system's.
     func leaveDeadline(in zone: TimeZone) -> Date?
@@ -18,8 +23,9 @@ public protocol StudyExam: Sendable {
 
 /// The alerts every study system gives about exams, decided once here and worded by the plugin:
 /// the last chance to leave a registered exam (within a day of its deadline), the evening before
-/// a registered exam, and a seat that frees on a watched full exam (with registering for it at
-/// once when the student asked for that). A sixth study system conforms its exam type to
+/// a registered exam, a sign-up that closes soon on a subject the student has no exam of yet, and
+/// a seat that frees on a watched full exam (with registering for it at once when the student
+/// asked for that). A sixth study system conforms its exam type to
 /// `StudyExam`, says how each notice reads, and calls these from its refresh, evening and watch
 /// jobs. The plugin's dedupe keys keep a notice from being sent twice, across restarts too.
 public struct StudyAlerts<Exam: StudyExam, Topic: PluginTopic>: Sendable {
@@ -52,16 +58,20 @@ public struct StudyAlerts<Exam: StudyExam, Topic: PluginTopic>: Sendable {
     public var deadlineTopic: Topic
     public var tomorrowTopic: Topic
     public var seatFreedTopic: Topic
+    public var signupClosingTopic: Topic
     /// (account, exam) → the notice.
     public var deadline: @Sendable (String, Exam) -> Notice
     public var tomorrow: @Sendable (String, Exam) -> Notice
     /// (account, exam, how many times a seat has freed, registration) → the notice.
     public var seatFreed: @Sendable (String, Exam, Int64, Registration) -> Notice
+    /// (account, exam, its sign-up deadline) → the notice.
+    public var signupClosing: @Sendable (String, Exam, Date) -> Notice
 
     public init(
-        context: PluginContext, zone: TimeZone, deadlineTopic: Topic, tomorrowTopic: Topic, seatFreedTopic: Topic,
+        context: PluginContext, zone: TimeZone, deadlineTopic: Topic, tomorrowTopic: Topic, seatFreedTopic: Topic, signupClosingTopic: Topic,
         deadline: @escaping @Sendable (String, Exam) -> Notice, tomorrow: @escaping @Sendable (String, Exam) -> Notice,
-        seatFreed: @escaping @Sendable (String, Exam, Int64, Registration) -> Notice
+        seatFreed: @escaping @Sendable (String, Exam, Int64, Registration) -> Notice,
+        signupClosing: @escaping @Sendable (String, Exam, Date) -> Notice
     ) {
         notifier = context.notifier
         clock = context.clock
@@ -69,9 +79,11 @@ public struct StudyAlerts<Exam: StudyExam, Topic: PluginTopic>: Sendable {
         self.deadlineTopic = deadlineTopic
         self.tomorrowTopic = tomorrowTopic
         self.seatFreedTopic = seatFreedTopic
+        self.signupClosingTopic = signupClosingTopic
         self.deadline = deadline
         self.tomorrow = tomorrow
         self.seatFreed = seatFreed
+        self.signupClosing = signupClosing
     }
 
     /// How long before its deadline a registered exam gets its last-chance notice.
@@ -88,6 +100,25 @@ public struct StudyAlerts<Exam: StudyExam, Topic: PluginTopic>: Sendable {
         }
         for exam in due { try await post(deadlineTopic, deadline(account, exam)) }
         return due
+    }
+
+    /// Each exam with a free seat whose sign-up closes within `hours` (still ahead), of a subject
+    /// the student has no registered exam of: the last chance to sign up at all. Zero hours
+    /// turns it off. Returns the exams noticed (a notice already sent is not sent again).
+    @discardableResult
+    public func postSignupClosing(account: String, _ exams: [Exam], within hours: Int64) async throws -> [Exam] {
+        guard hours > 0 else { return [] }
+        let now = clock.now
+        let covered = Set(exams.filter(\.isRegistered).map(\.subjectKey))
+        var due: [(Exam, Date)] = []
+        for exam in exams where !exam.isRegistered && exam.hasFreeSeat && !covered.contains(exam.subjectKey) {
+            guard let deadline = exam.signupDeadline(in: zone), deadline > now, deadline.timeIntervalSince(now) <= Double(hours) * 3600 else {
+                continue
+            }
+            due.append((exam, deadline))
+        }
+        for (exam, deadline) in due { try await post(signupClosingTopic, signupClosing(account, exam, deadline)) }
+        return due.map(\.0)
     }
 
     /// Each registered exam on `day` (the evening job passes tomorrow).

@@ -30,6 +30,8 @@ public struct KOSPlugin: AssistantPlugin {
             reauth: { _ in TokenKeeper.fix }, add: TokenKeeper.fix, expiredTopic: KOSTopic.authExpired)
         let service = KOSService(context: context, grid: grid)
         try await service.tokens.adoptEarlierLogin()
+        // The reminders of the classes read before the restart, before KOSapi is asked again.
+        try await service.classReminders.restore()
         return .ready(service)
     }
 
@@ -62,6 +64,8 @@ struct KOSConfig: PluginOptions {
         "kos_url", .string, default: "https://www.kos.cvut.cz", help: "the KOS web application, where registration happens (linked from notices)")
     /// The kit's read cache keeps answers this long.
     let cacheDays = ReadCache.cacheDays
+    let classReminderMin = StudyOptions.classReminderMin
+    let signupWarningH = StudyOptions.signupWarningH
 }
 
 /// The KOS plugin while it runs.
@@ -70,6 +74,7 @@ public final class KOSService: Sendable {
     let logins: PendingLogins
     let tokens: TokenKeeper
     let grid: HourGrid
+    let classReminders: ClassReminders<KOSTopic>
 
     /// CTU's wall clock: dates and times in results are Prague time.
     static let zone = TimeZone(identifier: "Europe/Prague")!
@@ -79,6 +84,8 @@ public final class KOSService: Sendable {
         self.grid = grid
         logins = PendingLogins(clock: context.clock, background: context.background)
         tokens = TokenKeeper(context: context)
+        classReminders = ClassReminders(
+            context: context, zone: Self.zone, topic: .classSoon, minutesBefore: { context.config[StudyOptions.classReminderMin] })
     }
 
     var today: DateOnly { DateOnly(context.clock.now, in: Self.zone) }

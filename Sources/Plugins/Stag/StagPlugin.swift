@@ -20,7 +20,10 @@ public struct StagPlugin: AssistantPlugin {
         await context.accounts.setCommands(
             reauth: { "assistantctl stag.login account=\($0) university=… (or base_url=…)" },
             add: "assistantctl stag.login university=zcu")
-        return .ready(StagService(context: context))
+        let service = StagService(context: context)
+        // The reminders of the classes read before the restart, before STAG is asked again.
+        try await service.classReminders.restore()
+        return .ready(service)
     }
 
     public func teardown(_ service: StagService) async {
@@ -45,16 +48,22 @@ struct StagConfig: PluginOptions {
         "timezone", .string, default: "Europe/Prague", help: "the universities' time zone (dates and times in results are its wall clock)")
     /// The kit's read cache keeps answers this long.
     let cacheDays = ReadCache.cacheDays
+    let classReminderMin = StudyOptions.classReminderMin
+    let signupWarningH = StudyOptions.signupWarningH
 }
 
 /// The Stag plugin while it runs.
 public final class StagService: Sendable {
     let context: PluginContext
     let logins: PendingLogins
+    let classReminders: ClassReminders<StagTopic>
 
     init(context: PluginContext) {
         self.context = context
         logins = PendingLogins(clock: context.clock, background: context.background)
+        let zone = TimeZone(identifier: context.config[StagConfig.timeZone]) ?? TimeZone(identifier: "Europe/Prague")!
+        classReminders = ClassReminders(
+            context: context, zone: zone, topic: .classSoon, minutesBefore: { context.config[StudyOptions.classReminderMin] })
     }
 
     var accounts: Accounts { context.accounts }

@@ -23,15 +23,16 @@ extension KOSService {
     }
 
     func writeCalendar(_ username: String, sem: String, path: String, param: String) async throws -> (events: Int, semester: String) {
-        let semester = try await entry(.publicData, "semesters/\(sem)", what: "semester \(sem)")
-        guard let c = semester.content, let start = c.first("startDate").flatMap({ DateOnly(String($0.trimmedText.prefix(10))) }),
-            let end = c.first("endDate").flatMap({ DateOnly(String($0.trimmedText.prefix(10))) })
-        else { throw KOSError.badAnswer("semester \(sem) has no start or end date") }
-        let code = c.first("code")?.trimmedText ?? sem
+        let semester = try await semesterBounds(sem)
         var file = CalendarFile(productID: "-//assistantd//kos//EN")
-        file.events = classes(try await timetableSlots(username, sem: code), username: username, from: start, to: end)
+        file.events = datedClasses(try await timetableSlots(username, sem: semester.code), username: username, from: semester.start, to: semester.end)
+            .map {
+                CalendarFile.Event(
+                    uid: $0.key, when: .timed(start: $0.start, end: $0.end), summary: $0.title, location: $0.room,
+                    description: $0.teachers.joined(separator: ", "), category: "Class")
+            }
         let kos = context.config[KOSConfig.kosURL]
-        for exam in try await examRows(username: username, sem: code, mine: true) {
+        for exam in try await examRows(username: username, sem: semester.code, mine: true) {
             guard let begin = exam.startInstant else { continue }
             let course = exam.courseName
             file.events.append(
@@ -42,14 +43,38 @@ extension KOSService {
                     description: exam.examiners.joined(separator: ", "), category: "Exam", url: kos))
         }
         try await FileOutput.write(Data(file.text(stamp: context.clock.now).utf8), to: path, param: param)
-        return (file.events.count, code)
+        return (file.events.count, semester.code)
     }
 
-    /// Each slot on each teaching week it takes place in, within the semester.
-    func classes(_ slots: [KOSTimetableSlot], username: String, from start: DateOnly, to end: DateOnly) -> [CalendarFile.Event] {
+    /// A semester's code and its first and last day (`semesters/{sem}`).
+    func semesterBounds(_ sem: String) async throws -> (code: String, start: DateOnly, end: DateOnly) {
+        let semester = try await entry(.publicData, "semesters/\(sem)", what: "semester \(sem)")
+        guard let c = semester.content, let start = c.first("startDate").flatMap({ DateOnly(String($0.trimmedText.prefix(10))) }),
+            let end = c.first("endDate").flatMap({ DateOnly(String($0.trimmedText.prefix(10))) })
+        else { throw KOSError.badAnswer("semester \(sem) has no start or end date") }
+        return (c.first("code")?.trimmedText ?? sem, start, end)
+    }
+
+    /// One class on its date: what the calendar file and the class reminders are made of.
+    struct DatedClass {
+        /// The calendar uid, as earlier versions wrote it (also the reminder's key).
+        var key: String
+        var start: Date
+        var end: Date?
+        var title: String
+        var room: String?
+        var teachers: [String]
+    }
+
+    /// Each slot on each teaching week it takes place in, between `start` and `end` (both
+    /// within the semester whose first day is `semesterStart`).
+    func datedClasses(
+        _ slots: [KOSTimetableSlot], username: String, from start: DateOnly, to end: DateOnly, semesterStart: DateOnly? = nil
+    ) -> [DatedClass] {
         let firstOdd = context.config[KOSConfig.firstWeekParity] == "odd"
-        let weekOne = start.adding(days: -start.weekdayFromMonday)
-        var events: [CalendarFile.Event] = []
+        let first = semesterStart ?? start
+        let weekOne = first.adding(days: -first.weekdayFromMonday)
+        var classes: [DatedClass] = []
         for week in 1...Int(context.config[KOSConfig.teachingWeeks]) {
             let parity: KOSTimetableSlot.Parity = (week % 2 == 1) == firstOdd ? .odd : .even
             for slot in slots {
@@ -57,16 +82,15 @@ extension KOSService {
                 let date = weekOne.adding(days: (week - 1) * 7 + Int(day) - 1)
                 guard date >= start, date <= end, let from = slot.start, let begin = date.at(from, in: Self.zone) else { continue }
                 let course = slot.course ?? "?"
-                let kind = slot.kind ?? "class"
-                events.append(
-                    CalendarFile.Event(
-                        uid: CalendarFile.uid("kos", [username, date.description, course, from, slot.parallel ?? ""]),
-                        when: .timed(start: begin, end: slot.end.flatMap { date.at($0, in: Self.zone) }),
-                        summary: "\(course) \(slot.courseName ?? "") (\(kind))".replacingOccurrences(of: "  ", with: " "), location: slot.room,
-                        description: slot.teachers.joined(separator: ", "), category: "Class"))
+                classes.append(
+                    DatedClass(
+                        key: CalendarFile.uid("kos", [username, date.description, course, from, slot.parallel ?? ""]), start: begin,
+                        end: slot.end.flatMap { date.at($0, in: Self.zone) },
+                        title: "\(course) \(slot.courseName ?? "") (\(slot.kind ?? "class"))".replacingOccurrences(of: "  ", with: " "),
+                        room: slot.room, teachers: slot.teachers))
             }
         }
-        return events
+        return classes
     }
 
     /// KOSapi's week list ("1-7,9"); nil when absent or unreadable (then every week).

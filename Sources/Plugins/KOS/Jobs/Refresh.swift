@@ -34,6 +34,7 @@ extension KOSService {
             try await examsChanged(username, change)
         }
         try await alerts.postDeadlines(account: username, exams)
+        try await alerts.postSignupClosing(account: username, exams, within: context.config[KOSConfig.signupWarningH])
         let events = try await eventRows(username, sem: "current")
         let items = Dictionary(events.map { ($0.id, $0.json) }) { first, _ in first }
         try await context.refresh.check("events", account: username, items: items) { [self] change in
@@ -44,11 +45,32 @@ extension KOSService {
         try await context.refresh.check("results", account: username, items: results) { [self] change in
             try await resultsChanged(username, change)
         }
+        try await armClassReminders(username)
         let icsPath = context.config[KOSConfig.icsPath]
         // The default account's calendar.
         if !icsPath.isEmpty, try await tokens.readyUsername() == username {
             _ = try await writeCalendar(username, sem: "current", path: icsPath, param: "ics_path")
         }
+    }
+
+    /// The classes of the next days, for the kit's reminders: the timetable's slots placed on
+    /// their dates (two more reads a refresh, made only while reminders are on).
+    func armClassReminders(_ username: String) async throws {
+        guard context.config[KOSConfig.classReminderMin] > 0 else {
+            try await classReminders.disarm(account: username)
+            return
+        }
+        let semester = try await semesterBounds("current")
+        let from = max(today, semester.start)
+        let to = min(today.adding(days: 8), semester.end)
+        guard from <= to else {
+            try await classReminders.disarm(account: username)
+            return
+        }
+        let slots = try await timetableSlots(username, sem: semester.code)
+        let classes = datedClasses(slots, username: username, from: from, to: to, semesterStart: semester.start)
+        try await classReminders.arm(
+            account: username, classes.map { StudyClass(key: $0.key, start: $0.start, end: $0.end, title: $0.title, room: $0.room) })
     }
 
     // MARK: What changed

@@ -35,6 +35,7 @@ extension StagService {
                 try await examsChanged(name, change)
             }
             try await alerts.postDeadlines(account: name, terms)
+            try await alerts.postSignupClosing(account: name, terms, within: context.config[StagConfig.signupWarningH])
             let grades = try await gradeRows(session, student, year: nil, subjects: subjects)
             var items: [String: JSONValue] = [:]
             for row in grades { items["\(row.subject)@\(row.year ?? 0)\(row.semester ?? "")"] = row.json }
@@ -52,6 +53,7 @@ extension StagService {
             try await context.refresh.check("timetable", account: name, items: items) { [self] change in
                 try await timetableChanged(name, change, from: from, to: to)
             }
+            try await classReminders.arm(account: name, events.compactMap(studyClass))
         }
         try await StagStore.refreshed(account: name, at: ISO8601.string(context.clock.now), in: context.database)
         let icsPath = context.config[StagConfig.icsPath]
@@ -117,6 +119,14 @@ extension StagService {
                 body: "\(event.when)\(event.inRoom) no longer takes place.", severity: .warning,
                 dedupeKey: "stag.timetable.cancelled:\(account):\(day):\(event.subject ?? ""):\(event.start ?? "")")
         }
+    }
+
+    /// A class (not an exam: those have their own notices) as the kit's reminders read it.
+    func studyClass(_ event: TimetableEvent) -> StudyClass? {
+        guard !event.isExam, let day = event.day, let start = event.start.flatMap({ day.at($0, in: zone) }) else { return nil }
+        return StudyClass(
+            key: event.snapshotKey, start: start, end: event.end.flatMap { day.at($0, in: zone) },
+            title: [event.title, event.type.map { "(\($0))" }].compactMap { $0 }.joined(separator: " "), room: event.room)
     }
 
     /// `stag.exam.tomorrow` at evening_at.
