@@ -148,6 +148,15 @@ import Testing
         let reminders = try await Self.notices(bench, "stag.class.soon")
         #expect(reminders.map { $0["title"] } == ["In 15 min: KIV/PPA1 Počítače a programování 1 (Cvičení)"])
         #expect(reminders.first?["body"] == "13:00–14:35 in UC-326")
+        // Removing the account disarms its reminders and forgets its classes.
+        func kept() async throws -> String? {
+            try await bench.host.host.store.pool.read { db in
+                try String.fetchOne(db, sql: "SELECT items FROM host_refresh WHERE plugin = 'stag' AND name = 'classes' AND account = 'school'")
+            }
+        }
+        #expect(try await kept()?.contains("2026-11-30") == true, "next Monday's lecture is kept for a restart")
+        _ = try await bench.host.call("stag.accounts.remove", ["account": "school"]).get()
+        #expect(try await kept() == "{}")
         await bench.stop()
     }
 

@@ -118,6 +118,8 @@ extension KOSService {
     func logout(_ params: Params) async throws -> JSONValue {
         let username = try await accounts.resolve(params[KOSParams.account]).name
         try await tokens.logout(username)
+        // The account is gone with its login: so are its class reminders.
+        try await classReminders.disarm(account: username)
         return ["logged_in": false, "username": .string(username)]
     }
 }

@@ -217,6 +217,7 @@ extension StagService {
         try await accounts.remove(name, param: "account")
         try await context.cache.forget(account: name)
         try await StagStore.forget(account: name, in: context.database)
+        try await classReminders.disarm(account: name)
         return ["removed": .string(name)]
     }
 
