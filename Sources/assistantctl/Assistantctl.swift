@@ -16,7 +16,7 @@ struct Assistantctl: AsyncParsableCommand {
             Exit codes: 0 ok, 1 the daemon returned an error, 64 usage error, 69 daemon not reachable.
             """,
         version: "0.1.0",
-        subcommands: [Call.self, Help.self, Status.self, Watch.self, Vault.self],
+        subcommands: [Call.self, Help.self, Status.self, Today.self, Watch.self, Vault.self],
         defaultSubcommand: Call.self)
 }
 
@@ -177,6 +177,21 @@ struct Status: AsyncParsableCommand {
         let zone = options.wantsJSON ? nil : await Output.daemonTimeZone(connection)
         await connection.close()
         Output.result(result, json: options.wantsJSON, timeZone: zone)
+    }
+}
+
+struct Today: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The day across plugins: tasks, events, classes, exams within 7 days, running prints, warnings.")
+    @OptionGroup var options: GlobalOptions
+    @Argument(help: "The day (YYYY-MM-DD); default today.") var date: String?
+
+    func run() async throws {
+        let connection = try await options.connect()
+        let result = try await Invocation(connection: connection, options: options).call("today", date.map { ["date=\($0)"] } ?? [])
+        await connection.close()
+        if options.wantsJSON { return Output.result(result, json: true) }
+        print(DayView.render(result))
     }
 }
 

@@ -72,6 +72,30 @@ import Testing
         await bench.stop()
     }
 
+    /// Monday 6 October 2025 in an odd week: `today` shows BI-ZMA's odd-week tutorial (not the
+    /// even-week BI-PA2 lab) and my BI-OPT exam on Wednesday, within 7 days.
+    @Test func todayShowsTheDaysClassesByParityAndMyExamsOfTheWeek() async throws {
+        let bench = try await TokenTests.loggedIn(at: "2025-10-06T05:00:00Z")
+        try await bench.admin("exam", ["id": 902, "start": "2025-10-08T09:00:00", "end": "2025-10-08T11:00:00"])
+        let today = try await bench.call("today")
+        #expect(
+            today["items"] == [
+                [
+                    "kind": "class", "plugin": "kos", "title": "BI-ZMA Základy matematické analýzy (tutorial)", "start": "2025-10-06T05:30:00Z",
+                    "end": "2025-10-06T07:00:00Z", "all_day": false, "place": "T9:348", "detail": nil, "account": nil, "overdue": false,
+                ],
+                [
+                    "kind": "exam", "plugin": "kos", "title": "BI-OPT (exam)", "start": "2025-10-08T07:00:00Z", "end": "2025-10-08T09:00:00Z",
+                    "all_day": false, "place": "T9:107", "detail": "Ing. Tomáš Dvořák Ph.D.", "account": nil, "overdue": false,
+                ],
+            ])
+        #expect(today["problems"] == [])
+        // A day after the semester: no classes.
+        let later = try await bench.call("today", ["date": "2026-03-02"])
+        #expect(later["items"] == [])
+        await bench.stop()
+    }
+
     @Test func nothingIsLostWhileTheLoginHadExpired() async throws {
         let bench = try await TokenTests.loggedIn()
         try await Self.run(bench, "refresh")

@@ -236,6 +236,37 @@ struct ReportCommandTests {
         await lb.stop()
     }
 
+    /// `today` names what needs the pilot's attention on the day asked: a rating within 30 days
+    /// of expiry (1 June 2026), the medical as it nears and passes its end (2028).
+    @Test func todayWarnsOfWhatLapsesSoonAndOfALapsedMedical() async throws {
+        let lb = try await LogbookHost.started()
+        try await lb.call("logbook.profile.set", ["name": "Jana Nováková", "date_of_birth": "1986-06-15"])
+        try await lb.call("logbook.certificates.add", ["kind": "medical", "medical_class": "class2", "examination_date": "2026-05-04"])
+        try await lb.call(
+            "logbook.certificates.add", ["kind": "other", "name": "SEP(land)", "issue_date": "2024-06-20", "expiry_date": "2026-06-20"])
+        func warnings(_ date: String) async throws -> [JSONValue] {
+            let day = try await lb.call("today", ["date": .string(date)])
+            #expect(day["problems"] == [])
+            return (day["items"]?.arrayValue ?? []).map {
+                ["title": $0["title"] ?? .null, "detail": $0["detail"] ?? .null, "overdue": $0["overdue"] ?? .null]
+            }
+        }
+        #expect(
+            try await warnings("2026-06-01") == [
+                ["title": "Expires soon: SEP(land)", "detail": "valid until 2026-06-20 (19 days)", "overdue": false]
+            ])
+        #expect(try await warnings("2026-07-01") == [], "a lapsed rating is a state, not news of the day")
+        #expect(
+            try await warnings("2028-06-01") == [
+                ["title": "Medical: Class 2 medical", "detail": "valid until 2028-06-15 (14 days)", "overdue": false]
+            ])
+        #expect(
+            try await warnings("2028-07-01") == [
+                ["title": "Medical: Class 2 medical has lapsed", "detail": "valid until 2028-06-15", "overdue": true]
+            ])
+        await lb.stop()
+    }
+
     @Test func remindersFireOncePerThreshold() async throws {
         // Noon: the daily 07:00 run is not due before tomorrow, so the test runs the job itself.
         let clock = TestClock(now: ISO8601.date("2026-06-01T12:00:00Z")!)

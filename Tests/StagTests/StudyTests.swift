@@ -156,6 +156,37 @@ import Testing
         await bench.stop()
     }
 
+    /// Tuesday 24 November 2026: the KIV/PPA1 lab of the day, and the KIV/VSS exam I hold on
+    /// Thursday (within 7 days); Monday's lecture and the unregistered terms are not shown.
+    @Test func todayShowsTheDaysClassesAndMyExamsOfTheWeek() async throws {
+        let bench = try await Self.student()
+        let today = try await bench.host.call("today").get()
+        let items = today["items"]?.arrayValue ?? []
+        #expect(
+            items == [
+                [
+                    "kind": "class", "plugin": "stag", "title": "KIV/PPA1 Počítače a programování 1 (Cvičení)", "start": "2026-11-24T12:00:00Z",
+                    "end": "2026-11-24T13:35:00Z", "all_day": false, "place": "UC-326", "detail": "Ing. A B, Ph.D., C D", "account": nil,
+                    "overdue": false,
+                ],
+                [
+                    "kind": "exam", "plugin": "stag", "title": "KIV/VSS Vývoj softwarových systémů", "start": "2026-11-26T09:00:00Z",
+                    "end": "2026-11-26T13:00:00Z", "all_day": false, "place": "UC-355", "detail": "Ing. Karel Svoboda, Ph.D.", "account": nil,
+                    "overdue": false,
+                ],
+            ])
+        #expect(today["problems"] == [])
+        // Asked again within 15 minutes, the day comes from the cache: STAG is not asked (it hangs now).
+        let asked = try await bench.fake.requests().count
+        try await bench.fake.admin("hang", ["on": true, "seconds": 4])
+        let cached = try await bench.host.call("today").get()
+        #expect(cached["items"] == today["items"])
+        try await bench.fake.admin("hang", ["on": false])
+        let later = try await bench.fake.requests()
+        #expect(later.count == asked, "nothing reached STAG: \(later.suffix(later.count - asked))")
+        await bench.stop()
+    }
+
     @Test func anExpiredTicketNeedsReauthOnceAndANewLoginRecovers() async throws {
         let bench = try await Self.student()
         try await bench.fake.admin("expire")

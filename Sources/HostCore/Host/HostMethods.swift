@@ -69,6 +69,15 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
+                name: "today",
+                summary: "The day across plugins: tasks due or overdue, events, classes, exams within 7 days, running prints, warnings",
+                params: [ParamSpec("date", .date, help: "the day (YYYY-MM-DD), in the configured time zone; default today")],
+                result: HostSchemas.today, example: "assistantctl today", timeout: .seconds(30))
+        ) { host, params, _ in
+            try await DayOverview.today(host, params)
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
                 name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests",
                 result: JSONSchema.anyObject("an OpenRPC 1.2 document: every method with its parameters' and its result's JSON Schemas")
             )

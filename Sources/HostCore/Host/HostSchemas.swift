@@ -1,5 +1,10 @@
 /// The JSON Schemas of the host's own methods' results.
 enum HostSchemas {
+    static let today = JSONSchema.object([
+        "date": .date, "time_zone": .string, "items": .array(DayItem.schema),
+        "problems": .array(.object(["plugin": .string, "message": .string]))
+            .described("plugins whose part could not be read (the others are shown)"),
+    ])
     static let job = JSONSchema.object([
         "id": JSONSchema.string.described("<plugin>.<job>"), "summary": .string, "schedule": .string, "running": .boolean,
         "last_run?": .dateTime, "last_success?": .dateTime, "last_outcome?": JSONSchema.string.described("ok, failed or timed out"),

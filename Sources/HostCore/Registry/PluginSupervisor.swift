@@ -299,6 +299,13 @@ public actor PluginSupervisor {
         return .object(object)
     }
 
+    /// The plugin's part of a day (`today`): nil when it is not ready or contributes nothing.
+    /// The service is taken here and asked outside the actor, so a slow upstream holds no one.
+    public func dayContributor() -> (any DayContributing)? {
+        guard state == .ready else { return nil }
+        return service as? any DayContributing
+    }
+
     /// Runs one of the plugin's jobs (by its local id) on the running service.
     public func runJob(_ jobID: String) async throws {
         guard let job = runtime.jobs[jobID] else { throw RPCError.internalError("plugin '\(id)' has no job '\(jobID)'") }

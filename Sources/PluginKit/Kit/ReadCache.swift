@@ -35,8 +35,17 @@ public struct ReadCache: Sendable {
     /// Runs `fetch` and stores its answer, or answers from the cache when the upstream is down.
     /// The result is an object with top-level `stale` and `fetched_at` (a non-object answer is
     /// wrapped as `{"result": …}`).
-    public func read(account: String?, key: String, _ fetch: () async throws -> JSONValue) async throws -> JSONValue {
+    public func read(
+        account: String?, key: String, fresherThan: Duration? = nil, _ fetch: () async throws -> JSONValue
+    ) async throws -> JSONValue {
         let accountKey = account ?? ""
+        // An overview asked often (`today`) takes a copy that is recent enough without asking the
+        // upstream at all: fast, and no load on a study system for a status bar's sake.
+        if let fresherThan, let (value, fetchedAt) = try await stored(account: accountKey, key: key),
+            let at = ISO8601.date(fetchedAt), clock.now.timeIntervalSince(at) < fresherThan.timeInterval
+        {
+            return Self.decorate(value, stale: false, fetchedAt: fetchedAt)
+        }
         do {
             let value = try await fetch()
             let now = ISO8601.string(clock.now)

@@ -104,10 +104,11 @@ public final class StagService: Sendable {
     }
 
     /// A read through the kit's offline cache: `stale` and `fetched_at` on top.
-    func cached(_ session: StagSession, _ command: String, _ params: [String: JSONValue], _ fetch: () async throws -> JSONValue) async throws
-        -> JSONValue
-    {
-        try await context.cache.read(account: session.account, key: ReadCache.key(command, params), fetch)
+    func cached(
+        _ session: StagSession, _ command: String, _ params: [String: JSONValue], fresherThan: Duration? = nil,
+        _ fetch: () async throws -> JSONValue
+    ) async throws -> JSONValue {
+        try await context.cache.read(account: session.account, key: ReadCache.key(command, params), fresherThan: fresherThan, fetch)
     }
 }
 

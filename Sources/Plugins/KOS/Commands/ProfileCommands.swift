@@ -4,8 +4,13 @@ import PluginKit
 /// `kos.semester` (public data) and `kos.profile` (the logged-in student).
 extension KOSService {
     func semester(_ params: Params) async throws -> JSONValue {
-        let which = params[KOSParams.which] ?? "current"
-        let result = try await context.cache.read(account: nil, key: ReadCache.key("semester", ["which": .string(which)])) {
+        try await semester(params[KOSParams.which] ?? "current")
+    }
+
+    func semester(_ which: String, fresherThan: Duration? = nil) async throws -> JSONValue {
+        let result = try await context.cache.read(
+            account: nil, key: ReadCache.key("semester", ["which": .string(which)]), fresherThan: fresherThan
+        ) {
             let entry = try await entry(.publicData, "semesters/\(which)", what: "semester \(which)")
             guard let c = entry.content else { throw KOSError.badAnswer("a semester without content") }
             guard let code = c.nonEmptyText("code"), let start = c.nonEmptyText("startDate"), let end = c.nonEmptyText("endDate") else {

@@ -1,0 +1,78 @@
+import Foundation
+
+/// `today`: each ready plugin's part of a day (`DayContributing`), asked at once, merged in time
+/// order. A plugin that fails or takes longer than its limit is named among the problems; the
+/// others are shown.
+enum DayOverview {
+    /// How long one plugin may take for its part (an upstream that hangs answers from its cache
+    /// or not at all).
+    static let perPlugin: Duration = .seconds(10)
+
+    static func today(_ host: AssistantHost, _ params: Params) async throws -> JSONValue {
+        let zone = host.configuration.timeZone
+        let now = host.clock.now
+        let date: DateOnly
+        if let text = params.string("date") {
+            guard let day = DateOnly(text) else { throw RPCError.invalidParam("date", "'\(text)' is not a date (YYYY-MM-DD)") }
+            date = day
+        } else {
+            date = DateOnly(now, in: zone)
+        }
+        let query = DayQuery(date: date, zone: zone, now: now)
+        var contributors: [(String, any DayContributing)] = []
+        for supervisor in host.supervisors {
+            if let contributor = await supervisor.dayContributor() { contributors.append((supervisor.id, contributor)) }
+        }
+        let clock = host.clock
+        let parts = await withTaskGroup(of: (String, Result<[DayItem], RPCError>).self) { group in
+            for (plugin, contributor) in contributors {
+                group.addTask {
+                    do {
+                        let items = try await withDeadline(
+                            perPlugin, clock: clock,
+                            timedOut: { RPCError(code: RPCErrorCode.timeout, message: "no answer within \(perPlugin.limitText)") }
+                        ) { try await contributor.dayItems(query) }
+                        return (plugin, .success(items))
+                    } catch {
+                        return (plugin, .failure(RPCError(sending: error)))
+                    }
+                }
+            }
+            var parts: [(String, Result<[DayItem], RPCError>)] = []
+            for await part in group { parts.append(part) }
+            return parts
+        }
+        var items: [DayItem] = []
+        var problems: [JSONValue] = []
+        for (plugin, result) in parts.sorted(by: { $0.0 < $1.0 }) {
+            switch result {
+            case .success(let found):
+                items += found.map {
+                    var item = $0
+                    item.plugin = plugin
+                    return item
+                }
+            case .failure(let error):
+                problems.append(["plugin": .string(plugin), "message": .string(host.redactor.redact(error.message))])
+            }
+        }
+        return [
+            "date": .string(date.description), "time_zone": .string(zone.identifier), "items": .array(order(items).map(\.json)),
+            "problems": .array(problems),
+        ]
+    }
+
+    /// Timed items by their start (overdue tasks come first, their due being past), then the
+    /// untimed ones (warnings); ties by plugin and title, so the order never depends on which
+    /// plugin answered first.
+    static func order(_ items: [DayItem]) -> [DayItem] {
+        items.sorted { a, b in
+            switch (a.start, b.start) {
+            case (let x?, let y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return (a.plugin, a.title) < (b.plugin, b.title)
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The day the host's `today` asks about, in the daemon's time zone.
+public struct DayQuery: Sendable {
+    public var date: DateOnly
+    public var zone: TimeZone
+    /// The day's first instant, and the next day's.
+    public var start: Date
+    public var end: Date
+    public var now: Date
+    /// Exams are shown from the day's start this many days ahead.
+    public var examDays: Int
+
+    public init(date: DateOnly, zone: TimeZone, now: Date, examDays: Int = 7) {
+        self.date = date
+        self.zone = zone
+        self.now = now
+        self.examDays = examDays
+        start = date.at("00:00", in: zone) ?? now
+        end = date.adding(days: 1).at("00:00", in: zone) ?? now
+    }
+
+    /// How old a cached upstream answer may be and still make a day without asking again: the
+    /// overview is asked often (a status bar, an assistant), a timetable changes seldom.
+    public static let cacheAge: Duration = .seconds(15 * 60)
+
+    /// The end of the exam window: `examDays` after the day's start.
+    public var examsUntil: Date { date.adding(days: examDays).at("00:00", in: zone) ?? end }
+}
+
+/// One entry of a day's overview (`today`): a task, an event, a class, an exam, a running print,
+/// or a warning (currency, medical).
+public struct DayItem: JSONModel, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case task, event, `class`, exam, print, warning
+    }
+
+    public var kind: Kind
+    /// Set by the host from the contributing plugin.
+    public var plugin: String
+    public var title: String
+    /// When it begins (a task: when it is due; a print: its estimated finish); nil when it has
+    /// no time (a warning).
+    public var start: Date?
+    public var end: Date?
+    /// A whole-day item: `start` is the day's first instant.
+    public var allDay: Bool
+    public var place: String?
+    public var detail: String?
+    public var account: String?
+    /// A task past its due, a warning that has come due.
+    public var overdue: Bool
+
+    public init(
+        kind: Kind, title: String, start: Date? = nil, end: Date? = nil, allDay: Bool = false, place: String? = nil, detail: String? = nil,
+        account: String? = nil, overdue: Bool = false
+    ) {
+        self.kind = kind
+        plugin = ""
+        self.title = title
+        self.start = start
+        self.end = end
+        self.allDay = allDay
+        self.place = place
+        self.detail = detail
+        self.account = account
+        self.overdue = overdue
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, plugin, title, start, end, place, detail, account, overdue
+        case allDay = "all_day"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(plugin, forKey: .plugin)
+        try c.encode(title, forKey: .title)
+        try c.encodeOrNull(start.map(ISO8601.string), forKey: .start)
+        try c.encodeOrNull(end.map(ISO8601.string), forKey: .end)
+        try c.encode(allDay, forKey: .allDay)
+        try c.encodeOrNull(place, forKey: .place)
+        try c.encodeOrNull(detail, forKey: .detail)
+        try c.encodeOrNull(account, forKey: .account)
+        try c.encode(overdue, forKey: .overdue)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func instant(_ key: CodingKeys) throws -> Date? {
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not an ISO 8601 instant")
+            }
+            return date
+        }
+        kind = try c.decode(Kind.self, forKey: .kind)
+        plugin = try c.decode(String.self, forKey: .plugin)
+        title = try c.decode(String.self, forKey: .title)
+        start = try instant(.start)
+        end = try instant(.end)
+        allDay = try c.decode(Bool.self, forKey: .allDay)
+        place = try c.decodeIfPresent(String.self, forKey: .place)
+        detail = try c.decodeIfPresent(String.self, forKey: .detail)
+        account = try c.decodeIfPresent(String.self, forKey: .account)
+        overdue = try c.decode(Bool.self, forKey: .overdue)
+    }
+
+    /// The schema of one item, as `today` publishes it.
+    public static let schema = JSONSchema.object([
+        "kind": .enumeration(Kind.self), "plugin": .string, "title": .string,
+        "start": JSONSchema.dateTime.nullable.described("when it begins; a task: when it is due; a print: its estimated finish"),
+        "end": JSONSchema.dateTime.nullable, "all_day": .boolean, "place": JSONSchema.string.nullable, "detail": JSONSchema.string.nullable,
+        "account": JSONSchema.string.nullable, "overdue": .boolean,
+    ])
+}
+
+/// A plugin's part of the day. A plugin's service conforms to it to appear in `today`; a plugin
+/// that is not set up contributes nothing, and one that fails is named among the problems while
+/// the others are shown.
+public protocol DayContributing: Sendable {
+    func dayItems(_ query: DayQuery) async throws -> [DayItem]
+}

@@ -1,0 +1,55 @@
+import Foundation
+import PluginKit
+
+/// The KOS part of `today`, for each logged-in account: the day's classes (my parallels' slots
+/// placed by week parity, when the day is in the current semester) and my registered exams of
+/// that day and the 7 after it. Read through the offline cache, taking a copy younger than
+/// `DayQuery.cacheAge` as it is.
+extension KOSService: DayContributing {
+    public func dayItems(_ query: DayQuery) async throws -> [DayItem] {
+        var items: [DayItem] = []
+        let usernames = try await tokens.readyUsernames()
+        for username in usernames {
+            do {
+                items += try await dayItems(query, username: username, shown: usernames.count > 1 ? username : nil)
+            } catch {
+                // One account that cannot be read does not hide the others' day.
+                items.append(DayItem(kind: .warning, title: "KOS could not be read", detail: RPCError(sending: error).message, account: username))
+            }
+        }
+        return items
+    }
+
+    func dayItems(_ query: DayQuery, username: String, shown: String?) async throws -> [DayItem] {
+        var items: [DayItem] = []
+        let semester = try await self.semester("current", fresherThan: DayQuery.cacheAge)
+        if let start = semester["start"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }),
+            let end = semester["end"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }), query.date >= start, query.date <= end
+        {
+            let answer = try await context.cache.read(
+                account: username, key: ReadCache.key("timetable", ["sem": "current"]), fresherThan: DayQuery.cacheAge
+            ) {
+                ["slots": .array(try await timetableSlots(username, sem: "current").map(\.json))]
+            }
+            let slots = (answer["slots"]?.arrayValue ?? []).compactMap { try? KOSTimetableSlot(json: $0) }
+            for lesson in datedClasses(slots, username: username, from: query.date, to: query.date, semesterStart: start) {
+                items.append(
+                    DayItem(
+                        kind: .class, title: lesson.title, start: lesson.start, end: lesson.end, place: lesson.room,
+                        detail: lesson.teachers.isEmpty ? nil : lesson.teachers.joined(separator: ", "), account: shown))
+            }
+        }
+        let key = ReadCache.key("exams", ["sem": "current", "mine": true, "course": .null])
+        let answer = try await context.cache.read(account: username, key: key, fresherThan: DayQuery.cacheAge) {
+            ["exams": .array(try await examRows(username: username, sem: "current", mine: true).map(\.json))]
+        }
+        for exam in (answer["exams"]?.arrayValue ?? []).compactMap({ try? KOSExam(json: $0) }) where exam.registered {
+            guard let start = exam.startInstant, start >= query.start, start < query.examsUntil else { continue }
+            items.append(
+                DayItem(
+                    kind: .exam, title: "\(exam.courseName) (\(exam.kind.rawValue))", start: start, end: exam.endInstant, place: exam.room,
+                    detail: exam.examiners.isEmpty ? nil : exam.examiners.joined(separator: ", "), account: shown))
+        }
+        return items
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PluginKit
+
+/// The Logbook part of `today`: what needs the pilot's attention on that day. Recency that is
+/// about to lapse (within 30 days; a recency long lapsed is a state, not news), a medical that is
+/// about to lapse or has lapsed, and certificates about to expire.
+extension LogbookService: DayContributing {
+    public func dayItems(_ query: DayQuery) async throws -> [DayItem] {
+        let at: JSONValue = .string(query.date.description)
+        var items: [DayItem] = []
+        let currency = try await currency(Params(["at": at]))
+        for rule in currency["items"]?.arrayValue ?? [] where rule["status"] == "expiring_soon" {
+            items.append(
+                DayItem(
+                    kind: .warning, title: "Recency: \(rule["rule"]?.stringValue ?? "?") (\(rule["group"]?.stringValue ?? "?"))",
+                    detail: Self.lapse(rule)))
+        }
+        let medical = try await medical(Params(["at": at]))
+        let newest = medical["medicals"]?.arrayValue?.first
+        if let current = medical["current"], current != .null, current["status"] == "expiring_soon" {
+            items.append(DayItem(kind: .warning, title: "Medical: \(current["name"]?.stringValue ?? "medical")", detail: Self.lapse(current)))
+        } else if let newest, medical["current"] == .null {
+            items.append(
+                DayItem(
+                    kind: .warning, title: "Medical: \(newest["name"]?.stringValue ?? "medical") has lapsed",
+                    detail: newest["valid_until"]?.stringValue.map { "valid until \($0)" }, overdue: true))
+        }
+        let certificates = try await certificatesList(Params(["at": at]))
+        for certificate in certificates["certificates"]?.arrayValue ?? []
+        where certificate["kind"] != "medical" && certificate["status"] == "expiring_soon" {
+            items.append(
+                DayItem(
+                    kind: .warning, title: "Expires soon: \(certificate["name"]?.stringValue ?? "a certificate")", detail: Self.lapse(certificate)))
+        }
+        return items
+    }
+
+    /// "valid until 2026-12-20 (25 days)".
+    static func lapse(_ row: JSONValue) -> String? {
+        guard let until = row["valid_until"]?.stringValue ?? row["lapses_on"]?.stringValue else { return nil }
+        return "valid until \(until)" + (row["days_left"]?.intValue.map { " (\($0) days)" } ?? "")
+    }
+}

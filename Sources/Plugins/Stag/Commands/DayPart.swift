@@ -1,0 +1,61 @@
+import Foundation
+import PluginKit
+
+/// The Stag part of `today`, for each ready account: the day's classes (both roles) and my
+/// registered exam terms of that day and the 7 after it. Read through the offline cache: a copy
+/// younger than `DayQuery.cacheAge` is taken as it is, and a STAG that is down still shows the
+/// day it last gave.
+extension StagService: DayContributing {
+    public func dayItems(_ query: DayQuery) async throws -> [DayItem] {
+        var items: [DayItem] = []
+        let many = try await accounts.list().count > 1
+        for account in try await accounts.list() where account.state == .ready {
+            let shown = many ? account.name : nil
+            do {
+                items += try await dayItems(query, account: account.name, shown: shown)
+            } catch {
+                // One account that cannot be read does not hide the others' day.
+                items.append(
+                    DayItem(kind: .warning, title: "STAG could not be read", detail: RPCError(sending: error).message, account: account.name))
+            }
+        }
+        return items
+    }
+
+    func dayItems(_ query: DayQuery, account name: String, shown: String?) async throws -> [DayItem] {
+        var items: [DayItem] = []
+        let session = try await session(name)
+        if let roles = try? Self.timetableRoles(session, "all") {
+            let day = query.date
+            let answer = try await cached(
+                session, "timetable", ["from": .string(day.description), "to": .string(day.description), "role": "all"],
+                fresherThan: DayQuery.cacheAge
+            ) {
+                ["events": .array(try await timetableEvents(session, roles: roles, from: day, to: day).map(\.json))]
+            }
+            for event in (answer["events"]?.arrayValue ?? []).compactMap({ try? TimetableEvent(json: $0) }) where !event.isExam {
+                guard let start = event.start.flatMap({ day.at($0, in: zone) }) else { continue }
+                items.append(
+                    DayItem(
+                        kind: .class, title: [event.title, event.type.map { "(\($0))" }].compactMap { $0 }.joined(separator: " "), start: start,
+                        end: event.end.flatMap { day.at($0, in: zone) }, place: event.room,
+                        detail: event.teachers.isEmpty ? nil : event.teachers.joined(separator: ", "),
+                        account: shown))
+            }
+        }
+        guard let student = session.roles.first(where: \.isStudent) else { return items }
+        let answer = try await cached(session, "exams", [:], fresherThan: DayQuery.cacheAge) {
+            ["terms": .array(try await examTerms(session, student).map(\.json))]
+        }
+        for term in (answer["terms"]?.arrayValue ?? []).compactMap({ try? ExamTerm(json: $0) }) where term.state == .registered {
+            guard let day = term.day, let start = term.start.flatMap({ day.at($0, in: zone) }) ?? day.at("00:00", in: zone),
+                start >= query.start, start < query.examsUntil
+            else { continue }
+            items.append(
+                DayItem(
+                    kind: .exam, title: term.title, start: start, end: term.end.flatMap { day.at($0, in: zone) }, allDay: term.start == nil,
+                    place: term.room, detail: term.examiner, account: shown))
+        }
+        return items
+    }
+}
