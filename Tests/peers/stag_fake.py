@@ -61,6 +61,9 @@ STATE = {
     "theses": [],         # kvalifikacniPrace rows
     "harmonogram": {},    # "rok" -> harmonogramItem rows
     "canteen": {},        # "B0" -> {"mainCourses", "soups"}
+    "buildings": [],      # mistnost/getBudovy items
+    "rooms": [],          # mistnost/getMistnostiInfo rows
+    "catalog": [],        # predmety/najdiPredmety rows
     "refusal_status": 200,
     "failure": "",        # "xml": answers XML whatever is asked; "403": refuses every role; "500": fails every call
 }
@@ -281,7 +284,8 @@ class Handler(BaseHTTPRequestHandler):
             self.query.pop("outputFormat", None)
             self.headers.replace_header("Accept", "application/xml") if "Accept" in self.headers else None
         anonymous_ok = op in ("predmety/getPredmetInfo", "kalendar/getHarmonogramRoku", "kalendar/getAktualniObdobiInfo",
-                              "kalendar/getKalendarRoku", "help/invalidateTicket", "ucitel/getUcitelInfo")
+                              "kalendar/getKalendarRoku", "help/invalidateTicket", "ucitel/getUcitelInfo", "mistnost/getBudovy",
+                              "predmety/najdiPredmety")
         user_key = self.user()
         if user_key is None and not anonymous_ok:
             return self.text(401, "Neplatný nebo chybějící přihlašovací lístek.")
@@ -356,6 +360,47 @@ class Handler(BaseHTTPRequestHandler):
         if op == "kvalifikacniprace/getKvalifikacniPrace":
             rows = [t for t in state["theses"] if str(t.get("ucitIdno")) == (self.q("ucitIdno") or "")]
             return self.data({"kvalifikacniPrace": [{k: v for k, v in t.items() if k != "ucitIdno"} for t in rows]})
+        if op == "ucitel/najdiUcitelePodleJmena":
+            # Surname prefix, case-insensitive. Answered as an older STAG did: the object inside an
+            # array (Tests/peers/stag-reference-additions.md).
+            surname, first = (self.q("prijmeni") or "").lower(), (self.q("jmeno") or "").lower()
+            if not surname:
+                raise ValueError("chybí prijmeni")
+            rows = [t for t in state["teachers"].values()
+                    if t["prijmeni"].lower().startswith(surname) and (not first or t["jmeno"].lower().startswith(first))]
+            return self.data([{"ucitel": rows}])
+        if op == "ucitel/getUciteleKatedry":
+            if not self.q("katedra"):
+                raise ValueError("chybí katedra")
+            rows = [t for t in state["teachers"].values()
+                    if t.get("katedra") == self.q("katedra") and (self.q("jenAktualni") != "true" or t.get("platnost", "A") == "A")]
+            return self.data({"ucitel": rows})
+        if op == "mistnost/getBudovy":
+            return self.data({"items": state["buildings"]})
+        if op == "mistnost/getMistnostiInfo":
+            def matches(value, wanted):
+                return wanted in (None, "", "%") or str(value) == wanted
+            rows = [r for r in state["rooms"] if matches(r["zkrBudovy"], self.q("zkrBudovy")) and matches(r["cisloMistnosti"], self.q("cisloMistnosti"))]
+            return self.data({"mistnostInfo": rows})
+        if op == "rozvrhy/getRozvrhByMistnost":
+            if not self.q("budova") or not self.q("mistnost"):
+                raise ValueError("chybí budova nebo mistnost")
+            start, end = self.dates()
+            rows = []
+            for row in state["timetable"]:
+                if row.get("budova") != self.q("budova") or str(row.get("mistnost")) != self.q("mistnost"):
+                    continue
+                day = parse_stag_date(row["datum"]["value"])
+                if (start and day < start) or (end and day > end):
+                    continue
+                rows.append({k: v for k, v in row.items() if k != "osCislo"})
+            return self.data({"rozvrhovaAkce": rows}, "rozvrhovaAkce")
+        if op == "predmety/najdiPredmety":
+            filters = {k: self.q(k) for k in ("katedra", "zkratka", "nazev", "rok") if self.q(k)}
+            if not filters:
+                raise ValueError("alespoň jeden filtr je povinný")
+            rows = [r for r in state["catalog"] if all(r.get(k) == v for k, v in filters.items())]
+            return self.data({"predmetKatedry": rows})
         if op == "kalendar/getHarmonogramRoku":
             return self.data({"harmonogramItem": state["harmonogram"].get(self.q("rok") or "2026", [])})
         return self.text(404, f"Operace {op} neexistuje")

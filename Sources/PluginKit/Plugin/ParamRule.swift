@@ -25,6 +25,17 @@ public struct ParamRule: Sendable {
             }
         }
     }
+
+    /// At least one of the parameters is given (a search needs something to search by). The error
+    /// names the first, and says the others would do too.
+    public static func anyOf(_ declarations: any ParamDeclaration...) -> ParamRule {
+        let names = declarations.map(\.spec.name)
+        let listed = names.map { "`\($0)`" }.joined(separator: " or ")
+        return ParamRule("give \(listed)") { params throws(RPCError) in
+            guard names.allSatisfy({ params[$0] == nil || params[$0] == .null }) else { return }
+            throw RPCError.invalidParam(names[0], "is needed: give \(names.joined(separator: " or "))")
+        }
+    }
 }
 
 extension PluginCommand {

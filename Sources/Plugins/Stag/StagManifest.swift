@@ -112,6 +112,26 @@ enum StagManifest {
                 "teacher", "A teacher's details", params: [StagParams.teacherID, StagParams.account],
                 result: StagSchemas.teacher, use: StagService.teacher),
             Command(
+                "teachers.search", "Teachers by name or department, in Czech alphabetical order",
+                params: [StagParams.teacherName, StagParams.searchDepartment, StagParams.account], result: StagSchemas.teachersFound,
+                example: "assistantctl stag.teachers.search name=Novák", use: StagService.teachersSearch
+            ).checking(.anyOf(StagParams.teacherName, StagParams.searchDepartment)),
+            Command(
+                "subjects.search", "Subjects by code, or by words of their name within a department, with credits and semester",
+                params: [StagParams.subjectQuery, StagParams.searchDepartment, StagParams.subjectYear, StagParams.subjectLimit, StagParams.account],
+                result: StagSchemas.subjectsFound, example: "assistantctl stag.subjects.search department=KIV query=programování",
+                use: StagService.subjectsSearch
+            ).checking(.anyOf(StagParams.subjectQuery, StagParams.searchDepartment)),
+            Command(
+                "rooms.search", "Rooms with their type, capacity and building address",
+                params: [StagParams.building, StagParams.roomQuery, StagParams.roomLimit, StagParams.account], result: StagSchemas.rooms,
+                example: "assistantctl stag.rooms.search building=UC query=laboratoř", use: StagService.roomsSearch),
+            Command(
+                "rooms.timetable", "A room's timetable actions (default: this week)",
+                params: [StagParams.roomBuilding, StagParams.roomNumber, StagParams.from, StagParams.to, StagParams.account],
+                result: StagSchemas.roomTimetable, example: "assistantctl stag.rooms.timetable building=UC room=326", use: StagService.roomsTimetable
+            ).checking(.ordered(StagParams.from, StagParams.to, maxDays: 400)),
+            Command(
                 "student", "A student's details (your own by default)",
                 params: [StagParams.studentID, StagParams.account],
                 result: StagSchemas.student, use: StagService.student),

@@ -36,6 +36,16 @@ enum StagParams {
     static let firstDay = Param<DateOnly>.required("from", help: "first day")
     static let lastDay = Param<DateOnly>.required("to", help: "last day, inclusive")
 
+    static let teacherName = Param<String>("name", help: "a teacher's surname, or first name and surname (Jan Novák)")
+    static let searchDepartment = Param<String>("department", help: "department code, e.g. KIV")
+    static let building = Param<String>("building", help: "building code, e.g. UC")
+    static let roomQuery = Param<String>("query", help: "part of the room's number or name, or its type (326, UC-3, laboratoř)")
+    static let roomLimit = Param<Int64>("limit", .integer(min: 1, max: 1000), help: "most rooms shown (default 100)")
+    static let roomBuilding = Param<String>.required("building", help: "building code, e.g. UC")
+    static let roomNumber = Param<String>.required("room", help: "room number, e.g. 326")
+    static let subjectQuery = Param<String>("query", help: "a code (KIV/UPA, UPA) or words of the name (with department)")
+    static let subjectLimit = Param<Int64>("limit", .integer(min: 1, max: 50), help: "most subjects shown, each read in detail (default 20)")
+
     static let canteen = Param<String>.required("canteen", .oneOf(["B", "K", "b", "k"]), help: "B (Bory) or K (Kollárova)")
     static let day = Param<Int64>("day", .integer(min: 0, max: 14), help: "0 today (default), 1 tomorrow, …")
 

@@ -145,7 +145,36 @@ canteen = {"B0": {"soups": [{"number": 1, "name": "Hovězí vývar s nudlemi", "
                               "prices": [{"type": "Student", "price": 15.0}, {"type": "Employee", "price": 25.0}, {"type": "External", "price": 35.0}]}],
                    "mainCourses": [{"number": 2, "name": "Svíčková na smetaně, knedlík", "allergens": [{"number": 7, "name": "Mléko", "description": "mléko"}],
                                     "prices": [{"type": "Student", "price": 62.5}, {"type": "Employee", "price": 85.0}, {"type": "External", "price": 110.0}]}]}}
+# Teachers found by name or department (ucitel/najdiUcitelePodleJmena, ucitel/getUciteleKatedry): the
+# getUcitelInfo shape, as Tests/peers/stag-reference-additions.md notes.
+for t in [dict(novak, katedra="KMA", email="novak@kma.zcu.cz"), dict(svoboda),
+          teacher(241912, "Jana", "Nováková", "Mgr.") | {"katedra": "KIV", "email": None},
+          teacher(241913, "Jan", "Novak") | {"katedra": "KIV", "email": "jnovak@kiv.zcu.cz", "platnost": "N"}]:
+    teachers[str(t["ucitIdno"])] = t
+
+# mistnost/getBudovy and mistnost/getMistnostiInfo (field names as public clients read them).
+buildings = [
+    {"zkrBudovy": "UC", "lokalita": "B", "url": None, "obec": "Plzeň", "ulice": "Univerzitní", "cisloUlice": "20", "gpsBudovaX": 13.352, "gpsBudovaY": 49.725},
+    {"zkrBudovy": "US", "lokalita": "B", "url": None, "obec": "Plzeň", "ulice": "Univerzitní", "cisloUlice": "12", "gpsBudovaX": 13.351, "gpsBudovaY": 49.726},
+]
+
+
+def room(budova, cislo, typ, kapacita, podlazi, katedra):
+    return {"zkrBudovy": budova, "cisloMistnosti": cislo, "typ": typ, "typCiselne": 1, "kapacita": kapacita, "podlazi": podlazi,
+            "pracoviste": katedra, "katedra": katedra, "adresaBudovy": "Univerzitní 20, Plzeň", "poznamka": None, "provozDo": None,
+            "serial": None, "urlMistnost": None, "budovaGPSX": 13.352, "budovaGPSY": 49.725}
+
+
+rooms = [room("UC", "326", "Učebna", 30, "3", "KIV"), room("UC", "355", "Učebna", 60, "3", "KIV"),
+         room("UC", "336", "Laboratoř", "20", "3", "KIV"), room("US", "217", "Posluchárna", 248, "2", "KMA")]
+
+# predmety/najdiPredmety rows (only katedra, zkratka, rok, nazev set, as STAG gives them).
+catalog = [{"katedra": k, "zkratka": z, "rok": "2026", "nazev": n, "semestr": None, "vyukaZS": None, "pocetStudentu": None}
+           for k, z, n in [("KIV", "UPA", "Úvod do počítačových architektur"), ("KIV", "PPA1", "Počítače a programování 1"),
+                           ("KIV", "VSS", "Vývoj softwarových systémů"), ("KMA", "MA1", "Matematická analýza 1")]]
+
 state = {"timetable": timetable, "terms": terms, "grades": grades, "subjects": subjects, "subject_info": subject_info, "teachers": teachers,
-         "students": students, "action_students": action_students, "theses": theses, "harmonogram": harmonogram, "canteen": canteen}
+         "students": students, "action_students": action_students, "theses": theses, "harmonogram": harmonogram, "canteen": canteen,
+         "buildings": buildings, "rooms": rooms, "catalog": catalog}
 with open("Tests/StagTests/Fixtures/state.json", "w") as out:
     json.dump(state, out, ensure_ascii=False, indent=1)

@@ -143,7 +143,7 @@ extension StagService {
                             "id": Self.field($0["osCislo"]), "name": StagValue.personName($0).map(JSONValue.string) ?? .null,
                             "first_name": Self.field($0["jmeno"]),
                             "last_name": Self.field($0["prijmeni"]), "faculty": Self.field($0["fakultaSp"]), "programme": Self.field($0["nazevSp"]),
-                            "year_of_study": StagValue.int($0["rocnik"]).map(JSONValue.int) ?? .null,
+                            "year_of_study": StagValue.int($0["rocnik"]).map(JSONValue.int) ?? .null, "email": Self.field($0["email"]),
                         ]
                     })
             ]

@@ -43,7 +43,8 @@ enum StagSchemas {
         "date": .date, "start": clock, "end": clock, "subject": text.described("KAT/CODE"), "name": text,
         "type": text.described("Př, Cv, Se, …, or exam"), "room": text.described("BUILDING-ROOM"), "teachers": .array(.string),
         "week_parity": JSONSchema.enumeration(["every", "odd", "even"]).nullable, "note": text,
-        "role": .enumeration(["student", "teacher"]), "action_id": number, "term_id": number.described("an exam's term"),
+        "role": JSONSchema.enumeration(["student", "teacher", "room"]).described("whose timetable it came from"), "action_id": number,
+        "term_id": number.described("an exam's term"),
     ])
     static let timetable = ReadCache.schema(.object(["events": .array(event)]))
 
@@ -127,7 +128,32 @@ enum StagSchemas {
             "students": .array(
                 .object([
                     "id": text, "name": text, "first_name": text, "last_name": text, "faculty": text, "programme": text, "year_of_study": number,
+                    "email": text.described("when STAG gives it"),
                 ]))
+        ]))
+    static let teachersFound = ReadCache.schema(
+        .object([
+            "teachers": .array(.object(["teacher_id": number, "name": text, "department": text, "email": text]))
+        ]))
+    static let rooms = ReadCache.schema(
+        .object([
+            "rooms": .array(
+                .object([
+                    "building": .string, "room": .string, "name": JSONSchema.string.described("BUILDING-ROOM"), "type": text, "capacity": number,
+                    "floor": text, "department": text, "address": text,
+                ])),
+            "truncated": JSONSchema.boolean.described("more rooms matched than limit"),
+        ]))
+    static let roomTimetable = ReadCache.schema(.object(["building": .string, "room": .string, "events": .array(event)]))
+    static let subjectsFound = ReadCache.schema(
+        .object([
+            "subjects": .array(
+                .object([
+                    "subject": JSONSchema.string.described("KAT/CODE"), "department": .string, "code": .string, "name": text, "year": number,
+                    "credits": number, "semester": JSONSchema.enumeration(["ZS", "LS", "both"]).nullable.described("when it is taught"),
+                    "completion": text.described("STAG's exam type, e.g. Zkouška, Zápočet"),
+                ])),
+            "truncated": JSONSchema.boolean.described("more subjects matched than limit"),
         ]))
     static let theses = ReadCache.schema(
         .object([

@@ -1,0 +1,210 @@
+import Foundation
+import PluginKit
+
+/// Finding what one does not know the id of: teachers by name or department, rooms with their
+/// type and capacity, a room's timetable, subjects by code, name or department. The operations
+/// and their quirks are noted in `Tests/peers/stag-reference-additions.md`.
+extension StagService {
+    // MARK: Teachers
+
+    func teachersSearch(_ params: Params) async throws -> JSONValue {
+        let name = params[StagParams.teacherName]?.trimmingCharacters(in: .whitespaces)
+        let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: "department") }
+        if let name, name.isEmpty, department == nil { throw RPCError.invalidParam("name", "must not be empty") }
+        let session = try await session(params[StagParams.account])
+        let key: [String: JSONValue] = ["name": name.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null]
+        return try await cached(session, "teachers.search", key) {
+            var rows: [JSONValue]
+            if let name, !name.isEmpty {
+                // "Jan Novák": the last word is the surname, what STAG searches by; the rest narrows it.
+                let words = name.split(separator: " ").map(String.init)
+                let surname = words.last ?? name
+                let first = words.dropLast().joined(separator: " ")
+                let answer = try await session.client.read(
+                    "ucitel/najdiUcitelePodleJmena", [("prijmeni", surname)] + (first.isEmpty ? [] : [("jmeno", first)]))
+                rows = Self.teacherRows(answer)
+                if let department { rows = rows.filter { StagValue.string($0["katedra"])?.uppercased() == department } }
+            } else {
+                let answer = try await session.client.read("ucitel/getUciteleKatedry", [("katedra", department ?? ""), ("jenAktualni", "true")])
+                rows = Self.teacherRows(answer)
+            }
+            let teachers = Self.czechSorted(rows) { [StagValue.string($0["prijmeni"]), StagValue.string($0["jmeno"])] }.map { row -> JSONValue in
+                [
+                    "teacher_id": StagValue.int(row["ucitIdno"]).map(JSONValue.int) ?? .null,
+                    "name": StagValue.personName(row).map(JSONValue.string) ?? .null, "department": Self.field(row["katedra"]),
+                    "email": Self.field(row["email"]),
+                ]
+            }
+            return ["teachers": .array(teachers)]
+        }
+    }
+
+    /// `{"ucitel": [...]}`, or that object inside an array (an older STAG); `[null]`, `""` or an
+    /// object without the list: no teacher.
+    static func teacherRows(_ answer: JSONValue) -> [JSONValue] {
+        let object = answer.arrayValue?.first { $0.objectValue != nil } ?? answer
+        switch object["ucitel"] {
+        case .array(let rows)?: return rows.filter { $0.objectValue != nil }
+        case .object?: return [object["ucitel"]!]
+        default: return []
+        }
+    }
+
+    // MARK: Rooms
+
+    func roomsSearch(_ params: Params) async throws -> JSONValue {
+        let building = try params[StagParams.building].map { text throws(RPCError) in try Self.code(text, param: "building") }
+        let query = params[StagParams.roomQuery]?.trimmingCharacters(in: .whitespaces).lowercased()
+        let limit = Int(params[StagParams.roomLimit] ?? 100)
+        let session = try await session(params[StagParams.account])
+        let answer = try await cached(session, "rooms", ["building": building.map(JSONValue.string) ?? .null]) {
+            async let buildings = session.client.read("mistnost/getBudovy", [])
+            let rooms = try await session.client.read(
+                "mistnost/getMistnostiInfo", (building.map { [("zkrBudovy", $0)] } ?? []) + [("jenPlatne", "true")])
+            guard let rows = rooms["mistnostInfo"]?.arrayValue else {
+                throw StagError.unexpectedAnswer("mistnost/getMistnostiInfo", "no mistnostInfo list")
+            }
+            var addresses: [String: String] = [:]
+            for item in try await buildings["items"]?.arrayValue ?? [] {
+                guard let code = StagValue.string(item["zkrBudovy"]) else { continue }
+                let street = [StagValue.string(item["ulice"]), StagValue.string(item["cisloUlice"])].compactMap { $0 }.joined(separator: " ")
+                addresses[code] = [street, StagValue.string(item["obec"]) ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+            }
+            return ["rooms": .array(rows.compactMap { Self.room($0, addresses: addresses) })]
+        }
+        var rooms = answer["rooms"]?.arrayValue ?? []
+        if let query, !query.isEmpty {
+            // The room's number, its building-room name or its type: "326", "uc-326", "laboratoř".
+            rooms = rooms.filter { room in
+                [room["room"], room["name"], room["type"]].compactMap { $0?.stringValue?.lowercased() }.contains { $0.contains(query) }
+            }
+        }
+        var result = answer.objectValue ?? [:]
+        result["rooms"] = .array(Array(rooms.prefix(limit)))
+        result["truncated"] = .bool(rooms.count > limit)
+        return .object(result)
+    }
+
+    /// One room as the result shows it; a row without a building or a number is left out.
+    static func room(_ row: JSONValue, addresses: [String: String]) -> JSONValue? {
+        guard let building = StagValue.string(row["zkrBudovy"]), let number = StagValue.string(row["cisloMistnosti"]) else { return nil }
+        return [
+            "building": .string(building), "room": .string(number), "name": .string("\(building)-\(number)"), "type": field(row["typ"]),
+            "capacity": StagValue.int(row["kapacita"]).map(JSONValue.int) ?? .null, "floor": field(row["podlazi"]),
+            "department": field(row["katedra"]),
+            "address": (addresses[building] ?? StagValue.string(row["adresaBudovy"])).map(JSONValue.string) ?? .null,
+        ]
+    }
+
+    func roomsTimetable(_ params: Params) async throws -> JSONValue {
+        let building = try Self.code(try params[StagParams.roomBuilding], param: "building")
+        let number = try params[StagParams.roomNumber].trimmingCharacters(in: .whitespaces)
+        guard !number.isEmpty, number.count <= 16, number.allSatisfy({ $0.isLetter || $0.isNumber || "-._".contains($0) }) else {
+            throw RPCError.invalidParam("room", "'\(number)' is not a room number (e.g. 326)")
+        }
+        let monday = today.adding(days: -today.weekdayFromMonday)
+        let from = params[StagParams.from] ?? monday
+        let to = params[StagParams.to] ?? from.adding(days: 6)
+        let session = try await session(params[StagParams.account])
+        let key: [String: JSONValue] = [
+            "building": .string(building), "room": .string(number), "from": .string(from.description), "to": .string(to.description),
+        ]
+        return try await cached(session, "rooms.timetable", key) {
+            // STAG answers an unknown room with an empty timetable: the room is looked up first.
+            let known = try await session.client.read("mistnost/getMistnostiInfo", [("zkrBudovy", building), ("cisloMistnosti", number)])
+            guard known["mistnostInfo"]?.arrayValue?.isEmpty == false else {
+                throw RPCError.notFound("room \(building)-\(number)", data: ["room": .string("\(building)-\(number)")])
+            }
+            let answer = try await session.client.read(
+                "rozvrhy/getRozvrhByMistnost",
+                [("budova", building), ("mistnost", number), ("datumOd", StagValue.parameter(from)), ("datumDo", StagValue.parameter(to))])
+            guard let rows = answer["rozvrhovaAkce"]?.arrayValue else {
+                throw StagError.unexpectedAnswer("rozvrhy/getRozvrhByMistnost", "no rozvrhovaAkce list")
+            }
+            let events = rows.compactMap { TimetableEvent(stag: $0, role: "room") }.sorted { $0.sortKey < $1.sortKey }
+            return ["building": .string(building), "room": .string(number), "events": .array(events.map(\.json))]
+        }
+    }
+
+    // MARK: Subjects
+
+    func subjectsSearch(_ params: Params) async throws -> JSONValue {
+        let query = params[StagParams.subjectQuery]?.trimmingCharacters(in: .whitespaces)
+        let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: "department") }
+        let year = params[StagParams.subjectYear]
+        let limit = Int(params[StagParams.subjectLimit] ?? 20)
+        let session = try await session(params[StagParams.account])
+        let key: [String: JSONValue] = [
+            "query": query.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null,
+            "year": year.map(JSONValue.int) ?? .null, "limit": .int(Int64(limit)),
+        ]
+        return try await cached(session, "subjects.search", key) {
+            // najdiPredmety matches codes and whole titles exactly (a partial title finds nothing), so
+            // a code ("KIV/UPA", "UPA") is asked for as such, and words are matched here, without
+            // accents, in the department's list.
+            var filters: [(String, String)] = department.map { [("katedra", $0)] } ?? []
+            var words: [String] = []
+            if let query, !query.isEmpty {
+                let parts = query.uppercased().split(separator: "/").map(String.init)
+                if parts.count == 2, let code = try? Self.code(parts[1], param: "query"), let dept = try? Self.code(parts[0], param: "query") {
+                    filters = [("katedra", dept), ("zkratka", code)]
+                } else if !query.contains(" "), query.count <= 8, query.allSatisfy({ $0.isLetter || $0.isNumber }), department == nil,
+                    query.contains(where: \.isNumber) || query == query.uppercased()
+                {
+                    filters = [("zkratka", query.uppercased())]
+                } else {
+                    guard department != nil else {
+                        throw RPCError.invalidParam(
+                            "department", "is needed to search by name: STAG matches names only within a department (e.g. department=KIV)")
+                    }
+                    words = Self.folded(query).split(separator: " ").map(String.init)
+                }
+            }
+            let answer = try await session.client.read("predmety/najdiPredmety", filters + (year.map { [("rok", String($0))] } ?? []))
+            guard let rows = answer["predmetKatedry"]?.arrayValue else {
+                throw StagError.unexpectedAnswer("predmety/najdiPredmety", "no predmetKatedry list")
+            }
+            let matching = rows.filter { row in
+                let name = Self.folded(StagValue.string(row["nazev"]) ?? "")
+                return words.allSatisfy { name.contains($0) }
+            }
+            var subjects: [JSONValue] = []
+            // Credits, semester and completion are in the subject's own detail, read for the rows shown.
+            for row in matching.prefix(limit) {
+                guard let dept = StagValue.string(row["katedra"]), let code = StagValue.string(row["zkratka"]) else { continue }
+                let info = try await session.client.read(
+                    "predmety/getPredmetInfo", [("katedra", dept), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
+                let o = info.objectValue ?? [:]
+                let winter = StagValue.flag(o["vyukaZS"]) ?? false
+                let summer = StagValue.flag(o["vyukaLS"]) ?? false
+                subjects.append([
+                    "subject": .string("\(dept)/\(code)"), "department": .string(dept), "code": .string(code),
+                    "name": Self.field(o["nazev"] ?? row["nazev"]), "year": StagValue.int(row["rok"]).map(JSONValue.int) ?? .null,
+                    "credits": StagValue.int(o["kreditu"]).map(JSONValue.int) ?? .null,
+                    "semester": winter && summer ? "both" : winter ? "ZS" : summer ? "LS" : .null, "completion": Self.field(o["typZkousky"]),
+                ])
+            }
+            return ["subjects": .array(subjects), "truncated": .bool(matching.count > limit)]
+        }
+    }
+
+    /// Lower case without accents: "Úvod" and "uvod" match.
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "cs_CZ"))
+    }
+
+    /// Rows in Czech alphabetical order of the parts `key` gives (surname, then first name).
+    static func czechSorted(_ rows: [JSONValue], by key: (JSONValue) -> [String?]) -> [JSONValue] {
+        let czech = Locale(identifier: "cs_CZ")
+        func text(_ row: JSONValue) -> String { key(row).compactMap { $0 }.joined(separator: " ") }
+        return rows.sorted { text($0).compare(text($1), options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }
+    }
+
+    static func code(_ text: String, param: String) throws(RPCError) -> String {
+        let value = text.uppercased()
+        guard !value.isEmpty, value.count <= 12, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw RPCError.invalidParam(param, "'\(text)' is not a STAG code (letters and digits, e.g. KIV or UPA)")
+        }
+        return value
+    }
+}

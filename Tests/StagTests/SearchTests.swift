@@ -1,0 +1,119 @@
+import AssistantTesting
+import Foundation
+import HostCore
+import Testing
+
+@testable import Stag
+
+/// Teachers, rooms, a room's week and subjects, found against the fake with the shapes and
+/// quirks of `Tests/peers/stag-reference-additions.md`; bad input reaches STAG never.
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2)), .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct SearchTests {
+    @Test func teachersByNameAndByDepartmentInCzechOrder() async throws {
+        let bench = try await StudyTests.student()
+        // By surname: STAG's older answer (the object inside an array) is read too.
+        let byName = try await bench.host.call("stag.teachers.search", ["name": "Novák"]).get()
+        #expect(
+            byName["teachers"] == [
+                ["teacher_id": 241_911, "name": "RNDr. Jan Novák, Ph.D.", "department": "KMA", "email": "novak@kma.zcu.cz"],
+                ["teacher_id": 241_912, "name": "Mgr. Jana Nováková", "department": "KIV", "email": nil],
+            ])
+        let narrowed = try await bench.host.call("stag.teachers.search", ["name": "Novák", "department": "kiv"]).get()
+        #expect(narrowed["teachers"]?.arrayValue?.map { $0["teacher_id"] } == [241_912])
+        // A department's current teachers (one who left is not listed), Nováková before Svoboda.
+        let department = try await bench.host.call("stag.teachers.search", ["department": "KIV"]).get()
+        #expect(department["teachers"]?.arrayValue?.map { $0["name"] } == ["Mgr. Jana Nováková", "Ing. Karel Svoboda, Ph.D."])
+        let sent = try await bench.fake.requests().filter { ($0["path"]?.stringValue ?? "").hasPrefix("ucitel/") }
+        #expect(sent.first?["query"]?["prijmeni"] == "Novák")
+        await bench.stop()
+    }
+
+    @Test func roomsWithTheirTypeCapacityAndAddress() async throws {
+        let bench = try await StudyTests.student()
+        let building = try await bench.host.call("stag.rooms.search", ["building": "uc"]).get()
+        #expect(building["rooms"]?.arrayValue?.map { $0["name"] } == ["UC-326", "UC-355", "UC-336"])
+        #expect(building["truncated"] == false)
+        let labs = try await bench.host.call("stag.rooms.search", ["building": "UC", "query": "LABORATOŘ"]).get()
+        #expect(
+            labs["rooms"] == [
+                [
+                    "building": "UC", "room": "336", "name": "UC-336", "type": "Laboratoř", "capacity": 20, "floor": "3", "department": "KIV",
+                    "address": "Univerzitní 20, Plzeň",
+                ]
+            ], "a capacity sent as a string is a number")
+        let all = try await bench.host.call("stag.rooms.search", ["limit": 2]).get()
+        #expect(all["rooms"]?.arrayValue?.count == 2)
+        #expect(all["truncated"] == true)
+        await bench.stop()
+    }
+
+    @Test func aRoomsWeekAndAnUnknownRoom() async throws {
+        let bench = try await StudyTests.student()
+        let week = try await bench.host.call("stag.rooms.timetable", ["building": "UC", "room": "326"]).get()
+        let events = week["events"]?.arrayValue ?? []
+        #expect(events.map { $0["subject"] } == ["KIV/PPA1"])
+        #expect(events.first?["role"] == "room")
+        #expect(events.first?["date"] == "2026-11-24")
+        #expect(events.first?["start"] == "13:00")
+        let sent = try await bench.fake.requests().last { $0["path"] == "rozvrhy/getRozvrhByMistnost" }
+        #expect(sent?["query"]?["datumOd"] == "23.11.2026", "this Monday, in STAG's own date format")
+        guard case .failure(let unknown) = try await bench.host.call("stag.rooms.timetable", ["building": "UC", "room": "999"]) else {
+            Issue.record("an unknown room answered")
+            return
+        }
+        #expect(unknown.code == -32010)
+        #expect(unknown.data?["room"] == "UC-999")
+        await bench.stop()
+    }
+
+    @Test func subjectsByCodeAndByWordsWithinADepartment() async throws {
+        let bench = try await StudyTests.student()
+        let byCode = try await bench.host.call("stag.subjects.search", ["query": "kiv/upa"]).get()
+        #expect(
+            byCode["subjects"] == [
+                [
+                    "subject": "KIV/UPA", "department": "KIV", "code": "UPA", "name": "Úvod do počítačových architektur", "year": 2026, "credits": 6,
+                    "semester": "ZS", "completion": "Zkouška",
+                ]
+            ])
+        // Words without accents, in the department's list; a subject without a detail keeps its name.
+        let byWords = try await bench.host.call("stag.subjects.search", ["department": "KIV", "query": "pocitac"]).get()
+        #expect(byWords["subjects"]?.arrayValue?.map { $0["subject"] } == ["KIV/UPA", "KIV/PPA1"])
+        #expect(byWords["subjects"]?.arrayValue?.last?["credits"] == .null)
+        let limited = try await bench.host.call("stag.subjects.search", ["department": "KIV", "limit": 1]).get()
+        #expect(limited["subjects"]?.arrayValue?.count == 1)
+        #expect(limited["truncated"] == true)
+        await bench.stop()
+    }
+
+    @Test func badSearchInputSendsNothing() async throws {
+        let bench = try await StudyTests.student()
+        let before = try await bench.fake.requests().count
+        let cases: [(String, JSONValue, String)] = [
+            ("stag.teachers.search", [:], "name"),
+            ("stag.teachers.search", ["name": ""], "name"),
+            ("stag.teachers.search", ["department": "K I V"], "department"),
+            ("stag.teachers.search", ["name": 5], "name"),
+            ("stag.subjects.search", [:], "query"),
+            ("stag.subjects.search", ["query": "programování"], "department"),
+            ("stag.subjects.search", ["department": "KIV", "limit": 0], "limit"),
+            ("stag.subjects.search", ["department": "KIV", "limit": 51], "limit"),
+            ("stag.subjects.search", ["department": "KIV", "year": 1800], "year"),
+            ("stag.rooms.search", ["building": "U C"], "building"),
+            ("stag.rooms.search", ["limit": 0], "limit"),
+            ("stag.rooms.timetable", ["room": "326"], "building"),
+            ("stag.rooms.timetable", ["building": "UC"], "room"),
+            ("stag.rooms.timetable", ["building": "UC", "room": "3 2 6"], "room"),
+            ("stag.rooms.timetable", ["building": "UC", "room": "326", "from": "2026-12-01", "to": "2026-11-01"], "to"),
+        ]
+        for (method, params, param) in cases {
+            guard case .failure(let error) = try await bench.host.call(method, params) else {
+                Issue.record("\(method) \(params) accepted")
+                continue
+            }
+            #expect(error.code == -32602, "\(method) \(params): \(error.message)")
+            #expect(error.data?["param"] == .string(param), "\(method) \(params): \(error.message)")
+        }
+        #expect(try await bench.fake.requests().count == before, "nothing reached STAG")
+        await bench.stop()
+    }
+}
