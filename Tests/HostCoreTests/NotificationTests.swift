@@ -17,7 +17,7 @@ final class FlakySink: NoticeSink {
         failuresLeft = NIOLockedValueBox(failures)
     }
 
-    func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?) async throws {
+    func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?, blindCopies: [String]) async throws {
         let fail = failuresLeft.withLockedValue { n -> Bool in
             defer { n -= 1 }
             return n > 0

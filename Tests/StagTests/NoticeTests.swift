@@ -148,6 +148,8 @@ import Testing
         let reminders = try await Self.notices(bench, "stag.class.soon")
         #expect(reminders.map { $0["title"] } == ["In 15 min: KIV/PPA1 Počítače a programování 1 (Cvičení)"])
         #expect(reminders.first?["body"] == "13:00–14:35 in UC-326")
+        // The clock's move made the refresh job due: it runs, and sleeps again (11:45 + 30 min).
+        await bench.clock.waitForSleeper { $0 >= remindAt.addingTimeInterval(1800) && $0 <= remindAt.addingTimeInterval(1861) }
         // Removing the account disarms its reminders and forgets its classes.
         func kept() async throws -> String? {
             try await bench.host.host.store.pool.read { db in

@@ -21,7 +21,7 @@ struct StagManifestTests {
         #expect(
             manifest.topics.map(\.topic).sorted() == [
                 "stag.auth.expired", "stag.class.soon", "stag.exam.deadline", "stag.exam.new", "stag.exam.seat_freed", "stag.exam.signup_closing",
-                "stag.exam.tomorrow", "stag.grade.new",
+                "stag.exam.tomorrow", "stag.grade.new", "stag.students.mailed",
                 "stag.timetable.changed", "stag.upstream.recovered", "stag.upstream.unreachable",
             ])
         #expect(manifest.jobs.map(\.id) == ["refresh", "watch", "evening"], "run as stag.refresh, stag.watch, stag.evening")

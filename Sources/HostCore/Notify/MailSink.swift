@@ -5,6 +5,16 @@ import SystemPackage
 /// How mail leaves the machine.
 public protocol MailTransport: Sendable {
     func send(_ message: Data, from: String, to: [String]) async throws
+    /// Sends to `to` and, unseen, to `blindCopies`: they are envelope recipients only, never in
+    /// a header of the message (which has none for them), so no recipient sees the others.
+    func send(_ message: Data, from: String, to: [String], blindCopies: [String]) async throws
+}
+
+extension MailTransport {
+    /// A transport with its own envelope (SMTP's RCPT TO) sends to everyone the same message.
+    public func send(_ message: Data, from: String, to: [String], blindCopies: [String]) async throws {
+        try await send(message, from: from, to: to + blindCopies)
+    }
 }
 
 public struct MailSettings: Sendable, Equatable {
@@ -30,8 +40,9 @@ public struct MailSink: NoticeSink {
         self.transport = transport
     }
 
-    public func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?) async throws {
+    public func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?, blindCopies: [String]) async throws {
         let recipients = directRecipient.map { [$0] } ?? settings.to
+        let bcc = directRecipient == nil ? [] : blindCopies
         guard !recipients.isEmpty else { return }
         let message = MailMessage(
             from: settings.from, to: recipients, subject: "[assistantd@\(settings.hostName)] \(notice.title)",
@@ -39,7 +50,11 @@ public struct MailSink: NoticeSink {
             attachments: attachments, date: ISO8601.date(notice.time) ?? Date(),
             extraHeaders: [("X-Assistantd-Topic", notice.topic), ("X-Assistantd-Severity", notice.severity.rawValue)],
             messageIDDomain: settings.hostName)
-        try await transport.send(message.render(), from: settings.from, to: recipients)
+        if bcc.isEmpty {
+            try await transport.send(message.render(), from: settings.from, to: recipients)
+        } else {
+            try await transport.send(message.render(), from: settings.from, to: recipients, blindCopies: bcc)
+        }
     }
 }
 
@@ -65,10 +80,22 @@ public struct SendmailTransport: MailTransport {
     static let stderrTail = 4096
 
     public func send(_ message: Data, from: String, to: [String]) async throws {
+        try await run(arguments + ["-f", from], message)
+    }
+
+    /// Blind copies cannot be read from the headers (`-t`), which must not name them: the
+    /// recipients are given on the command line instead, `-t` left out (MTAs disagree on what
+    /// `-t` does with command-line recipients: Exim drops them), after `--` so no address is
+    /// taken for an option.
+    public func send(_ message: Data, from: String, to: [String], blindCopies: [String]) async throws {
+        try await run(arguments.filter { $0 != "-t" } + ["-f", from, "--"] + to + blindCopies, message)
+    }
+
+    func run(_ arguments: [String], _ message: Data) async throws {
         let outcome: ExecutionResult<String, SequenceOutput, SequenceOutput>
         do {
             outcome = try await Subprocess.run(
-                .path(FilePath(path)), arguments: Arguments(arguments + ["-f", from]), input: .data(message), output: .sequence, error: .sequence
+                .path(FilePath(path)), arguments: Arguments(arguments), input: .data(message), output: .sequence, error: .sequence
             ) { execution in
                 // Both streams drained while the program runs; only stderr's tail is kept.
                 async let stdoutDrained: Void = { for try await _ in execution.standardOutput {} }()

@@ -59,6 +59,7 @@ public actor NoticeCenter {
                     data: ["param": "to"])
             }
             try MailAddress.validate(to, param: "to")
+            for address in draft.blindCopies { try MailAddress.validate(address, param: "bcc") }
         }
         sequence += 1
         let notice = Notice(
@@ -87,12 +88,13 @@ public actor NoticeCenter {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO host_notices(id, seq, topic, plugin, title, body, severity, time, dedupe_key, direct_to, attachments)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO host_notices(id, seq, topic, plugin, title, body, severity, time, dedupe_key, direct_to, attachments, direct_bcc)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     notice.id, seq, notice.topic, notice.plugin, notice.title, notice.body, notice.severity.rawValue, notice.time,
                     notice.dedupeKey, draft.directRecipient, try JSONValue(encoding: notice.attachments).encodedString(),
+                    draft.blindCopies.isEmpty ? nil : JSONValue.array(draft.blindCopies.map(JSONValue.string)).encodedString(),
                 ])
             for (position, attachment) in draft.attachments.enumerated() {
                 try db.execute(
@@ -167,7 +169,7 @@ public actor NoticeCenter {
     @discardableResult
     public func deliverDue() async -> Date? {
         let now = clock.now
-        typealias Due = (sink: String, noticeID: String, attempts: Int, notice: Notice, directTo: String?)
+        typealias Due = (sink: String, noticeID: String, attempts: Int, notice: Notice, directTo: String?, bcc: [String])
         let due: [Due]
         do {
             // GRDB's async read: the outbox is read off this actor's executor.
@@ -178,13 +180,16 @@ public actor NoticeCenter {
                         SELECT o.notice_id, o.sink, o.attempts, n.* FROM host_outbox o JOIN host_notices n ON n.id = o.notice_id
                         WHERE o.delivered_at IS NULL AND o.next_attempt <= ? ORDER BY n.seq
                         """, arguments: [ISO8601.string(now)]
-                ).map { row in (row["sink"], row["notice_id"], row["attempts"], Self.notice(from: row), row["direct_to"]) }
+                ).map { row in
+                    let bcc = (row["direct_bcc"] as String?).flatMap { try? JSONValue.decode($0).arrayValue }?.compactMap(\.stringValue) ?? []
+                    return (row["sink"], row["notice_id"], row["attempts"], Self.notice(from: row), row["direct_to"], bcc)
+                }
             }
         } catch {
             logger.error("cannot read the outbox", metadata: ["error": "\(error)"])
             return now.addingTimeInterval(baseRetryDelay)
         }
-        for (sinkName, noticeID, attempts, notice, directTo) in due {
+        for (sinkName, noticeID, attempts, notice, directTo, bcc) in due {
             guard let routed = sinks.first(where: { $0.sink.name == sinkName }) else { continue }
             do {
                 let attachments = try await pool.read { db in
@@ -193,7 +198,7 @@ public actor NoticeCenter {
                         arguments: [noticeID]
                     ).map { OutgoingAttachment(name: $0["name"], contentType: $0["content_type"], data: $0["data"]) }
                 }
-                try await routed.sink.deliver(notice, attachments: attachments, directRecipient: directTo)
+                try await routed.sink.deliver(notice, attachments: attachments, directRecipient: directTo, blindCopies: bcc)
                 try await pool.write { db in
                     try db.execute(
                         sql: "UPDATE host_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE notice_id = ? AND sink = ?",

@@ -3,7 +3,8 @@ import Foundation
 /// Somewhere notices go. A sink that throws is retried later from the persisted outbox.
 public protocol NoticeSink: Sendable {
     var name: String { get }
-    func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?) async throws
+    /// `blindCopies` go with a direct recipient only: in the envelope, never in a header.
+    func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?, blindCopies: [String]) async throws
 }
 
 /// Which notices a sink takes: topic patterns (empty = all) and a minimum severity.
@@ -50,7 +51,7 @@ public struct StdoutSink: NoticeSink {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    public func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?) async throws {
+    public func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?, blindCopies: [String]) async throws {
         write(Self.render(notice, format: format))
     }
 

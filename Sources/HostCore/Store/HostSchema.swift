@@ -98,6 +98,10 @@ enum HostSchema {
                     );
                     """)
         }
+        // Blind copies of a direct mail (a teacher's message to a class's students).
+        m.register("v3") { db in
+            try db.execute(sql: "ALTER TABLE host_notices ADD COLUMN direct_bcc TEXT")
+        }
         return m
     }
 }

@@ -32,6 +32,8 @@ public struct NoticeDraft: Sendable {
     public var attachments: [OutgoingAttachment]
     /// Mail this address directly, outside the topic routing.
     public var directRecipient: String?
+    /// With a direct recipient: addresses the mail goes to in Bcc, none of them seen by the others.
+    public var blindCopies: [String] = []
     /// The sinks the user chose for this one notice (a task's reminder channels), outside the
     /// topic routing and its minimum severity; nil = routed as usual.
     public var channels: Set<NoticeChannel>?

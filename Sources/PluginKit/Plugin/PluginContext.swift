@@ -111,6 +111,15 @@ public struct PluginNotifier: Sendable {
         try await mail(to: to, title: title, body: body, attachments: attachments, topicNamed: "\(pluginID).mail")
     }
 
+    /// Mails `to` with `bcc` in blind copy (a teacher's message to a class: no student sees the
+    /// others' addresses), under one of the plugin's topics.
+    public func mail<Topic: PluginTopic>(to: String, bcc: [String], title: String, body: String, topic: Topic) async throws {
+        var draft = NoticeDraft(
+            topic: topic.rawValue, plugin: pluginID, title: title, body: body, severity: .info, dedupeKey: nil, directRecipient: to)
+        draft.blindCopies = bcc
+        _ = try await center.postDraft(draft)
+    }
+
     /// The same, under one of the plugin's topics (for the notice list).
     public func mail<Topic: PluginTopic>(to: String, title: String, body: String, attachments: [OutgoingAttachment] = [], topic: Topic) async throws {
         try await mail(to: to, title: title, body: body, attachments: attachments, topicNamed: topic.rawValue)

@@ -154,6 +154,13 @@ enum StagManifest {
                 params: [StagParams.actionID, StagParams.account], result: StagSchemas.students, use: StagService.students
             ),
             Command(
+                "students.mail",
+                "Teacher: mails the students of a timetable action, in Bcc; dry_run (default) only lists them, dry_run=false sends",
+                params: [StagParams.actionID, StagParams.mailSubject, StagParams.mailBody, StagParams.dryRun, StagParams.mailTo, StagParams.account],
+                result: StagSchemas.studentsMail,
+                example: "assistantctl stag.students.mail action_id=700001 subject='Room change' body='We meet in PR-102.' dry_run=false",
+                use: StagService.studentsMail),
+            Command(
                 "theses", "Teacher: the theses you supervise",
                 params: [StagParams.thesesYear, StagParams.account],
                 result: StagSchemas.theses,

@@ -46,6 +46,11 @@ enum StagParams {
     static let subjectQuery = Param<String>("query", help: "a code (KIV/UPA, UPA) or words of the name (with department)")
     static let subjectLimit = Param<Int64>("limit", .integer(min: 1, max: 50), help: "most subjects shown, each read in detail (default 20)")
 
+    static let mailSubject = Param<String>.required("subject", help: "the mail's subject")
+    static let mailBody = Param<String>.required("body", help: "the mail's text")
+    static let dryRun = Param<Bool>("dry_run", default: true, help: "only list who would get it (default); false sends")
+    static let mailTo = Param<String>("to", help: "the visible recipient (default: your own e-mail in STAG)")
+
     static let canteen = Param<String>.required("canteen", .oneOf(["B", "K", "b", "k"]), help: "B (Bory) or K (Kollárova)")
     static let day = Param<Int64>("day", .integer(min: 0, max: 14), help: "0 today (default), 1 tomorrow, …")
 

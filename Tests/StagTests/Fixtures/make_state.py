@@ -173,6 +173,11 @@ catalog = [{"katedra": k, "zkratka": z, "rok": "2026", "nazev": n, "semestr": No
            for k, z, n in [("KIV", "UPA", "Úvod do počítačových architektur"), ("KIV", "PPA1", "Počítače a programování 1"),
                            ("KIV", "VSS", "Vývoj softwarových systémů"), ("KMA", "MA1", "Matematická analýza 1")]]
 
+# The students' e-mails for stag.students.mail (one has none).
+for student, email in zip(action_students["700001"], ["chalupa@students.zcu.cz", "cechova@students.zcu.cz", "hruby@students.zcu.cz",
+                                                     "cibulka@students.zcu.cz", "reznickova@students.zcu.cz", None]):
+    student["email"] = email
+
 state = {"timetable": timetable, "terms": terms, "grades": grades, "subjects": subjects, "subject_info": subject_info, "teachers": teachers,
          "students": students, "action_students": action_students, "theses": theses, "harmonogram": harmonogram, "canteen": canteen,
          "buildings": buildings, "rooms": rooms, "catalog": catalog}

@@ -53,7 +53,10 @@ extension StagService {
             try await context.refresh.check("timetable", account: name, items: items) { [self] change in
                 try await timetableChanged(name, change, from: from, to: to)
             }
-            try await classReminders.arm(account: name, events.compactMap(studyClass))
+            // An account removed while this refresh read is not armed again.
+            if try await accounts.list().contains(where: { $0.name == name }) {
+                try await classReminders.arm(account: name, events.compactMap(studyClass))
+            }
         }
         try await StagStore.refreshed(account: name, at: ISO8601.string(context.clock.now), in: context.database)
         let icsPath = context.config[StagConfig.icsPath]

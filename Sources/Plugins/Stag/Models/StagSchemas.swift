@@ -131,6 +131,12 @@ enum StagSchemas {
                     "email": text.described("when STAG gives it"),
                 ]))
         ]))
+    static let studentsMail = JSONSchema.object([
+        "dry_run": .boolean, "action_id": .integer, "to": JSONSchema.string.described("the visible recipient"),
+        "bcc": JSONSchema.array(.string).described("the students' addresses, each unseen by the others"),
+        "without_email": JSONSchema.array(.string).described("students STAG has no e-mail for"), "subject": .string,
+        "sent?": JSONSchema.integer.described("how many were mailed (not on a dry run)"),
+    ])
     static let teachersFound = ReadCache.schema(
         .object([
             "teachers": .array(.object(["teacher_id": number, "name": text, "department": text, "email": text]))

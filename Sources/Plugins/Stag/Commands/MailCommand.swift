@@ -1,0 +1,75 @@
+import Foundation
+import PluginKit
+
+/// `stag.students.mail`: a teacher's message to the students of a timetable action, through the
+/// host's mail. The students go in Bcc, so none sees the others' addresses; the visible
+/// recipient is the teacher. By default it only lists who would get it (`dry_run`): sending acts
+/// on the outside world and cannot be taken back.
+extension StagService {
+    static let maxSubject = 200
+    static let maxBody = 20_000
+
+    func studentsMail(_ params: Params) async throws -> JSONValue {
+        let action = try params[StagParams.actionID]
+        let subject = try params[StagParams.mailSubject].trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = try params[StagParams.mailBody]
+        let dryRun = params[StagParams.dryRun] ?? true
+        guard !subject.isEmpty, subject.count <= Self.maxSubject, !subject.contains(where: \.isNewline) else {
+            throw RPCError.invalidParam("subject", "must be one line of 1 to \(Self.maxSubject) characters")
+        }
+        guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, body.count <= Self.maxBody else {
+            throw RPCError.invalidParam("body", "must be 1 to \(Self.maxBody) characters")
+        }
+        if let to = params[StagParams.mailTo], !Self.isMailAddress(to) {
+            throw RPCError.invalidParam("to", "must be one mail address such as jan.novak@example.org, got '\(to)'")
+        }
+        if !dryRun, !(await context.notifier.mailConfigured) {
+            throw RPCError.invalidParam("dry_run", "sending needs mail: set [notify.mail] in the config (a dry run lists the recipients)")
+        }
+        let session = try await session(params[StagParams.account])
+        let teacher = try session.teacher()
+        let answer = try await session.client.read("student/getStudentiByRoakce", [("roakIdno", String(action)), ("stagUser", teacher.userName)])
+        guard let rows = answer["studentPredmetu"]?.arrayValue else {
+            throw StagError.unexpectedAnswer("student/getStudentiByRoakce", "no studentPredmetu list")
+        }
+        let students = Self.czechSorted(rows) { [StagValue.string($0["prijmeni"]), StagValue.string($0["jmeno"])] }
+        var addresses: [String] = []
+        var without: [JSONValue] = []
+        for student in students {
+            if let email = StagValue.string(student["email"]), Self.isMailAddress(email) {
+                if !addresses.contains(email) { addresses.append(email) }
+            } else {
+                without.append(StagValue.personName(student).map(JSONValue.string) ?? Self.field(student["osCislo"]))
+            }
+        }
+        guard !students.isEmpty else { throw RPCError.invalidParam("action_id", "action \(action) has no students in STAG") }
+        let to: String
+        if let given = params[StagParams.mailTo] { to = given } else { to = try await teacherAddress(session, teacher) }
+        var result: [String: JSONValue] = [
+            "dry_run": .bool(dryRun), "action_id": .int(action), "to": .string(to), "bcc": .array(addresses.map(JSONValue.string)),
+            "without_email": .array(without), "subject": .string(subject),
+        ]
+        guard !dryRun else { return .object(result) }
+        guard !addresses.isEmpty else { throw RPCError.invalidParam("action_id", "none of the action's students has an e-mail in STAG") }
+        try await context.notifier.mail(to: to, bcc: addresses, title: subject, body: body, topic: StagTopic.studentsMailed)
+        result["sent"] = .int(Int64(addresses.count))
+        return .object(result)
+    }
+
+    /// The teacher's own address in STAG (`ucitel/getUcitelInfo`), the mail's visible recipient.
+    func teacherAddress(_ session: StagSession, _ teacher: StagRole) async throws -> String {
+        let info = try await session.client.read("ucitel/getUcitelInfo", [("ucitIdno", String(teacher.teacherID ?? 0))])
+        guard let email = StagValue.string(info["email"]), Self.isMailAddress(email) else {
+            throw RPCError.invalidParam("to", "STAG has no e-mail for you: give to=your.address@example.org")
+        }
+        return email
+    }
+
+    /// One plain address (no name, no list), as the host's mail takes it.
+    static func isMailAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && text.count <= 254
+            && !text.contains { $0.isWhitespace || $0 == "," || $0 == "<" || $0 == ">" || $0 == ";" || $0 == "\"" }
+            && !text.hasPrefix("-")
+    }
+}
