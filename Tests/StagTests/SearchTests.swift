@@ -116,4 +116,42 @@ import Testing
         #expect(try await bench.fake.requests().count == before, "nothing reached STAG")
         await bench.stop()
     }
+
+    /// The dual user teaches KPO/TP: its two terms with capacity and occupancy, by date; a student
+    /// has no teacher role; a subject's own terms on request.
+    @Test func aTeachersExamTermsWithTheirSeats() async throws {
+        let bench = try await StagBench.start()
+        try await bench.fake.loadFixture()
+        try await bench.login(user: "dual")
+        let exams = try await bench.host.call("stag.teacher.exams").get()
+        let terms = exams["terms"]?.arrayValue ?? []
+        #expect(terms.map { $0["term_id"] } == [2_200_001, 2_200_002])
+        #expect(
+            terms.first == [
+                "term_id": 2_200_001, "subject": "KPO/TP", "name": "Teorie práva", "kind": "Zkouška", "date": "2027-01-15", "start": "09:00",
+                "end": "11:00", "room": "PR-101", "examiner": "JUDr. Petr Dvořák", "registered": 18, "limit": 20, "free": 2,
+                "register_deadline": "2026-11-25T09:00", "note": nil,
+            ])
+        #expect(terms.last?["free"] == 0)
+        #expect(exams["truncated"] == false)
+        let asked = try await bench.fake.requests().filter { $0["path"] == "terminy/getTerminyZkousek" }
+        #expect(asked.first?["query"]?["katedra"] == "KPO")
+        #expect(asked.first?["query"]?["zkratka"] == "TP")
+        let one = try await bench.host.call("stag.teacher.exams", ["subject": "KIV/VSS"]).get()
+        #expect(one["terms"]?.arrayValue?.map { $0["subject"] } == ["KIV/VSS"])
+        guard case .failure(let bad) = try await bench.host.call("stag.teacher.exams", ["subject": "TP"]) else {
+            Issue.record("a subject without its department accepted")
+            return
+        }
+        #expect(bad.data?["param"] == "subject")
+        await bench.stop()
+
+        let student = try await StudyTests.student()
+        guard case .failure(let noRole) = try await student.host.call("stag.teacher.exams") else {
+            Issue.record("a student read a teacher's terms")
+            return
+        }
+        #expect(noRole.code == 1303)
+        await student.stop()
+    }
 }

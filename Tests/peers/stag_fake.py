@@ -64,6 +64,7 @@ STATE = {
     "buildings": [],      # mistnost/getBudovy items
     "rooms": [],          # mistnost/getMistnostiInfo rows
     "catalog": [],        # predmety/najdiPredmety rows
+    "teacher_subjects": {},  # "ucitIdno" -> predmetUcitele rows
     "refusal_status": 200,
     "failure": "",        # "xml": answers XML whatever is asked; "403": refuses every role; "500": fails every call
 }
@@ -401,6 +402,25 @@ class Handler(BaseHTTPRequestHandler):
                 raise ValueError("alespoň jeden filtr je povinný")
             rows = [r for r in state["catalog"] if all(r.get(k) == v for k, v in filters.items())]
             return self.data({"predmetKatedry": rows})
+        if op == "predmety/getPredmetyByUcitel":
+            if not self.q("ucitIdno"):
+                raise ValueError("chybí ucitIdno")
+            return self.data({"predmetUcitele": state["teacher_subjects"].get(self.q("ucitIdno"), [])})
+        if op == "terminy/getTerminyZkousek":
+            # At least one of zkratka/katedra/rok/osCislo (reference §3.9); the terms themselves,
+            # without a student's flags.
+            if not any(self.q(k) for k in ("zkratka", "katedra", "rok", "osCislo")):
+                raise ValueError("alespoň jeden z parametrů zkratka, katedra, rok, osCislo")
+            seen, rows = set(), []
+            for t in state["terms"]:
+                if any(self.q(k) and str(t.get(f)) != self.q(k) for k, f in (("zkratka", "predmet"), ("katedra", "katedra"), ("rok", "rok"))):
+                    continue
+                if t["termIdno"] in seen:
+                    continue
+                seen.add(t["termIdno"])
+                rows.append({k: v for k, v in t.items() if k not in ("osCislo", "zapsan", "lzeZapsatOdepsat", "kodDuvoduProcNelzeZapsatOdepsat",
+                                                                     "textDuvoduProcNelzeZapsatOdepsat", "popisDuvoduProcNelzeZapsatOdepsat")})
+            return self.data({"termin": rows})
         if op == "kalendar/getHarmonogramRoku":
             return self.data({"harmonogramItem": state["harmonogram"].get(self.q("rok") or "2026", [])})
         return self.text(404, f"Operace {op} neexistuje")

@@ -154,6 +154,10 @@ enum StagManifest {
                 params: [StagParams.actionID, StagParams.account], result: StagSchemas.students, use: StagService.students
             ),
             Command(
+                "teacher.exams", "Teacher: the exam terms of your subjects (or one), with capacity and how many registered",
+                params: [StagParams.subject, StagParams.subjectYear, StagParams.account], result: StagSchemas.teacherExams,
+                example: "assistantctl stag.teacher.exams", use: StagService.teacherExams),
+            Command(
                 "students.mail",
                 "Teacher: mails the students of a timetable action, in Bcc; dry_run (default) only lists them, dry_run=false sends",
                 params: [StagParams.actionID, StagParams.mailSubject, StagParams.mailBody, StagParams.dryRun, StagParams.mailTo, StagParams.account],

@@ -178,8 +178,17 @@ for student, email in zip(action_students["700001"], ["chalupa@students.zcu.cz",
                                                      "cibulka@students.zcu.cz", "reznickova@students.zcu.cz", None]):
     student["email"] = email
 
+# The dual user's teaching (predmety/getPredmetyByUcitel) and the terms of it (getTerminyZkousek:
+# the rows are terms, not a student's view; osCislo here only keeps them out of the student's list).
+teacher_subjects = {"283755": [{"katedra": "KPO", "zkratka": "TP", "nazev": "Teorie práva", "rok": "2026", "semestr": "ZS"}]}
+dvorak = {"ucitIdno": 283755, "jmeno": "Petr", "prijmeni": "Dvořák", "titulPred": "JUDr.", "titulZa": None}
+for idno, day, od, obs, limit in [(2200001, "15.1.2027", "9:00", "18", "20"), (2200002, "22.1.2027", "13:00", "20", "20")]:
+    t = term(idno, "KPO/TP", day, od, "11:00" if od == "9:00" else "15:00", obs, limit, False, True)
+    t.update({"ucitIdno": 283755, "ucitel": dvorak, "budova": "PR", "mistnost": "101", "osCislo": "R21P0101P"})
+    terms.append(t)
+
 state = {"timetable": timetable, "terms": terms, "grades": grades, "subjects": subjects, "subject_info": subject_info, "teachers": teachers,
          "students": students, "action_students": action_students, "theses": theses, "harmonogram": harmonogram, "canteen": canteen,
-         "buildings": buildings, "rooms": rooms, "catalog": catalog}
+         "buildings": buildings, "rooms": rooms, "catalog": catalog, "teacher_subjects": teacher_subjects}
 with open("Tests/StagTests/Fixtures/state.json", "w") as out:
     json.dump(state, out, ensure_ascii=False, indent=1)

@@ -131,6 +131,17 @@ enum StagSchemas {
                     "email": text.described("when STAG gives it"),
                 ]))
         ]))
+    static let teacherExams = ReadCache.schema(
+        .object([
+            "terms": .array(
+                .object([
+                    "term_id": .integer, "subject": JSONSchema.string.described("KAT/CODE"), "name": text, "kind": text,
+                    "date": JSONSchema.date.nullable, "start": clock, "end": clock, "room": text, "examiner": text,
+                    "registered": JSONSchema.integer.described("how many students are registered (STAG lists no names)"), "limit": number,
+                    "free": number.described("seats left; null without a limit"), "register_deadline": localTime, "note": text,
+                ])),
+            "truncated": JSONSchema.boolean.described("the teacher has more than 30 subjects; name one with subject"),
+        ]))
     static let studentsMail = JSONSchema.object([
         "dry_run": .boolean, "action_id": .integer, "to": JSONSchema.string.described("the visible recipient"),
         "bcc": JSONSchema.array(.string).described("the students' addresses, each unseen by the others"),
