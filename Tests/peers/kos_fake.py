@@ -25,7 +25,7 @@ import threading
 import uuid
 import xml.etree.ElementTree as ET
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit, parse_qs, urlencode
+from urllib.parse import urlsplit, parse_qs, urlencode, unquote
 
 CLIENT_ID, CLIENT_SECRET = "assistant-app", "app-secret-123"
 lock = threading.Lock()
@@ -81,6 +81,22 @@ COURSES = {
 }
 
 
+def course_name(content):
+    found = re.search(r'<name xml:lang="cs">(.*?)</name>', content)
+    return found.group(1) if found else ""
+
+
+# A teacher's own slots (reference §5.5: teacherTimetableSlot, no room, a title).
+TEACHER_TIMETABLE = {"novakpet": [
+    '<day>5</day><duration>2</duration><firstHour>5</firstHour><parity>ODD</parity><title>BI-OPT cvičení 105</title>',
+    '<day>2</day><duration>1</duration><startTime>16:15:00</startTime><endTime>17:45:00</endTime><parity>BOTH</parity><title>Konzultace</title>',
+]}
+
+# Rooms (reference §7: capacity repeated with its purpose).
+ROOMS = {"TH:A-1442": '<capacity for="lecture">48</capacity><capacity for="exam">24</capacity><code>TH:A-1442</code><locality>Dejvice</locality>'
+                      '<name xml:lang="cs">Učebna A-1442</name><type>CLASSROOM</type>'}
+
+
 EXAMS = {
     901: {"course": "BI-OPT", "start": "2027-01-10T09:00:00", "end": "2027-01-10T11:00:00", "capacity": 20, "occupied": 20, "registered": False,
           "term": "FINAL_EXAM", "room": "T9:105"},
@@ -113,7 +129,7 @@ def person(username, first, last, pre="", post="", teacher=None, student=False):
 # Teachers carry a division and an e-mail; a person has only names and roles (reference §7).
 PEOPLE = [
     person("novakjan", "Jan", "Novák", student=True),
-    person("novakpet", "Petr", "Novák", "Mgr.", "Ph.D.", teacher={"division": "18102", "email": "petr.novak@fit.cvut.cz"}),
+    person("novakpet", "Petr", "Novák", "Mgr.", "Ph.D.", teacher={"division": "18102", "email": "petr.novak@fit.cvut.cz", "phone": "+420 224 359 811"}),
     person("dvorakto", "Tomáš", "Dvořák", "Ing.", "Ph.D.", teacher={"division": "18102", "email": "tomas.dvorak@fit.cvut.cz"}),
     person("svobodav", "Vojtěch", "Svoboda", "Ing.", "Ph.D.", teacher={"division": "18101", "email": "vojtech.svoboda@fit.cvut.cz"}),
     person("cernyj", "Jan", "Černý", "Ing.", teacher={"division": "18102", "email": "jan.cerny@fit.cvut.cz"}),
@@ -232,9 +248,11 @@ def person_xml(p):
 
 
 def teacher_xml(p):
-    return ('<division xlink:href="divisions/%s/">%s</division><email>%s</email><firstName>%s</firstName><lastName>%s</lastName>'
+    phone = '<phone>%s</phone>' % p["teacher"]["phone"] if p["teacher"].get("phone") else ""
+    return ('<division xlink:href="divisions/%s/">%s</division><email>%s</email><firstName>%s</firstName><lastName>%s</lastName>%s'
             '<titlesPost>%s</titlesPost><titlesPre>%s</titlesPre><username>%s</username>') % (
-                p["teacher"]["division"], p["teacher"]["division"], p["teacher"]["email"], esc(p["first"]), esc(p["last"]), p["post"], p["pre"], p["username"])
+                p["teacher"]["division"], p["teacher"]["division"], p["teacher"]["email"], esc(p["first"]), esc(p["last"]), phone, p["post"], p["pre"],
+                p["username"])
 
 
 def esc(text):
@@ -485,14 +503,32 @@ class Handler(BaseHTTPRequestHandler):
             return self.atom_entry("course", code, "courses/%s/" % code, content)
         if resource == "courses":
             query = parse_qs(urlsplit(self.path).query).get("query", [""])[0]
-            # The RSQL subset the plugin sends: code=='X' (or "X"), joined with ','.
-            wanted = set()
-            for part in query.split(","):
-                key, _, value = part.partition("==")
-                if key.strip() != "code" or len(value) < 2 or value[0] not in "'\"" or value[-1] != value[0]:
-                    return self.answer(400, {"error": "bad query %r" % query})
-                wanted.add(value[1:-1])
-            return self.feed("courses", [(code, "course", COURSES[code]) for code in sorted(wanted) if code in COURSES])
+            # RSQL over code and the Czech name (matching counts diacritics, as KOSapi's does).
+            try:
+                node = RSQL(query).parse()
+            except ValueError:
+                return self.answer(400, {"error": "bad query %r" % query})
+            rows = [(code, "course", COURSES[code]) for code in sorted(COURSES)
+                    if rsql_match(node, {"code": code, "name": course_name(COURSES[code])})]
+            return self.feed("courses", rows)
+        if resource.startswith("courses/") and resource.endswith("/parallels"):
+            code = resource.split("/")[1]
+            return self.feed(resource, [(ident, "parallel", content) for ident, content in PARALLELS
+                                        if 'course xlink:href="courses/%s/"' % code in content])
+        if resource.startswith("teachers/") and resource.endswith("/timetable"):
+            username = resource.split("/")[1]
+            return self.feed(resource, [(str(i), "teacherTimetableSlot", c) for i, c in enumerate(TEACHER_TIMETABLE.get(username, []))])
+        if resource.startswith("teachers/"):
+            username = resource.split("/")[1]
+            found = [p for p in PEOPLE if p["username"] == username and p["teacher"]]
+            if not found:
+                return self.answer(404, {"error": "no such teacher"})
+            return self.atom_entry("teacher", username, resource + "/", teacher_xml(found[0]))
+        if resource.startswith("rooms/"):
+            code = unquote(resource.split("/", 1)[1].rstrip("/"))
+            if code not in ROOMS:
+                return self.answer(404, {"error": "no such room"})
+            return self.atom_entry("room", code, "rooms/%s/" % code, ROOMS[code])
         if resource.startswith("students/") and resource.endswith("/parallels"):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})

@@ -75,6 +75,21 @@ enum KOSManifest {
                 params: [KOSParams.code, KOSParams.courseSemester], result: KOSSchemas.courseDetail,
                 use: KOSService.course),
             Command(
+                "courses.search", "Courses by words of their name or code, accents optional (public data)",
+                params: [KOSParams.courseQuery, KOSParams.courseSemester, KOSParams.courseLimit], result: KOSSchemas.coursesFound,
+                example: "assistantctl kos.courses.search query='programovani'", use: KOSService.coursesSearch),
+            Command(
+                "course.parallels", "A course's parallels: type, number, teachers, slots, capacity and occupied seats (public data)",
+                params: [KOSParams.code, KOSParams.semester], result: KOSSchemas.parallels,
+                example: "assistantctl kos.course.parallels code=BI-OPT", use: KOSService.courseParallels),
+            Command(
+                "teacher.timetable", "A teacher's timetable slots (public data)",
+                params: [KOSParams.teacherUsername, KOSParams.semester], result: KOSSchemas.teacherTimetable,
+                example: "assistantctl kos.teacher.timetable username=novakpet", use: KOSService.teacherTimetable),
+            Command(
+                "room", "A room: name, locality, type and capacities (public data)", params: [KOSParams.roomCode],
+                result: KOSSchemas.room, example: "assistantctl kos.room code=TH:A-1442", use: KOSService.room),
+            Command(
                 "exams", "Exams: of a course, mine only, or of all my enrolled courses",
                 params: [KOSParams.course, KOSParams.mine, KOSParams.examSemester, KOSParams.account],
                 result: KOSSchemas.exams,

@@ -26,4 +26,8 @@ enum KOSParams {
     static let limit = Param<Int64>("limit", .integer(min: 1, max: 1000), help: "at most this many (default 200)")
     static let path = Param<String>.required("path", .path, help: "the .ics file to write (replaced atomically)")
     static let examID = Param<String>.required("exam_id", help: "an exam's id from kos.exams")
+    static let courseQuery = Param<String>.required("query", help: "words of a course's name or its code, accents optional")
+    static let courseLimit = Param<Int64>("limit", .integer(min: 1, max: 500), help: "at most this many (default 50)")
+    static let teacherUsername = Param<String>.required("username", help: "the teacher's KOS username, e.g. novakpet")
+    static let roomCode = Param<String>.required("code", help: "a room's code, e.g. TH:A-1442")
 }

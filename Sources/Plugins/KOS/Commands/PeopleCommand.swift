@@ -88,7 +88,7 @@ extension KOSService {
             separator: " ")
         return [
             "username": .string(username), "name": .string(name), "titles": ["before": text(c, "titlesPre"), "after": text(c, "titlesPost")],
-            "email": text(teacher, "email"),
+            "email": text(teacher, "email"), "phone": text(teacher, "phone"),
             "division": teacher?.first("division")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)).map(JSONValue.string) ?? .null,
             "roles": .array(roles.map(JSONValue.string)),
         ]

@@ -39,6 +39,40 @@ enum KOSSchemas {
         "credits_enrolled": .integer, "credits_obtained": .integer, "courses_enrolled": .integer, "courses_completed": .integer,
     ])
     static let results = ReadCache.schema(.object(["semesters": .array(summary.adding(["semester": .string])), "total": summary]))
+    static let coursesFound = ReadCache.schema(
+        .object([
+            "courses": .array(.object(["code": .string, "name": text, "credits": number, "completion": text, "season": text]))
+        ]))
+    static let parallels = ReadCache.schema(
+        .object([
+            "code": .string, "semester": .string,
+            "parallels": .array(
+                .object([
+                    "parallel": text, "kind": text, "teachers": .array(.string), "capacity": number, "occupied": number,
+                    "free": number.described("seats left; null without a capacity"),
+                    "slots": .array(
+                        .object([
+                            "day": number.described("1 = Monday"), "start": JSONSchema.string.nullable.described("HH:MM"),
+                            "end": JSONSchema.string.nullable.described("HH:MM"), "parity": .enumeration(KOSTimetableSlot.Parity.self), "room": text,
+                            "weeks": text,
+                        ])),
+                ])),
+        ]))
+    static let teacherTimetable = ReadCache.schema(
+        .object([
+            "username": .string, "semester": .string,
+            "slots": .array(
+                .object([
+                    "day": number.described("1 = Monday"), "start": JSONSchema.string.nullable.described("HH:MM"),
+                    "end": JSONSchema.string.nullable.described("HH:MM"), "parity": .enumeration(KOSTimetableSlot.Parity.self), "title": text,
+                    "weeks": text,
+                ])),
+        ]))
+    static let room = ReadCache.schema(
+        .object([
+            "code": .string, "name": text, "locality": text, "type": text,
+            "capacity": JSONSchema.map(.integer).described("seats by purpose, as KOSapi lists them (for=…)"),
+        ]))
     static let courseDetail = ReadCache.schema(
         .object([
             "code": .string, "name": text, "credits": number, "completion": text, "season": text, "range": text, "programme_type": text,
@@ -63,7 +97,8 @@ enum KOSSchemas {
         .object([
             "people": .array(
                 .object([
-                    "username": .string, "name": .string, "titles": .object(["before": text, "after": text]), "email": text, "division": text,
+                    "username": .string, "name": .string, "titles": .object(["before": text, "after": text]), "email": text,
+                    "phone": text.described("a teacher's, when KOSapi gives it"), "division": text,
                     "roles": .array(.string),
                 ]))
         ]))

@@ -1,0 +1,149 @@
+import Foundation
+import PluginKit
+
+/// What KOSeek's users asked for beside their own study: course search, a course's parallels
+/// with their seats, a teacher's timetable, and a room.
+extension KOSService {
+    // MARK: Courses
+
+    /// `kos.courses.search {query, sem?, limit?}`: by name or code, accents optional. KOSapi's RSQL
+    /// matching counts diacritics, so the pattern is widened as `kos.people.search` does and the
+    /// pages are filtered here with folded text.
+    func coursesSearch(_ params: Params) async throws -> JSONValue {
+        let text = try params[KOSParams.courseQuery]
+        let words = Self.searchWords(text)
+        guard words.joined().count >= 2 else {
+            throw RPCError.invalidParam("query", "is too short ('\(text)'): give at least two letters of a course's name or code")
+        }
+        let sem = try params[KOSParams.courseSemester].map { text throws(RPCError) in try KOSQuery.semester(text) }
+        let limit = Int(params[KOSParams.courseLimit] ?? 50)
+        let key = ReadCache.key(
+            "courses.search", ["q": .string(words.joined(separator: " ")), "sem": sem.map(JSONValue.string) ?? .null, "limit": .int(Int64(limit))])
+        return try await context.cache.read(account: nil, key: key) {
+            let client = try await api(.publicData)
+            let query = words.map { word -> String in
+                let pattern = KOSQuery.quoted(Self.widened(word))
+                return "(name==\(pattern),code==\(pattern))"
+            }.joined(separator: ";")
+            let language = self.language
+            let found = try await client.atomEntries(
+                "courses", query: [("query", query), ("limit", String(min(limit, 1000)))] + (sem.map { [("sem", $0)] } ?? []) + localized,
+                maxItems: limit
+            ) { entry in
+                guard let c = entry.content else { return false }
+                let haystack = Self.fold([c.first("code")?.trimmedText, c.text("name", language: language)].compactMap { $0 }.joined(separator: " "))
+                return words.allSatisfy(haystack.contains)
+            }
+            let courses = found.compactMap { entry -> JSONValue? in
+                guard let c = entry.content, let code = c.nonEmptyText("code") else { return nil }
+                return [
+                    "code": .string(code), "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
+                    "credits": c.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
+                    "completion": c.first("completion").map { .string($0.trimmedText.lowercased()) } ?? .null,
+                    "season": c.first("season").map { .string($0.trimmedText.lowercased()) } ?? .null,
+                ]
+            }
+            return ["courses": .array(courses)]
+        }
+    }
+
+    /// `kos.course.parallels {code, sem?}`: each parallel with its type, number, teachers, slots,
+    /// capacity and occupancy (the seats KOSeek showed before enrolling).
+    func courseParallels(_ params: Params) async throws -> JSONValue {
+        let code = try KOSQuery.courseCode(try params[KOSParams.code], param: KOSParams.code.name)
+        let sem = try KOSQuery.semester(params[KOSParams.semester])
+        return try await context.cache.read(account: nil, key: ReadCache.key("course.parallels", ["code": .string(code), "sem": .string(sem)])) {
+            _ = try await entry(.publicData, "courses/\(code)", what: "course \(code)")
+            let entries = try await api(.publicData).atomEntries("courses/\(code)/parallels", query: [("sem", sem)] + localized)
+            let slots = Self.slots(entries, grid: grid, language: language)
+            let parallels = entries.compactMap { entry -> JSONValue? in
+                guard let c = entry.content else { return nil }
+                let number = c.first("code")?.trimmedText
+                let capacity = c.first("capacity").flatMap { Int64($0.trimmedText) }
+                let occupied = c.first("occupied").flatMap { Int64($0.trimmedText) }
+                let teachers = (c.children("teacher") + (c.first("teachers")?.children("teacher") ?? [])).map(\.trimmedText).filter { !$0.isEmpty }
+                let own = slots.filter { $0.parallel == number && $0.course == code }
+                return [
+                    "parallel": number.map(JSONValue.string) ?? .null,
+                    "kind": own.first?.kind.map(JSONValue.string) ?? c.first("parallelType").map { .string($0.trimmedText.lowercased()) } ?? .null,
+                    "teachers": .array(teachers.map(JSONValue.string)), "capacity": capacity.map(JSONValue.int) ?? .null,
+                    "occupied": occupied.map(JSONValue.int) ?? .null,
+                    "free": capacity.map { .int(max(0, $0 - (occupied ?? 0))) } ?? .null,
+                    "slots": .array(
+                        own.map {
+                            [
+                                "day": $0.day.map(JSONValue.int) ?? .null, "start": $0.start.map(JSONValue.string) ?? .null,
+                                "end": $0.end.map(JSONValue.string) ?? .null, "parity": .string($0.parity.rawValue),
+                                "room": $0.room.map(JSONValue.string) ?? .null, "weeks": $0.weeks.map(JSONValue.string) ?? .null,
+                            ]
+                        }),
+                ]
+            }
+            return ["code": .string(code), "semester": .string(sem), "parallels": .array(parallels)]
+        }
+    }
+
+    // MARK: Teachers and rooms
+
+    /// `kos.teacher.timetable {username, sem?}` (`/teachers/{u}/timetable`): the teacher's slots,
+    /// times from the hour grid unless a slot has its own.
+    func teacherTimetable(_ params: Params) async throws -> JSONValue {
+        let username = try params[KOSParams.teacherUsername].lowercased()
+        guard !username.isEmpty, username.count <= 16, username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            throw RPCError.invalidParam("username", "'\(username)' is not a KOS username such as novakpet")
+        }
+        let sem = try KOSQuery.semester(params[KOSParams.semester])
+        return try await context.cache.read(
+            account: nil, key: ReadCache.key("teacher.timetable", ["username": .string(username), "sem": .string(sem)])
+        ) {
+            // An unknown teacher is a 404 of its own, not an empty timetable.
+            _ = try await entry(.publicData, "teachers/\(username)", what: "teacher \(username)")
+            let entries = try await api(.publicData).atomEntries("teachers/\(username)/timetable", query: [("sem", sem)] + localized)
+            let grid = self.grid
+            let slots = entries.compactMap { entry -> JSONValue? in
+                guard let c = entry.content else { return nil }
+                let day = c.first("day").flatMap { Int64($0.trimmedText) }
+                let first = c.first("firstHour").flatMap { Int($0.trimmedText) }
+                let duration = c.first("duration").flatMap { Int($0.trimmedText) } ?? 1
+                let start = c.first("startTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap(grid.start(ofHour:))
+                let end = c.first("endTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap { grid.end(ofHour: $0 + duration - 1) }
+                let parity: KOSTimetableSlot.Parity =
+                    switch c.first("parity")?.trimmedText {
+                    case "ODD": .odd
+                    case "EVEN": .even
+                    default: .both
+                    }
+                return [
+                    "day": day.map(JSONValue.int) ?? .null, "start": start.map(JSONValue.string) ?? .null, "end": end.map(JSONValue.string) ?? .null,
+                    "parity": .string(parity.rawValue), "title": c.first("title").map { .string($0.trimmedText) } ?? .null,
+                    "weeks": c.first("weeks").map { .string($0.trimmedText) } ?? .null,
+                ]
+            }
+            return ["username": .string(username), "semester": .string(sem), "slots": .array(slots)]
+        }
+    }
+
+    /// `kos.room {code}` (`/rooms/{code}`): its name, locality, type and capacities.
+    func room(_ params: Params) async throws -> JSONValue {
+        let code = try params[KOSParams.roomCode].uppercased()
+        guard !code.isEmpty, code.count <= 24, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ":-._".contains($0)) }) else {
+            throw RPCError.invalidParam("code", "'\(code)' is not a room code such as TH:A-1442")
+        }
+        return try await context.cache.read(account: nil, key: ReadCache.key("room", ["code": .string(code)])) {
+            let escaped = code.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? code
+            let entry = try await entry(.publicData, "rooms/\(escaped)", what: "room \(code)")
+            guard let c = entry.content else { throw KOSError.badAnswer("room \(code) has no content") }
+            // Capacity is repeated, one per purpose (`for="lecture"`, `for="exam"`…).
+            var capacities: [String: JSONValue] = [:]
+            for node in c.children("capacity") {
+                guard let n = Int64(node.trimmedText) else { continue }
+                capacities[node.attribute("for") ?? "default"] = .int(n)
+            }
+            return [
+                "code": .string(c.nonEmptyText("code") ?? code), "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
+                "locality": c.first("locality").map { .string($0.trimmedText) } ?? .null,
+                "type": c.first("type").map { .string($0.trimmedText.lowercased()) } ?? .null, "capacity": .object(capacities),
+            ]
+        }
+    }
+}
