@@ -97,6 +97,21 @@ ROOMS = {"TH:A-1442": '<capacity for="lecture">48</capacity><capacity for="exam"
                       '<name xml:lang="cs">Učebna A-1442</name><type>CLASSROOM</type>'}
 
 
+def group_xml(code, name, role, credits_min, courses_min, courses):
+    links = "".join('<course xlink:href="courses/%s/">%s</course>' % (c, course_name(COURSES.get(c, ""))) for c in courses)
+    return ('<approved>true</approved><code>%s</code>%s%s<name xml:lang="cs">%s</name><role>%s</role><courses>%s</courses>'
+            % (code, '<coursesMinLimit>%d</coursesMinLimit>' % courses_min if courses_min is not None else "",
+               '<creditsMinLimit>%d</creditsMinLimit>' % credits_min if credits_min is not None else "", name, role, links))
+
+
+# Study plan 12345's course groups (element names as the ctu-fee-group/KosApi client's CoursesGroup):
+# compulsory PA1, ZMA (completed) and OPT (not), 18 credits; PV: PA2 and LIN (neither completed), 4 credits.
+COURSES_GROUPS = {"12345": [
+    ("BI-Z", group_xml("BI-Z", "Povinné předměty", "Z", 18, None, ["BI-PA1", "BI-ZMA", "BI-OPT"])),
+    ("BI-PV", group_xml("BI-PV", "Povinně volitelné předměty", "PV", 4, 1, ["BI-PA2", "BI-LIN"])),
+]}
+
+
 EXAMS = {
     901: {"course": "BI-OPT", "start": "2027-01-10T09:00:00", "end": "2027-01-10T11:00:00", "capacity": 20, "occupied": 20, "registered": False,
           "term": "FINAL_EXAM", "room": "T9:105"},
@@ -529,6 +544,11 @@ class Handler(BaseHTTPRequestHandler):
             if code not in ROOMS:
                 return self.answer(404, {"error": "no such room"})
             return self.atom_entry("room", code, "rooms/%s/" % code, ROOMS[code])
+        if resource.startswith("studyPlans/") and resource.endswith("/coursesGroups"):
+            if user is None:
+                return self.answer(403, {"error": "a user token is needed"})
+            plan = resource.split("/")[1]
+            return self.feed(resource, [(code, "coursesGroup", content) for code, content in COURSES_GROUPS.get(plan, [])])
         if resource.startswith("students/") and resource.endswith("/parallels"):
             if user is None:
                 return self.answer(403, {"error": "a user token is needed"})
@@ -538,7 +558,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(403, {"error": "a user token is needed"})
             content = ('<firstName>Jan</firstName><lastName>Novák</lastName><username>%s</username><grade>2</grade>'
                        '<studyState>ACTIVE</studyState><studyGroup>101</studyGroup>'
-                       '<programme xlink:href="programmes/B2646/">Informatika</programme>') % user
+                       '<programme xlink:href="programmes/B2646/">Informatika</programme>'
+                       '<studyPlan xlink:href="studyPlans/12345/">Bakalářský 2024</studyPlan>') % user
             return self.atom_entry("student", "1", "students/%s/" % user, content)
         return self.answer(404, {"error": "not_found"})
 

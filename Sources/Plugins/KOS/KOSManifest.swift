@@ -75,6 +75,13 @@ enum KOSManifest {
                 params: [KOSParams.code, KOSParams.courseSemester], result: KOSSchemas.courseDetail,
                 use: KOSService.course),
             Command(
+                "studyplan", "My study plan checked: per course group its role, credits and courses required and done, compulsory ones missing",
+                params: [KOSParams.account], result: KOSSchemas.studyPlan, example: "assistantctl kos.studyplan", use: KOSService.studyPlanCheck),
+            Command(
+                "courses.available", "The courses of my study plan not yet completed that are taught in a semester",
+                params: [KOSParams.requiredSemester, KOSParams.account], result: KOSSchemas.available,
+                example: "assistantctl kos.courses.available sem=next", use: KOSService.coursesAvailable),
+            Command(
                 "courses.search", "Courses by words of their name or code, accents optional (public data)",
                 params: [KOSParams.courseQuery, KOSParams.courseSemester, KOSParams.courseLimit], result: KOSSchemas.coursesFound,
                 example: "assistantctl kos.courses.search query='programovani'", use: KOSService.coursesSearch),

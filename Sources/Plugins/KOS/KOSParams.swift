@@ -30,4 +30,5 @@ enum KOSParams {
     static let courseLimit = Param<Int64>("limit", .integer(min: 1, max: 500), help: "at most this many (default 50)")
     static let teacherUsername = Param<String>.required("username", help: "the teacher's KOS username, e.g. novakpet")
     static let roomCode = Param<String>.required("code", help: "a room's code, e.g. TH:A-1442")
+    static let requiredSemester = Param<String>.required("sem", help: "a semester code (B252), current, next or prev")
 }

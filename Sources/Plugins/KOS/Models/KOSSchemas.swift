@@ -39,6 +39,24 @@ enum KOSSchemas {
         "credits_enrolled": .integer, "credits_obtained": .integer, "courses_enrolled": .integer, "courses_completed": .integer,
     ])
     static let results = ReadCache.schema(.object(["semesters": .array(summary.adding(["semester": .string])), "total": summary]))
+    static let studyPlan = ReadCache.schema(
+        .object([
+            "study_plan": .object(["code": .string, "name": text]),
+            "groups": .array(
+                .object([
+                    "code": .string, "name": text,
+                    "role": JSONSchema.string.described("compulsory (Z), elective (PV: some of them), optional (V), or KOS's own letter"),
+                    "credits_required": number, "credits_obtained": .integer, "credits_short": .integer, "courses_required": number,
+                    "courses_completed": .integer, "missing": JSONSchema.array(.string).described("compulsory courses not completed"),
+                ])),
+            "complete": JSONSchema.boolean.described("every group has what it asks for"),
+        ]))
+    static let available = ReadCache.schema(
+        .object([
+            "semester": .string,
+            "courses": .array(.object(["code": .string, "name": text, "credits": number, "group": .string, "role": .string])),
+            "truncated": JSONSchema.boolean.described("the plan has more than 100 courses not completed; the first 100 were asked about"),
+        ]))
     static let coursesFound = ReadCache.schema(
         .object([
             "courses": .array(.object(["code": .string, "name": text, "credits": number, "completion": text, "season": text]))

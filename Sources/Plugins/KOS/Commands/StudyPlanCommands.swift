@@ -1,0 +1,131 @@
+import Foundation
+import PluginKit
+
+/// KOSeek's "Kontrola studijního plánu": my study plan's course groups
+/// (`/studyPlans/{code}/coursesGroups`) checked against my completed courses, and the plan's
+/// courses I can still take in a semester. A group's element names (`role`, `creditsMinLimit`,
+/// `coursesMinLimit`, `courses`) are confirmed from a public KOSapi client and noted in
+/// `Tests/peers/kos-reference-additions.md`.
+extension KOSService {
+    /// One group of the plan as KOSapi gives it.
+    struct CourseGroup {
+        var code: String
+        var name: String?
+        var role: String
+        var creditsMin: Int64?
+        var coursesMin: Int64?
+        var courses: [(code: String, name: String?)]
+    }
+
+    /// KOS's group roles: Z (compulsory), PV (compulsory elective: some of them), V (optional).
+    /// The letters are KOS's own; one not known is shown as it came.
+    static func role(_ code: String) -> String {
+        switch code.uppercased() {
+        case "Z": "compulsory"
+        case "PV": "elective"
+        case "V": "optional"
+        default: code.lowercased()
+        }
+    }
+
+    /// The plan's code and name, from my student record's `studyPlan` link.
+    func studyPlan(_ username: String) async throws -> (code: String, name: String?) {
+        let entry = try await entry(.user, account: username, "students/\(username)", what: "student \(username)")
+        guard let link = entry.content?.first("studyPlan"), let code = link.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)),
+            !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else { throw KOSError.badAnswer("my student record names no study plan") }
+        return (code, link.trimmedText.isEmpty ? nil : link.trimmedText)
+    }
+
+    func courseGroups(_ plan: String, username: String) async throws -> [CourseGroup] {
+        let entries = try await api(.user, account: username).atomEntries("studyPlans/\(plan)/coursesGroups", query: localized)
+        return entries.compactMap { entry in
+            guard let c = entry.content, let code = c.nonEmptyText("code") else { return nil }
+            let courses = (c.first("courses")?.children("course") ?? []).compactMap { node -> (String, String?)? in
+                guard let course = node.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)) else { return nil }
+                return (course, node.trimmedText.isEmpty ? nil : node.trimmedText)
+            }
+            return CourseGroup(
+                code: code, name: c.text("name", language: language), role: c.first("role")?.trimmedText ?? "",
+                creditsMin: c.first("creditsMinLimit").flatMap { Int64($0.trimmedText) },
+                coursesMin: c.first("coursesMinLimit").flatMap { Int64($0.trimmedText) }, courses: courses)
+        }
+    }
+
+    /// `kos.studyplan`: per group its role, the credits and courses it asks for and those I
+    /// have, and the compulsory courses still missing.
+    func studyPlanCheck(_ params: Params) async throws -> JSONValue {
+        let username = try await username(params[KOSParams.account])
+        return try await context.cache.read(account: username, key: ReadCache.key("studyplan")) {
+            let plan = try await studyPlan(username)
+            let groups = try await courseGroups(plan.code, username: username)
+            let enrolled = try await enrolments(username, sem: "none")
+            // A course completed in any semester counts once, with the credits KOS gives it.
+            var completed: [String: Int64] = [:]
+            for row in enrolled where row.completed { if let code = row.code { completed[code] = row.credits ?? 0 } }
+            var complete = true
+            let rows = groups.map { group -> JSONValue in
+                let done = group.courses.filter { completed[$0.code] != nil }
+                let credits = done.reduce(Int64(0)) { $0 + (completed[$1.code] ?? 0) }
+                let role = Self.role(group.role)
+                let missing = role == "compulsory" ? group.courses.filter { completed[$0.code] == nil }.map(\.code) : []
+                let creditsShort = max(0, (group.creditsMin ?? 0) - credits)
+                let coursesShort = max(0, (group.coursesMin ?? 0) - Int64(done.count))
+                if creditsShort > 0 || coursesShort > 0 || !missing.isEmpty { complete = false }
+                return [
+                    "code": .string(group.code), "name": group.name.map(JSONValue.string) ?? .null, "role": .string(role),
+                    "credits_required": group.creditsMin.map(JSONValue.int) ?? .null, "credits_obtained": .int(credits),
+                    "credits_short": .int(creditsShort), "courses_required": group.coursesMin.map(JSONValue.int) ?? .null,
+                    "courses_completed": .int(Int64(done.count)), "missing": .array(missing.map(JSONValue.string)),
+                ]
+            }
+            return [
+                "study_plan": ["code": .string(plan.code), "name": plan.name.map(JSONValue.string) ?? .null], "groups": .array(rows),
+                "complete": .bool(complete),
+            ]
+        }
+    }
+
+    /// How many of the plan's courses one call asks KOSapi about.
+    static let maxAvailableCourses = 100
+
+    /// `kos.courses.available {sem}`: the plan's courses not yet completed that are offered in
+    /// `sem` (KOSapi answers a course asked for in a semester it is not taught with 404).
+    func coursesAvailable(_ params: Params) async throws -> JSONValue {
+        let sem = try KOSQuery.semester(try params[KOSParams.requiredSemester])
+        guard sem != "none" else { throw RPCError.invalidParam("sem", "name one semester: a code such as B252, or current, next or prev") }
+        let username = try await username(params[KOSParams.account])
+        return try await context.cache.read(account: username, key: ReadCache.key("courses.available", ["sem": .string(sem)])) {
+            let plan = try await studyPlan(username)
+            let groups = try await courseGroups(plan.code, username: username)
+            let done = Set(try await enrolments(username, sem: "none").filter(\.completed).compactMap(\.code))
+            var candidates: [(code: String, group: CourseGroup)] = []
+            var seen = Set<String>()
+            for group in groups {
+                for course in group.courses where !done.contains(course.code) && seen.insert(course.code).inserted {
+                    candidates.append((course.code, group))
+                }
+            }
+            let client = try await api(.publicData)
+            var courses: [JSONValue] = []
+            for candidate in candidates.prefix(Self.maxAvailableCourses) {
+                let response = try await client.get("courses/\(candidate.code)", query: [("sem", sem)] + localized)
+                if response.status == 404 { continue }
+                guard (200..<300).contains(response.status) else {
+                    guard response.status >= 500 else { throw KOSError.refused("courses/\(candidate.code)", response.status) }
+                    throw client.unreachable("answered \(response.status) to courses/\(candidate.code)", status: response.status)
+                }
+                guard let document = try? AtomDocument(parsing: Data(response.body.readableBytesView)) else {
+                    throw KOSError.badAnswer("courses/\(candidate.code) is not an Atom entry")
+                }
+                let c = document.entries.first?.content
+                courses.append([
+                    "code": .string(candidate.code), "name": c?.text("name", language: language).map(JSONValue.string) ?? .null,
+                    "credits": c?.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
+                    "group": .string(candidate.group.code), "role": .string(Self.role(candidate.group.role)),
+                ])
+            }
+            return ["semester": .string(sem), "courses": .array(courses), "truncated": .bool(candidates.count > Self.maxAvailableCourses)]
+        }
+    }
+}
