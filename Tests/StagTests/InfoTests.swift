@@ -16,6 +16,10 @@ import Testing
         #expect(subject["credit_before_exam"] == true, "ANO is yes")
         #expect(subject["taught_summer"] == false)
         #expect(subject["hours"] == ["lectures": ["count": 3, "unit": "HOD/TYD"], "exercises": ["count": 2, "unit": "HOD/TYD"], "seminars": .null])
+        #expect(subject["annotation"] == "Cílem předmětu je seznámit studenty se základními typy architektur.")
+        #expect(subject["prerequisites"] == "Základní znalosti z fyziky.")
+        #expect(subject["teaching_methods"] == .null, "STAG's QRAM placeholder is no content")
+        #expect(subject["assessment_methods"] == .null)
         guard case .failure(let unknown) = try await bench.host.call("stag.subject", ["department": "KIV", "code": "NONE"]) else {
             Issue.record("an unknown subject was found")
             return

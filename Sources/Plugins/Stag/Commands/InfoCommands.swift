@@ -5,6 +5,13 @@ import PluginKit
 extension StagService {
     static func field(_ value: JSONValue?) -> JSONValue { StagValue.string(value).map(JSONValue.string) ?? .null }
 
+    /// A syllabus text; null where STAG gives its fixed placeholder for a subject moved to the
+    /// newer QRAM system ("U tohoto předmětu se již používá nový QRAM."), which is no content.
+    static func syllabus(_ value: JSONValue?) -> JSONValue {
+        guard let text = StagValue.string(value), !text.contains("nový QRAM") else { return .null }
+        return .string(text)
+    }
+
     func subject(_ params: Params) async throws -> JSONValue {
         let department = try Self.code(params, StagParams.department)
         let code = try Self.code(params, StagParams.code)
@@ -39,7 +46,9 @@ extension StagService {
                     "lectures": hours("jednotekPrednasek", "jednotkaPrednasky"), "exercises": hours("jednotekCviceni", "jednotkaCviceni"),
                     "seminars": hours("jednotekSeminare", "jednotkaSeminare"),
                 ],
-                "url": Self.field(o["predmetUrl"]),
+                "url": Self.field(o["predmetUrl"]), "aims": Self.syllabus(o["ziskaneZpusobilosti"]),
+                "teaching_methods": Self.syllabus(o["metodyVyucovaci"]), "assessment_methods": Self.syllabus(o["metodyHodnotici"]),
+                "workload": Self.field(o["casovaNarocnost"]),
             ]
         }
     }

@@ -96,6 +96,8 @@ enum StagSchemas {
             "annotation": text, "requirements": text, "contents": text, "prerequisites": text, "literature": text,
             "required_subjects": text, "excluded_subjects": text,
             "hours": .object(["lectures": hours, "exercises": hours, "seminars": hours]), "url": text,
+            "aims": text.described("what the student is able to do afterwards (ziskaneZpusobilosti)"), "teaching_methods": text,
+            "assessment_methods": text, "workload": text,
         ]))
     static let teacher = ReadCache.schema(
         .object([
