@@ -34,6 +34,7 @@ enum ManifestJSON {
             "result_schema": command.result.value,
         ]
         if !command.rules.isEmpty { object["rules"] = .array(command.rules.map { .string($0.summary) }) }
+        if let effect = command.effect { object["effect"] = .string(effect.rawValue) }
         if let example = command.example { object["example"] = .string(example) }
         return .object(object)
     }
@@ -112,6 +113,8 @@ enum ManifestJSON {
                 "tags": .array([.object(["name": .string(entry.pluginID)])]),
             ]
             if let example = d.example { method["description"] = .string("Example: \(example)") }
+            // OpenRPC's extension field: what calling it does to the world.
+            if let effect = d.effect { method["x-effect"] = .string(effect.rawValue) }
             return .object(method)
         }
         return [

@@ -72,6 +72,11 @@ public struct PluginCommand<Service: Sendable>: Sendable {
         }
     }
 
+    /// The same command, declared as having `effect` on the world.
+    public func effect(_ effect: CommandEffect) -> PluginCommand {
+        mapDescriptor { $0.effect = effect }
+    }
+
     /// The same handler with a changed descriptor (a generated example, a shared parameter).
     public func mapDescriptor(_ change: (inout CommandDescriptor) -> Void) -> PluginCommand {
         var copy = self

@@ -32,6 +32,13 @@ public struct PluginManifest: Sendable {
     }
 }
 
+/// What a command does to the world, for a person (`help`) and an assistant that asks before
+/// acting: reads nothing changes; a write changes the plugin's own data; a destructive one loses
+/// data or acts outside (mails people, registers for an exam, moves a printer).
+public enum CommandEffect: String, Sendable, CaseIterable {
+    case read, write, destructive
+}
+
 public struct CommandDescriptor: Sendable {
     public var name: String
     public var summary: String
@@ -43,6 +50,8 @@ public struct CommandDescriptor: Sendable {
     public var timeout: Duration
     /// Rules over several parameters, checked after each one's own (`PluginCommand.checking`).
     public var rules: [ParamRule] = []
+    /// What it does to the world (`PluginCommand.effect`); nil where not declared yet.
+    public var effect: CommandEffect?
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,

@@ -80,11 +80,13 @@ enum StagManifest {
             Command(
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.registration, use: StagService.register),
+                result: StagSchemas.registration, use: StagService.register
+            ).effect(.destructive),
             Command(
                 "exams.unregister", "Unregisters from an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.registration, use: StagService.unregister),
+                result: StagSchemas.registration, use: StagService.unregister
+            ).effect(.destructive),
             Command(
                 "exams.watch", "Watches a full term for a free seat (checked every watch_every_min)",
                 params: [StagParams.termID, StagParams.autoRegister, StagParams.account], result: StagSchemas.watch, use: StagService.watch),
@@ -163,7 +165,8 @@ enum StagManifest {
                 params: [StagParams.actionID, StagParams.mailSubject, StagParams.mailBody, StagParams.dryRun, StagParams.mailTo, StagParams.account],
                 result: StagSchemas.studentsMail,
                 example: "assistantctl stag.students.mail action_id=700001 subject='Room change' body='We meet in PR-102.' dry_run=false",
-                use: StagService.studentsMail),
+                use: StagService.studentsMail
+            ).effect(.destructive),
             Command(
                 "theses", "Teacher: the theses you supervise",
                 params: [StagParams.thesesYear, StagParams.account],
