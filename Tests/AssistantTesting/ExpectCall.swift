@@ -15,6 +15,20 @@ extension TestHost {
         }
     }
 
+    /// Each call is refused with -32602 naming its parameter (`(method, params, param)`): the
+    /// bad-input table every command's tests hold. A call that succeeds, or names another
+    /// parameter, is recorded at the caller's line with the call.
+    public func expectInvalidParams(_ cases: [(String, JSONValue, String)], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for (method, params, param) in cases {
+            guard case .failure(let error) = try await call(method, params) else {
+                Issue.record("\(method) \(params.encodedString()) accepted", sourceLocation: sourceLocation)
+                continue
+            }
+            #expect(error.code == -32602, "\(method) \(params.encodedString()): \(error.message)", sourceLocation: sourceLocation)
+            #expect(error.data?["param"] == .string(param), "\(method) \(params.encodedString()): \(error.message)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// A call that must fail; returns the error (a success is recorded at the caller's line).
     public func expectFailure(_ method: String, _ params: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RPCError {
         switch try await call(method, params) {

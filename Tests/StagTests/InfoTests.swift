@@ -136,14 +136,7 @@ import Testing
             ("stag.students", [:], "action_id"),
             ("stag.theses", ["year": "x"], "year"),
         ]
-        for (method, params, param) in cases {
-            guard case .failure(let error) = try await bench.host.call(method, params) else {
-                Issue.record("\(method) \(params) accepted")
-                continue
-            }
-            #expect(error.code == -32602, "\(method) \(params): \(error.message)")
-            #expect(error.data?["param"] == .string(param), "\(method) \(params): \(error.message)")
-        }
+        try await bench.host.expectInvalidParams(cases)
         #expect(try await bench.fake.requests().count == before)
         guard case .failure(let student) = try await bench.host.call("stag.students", ["action_id": 5]) else {
             Issue.record("a student saw students")

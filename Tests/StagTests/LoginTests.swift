@@ -169,14 +169,7 @@ import Testing
             ("stag.login.wait", ["account": "x", "timeout_s": 0], "timeout_s"),
             ("stag.login", ["university": 5], "university"),
         ]
-        for (method, params, param) in cases {
-            guard case .failure(let error) = try await bench.host.call(method, params) else {
-                Issue.record("\(method) \(params) accepted")
-                continue
-            }
-            #expect(error.code == -32602, "\(method) \(params): \(error.message)")
-            #expect(error.data?["param"] == .string(param), "\(method) \(params): \(error.message)")
-        }
+        try await bench.host.expectInvalidParams(cases)
         // The pasted anonymous ticket is a cancelled login.
         guard case .failure(let anonymous) = try await bench.host.call("stag.login.ticket", ["university": "zcu", "ticket": "anonymous"]) else {
             Issue.record("anonymous accepted")

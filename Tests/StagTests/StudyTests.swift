@@ -243,14 +243,7 @@ import Testing
             ("stag.grades", ["year": 1800], "year"),
             ("stag.grades", ["year": "last"], "year"),
         ]
-        for (method, params, param) in cases {
-            guard case .failure(let error) = try await bench.host.call(method, params) else {
-                Issue.record("\(method) \(params) accepted")
-                continue
-            }
-            #expect(error.code == -32602, "\(method) \(params): \(error.message)")
-            #expect(error.data?["param"] == .string(param), "\(method) \(params): \(error.message)")
-        }
+        try await bench.host.expectInvalidParams(cases)
         #expect(try await bench.fake.requests().count == before, "nothing reached STAG")
         // A student-only account has no teacher role.
         guard case .failure(let noRole) = try await bench.host.call("stag.timetable", ["role": "teacher"]) else {
