@@ -35,7 +35,8 @@ enum HostMethods {
     static let all: [HostMethod] = [
         HostMethod(
             descriptor: CommandDescriptor(
-                name: "ping", summary: "Check that the daemon answers", result: JSONSchema.constant("pong"), example: "assistantctl ping")
+                name: "ping", summary: "Check that the daemon answers", result: JSONSchema.constant("pong"), example: "assistantctl ping",
+                effect: .read)
         ) {
             _ in "pong"
         },
@@ -44,21 +45,21 @@ enum HostMethods {
                 name: "help", summary: "List every method, or describe one with its parameters",
                 params: [ParamSpec("method", .string, help: "a method name such as vault.set")],
                 result: HostSchemas.help,
-                example: "assistantctl help vault.set")
+                example: "assistantctl help vault.set", effect: .read)
         ) { table, _ in
             .immediate(ManifestJSON.help(table))
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "status", summary: "Daemon version, uptime, socket, database, plugins and jobs", result: HostSchemas.status,
-                example: "assistantctl status")
+                example: "assistantctl status", effect: .read)
         ) { host, _, _ in
             await status(host)
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "time", summary: "The daemon's clock and configured time zone (the CLI shows times in it)",
-                result: JSONSchema.object(["now": .dateTime, "time_zone": .string, "utc_offset_s": .integer]))
+                result: JSONSchema.object(["now": .dateTime, "time_zone": .string, "utc_offset_s": .integer]), effect: .read)
         ) { host, _, _ in
             let zone = host.configuration.timeZone
             let now = host.clock.now
@@ -72,15 +73,15 @@ enum HostMethods {
                 name: "today",
                 summary: "The day across plugins: tasks due or overdue, events, classes, exams within 7 days, running prints, warnings",
                 params: [ParamSpec("date", .date, help: "the day (YYYY-MM-DD), in the configured time zone; default today")],
-                result: HostSchemas.today, example: "assistantctl today", timeout: .seconds(30))
+                result: HostSchemas.today, example: "assistantctl today", timeout: .seconds(30), effect: .read)
         ) { host, params, _ in
             try await DayOverview.today(host, params)
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests",
-                result: JSONSchema.anyObject("an OpenRPC 1.2 document: every method with its parameters' and its result's JSON Schemas")
-            )
+                result: JSONSchema.anyObject("an OpenRPC 1.2 document: every method with its parameters' and its result's JSON Schemas"),
+                effect: .read)
         ) { table, version in
             // The manifests do not change while the daemon runs: the document is encoded once.
             let document = ManifestJSON.openRPC(table, version: version)
@@ -89,7 +90,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "plugins.list", summary: "Plugins with their state, commands, jobs, topics and vault names",
-                result: JSONSchema.array(HostSchemas.pluginEntry))
+                result: JSONSchema.array(HostSchemas.pluginEntry), effect: .read)
         ) { host, _, _ in
             var list: [JSONValue] = []
             for supervisor in host.supervisors {
@@ -115,7 +116,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "jobs.list", summary: "Periodic jobs with last and next run and last outcome",
-                result: JSONSchema.array(HostSchemas.job))
+                result: JSONSchema.array(HostSchemas.job), effect: .read)
         ) { host, _, _ in
             try JSONValue(encoding: await host.scheduler.list())
         },
@@ -125,7 +126,7 @@ enum HostMethods {
                 params: [ParamSpec("id", .string, required: true, help: "job id as listed by jobs.list, e.g. host.prune")],
                 result: HostSchemas.job.described("the job's status after the run"), example: "assistantctl jobs.run id=host.prune",
                 // A job keeps its own time limit; the call outlasts the longest.
-                timeout: .seconds(3600))
+                timeout: .seconds(3600), effect: .write)
         ) { host, params, _ in
             try JSONValue(encoding: await host.scheduler.runNow(try params.requiredString("id")))
         },
@@ -135,7 +136,8 @@ enum HostMethods {
                 params: [
                     ParamSpec("name", .string, required: true, help: "<plugin>/<name>, e.g. host/smtp/password"),
                     ParamSpec("secret", .secret, required: true, help: "the secret value"),
-                ], result: JSONSchema.object(["name": .string, "stored": .constant(true)]), example: "assistantctl vault set host/smtp/password")
+                ], result: JSONSchema.object(["name": .string, "stored": .constant(true)]), example: "assistantctl vault set host/smtp/password",
+                effect: .write)
         ) { host, params, _ in
             let name = try params.requiredString("name")
             let scope = String(name.prefix { $0 != "/" })
@@ -151,7 +153,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.list", summary: "Vault entry names and timestamps (never values)",
                 params: [ParamSpec("prefix", .string, help: "only names starting with this, e.g. octoprint/")],
-                result: JSONSchema.array(HostSchemas.vaultEntry))
+                result: JSONSchema.array(HostSchemas.vaultEntry), effect: .read)
         ) { host, params, _ in
             try JSONValue(encoding: try await vaultCall { try await host.vault.list(prefix: params.string("prefix")) })
         },
@@ -159,7 +161,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.delete", summary: "Delete a vault entry",
                 params: [ParamSpec("name", .string, required: true, help: "the entry's full name")],
-                result: JSONSchema.object(["name": .string, "deleted": .constant(true)]))
+                result: JSONSchema.object(["name": .string, "deleted": .constant(true)]), effect: .destructive)
         ) { host, params, _ in
             let name = try params.requiredString("name")
             guard try await vaultCall({ try await host.vault.delete(name) }) else {
@@ -170,7 +172,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.status", summary: "Whether the vault is locked, and its key mode",
-                result: JSONSchema.object(["mode": .enumeration(["keyfile", "passphrase"]), "locked": .boolean, "entries": .integer]))
+                result: JSONSchema.object(["mode": .enumeration(["keyfile", "passphrase"]), "locked": .boolean, "entries": .integer]), effect: .read)
         ) { host, _, _ in
             let entries = try await host.vault.list(prefix: nil).count
             return ["mode": .string(await host.vault.mode), "locked": .bool(await host.vault.isLocked), "entries": .int(Int64(entries))]
@@ -179,7 +181,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.unlock", summary: "Unlock a passphrase vault (the first unlock sets the passphrase)",
                 params: [ParamSpec("passphrase", .secret, required: true, help: "the vault passphrase")],
-                result: JSONSchema.object(["locked": .constant(false)]))
+                result: JSONSchema.object(["locked": .constant(false)]), effect: .write)
         ) { host, params, _ in
             try await vaultCall { try await host.vault.unlock(passphrase: try params.requiredString("passphrase")) }
             for supervisor in host.supervisors { await supervisor.credentialsChanged() }
@@ -188,7 +190,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.lock", summary: "Forget the key of a passphrase vault until the next unlock",
-                result: JSONSchema.object(["locked": .constant(true)]))
+                result: JSONSchema.object(["locked": .constant(true)]), effect: .write)
         ) { host, _, _ in
             try await vaultCall { try await host.vault.lock() }
             return ["locked": true]
@@ -197,7 +199,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.rekey", summary: "Re-encrypt every entry under a new key (a new key file, or a new passphrase)",
                 params: [ParamSpec("passphrase", .secret, help: "the new passphrase (passphrase mode only)")],
-                result: JSONSchema.object(["rekeyed": JSONSchema.integer.described("entries re-encrypted")]))
+                result: JSONSchema.object(["rekeyed": JSONSchema.integer.described("entries re-encrypted")]), effect: .write)
         ) { host, params, _ in
             try await vaultCall { try await host.vault.rekey(newPassphrase: params.string("passphrase")) }
             return ["rekeyed": .int(Int64(try await host.vault.list(prefix: nil).count))]
@@ -215,7 +217,7 @@ enum HostMethods {
                     ParamSpec("attachments", .array(of: .path), help: "files to attach (absolute paths; the CLI resolves relative ones)"),
                     ParamSpec("dedupe_key", .string, help: "a notice with a key seen before is dropped"),
                 ], result: JSONSchema.oneOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
-                example: "assistantctl notifications.send title=Hello body='It works'")
+                example: "assistantctl notifications.send title=Hello body='It works'", effect: .write)
         ) { host, params, _ in
             let topic = try params.requiredString("topic")
             guard !topic.isEmpty, topic.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
@@ -235,7 +237,7 @@ enum HostMethods {
                 params: [
                     ParamSpec("limit", .integer(min: 1, max: 10_000), default: 50, help: "how many"),
                     ParamSpec("topic", .string, help: "a topic or a prefix pattern such as octoprint.*"),
-                ], result: JSONSchema.array(HostSchemas.notice).described("newest first"))
+                ], result: JSONSchema.array(HostSchemas.notice).described("newest first"), effect: .read)
         ) { host, params, _ in
             let limit = Int(params.int("limit") ?? 50)
             return try JSONValue(encoding: try await host.notices.list(limit: limit, topic: params.string("topic").map(TopicPattern.init)))
@@ -244,7 +246,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "subscribe", summary: "Receive notices on this connection as 'notice' notifications",
                 params: [ParamSpec("topics", .array(of: .string), help: "topics or prefix patterns (octoprint.*); none means all")],
-                result: JSONSchema.object(["subscribed": .array(.string)]), example: "assistantctl watch 'octoprint.*'")
+                result: JSONSchema.object(["subscribed": .array(.string)]), example: "assistantctl watch 'octoprint.*'", effect: .read)
         ) { host, params, context in
             guard let connection = context.connection else { throw RPCError.invalidRequest("subscribe needs a socket connection") }
             let topics = (params.array("topics") ?? []).compactMap(\.stringValue)
@@ -253,7 +255,8 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
-                name: "unsubscribe", summary: "Stop receiving notices on this connection", result: JSONSchema.object(["unsubscribed": .boolean]))
+                name: "unsubscribe", summary: "Stop receiving notices on this connection", result: JSONSchema.object(["unsubscribed": .boolean]),
+                effect: .read)
         ) {
             host, _, context in
             guard let connection = context.connection else { return ["unsubscribed": false] }
@@ -266,7 +269,7 @@ enum HostMethods {
                     ParamSpec("path", .path, required: true, help: "where to write the copy"),
                     ParamSpec("overwrite", .boolean, default: false, help: "replace an existing file"),
                 ], result: JSONSchema.object(["path": .string, "bytes": .integer]), example: "assistantctl backup path=backup.sqlite",
-                timeout: .seconds(3600))
+                timeout: .seconds(3600), effect: .write)
         ) { host, params, _ in
             let path = try params.requiredString("path")
             if FileManager.default.fileExists(atPath: path) && params.bool("overwrite") != true {

@@ -55,8 +55,9 @@ public struct CommandDescriptor: Sendable {
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120)
+        timeout: Duration = .seconds(120), effect: CommandEffect? = nil
     ) {
+        self.effect = effect
         self.name = name
         self.summary = summary
         self.params = params

@@ -55,69 +55,84 @@ enum LogbookManifest {
     static var commands: [Command] {
         typealias P = LogbookParams
         return [
-            c("profile.get", "Show the pilot profile", result: LogbookSchemas.profile, use: LogbookService.profileGet),
+            c("profile.get", "Show the pilot profile", result: LogbookSchemas.profile, use: LogbookService.profileGet).effect(.read),
             c(
                 "profile.set", "Change the pilot profile (only the given fields)",
                 [P.name, P.address, P.dateOfBirth, P.licences, P.ratings, P.instrumentRating, P.defaultFunction, P.nightCriterion],
                 result: LogbookSchemas.profile, example: "assistantctl logbook.profile.set name='Jana Nováková' date_of_birth=1990-04-02",
-                use: LogbookService.profileSet),
+                use: LogbookService.profileSet
+            ).effect(.write),
 
             c(
                 "aircraft.add", "Add an aircraft", P.aircraftFields, result: LogbookSchemas.aircraft,
                 example: "assistantctl logbook.aircraft.add registration=OK-SKA make=Cessna model=172 type_designator=C172 class_rating='SEP(land)'",
-                use: LogbookService.aircraftAdd),
-            c("aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, use: LogbookService.aircraftList),
+                use: LogbookService.aircraftAdd
+            ).effect(.write),
+            c("aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, use: LogbookService.aircraftList)
+                .effect(.read),
             c(
                 "aircraft.update", "Change an aircraft (only the given fields)",
                 P.aircraftFields + [P.newRegistration],
                 result: LogbookSchemas.aircraft,
-                use: LogbookService.aircraftUpdate),
+                use: LogbookService.aircraftUpdate
+            ).effect(.write),
             c(
                 "aircraft.delete", "Delete an aircraft that no flight uses",
                 [P.someRegistration], result: LogbookSchemas.aircraftDeleted,
-                use: LogbookService.aircraftDelete),
+                use: LogbookService.aircraftDelete
+            ).effect(.destructive),
 
             c(
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
                 P.flight(required: true), result: LogbookSchemas.flight,
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
-                use: LogbookService.flightsAdd),
+                use: LogbookService.flightsAdd
+            ).effect(.write),
             c(
                 "flights.get", "Show one flight or FSTD session", [P.entryID],
-                result: LogbookSchemas.anyEntry, use: LogbookService.flightsGet),
+                result: LogbookSchemas.anyEntry, use: LogbookService.flightsGet
+            ).effect(.read),
             c(
                 "flights.update", "Change a flight (only the given fields; derived times follow changed block times)",
                 [P.flightID] + P.flight(required: false), result: LogbookSchemas.flight,
-                use: LogbookService.flightsUpdate),
+                use: LogbookService.flightsUpdate
+            ).effect(.write),
             c(
                 "flights.delete", "Delete a flight or FSTD session (kept until purged; undo with flights.restore)",
                 [P.entryID], result: LogbookSchemas.deleted,
-                run: { logbook, params, _ in try await logbook.entryDelete(params, kind: nil) }),
+                run: { logbook, params, _ in try await logbook.entryDelete(params, kind: nil) }
+            ).effect(.destructive),
             c(
                 "flights.restore", "Undo the deletion of an entry", [P.entryID],
-                result: LogbookSchemas.anyEntry, use: LogbookService.flightsRestore),
+                result: LogbookSchemas.anyEntry, use: LogbookService.flightsRestore
+            ).effect(.write),
             c(
                 "flights.purge", "Remove deleted entries for good", [P.purgeID],
-                result: LogbookSchemas.purged, use: LogbookService.flightsPurge),
+                result: LogbookSchemas.purged, use: LogbookService.flightsPurge
+            ).effect(.destructive),
             c(
                 "flights.list", "Search the logbook",
                 [
                     P.text, P.kind, P.aircraftFilter, P.firstDate, P.lastDate, P.minTotal, P.maxTotal, P.withFunction, P.night, P.ifr, P.deleted,
                     P.limit, P.offset,
                 ], result: LogbookSchemas.page, example: "assistantctl logbook.flights.list text=LKTB night=true",
-                use: LogbookService.flightsList),
+                use: LogbookService.flightsList
+            ).effect(.read),
 
             c(
                 "fstd.add", "Log an FSTD session (EASA column 11)",
                 [P.sessionDate, P.fstdType, P.qualification, P.sessionTotal, P.sessionRemarks], result: LogbookSchemas.fstd,
                 example: "assistantctl logbook.fstd.add date=2026-02-10 fstd_type='A320 FFS' qualification=DE-123 total=4:00",
-                use: LogbookService.fstdAdd),
+                use: LogbookService.fstdAdd
+            ).effect(.write),
             c(
                 "fstd.list", "List FSTD sessions",
-                P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, use: LogbookService.fstdList),
+                P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, use: LogbookService.fstdList
+            ).effect(.read),
             c(
                 "fstd.delete", "Delete an FSTD session (kept until purged)", [P.entryID],
-                result: LogbookSchemas.deleted, run: { logbook, params, _ in try await logbook.entryDelete(params, kind: .fstd) }),
+                result: LogbookSchemas.deleted, run: { logbook, params, _ in try await logbook.entryDelete(params, kind: .fstd) }
+            ).effect(.destructive),
 
             c(
                 "certificates.add", "Record a medical (validity computed) or any other certificate or rating",
@@ -126,62 +141,73 @@ enum LogbookManifest {
                     P.certificateRemarks,
                 ], result: LogbookSchemas.certificate,
                 example: "assistantctl logbook.certificates.add kind=medical medical_class=class2 examination_date=2026-05-04",
-                use: LogbookService.certificatesAdd),
+                use: LogbookService.certificatesAdd
+            ).effect(.write),
             c(
                 "certificates.list", "List certificates with validity", [P.at], result: LogbookSchemas.certificates,
-                use: LogbookService.certificatesList),
+                use: LogbookService.certificatesList
+            ).effect(.read),
             c(
                 "certificates.delete", "Delete a certificate", [P.certificateID],
-                result: LogbookSchemas.certificateDeleted, use: LogbookService.certificatesDelete),
+                result: LogbookSchemas.certificateDeleted, use: LogbookService.certificatesDelete
+            ).effect(.destructive),
 
             c(
                 "airports.search", "Find airports by ICAO/IATA code or name",
                 [P.query, P.airportLimit], result: LogbookSchemas.airports, example: "assistantctl logbook.airports.search query=brno",
-                use: LogbookService.airportsSearch),
+                use: LogbookService.airportsSearch
+            ).effect(.read),
             c(
                 "airports.add", "Add a private strip or correct an airport",
                 [P.icao, P.airportName, P.latitude, P.longitude, P.elevation, P.airportTZ, P.iata], result: LogbookSchemas.airport,
-                use: LogbookService.airportsAdd),
+                use: LogbookService.airportsAdd
+            ).effect(.write),
 
             c(
                 "totals", "EASA column totals for a period, with starting totals, groups and paper-style page totals",
                 P.dateRange + [P.groupBy, P.pageSize, P.page], result: LogbookSchemas.totalsReport,
                 example: "assistantctl logbook.totals group_by=year",
                 use: LogbookService.totals
-            ).checking(.ordered(P.fromDate, P.toDate)),
+            ).effect(.read).checking(.ordered(P.fromDate, P.toDate)),
             c(
                 "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", ColumnTotals.names.map(P.starting),
                 result: LogbookSchemas.starting, example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
-                use: LogbookService.startingTotalsSet),
+                use: LogbookService.startingTotalsSet
+            ).effect(.write),
             c(
                 "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", [P.at], result: LogbookSchemas.limits,
-                use: LogbookService.limits),
+                use: LogbookService.limits
+            ).effect(.read),
             c(
                 "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", [P.at], result: LogbookSchemas.currency,
-                use: LogbookService.currency),
-            c("medical", "Medical certificate validity (Part-MED MED.A.045)", [P.at], result: LogbookSchemas.medical, use: LogbookService.medical),
+                use: LogbookService.currency
+            ).effect(.read),
+            c("medical", "Medical certificate validity (Part-MED MED.A.045)", [P.at], result: LogbookSchemas.medical, use: LogbookService.medical)
+                .effect(.read),
             c(
                 "night", "Night time, night takeoff and night landing for a leg",
                 [P.legDep, P.legArr, P.legOut, P.legIn, P.legOff, P.legOn, P.criterion], result: LogbookSchemas.night,
-                example: "assistantctl logbook.night dep=LKPR arr=EGLL out=2026-01-15T15:00:00Z in=2026-01-15T17:05:00Z", use: LogbookService.night),
+                example: "assistantctl logbook.night dep=LKPR arr=EGLL out=2026-01-15T15:00:00Z in=2026-01-15T17:05:00Z", use: LogbookService.night
+            ).effect(.read),
 
             c(
                 "import", "Import flights from ForeFlight, LogTen Pro, mccPILOTLOG, MyFlightbook or the native CSV (one transaction)",
                 [P.importPath, P.importFormat, P.dryRun, P.skipInvalid], result: LogbookSchemas.imported,
                 example: "assistantctl logbook.import path=~/Downloads/logbook.csv dry_run=true", timeout: .seconds(600),
-                use: LogbookService.importFile),
+                use: LogbookService.importFile
+            ).effect(.write),
             c(
                 "export", "Export the native CSV or an EASA-layout PDF",
                 [P.exportPath, P.exportFormat] + P.dateRange, result: LogbookSchemas.exported,
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
                 timeout: .seconds(600), use: LogbookService.export
-            ).checking(.ordered(P.fromDate, P.toDate)),
+            ).effect(.write).checking(.ordered(P.fromDate, P.toDate)),
             c(
                 "report.mail", "Mail the logbook as an EASA PDF",
                 [P.mailTo] + P.dateRange, result: LogbookSchemas.mailed,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
                 use: LogbookService.reportMail
-            ).checking(.ordered(P.fromDate, P.toDate)),
+            ).effect(.destructive).checking(.ordered(P.fromDate, P.toDate)),
         ]
     }
 }

@@ -33,12 +33,14 @@ enum OctoPrintManifest {
                 "printers.add", "Add a printer after checking it is OctoPrint and the key works",
                 [P.newPrinter, P.url, P.apiKey] + connectionParams, result: OctoPrintSchemas.added,
                 example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key is read from stdin",
-                use: OctoPrintService.printersAdd),
+                use: OctoPrintService.printersAdd
+            ).effect(.write),
             c(
                 "printers.request_key", "Ask OctoPrint for an application key (approve it in OctoPrint's web interface), then add the printer",
                 [P.keyPrinter, P.keyURL, P.approver, P.app, P.approvalTimeout] + connectionParams, result: OctoPrintSchemas.granted,
                 example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700),
-                use: OctoPrintService.requestKey),
+                use: OctoPrintService.requestKey
+            ).effect(.write),
             c(
                 "discover", "Find OctoPrint servers on the LAN (DNS-SD _octoprint._tcp over mDNS)",
                 [P.listenTimeout, P.interface], result: OctoPrintSchemas.discovered, example: "assistantctl octoprint.discover",
@@ -46,34 +48,42 @@ enum OctoPrintManifest {
                     let found = try await Discovery.browse(
                         interface: params[P.interface], timeout: .milliseconds(Int64((params[P.listenTimeout] ?? 3) * 1000)))
                     return ["printers": .array(found)]
-                }),
+                }
+            ).effect(.read),
             c(
                 "printers.list", "The printers", [], result: OctoPrintSchemas.printers,
-                run: { octoprint, _, _ in ["printers": .array(try await octoprint.printers().map(\.json))] }),
+                run: { octoprint, _, _ in ["printers": .array(try await octoprint.printers().map(\.json))] }
+            ).effect(.read),
             c(
                 "printers.update", "Change a printer's address or credentials (checked before saving)",
-                [P.printerName, P.newURL, P.newAPIKey] + connectionParams, result: OctoPrintSchemas.added, use: OctoPrintService.printersUpdate),
+                [P.printerName, P.newURL, P.newAPIKey] + connectionParams, result: OctoPrintSchemas.added, use: OctoPrintService.printersUpdate
+            ).effect(.write),
             c(
                 "printers.remove", "Forget a printer and its stored credentials", [P.printerName],
-                result: OctoPrintSchemas.removed, use: OctoPrintService.printersRemove),
+                result: OctoPrintSchemas.removed, use: OctoPrintService.printersRemove
+            ).effect(.destructive),
             c(
                 "printers.default", "Make a printer the default", [P.printerName],
-                result: OctoPrintSchemas.printer, use: OctoPrintService.printersDefault),
+                result: OctoPrintSchemas.printer, use: OctoPrintService.printersDefault
+            ).effect(.write),
             c(
                 "status", "State flags, temperatures, job and progress in one call", [OctoPrintParams.printer],
                 result: OctoPrintSchemas.status,
-                example: "assistantctl octoprint.status", use: OctoPrintService.status),
+                example: "assistantctl octoprint.status", use: OctoPrintService.status
+            ).effect(.read),
             c(
                 "files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it",
                 [
                     OctoPrintParams.printer, P.file, OctoPrintParams.location, P.uploadFolder, P.select, P.print,
                 ], result: OctoPrintSchemas.uploaded,
-                example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), use: OctoPrintService.upload),
+                example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), use: OctoPrintService.upload
+            ).effect(.destructive),
             c(
                 "files.mkdir", "Create a folder",
                 [
                     OctoPrintParams.printer, P.folderName, P.parentFolder,
-                ], result: OctoPrintSchemas.folder, use: OctoPrintService.mkdir),
+                ], result: OctoPrintSchemas.folder, use: OctoPrintService.mkdir
+            ).effect(.write),
             c(
                 "files.download", "Download a file from OctoPrint to disk",
                 [
@@ -85,7 +95,8 @@ enum OctoPrintManifest {
                         path:
                             "/downloads/files/\(params[OctoPrintParams.location] ?? "local")/\(REST.encoded(try REST.required(params, OctoPrintParams.filePath)))"
                     )
-                }),
+                }
+            ).effect(.write),
             c(
                 "timelapse.download", "Download a rendered timelapse",
                 [
@@ -93,21 +104,25 @@ enum OctoPrintManifest {
                 ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, P.fileName)))")
-                }),
+                }
+            ).effect(.write),
             c(
                 "webcam.info", "The printer's webcams (pick one by name)", [OctoPrintParams.printer, P.webcam],
-                result: OctoPrintSchemas.webcams, use: OctoPrintService.webcamInfo),
+                result: OctoPrintSchemas.webcams, use: OctoPrintService.webcamInfo
+            ).effect(.read),
             c(
                 "webcam.snapshot", "Save a JPEG snapshot",
                 [
                     OctoPrintParams.printer, P.jpegOut, P.firstWebcam,
                 ], result: OctoPrintSchemas.snapshot,
-                example: "assistantctl octoprint.webcam.snapshot out=now.jpg", use: OctoPrintService.webcamSnapshot),
+                example: "assistantctl octoprint.webcam.snapshot out=now.jpg", use: OctoPrintService.webcamSnapshot
+            ).effect(.read),
             c(
                 "webcam.frames", "Save frames from the MJPEG stream",
                 [
                     OctoPrintParams.printer, P.outDir, P.count, P.firstWebcam,
-                ], result: OctoPrintSchemas.frames, use: OctoPrintService.webcamFrames),
+                ], result: OctoPrintSchemas.frames, use: OctoPrintService.webcamFrames
+            ).effect(.read),
             c(
                 "logs.download", "Download a log file",
                 [
@@ -115,7 +130,8 @@ enum OctoPrintManifest {
                 ], result: OctoPrintSchemas.saved,
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, P.logName)))")
-                }),
+                }
+            ).effect(.write),
         ]
     }
 
@@ -145,7 +161,7 @@ enum OctoPrintManifest {
                 Command(
                     r.name, r.summary, params: [OctoPrintParams.printer] + r.params,
                     result: r.result ?? OctoPrintSchemas.answer(r.method.rawValue, r.summary), example: r.example
-                ) { octoprint, params, _ in try await octoprint.rest(r, params) }
+                ) { octoprint, params, _ in try await octoprint.rest(r, params) }.effect(r.effect)
             }).map(withExample)
     }
 

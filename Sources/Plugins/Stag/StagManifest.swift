@@ -37,46 +37,57 @@ enum StagManifest {
     static var commands: [Command] {
         [
             Command(
-                "universities", "Lists the known IS/STAG instances", result: StagSchemas.universities, use: StagService.universities),
+                "universities", "Lists the known IS/STAG instances", result: StagSchemas.universities, use: StagService.universities
+            ).effect(.read),
             Command(
                 "login", "Starts the login through the university's page; open the printed address in a browser on this machine",
                 params: StagParams.instance,
-                result: StagSchemas.loginStarted, example: "assistantctl stag.login university=zcu", use: StagService.login),
+                result: StagSchemas.loginStarted, example: "assistantctl stag.login university=zcu", use: StagService.login
+            ).effect(.write),
             Command(
                 "login.wait", "Waits until a browser login started by stag.login has finished",
                 params: [StagParams.loginAccount, StagParams.timeoutS], result: StagSchemas.loginOutcome, timeout: .seconds(905),
-                use: StagService.loginWait),
+                use: StagService.loginWait
+            ).effect(.write),
             Command(
                 "login.ticket", "Logs in with a pasted callback address or ticket (for a machine without a browser)",
                 params: StagParams.instance + [StagParams.callbackURL, StagParams.ticket],
-                result: StagSchemas.oneAccount, use: StagService.loginTicket),
+                result: StagSchemas.oneAccount, use: StagService.loginTicket
+            ).effect(.write),
             Command(
                 "login.password", "Logs in once with the STAG user name and password (the password is not stored)",
                 params: StagParams.instance + [StagParams.username, StagParams.password],
-                result: StagSchemas.oneAccount, use: StagService.loginPassword),
+                result: StagSchemas.oneAccount, use: StagService.loginPassword
+            ).effect(.write),
             Command(
-                "status", "Shows each account: logged in, university, name, roles, last refresh", result: StagSchemas.status, use: StagService.status),
-            Command("accounts.list", "Lists the accounts", result: StagSchemas.accounts, use: StagService.accountsList),
+                "status", "Shows each account: logged in, university, name, roles, last refresh", result: StagSchemas.status, use: StagService.status
+            ).effect(.read),
+            Command("accounts.list", "Lists the accounts", result: StagSchemas.accounts, use: StagService.accountsList).effect(.read),
             Command(
                 "accounts.default", "Makes an account the default", params: [StagParams.accountName],
-                result: StagSchemas.oneAccount, use: StagService.accountsDefault),
+                result: StagSchemas.oneAccount, use: StagService.accountsDefault
+            ).effect(.write),
             Command(
                 "accounts.remove", "Removes an account, its ticket and its cached data",
                 params: [StagParams.accountName],
-                result: StagSchemas.removed, use: StagService.accountsRemove),
+                result: StagSchemas.removed, use: StagService.accountsRemove
+            ).effect(.destructive),
             Command(
                 "logout", "Invalidates the ticket at STAG and forgets it", params: [StagParams.account], result: StagSchemas.loggedOut,
-                use: StagService.logout),
+                use: StagService.logout
+            ).effect(.write),
             Command(
                 "timetable", "Dated timetable events (default: this week), every role merged",
                 params: [StagParams.from, StagParams.to, StagParams.role, StagParams.account],
                 result: StagSchemas.timetable,
-                use: StagService.timetable),
+                use: StagService.timetable
+            ).effect(.read),
             Command(
                 "exams", "Exam terms visible to the student, with their state",
                 params: [StagParams.subject, StagParams.account],
                 result: StagSchemas.exams,
-                use: StagService.exams),
+                use: StagService.exams
+            ).effect(.read),
             Command(
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
@@ -89,76 +100,88 @@ enum StagManifest {
             ).effect(.destructive),
             Command(
                 "exams.watch", "Watches a full term for a free seat (checked every watch_every_min)",
-                params: [StagParams.termID, StagParams.autoRegister, StagParams.account], result: StagSchemas.watch, use: StagService.watch),
+                params: [StagParams.termID, StagParams.autoRegister, StagParams.account], result: StagSchemas.watch, use: StagService.watch
+            ).effect(.write),
             Command(
                 "exams.watches", "Lists the watched terms", result: StagSchemas.watches,
-                use: StagService.watches),
+                use: StagService.watches
+            ).effect(.read),
             Command(
                 "exams.unwatch", "Stops watching a term",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.unwatched, use: StagService.unwatch),
+                result: StagSchemas.unwatched, use: StagService.unwatch
+            ).effect(.write),
             Command(
                 "grades", "One row per subject enrolment",
                 params: [StagParams.gradesYear, StagParams.account],
                 result: StagSchemas.grades,
-                use: StagService.grades),
+                use: StagService.grades
+            ).effect(.read),
             Command(
                 "results", "Credits and credit-weighted averages per semester and in total", params: [StagParams.account],
                 result: StagSchemas.results,
-                use: StagService.results),
+                use: StagService.results
+            ).effect(.read),
             Command(
                 "subject", "A subject's details",
                 params: [StagParams.department, StagParams.code, StagParams.subjectYear, StagParams.account], result: StagSchemas.subject,
-                use: StagService.subject),
+                use: StagService.subject
+            ).effect(.read),
             Command(
                 "teacher", "A teacher's details", params: [StagParams.teacherID, StagParams.account],
-                result: StagSchemas.teacher, use: StagService.teacher),
+                result: StagSchemas.teacher, use: StagService.teacher
+            ).effect(.read),
             Command(
                 "teachers.search", "Teachers by name or department, in Czech alphabetical order",
                 params: [StagParams.teacherName, StagParams.searchDepartment, StagParams.account], result: StagSchemas.teachersFound,
                 example: "assistantctl stag.teachers.search name=Novák", use: StagService.teachersSearch
-            ).checking(.anyOf(StagParams.teacherName, StagParams.searchDepartment)),
+            ).effect(.read).checking(.anyOf(StagParams.teacherName, StagParams.searchDepartment)),
             Command(
                 "subjects.search", "Subjects by code, or by words of their name within a department, with credits and semester",
                 params: [StagParams.subjectQuery, StagParams.searchDepartment, StagParams.subjectYear, StagParams.subjectLimit, StagParams.account],
                 result: StagSchemas.subjectsFound, example: "assistantctl stag.subjects.search department=KIV query=programování",
                 use: StagService.subjectsSearch
-            ).checking(.anyOf(StagParams.subjectQuery, StagParams.searchDepartment)),
+            ).effect(.read).checking(.anyOf(StagParams.subjectQuery, StagParams.searchDepartment)),
             Command(
                 "rooms.search", "Rooms with their type, capacity and building address",
                 params: [StagParams.building, StagParams.roomQuery, StagParams.roomLimit, StagParams.account], result: StagSchemas.rooms,
-                example: "assistantctl stag.rooms.search building=UC query=laboratoř", use: StagService.roomsSearch),
+                example: "assistantctl stag.rooms.search building=UC query=laboratoř", use: StagService.roomsSearch
+            ).effect(.read),
             Command(
                 "rooms.timetable", "A room's timetable actions (default: this week)",
                 params: [StagParams.roomBuilding, StagParams.roomNumber, StagParams.from, StagParams.to, StagParams.account],
                 result: StagSchemas.roomTimetable, example: "assistantctl stag.rooms.timetable building=UC room=326", use: StagService.roomsTimetable
-            ).checking(.ordered(StagParams.from, StagParams.to, maxDays: 400)),
+            ).effect(.read).checking(.ordered(StagParams.from, StagParams.to, maxDays: 400)),
             Command(
                 "student", "A student's details (your own by default)",
                 params: [StagParams.studentID, StagParams.account],
-                result: StagSchemas.student, use: StagService.student),
+                result: StagSchemas.student, use: StagService.student
+            ).effect(.read),
             Command(
                 "calendar", "The academic year's calendar (harmonogram)",
                 params: [StagParams.calendarYear, StagParams.account],
-                result: StagSchemas.calendar, use: StagService.calendar),
+                result: StagSchemas.calendar, use: StagService.calendar
+            ).effect(.read),
             Command(
                 "export.ics", "Writes the timetable and registered exams as an iCalendar file",
                 params: [StagParams.path, StagParams.firstDay, StagParams.lastDay, StagParams.account], result: StagSchemas.exported,
                 use: StagService.exportICS
-            ).checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
+            ).effect(.write).checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
             Command(
                 "canteen", "The ZČU canteen menu",
                 params: [StagParams.canteen, StagParams.day],
                 result: StagSchemas.canteen,
-                use: StagService.canteen),
+                use: StagService.canteen
+            ).effect(.read),
             Command(
                 "students", "Teacher: the students of a timetable action, in Czech alphabetical order",
                 params: [StagParams.actionID, StagParams.account], result: StagSchemas.students, use: StagService.students
-            ),
+            ).effect(.read),
             Command(
                 "teacher.exams", "Teacher: the exam terms of your subjects (or one), with capacity and how many registered",
                 params: [StagParams.subject, StagParams.subjectYear, StagParams.account], result: StagSchemas.teacherExams,
-                example: "assistantctl stag.teacher.exams", use: StagService.teacherExams),
+                example: "assistantctl stag.teacher.exams", use: StagService.teacherExams
+            ).effect(.read),
             Command(
                 "students.mail",
                 "Teacher: mails the students of a timetable action, in Bcc; dry_run (default) only lists them, dry_run=false sends",
@@ -171,7 +194,8 @@ enum StagManifest {
                 "theses", "Teacher: the theses you supervise",
                 params: [StagParams.thesesYear, StagParams.account],
                 result: StagSchemas.theses,
-                use: StagService.theses),
+                use: StagService.theses
+            ).effect(.read),
         ]
     }
 }

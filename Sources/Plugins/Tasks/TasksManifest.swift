@@ -68,81 +68,100 @@ enum TasksManifest {
             c(
                 "add", "Adds a task or an event", addSpecs, result: task,
                 example: "assistantctl tasks.add title='Exam prep' start='2026-12-01 09:00' reminders='[{\"before_min\":15,\"of\":\"start\"}]'",
-                use: TasksService.add),
-            c("get", "Shows one task", [TasksParams.id], result: task, use: TasksService.get),
+                use: TasksService.add
+            ).effect(.write),
+            c("get", "Shows one task", [TasksParams.id], result: task, use: TasksService.get).effect(.read),
             c(
                 "update", "Changes fields of a task, or of one occurrence of a repeating one", updateSpecs, result: task,
-                example: "assistantctl tasks.update id=… clear='[\"due\",\"location\"]'", use: TasksService.update),
+                example: "assistantctl tasks.update id=… clear='[\"due\",\"location\"]'", use: TasksService.update
+            ).effect(.write),
             c(
                 "delete", "Deletes a task (kept 30 days for tasks.restore), or one occurrence", [TasksParams.id, TasksParams.occurrence],
-                result: TaskSchemas.deleted, use: TasksService.delete),
-            c("restore", "Undoes a delete", [TasksParams.id], result: task, use: TasksService.restore),
+                result: TaskSchemas.deleted, use: TasksService.delete
+            ).effect(.destructive),
+            c("restore", "Undoes a delete", [TasksParams.id], result: task, use: TasksService.restore).effect(.write),
             c(
                 "complete", "Completes a to-do; a repeating one moves to its next occurrence", [TasksParams.id], result: task,
-                use: TasksService.complete),
-            c("reopen", "Marks a completed or cancelled task as needing action again", [TasksParams.id], result: task, use: TasksService.reopen),
+                use: TasksService.complete
+            ).effect(.write),
+            c("reopen", "Marks a completed or cancelled task as needing action again", [TasksParams.id], result: task, use: TasksService.reopen)
+                .effect(.write),
             c(
                 "snooze", "Delivers the last reminder again in N minutes (or moves the next one)",
                 [TasksParams.id, TasksParams.minutes],
-                result: TaskSchemas.snoozed, use: TasksService.snooze),
+                result: TaskSchemas.snoozed, use: TasksService.snooze
+            ).effect(.write),
             c(
                 "list", "Lists tasks: today, overdue, upcoming or all, with filters",
                 [
                     TasksParams.when, TasksParams.days, TasksParams.onlyCategory, TasksParams.tag, TasksParams.listStatus, TasksParams.minPriority,
                     TasksParams.text, TasksParams.subtasksOf, TasksParams.listLimit,
                 ],
-                result: TaskSchemas.list.described("tasks sorted by the next start or due, then priority"), use: TasksService.list),
+                result: TaskSchemas.list.described("tasks sorted by the next start or due, then priority"), use: TasksService.list
+            ).effect(.read),
             c(
                 "agenda", "Every occurrence starting in [from, to), repeats expanded",
                 [TasksParams.windowFrom, TasksParams.windowTo, TasksParams.onlyCategory, TasksParams.agendaLimit],
                 result: TaskSchemas.agenda,
-                use: TasksService.agenda),
+                use: TasksService.agenda
+            ).effect(.read),
             c(
                 "export.ics", "Writes tasks and events to an iCalendar (.ics) file",
                 [TasksParams.exportPath, TasksParams.exportFrom, TasksParams.exportTo, TasksParams.onlyCategory, TasksParams.onlyStatus],
-                result: TaskSchemas.exported, use: TasksService.exportICS),
+                result: TaskSchemas.exported, use: TasksService.exportICS
+            ).effect(.write),
             c(
                 "import.ics", "Reads VTODOs and VEVENTs from an iCalendar file (one transaction; same UID = same task)",
                 [TasksParams.importPath, TasksParams.dryRun, TasksParams.skipInvalid],
                 result: TaskSchemas.imported,
                 timeout: .seconds(1800),
-                use: TasksService.importICS),
+                use: TasksService.importICS
+            ).effect(.write),
             c(
                 "feeds.add", "Subscribes to a read-only ICS feed (https, http or file); its events show in the agenda",
                 [TasksParams.newName, TasksParams.feedURL, TasksParams.feedUsername, TasksParams.feedPassword],
-                result: TaskSchemas.feed, use: TasksService.feedsAdd),
-            c("feeds.list", "Lists the feeds", result: TaskSchemas.feeds, use: TasksService.feedsList),
+                result: TaskSchemas.feed, use: TasksService.feedsAdd
+            ).effect(.write),
+            c("feeds.list", "Lists the feeds", result: TaskSchemas.feeds, use: TasksService.feedsList).effect(.read),
             c(
                 "feeds.remove", "Unsubscribes from a feed", [TasksParams.feed],
-                result: TaskSchemas.removed, use: TasksService.feedsRemove),
+                result: TaskSchemas.removed, use: TasksService.feedsRemove
+            ).effect(.destructive),
             c(
                 "feeds.refresh", "Fetches one feed or all now", [TasksParams.someFeed],
-                result: TaskSchemas.refreshed, use: TasksService.feedsRefresh),
+                result: TaskSchemas.refreshed, use: TasksService.feedsRefresh
+            ).effect(.write),
             c(
                 "caldav.add", "Adds a CalDAV account (checked before it is saved): Radicale, Nextcloud, Fastmail, iCloud (events), …",
                 [
                     TasksParams.newName, TasksParams.caldavURL, TasksParams.caldavUsername, TasksParams.caldavPassword, TasksParams.calendar,
                     TasksParams.conflict,
                 ],
-                result: TaskSchemas.caldavAdded, use: TasksService.caldavAdd),
+                result: TaskSchemas.caldavAdded, use: TasksService.caldavAdd
+            ).effect(.write),
             c(
                 "caldav.list", "Lists the CalDAV accounts and their state", result: TaskSchemas.caldavAccounts,
-                use: TasksService.caldavList),
+                use: TasksService.caldavList
+            ).effect(.read),
             c(
                 "caldav.remove", "Removes a CalDAV account (its items stay here as local tasks)",
-                [TasksParams.account], result: TaskSchemas.removed, use: TasksService.caldavRemove),
+                [TasksParams.account], result: TaskSchemas.removed, use: TasksService.caldavRemove
+            ).effect(.destructive),
             c(
                 "caldav.sync", "Syncs one account or all now", [TasksParams.someAccount],
                 result: TaskSchemas.synced, timeout: .seconds(600),
-                use: TasksService.caldavSync),
-            c("categories.list", "Lists the categories", result: TaskSchemas.categories, use: TasksService.categoriesList),
+                use: TasksService.caldavSync
+            ).effect(.write),
+            c("categories.list", "Lists the categories", result: TaskSchemas.categories, use: TasksService.categoriesList).effect(.read),
             c(
                 "categories.add", "Adds a category of your own", [TasksParams.newCategory],
-                result: TaskSchemas.category, use: TasksService.categoriesAdd),
+                result: TaskSchemas.category, use: TasksService.categoriesAdd
+            ).effect(.write),
             c(
                 "categories.remove", "Removes a category of your own that no task uses",
                 [TasksParams.categoryName],
-                result: TaskSchemas.removed, use: TasksService.categoriesRemove),
+                result: TaskSchemas.removed, use: TasksService.categoriesRemove
+            ).effect(.destructive),
         ]
     }
 }

@@ -63,3 +63,21 @@ enum REST {
         "/api/files/\(p[OctoPrintParams.location] ?? "local")/\(encoded(try required(p, OctoPrintParams.filePath)))"
     }
 }
+
+extension RESTCommand {
+    /// What calling it does to the world, from what it is: a GET reads; every deletion, and
+    /// anything that moves, heats, prints, talks to the printer or runs a command on its host, is
+    /// destructive (the printer is in the physical world; slicing may print its result); other changes (settings, profiles, a
+    /// selected file, a copy) are writes.
+    var effect: CommandEffect {
+        if method == .GET || name == "util.test" { return .read }
+        if method == .DELETE || name.hasSuffix(".delete") || name.hasSuffix(".delete_unrendered") { return .destructive }
+        let area = String(name.split(separator: ".").first ?? Substring(name))
+        if ["job", "printhead", "tool", "bed", "chamber", "gcode", "sd", "system", "connection"].contains(area) || name == "files.print"
+            || name == "files.slice"
+        {
+            return .destructive
+        }
+        return .write
+    }
+}
