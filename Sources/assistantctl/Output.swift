@@ -70,6 +70,11 @@ enum Output {
         var lines = [
             "usage: assistantctl \(help["usage"]?.stringValue ?? "")", "", help["summary"]?.stringValue ?? "",
         ]
+        switch help["effect"]?.stringValue {
+        case "destructive"?: lines.append("effect: destructive (it loses data or acts outside the daemon: think before calling it)")
+        case let effect?: lines.append("effect: \(effect)")
+        case nil: break
+        }
         let params = help["params"]?.arrayValue ?? []
         if !params.isEmpty {
             lines.append("")

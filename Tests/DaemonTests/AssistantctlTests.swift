@@ -59,8 +59,17 @@ import Testing
         #expect(forcedHuman.stdout == "pong\n")
         let help = try await ctlOnTerminal(daemon, ["help", "vault.set"])
         #expect(help.stdout.contains("usage: assistantctl vault.set name=<string> secret=<secret>"))
+        #expect(help.stdout.contains("effect: write"))
+        let dangerous = try await ctlOnTerminal(daemon, ["help", "vault.delete"])
+        #expect(dangerous.stdout.contains("effect: destructive (it loses data or acts outside the daemon"))
         let list = try await ctlOnTerminal(daemon, ["help"])
         #expect(list.stdout.contains("notifications.send"))
+        // `today` as a readable day (no plugin is set up here), and a bad date refused by name.
+        let today = try await ctlOnTerminal(daemon, ["today"])
+        #expect(today.stdout.contains("  Nothing planned."), "\(today.stdout)")
+        let badDay = try await ctl(daemon, ["today", "2026-02-30"])
+        #expect(badDay.status == 1)
+        #expect(badDay.stderr.contains("'date'"))
         await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()
     }

@@ -69,6 +69,8 @@ extension KOSService {
         }
         let slots = try await timetableSlots(username, sem: semester.code)
         let classes = datedClasses(slots, username: username, from: from, to: to, semesterStart: semester.start)
+        // A login ended while this refresh read is not armed again.
+        guard try await tokens.readyUsernames().contains(username) else { return }
         try await classReminders.arm(
             account: username, classes.map { StudyClass(key: $0.key, start: $0.start, end: $0.end, title: $0.title, room: $0.room) })
     }
