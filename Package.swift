@@ -54,6 +54,8 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // Pre-1.0: pinned to its minor version; its types stay in assistantctl's MCP/MCPServer.swift.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", .upToNextMinor(from: "0.12.1")),
     ],
     targets: [
         // Wire types shared by the daemon, the CLI and the tests: JSON values, ids, errors, notices.
@@ -173,6 +175,7 @@ let package = Package(
             dependencies: [
                 "AssistantClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "MCP", package: "swift-sdk"),
             ],
             swiftSettings: strictSwift
         ),

@@ -16,7 +16,7 @@ struct Assistantctl: AsyncParsableCommand {
             Exit codes: 0 ok, 1 the daemon returned an error, 64 usage error, 69 daemon not reachable.
             """,
         version: "0.1.0",
-        subcommands: [Call.self, Help.self, Status.self, Today.self, Watch.self, Vault.self],
+        subcommands: [Call.self, Help.self, Status.self, Today.self, Watch.self, Vault.self, MCPCommand.self],
         defaultSubcommand: Call.self)
 }
 
@@ -192,6 +192,23 @@ struct Today: AsyncParsableCommand {
         await connection.close()
         if options.wantsJSON { return Output.result(result, json: true) }
         print(DayView.render(result))
+    }
+}
+
+struct MCPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp", abstract: "Serve the daemon's methods as tools to an AI assistant (MCP on standard input and output).",
+        discussion: "Destructive tools (deletes, prints, exam registration, mail to others) are offered only with --allow-destructive.")
+    @OptionGroup var options: GlobalOptions
+    @Flag(help: "Offer destructive tools too; the assistant asks before each call.") var allowDestructive = false
+
+    func run() async throws {
+        let connection = try await options.connect()
+        let discover = try await connection.call("rpc.discover")
+        let version = (try? await connection.call("status"))?["version"]?.stringValue ?? "unknown"
+        let catalog = ToolCatalog(discover: discover, allowDestructive: allowDestructive)
+        try await MCPServer.run(connection: connection, catalog: catalog, version: version)
+        await connection.close()
     }
 }
 

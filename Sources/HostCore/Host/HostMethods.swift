@@ -216,7 +216,7 @@ enum HostMethods {
                     ParamSpec("to", .string, help: "mail this address directly instead of routing by topic"),
                     ParamSpec("attachments", .array(of: .path), help: "files to attach (absolute paths; the CLI resolves relative ones)"),
                     ParamSpec("dedupe_key", .string, help: "a notice with a key seen before is dropped"),
-                ], result: JSONSchema.oneOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
+                ], result: JSONSchema.anyOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
                 example: "assistantctl notifications.send title=Hello body='It works'", effect: .write)
         ) { host, params, _ in
             let topic = try params.requiredString("topic")

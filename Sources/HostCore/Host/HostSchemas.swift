@@ -39,7 +39,7 @@ enum HostSchemas {
         "minimum?": .number, "maximum?": .number, "choices?": .array(.string), "items?": .string,
     ])
     static let methodLine = JSONSchema.object(["name": .string, "plugin": .string, "summary": .string, "usage": .string])
-    static let help = JSONSchema.oneOf([
+    static let help = JSONSchema.anyOf([
         .object(["methods": .array(methodLine)]).described("without method: every method"),
         methodLine.adding([
             "params": .array(param), "result": JSONSchema.string.described("the result in words"),

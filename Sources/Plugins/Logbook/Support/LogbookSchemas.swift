@@ -29,7 +29,7 @@ enum LogbookSchemas {
             ("duty_start", JSONSchema.dateTime.nullable), ("duty_end", JSONSchema.dateTime.nullable),
         ] + countColumns)
     static let fstd = entry("fstd", [("fstd_type", JSONSchema.string.nullable), ("fstd_qualification", JSONSchema.string.nullable)])
-    static let anyEntry = JSONSchema.oneOf([flight, fstd])
+    static let anyEntry = JSONSchema.anyOf([flight, fstd])
 
     static let page = JSONSchema.object([
         "entries": .array(anyEntry), "total_count": .integer, "limit": .integer, "offset": .integer,
@@ -79,7 +79,7 @@ enum LogbookSchemas {
         "grand_total": totals.nullable.described("null when the period starts after the logbook does"),
         "group_by?": .string,
         "groups?": .array(
-            .oneOf([
+            .anyOf([
                 .object(["key": .string, "minutes": minutes]).described("group_by=function"),
                 totals.adding(["key": .string]),
             ])),

@@ -54,7 +54,7 @@ enum OctoPrintSchemas {
         "name": .string, "display_name": .string, "can_snapshot": .boolean, "snapshot_url": JSONSchema.string.nullable,
         "stream_url": JSONSchema.string.nullable, "flip_h": .boolean, "flip_v": .boolean, "rotate90": .boolean,
     ])
-    static let webcams = JSONSchema.oneOf([JSONSchema.object(["webcams": .array(webcam)]), webcam])
+    static let webcams = JSONSchema.anyOf([JSONSchema.object(["webcams": .array(webcam)]), webcam])
 
     /// A POST, PUT or DELETE that OctoPrint answers with no body (204).
     static let acknowledged = JSONSchema.object(["ok": .constant(true), "status": .integer])

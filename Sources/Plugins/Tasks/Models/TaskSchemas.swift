@@ -3,14 +3,14 @@ import PluginKit
 /// The JSON Schemas of the tasks plugin's results, declared beside the commands that return them.
 enum TaskSchemas {
     /// A start, due or end: a date for all-day items, else an instant in UTC.
-    static let when = JSONSchema.oneOf([.date, .dateTime]).nullable
+    static let when = JSONSchema.anyOf([.date, .dateTime]).nullable
     /// Its wall-clock twin in the task's zone (`2026-12-01T09:00`), or the date.
     static let local = JSONSchema.string.nullable.described("wall-clock time in tz (YYYY-MM-DDTHH:MM), or the date for all-day items")
-    static let occurrenceKey = JSONSchema.oneOf([.date, .dateTime]).described("an occurrence's original start (RECURRENCE-ID)")
+    static let occurrenceKey = JSONSchema.anyOf([.date, .dateTime]).described("an occurrence's original start (RECURRENCE-ID)")
     static let kind = JSONSchema.enumeration(TaskKind.self)
     static let status = JSONSchema.enumeration(TaskStatus.self)
 
-    static let reminder = JSONSchema.oneOf([
+    static let reminder = JSONSchema.anyOf([
         .object(["before_min": .integer, "of": .enumeration(["start", "due"])]),
         .object(["at": .dateTime]),
     ])
@@ -89,7 +89,7 @@ enum TaskSchemas {
     ])
     static let synced = JSONSchema.object([
         "accounts": .array(
-            .oneOf([
+            .anyOf([
                 .object(["name": .string, "pulled": .integer, "pushed": .integer, "deleted": .integer, "merged": .integer, "requests": .integer]),
                 .object(["name": .string, "error": .string, "code": .integer]),
             ]))

@@ -1,0 +1,111 @@
+import Foundation
+
+/// The daemon's methods as tools for an AI assistant (`assistantctl mcp`), built from the
+/// daemon's own OpenRPC document (`rpc.discover`): each method's parameters become the tool's
+/// input schema, its result schema the output schema, its declared effect the safety hints.
+/// Free of any MCP type, so that the rules are tested without a protocol in between.
+public struct ToolCatalog: Sendable {
+    public struct Tool: Sendable, Equatable {
+        public var name: String
+        public var description: String
+        public var inputSchema: JSONValue
+        public var outputSchema: JSONValue
+        /// The result is not an object: it is given as `{"result": …}`.
+        public var wrapsResult: Bool
+        public var effect: String
+        public var openWorld: Bool
+    }
+
+    /// Why a method is not a tool, for a call that names it anyway.
+    public enum Refusal: Error, Equatable {
+        case unknown(String)
+        case notExposed(String, reason: String)
+        case destructive(String)
+    }
+
+    public let tools: [Tool]
+    let hidden: [String: String]
+    let byName: [String: Tool]
+
+    /// Methods a person runs with assistantctl, never an assistant: they handle secrets, the
+    /// notice stream or the whole database.
+    static let personOnly: [String: String] = [
+        "subscribe": "it streams notices to a connection", "unsubscribe": "it streams notices to a connection",
+        "backup": "it copies the whole database",
+    ]
+
+    /// Plugins that talk to a remote service (`openWorldHint`).
+    static let remotePlugins: Set<String> = ["stag", "kos", "octoprint"]
+
+    public init(discover: JSONValue, allowDestructive: Bool) {
+        var tools: [Tool] = []
+        var hidden: [String: String] = [:]
+        for method in discover["methods"]?.arrayValue ?? [] {
+            guard let name = method["name"]?.stringValue else { continue }
+            let params = method["params"]?.arrayValue ?? []
+            if name.hasPrefix("vault.") {
+                hidden[name] = "the vault is kept by a person (assistantctl vault)"
+                continue
+            }
+            if let why = Self.personOnly[name] {
+                hidden[name] = why
+                continue
+            }
+            if params.contains(where: { $0["schema"]?["writeOnly"] == true || $0["schema"]?["format"] == "password" }) {
+                hidden[name] = "it takes a secret, which a person gives with assistantctl"
+                continue
+            }
+            let effect = method["x-effect"]?.stringValue ?? "destructive"
+            if effect == "destructive" && !allowDestructive {
+                hidden[name] = "destructive"
+                continue
+            }
+            var properties: [String: JSONValue] = [:]
+            var required: [JSONValue] = []
+            for param in params {
+                guard let key = param["name"]?.stringValue else { continue }
+                var schema = param["schema"]?.objectValue ?? [:]
+                if let text = param["description"]?.stringValue { schema["description"] = .string(text) }
+                properties[key] = .object(schema)
+                if param["required"] == true { required.append(.string(key)) }
+            }
+            let input: JSONValue = [
+                "type": "object", "properties": .object(properties), "required": .array(required), "additionalProperties": false,
+            ]
+            let result = method["result"]?["schema"] ?? [:]
+            let isObject = result["type"] == "object"
+            let output: JSONValue = isObject ? result : ["type": "object", "properties": ["result": result], "required": ["result"]]
+            let plugin = method["tags"]?.arrayValue?.first?["name"]?.stringValue ?? ""
+            let open =
+                Self.remotePlugins.contains(plugin) || name.hasPrefix("tasks.caldav.") || name.hasPrefix("tasks.feeds.")
+                || name == "notifications.send"
+            tools.append(
+                Tool(
+                    name: name, description: method["summary"]?.stringValue ?? name, inputSchema: input, outputSchema: output,
+                    wrapsResult: !isObject, effect: effect, openWorld: open))
+        }
+        self.tools = tools.sorted { $0.name < $1.name }
+        self.hidden = hidden
+        byName = Dictionary(tools.map { ($0.name, $0) }) { first, _ in first }
+    }
+
+    /// The tool a call names, or why there is none.
+    public func tool(_ name: String) -> Result<Tool, Refusal> {
+        if let tool = byName[name] { return .success(tool) }
+        guard let why = hidden[name] else { return .failure(.unknown(name)) }
+        return .failure(why == "destructive" ? .destructive(name) : .notExposed(name, reason: why))
+    }
+
+    /// A tool call's answer: the structured content, its JSON text for clients that read only
+    /// text, and whether it is an error (a daemon error is a tool error the model can correct).
+    public static func answer(_ result: Result<JSONValue, RPCError>, for tool: Tool) -> (structured: JSONValue, text: String, isError: Bool) {
+        switch result {
+        case .success(let value):
+            let structured: JSONValue = tool.wrapsResult ? ["result": value] : value
+            return (structured, structured.encodedString(), false)
+        case .failure(let error):
+            let structured: JSONValue = ["code": .int(Int64(error.code)), "message": .string(error.message), "data": error.data ?? .null]
+            return (structured, error.message, true)
+        }
+    }
+}
