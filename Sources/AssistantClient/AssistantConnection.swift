@@ -87,6 +87,9 @@ public final class AssistantConnection: Sendable {
         try await callResult(method, params: params).get()
     }
 
+    /// Whether the daemon has closed this connection (a line over its limit, a restart).
+    public var isClosed: Bool { state.withLockedValue { $0.closed } }
+
     /// Calls a method and returns the result or the error reply without throwing on the latter.
     public func callResult(_ method: String, params: JSONValue? = nil) async throws -> Result<JSONValue, RPCError> {
         let id = state.withLockedValue { s -> Int64 in

@@ -207,8 +207,10 @@ struct MCPCommand: AsyncParsableCommand {
         let discover = try await connection.call("rpc.discover")
         let version = (try? await connection.call("status"))?["version"]?.stringValue ?? "unknown"
         let catalog = ToolCatalog(discover: discover, allowDestructive: allowDestructive)
-        try await MCPServer.run(connection: connection, catalog: catalog, version: version)
-        await connection.close()
+        let path = options.socketPath
+        let link = DaemonLink(connection) { try await AssistantConnection.connect(socketPath: path) }
+        try await MCPServer.run(link: link, catalog: catalog, version: version)
+        await link.close()
     }
 }
 

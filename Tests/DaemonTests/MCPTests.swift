@@ -60,6 +60,9 @@ struct MCPTests {
         #expect(calls["delete"]?["text"]?.stringValue?.contains("--allow-destructive") == true)
         #expect(calls["vault"]?["text"]?.stringValue?.contains("not offered to assistants") == true)
         #expect(calls["unknown"]?.stringValue?.hasPrefix("McpError") == true, "an unknown tool is a protocol error")
+        // A 10 MB argument is refused with its id, quickly, and the session goes on.
+        #expect(calls["huge"]?.stringValue?.contains("Request too large") == true, "\(calls["huge"] ?? .null)")
+        #expect(calls["after_huge"]?["structured"] == ["result": "pong"])
         await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()
     }
@@ -74,6 +77,22 @@ struct MCPTests {
         #expect(tools["vault.delete"] == nil, "the vault stays a person's")
         // Offered, the call goes to the daemon: the id is refused there, not by the policy.
         #expect(seen["calls"]?["delete"]?["structured"]?["code"] == -32010)
+        await daemon.signal(SIGTERM)
+        _ = try await daemon.exitStatus()
+    }
+
+    /// Garbage is a protocol error and the session goes on; the end of input ends it with 0.
+    @Test func garbageOnStdinIsAnErrorAndTheEndOfInputEndsTheSession() async throws {
+        let daemon = try await DaemonProcess.started()
+        let initialize =
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+        let result = try await runCommand(
+            Binaries.assistantctl, ["mcp"], environment: DaemonProcess.environment(daemon.directory),
+            stdin: "this is not json\n\u{0}\u{1}{{{\n" + initialize + "\n")
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map { (try? JSONValue.decode(String($0))) ?? .null }
+        #expect(lines.first?["error"]?["code"] == -32700, "\(result.stdout)")
+        #expect(lines.last?["result"]?["serverInfo"]?["name"] == "assistantd", "initialize still answered after the garbage")
         await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()
     }

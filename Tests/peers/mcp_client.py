@@ -69,6 +69,12 @@ async def main():
                 calls["unknown"] = "answered"
             except Exception as error:  # the SDK raises McpError for a protocol error
                 calls["unknown"] = type(error).__name__ + ": " + str(error)
+            try:
+                await session.call_tool("tasks.add", {"title": "x" * (10 * 1024 * 1024)})
+                calls["huge"] = "answered"
+            except Exception as error:
+                calls["huge"] = type(error).__name__ + ": " + str(error)
+            calls["after_huge"] = await call("ping", {})
             out["calls"] = calls
     print(json.dumps(out, ensure_ascii=False))
 
