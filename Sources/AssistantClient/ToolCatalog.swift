@@ -37,7 +37,8 @@ public struct ToolCatalog: Sendable {
     /// Plugins that talk to a remote service (`openWorldHint`).
     static let remotePlugins: Set<String> = ["stag", "kos", "octoprint"]
 
-    public init(discover: JSONValue, allowDestructive: Bool) {
+    /// `tools`: method names or prefixes ending in `*`; empty offers every method that may be.
+    public init(discover: JSONValue, allowDestructive: Bool, tools patterns: [String] = []) {
         var tools: [Tool] = []
         var hidden: [String: String] = [:]
         for method in discover["methods"]?.arrayValue ?? [] {
@@ -49,6 +50,16 @@ public struct ToolCatalog: Sendable {
             }
             if let why = Self.personOnly[name] {
                 hidden[name] = why
+                continue
+            }
+            if name == "mcp.settings" {
+                hidden[name] = "it is the policy itself"
+                continue
+            }
+            if !patterns.isEmpty,
+                !patterns.contains(where: { $0.hasSuffix("*") ? name.hasPrefix(String($0.dropLast())) : name == $0 })
+            {
+                hidden[name] = "it is not among the tools [mcp] offers"
                 continue
             }
             if params.contains(where: { $0["schema"]?["writeOnly"] == true || $0["schema"]?["format"] == "password" }) {

@@ -198,7 +198,9 @@ struct Today: AsyncParsableCommand {
 struct MCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp", abstract: "Serve the daemon's methods as tools to an AI assistant (MCP on standard input and output).",
-        discussion: "Destructive tools (deletes, prints, exam registration, mail to others) are offered only with --allow-destructive.")
+        discussion:
+            "Destructive tools (deletes, prints, exam registration, mail to others) are offered only with allow_destructive = true "
+            + "under [mcp] in the daemon's config.toml, or --allow-destructive; [mcp] tools limits the tools to names or prefixes.")
     @OptionGroup var options: GlobalOptions
     @Flag(help: "Offer destructive tools too; the assistant asks before each call.") var allowDestructive = false
 
@@ -206,7 +208,10 @@ struct MCPCommand: AsyncParsableCommand {
         let connection = try await options.connect()
         let discover = try await connection.call("rpc.discover")
         let version = (try? await connection.call("status"))?["version"]?.stringValue ?? "unknown"
-        let catalog = ToolCatalog(discover: discover, allowDestructive: allowDestructive)
+        let settings = (try? await connection.call("mcp.settings")) ?? [:]
+        let catalog = ToolCatalog(
+            discover: discover, allowDestructive: allowDestructive || settings["allow_destructive"] == true,
+            tools: settings["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let path = options.socketPath
         let link = DaemonLink(connection) { try await AssistantConnection.connect(socketPath: path) }
         try await MCPServer.run(link: link, catalog: catalog, version: version)

@@ -81,6 +81,20 @@ struct MCPTests {
         _ = try await daemon.exitStatus()
     }
 
+    /// `[mcp]` in the daemon's config: only the listed tools, destructive ones allowed.
+    @Test func theConfigsMCPSectionChoosesTheToolsAndAllowsDestructiveOnes() async throws {
+        let daemon = try await DaemonProcess.started(config: "[mcp]\ntools = [\"tasks.*\", \"ping\"]\nallow_destructive = true\n")
+        let seen = try await Self.session(daemon)
+        let tools = try #require(seen["tools"]?.objectValue)
+        #expect(tools.keys.allSatisfy { $0 == "ping" || $0.hasPrefix("tasks.") }, "\(tools.keys.sorted())")
+        #expect(tools["tasks.delete"]?["destructive"] == true)
+        #expect(tools["tasks.caldav.add"] == nil, "a secret-taking method stays out whatever the patterns")
+        #expect(tools["stag.timetable"] == nil)
+        #expect(seen["calls"]?["delete"]?["structured"]?["code"] == -32010, "offered: the daemon refuses the id")
+        await daemon.signal(SIGTERM)
+        _ = try await daemon.exitStatus()
+    }
+
     /// Garbage is a protocol error and the session goes on; the end of input ends it with 0.
     @Test func garbageOnStdinIsAnErrorAndTheEndOfInputEndsTheSession() async throws {
         let daemon = try await DaemonProcess.started()

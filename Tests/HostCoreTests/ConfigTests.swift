@@ -68,6 +68,9 @@ import Testing
             ("[notify.smtp]\nport = 70000", 2, "notify.smtp.port"),
             ("[store]\nretention_days = \"ninety\"", 2, "store.retention_days"),
             ("[plugins.x]\nenabled = \"yes\"", 2, "plugins.x.enabled"),
+            ("[mcp]\ntools = [\"Tasks!\"]", 2, "mcp.tools"),
+            ("[mcp]\ntools = [5]", 2, "mcp.tools"),
+            ("[mcp]\nallow_destructive = \"yes\"", 2, "mcp.allow_destructive"),
             ("[[broken", 1, ""),
         ]
         for (text, line, key) in cases {

@@ -164,7 +164,8 @@ struct Reader {
     mutating func read(_ root: JSONValue) throws -> HostConfiguration {
         var c = HostConfiguration()
         let top = root.objectValue ?? [:]
-        warnUnknown(top, known: ["timezone", "log_level", "shutdown_grace_s", "socket", "store", "vault", "notify", "http", "plugins"], section: "")
+        warnUnknown(
+            top, known: ["timezone", "log_level", "shutdown_grace_s", "socket", "store", "vault", "notify", "http", "plugins", "mcp"], section: "")
 
         if let zone = try string(top, "", "timezone") {
             guard let tz = TimeZone(identifier: zone) else {
@@ -246,6 +247,19 @@ struct Reader {
         c.notify.smtp.username = try string(smtp, "notify.smtp", "username")
         c.notify.smtp.caFile = try string(smtp, "notify.smtp", "ca_file")
         if let t = try int(smtp, "notify.smtp", "timeout_s", 1...600) { c.notify.smtp.timeoutSeconds = t }
+
+        let mcp = try table(top["mcp"], "", "mcp")
+        warnUnknown(mcp, known: ["tools", "allow_destructive"], section: "mcp")
+        if let patterns = try strings(mcp, "mcp", "tools") {
+            for pattern in patterns {
+                let name = pattern.hasSuffix("*") ? String(pattern.dropLast()) : pattern
+                guard !pattern.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "_") }) else {
+                    throw fail("mcp", "tools", "must be method names or prefixes ending in * (tasks.*), got '\(pattern)'")
+                }
+            }
+            c.mcp.tools = patterns
+        }
+        if let allow = try bool(mcp, "mcp", "allow_destructive") { c.mcp.allowDestructive = allow }
 
         let http = try table(top["http"], "", "http")
         warnUnknown(http, known: ["timeout_s"], section: "http")

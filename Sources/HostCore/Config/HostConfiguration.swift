@@ -12,6 +12,7 @@ public struct HostConfiguration: Sendable {
     public var vault = VaultSettings()
     public var notify = NotifySettings()
     public var http = HTTPSettings()
+    public var mcp = MCPSettings()
     /// Raw `[plugins.<id>]` sections (`enabled` included).
     public var plugins: [String: [String: JSONValue]] = [:]
     public var shutdownGrace: Duration = .seconds(10)
@@ -85,6 +86,15 @@ public struct SMTPSettings: Sendable, Equatable {
     public init() {}
 
     public var effectivePort: Int { port ?? (security == "tls" ? 465 : 587) }
+}
+
+/// `[mcp]`: what `assistantctl mcp` offers an AI assistant.
+public struct MCPSettings: Sendable, Equatable {
+    /// Method names or prefixes ending in `*` (`tasks.*`); empty: every method that may be offered.
+    public var tools: [String] = []
+    /// Offer destructive tools too (the assistant then asks before each call).
+    public var allowDestructive = false
+    public init() {}
 }
 
 public struct HTTPSettings: Sendable, Equatable {

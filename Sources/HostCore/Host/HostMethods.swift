@@ -79,6 +79,17 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
+                name: "mcp.settings", summary: "What assistantctl mcp offers an AI assistant ([mcp] in the config)",
+                result: JSONSchema.object([
+                    "tools": JSONSchema.array(.string).described("method names or prefixes ending in *; empty: all that may be offered"),
+                    "allow_destructive": .boolean,
+                ]), effect: .read)
+        ) { host, _, _ in
+            let settings = host.configuration.mcp
+            return ["tools": .array(settings.tools.map(JSONValue.string)), "allow_destructive": .bool(settings.allowDestructive)]
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
                 name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests",
                 result: JSONSchema.anyObject("an OpenRPC 1.2 document: every method with its parameters' and its result's JSON Schemas"),
                 effect: .read)

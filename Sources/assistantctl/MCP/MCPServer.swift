@@ -26,7 +26,9 @@ enum MCPServer {
                 return .init(
                     content: [
                         .text(
-                            text: "\(name) is destructive and not offered: run assistantctl mcp --allow-destructive to offer it.",
+                            text:
+                                "\(name) is destructive and not offered: set allow_destructive = true under [mcp] in the daemon's config.toml "
+                                + "(or run assistantctl mcp --allow-destructive) to offer it.",
                             annotations: nil, _meta: nil)
                     ], isError: true)
             }
