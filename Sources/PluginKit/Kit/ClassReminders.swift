@@ -35,16 +35,9 @@ public struct StudyClass: JSONModel, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func instant(_ text: String?, _ key: CodingKeys) throws -> Date? {
-            guard let text else { return nil }
-            guard let date = try? Date(text, strategy: .iso8601) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not an ISO 8601 instant")
-            }
-            return date
-        }
         key = try c.decode(String.self, forKey: .key)
-        start = try instant(try c.decode(String.self, forKey: .start), .start)!
-        end = try instant(try c.decodeIfPresent(String.self, forKey: .end), .end)
+        start = try c.decodeInstant(forKey: .start)
+        end = try c.decodeInstantIfPresent(forKey: .end)
         title = try c.decode(String.self, forKey: .title)
         room = try c.decodeIfPresent(String.self, forKey: .room)
     }

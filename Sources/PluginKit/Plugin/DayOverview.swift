@@ -88,18 +88,11 @@ public struct DayItem: JSONModel, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func instant(_ key: CodingKeys) throws -> Date? {
-            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-            guard let date = try? Date(text, strategy: .iso8601) else {
-                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "'\(text)' is not an ISO 8601 instant")
-            }
-            return date
-        }
         kind = try c.decode(Kind.self, forKey: .kind)
         plugin = try c.decode(String.self, forKey: .plugin)
         title = try c.decode(String.self, forKey: .title)
-        start = try instant(.start)
-        end = try instant(.end)
+        start = try c.decodeInstantIfPresent(forKey: .start)
+        end = try c.decodeInstantIfPresent(forKey: .end)
         allDay = try c.decode(Bool.self, forKey: .allDay)
         place = try c.decodeIfPresent(String.self, forKey: .place)
         detail = try c.decodeIfPresent(String.self, forKey: .detail)

@@ -61,14 +61,16 @@ public final class StagService: Sendable {
     init(context: PluginContext) {
         self.context = context
         logins = PendingLogins(clock: context.clock, background: context.background)
-        let zone = TimeZone(identifier: context.config[StagConfig.timeZone]) ?? TimeZone(identifier: "Europe/Prague")!
         classReminders = ClassReminders(
-            context: context, zone: zone, topic: .classSoon, minutesBefore: { context.config[StudyOptions.classReminderMin] })
+            context: context, zone: Self.zone(context.config), topic: .classSoon, minutesBefore: { context.config[StudyOptions.classReminderMin] })
     }
 
     var accounts: Accounts { context.accounts }
     var language: String { context.config[StagConfig.language] }
-    var zone: TimeZone { TimeZone(identifier: context.config[StagConfig.timeZone]) ?? TimeZone(identifier: "Europe/Prague")! }
+    var zone: TimeZone { Self.zone(context.config) }
+    static func zone(_ config: PluginConfig) -> TimeZone {
+        TimeZone(identifier: config[StagConfig.timeZone]) ?? TimeZone(identifier: "Europe/Prague")!
+    }
     var today: DateOnly { DateOnly(context.clock.now, in: zone) }
 
     /// A usable account (-32003 when it needs a new login) with its client and roles.

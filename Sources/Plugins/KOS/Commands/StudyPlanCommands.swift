@@ -106,19 +106,14 @@ extension KOSService {
                     candidates.append((course.code, group))
                 }
             }
-            let client = try await api(.publicData)
             var courses: [JSONValue] = []
             for candidate in candidates.prefix(Self.maxAvailableCourses) {
-                let response = try await client.get("courses/\(candidate.code)", query: [("sem", sem)] + localized)
-                if response.status == 404 { continue }
-                guard (200..<300).contains(response.status) else {
-                    guard response.status >= 500 else { throw KOSError.refused("courses/\(candidate.code)", response.status) }
-                    throw client.unreachable("answered \(response.status) to courses/\(candidate.code)", status: response.status)
+                let c: XMLNode?
+                do {
+                    c = try await entry(.publicData, "courses/\(candidate.code)", query: [("sem", sem)], what: "course \(candidate.code)").content
+                } catch let error as RPCError where error.code == RPCErrorCode.notFound {
+                    continue  // not taught in that semester
                 }
-                guard let document = try? AtomDocument(parsing: Data(response.body.readableBytesView)) else {
-                    throw KOSError.badAnswer("courses/\(candidate.code) is not an Atom entry")
-                }
-                let c = document.entries.first?.content
                 courses.append([
                     "code": .string(candidate.code), "name": c?.text("name", language: language).map(JSONValue.string) ?? .null,
                     "credits": c?.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,

@@ -8,8 +8,9 @@ import PluginKit
 extension StagService: DayContributing {
     public func dayItems(_ query: DayQuery) async throws -> [DayItem] {
         var items: [DayItem] = []
-        let many = try await accounts.list().count > 1
-        for account in try await accounts.list() where account.state == .ready {
+        let all = try await accounts.list()
+        let many = all.count > 1
+        for account in all where account.state == .ready {
             let shown = many ? account.name : nil
             do {
                 items += try await dayItems(query, account: account.name, shown: shown)

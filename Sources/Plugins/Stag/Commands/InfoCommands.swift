@@ -140,11 +140,7 @@ extension StagService {
             guard let rows = answer["studentPredmetu"]?.arrayValue else {
                 throw StagError.unexpectedAnswer("student/getStudentiByRoakce", "no studentPredmetu list")
             }
-            let czech = Locale(identifier: "cs_CZ")
-            func key(_ row: JSONValue) -> String {
-                [StagValue.string(row["prijmeni"]), StagValue.string(row["jmeno"])].compactMap { $0 }.joined(separator: " ")
-            }
-            let sorted = rows.sorted { key($0).compare(key($1), options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }
+            let sorted = Self.czechSorted(rows) { [StagValue.string($0["prijmeni"]), StagValue.string($0["jmeno"])] }
             return [
                 "students": .array(
                     sorted.map {
@@ -194,12 +190,7 @@ extension StagService {
     // MARK: Parameters
 
     static func code(_ params: Params, _ key: RequiredParam<String>) throws(RPCError) -> String {
-        let name = key.name
-        let value = try params[key].uppercased()
-        guard !value.isEmpty, value.count <= 12, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            throw RPCError.invalidParam(name, "'\(value)' is not a STAG code (letters and digits, e.g. KIV or UPA)")
-        }
-        return value
+        try code(try params[key], param: key.name)
     }
 
     static func isStudentID(_ id: String) -> Bool {
