@@ -36,10 +36,18 @@ public final class AssistantConnection: Sendable {
 
     struct ClientState {
         var nextID: Int64 = 0
-        var pending: [Int64: CheckedContinuation<Result<JSONValue, RPCError>, any Error>] = [:]
+        var pending: [Int64: CheckedContinuation<Answer, any Error>] = [:]
         var closed = false
         /// An error the daemon sent with `id: null` (peer refused, request too large).
         var unsolicitedError: RPCError?
+    }
+
+    /// A reply as the event loop hands it over: parsed, or (a large one) its line, which the
+    /// caller's task parses. Parsing a reply of megabytes on the event loop held up every other
+    /// channel on that loop for as long (a test's TLS handshake timed out behind one).
+    enum Answer: Sendable {
+        case outcome(Result<JSONValue, RPCError>)
+        case line(ByteBuffer)
     }
 
     init(channel: any Channel, state: NIOLockedValueBox<ClientState>, notifications: AsyncStream<ServerNotification>) {
@@ -99,7 +107,7 @@ public final class AssistantConnection: Sendable {
         var request: [String: JSONValue] = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method)]
         if let params { request["params"] = params }
         let data = JSONValue.object(request).encoded()
-        return try await withCheckedThrowingContinuation { continuation in
+        let answer = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
             let closed = state.withLockedValue { s -> (Bool, RPCError?) in
                 if s.closed { return (true, s.unsolicitedError) }
                 s.pending[id] = continuation
@@ -107,7 +115,7 @@ public final class AssistantConnection: Sendable {
             }
             if closed.0 {
                 if let error = closed.1 {
-                    continuation.resume(returning: .failure(error))
+                    continuation.resume(returning: .outcome(.failure(error)))
                 } else {
                     continuation.resume(throwing: ClientError.disconnected)
                 }
@@ -118,7 +126,28 @@ public final class AssistantConnection: Sendable {
             buffer.writeInteger(UInt8(ascii: "\n"))
             channel.writeAndFlush(buffer, promise: nil)
         }
+        switch answer {
+        case .outcome(let outcome): return outcome
+        case .line(let line):
+            let object = try await Self.replyParsers.runIfActive { () throws -> [String: JSONValue] in
+                guard let message = try? JSONValue.decode(Data(line.readableBytesView)), case .object(let object) = message else {
+                    throw ClientError.malformedReply(String(decoding: line.readableBytesView.prefix(200), as: UTF8.self))
+                }
+                return object
+            }
+            return ReplyHandler.outcome(object)
+        }
     }
+
+    /// Where large replies are parsed: threads of their own, so that parsing megabytes holds up
+    /// neither an event loop nor the few threads every task shares (a process that is a daemon
+    /// and its clients at once, as the tests are, stalled its other work behind them). Lives as
+    /// long as the process, as `NIOThreadPool.singleton` does.
+    static let replyParsers: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
 
     /// Sends a notification (no reply expected).
     public func notify(_ method: String, params: JSONValue? = nil) {
@@ -152,44 +181,69 @@ final class ReplyHandler: ChannelInboundHandler {
         self.notifications = notifications
     }
 
+    /// A reply longer than this is parsed by its caller, off the event loop.
+    static let parsedOnTheLoop = 64 << 10
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        if buffer.readableBytes > Self.parsedOnTheLoop, let id = Self.leadingID(buffer) {
+            let continuation = state.withLockedValue { $0.pending.removeValue(forKey: id) }
+            continuation?.resume(returning: .line(buffer))
+            return
+        }
         guard let message = try? JSONValue.decode(Data(buffer.readableBytesView)), case .object(let object) = message else { return }
         if let method = object["method"]?.stringValue, object["id"] == nil {
             notifications.yield(ServerNotification(method: method, params: object["params"] ?? .null))
             return
         }
-        let outcome: Result<JSONValue, RPCError>
-        if let error = object["error"].flatMap(RPCError.init(json:)) {
-            outcome = .failure(error)
-        } else {
-            outcome = .success(object["result"] ?? .null)
-        }
+        let outcome = Self.outcome(object)
         guard case .int(let id)? = object["id"] else {
             // An error with id null (peer refused, request too large): it answers everyone waiting.
             if case .failure(let error) = outcome {
-                let waiting = state.withLockedValue { s -> [CheckedContinuation<Result<JSONValue, RPCError>, any Error>] in
+                let waiting = state.withLockedValue { s -> [CheckedContinuation<AssistantConnection.Answer, any Error>] in
                     s.unsolicitedError = error
                     defer { s.pending = [:] }
                     return Array(s.pending.values)
                 }
-                waiting.forEach { $0.resume(returning: outcome) }
+                waiting.forEach { $0.resume(returning: .outcome(outcome)) }
             }
             return
         }
         let continuation = state.withLockedValue { $0.pending.removeValue(forKey: id) }
-        continuation?.resume(returning: outcome)
+        continuation?.resume(returning: .outcome(outcome))
+    }
+
+    /// A reply object's outcome: its error, or its result.
+    static func outcome(_ object: [String: JSONValue]) -> Result<JSONValue, RPCError> {
+        if let error = object["error"].flatMap(RPCError.init(json:)) { return .failure(error) }
+        return .success(object["result"] ?? .null)
+    }
+
+    /// The id of a reply written as the daemon writes them (`{"id":N,…`), read without parsing
+    /// the rest; nil for any other form (parsed whole, on the loop).
+    static func leadingID(_ buffer: ByteBuffer) -> Int64? {
+        let prefix = Array(#"{"id":"#.utf8)
+        let view = buffer.readableBytesView
+        guard view.starts(with: prefix) else { return nil }
+        var id: Int64 = 0
+        var digits = 0
+        for byte in view.dropFirst(prefix.count).prefix(19) {
+            guard (48...57).contains(byte) else { return digits > 0 && byte == UInt8(ascii: ",") ? id : nil }
+            id = id * 10 + Int64(byte - 48)
+            digits += 1
+        }
+        return nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        let waiting = state.withLockedValue { s -> [CheckedContinuation<Result<JSONValue, RPCError>, any Error>] in
+        let waiting = state.withLockedValue { s -> [CheckedContinuation<AssistantConnection.Answer, any Error>] in
             s.closed = true
             defer { s.pending = [:] }
             return Array(s.pending.values)
         }
         let error = state.withLockedValue { $0.unsolicitedError }
         waiting.forEach { c in
-            if let error { c.resume(returning: .failure(error)) } else { c.resume(throwing: ClientError.disconnected) }
+            if let error { c.resume(returning: .outcome(.failure(error))) } else { c.resume(throwing: ClientError.disconnected) }
         }
         notifications.finish()
         context.fireChannelInactive()

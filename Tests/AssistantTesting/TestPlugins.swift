@@ -367,12 +367,19 @@ public struct FeedPlugin: AssistantPlugin {
                     try await client.json(.GET, path)
                 }
             },
-            PluginCommand("watch", "poll /items", params: [ParamSpec("every_s", .integer(min: 1), default: 120, help: "s")], result: .any("ok")) {
+            PluginCommand(
+                "watch", "poll /items",
+                params: [
+                    ParamSpec("every_s", .integer(min: 1), default: 120, help: "s"),
+                    ParamSpec("jitter_s", .integer(min: 0), default: 0, help: "the job's jitter, s"),
+                ], result: .any("ok")
+            ) {
                 feed, params, _ in
                 let context = feed.context
                 try await context.refresh.arm(
                     .init(
-                        name: "items", account: "main", every: .seconds(try params.requiredInt("every_s")), jitter: .zero, summary: "polls /items",
+                        name: "items", account: "main", every: .seconds(try params.requiredInt("every_s")),
+                        jitter: .seconds(try params.requiredInt("jitter_s")), summary: "polls /items",
                         fetch: { try await feed.client().json(.GET, "/items").objectValue ?? [:] },
                         onChange: { change in
                             let keys =

@@ -110,7 +110,8 @@ struct HostileUpstreamTests {
     /// never past the answer's size limit.
     @Test func aGzipBombStopsAtTheInflationLimit() async throws {
         try await HostileUpstream.with(.gzipBomb(inflatedBytes: 1 << 30)) { server in
-            let error = try #require(await Self.failure { try await UpstreamClientTests.client(server.url, maxBytes: 64 << 20).get("/feed") })
+            let client = try UpstreamClientTests.client(server.url, maxBytes: 64 << 20)
+            let error = try #require(await Self.failure { try await client.get("/feed") })
             #expect(error.code == -32004)
             #expect(error.message == "Upstream unreachable: \(server.url) answered a compressed body that inflates more than 25 times its size")
         }

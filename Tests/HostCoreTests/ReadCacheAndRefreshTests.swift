@@ -71,18 +71,21 @@ struct ReadCacheAndRefreshTests {
     func refreshesReportWhatChangedAndUpstreamFlipsOnce() async throws {
         let peer = try await HTTPUpstreamPeer()
         let directory = TemporaryDirectory()
-        // On the test clock the armed job's first run (within its 30 s of jitter) never comes
-        // unless the clock is moved, so the refreshes below are the test's own.
+        // The armed job's first run is an hour away on the test clock (its jitter pinned to the
+        // most), which the test moves by seconds only: the refreshes below are the test's own.
+        // (With no jitter the job ran at once and, now and then, took the baseline first.)
         let clock = TestClock(now: ISO8601.date("2026-11-24T08:00:00Z")!)
-        var host = try await TestHost.started(plugins: [FeedPlugin()], clock: clock, directory: directory)
+        let pinned: (inout HostOptions) -> Void = { $0.jobJitter = { $0 } }
+        var host = try await TestHost.started(plugins: [FeedPlugin()], clock: clock, directory: directory, adjust: pinned)
         _ = try await host.call("feed.point", ["url": .string(peer.baseURL)]).get()
         _ = try await HTTPUpstreamPeer.get(peer, "/items/put?key=exam1&value=full")
-        _ = try await host.call("feed.watch", ["every_s": 600]).get()
+        _ = try await host.call("feed.watch", ["every_s": 600, "jitter_s": 3600]).get()
         let jobs = try await host.call("jobs.list").get().arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         #expect(jobs.contains("feed.items@main"), "a runtime job shows in jobs.list: \(jobs)")
 
         // The first fetch is the baseline: nothing is reported as new.
-        #expect(try await host.call("feed.refresh").get() == ["baseline": true, "added": [], "removed": [], "changed": []])
+        let baseline = try await host.call("feed.refresh").get()
+        #expect(baseline == ["baseline": true, "added": [], "removed": [], "changed": []])
         _ = try await HTTPUpstreamPeer.get(peer, "/items/put?key=exam2&value=open")
         _ = try await HTTPUpstreamPeer.get(peer, "/items/put?key=exam1&value=free-seat")
         #expect(try await host.call("feed.refresh").get() == ["baseline": false, "added": ["exam2"], "removed": [], "changed": ["exam1"]])
@@ -103,8 +106,8 @@ struct ReadCacheAndRefreshTests {
 
         // The baseline survives a restart: a removal is reported, old items are not new again.
         await host.stop()
-        host = try await TestHost.started(plugins: [FeedPlugin()], clock: clock, directory: directory)
-        _ = try await host.call("feed.watch", ["every_s": 600]).get()
+        host = try await TestHost.started(plugins: [FeedPlugin()], clock: clock, directory: directory, adjust: pinned)
+        _ = try await host.call("feed.watch", ["every_s": 600, "jitter_s": 3600]).get()
         _ = try await HTTPUpstreamPeer.get(peer, "/items/del?key=exam2")
         #expect(try await host.call("feed.refresh").get() == ["baseline": false, "added": [], "removed": ["exam2"], "changed": []])
         _ = try await host.call("feed.unwatch").get()

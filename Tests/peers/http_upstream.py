@@ -140,7 +140,10 @@ def main():
     if args.cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.cert, args.key)
-        server.socket = context.wrap_socket(server.socket, server_side=True)
+        # The handshake happens in each connection's own thread (on its first read), not in
+        # accept(): one client that is slow to shake hands or gives up half-way must not hold up
+        # the next connection (a test timed out so under load).
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     print("PORT %d" % server.server_address[1], flush=True)
     server.serve_forever()
 

@@ -102,7 +102,7 @@ public final class AssistantHost: Sendable {
             baseRetryDelay: options.outboxRetryBase)
         scheduler = JobScheduler(
             pool: store.pool, clock: options.clock, timeZone: configuration.timeZone, logger: logger, redactor: redactor,
-            baseBackoff: options.jobBackoffBase)
+            baseBackoff: options.jobBackoffBase, random: options.jobJitter)
 
         // The process-wide client: it needs no shutdown, so a host that fails half-way leaks nothing.
         // Plugins bound each request with `context.httpTimeout`. It is the kit's client, which

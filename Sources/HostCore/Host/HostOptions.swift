@@ -19,6 +19,8 @@ public struct HostOptions: Sendable {
     /// Notice retry base delay; tests shorten it.
     public var outboxRetryBase: TimeInterval = 5
     public var jobBackoffBase: TimeInterval = 5
+    /// A job's jitter drawn from `0...maximum` (tests pin it to make a first run's time known).
+    public var jobJitter: @Sendable (_ maximum: Double) -> Double = { Double.random(in: 0...$0) }
     /// How long a call that arrives while its plugin sets up waits for the outcome before -32002.
     public var setupCallWait: Duration = .seconds(3)
 
