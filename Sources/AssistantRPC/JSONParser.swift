@@ -271,6 +271,12 @@ public protocol JSONScrubber {
     var placeholder: String { get }
     /// `text` with the secrets in it replaced, or nil when it has none (the common case).
     func scrubbed(_ text: String) -> String?
+    /// False when `scrubbed` can only answer nil (no secret is known): writers then skip it.
+    var scrubsText: Bool { get }
+}
+
+extension JSONScrubber {
+    public var scrubsText: Bool { true }
 }
 
 /// Compact, key-sorted JSON text: never a raw newline, so one value fits one line.
@@ -357,6 +363,7 @@ enum JSONWriter {
         var placeholder: String { "" }
         func isCredentialKey(_ key: String) -> Bool { false }
         func scrubbed(_ text: String) -> String? { nil }
+        var scrubsText: Bool { false }
     }
 
     /// Decimal digits without an intermediate String.

@@ -374,7 +374,7 @@ extension JSONValue {
 /// date): its encoding as a value, and back from one.
 public protocol JSONModel: Codable, CallResult {}
 
-extension CallResult where Self: Encodable {
+extension CallResult {
     /// The value as JSON; a value of strings, numbers and booleans always encodes.
     public var json: JSONValue { (try? jsonValue()) ?? .null }
 }

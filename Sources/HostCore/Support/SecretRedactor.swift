@@ -138,6 +138,7 @@ public final class SecretRedactor: Sendable {
         var placeholder: String { SecretRedactor.placeholder }
         func isCredentialKey(_ key: String) -> Bool { SecretRedactor.isCredentialKey(key) }
         func scrubbed(_ text: String) -> String? { SecretRedactor.scrubbed(text, known) }
+        var scrubsText: Bool { known.shortest != Int.max }
     }
 
     /// The value itself when nothing in it needs scrubbing (the common case): nothing is copied.

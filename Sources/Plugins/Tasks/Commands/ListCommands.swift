@@ -30,14 +30,15 @@ extension TasksService {
             case "overdue": .overdue(now: now)
             default: .all(now: now)
             }
-        let (placed, total) = try await database.read { db in try selection.place(db, filter, limit: limit) }
-
-        // The rows shown are read whole, and their occurrences made from the whole items.
-        let whole = try await database.read { db in try TaskItem.fetch(db, ids: placed.map(\.id)) }
+        // One read: the rows placed, then those shown read whole (one transaction, so a row
+        // cannot go between the two, and one trip to the reader).
+        let (placed, total, whole) = try await database.read { db in
+            let (placed, total) = try selection.place(db, filter, limit: limit)
+            return (placed, total, try TaskItem.fetch(db, ids: placed.map(\.id)))
+        }
         let wholeByID = Dictionary(whole.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let channels = await defaultChannels()
         let tasks: [TaskRow] = placed.compactMap { row in
-            // A row deleted between the two reads is left out.
             guard let t = wholeByID[row.id] else { return nil }
             let shown = row.occurrence.map { t.occurrence(at: $0) } ?? t.standingOccurrence
             // A repeating event's current occurrence is the one shown unless that has ended
@@ -75,7 +76,7 @@ extension TasksService {
         // than twice the limit are held, the latest are let go and later series stop earlier.
         var end = to
         for t in items {
-            let found = indexed[t.id].map { $0.map { t.occurrence(at: $0) } } ?? t.occurrences(from: from, to: end, limit: limit + 1)
+            let found = indexed[t.id].map { t.occurrences(at: $0) } ?? t.occurrences(from: from, to: end, limit: limit + 1)
             for o in found {
                 if let at = o.sortInstant(), at >= from, at < end {
                     occurrences.append(o)

@@ -1,31 +1,40 @@
 import Foundation
 import PluginKit
 
-/// `tasks.agenda`'s result, written straight into the reply (a month is about 20 000 rows: the
-/// `JSONValue` tree and its sorted writing were most of the call's time).
-struct AgendaResult: CallResult, Encodable {
+/// `tasks.agenda`'s result, written straight into the reply by `JSONDirectWriter` (a month is
+/// about 20 000 rows and 8 MB: the `JSONValue` tree, and then `Encoder`'s per-field dispatch,
+/// were most of the call's time).
+struct AgendaResult: CallResult {
     var occurrences: [AgendaRow]
     var truncated: Bool
     /// Where to continue from when `truncated` (null otherwise).
     var nextFrom: Date?
 
-    enum Keys: String, CodingKey {
-        case occurrences, truncated
-        case nextFrom = "next_from"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(occurrences, forKey: .occurrences)
-        try c.encode(truncated, forKey: .truncated)
-        if let nextFrom { try c.encode(ISO8601.string(nextFrom), forKey: .nextFrom) } else { try c.encodeNil(forKey: .nextFrom) }
+    func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
+        JSONDirectWriter.write(into: &out, scrubber: scrubber) { w in
+            // A row is about 400 bytes.
+            w.reserve(occurrences.count * 450)
+            w.beginObject()
+            w.key("occurrences")
+            w.beginArray()
+            for row in occurrences {
+                w.element()
+                row.write(to: w)
+            }
+            w.endArray()
+            w.key("truncated")
+            w.bool(truncated)
+            w.key("next_from")
+            w.instant(nextFrom)
+            w.endObject()
+        }
     }
 }
 
 /// One occurrence as the agenda shows it (the contract's fields), plus `occurrence` (the
 /// RECURRENCE-ID) for a repeat and `due` for a to-do. Times are UTC instants with their
 /// `_local` wall times, or dates for all-day items.
-struct AgendaRow: Encodable {
+struct AgendaRow {
     let occurrence: Occurrence
     let overdue: Bool
 
@@ -34,56 +43,83 @@ struct AgendaRow: Encodable {
         overdue = occurrence.isOverdue(now: now)
     }
 
-    enum Keys: String, CodingKey {
-        case id, title, kind, tz, status, overdue, source, category, location, occurrence
-        case allDay = "all_day"
-        case start, end, due
-        case startLocal = "start_local", endLocal = "end_local", dueLocal = "due_local"
-    }
-
     /// The wall time where the row starts (a to-do without a start starts at its due).
     var startWall: WallTime? { occurrence.start ?? occurrence.due }
     var endWall: WallTime? { occurrence.task.kind == .event ? occurrence.end : occurrence.due }
 
-    func encode(to encoder: any Encoder) throws {
+    func write(to w: JSONDirectWriter) {
         let o = occurrence
         let t = o.task
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(t.id, forKey: .id)
-        try c.encode(o.title, forKey: .title)
-        try c.encode(t.kind.rawValue, forKey: .kind)
-        try c.encode(t.allDay, forKey: .allDay)
-        try c.encode(t.tz, forKey: .tz)
-        try c.encode(o.status.rawValue, forKey: .status)
-        try c.encode(overdue, forKey: .overdue)
-        try c.encode(t.source, forKey: .source)
-        if let category = t.category { try c.encode(category, forKey: .category) } else { try c.encodeNil(forKey: .category) }
-        try Self.times(&c, startWall, .start, .startLocal, zone: t.zone, allDay: t.allDay)
-        try Self.times(&c, endWall, .end, .endLocal, zone: t.zone, allDay: t.allDay)
-        if t.kind == .todo { try Self.times(&c, o.due, .due, .dueLocal, zone: t.zone, allDay: t.allDay) }
+        w.beginObject()
+        w.key("id")
+        w.string(t.id)
+        w.key("title")
+        w.string(o.title)
+        w.key("kind")
+        w.string(t.kind.rawValue)
+        w.key("all_day")
+        w.bool(t.allDay)
+        w.key("tz")
+        w.string(t.tz)
+        w.key("status")
+        w.string(o.status.rawValue)
+        w.key("overdue")
+        w.bool(overdue)
+        w.key("source")
+        w.string(t.source)
+        w.key("category")
+        w.string(t.category)
+        w.times(startWall, "start", "start_local", zone: t.zone, allDay: t.allDay)
+        w.times(endWall, "end", "end_local", zone: t.zone, allDay: t.allDay)
+        if t.kind == .todo { w.times(o.due, "due", "due_local", zone: t.zone, allDay: t.allDay) }
         if let rid = o.recurrenceID {
-            try c.encode(rid.isDate ? rid.text : TimeInput.utcString(t.zone.instant(rid)), forKey: .occurrence)
+            w.key("occurrence")
+            w.occurrenceText(rid, zone: t.zone)
         }
-        if let location = o.location { try c.encode(location, forKey: .location) }
+        if let location = o.location {
+            w.key("location")
+            w.string(location)
+        }
+        w.endObject()
+    }
+}
+
+extension JSONDirectWriter {
+    /// A wall time as stored (`YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS`), with `Z` when it is a UTC reading.
+    func wall(_ wall: WallTime, utc: Bool = false) {
+        dateTime(
+            year: wall.year, month: wall.month, day: wall.day, hour: wall.isDate ? nil : wall.hour, minute: wall.minute, second: wall.second,
+            utc: utc)
+    }
+
+    /// An instant as `TimeInput.utcString` writes it.
+    func utcInstant(_ date: Date) {
+        wall(WallTime(wallSeconds: Int64(date.timeIntervalSince1970.rounded(.down))), utc: true)
     }
 
     /// A time and its `_local` twin: a UTC instant and the wall time, or a date twice for an
     /// all-day item, or two nulls.
-    static func times<Key: CodingKey>(
-        _ c: inout KeyedEncodingContainer<Key>, _ wall: WallTime?, _ instant: Key, _ local: Key, zone: Zone, allDay: Bool
-    ) throws {
+    func times(_ wall: WallTime?, _ instant: StaticString, _ local: StaticString, zone: Zone, allDay: Bool) {
+        key(instant)
         guard let wall else {
-            try c.encodeNil(forKey: instant)
-            try c.encodeNil(forKey: local)
+            null()
+            key(local)
+            null()
             return
         }
         if allDay || wall.isDate {
-            let date = wall.asDate.text
-            try c.encode(date, forKey: instant)
-            try c.encode(date, forKey: local)
+            self.wall(wall.asDate)
+            key(local)
+            self.wall(wall.asDate)
         } else {
-            try c.encode(TimeInput.utcString(zone.instant(wall)), forKey: instant)
-            try c.encode(wall.text, forKey: local)
+            utcInstant(zone.instant(wall))
+            key(local)
+            self.wall(wall)
         }
+    }
+
+    /// An occurrence's original time (RECURRENCE-ID): a date, or a UTC instant.
+    func occurrenceText(_ wall: WallTime, zone: Zone) {
+        if wall.isDate { self.wall(wall) } else { utcInstant(zone.instant(wall)) }
     }
 }

@@ -30,6 +30,21 @@ struct Reminder: Codable, Sendable, Hashable {
         if let at { return ["at": .string(ISO8601.string(at))] }
         return ["before_min": .count(beforeMin ?? 0), "of": .string((of ?? .start).rawValue)]
     }
+
+    /// `json`, written straight into a reply (members in `json`'s sorted order).
+    func write(to w: JSONDirectWriter) {
+        w.beginObject()
+        if let at {
+            w.key("at")
+            w.instant(at)
+        } else {
+            w.key("before_min")
+            w.int(beforeMin ?? 0)
+            w.key("of")
+            w.string((of ?? .start).rawValue)
+        }
+        w.endObject()
+    }
 }
 
 /// One occurrence changed on its own (RECURRENCE-ID), possibly by another client.
@@ -122,9 +137,18 @@ struct TaskItem: Sendable {
     }
 }
 
+/// An item shared by its occurrences: a series' thousand occurrences in an agenda hold one
+/// reference instead of a copy each (copying and destroying the item's thirty fields per
+/// occurrence was most of the agenda's expansion, perf).
+final class SharedTask: Sendable {
+    let item: TaskItem
+    init(_ item: TaskItem) { self.item = item }
+}
+
 /// One concrete occurrence (or the single instance of a non-recurring item), overrides applied.
 struct Occurrence: Sendable {
-    let task: TaskItem
+    private let shared: SharedTask
+    var task: TaskItem { _read { yield shared.item } }
     /// The original wall time (RECURRENCE-ID) for a recurring item.
     let recurrenceID: WallTime?
     var start: WallTime?
@@ -141,6 +165,16 @@ struct Occurrence: Sendable {
         return task.zone.instant(w)
     }
 
+    init(
+        shared: SharedTask, recurrenceID: WallTime?, start: WallTime?, due: WallTime?, end: WallTime?, title: String, status: TaskStatus,
+        location: String?, notes: String
+    ) {
+        self.shared = shared
+        self.recurrenceID = recurrenceID
+        (self.start, self.due, self.end) = (start, due, end)
+        (self.title, self.status, self.location, self.notes) = (title, status, location, notes)
+    }
+
     func isOverdue(now: Date) -> Bool {
         guard task.kind == .todo, status.isOpen, let w = due ?? start else { return false }
         let at = task.allDay ? task.zone.instant(w.adding(days: 1)) : task.zone.instant(w)
@@ -149,15 +183,22 @@ struct Occurrence: Sendable {
 }
 
 extension TaskItem {
-    /// The occurrence that starts at `wall` (the series' own wall clock), with its override.
-    func occurrence(at wall: WallTime?) -> Occurrence {
+    /// The occurrences that start at `walls`, sharing this item.
+    func occurrences(at walls: [WallTime]) -> [Occurrence] {
+        let shared = SharedTask(self)
+        return walls.map { occurrence(at: $0, shared: shared) }
+    }
+
+    /// The occurrence that starts at `wall` (the series' own wall clock), with its override;
+    /// `shared` is this item when the caller has it shared already.
+    func occurrence(at wall: WallTime?, shared: SharedTask? = nil) -> Occurrence {
         let startWall: WallTime? = start == nil ? nil : wall
         let dueWall: WallTime? = dueOffset.flatMap { off in wall.map { $0.adding(seconds: off) } }
         let endWall: WallTime? = endOffset.flatMap { off in wall.map { $0.adding(seconds: off) } }
         var o = Occurrence(
-            task: self, recurrenceID: isRecurring ? wall : nil, start: startWall, due: dueWall, end: endWall, title: title,
+            shared: shared ?? SharedTask(self), recurrenceID: isRecurring ? wall : nil, start: startWall, due: dueWall, end: endWall, title: title,
             status: status, location: location, notes: notes)
-        if isRecurring, let wall, let override = overrides[wall.text] {
+        if isRecurring, !overrides.isEmpty, let wall, let override = overrides[wall.text] {
             if let v = override.title { o.title = v }
             if let v = override.notes { o.notes = v }
             if let v = override.location { o.location = v }
@@ -187,16 +228,17 @@ extension TaskItem {
         let toWall = z.wall(to).adding(days: 1)
         var result: [Occurrence] = []
         var seen: Set<String> = []
+        let shared = SharedTask(self)
         let walls = series.occurrences(from: anchor.isDate ? fromWall.asDate : fromWall, before: anchor.isDate ? toWall.asDate : toWall, limit: limit)
         for wall in walls {
-            seen.insert(wall.text)
-            let o = occurrence(at: wall)
+            if !overrides.isEmpty { seen.insert(wall.text) }
+            let o = occurrence(at: wall, shared: shared)
             if let at = o.sortInstant(), at >= from, at < to { result.append(o) }
         }
         // An instance moved into the window from outside it.
         for (key, override) in overrides where !seen.contains(key) && override.start != nil {
             guard let wall = WallTime(key) else { continue }
-            let o = occurrence(at: wall)
+            let o = occurrence(at: wall, shared: shared)
             if let at = o.sortInstant(), at >= from, at < to { result.append(o) }
         }
         return result

@@ -3,9 +3,9 @@ import PluginKit
 
 /// A task as results show it (the contract's fields): UTC instants with `*_local` wall times
 /// and `tz`, dates for all-day items; `next` for a repeating item, its overridden occurrences, and
-/// `deleted_at` for one in the bin. Written straight into the reply (`tasks.list`'s 500 rows),
-/// and read back as a value where a command builds on it (`TaskJSON.task`).
-struct TaskRow: CallResult, Encodable {
+/// `deleted_at` for one in the bin. Written straight into the reply by `JSONDirectWriter`
+/// (`tasks.list`'s 500 rows), and read back as a value where a command builds on it (`TaskJSON.task`).
+struct TaskRow: CallResult {
     let task: TaskItem
     let now: Date
     let channels: [String]
@@ -24,81 +24,147 @@ struct TaskRow: CallResult, Encodable {
         next = task.isRecurring ? (shown ?? current) : nil
     }
 
-    enum Keys: String, CodingKey {
-        case id, title, notes, kind, category, tags, priority, parent, location, url, status, created, modified, tz, rrule, exdates, rdates
-        case reminders, channels, source, start, due, end, overdue, next, overrides
-        case completedAt = "completed_at", allDay = "all_day", durationMin = "duration_min", repeatFrom = "repeat_from"
-        case readOnly = "read_only", deletedAt = "deleted_at"
-        case startLocal = "start_local", dueLocal = "due_local", endLocal = "end_local"
+    func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
+        JSONDirectWriter.write(into: &out, scrubber: scrubber) { write(to: $0) }
     }
 
-    enum OverrideKeys: String, CodingKey {
-        case occurrence, title, status, location, notes, start, due, end
-        case startLocal = "start_local", dueLocal = "due_local", endLocal = "end_local"
-    }
-
-    func encode(to encoder: any Encoder) throws {
+    func write(to w: JSONDirectWriter) {
         let t = task
         let z = t.zone
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(t.id, forKey: .id)
-        try c.encode(t.title, forKey: .title)
-        try c.encode(t.notes, forKey: .notes)
-        try c.encode(t.kind.rawValue, forKey: .kind)
-        try c.encodeOrNull(t.category, forKey: .category)
-        try c.encode(t.tags, forKey: .tags)
-        try c.encode(t.priority, forKey: .priority)
-        try c.encodeOrNull(t.parent, forKey: .parent)
-        try c.encodeOrNull(t.location, forKey: .location)
-        try c.encodeOrNull(t.url, forKey: .url)
-        try c.encode(t.status.rawValue, forKey: .status)
-        try c.encodeOrNull(t.completedAt.map(ISO8601.string), forKey: .completedAt)
-        try c.encode(ISO8601.string(t.created), forKey: .created)
-        try c.encode(ISO8601.string(t.modified), forKey: .modified)
-        try c.encode(t.tz, forKey: .tz)
-        try c.encode(t.allDay, forKey: .allDay)
-        try c.encodeOrNull(t.durationMin, forKey: .durationMin)
-        try c.encodeOrNull(t.rrule, forKey: .rrule)
-        try c.encode(t.exdates.map { Self.occurrenceText($0, zone: z) }, forKey: .exdates)
-        try c.encode(t.rdates.map { Self.occurrenceText($0, zone: z) }, forKey: .rdates)
-        try c.encode(t.repeatFromCompletion ? "completion" : "due", forKey: .repeatFrom)
-        try c.encode(t.reminders.map(\.json), forKey: .reminders)
-        try c.encode(channels, forKey: .channels)
-        try c.encode(t.source, forKey: .source)
-        try c.encode(t.source.hasPrefix("feed:"), forKey: .readOnly)
-        try AgendaRow.times(&c, t.start, .start, .startLocal, zone: z, allDay: t.allDay)
-        try AgendaRow.times(&c, t.due, .due, .dueLocal, zone: z, allDay: t.allDay)
+        w.beginObject()
+        w.key("id")
+        w.string(t.id)
+        w.key("title")
+        w.string(t.title)
+        w.key("notes")
+        w.string(t.notes)
+        w.key("kind")
+        w.string(t.kind.rawValue)
+        w.key("category")
+        w.string(t.category)
+        w.key("tags")
+        w.strings(t.tags)
+        w.key("priority")
+        w.int(t.priority)
+        w.key("parent")
+        w.string(t.parent)
+        w.key("location")
+        w.string(t.location)
+        w.key("url")
+        w.string(t.url)
+        w.key("status")
+        w.string(t.status.rawValue)
+        w.key("completed_at")
+        w.instant(t.completedAt)
+        w.key("created")
+        w.instant(t.created)
+        w.key("modified")
+        w.instant(t.modified)
+        w.key("tz")
+        w.string(t.tz)
+        w.key("all_day")
+        w.bool(t.allDay)
+        w.key("duration_min")
+        w.int(t.durationMin)
+        w.key("rrule")
+        w.string(t.rrule)
+        for (name, dates) in [("exdates", t.exdates), ("rdates", t.rdates)] as [(StaticString, [WallTime])] {
+            w.key(name)
+            w.beginArray()
+            for date in dates {
+                w.element()
+                w.occurrenceText(date, zone: z)
+            }
+            w.endArray()
+        }
+        w.key("repeat_from")
+        w.string(t.repeatFromCompletion ? "completion" : "due")
+        w.key("reminders")
+        w.beginArray()
+        for reminder in t.reminders {
+            w.element()
+            reminder.write(to: w)
+        }
+        w.endArray()
+        w.key("channels")
+        w.strings(channels)
+        w.key("source")
+        w.string(t.source)
+        w.key("read_only")
+        w.bool(t.source.hasPrefix("feed:"))
+        w.times(t.start, "start", "start_local", zone: z, allDay: t.allDay)
+        w.times(t.due, "due", "due_local", zone: z, allDay: t.allDay)
         let end: WallTime? = t.kind == .event ? t.start.map { $0.adding(seconds: t.endOffset ?? 0) } : nil
-        try AgendaRow.times(&c, end, .end, .endLocal, zone: z, allDay: t.allDay)
-        try c.encode(current?.isOverdue(now: now) ?? false, forKey: .overdue)
-        if let next { try c.encode(AgendaRow(next, now: now), forKey: .next) }
+        w.times(end, "end", "end_local", zone: z, allDay: t.allDay)
+        w.key("overdue")
+        w.bool(current?.isOverdue(now: now) ?? false)
+        if let next {
+            w.key("next")
+            AgendaRow(next, now: now).write(to: w)
+        }
         if !t.overrides.isEmpty {
-            var list = c.nestedUnkeyedContainer(forKey: .overrides)
+            w.key("overrides")
+            w.beginArray()
             for (key, o) in t.overrides.sorted(by: { $0.key < $1.key }) {
                 guard let wall = WallTime(key) else { continue }
-                var item = list.nestedContainer(keyedBy: OverrideKeys.self)
-                try item.encode(Self.occurrenceText(wall, zone: z), forKey: .occurrence)
-                if let v = o.title { try item.encode(v, forKey: .title) }
-                if let v = o.status { try item.encode(v.rawValue, forKey: .status) }
-                if let v = o.location { try item.encode(v, forKey: .location) }
-                if let v = o.notes { try item.encode(v, forKey: .notes) }
-                try AgendaRow.times(&item, o.start.flatMap { WallTime($0) }, .start, .startLocal, zone: z, allDay: t.allDay)
-                if o.due != nil { try AgendaRow.times(&item, o.due.flatMap { WallTime($0) }, .due, .dueLocal, zone: z, allDay: t.allDay) }
-                if o.end != nil { try AgendaRow.times(&item, o.end.flatMap { WallTime($0) }, .end, .endLocal, zone: z, allDay: t.allDay) }
+                w.element()
+                w.beginObject()
+                w.key("occurrence")
+                w.occurrenceText(wall, zone: z)
+                if let v = o.title {
+                    w.key("title")
+                    w.string(v)
+                }
+                if let v = o.status {
+                    w.key("status")
+                    w.string(v.rawValue)
+                }
+                if let v = o.location {
+                    w.key("location")
+                    w.string(v)
+                }
+                if let v = o.notes {
+                    w.key("notes")
+                    w.string(v)
+                }
+                w.times(o.start.flatMap { WallTime($0) }, "start", "start_local", zone: z, allDay: t.allDay)
+                if o.due != nil { w.times(o.due.flatMap { WallTime($0) }, "due", "due_local", zone: z, allDay: t.allDay) }
+                if o.end != nil { w.times(o.end.flatMap { WallTime($0) }, "end", "end_local", zone: z, allDay: t.allDay) }
+                w.endObject()
             }
+            w.endArray()
         }
-        if let deleted = t.deletedAt { try c.encode(ISO8601.string(deleted), forKey: .deletedAt) }
+        if let deleted = t.deletedAt {
+            w.key("deleted_at")
+            w.instant(deleted)
+        }
+        w.endObject()
     }
-
-    static func occurrenceText(_ wall: WallTime, zone: Zone) -> String {
-        wall.isDate ? wall.text : TimeInput.utcString(zone.instant(wall))
-    }
-
 }
 
 /// `tasks.list`'s result, written straight into the reply.
-struct TaskListResult: CallResult, Encodable {
+struct TaskListResult: CallResult {
     var tasks: [TaskRow]
     var count: Int
     var truncated: Bool
+
+    func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
+        JSONDirectWriter.write(into: &out, scrubber: scrubber) { w in
+            // A task is about a kilobyte.
+            w.reserve(tasks.count * 1100)
+            w.beginObject()
+            w.key("tasks")
+            w.beginArray()
+            for task in tasks {
+                w.element()
+                task.write(to: w)
+            }
+            w.endArray()
+            w.key("count")
+            w.int(count)
+            w.key("truncated")
+            w.bool(truncated)
+            w.endObject()
+        }
+    }
 }
