@@ -5,7 +5,7 @@ import NIOCore
 import NIOExtras
 import NIOPosix
 
-public enum ClientError: Error, CustomStringConvertible, Equatable {
+public enum ClientError: LocalizedError, CustomStringConvertible, Equatable {
     /// Nothing answers at the socket path.
     case unreachable(path: String, reason: String)
     /// The daemon closed the connection before replying.
@@ -19,6 +19,9 @@ public enum ClientError: Error, CustomStringConvertible, Equatable {
         case .malformedReply(let text): "assistantd sent a reply that is not JSON-RPC: \(text)"
         }
     }
+
+    /// What Foundation's `localizedDescription` shows ("error 2" otherwise).
+    public var errorDescription: String? { description }
 }
 
 /// A server-to-client notification (`notice`, `progress`).
@@ -162,6 +165,12 @@ public final class AssistantConnection: Sendable {
 
     public func close() async {
         try? await channel.close()
+    }
+
+    /// Closes the connection without waiting (a cancellation handler cannot wait): the daemon
+    /// cancels the calls in flight on it, and the waiting calls here end with `disconnected`.
+    public func hangUp() {
+        channel.close(promise: nil)
     }
 
     /// Completes when the daemon closes the connection.

@@ -111,6 +111,103 @@ struct MCPTests {
         _ = try await daemon.exitStatus()
     }
 
+    /// A calendar of `count` to-dos (the import reports progress every 10 000).
+    static func todos(_ count: Int) -> String {
+        var ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+        ics.reserveCapacity(count * 120)
+        for i in 0..<count {
+            ics += "BEGIN:VTODO\r\nUID:todo-\(i)@test\r\nDTSTAMP:20261101T000000Z\r\nSUMMARY:To-do \(i)\r\nEND:VTODO\r\n"
+        }
+        return ics + "END:VCALENDAR\r\n"
+    }
+
+    /// The rest of a session, with the Python SDK: progress on an import, a cancelled import
+    /// (the daemon's calls in flight empty, nothing is added), the resources and a template, a
+    /// resource read, the prompts with the views they embed, a subscription told of a change,
+    /// and notices as log messages.
+    @Test(.timeLimit(.minutes(3)))
+    func progressCancellationResourcesPromptsAndNotices() async throws {
+        let daemon = try await DaemonProcess.started()
+        let small = daemon.directory.write("small.ics", Self.todos(10_001))
+        let big = daemon.directory.write("big.ics", Self.todos(30_000))
+        let data = try await Peers.outputOrError(
+            Peers.python, [Peers.script("mcp_client.py"), Binaries.assistantctl, daemon.socketPath, "--session", small, big]
+        ).get()
+        let seen = try JSONValue.decode(String(decoding: data, as: UTF8.self))
+
+        // Progress: the daemon's report at 10 000 items, with its bytes read of the file's.
+        #expect(seen["import"]?["isError"] == false)
+        #expect(seen["import"]?["structured"]?["todos"] == 10_001)
+        let progress = try #require(seen["import"]?["progress"]?.arrayValue)
+        #expect(progress.first?["message"] == "read 10000 tasks and events", "\(progress)")
+        let done = progress.first?["progress"]?.doubleValue ?? 0
+        #expect(done > 0 && done <= (progress.first?["total"]?.doubleValue ?? 0), "bytes read of the file's size: \(progress)")
+
+        // Cancelled at its first report: the daemon let go of it, and nothing was added.
+        #expect(seen["cancel"]?["reported"] == true)
+        #expect(seen["cancel"]?["finished"] == nil, "the call was not answered after its cancellation")
+        #expect(seen["cancel"]?["in_flight"] == 1, "only the status call itself")
+        #expect(seen["cancel"]?["tasks_after"] == 0)
+
+        // Resources of the plugins set up (Tasks and the logbook here; no Stag or KOS account).
+        #expect(
+            seen["resources"] == [
+                "assistant://logbook/currency", "assistant://tasks/agenda/today", "assistant://tasks/agenda/week", "assistant://tasks/overdue",
+            ])
+        #expect(seen["templates"] == ["assistant://octoprint/{printer}/status", "assistant://octoprint/{printer}/webcam"])
+        #expect(seen["today"]?["occurrences"] == [], "an empty agenda, read through tasks.agenda")
+        #expect(seen["today_mime"] == "application/json")
+        #expect(seen["unknown_resource"]?.stringValue?.contains("Unknown resource") == true)
+        #expect(seen["prompts"] == ["daily_briefing", "plan_week"])
+        #expect(
+            seen["briefing"] == ["text", "assistant://tasks/agenda/today", "assistant://tasks/overdue", "assistant://logbook/currency"],
+            "the prompt, then the views it names that are set up")
+
+        // A reminder's notice: a log message at its level, and the watched agenda updated.
+        #expect(seen["reminder_added"] == true)
+        let logs = try #require(seen["logs"]?.arrayValue)
+        let reminder = logs.first { $0["data"]?["topic"] == "tasks.reminder" }
+        #expect(reminder?["level"] == "info", "\(logs)")
+        #expect(reminder?["logger"] == "tasks")
+        #expect(reminder?["data"]?["title"]?.stringValue?.contains("Check the print") == true)
+        #expect(seen["updated"]?.arrayValue?.contains("assistant://tasks/agenda/today") == true)
+        await daemon.signal(SIGTERM)
+        _ = try await daemon.exitStatus()
+    }
+
+    /// Standard input closed while a call runs: the daemon call is cancelled (its connection is
+    /// hung up), and the process exits with 0.
+    @Test func theEndOfInputMidCallCancelsTheCallAndExitsZero() async throws {
+        let daemon = try await DaemonProcess.started()
+        let big = daemon.directory.write("big.ics", Self.todos(30_000))
+        let lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tasks.import.ics","arguments":{"path":"\#(big)"}}}"#,
+        ]
+        let result = try await runCommand(
+            Binaries.assistantctl, ["mcp"], environment: DaemonProcess.environment(daemon.directory), stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains(#""id":2"#), "the call was not answered: the session ended first")
+        // The daemon hears the hang-up and lets the import go (it rolls back: nothing added).
+        let connection = try await AssistantConnection.connect(socketPath: daemon.socketPath)
+        try await waitForCallsInFlight(connection, atMost: 1)
+        #expect(try await connection.call("tasks.list", params: ["when": "all"])["count"] == 0)
+        await connection.close()
+        await daemon.signal(SIGTERM)
+        _ = try await daemon.exitStatus()
+    }
+
+    /// Returns once the daemon counts at most `count` calls in flight (this status call is one).
+    /// The daemon has no event for it, so status is asked every 50 ms, for up to a minute.
+    func waitForCallsInFlight(_ connection: AssistantConnection, atMost count: Int) async throws {
+        for _ in 0..<1200 {
+            if let total = try await connection.call("status")["calls_in_flight"]?["total"]?.intValue, total <= count { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the daemon still has calls in flight after a minute")
+    }
+
     @Test func withoutADaemonItExitsWith69AndTheHint() async throws {
         let directory = TemporaryDirectory()
         let result = try await runCommand(

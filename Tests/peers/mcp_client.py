@@ -1,6 +1,10 @@
 """The official Python MCP SDK as the client of `assistantctl mcp` over stdio.
 
     mcp_client.py ASSISTANTCTL SOCKET [--allow-destructive]
+    mcp_client.py ASSISTANTCTL SOCKET --session ICS_FILE BIG_ICS_FILE
+
+The second form checks the rest of a session: progress and cancellation on imports, the
+resources, a subscription, the prompts and notices as log messages.
 
 Runs the handshake, lists the tools, checks every input and output schema with jsonschema
 (Draft 2020-12), calls a few tools, and prints one JSON object with what it saw, for the Swift
@@ -16,8 +20,121 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 
+async def session_checks(ctl, socket, ics, big_ics):
+    """Progress on an import, a cancelled import, resources, a subscription, prompts, logging."""
+    import datetime
+
+    import anyio
+    import mcp.types as types
+
+    params = StdioServerParameters(command=ctl, args=["mcp"], env=dict(os.environ, ASSISTANT_SOCKET=socket))
+    out = {}
+    logs = []
+    updated = []
+    got_log = anyio.Event()
+    got_update = anyio.Event()
+
+    async def on_log(params):
+        logs.append({"level": params.level, "logger": params.logger, "data": params.data})
+        got_log.set()
+
+    async def on_message(message):
+        if isinstance(message, types.ServerNotification) and isinstance(message.root, types.ResourceUpdatedNotification):
+            updated.append(str(message.root.params.uri))
+            got_update.set()
+
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, logging_callback=on_log, message_handler=on_message) as session:
+            await session.initialize()
+            await session.set_logging_level("info")
+
+            # Progress: the daemon's reports on an import reach the client as notifications/progress.
+            progress = []
+
+            async def on_progress(done, total, message):
+                progress.append({"progress": done, "total": total, "message": message})
+
+            result = await session.call_tool("tasks.import.ics", {"path": ics, "dry_run": True}, progress_callback=on_progress)
+            out["import"] = {"isError": bool(result.isError), "structured": result.structuredContent, "progress": progress}
+
+            # Cancellation: a long import cancelled at its first progress report; the daemon's
+            # calls in flight then empty, and nothing was added.
+            first_report = anyio.Event()
+
+            async def on_big_progress(done, total, message):
+                first_report.set()
+
+            cancelled = {"reported": False}
+            async with anyio.create_task_group() as group:
+                async def big_import():
+                    # The id the SDK gives this request (its ids count up): the Python SDK does not
+                    # tell the server when a call is cancelled, so the client says so itself.
+                    cancelled["id"] = session._request_id
+                    try:
+                        await session.call_tool("tasks.import.ics", {"path": big_ics}, progress_callback=on_big_progress)
+                        cancelled["finished"] = True
+                    except anyio.get_cancelled_exc_class():
+                        cancelled["cancelled"] = True
+                        raise
+                group.start_soon(big_import)
+                with anyio.fail_after(60):
+                    await first_report.wait()
+                cancelled["reported"] = True
+                await session.send_notification(types.ClientNotification(types.CancelledNotification(
+                    params=types.CancelledNotificationParams(requestId=cancelled["id"], reason="the test cancels it"))))
+                group.cancel_scope.cancel()
+            in_flight = None
+            with anyio.fail_after(60):
+                while True:
+                    status = await session.call_tool("status", {})
+                    in_flight = status.structuredContent["calls_in_flight"]["total"]
+                    # Only this status call itself may be in flight.
+                    if in_flight <= 1:
+                        break
+                    await anyio.sleep(0.05)
+            listed = await session.call_tool("tasks.list", {"when": "all"})
+            cancelled["in_flight"] = in_flight
+            cancelled["tasks_after"] = listed.structuredContent["count"]
+            out["cancel"] = cancelled
+
+            # Resources, a template, a read, the prompts.
+            resources = (await session.list_resources()).resources
+            out["resources"] = sorted(str(r.uri) for r in resources)
+            templates = (await session.list_resource_templates()).resourceTemplates
+            out["templates"] = sorted(t.uriTemplate for t in templates)
+            today = await session.read_resource("assistant://tasks/agenda/today")
+            out["today"] = json.loads(today.contents[0].text)
+            out["today_mime"] = today.contents[0].mimeType
+            try:
+                await session.read_resource("assistant://nothing/here")
+                out["unknown_resource"] = "answered"
+            except Exception as error:
+                out["unknown_resource"] = str(error)
+            prompts = (await session.list_prompts()).prompts
+            out["prompts"] = sorted(p.name for p in prompts)
+            briefing = await session.get_prompt("daily_briefing")
+            out["briefing"] = [m.content.type if m.content.type != "resource" else str(m.content.resource.uri) for m in briefing.messages]
+
+            # A subscription and notices as log messages: a reminder due in two seconds.
+            await session.subscribe_resource("assistant://tasks/agenda/today")
+            at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            due = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            added = await session.call_tool("tasks.add", {"title": "Check the print", "due": due, "reminders": [{"at": at}]})
+            out["reminder_added"] = not added.isError
+            with anyio.fail_after(60):
+                await got_log.wait()
+                await got_update.wait()
+            out["logs"] = logs
+            out["updated"] = updated
+    print(json.dumps(out, ensure_ascii=False))
+
+
 async def main():
     ctl, socket = sys.argv[1], sys.argv[2]
+    if "--session" in sys.argv:
+        index = sys.argv.index("--session")
+        await session_checks(ctl, socket, sys.argv[index + 1], sys.argv[index + 2])
+        return
     args = ["mcp"] + (["--allow-destructive"] if "--allow-destructive" in sys.argv else [])
     params = StdioServerParameters(command=ctl, args=args, env=dict(os.environ, ASSISTANT_SOCKET=socket))
     out = {}

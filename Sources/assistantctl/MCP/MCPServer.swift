@@ -2,44 +2,205 @@ import AssistantClient
 import Foundation
 import Logging
 import MCP
+import Synchronization
 import SystemPackage
 
 /// `assistantctl mcp`: the daemon's methods as MCP tools on standard input and output. The only
 /// file that sees the MCP SDK's types (it is pre-1.0); the rules are `ToolCatalog`'s.
 enum MCPServer {
-    static func run(link: DaemonLink, catalog: ToolCatalog, version: String) async throws {
+    static func run(
+        link: DaemonLink, catalog: ToolCatalog, resources: ResourceCatalog, zone: TimeZone, version: String,
+        notices: AssistantConnection?
+    ) async throws {
         let server = Server(
             name: "assistantd", version: version,
             instructions: "Tools for the daemon assistantd: tasks and reminders, the IS/STAG and KOS study systems, 3D printers "
                 + "behind OctoPrint, and an EASA pilot logbook. `today` gives the whole day at once; each tool's name is the daemon's method.",
-            capabilities: .init(tools: .init(listChanged: false)))
+            capabilities: .init(
+                logging: .init(), prompts: .init(listChanged: false), resources: .init(subscribe: true, listChanged: false),
+                tools: .init(listChanged: false)))
+        let session = Session()
         let tools = catalog.tools.map(tool)
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: tools) }
-        await server.withMethodHandler(CallTool.self) { params in
-            let found: ToolCatalog.Tool
-            switch catalog.tool(params.name) {
-            case .success(let tool): found = tool
-            case .failure(.unknown(let name)): throw MCPError.invalidParams("Unknown tool: \(name)")
-            case .failure(.notExposed(let name, let reason)):
-                return .init(content: [.text(text: "\(name) is not offered to assistants: \(reason).", annotations: nil, _meta: nil)], isError: true)
-            case .failure(.destructive(let name)):
-                return .init(
-                    content: [
-                        .text(
-                            text:
-                                "\(name) is destructive and not offered: set allow_destructive = true under [mcp] in the daemon's config.toml "
-                                + "(or run assistantctl mcp --allow-destructive) to offer it.",
-                            annotations: nil, _meta: nil)
-                    ], isError: true)
+        await server.withMethodHandler(CallTool.self) { [weak server] params in
+            try await call(params, catalog: catalog, link: link, server: server)
+        }
+        await server.withMethodHandler(ListResources.self) { _ in
+            .init(
+                resources: resources.resources.map {
+                    Resource(name: $0.name, uri: $0.uri, description: $0.description, mimeType: "application/json")
+                })
+        }
+        await server.withMethodHandler(ListResourceTemplates.self) { _ in
+            .init(templates: ResourceCatalog.printerTemplates.map { Resource.Template(uriTemplate: $0.uri, name: $0.name, mimeType: $0.mimeType) })
+        }
+        await server.withMethodHandler(ReadResource.self) { params in
+            .init(contents: [try await read(params.uri, resources: resources, zone: zone, link: link)])
+        }
+        await server.withMethodHandler(ResourceSubscribe.self) { params in
+            await session.subscribe(params.uri)
+            return .init()
+        }
+        await server.withMethodHandler(ResourceUnsubscribe.self) { params in
+            await session.unsubscribe(params.uri)
+            return .init()
+        }
+        await server.withMethodHandler(SetLoggingLevel.self) { params in
+            await session.setLevel(params.level)
+            return .init()
+        }
+        await server.withMethodHandler(ListPrompts.self) { _ in
+            .init(prompts: ResourceCatalog.prompts.map { Prompt(name: $0.name, description: $0.description) })
+        }
+        await server.withMethodHandler(GetPrompt.self) { params in
+            guard let prompt = ResourceCatalog.prompts.first(where: { $0.name == params.name }) else {
+                throw MCPError.invalidParams("Unknown prompt: \(params.name)")
             }
-            let arguments = try JSONValue(encoding: params.arguments ?? [:])
-            let result = try await link.call(found.name, arguments)
-            let answer = ToolCatalog.answer(result, for: found)
-            let structured: Value? = try value(answer.structured)
-            return .init(content: [.text(text: answer.text, annotations: nil, _meta: nil)], structuredContent: structured, isError: answer.isError)
+            var messages: [Prompt.Message] = [.user(.text(text: prompt.text))]
+            // The views the prompt names, as they are now (those of plugins not set up are left out).
+            for uri in prompt.uris where resources.resources.contains(where: { $0.uri == uri }) {
+                if let content = try? await read(uri, resources: resources, zone: zone, link: link) {
+                    messages.append(.user(.resource(resource: content)))
+                }
+            }
+            return .init(description: prompt.description, messages: messages)
         }
         try await server.start(transport: LineTransport())
-        await server.waitUntilCompleted()
+        // Notices reach the client as log messages, and as updates of the resources it watches,
+        // for as long as the session lasts (the child task ends with it).
+        await withTaskGroup(of: Void.self) { group in
+            if let notices {
+                group.addTask { await forward(notices, to: server, session: session) }
+            }
+            await server.waitUntilCompleted()
+            group.cancelAll()
+        }
+        // The end of input: nothing more is sent (the calls still running are hung up next, and
+        // their failures are not answered to a client that has gone).
+        await server.stop()
+    }
+
+    /// A tool call: the daemon's answer as structured content and text, progress passed on.
+    static func call(_ params: CallTool.Parameters, catalog: ToolCatalog, link: DaemonLink, server: Server?) async throws -> CallTool.Result {
+        let found: ToolCatalog.Tool
+        switch catalog.tool(params.name) {
+        case .success(let tool): found = tool
+        case .failure(.unknown(let name)): throw MCPError.invalidParams("Unknown tool: \(name)")
+        case .failure(.notExposed(let name, let reason)):
+            return .init(content: [.text(text: "\(name) is not offered to assistants: \(reason).", annotations: nil, _meta: nil)], isError: true)
+        case .failure(.destructive(let name)):
+            return .init(
+                content: [
+                    .text(
+                        text:
+                            "\(name) is destructive and not offered: set allow_destructive = true under [mcp] in the daemon's config.toml "
+                            + "(or run assistantctl mcp --allow-destructive) to offer it.",
+                        annotations: nil, _meta: nil)
+                ], isError: true)
+        }
+        let arguments = try JSONValue(encoding: params.arguments ?? [:])
+        var progress: (@Sendable (ServerNotification) async -> Void)?
+        if let token = params._meta?.progressToken, let server {
+            let steps = Counter()
+            progress = { [weak server] report in
+                guard let server else { return }
+                // MCP's progress only grows: the daemon's `done` when it says, else a count.
+                let done = report.params["done"]?.doubleValue ?? Double(steps.next())
+                try? await server.notify(
+                    ProgressNotification.message(
+                        .init(
+                            progressToken: token, progress: done, total: report.params["total"]?.doubleValue,
+                            message: report.params["message"]?.stringValue)))
+            }
+        }
+        let result = try await link.call(found.name, arguments, progress: progress)
+        let answer = ToolCatalog.answer(result, for: found)
+        let structured: Value? = try value(answer.structured)
+        return .init(content: [.text(text: answer.text, annotations: nil, _meta: nil)], structuredContent: structured, isError: answer.isError)
+    }
+
+    /// A resource's content now: its daemon calls' JSON, or a printer's webcam snapshot.
+    static func read(_ uri: String, resources: ResourceCatalog, zone: TimeZone, link: DaemonLink) async throws -> Resource.Content {
+        if let printer = ResourceCatalog.printer(uri, suffix: "/webcam") {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("assistantctl-mcp-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("snapshot.jpg").path
+            if case .failure(let error) = try await link.call("octoprint.webcam.snapshot", ["printer": .string(printer), "out": .string(file)]) {
+                throw MCPError.internalError(error.message)
+            }
+            return .binary(try Data(contentsOf: URL(fileURLWithPath: file)), uri: uri, mimeType: "image/jpeg")
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let now = Date()
+        func day(_ offset: Int) -> String {
+            let date = calendar.date(byAdding: .day, value: offset, to: now) ?? now
+            let c = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        }
+        guard let reads = resources.reads(uri, today: day(0), weekEnd: day(7), tomorrow: day(1)) else {
+            throw MCPError.invalidParams("Unknown resource: \(uri)")
+        }
+        var results: [(ResourceCatalog.Read, JSONValue)] = []
+        for read in reads {
+            switch try await link.call(read.method, read.params) {
+            case .success(let value): results.append((read, value))
+            case .failure(let error): throw MCPError.internalError("\(read.method): \(error.message)")
+            }
+        }
+        return .text(ResourceCatalog.content(results).encodedString(), uri: uri, mimeType: "application/json")
+    }
+
+    /// Notices from the daemon's stream as MCP log messages at or above the client's level, and
+    /// as `notifications/resources/updated` for the watched resources they change.
+    static func forward(_ notices: AssistantConnection, to server: Server, session: Session) async {
+        for await notification in notices.notifications where notification.method == "notice" {
+            let notice = notification.params
+            let topic = notice["topic"]?.stringValue ?? ""
+            let level = Self.level(notice["severity"]?.stringValue)
+            if await session.wants(level) {
+                try? await server.log(level: level, logger: notice["plugin"]?.stringValue, data: (try? value(notice)) ?? .null)
+            }
+            for uri in ResourceCatalog.changed(by: topic, among: await session.watched) {
+                try? await server.notify(ResourceUpdatedNotification.message(.init(uri: uri)))
+            }
+        }
+    }
+
+    /// A notice's severity as an MCP log level.
+    static func level(_ severity: String?) -> LogLevel {
+        switch severity {
+        case "debug": .debug
+        case "warning": .warning
+        case "error": .error
+        case "critical": .critical
+        default: .info
+        }
+    }
+
+    /// What the client asked of this session: the least log level, the resources it watches.
+    actor Session {
+        private var least: LogLevel = .info
+        private(set) var watched: [String] = []
+
+        func setLevel(_ level: LogLevel) { least = level }
+        func wants(_ level: LogLevel) -> Bool {
+            (LogLevel.allCases.firstIndex(of: level) ?? 0) >= (LogLevel.allCases.firstIndex(of: least) ?? 0)
+        }
+        func subscribe(_ uri: String) { if !watched.contains(uri) { watched.append(uri) } }
+        func unsubscribe(_ uri: String) { watched.removeAll { $0 == uri } }
+    }
+
+    /// Steps of a progress report that gives no `done` of its own.
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func next() -> Int {
+            count.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 
     static func tool(_ tool: ToolCatalog.Tool) -> Tool {
@@ -66,23 +227,88 @@ enum MCPServer {
     }
 }
 
-/// The daemon connection a session calls through, made again when the daemon closed it (a
-/// restart, a request over its line limit), so one bad call does not end the session.
+/// The daemon connections a session calls through: each call has a connection to itself for as
+/// long as it runs (kept for the next call afterwards), so that cancelling one call can hang up
+/// its connection, which is how the daemon hears of it (it cancels the call; nothing is
+/// half-written), and so that a call's progress notifications are its own. A connection the
+/// daemon closed (a restart, a request over its line limit) is not used again.
 actor DaemonLink {
-    private var connection: AssistantConnection
+    private var idle: [AssistantConnection]
+    private var all: [ObjectIdentifier: AssistantConnection] = [:]
     private let connect: @Sendable () async throws -> AssistantConnection
+    /// Idle connections kept at most (a burst of parallel calls opens more, then they close).
+    static let kept = 4
 
     init(_ connection: AssistantConnection, connect: @escaping @Sendable () async throws -> AssistantConnection) {
-        self.connection = connection
+        idle = [connection]
+        all[ObjectIdentifier(connection)] = connection
         self.connect = connect
     }
 
-    func call(_ method: String, _ params: JSONValue) async throws -> Result<JSONValue, RPCError> {
-        if connection.isClosed { connection = try await connect() }
-        return try await connection.callResult(method, params: params)
+    private func checkout(fresh: Bool) async throws -> AssistantConnection {
+        while !fresh, let connection = idle.popLast() {
+            if !connection.isClosed { return connection }
+            all[ObjectIdentifier(connection)] = nil
+        }
+        let connection = try await connect()
+        all[ObjectIdentifier(connection)] = connection
+        return connection
     }
 
-    func close() async { await connection.close() }
+    private func checkin(_ connection: AssistantConnection, reuse: Bool) async {
+        if reuse, !connection.isClosed, idle.count < Self.kept {
+            idle.append(connection)
+        } else {
+            all[ObjectIdentifier(connection)] = nil
+            await connection.close()
+        }
+    }
+
+    /// Calls `method`; `progress` hears the daemon's progress reports for this call. A
+    /// cancelled task hangs the call's connection up and throws `CancellationError`.
+    nonisolated func call(
+        _ method: String, _ params: JSONValue, progress: (@Sendable (ServerNotification) async -> Void)? = nil
+    ) async throws -> Result<JSONValue, RPCError> {
+        // A call with progress gets a fresh connection: its notifications are read for this call
+        // alone, and the stream is not read again by another.
+        let connection = try await checkout(fresh: progress != nil)
+        do {
+            let outcome = try await withTaskCancellationHandler {
+                guard let progress else { return try await connection.callResult(method, params: params) }
+                return try await withThrowingTaskGroup(of: Result<JSONValue, RPCError>?.self) { group in
+                    group.addTask {
+                        for await notification in connection.notifications where notification.method == "progress" {
+                            await progress(notification)
+                        }
+                        return nil
+                    }
+                    group.addTask { try await connection.callResult(method, params: params) }
+                    while let next = try await group.next() {
+                        if let outcome = next {
+                            group.cancelAll()
+                            return outcome
+                        }
+                    }
+                    throw CancellationError()
+                }
+            } onCancel: {
+                connection.hangUp()
+            }
+            try Task.checkCancellation()
+            await checkin(connection, reuse: progress == nil)
+            return outcome
+        } catch {
+            await checkin(connection, reuse: false)
+            if Task.isCancelled { throw CancellationError() }
+            throw error
+        }
+    }
+
+    func close() async {
+        for connection in all.values { await connection.close() }
+        all = [:]
+        idle = []
+    }
 }
 
 /// MCP's stdio transport, bounded: a message is one line of at most `maxLine` bytes. Written here
