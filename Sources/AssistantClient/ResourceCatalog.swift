@@ -21,6 +21,10 @@ public struct ResourceCatalog: Sendable {
         public var part: String?
         /// Rows of this array member are kept only when their `state` is this (Stag's registered exams).
         public var onlyState: String?
+
+        public init(method: String, params: JSONValue, part: String? = nil, onlyState: String? = nil) {
+            (self.method, self.params, self.part, self.onlyState) = (method, params, part, onlyState)
+        }
     }
 
     public static let all: [Resource] = [

@@ -56,6 +56,8 @@ struct MCPTests {
         #expect(calls["missing"]?["text"]?.stringValue?.contains("'title'") == true)
         #expect(calls["missing"]?["structured"]?["data"]?["param"] == "title")
         #expect(calls["wrong_type"]?["structured"]?["data"]?["param"] == "limit")
+        #expect(calls["unknown_argument"]?["isError"] == true)
+        #expect(calls["unknown_argument"]?["structured"]?["data"]?["param"] == "bogus")
         #expect(calls["delete"]?["isError"] == true)
         #expect(calls["delete"]?["text"]?.stringValue?.contains("--allow-destructive") == true)
         #expect(calls["vault"]?["text"]?.stringValue?.contains("not offered to assistants") == true)

@@ -179,6 +179,7 @@ async def main():
             calls["list"] = await call("tasks.list", {"when": "all"})
             calls["missing"] = await call("tasks.add", {})
             calls["wrong_type"] = await call("tasks.list", {"limit": "many"})
+            calls["unknown_argument"] = await call("tasks.list", {"bogus": 1})
             calls["delete"] = await call("tasks.delete", {"id": "nothing"})
             calls["vault"] = await call("vault.list", {})
             try:
