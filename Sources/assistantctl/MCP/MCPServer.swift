@@ -65,12 +65,25 @@ enum MCPServer {
             }
             return .init(description: prompt.description, messages: messages)
         }
-        try await server.start(transport: LineTransport())
+        // The tool list never changes in a session: it is encoded once, and the transport
+        // answers `tools/list` with those bytes (the SDK's response path re-encodes every result
+        // through its `Value` with Foundation's coders: 250 ms for the 220 tools, each time).
+        let transport = LineTransport()
+        await transport.answer("tools/list", with: try JSONEncoder().encode(ListTools.Result(tools: tools)))
+        try await server.start(transport: transport)
         // Notices reach the client as log messages, and as updates of the resources it watches,
         // for as long as the session lasts (the child task ends with it).
         await withTaskGroup(of: Void.self) { group in
             if let notices {
                 group.addTask { await forward(notices, to: server, session: session) }
+            }
+            // Tool calls the transport took aside, each a child of this session.
+            group.addTask {
+                await withTaskGroup(of: Void.self) { calls in
+                    for await request in transport.toolCalls {
+                        calls.addTask { await DirectCall.handle(request, catalog: catalog, link: link, transport: transport) }
+                    }
+                }
             }
             await server.waitUntilCompleted()
             group.cancelAll()
@@ -232,46 +245,65 @@ enum MCPServer {
 /// its connection, which is how the daemon hears of it (it cancels the call; nothing is
 /// half-written), and so that a call's progress notifications are its own. A connection the
 /// daemon closed (a restart, a request over its line limit) is not used again.
-actor DaemonLink {
-    private var idle: [AssistantConnection]
-    private var all: [ObjectIdentifier: AssistantConnection] = [:]
+final class DaemonLink: Sendable {
+    private struct Pool {
+        var idle: [AssistantConnection] = []
+        var all: [ObjectIdentifier: AssistantConnection] = [:]
+    }
+    // A lock, not an actor: a call takes a connection and gives it back without a hop to
+    // another executor each time (measured in the call's overhead).
+    private let pool = Mutex(Pool())
     private let connect: @Sendable () async throws -> AssistantConnection
     /// Idle connections kept at most (a burst of parallel calls opens more, then they close).
     static let kept = 4
 
     init(_ connection: AssistantConnection, connect: @escaping @Sendable () async throws -> AssistantConnection) {
-        idle = [connection]
-        all[ObjectIdentifier(connection)] = connection
+        pool.withLock {
+            $0.idle = [connection]
+            $0.all[ObjectIdentifier(connection)] = connection
+        }
         self.connect = connect
     }
 
     private func checkout(fresh: Bool) async throws -> AssistantConnection {
-        while !fresh, let connection = idle.popLast() {
-            if !connection.isClosed { return connection }
-            all[ObjectIdentifier(connection)] = nil
+        let reused = pool.withLock { pool -> AssistantConnection? in
+            while !fresh, let connection = pool.idle.popLast() {
+                if !connection.isClosed { return connection }
+                pool.all[ObjectIdentifier(connection)] = nil
+            }
+            return nil
         }
+        if let reused { return reused }
         let connection = try await connect()
-        all[ObjectIdentifier(connection)] = connection
+        pool.withLock { $0.all[ObjectIdentifier(connection)] = connection }
         return connection
     }
 
     private func checkin(_ connection: AssistantConnection, reuse: Bool) async {
-        if reuse, !connection.isClosed, idle.count < Self.kept {
-            idle.append(connection)
-        } else {
-            all[ObjectIdentifier(connection)] = nil
-            await connection.close()
+        let kept = pool.withLock { pool -> Bool in
+            if reuse, !connection.isClosed, pool.idle.count < Self.kept {
+                pool.idle.append(connection)
+                return true
+            }
+            pool.all[ObjectIdentifier(connection)] = nil
+            return false
         }
+        if !kept { await connection.close() }
     }
 
     /// Calls `method`; `progress` hears the daemon's progress reports for this call. A
     /// cancelled task hangs the call's connection up and throws `CancellationError`.
-    nonisolated func call(
-        _ method: String, _ params: JSONValue, progress: (@Sendable (ServerNotification) async -> Void)? = nil
+    func call(
+        _ method: String, _ params: JSONValue, progress: (@Sendable (ServerNotification) async -> Void)? = nil,
+        cancellation: CallCancellation? = nil
     ) async throws -> Result<JSONValue, RPCError> {
         // A call with progress gets a fresh connection: its notifications are read for this call
         // alone, and the stream is not read again by another.
         let connection = try await checkout(fresh: progress != nil)
+        if let cancellation, !cancellation.attach({ connection.hangUp() }) {
+            await checkin(connection, reuse: true)
+            throw CancellationError()
+        }
         do {
             let outcome = try await withTaskCancellationHandler {
                 guard let progress else { return try await connection.callResult(method, params: params) }
@@ -295,19 +327,22 @@ actor DaemonLink {
                 connection.hangUp()
             }
             try Task.checkCancellation()
+            if cancellation?.isCancelled == true { throw CancellationError() }
             await checkin(connection, reuse: progress == nil)
             return outcome
         } catch {
             await checkin(connection, reuse: false)
-            if Task.isCancelled { throw CancellationError() }
+            if Task.isCancelled || cancellation?.isCancelled == true { throw CancellationError() }
             throw error
         }
     }
 
     func close() async {
-        for connection in all.values { await connection.close() }
-        all = [:]
-        idle = []
+        let connections = pool.withLock { pool in
+            defer { pool = Pool() }
+            return Array(pool.all.values)
+        }
+        for connection in connections { await connection.close() }
     }
 }
 
@@ -334,13 +369,83 @@ actor LineTransport: Transport {
 
     func connect() async throws {}
 
-    func disconnect() async { finished = true }
+    /// Requests answered here with a fixed result (by method), not passed to the server.
+    private var fixed: [String: Data] = [:]
 
-    func send(_ data: Data) async throws {
+    /// `tools/call` requests, taken aside for `DirectCall` (see there why), and the cancellation
+    /// of each one running (by its id's JSON).
+    nonisolated let toolCalls: AsyncStream<[String: JSONValue]>
+    private let toolCallsInput: AsyncStream<[String: JSONValue]>.Continuation
+    private nonisolated let running = Mutex([String: CallCancellation]())
+
+    init() {
+        (toolCalls, toolCallsInput) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    nonisolated func started(_ id: JSONValue) -> CallCancellation {
+        let cancellation = CallCancellation()
+        running.withLock { $0[id.encodedString()] = cancellation }
+        return cancellation
+    }
+
+    nonisolated func ended(_ id: JSONValue) {
+        _ = running.withLock { $0.removeValue(forKey: id.encodedString()) }
+    }
+
+    /// Takes a tool call or its cancellation aside; false for any other line (the server's).
+    private func tookAside(_ line: [UInt8]) -> Bool {
+        // Only what names tools/call or a cancellation is parsed here; the rest goes on as it came.
+        guard line.count <= Self.maxLine, line.count < 1 << 20,
+            line.firstRange(of: Self.toolsCall) != nil || line.firstRange(of: Self.cancelled) != nil,
+            case .object(let message)? = try? JSONValue.decode(bytes: line)
+        else { return false }
+        switch message["method"]?.stringValue {
+        case "tools/call" where message["id"] != nil && message["id"] != .null:
+            toolCallsInput.yield(message)
+            return true
+        case "notifications/cancelled":
+            guard let id = message["params"]?["requestId"], let call = running.withLock({ $0[id.encodedString()] }) else { return false }
+            call.cancel()
+            return true
+        default: return false
+        }
+    }
+
+    static let toolsCall = Array("tools/call".utf8)
+    static let cancelled = Array("notifications/cancelled".utf8)
+
+    func answer(_ method: String, with result: Data) {
+        fixed[method] = result
+    }
+
+    /// The fixed answer to `line` when it is a request for one (without a cursor), else nil.
+    private func fixedReply(_ line: [UInt8]) -> Data? {
+        guard !fixed.isEmpty, line.count < 4096, case .object(let request)? = try? JSONValue.decode(bytes: line),
+            let method = request["method"]?.stringValue, let result = fixed[method], let id = request["id"], id != .null,
+            request["params"]?["cursor"] == nil
+        else { return nil }
+        var reply = Data(#"{"jsonrpc":"2.0","id":"#.utf8)
+        reply.append(contentsOf: id.encodedBytes())
+        reply.append(contentsOf: #","result":"#.utf8)
+        reply.append(result)
+        reply.append(UInt8(ascii: "}"))
+        return reply
+    }
+
+    func disconnect() async {
+        finished = true
+        toolCallsInput.finish()
+    }
+
+    /// Nonisolated, under a lock of its own: a tool call's answer is written from its task
+    /// without a hop through this actor.
+    nonisolated func send(_ data: Data) async throws {
         var line = [UInt8](data)
         line.append(UInt8(ascii: "\n"))
-        try Self.writeAll(line)
+        try writing.withLock { _ in try Self.writeAll(line) }
     }
+
+    private nonisolated let writing = Mutex(())
 
     nonisolated func receive() -> AsyncThrowingStream<Data, any Error> {
         AsyncThrowingStream { try await self.nextMessage() }
@@ -366,6 +471,11 @@ actor LineTransport: Transport {
                     continue
                 }
                 if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
+                if let reply = fixedReply(line) {
+                    try await send(reply)
+                    continue
+                }
+                if tookAside(line) { continue }
                 return Data(line)
             }
             scanned = buffer.count
@@ -381,6 +491,7 @@ actor LineTransport: Transport {
             }
             guard let chunk = try await readChunk() else {
                 finished = true
+                toolCallsInput.finish()
                 return nil
             }
             buffer.append(contentsOf: chunk)
@@ -451,5 +562,119 @@ actor LineTransport: Transport {
                 throw MCPError.transportError(Errno(rawValue: errno))
             }
         }
+    }
+}
+
+/// A running call's cancellation: the hang-up of its daemon connection, once attached.
+final class CallCancellation: Sendable {
+    private struct State {
+        var cancelled = false
+        var hangUp: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Attaches the call's hang-up; false when it was cancelled already.
+    func attach(_ hangUp: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state in
+            if state.cancelled { return false }
+            state.hangUp = hangUp
+            return true
+        }
+    }
+
+    func cancel() {
+        let hangUp = state.withLock { state -> (@Sendable () -> Void)? in
+            state.cancelled = true
+            return state.hangUp
+        }
+        hangUp?()
+    }
+}
+
+/// `tools/call` answered beside the SDK, from the request's JSON to the response's bytes with
+/// the daemon's own JSON reader and writer. Written here because the SDK (0.12.1) turns every
+/// request's arguments and every result into its `Value` through Foundation's decoder, which
+/// compiles a regular expression for each string (it looks for data URLs): that was 80 % of a
+/// `tasks.list` call, five times the call over the socket. The answer is MCP's `CallTool`
+/// result as the SDK writes it: `content` with one text block, `structuredContent`, `isError`.
+enum DirectCall {
+    static func handle(_ request: [String: JSONValue], catalog: ToolCatalog, link: DaemonLink, transport: LineTransport) async {
+        let id = request["id"] ?? .null
+        let params = request["params"]?.objectValue ?? [:]
+        guard let name = params["name"]?.stringValue else {
+            return await reply(id, error: -32602, "Invalid params: a tool call needs a name", transport)
+        }
+        let arguments = params["arguments"] ?? [:]
+        guard arguments.objectValue != nil else {
+            return await reply(id, error: -32602, "Invalid params: the arguments of \(name) must be an object", transport)
+        }
+        let found: ToolCatalog.Tool
+        switch catalog.tool(name) {
+        case .success(let tool): found = tool
+        case .failure(.unknown(let name)): return await reply(id, error: -32602, "Unknown tool: \(name)", transport)
+        case .failure(.notExposed(let name, let reason)):
+            return await reply(id, text: "\(name) is not offered to assistants: \(reason).", structured: nil, isError: true, transport)
+        case .failure(.destructive(let name)):
+            return await reply(
+                id,
+                text: "\(name) is destructive and not offered: set allow_destructive = true under [mcp] in the daemon's config.toml "
+                    + "(or run assistantctl mcp --allow-destructive) to offer it.", structured: nil, isError: true, transport)
+        }
+        var progress: (@Sendable (ServerNotification) async -> Void)?
+        if let token = params["_meta"]?["progressToken"], token != .null {
+            let steps = MCPServer.Counter()
+            progress = { report in
+                // MCP's progress only grows: the daemon's `done` when it says, else a count.
+                var fields: [String: JSONValue] = [
+                    "progressToken": token, "progress": report.params["done"] ?? .int(Int64(steps.next())),
+                ]
+                if let total = report.params["total"] { fields["total"] = total }
+                if let message = report.params["message"] { fields["message"] = message }
+                let notification: JSONValue = ["jsonrpc": "2.0", "method": "notifications/progress", "params": .object(fields)]
+                try? await transport.send(Data(notification.encodedBytes()))
+            }
+        }
+        let cancellation = transport.started(id)
+        let result: Result<JSONValue, RPCError>
+        do {
+            result = try await link.call(found.name, arguments, progress: progress, cancellation: cancellation)
+            transport.ended(id)
+        } catch is CancellationError {
+            transport.ended(id)
+            return  // cancelled: MCP sends no answer
+        } catch {
+            transport.ended(id)
+            return await reply(id, error: -32603, "Internal error: \(error.localizedDescription)", transport)
+        }
+        switch result {
+        case .success(let value):
+            // The JSON is written once: it is both the structured content and the text.
+            let json = (found.wrapsResult ? ["result": value] : value).encodedBytes()
+            var response = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+            response += id.encodedBytes()
+            response += Array(#","result":{"content":[{"type":"text","text":"#.utf8)
+            response += JSONValue.string(String(decoding: json, as: UTF8.self)).encodedBytes()
+            response += Array(#"}],"isError":false,"structuredContent":"#.utf8)
+            response += json
+            response += Array("}}".utf8)
+            try? await transport.send(Data(response))
+        case .failure:
+            let answer = ToolCatalog.answer(result, for: found)
+            await reply(id, text: answer.text, structured: answer.structured, isError: answer.isError, transport)
+        }
+    }
+
+    static func reply(_ id: JSONValue, text: String, structured: JSONValue?, isError: Bool, _ transport: LineTransport) async {
+        var result: [String: JSONValue] = ["content": [["type": "text", "text": .string(text)]], "isError": .bool(isError)]
+        if let structured { result["structuredContent"] = structured }
+        let response: JSONValue = ["jsonrpc": "2.0", "id": id, "result": .object(result)]
+        try? await transport.send(Data(response.encodedBytes()))
+    }
+
+    static func reply(_ id: JSONValue, error code: Int, _ message: String, _ transport: LineTransport) async {
+        let response: JSONValue = ["jsonrpc": "2.0", "id": id, "error": ["code": .int(Int64(code)), "message": .string(message)]]
+        try? await transport.send(Data(response.encodedBytes()))
     }
 }
