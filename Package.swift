@@ -351,6 +351,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "mcp-bench",
+            dependencies: ["AssistantClient"],
+            path: "Benchmarks/MCPBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "ping-bench",
             dependencies: ["AssistantClient"],
             path: "Benchmarks/PingBench",
