@@ -51,6 +51,10 @@ struct MCPTests {
         #expect(calls["list"]?["structured"]?["tasks"]?.arrayValue?.map { $0["title"] } == ["Buy filament"])
         #expect(calls["list"]?["valid"] == true)
         #expect(try JSONValue.decode(calls["list"]?["text"]?.stringValue ?? "") == calls["list"]?["structured"], "the text is the same JSON")
+        for name in ["stag.status", "kos.status", "logbook.totals", "octoprint.printers.list", "today"] {
+            #expect(calls[name]?["isError"] == false, "\(name): \(calls[name] ?? .null)")
+            #expect(calls[name]?["valid"] == true, "\(name)'s structured content fits its output schema: \(calls[name] ?? .null)")
+        }
         // A daemon error is a tool error the model can read and correct.
         #expect(calls["missing"]?["isError"] == true)
         #expect(calls["missing"]?["text"]?.stringValue?.contains("'title'") == true)

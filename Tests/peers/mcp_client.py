@@ -177,6 +177,9 @@ async def main():
             calls["ping"] = await call("ping", {})
             calls["add"] = await call("tasks.add", {"title": "Buy filament", "due": "2030-01-01 10:00"})
             calls["list"] = await call("tasks.list", {"when": "all"})
+            # One command of every other plugin, its structured content held to its output schema.
+            for name in ("stag.status", "kos.status", "logbook.totals", "octoprint.printers.list", "today"):
+                calls[name] = await call(name, {})
             calls["missing"] = await call("tasks.add", {})
             calls["wrong_type"] = await call("tasks.list", {"limit": "many"})
             calls["unknown_argument"] = await call("tasks.list", {"bogus": 1})
