@@ -204,6 +204,34 @@ struct MCPTests {
         _ = try await daemon.exitStatus()
     }
 
+    /// A printer's resources against a real OctoPrint with a webcam: its status as JSON and a
+    /// snapshot as an `image/jpeg` blob; an unknown printer is an error that names it.
+    @Test(.enabled(if: Peers.shouldRun(program: OctoPrintPeer.executable)))
+    func aPrintersStatusAndWebcamAreResources() async throws {
+        let octoprint = try await OctoPrintPeer()
+        defer { octoprint.stop() }
+        let cam = try await WebcamPeer()
+        defer { cam.stop() }
+        let daemon = try await DaemonProcess.started()
+        let connection = try await AssistantConnection.connect(socketPath: daemon.socketPath)
+        _ = try await connection.call(
+            "octoprint.printers.add", params: ["name": "mk3", "url": .string(octoprint.url), "api_key": .string(octoprint.apiKey)])
+        _ = try await connection.call(
+            "octoprint.settings.patch", params: ["settings": ["plugins": ["classicwebcam": ["snapshot": .string(cam.snapshotURL)]]]])
+        await connection.close()
+        let data = try await Peers.outputOrError(
+            Peers.python, [Peers.script("mcp_client.py"), Binaries.assistantctl, daemon.socketPath, "--printer", "mk3"]
+        ).get()
+        let seen = try JSONValue.decode(String(decoding: data, as: UTF8.self))
+        #expect(seen["status_mime"] == "application/json")
+        #expect(seen["status"]?["printer"] == "mk3", "\(seen["status"] ?? .null)")
+        #expect(seen["webcam_mime"] == "image/jpeg")
+        #expect(seen["webcam_is_jpeg"] == true)
+        #expect(seen["unknown_printer"]?.stringValue?.contains("nosuch") == true, "\(seen["unknown_printer"] ?? .null)")
+        await daemon.signal(SIGTERM)
+        _ = try await daemon.exitStatus()
+    }
+
     /// Returns once the daemon counts at most `count` calls in flight (this status call is one).
     /// The daemon has no event for it, so status is asked every 50 ms, for up to a minute.
     func waitForCallsInFlight(_ connection: AssistantConnection, atMost count: Int) async throws {

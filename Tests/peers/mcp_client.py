@@ -129,8 +129,35 @@ async def session_checks(ctl, socket, ics, big_ics):
     print(json.dumps(out, ensure_ascii=False))
 
 
+async def printer_checks(ctl, socket, printer):
+    """A printer's resources: its status as JSON, its webcam snapshot as a JPEG blob."""
+    import base64
+
+    params = StdioServerParameters(command=ctl, args=["mcp"], env=dict(os.environ, ASSISTANT_SOCKET=socket))
+    out = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            status = await session.read_resource("assistant://octoprint/%s/status" % printer)
+            out["status_mime"] = status.contents[0].mimeType
+            out["status"] = json.loads(status.contents[0].text)
+            webcam = await session.read_resource("assistant://octoprint/%s/webcam" % printer)
+            jpeg = base64.b64decode(webcam.contents[0].blob)
+            out["webcam_mime"] = webcam.contents[0].mimeType
+            out["webcam_is_jpeg"] = jpeg[:2] == b"\xff\xd8" and jpeg[-2:] == b"\xff\xd9"
+            try:
+                await session.read_resource("assistant://octoprint/nosuch/status")
+                out["unknown_printer"] = "answered"
+            except Exception as error:
+                out["unknown_printer"] = str(error)
+    print(json.dumps(out, ensure_ascii=False))
+
+
 async def main():
     ctl, socket = sys.argv[1], sys.argv[2]
+    if "--printer" in sys.argv:
+        await printer_checks(ctl, socket, sys.argv[sys.argv.index("--printer") + 1])
+        return
     if "--session" in sys.argv:
         index = sys.argv.index("--session")
         await session_checks(ctl, socket, sys.argv[index + 1], sys.argv[index + 2])
