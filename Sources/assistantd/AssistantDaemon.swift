@@ -120,7 +120,7 @@ struct ReloadService: Service {
                 for warning in loaded.warnings { logger.warning("\(warning)") }
                 logger.info("configuration reloaded", metadata: ["file": "\(loaded.path ?? "defaults")"])
             } catch {
-                logger.error("configuration reload failed; keeping the running configuration", metadata: ["error": "\(error)"])
+                logger.error("configuration reload failed; keeping the running configuration", metadata: ["error": "\(ErrorText.sentence(error))"])
             }
         }
     }

@@ -168,8 +168,12 @@ public final class TestHost: Sendable {
         return pool
     }()
 
-    /// A plugin's own error code is one its manifest declares, in its block.
+    /// A plugin's own error code is one its manifest declares, in its block; and its text reads
+    /// as a sentence (no Swift debug form, no Foundation `Error Domain=`).
     public func checkErrorCode(of method: String, _ error: RPCError, sourceLocation: SourceLocation = #_sourceLocation) {
+        if let debug = Self.debugForm(in: error.json) {
+            Issue.record("\(method) answered an error a person cannot read: \(debug)", sourceLocation: sourceLocation)
+        }
         guard ErrorBlock.pluginSpace.contains(error.code), let plugin = host.dispatcher.methods[method]?.pluginID else { return }
         let codes = host.supervisor(plugin)?.manifest.errors?.codes ?? [:]
         if codes[error.code] == nil {
@@ -188,6 +192,24 @@ public final class TestHost: Sendable {
         guard let schema = host.dispatcher.methods[method]?.descriptor.result else { return nil }
         let problems = schema.problems(in: value)
         return problems.isEmpty ? nil : "\(method)'s result does not fit its schema:\n" + problems.joined(separator: "\n")
+    }
+
+    /// The first string in `value` with a debug form in it, if any.
+    public static func debugForm(in value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): ["RPCError(", "Error Domain="].contains { text.contains($0) } ? text : nil
+        case .array(let items): items.lazy.compactMap(debugForm(in:)).first
+        case .object(let members): members.values.lazy.compactMap(debugForm(in:)).first
+        default: nil
+        }
+    }
+
+    /// What `jobs.list` and `status` show a person (last errors, plugin details) reads as sentences.
+    func checkPersonTexts() async {
+        for method in ["jobs.list", "status"] {
+            guard case .success(let value)? = try? await call(method) else { continue }
+            if let debug = Self.debugForm(in: value) { Issue.record("\(method) shows an error a person cannot read: \(debug)") }
+        }
     }
 
     private let stopped = NIOLockedValueBox(false)
@@ -224,6 +246,7 @@ public final class TestHost: Sendable {
         }
         if first {
             await checkNoticeTopics()
+            await checkPersonTexts()
             await host.shutdown()
             await running.withLockedValue { $0 }?.value
         }

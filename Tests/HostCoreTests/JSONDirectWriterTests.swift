@@ -169,3 +169,22 @@ private struct Nullable: Encodable {
         try c.encode(row.day, forKey: .day)
     }
 }
+
+/// Errors as the sentences people read.
+struct ErrorTextTests {
+    struct Plain: Error {}
+
+    @Test func everyKindOfErrorReadsAsASentence() throws {
+        #expect(ErrorText.sentence(RPCError.internalError("boom")) == "Internal error: boom")
+        #expect("\(RPCError.internalError("boom"))" == "Internal error: boom", "interpolation is the message too")
+        #expect(String(reflecting: RPCError.internalError("boom")).hasPrefix("RPCError(code: -32603"), "the debug form stays for debugging")
+        let missing = ErrorText.sentence(CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/nowhere/x"]))
+        #expect(!missing.contains("Error Domain="), "\(missing)")
+        #expect(!ErrorText.sentence(NSError(domain: NSPOSIXErrorDomain, code: 2)).contains("Error Domain="))
+        #expect(ErrorText.sentence(CancellationError()) == "it was cancelled")
+        struct Row: Decodable { var n: Int }
+        let decoding = try #require(throws: DecodingError.self) { try JSONDecoder().decode(Row.self, from: Data(#"{"n":"x"}"#.utf8)) }
+        #expect(ErrorText.sentence(decoding).hasPrefix("n: "), "\(ErrorText.sentence(decoding))")
+        #expect(ErrorText.sentence(Plain()) == "Plain()")
+    }
+}

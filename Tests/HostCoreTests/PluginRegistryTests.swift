@@ -428,6 +428,10 @@ import Testing
         echo.jobFailures.withLockedValue { $0 = 2 }
         let first = try await host.call("jobs.run", ["id": "echo.tick"]).get()
         #expect(first["last_outcome"] == "failed")
+        // The error as a person reads it, in jobs.list too: the message, never a Swift debug form.
+        #expect(first["last_error"] == "Internal error: tick failed on purpose")
+        let listed = try await host.call("jobs.list").get().arrayValue?.first { $0["id"] == "echo.tick" }
+        #expect(listed?["last_error"] == "Internal error: tick failed on purpose")
         _ = try await host.call("jobs.run", ["id": "echo.tick"]).get()
         let third = try await host.call("jobs.run", ["id": "echo.tick"]).get()
         #expect(third["last_outcome"] == "ok")

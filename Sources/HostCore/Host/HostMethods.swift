@@ -294,7 +294,8 @@ enum HostMethods {
             // A whole-database copy: on NIO's thread pool, not a cooperative thread.
             let store = host.store
             do { try await runBlocking { try store.backup(to: path) } } catch {
-                throw RPCError(code: RPCErrorCode.internalError, message: "Backup failed: \(error)", data: ["path": .string(path)])
+                throw RPCError(
+                    code: RPCErrorCode.internalError, message: "Backup failed: \(ErrorText.sentence(error))", data: ["path": .string(path)])
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             return ["path": .string(path), "bytes": .int(Int64(size))]

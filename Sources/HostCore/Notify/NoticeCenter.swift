@@ -186,7 +186,7 @@ public actor NoticeCenter {
                 }
             }
         } catch {
-            logger.error("cannot read the outbox", metadata: ["error": "\(error)"])
+            logger.error("cannot read the outbox", metadata: ["error": "\(ErrorText.sentence(error))"])
             return now.addingTimeInterval(baseRetryDelay)
         }
         for (sinkName, noticeID, attempts, notice, directTo, bcc) in due {
@@ -209,7 +209,7 @@ public actor NoticeCenter {
                 }
             } catch {
                 let delay = Backoff(base: baseRetryDelay, maximum: maximumRetryDelay, jitter: retryJitter).delay(afterFailures: attempts + 1)
-                let message = redactor.redact("\(error)")
+                let message = redactor.redact(ErrorText.sentence(error))
                 // Log the first failure of a delivery loudly, the retries quietly.
                 if attempts == 0 {
                     logger.warning("notice delivery failed; will retry", metadata: ["sink": "\(sinkName)", "error": "\(message)"])

@@ -123,7 +123,7 @@ public actor PluginSupervisor {
                 do { try await clock.sleep(until: retryAt) } catch { return }
             case .failure(let error):
                 state = .failed
-                detail = redactor.redact(String(describing: error))
+                detail = redactor.redact(ErrorText.sentence(error))
                 logger.error("plugin setup failed", metadata: ["plugin": "\(id)", "error": "\(detail ?? "")"])
                 return
             }
@@ -267,9 +267,10 @@ public actor PluginSupervisor {
         } catch is CancellationError {
             throw RPCError(code: RPCErrorCode.shuttingDown, message: "The call was cancelled because the daemon is shutting down")
         } catch {
-            logger.error("plugin call failed", metadata: ["plugin": "\(id)", "method": "\(command)", "error": "\(redactor.redact("\(error)"))"])
+            logger.error(
+                "plugin call failed", metadata: ["plugin": "\(id)", "method": "\(command)", "error": "\(redactor.redact(ErrorText.sentence(error)))"])
             throw RPCError(
-                code: RPCErrorCode.internalError, message: "Internal error in plugin '\(id)': \(redactor.redact(String(describing: error)))",
+                code: RPCErrorCode.internalError, message: "Internal error in plugin '\(id)': \(redactor.redact(ErrorText.sentence(error)))",
                 data: ["plugin": .string(id)])
         }
     }

@@ -214,7 +214,7 @@ public actor JobScheduler {
             failure = JobTimeoutError().description
         } catch {
             outcome = "failed"
-            failure = redactor.redact(String(describing: error))
+            failure = redactor.redact(ErrorText.sentence(error))
         }
         guard var after = jobs[id] else { return failure == nil }
         after.running = false
@@ -384,7 +384,7 @@ public actor JobScheduler {
                 for (id, action) in dueOneShots() {
                     group.addTask {
                         do { try await action() } catch {
-                            logger.warning("one-shot failed", metadata: ["id": "\(id)", "error": "\(redactor.redact("\(error)"))"])
+                            logger.warning("one-shot failed", metadata: ["id": "\(id)", "error": "\(redactor.redact(ErrorText.sentence(error)))"])
                         }
                     }
                 }

@@ -155,7 +155,7 @@ public final class RPCServer: Sendable {
             }
         } catch {
             await closeUnclaimedConnections()
-            logger.error("the socket stopped accepting connections", metadata: ["error": "\(error)"])
+            logger.error("the socket stopped accepting connections", metadata: ["error": "\(ErrorText.sentence(error))"])
             throw error
         }
     }

@@ -37,7 +37,7 @@ public final class Store: Sendable {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: "\(error)")
+            throw StoreError.cannotOpen(path: path, reason: ErrorText.sentence(error))
         }
         chmod(path, 0o600)
 

@@ -132,7 +132,7 @@ public actor PendingLogins {
         case let error as RPCError: error.message
         case let error as LoopbackCapture.Failure: error.description
         case is CancellationError: "the login was cancelled"
-        default: "\(error)"
+        default: ErrorText.sentence(error)
         }
     }
 }

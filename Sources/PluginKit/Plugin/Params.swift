@@ -65,7 +65,7 @@ public struct Params: Sendable {
                 .replacingOccurrences(of: ".[", with: "[")
             throw RPCError.invalidParam(name.isEmpty ? "params" : name, reason)
         } catch {
-            throw RPCError.invalidParams(String(describing: error))
+            throw RPCError.invalidParams(ErrorText.sentence(error))
         }
     }
 

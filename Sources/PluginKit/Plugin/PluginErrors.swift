@@ -38,7 +38,7 @@ extension RPCError {
         switch error {
         case let error as RPCError: self = error
         case let error as any PluginErrorCase: self = error.rpcError
-        default: self = .internalError(String(describing: error))
+        default: self = .internalError(ErrorText.sentence(error))
         }
     }
 

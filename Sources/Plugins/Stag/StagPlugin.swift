@@ -98,7 +98,8 @@ public final class StagService: Sendable {
                 do {
                     try await accounts.needsReauth(name, reason: "STAG refused the ticket: \(reason)")
                 } catch {
-                    logger.warning("stag: the re-auth notice was not posted", metadata: ["account": "\(name)", "error": "\(error)"])
+                    logger.warning(
+                        "stag: the re-auth notice was not posted", metadata: ["account": "\(name)", "error": "\(ErrorText.sentence(error))"])
                 }
             })
         let roles = (account["roles"]?.arrayValue ?? []).compactMap(StagRole.init(stored:))

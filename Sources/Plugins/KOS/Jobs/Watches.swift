@@ -82,7 +82,7 @@ extension KOSService {
             } catch {
                 // One exam that cannot be read does not stop the others.
                 context.logger.warning(
-                    "kos.watch failed", metadata: ["exam": "\(id)", "error": "\((error as? RPCError)?.message ?? String(describing: error))"])
+                    "kos.watch failed", metadata: ["exam": "\(id)", "error": "\(ErrorText.sentence(error))"])
             }
         }
     }

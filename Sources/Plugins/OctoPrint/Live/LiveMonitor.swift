@@ -37,7 +37,7 @@ actor LiveMonitor {
                     failures = 0
                 } catch {
                     failures += 1
-                    logger.debug("octoprint push connection ended", metadata: ["printer": "\(name)", "error": "\(error)"])
+                    logger.debug("octoprint push connection ended", metadata: ["printer": "\(name)", "error": "\(ErrorText.sentence(error))"])
                 }
                 await setLive(false)
                 // Reconnect with backoff on the host clock: 1 s doubling to a minute; polling covers the gap.
@@ -89,7 +89,8 @@ extension OctoPrintService {
                 try await self.context.notifier.post(
                     topic: topic, title: title, body: body, severity: severity, dedupeKey: dedupe, attachments: attachments)
             } catch {
-                self.context.logger.warning("could not post an OctoPrint notice", metadata: ["topic": "\(topic)", "error": "\(error)"])
+                self.context.logger.warning(
+                    "could not post an OctoPrint notice", metadata: ["topic": "\(topic)", "error": "\(ErrorText.sentence(error))"])
             }
         }
     }
@@ -101,7 +102,7 @@ extension OctoPrintService {
             guard let cam = try await webcams(c).first(where: { $0.snapshotURL != nil }) else { return nil }
             return try await snapshotJPEG(c, webcam: cam)
         } catch {
-            context.logger.info("no snapshot for the notice", metadata: ["printer": "\(printerName)", "error": "\(error)"])
+            context.logger.info("no snapshot for the notice", metadata: ["printer": "\(printerName)", "error": "\(ErrorText.sentence(error))"])
             return nil
         }
     }

@@ -16,7 +16,7 @@ extension StagService {
             } catch {
                 // One failing account does not stop the others.
                 context.logger.warning(
-                    "stag.refresh failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
+                    "stag.refresh failed", metadata: ["account": "\(account.name)", "error": "\(ErrorText.sentence(error))"])
                 failures.append("\(account.name): \((error as? RPCError)?.message ?? "\(error)")")
             }
         }
@@ -142,7 +142,7 @@ extension StagService {
                 try await alerts.postTomorrow(account: account.name, try await examTerms(session, student), day: tomorrow)
             } catch {
                 context.logger.warning(
-                    "stag.evening failed", metadata: ["account": "\(account.name)", "error": "\((error as? RPCError)?.message ?? "\(error)")"])
+                    "stag.evening failed", metadata: ["account": "\(account.name)", "error": "\(ErrorText.sentence(error))"])
             }
         }
     }

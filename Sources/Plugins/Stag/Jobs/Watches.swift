@@ -73,7 +73,7 @@ extension StagService {
                     try await checkWatch(session, student, term: term, last: watch.last, auto: watch.auto, freed: watch.freed)
                 }
             } catch {
-                context.logger.warning("stag.watch failed", metadata: ["account": "\(name)", "error": "\(error)"])
+                context.logger.warning("stag.watch failed", metadata: ["account": "\(name)", "error": "\(ErrorText.sentence(error))"])
             }
         }
     }

@@ -162,7 +162,7 @@ extension TasksService {
             // A sync someone asked for is running: this round has nothing to add.
             if await syncLocks.isBusy(account.name) { continue }
             do { _ = try await sync(account: account.name) } catch {
-                context.logger.warning("caldav sync failed", metadata: ["account": "\(account.name)", "error": "\(error)"])
+                context.logger.warning("caldav sync failed", metadata: ["account": "\(account.name)", "error": "\(ErrorText.sentence(error))"])
             }
         }
     }

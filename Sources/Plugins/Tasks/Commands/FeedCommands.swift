@@ -140,7 +140,7 @@ extension TasksService {
             let count = try await store(feed: name, outcome, items: try await parse(feed: name, outcome))
             return ["name": .string(name), "changed": .bool(count != nil), "items": count.map { .count($0) } ?? .null]
         } catch {
-            let message = (error as? RPCError)?.message ?? "\(error)"
+            let message = ErrorText.sentence(error)
             let flipped =
                 (try? await database.write { db -> Bool in
                     let old = try String.fetchOne(db, sql: "SELECT problem FROM tasks_feeds WHERE name = ?", arguments: [name])

@@ -185,7 +185,7 @@ extension TasksService {
             }
             await arm(arming)
         } catch {
-            context.logger.error("could not arm reminders", metadata: ["task": "\(taskID)", "error": "\(error)"])
+            context.logger.error("could not arm reminders", metadata: ["task": "\(taskID)", "error": "\(ErrorText.sentence(error))"])
         }
     }
 
