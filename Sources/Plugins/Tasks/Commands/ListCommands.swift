@@ -13,7 +13,8 @@ extension TasksService {
         let category = params[TasksParams.onlyCategory]?.lowercased()
         let tag = params[TasksParams.tag]
         let text = params[TasksParams.text]?.lowercased()
-        let parent = params[TasksParams.subtasksOf]
+        var parent = params[TasksParams.subtasksOf]
+        if let given = parent { parent = try await taskID(given, param: TasksParams.subtasksOf.name) }
         let now = self.now
         let zone = defaultZone
         let today = zone.wall(now).asDate

@@ -20,7 +20,7 @@ extension TasksService {
     }
 
     func get(_ params: Params) async throws -> JSONValue {
-        let id = try params[TasksParams.id]
+        let id = try await taskID(try params[TasksParams.id])
         guard let t = try await database.read({ db in try TaskItem.find(db, id) }) else { throw TasksError.noSuchTask(id) }
         return await json(t)
     }
@@ -46,7 +46,8 @@ extension TasksService {
 
     /// One edit of a live, editable task: `change` runs inside the write, then the task gets a
     /// new `modified` and SEQUENCE (what CalDAV sync detects), is saved, and its reminders re-armed.
-    private func edit(_ id: String, _ change: @escaping @Sendable (inout TaskItem, Database, Date) throws -> Void) async throws -> JSONValue {
+    private func edit(_ given: String, _ change: @escaping @Sendable (inout TaskItem, Database, Date) throws -> Void) async throws -> JSONValue {
+        let id = try await taskID(given)
         let now = self.now
         let task = try await database.write { db in
             var t = try Self.editable(db, id)
@@ -103,7 +104,7 @@ extension TasksService {
     }
 
     func delete(_ params: Params) async throws -> JSONValue {
-        let id = try params[TasksParams.id]
+        let id = try await taskID(try params[TasksParams.id])
         let now = self.now
         if let occurrenceText = params[TasksParams.occurrence] {
             let wall = try await database.write { db in
@@ -142,7 +143,7 @@ extension TasksService {
     }
 
     func restore(_ params: Params) async throws -> JSONValue {
-        let id = try params[TasksParams.id]
+        let id = try await taskID(try params[TasksParams.id])
         let now = self.now
         let restored = try await database.write { db -> [String] in
             guard let t = try TaskItem.find(db, id, includeDeleted: true) else { throw TasksError.noSuchTask(id) }

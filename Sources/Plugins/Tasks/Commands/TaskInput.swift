@@ -113,7 +113,8 @@ enum TaskInput {
         }
         if let v = params[TasksParams.tags] { task.tags = v }
         if let v = params[TasksParams.priority] { task.priority = try priority(v) }
-        if let v = params[TasksParams.parent] {
+        if let given = params[TasksParams.parent] {
+            let v = try TasksService.taskID(db, given, param: TasksParams.parent.name)
             guard v != task.id else { throw RPCError.invalidParam("parent", "a task cannot be its own parent") }
             guard try TaskItem.find(db, v) != nil else { throw RPCError.invalidParam("parent", "no task '\(v)'") }
             var cursor: String? = v

@@ -283,7 +283,7 @@ extension TasksService {
     }
 
     func snooze(_ params: Params) async throws -> JSONValue {
-        let id = try params[TasksParams.id]
+        let id = try await taskID(try params[TasksParams.id])
         let minutes = try params[TasksParams.minutes]
         let now = self.now
         let at = now.addingTimeInterval(Double(minutes) * 60)
