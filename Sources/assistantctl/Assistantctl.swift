@@ -70,11 +70,18 @@ struct Call: AsyncParsableCommand {
         // Global flags after the method are still flags (captureForPassthrough keeps them as words).
         var options = self.options
         var words: [String] = []
+        var wide = false
         var remaining = self.words[...]
         while let word = remaining.popFirst() {
             switch word {
             case "-J", "--json": options.json = true
             case "-H", "--human": options.human = true
+            case "-o", "--output":
+                switch remaining.popFirst() {
+                case "json": options.json = true
+                case "wide": wide = true
+                case let other: throw ValidationError("-o takes 'wide' or 'json', not '\(other ?? "")'")
+                }
             case "--socket":
                 guard let path = remaining.popFirst() else { throw ValidationError("--socket needs a path") }
                 options.socket = path
@@ -86,9 +93,15 @@ struct Call: AsyncParsableCommand {
             throw ValidationError("name a method, e.g. 'assistantctl ping'; 'assistantctl help' lists them")
         }
         let connection = try await options.connect()
-        let result = try await Invocation(connection: connection, options: options).call(method, Array(words.dropFirst()))
+        let (result, view) = try await Invocation(connection: connection, options: options).callWithView(method, Array(words.dropFirst()))
         let zone = options.wantsJSON ? nil : await Output.daemonTimeZone(connection)
         await connection.close()
+        // A person at a terminal sees the method's view; `-o wide` every field, a pipe the JSON.
+        if !options.wantsJSON, !wide, let view,
+            let text = ViewRenderer(view: view, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date()).render(result)
+        {
+            return print(text)
+        }
         Output.result(result, json: options.wantsJSON, timeZone: zone)
     }
 }
@@ -100,9 +113,18 @@ struct Invocation {
     let options: GlobalOptions
 
     func call(_ method: String, _ arguments: [String], secrets: [String: String] = [:]) async throws -> JSONValue {
+        try await callWithView(method, arguments, secrets: secrets).result
+    }
+
+    /// The result, and the view the method declares for people (nil: the generic table).
+    func callWithView(_ method: String, _ arguments: [String], secrets: [String: String] = [:]) async throws -> (
+        result: JSONValue, view: ResultView?
+    ) {
         var params: [ParamInfo]? = nil
+        var view: ResultView? = nil
         if case .success(let help) = try await connection.callResult("help", params: ["method": .string(method)]) {
             params = ParamInfo.list(fromHelp: help)
+            view = help["view"].flatMap(ResultView.init(json:))
         }
         var built: JSONValue?
         do {
@@ -132,7 +154,7 @@ struct Invocation {
         }
         switch outcome {
         case .success(let result):
-            return result
+            return (result, view)
         case .failure(let error):
             Output.error(error, json: options.wantsJSON)
         }

@@ -127,7 +127,11 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "jobs.list", summary: "Periodic jobs with last and next run and last outcome",
-                result: JSONSchema.array(HostSchemas.job), effect: .read)
+                result: JSONSchema.array(HostSchemas.job), effect: .read,
+                view: ResultView(columns: [
+                    .init("id", "JOB"), .init("last_outcome", "LAST"), .init("last_run", "RAN", .when, optional: true),
+                    .init("next_run", "NEXT", .when), .init("last_error", "ERROR"),
+                ]))
         ) { host, _, _ in
             try JSONValue(encoding: await host.scheduler.list())
         },

@@ -45,6 +45,7 @@ enum HostSchemas {
             "params": .array(param), "result": JSONSchema.string.described("the result in words"),
             "result_schema": JSONSchema.any("the JSON Schema of the result"), "rules?": .array(.string), "example?": .string,
             "effect?": JSONSchema.enumeration(CommandEffect.self).described("what calling it does to the world, where declared"),
+            "view?": JSONSchema.any(ResultView.schemaDescription),
         ]).described("with method: that method whole"),
     ])
 

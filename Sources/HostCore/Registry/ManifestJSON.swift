@@ -35,6 +35,7 @@ enum ManifestJSON {
         ]
         if !command.rules.isEmpty { object["rules"] = .array(command.rules.map { .string($0.summary) }) }
         if let effect = command.effect { object["effect"] = .string(effect.rawValue) }
+        if let view = command.view { object["view"] = view.json }
         if let example = command.example { object["example"] = .string(example) }
         return .object(object)
     }
@@ -115,6 +116,7 @@ enum ManifestJSON {
             if let example = d.example { method["description"] = .string("Example: \(example)") }
             // OpenRPC's extension field: what calling it does to the world.
             if let effect = d.effect { method["x-effect"] = .string(effect.rawValue) }
+            if let view = d.view { method["x-view"] = view.json }
             return .object(method)
         }
         return [

@@ -77,6 +77,11 @@ public struct PluginCommand<Service: Sendable>: Sendable {
         mapDescriptor { $0.effect = effect }
     }
 
+    /// How `assistantctl` shows the result to a person (columns, formats, grouping).
+    public func view(_ view: ResultView) -> PluginCommand {
+        mapDescriptor { $0.view = view }
+    }
+
     /// The same handler with a changed descriptor (a generated example, a shared parameter).
     public func mapDescriptor(_ change: (inout CommandDescriptor) -> Void) -> PluginCommand {
         var copy = self

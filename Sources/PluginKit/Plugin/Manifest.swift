@@ -52,12 +52,15 @@ public struct CommandDescriptor: Sendable {
     public var rules: [ParamRule] = []
     /// What it does to the world (`PluginCommand.effect`); nil where not declared yet.
     public var effect: CommandEffect?
+    /// How a person sees the result in a terminal (`PluginCommand.view`); nil: the generic table.
+    public var view: ResultView?
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect? = nil
+        timeout: Duration = .seconds(120), effect: CommandEffect? = nil, view: ResultView? = nil
     ) {
         self.effect = effect
+        self.view = view
         self.name = name
         self.summary = summary
         self.params = params

@@ -98,13 +98,28 @@ enum TasksManifest {
                     TasksParams.text, TasksParams.subtasksOf, TasksParams.listLimit,
                 ],
                 result: TaskSchemas.list.described("tasks sorted by the next start or due, then priority"), use: TasksService.list
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "tasks",
+                        columns: [
+                            .init("id", "ID", .shortID), .init("priority", "P", .priority), .init("title", "TITLE"), .init("due", "DUE", .when),
+                            .init("start", "START", .when, optional: true), .init("category", "CATEGORY", optional: true),
+                            .init("tags", "TAGS", .list, optional: true),
+                        ])),
             c(
                 "agenda", "Every occurrence starting in [from, to), repeats expanded",
                 [TasksParams.windowFrom, TasksParams.windowTo, TasksParams.onlyCategory, TasksParams.agendaLimit],
                 result: TaskSchemas.agenda,
                 use: TasksService.agenda
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "occurrences",
+                        columns: [
+                            .init("start", "TIME", .time, until: "end"), .init("title", "TITLE"), .init("location", "WHERE", optional: true),
+                            .init("category", "CATEGORY", optional: true), .init("id", "ID", .shortID, optional: true),
+                        ], groupByDay: "start")),
             c(
                 "export.ics", "Writes tasks and events to an iCalendar (.ics) file",
                 [TasksParams.exportPath, TasksParams.exportFrom, TasksParams.exportTo, TasksParams.onlyCategory, TasksParams.onlyStatus],

@@ -1,0 +1,168 @@
+import Foundation
+
+/// A result shown through its command's declared view (`ResultView`): the chosen columns, each
+/// formatted for a person, fitted to the terminal's width (the longest text column shortened
+/// with "…", optional columns dropped right to left; a row never wraps), grouped by day where
+/// the view says so. `-o wide` and JSON keep every field and exact ISO times.
+public struct ViewRenderer {
+    public var view: ResultView
+    public var width: Int
+    public var zone: TimeZone
+    public var now: Date
+
+    public init(view: ResultView, width: Int, zone: TimeZone, now: Date) {
+        (self.view, self.width, self.zone, self.now) = (view, width, zone, now)
+    }
+
+    /// The text, or nil when the result has no rows where the view says (shown the generic way).
+    public func render(_ result: JSONValue) -> String? {
+        let found = view.rows.map { result[$0] } ?? result
+        guard let rows = found?.arrayValue?.compactMap(\.objectValue), found?.arrayValue?.count == rows.count else { return nil }
+        if rows.isEmpty { return "(none)" }
+        let columns = view.columns
+        var cells = rows.map { row in columns.map { cell(row, $0, among: rows) } }
+        var shown = Array(columns.indices)
+        var widths = columns.indices.map { i in max(columns[i].header.count, cells.map { $0[i].count }.max() ?? 0) }
+        func total() -> Int { shown.map { widths[$0] }.reduce(0, +) + 2 * max(shown.count - 1, 0) }
+        // Narrow: optional columns go, right to left, while the widest text column cannot give
+        // enough; then that column is shortened, never below 8 characters.
+        while total() > width, let drop = shown.last(where: { columns[$0].optional }) {
+            let flexible = flexibleColumn(shown, widths)
+            if let flexible, widths[flexible] - (total() - width) >= 16 { break }
+            shown.removeAll { $0 == drop }
+        }
+        if total() > width, let flexible = flexibleColumn(shown, widths) {
+            widths[flexible] = max(8, widths[flexible] - (total() - width))
+            for r in cells.indices { cells[r][flexible] = Self.shorten(cells[r][flexible], widths[flexible]) }
+        }
+        // Narrower than the columns that must stay (a 20-column terminal): each line is cut, so
+        // none wraps.
+        func line(_ values: [String]) -> String {
+            Self.shorten(
+                shown.map { values[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                    .replacing(/\s+$/, with: ""), max(width, 2))
+        }
+        var lines = [line(columns.map(\.header))]
+        var lastDay: String?
+        for (index, row) in rows.enumerated() {
+            if let key = view.groupByDay, let day = day(of: row[key]) {
+                if day != lastDay { lines.append((lastDay == nil ? "" : "\n") + day) }
+                lastDay = day
+            }
+            lines.append(line(cells[index]))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The text column with the most room to give.
+    func flexibleColumn(_ shown: [Int], _ widths: [Int]) -> Int? {
+        shown.filter { view.columns[$0].format == .text }.max { widths[$0] < widths[$1] }
+    }
+
+    func cell(_ row: [String: JSONValue], _ column: ResultView.Column, among rows: [[String: JSONValue]]) -> String {
+        let value = Self.member(row, column.key)
+        switch column.format {
+        case .text: return Self.oneLine(value.map(HumanOutput.scalar) ?? "")
+        case .list: return value?.arrayValue?.map(HumanOutput.scalar).joined(separator: ", ") ?? ""
+        case .priority: return value?.intValue.map { $0 == 0 ? "" : String($0) } ?? ""
+        case .duration: return value?.intValue.map { String(format: "%d:%02d", $0 / 60, $0 % 60) } ?? ""
+        case .when: return value?.stringValue.map(when) ?? ""
+        case .time:
+            let start = value?.stringValue.map(clock) ?? ""
+            guard let until = column.until, let end = Self.member(row, until)?.stringValue.map(clock), !end.isEmpty, end != start else {
+                return start
+            }
+            return start == "all day" ? start : "\(start)–\(end)"
+        case .shortID:
+            guard let id = value?.stringValue else { return "" }
+            let others = rows.compactMap { Self.member($0, column.key)?.stringValue }.filter { $0 != id }
+            return Self.shortestUnique(id, among: others)
+        }
+    }
+
+    static func member(_ row: [String: JSONValue], _ key: String) -> JSONValue? {
+        var value: JSONValue? = .object(row)
+        for part in key.split(separator: ".") { value = value?[String(part)] }
+        return value == .null ? nil : value
+    }
+
+    /// The shortest start of `id` that no other starts with, at least 6 characters (as git shows them).
+    public static func shortestUnique(_ id: String, among others: [String], minimum: Int = 6) -> String {
+        var length = min(minimum, id.count)
+        while length < id.count, others.contains(where: { $0.hasPrefix(id.prefix(length)) }) { length += 1 }
+        return String(id.prefix(length))
+    }
+
+    static func oneLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+    }
+
+    static func shorten(_ text: String, _ limit: Int) -> String {
+        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+    }
+
+    var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        return calendar
+    }
+
+    /// A date (`YYYY-MM-DD`) or an instant, and whether it has a time of day.
+    func parse(_ text: String) -> (date: Date, hasTime: Bool)? {
+        if text.count == 10 {
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3 else { return nil }
+            return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])).map { ($0, false) }
+        }
+        return ISO8601.date(text).map { ($0, true) }
+    }
+
+    func format(_ date: Date, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+
+    /// "today 18:00", "tomorrow", "yesterday 09:00", "2 h ago", "Tue 1 Dec 10:00", "3 Mar 2027".
+    func when(_ text: String) -> String {
+        guard let (date, hasTime) = parse(text) else { return text }
+        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: date)).day ?? 0
+        let time = hasTime ? " " + format(date, "HH:mm") : ""
+        if hasTime, date <= now, now.timeIntervalSince(date) < 12 * 3600 {
+            let minutes = Int(now.timeIntervalSince(date) / 60)
+            return minutes < 60 ? "\(minutes) min ago" : "\(minutes / 60) h ago"
+        }
+        switch days {
+        case 0: return "today" + time
+        case 1: return "tomorrow" + time
+        case -1: return "yesterday" + time
+        case -180...180: return format(date, "EEE d MMM") + time
+        default: return format(date, "d MMM yyyy")
+        }
+    }
+
+    /// The clock time of an instant, or "all day" for a date.
+    func clock(_ text: String) -> String {
+        guard let (date, hasTime) = parse(text) else { return text }
+        return hasTime ? format(date, "HH:mm") : "all day"
+    }
+
+    /// The day heading of a row ("Thu 26 Nov", "today" and "tomorrow" named as such).
+    func day(of value: JSONValue?) -> String? {
+        guard let text = value?.stringValue, let (date, _) = parse(text) else { return nil }
+        let heading = format(date, "EEE d MMM")
+        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: date)).day ?? 0
+        return days == 0 ? "\(heading) (today)" : days == 1 ? "\(heading) (tomorrow)" : heading
+    }
+
+    /// The terminal's width: `COLUMNS`, then the terminal's own (`TIOCGWINSZ`), else 80.
+    public static func terminalWidth(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+}
