@@ -111,6 +111,32 @@ public final class JSONDirectWriter {
         keysKept += 1
     }
 
+    /// A member: its key, then its value (one line per field in a row's writer).
+    public func member(_ name: StaticString, _ value: String?) {
+        key(name)
+        string(value)
+    }
+
+    public func member(_ name: StaticString, _ value: Int?) {
+        key(name)
+        int(value)
+    }
+
+    public func member(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    public func member(_ name: StaticString, instant date: Date?) {
+        key(name)
+        instant(date)
+    }
+
+    public func member(_ name: StaticString, strings list: [String]) {
+        key(name)
+        strings(list)
+    }
+
     /// A key that is data (a map's): scrubbed and checked each time. (Named apart from
     /// `key(_:)`: a literal would pick a `String` overload, and miss the cache of written keys.)
     public func dataKey(_ text: String) {

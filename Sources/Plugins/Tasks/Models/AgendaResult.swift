@@ -22,10 +22,8 @@ struct AgendaResult: CallResult {
                 row.write(to: w)
             }
             w.endArray()
-            w.key("truncated")
-            w.bool(truncated)
-            w.key("next_from")
-            w.instant(nextFrom)
+            w.member("truncated", truncated)
+            w.member("next_from", instant: nextFrom)
             w.endObject()
         }
     }
@@ -51,24 +49,15 @@ struct AgendaRow {
         let o = occurrence
         let t = o.task
         w.beginObject()
-        w.key("id")
-        w.string(t.id)
-        w.key("title")
-        w.string(o.title)
-        w.key("kind")
-        w.string(t.kind.rawValue)
-        w.key("all_day")
-        w.bool(t.allDay)
-        w.key("tz")
-        w.string(t.tz)
-        w.key("status")
-        w.string(o.status.rawValue)
-        w.key("overdue")
-        w.bool(overdue)
-        w.key("source")
-        w.string(t.source)
-        w.key("category")
-        w.string(t.category)
+        w.member("id", t.id)
+        w.member("title", o.title)
+        w.member("kind", t.kind.rawValue)
+        w.member("all_day", t.allDay)
+        w.member("tz", t.tz)
+        w.member("status", o.status.rawValue)
+        w.member("overdue", overdue)
+        w.member("source", t.source)
+        w.member("category", t.category)
         w.times(startWall, "start", "start_local", zone: t.zone, allDay: t.allDay)
         w.times(endWall, "end", "end_local", zone: t.zone, allDay: t.allDay)
         if t.kind == .todo { w.times(o.due, "due", "due_local", zone: t.zone, allDay: t.allDay) }
@@ -77,8 +66,7 @@ struct AgendaRow {
             w.occurrenceText(rid, zone: t.zone)
         }
         if let location = o.location {
-            w.key("location")
-            w.string(location)
+            w.member("location", location)
         }
         w.endObject()
     }

@@ -35,13 +35,10 @@ struct Reminder: Codable, Sendable, Hashable {
     func write(to w: JSONDirectWriter) {
         w.beginObject()
         if let at {
-            w.key("at")
-            w.instant(at)
+            w.member("at", instant: at)
         } else {
-            w.key("before_min")
-            w.int(beforeMin ?? 0)
-            w.key("of")
-            w.string((of ?? .start).rawValue)
+            w.member("before_min", beforeMin ?? 0)
+            w.member("of", (of ?? .start).rawValue)
         }
         w.endObject()
     }

@@ -32,42 +32,24 @@ struct TaskRow: CallResult {
         let t = task
         let z = t.zone
         w.beginObject()
-        w.key("id")
-        w.string(t.id)
-        w.key("title")
-        w.string(t.title)
-        w.key("notes")
-        w.string(t.notes)
-        w.key("kind")
-        w.string(t.kind.rawValue)
-        w.key("category")
-        w.string(t.category)
-        w.key("tags")
-        w.strings(t.tags)
-        w.key("priority")
-        w.int(t.priority)
-        w.key("parent")
-        w.string(t.parent)
-        w.key("location")
-        w.string(t.location)
-        w.key("url")
-        w.string(t.url)
-        w.key("status")
-        w.string(t.status.rawValue)
-        w.key("completed_at")
-        w.instant(t.completedAt)
-        w.key("created")
-        w.instant(t.created)
-        w.key("modified")
-        w.instant(t.modified)
-        w.key("tz")
-        w.string(t.tz)
-        w.key("all_day")
-        w.bool(t.allDay)
-        w.key("duration_min")
-        w.int(t.durationMin)
-        w.key("rrule")
-        w.string(t.rrule)
+        w.member("id", t.id)
+        w.member("title", t.title)
+        w.member("notes", t.notes)
+        w.member("kind", t.kind.rawValue)
+        w.member("category", t.category)
+        w.member("tags", strings: t.tags)
+        w.member("priority", t.priority)
+        w.member("parent", t.parent)
+        w.member("location", t.location)
+        w.member("url", t.url)
+        w.member("status", t.status.rawValue)
+        w.member("completed_at", instant: t.completedAt)
+        w.member("created", instant: t.created)
+        w.member("modified", instant: t.modified)
+        w.member("tz", t.tz)
+        w.member("all_day", t.allDay)
+        w.member("duration_min", t.durationMin)
+        w.member("rrule", t.rrule)
         for (name, dates) in [("exdates", t.exdates), ("rdates", t.rdates)] as [(StaticString, [WallTime])] {
             w.key(name)
             w.beginArray()
@@ -77,8 +59,7 @@ struct TaskRow: CallResult {
             }
             w.endArray()
         }
-        w.key("repeat_from")
-        w.string(t.repeatFromCompletion ? "completion" : "due")
+        w.member("repeat_from", t.repeatFromCompletion ? "completion" : "due")
         w.key("reminders")
         w.beginArray()
         for reminder in t.reminders {
@@ -86,18 +67,14 @@ struct TaskRow: CallResult {
             reminder.write(to: w)
         }
         w.endArray()
-        w.key("channels")
-        w.strings(channels)
-        w.key("source")
-        w.string(t.source)
-        w.key("read_only")
-        w.bool(t.source.hasPrefix("feed:"))
+        w.member("channels", strings: channels)
+        w.member("source", t.source)
+        w.member("read_only", t.source.hasPrefix("feed:"))
         w.times(t.start, "start", "start_local", zone: z, allDay: t.allDay)
         w.times(t.due, "due", "due_local", zone: z, allDay: t.allDay)
         let end: WallTime? = t.kind == .event ? t.start.map { $0.adding(seconds: t.endOffset ?? 0) } : nil
         w.times(end, "end", "end_local", zone: z, allDay: t.allDay)
-        w.key("overdue")
-        w.bool(current?.isOverdue(now: now) ?? false)
+        w.member("overdue", current?.isOverdue(now: now) ?? false)
         if let next {
             w.key("next")
             AgendaRow(next, now: now).write(to: w)
@@ -112,20 +89,16 @@ struct TaskRow: CallResult {
                 w.key("occurrence")
                 w.occurrenceText(wall, zone: z)
                 if let v = o.title {
-                    w.key("title")
-                    w.string(v)
+                    w.member("title", v)
                 }
                 if let v = o.status {
-                    w.key("status")
-                    w.string(v.rawValue)
+                    w.member("status", v.rawValue)
                 }
                 if let v = o.location {
-                    w.key("location")
-                    w.string(v)
+                    w.member("location", v)
                 }
                 if let v = o.notes {
-                    w.key("notes")
-                    w.string(v)
+                    w.member("notes", v)
                 }
                 w.times(o.start.flatMap { WallTime($0) }, "start", "start_local", zone: z, allDay: t.allDay)
                 if o.due != nil { w.times(o.due.flatMap { WallTime($0) }, "due", "due_local", zone: z, allDay: t.allDay) }
@@ -135,8 +108,7 @@ struct TaskRow: CallResult {
             w.endArray()
         }
         if let deleted = t.deletedAt {
-            w.key("deleted_at")
-            w.instant(deleted)
+            w.member("deleted_at", instant: deleted)
         }
         w.endObject()
     }
@@ -160,10 +132,8 @@ struct TaskListResult: CallResult {
                 task.write(to: w)
             }
             w.endArray()
-            w.key("count")
-            w.int(count)
-            w.key("truncated")
-            w.bool(truncated)
+            w.member("count", count)
+            w.member("truncated", truncated)
             w.endObject()
         }
     }
