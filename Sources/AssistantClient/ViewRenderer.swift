@@ -62,7 +62,11 @@ public struct ViewRenderer {
     func cell(_ row: [String: JSONValue], _ column: ResultView.Column, among rows: [[String: JSONValue]]) -> String {
         let value = Self.member(row, column.key)
         switch column.format {
-        case .text: return Self.oneLine(value.map(HumanOutput.scalar) ?? "")
+        case .text:
+            let text = Self.oneLine(value.map(HumanOutput.scalar) ?? "")
+            // `occupied` with `until: "limit"` reads "12/20".
+            guard let until = column.until, let second = Self.member(row, until).map(HumanOutput.scalar) else { return text }
+            return "\(text)/\(second)"
         case .list: return value?.arrayValue?.map(HumanOutput.scalar).joined(separator: ", ") ?? ""
         case .priority: return value?.intValue.map { $0 == 0 ? "" : String($0) } ?? ""
         case .duration: return value?.intValue.map { String(format: "%d:%02d", $0 / 60, $0 % 60) } ?? ""
@@ -115,7 +119,13 @@ public struct ViewRenderer {
             guard parts.count == 3 else { return nil }
             return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])).map { ($0, false) }
         }
-        return ISO8601.date(text).map { ($0, true) }
+        if let instant = ISO8601.date(text) { return (instant, true) }
+        // A wall time without a zone (`2026-12-01T09:00`, as KOS gives them): in the daemon's zone.
+        let parts = text.split(whereSeparator: { "-T:".contains($0) }).compactMap { Int($0) }
+        guard (16...19).contains(text.count), text.dropFirst(10).first == "T", parts.count >= 5 else { return nil }
+        let components = DateComponents(
+            year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts.count > 5 ? parts[5] : 0)
+        return calendar.date(from: components).map { ($0, true) }
     }
 
     func format(_ date: Date, _ pattern: String) -> String {

@@ -101,7 +101,10 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "plugins.list", summary: "Plugins with their state, commands, jobs, topics and vault names",
-                result: JSONSchema.array(HostSchemas.pluginEntry), effect: .read)
+                result: JSONSchema.array(HostSchemas.pluginEntry), effect: .read,
+                view: ResultView(columns: [
+                    .init("id", "PLUGIN"), .init("state", "STATE"), .init("version", "VERSION", optional: true), .init("summary", "SUMMARY"),
+                ]))
         ) { host, _, _ in
             var list: [JSONValue] = []
             for supervisor in host.supervisors {
@@ -168,7 +171,10 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.list", summary: "Vault entry names and timestamps (never values)",
                 params: [ParamSpec("prefix", .string, help: "only names starting with this, e.g. octoprint/")],
-                result: JSONSchema.array(HostSchemas.vaultEntry), effect: .read)
+                result: JSONSchema.array(HostSchemas.vaultEntry), effect: .read,
+                view: ResultView(columns: [
+                    .init("name", "NAME"), .init("updated_at", "UPDATED", .when), .init("created_at", "CREATED", .when, optional: true),
+                ]))
         ) { host, params, _ in
             try JSONValue(encoding: try await vaultCall { try await host.vault.list(prefix: params.string("prefix")) })
         },

@@ -118,7 +118,15 @@ enum KOSManifest {
                 params: [KOSParams.course, KOSParams.mine, KOSParams.examSemester, KOSParams.account],
                 result: KOSSchemas.exams,
                 use: KOSService.exams
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "exams",
+                        columns: [
+                            .init("start", "WHEN", .when), .init("course", "COURSE"), .init("kind", "KIND", optional: true),
+                            .init("room", "ROOM", optional: true), .init("occupied", "SEATS", until: "capacity"),
+                            .init("registered", "MINE", optional: true), .init("id", "ID", optional: true),
+                        ])),
             Command(
                 "events", "The course events (tests and similar) of my enrolled courses", params: [KOSParams.semester, KOSParams.account],
                 result: KOSSchemas.events, use: KOSService.events

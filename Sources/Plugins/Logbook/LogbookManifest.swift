@@ -117,7 +117,16 @@ enum LogbookManifest {
                     P.limit, P.offset,
                 ], result: LogbookSchemas.page, example: "assistantctl logbook.flights.list text=LKTB night=true",
                 use: LogbookService.flightsList
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "entries",
+                        columns: [
+                            .init("date", "DATE", .when), .init("aircraft", "AIRCRAFT"), .init("dep", "FROM"), .init("arr", "TO"),
+                            .init("total_min", "TOTAL", .duration), .init("night_min", "NIGHT", .duration, optional: true),
+                            .init("ifr_min", "IFR", .duration, optional: true), .init("pic_min", "PIC", .duration, optional: true),
+                            .init("remarks", "REMARKS", optional: true), .init("id", "ID", optional: true),
+                        ])),
 
             c(
                 "fstd.add", "Log an FSTD session (EASA column 11)",

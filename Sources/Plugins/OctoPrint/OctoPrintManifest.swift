@@ -53,7 +53,14 @@ enum OctoPrintManifest {
             c(
                 "printers.list", "The printers", [], result: OctoPrintSchemas.printers,
                 run: { octoprint, _, _ in ["printers": .array(try await octoprint.printers().map(\.json))] }
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "printers",
+                        columns: [
+                            .init("name", "PRINTER"), .init("state", "STATE"), .init("url", "URL"), .init("default", "DEFAULT", optional: true),
+                            .init("problem", "PROBLEM", optional: true),
+                        ])),
             c(
                 "printers.update", "Change a printer's address or credentials (checked before saving)",
                 [P.printerName, P.newURL, P.newAPIKey] + connectionParams, result: OctoPrintSchemas.added, use: OctoPrintService.printersUpdate

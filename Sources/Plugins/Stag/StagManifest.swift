@@ -87,7 +87,15 @@ enum StagManifest {
                 params: [StagParams.subject, StagParams.account],
                 result: StagSchemas.exams,
                 use: StagService.exams
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "terms",
+                        columns: [
+                            .init("date", "DATE", .when), .init("start", "FROM"), .init("subject", "SUBJECT"), .init("name", "NAME"),
+                            .init("state", "STATE"), .init("occupied", "SEATS", until: "limit"), .init("room", "ROOM", optional: true),
+                            .init("term_id", "TERM", optional: true),
+                        ])),
             Command(
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
@@ -116,12 +124,26 @@ enum StagManifest {
                 params: [StagParams.gradesYear, StagParams.account],
                 result: StagSchemas.grades,
                 use: StagService.grades
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "grades",
+                        columns: [
+                            .init("subject", "SUBJECT"), .init("name", "NAME"), .init("grade", "GRADE"), .init("credits", "CREDITS"),
+                            .init("date", "DATE", .when, optional: true), .init("kind", "KIND", optional: true),
+                        ])),
             Command(
                 "results", "Credits and credit-weighted averages per semester and in total", params: [StagParams.account],
                 result: StagSchemas.results,
                 use: StagService.results
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "terms",
+                        columns: [
+                            .init("year", "YEAR"), .init("semester", "SEMESTER"), .init("credits_obtained", "CREDITS"),
+                            .init("subjects_passed", "PASSED", until: "subjects_enrolled"), .init("weighted_average", "AVERAGE"),
+                        ])),
             Command(
                 "subject", "A subject's details",
                 params: [StagParams.department, StagParams.code, StagParams.subjectYear, StagParams.account], result: StagSchemas.subject,
