@@ -10,8 +10,27 @@ public struct ViewRenderer {
     public var zone: TimeZone
     public var now: Date
 
-    public init(view: ResultView, width: Int, zone: TimeZone, now: Date) {
-        (self.view, self.width, self.zone, self.now) = (view, width, zone, now)
+    /// Colour for highlighted rows and stale answers (a terminal that wants it: see `wantsColour`).
+    public var colour: Bool
+
+    public init(view: ResultView, width: Int, zone: TimeZone, now: Date, colour: Bool = false) {
+        (self.view, self.width, self.zone, self.now, self.colour) = (view, width, zone, now, colour)
+    }
+
+    /// Colour only on a terminal, never with `NO_COLOR` set (no-color.org) or `--no-color`.
+    public static func wantsColour(noColorFlag: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard !noColorFlag, environment["NO_COLOR"].map({ $0.isEmpty }) ?? true, environment["TERM"] != "dumb" else { return false }
+        return isatty(STDOUT_FILENO) != 0
+    }
+
+    static func paint(_ text: String, _ colour: ResultView.Highlight.Colour) -> String {
+        let code =
+            switch colour {
+            case .red: "31"
+            case .yellow: "33"
+            case .bold: "1"
+            }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 
     /// The text, or nil when the result has no rows where the view says (shown the generic way).
@@ -49,7 +68,14 @@ public struct ViewRenderer {
                 if day != lastDay { lines.append((lastDay == nil ? "" : "\n") + day) }
                 lastDay = day
             }
-            lines.append(line(cells[index]))
+            let text = line(cells[index])
+            let highlight = view.highlights.first { Self.member(row, $0.key) == $0.value }
+            lines.append(colour && highlight != nil ? Self.paint(text, highlight!.colour) : text)
+        }
+        // A cached answer given because the upstream could not be reached says so, with its age.
+        if result["stale"] == true {
+            let note = "(stale: the service could not be reached; fetched \(result["fetched_at"]?.stringValue.map(when) ?? "earlier"))"
+            lines.append(colour ? Self.paint(note, .yellow) : note)
         }
         return lines.joined(separator: "\n")
     }

@@ -34,14 +34,29 @@ public struct ResultView: Sendable, Equatable {
         }
     }
 
+    /// A row shown in colour (on a terminal that has it) when its member has this value:
+    /// overdue, failed, high priority.
+    public struct Highlight: Sendable, Equatable {
+        public enum Colour: String, Sendable { case red, yellow, bold }
+        public var key: String
+        public var value: JSONValue
+        public var colour: Colour
+
+        public init(_ key: String, is value: JSONValue, _ colour: Colour) {
+            (self.key, self.value, self.colour) = (key, value, colour)
+        }
+    }
+
     /// The result's member that holds the rows; nil when the result is the list itself.
     public var rows: String?
     public var columns: [Column]
     /// A member by whose day (in the daemon's zone) rows are grouped under a heading.
     public var groupByDay: String?
+    /// The first that matches a row colours it.
+    public var highlights: [Highlight]
 
-    public init(rows: String? = nil, columns: [Column], groupByDay: String? = nil) {
-        (self.rows, self.columns, self.groupByDay) = (rows, columns, groupByDay)
+    public init(rows: String? = nil, columns: [Column], groupByDay: String? = nil, highlights: [Highlight] = []) {
+        (self.rows, self.columns, self.groupByDay, self.highlights) = (rows, columns, groupByDay, highlights)
     }
 
     public var json: JSONValue {
@@ -56,6 +71,9 @@ public struct ResultView: Sendable, Equatable {
         ]
         if let rows { object["rows"] = .string(rows) }
         if let groupByDay { object["group_by_day"] = .string(groupByDay) }
+        if !highlights.isEmpty {
+            object["highlights"] = .array(highlights.map { ["key": .string($0.key), "is": $0.value, "colour": .string($0.colour.rawValue)] })
+        }
         return .object(object)
     }
 
@@ -69,6 +87,11 @@ public struct ResultView: Sendable, Equatable {
         }
         rows = json["rows"]?.stringValue
         groupByDay = json["group_by_day"]?.stringValue
+        highlights = (json["highlights"]?.arrayValue ?? []).compactMap { h in
+            guard let key = h["key"]?.stringValue, let value = h["is"], let colour = h["colour"]?.stringValue.flatMap(Highlight.Colour.init)
+            else { return nil }
+            return Highlight(key, is: value, colour)
+        }
     }
 
     /// Its JSON Schema (for `help`'s result schema).

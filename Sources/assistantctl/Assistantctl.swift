@@ -30,6 +30,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: [.customShort("H"), .long], help: "Print readable text even when output is not a terminal.")
     var human = false
 
+    @Flag(help: "No colour (as the NO_COLOR environment variable does); colour is only ever used on a terminal.")
+    var noColor = false
+
     var socketPath: String {
         let env = ProcessInfo.processInfo.environment
         if let socket, !socket.isEmpty { return socket }
@@ -76,6 +79,7 @@ struct Call: AsyncParsableCommand {
             switch word {
             case "-J", "--json": options.json = true
             case "-H", "--human": options.human = true
+            case "--no-color": options.noColor = true
             case "-o", "--output":
                 switch remaining.popFirst() {
                 case "json": options.json = true
@@ -98,7 +102,10 @@ struct Call: AsyncParsableCommand {
         await connection.close()
         // A person at a terminal sees the method's view; `-o wide` every field, a pipe the JSON.
         if !options.wantsJSON, !wide, let view,
-            let text = ViewRenderer(view: view, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date()).render(result)
+            let text = ViewRenderer(
+                view: view, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date(),
+                colour: ViewRenderer.wantsColour(noColorFlag: options.noColor)
+            ).render(result)
         {
             return print(text)
         }

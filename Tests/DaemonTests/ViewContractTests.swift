@@ -38,6 +38,9 @@ struct ViewContractTests {
             let rows = Self.rowSchema(method["result"]?["schema"], rows: view.rows)
             #expect(rows != nil, "\(name): its view's rows '\(view.rows ?? "(the result)")' are not a list in its result")
             let members = Self.properties(rows)
+            for key in view.highlights.map(\.key) {
+                #expect(members.contains(key), "\(name): its view colours rows by '\(key)', which its rows do not have")
+            }
             for column in view.columns {
                 for key in [column.key] + (column.until.map { [$0] } ?? []) {
                     let first = String(key.split(separator: ".").first ?? "")

@@ -94,7 +94,35 @@ struct ViewRendererTests {
         #expect(render(Self.list, ["tasks": []], width: 80) == "(none)")
     }
 
+    @Test func highlightedRowsAreColouredOnlyWhenAsked() {
+        var view = Self.list
+        view.highlights = [.init("priority", is: 9, .red), .init("priority", is: 1, .bold)]
+        let plain = (render(view, Self.tasks, width: 120) ?? "").split(separator: "\n").map(String.init)
+        #expect(!plain.joined().contains("\u{1B}["), "no colour unless the terminal wants it")
+        let coloured = (ViewRenderer(view: view, width: 120, zone: Self.zone, now: Self.now, colour: true).render(Self.tasks) ?? "")
+            .split(separator: "\n").map(String.init)
+        #expect(coloured[1] == "\u{1B}[1m" + plain[1] + "\u{1B}[0m", "priority 1: bold")
+        #expect(coloured[4] == "\u{1B}[31m" + plain[4] + "\u{1B}[0m", "the first highlight that matches")
+        #expect(coloured[2] == plain[2], "no highlight, no colour")
+        // NO_COLOR (any non-empty value) and --no-color turn it off, whatever the terminal.
+        #expect(!ViewRenderer.wantsColour(noColorFlag: false, environment: ["NO_COLOR": "1"]))
+        #expect(!ViewRenderer.wantsColour(noColorFlag: true, environment: [:]))
+        #expect(!ViewRenderer.wantsColour(noColorFlag: false, environment: ["TERM": "dumb"]))
+    }
+
+    @Test func aStaleAnswerSaysSoUnderTheRows() {
+        let view = ResultView(rows: "terms", columns: [.init("name", "NAME")])
+        let stale: JSONValue = ["terms": [["name": "Algebra"]], "stale": true, "fetched_at": "2026-11-26T09:00:00Z"]
+        #expect(
+            render(view, stale, width: 80) == "NAME\nAlgebra\n(stale: the service could not be reached; fetched 3 h ago)")
+        let fresh: JSONValue = ["terms": [["name": "Algebra"]], "stale": false, "fetched_at": "2026-11-26T11:59:00Z"]
+        #expect(render(view, fresh, width: 80) == "NAME\nAlgebra")
+    }
+
     @Test func theViewTravelsAsJSON() {
+        var view = Self.list
+        view.highlights = [.init("overdue", is: true, .red)]
+        #expect(ResultView(json: view.json) == view)
         #expect(ResultView(json: Self.list.json) == Self.list)
         #expect(ResultView(json: ["rows": "x"]) == nil)
     }

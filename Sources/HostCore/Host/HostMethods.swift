@@ -102,9 +102,10 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "plugins.list", summary: "Plugins with their state, commands, jobs, topics and vault names",
                 result: JSONSchema.array(HostSchemas.pluginEntry), effect: .read,
-                view: ResultView(columns: [
-                    .init("id", "PLUGIN"), .init("state", "STATE"), .init("version", "VERSION", optional: true), .init("summary", "SUMMARY"),
-                ]))
+                view: ResultView(
+                    columns: [
+                        .init("id", "PLUGIN"), .init("state", "STATE"), .init("version", "VERSION", optional: true), .init("summary", "SUMMARY"),
+                    ], highlights: [.init("state", is: "failed", .red)]))
         ) { host, _, _ in
             var list: [JSONValue] = []
             for supervisor in host.supervisors {
@@ -131,10 +132,11 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "jobs.list", summary: "Periodic jobs with last and next run and last outcome",
                 result: JSONSchema.array(HostSchemas.job), effect: .read,
-                view: ResultView(columns: [
-                    .init("id", "JOB"), .init("last_outcome", "LAST"), .init("last_run", "RAN", .when, optional: true),
-                    .init("next_run", "NEXT", .when), .init("last_error", "ERROR"),
-                ]))
+                view: ResultView(
+                    columns: [
+                        .init("id", "JOB"), .init("last_outcome", "LAST"), .init("last_run", "RAN", .when, optional: true),
+                        .init("next_run", "NEXT", .when), .init("last_error", "ERROR"),
+                    ], highlights: [.init("last_outcome", is: "failed", .red), .init("last_outcome", is: "timeout", .red)]))
         ) { host, _, _ in
             try JSONValue(encoding: await host.scheduler.list())
         },

@@ -106,7 +106,7 @@ enum TasksManifest {
                             .init("id", "ID", .shortID), .init("priority", "P", .priority), .init("title", "TITLE"), .init("due", "DUE", .when),
                             .init("start", "START", .when, optional: true), .init("category", "CATEGORY", optional: true),
                             .init("tags", "TAGS", .list, optional: true),
-                        ])),
+                        ], highlights: [.init("overdue", is: true, .red), .init("priority", is: 1, .bold)])),
             c(
                 "agenda", "Every occurrence starting in [from, to), repeats expanded",
                 [TasksParams.windowFrom, TasksParams.windowTo, TasksParams.onlyCategory, TasksParams.agendaLimit],
