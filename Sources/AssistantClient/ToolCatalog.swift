@@ -109,6 +109,17 @@ public struct ToolCatalog: Sendable {
 
     /// A tool call's answer: the structured content, its JSON text for clients that read only
     /// text, and whether it is an error (a daemon error is a tool error the model can correct).
+    /// What a call of a tool that is not offered is told (a tool error the model reads).
+    public static func refusalText(_ refusal: Refusal) -> String {
+        switch refusal {
+        case .unknown(let name): "Unknown tool: \(name)"
+        case .notExposed(let name, let reason): "\(name) is not offered to assistants: \(reason)."
+        case .destructive(let name):
+            "\(name) is destructive and not offered: set allow_destructive = true under [mcp] in the daemon's config.toml "
+                + "(or run assistantctl mcp --allow-destructive) to offer it."
+        }
+    }
+
     public static func answer(_ result: Result<JSONValue, RPCError>, for tool: Tool) -> (structured: JSONValue, text: String, isError: Bool) {
         switch result {
         case .success(let value):

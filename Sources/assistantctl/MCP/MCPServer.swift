@@ -88,8 +88,10 @@ enum MCPServer {
             await server.waitUntilCompleted()
             group.cancelAll()
         }
-        // The end of input: nothing more is sent (the calls still running are hung up next, and
-        // their failures are not answered to a client that has gone).
+        // The end of input: the tool calls still running were hung up (cancelled, not answered);
+        // what the server was asked before it is answered (an `initialize` sent just before
+        // closing), for at most a few seconds; then nothing more is sent.
+        await transport.answered(within: .seconds(5))
         await server.stop()
     }
 
@@ -99,17 +101,8 @@ enum MCPServer {
         switch catalog.tool(params.name) {
         case .success(let tool): found = tool
         case .failure(.unknown(let name)): throw MCPError.invalidParams("Unknown tool: \(name)")
-        case .failure(.notExposed(let name, let reason)):
-            return .init(content: [.text(text: "\(name) is not offered to assistants: \(reason).", annotations: nil, _meta: nil)], isError: true)
-        case .failure(.destructive(let name)):
-            return .init(
-                content: [
-                    .text(
-                        text:
-                            "\(name) is destructive and not offered: set allow_destructive = true under [mcp] in the daemon's config.toml "
-                            + "(or run assistantctl mcp --allow-destructive) to offer it.",
-                        annotations: nil, _meta: nil)
-                ], isError: true)
+        case .failure(let refusal):
+            return .init(content: [.text(text: ToolCatalog.refusalText(refusal), annotations: nil, _meta: nil)], isError: true)
         }
         let arguments = try JSONValue(encoding: params.arguments ?? [:])
         var progress: (@Sendable (ServerNotification) async -> Void)?
@@ -440,9 +433,74 @@ actor LineTransport: Transport {
     /// Nonisolated, under a lock of its own: a tool call's answer is written from its task
     /// without a hop through this actor.
     nonisolated func send(_ data: Data) async throws {
+        try write(data)
+        // The server's answer settles its request (read only while one is waiting).
+        guard !unanswered.withLock({ $0.ids.isEmpty }) else { return }
+        if case .object(let message)? = try? JSONValue.decode(bytes: Array(data)), let id = message["id"],
+            message["result"] != nil || message["error"] != nil
+        {
+            settle(id)
+        }
+    }
+
+    /// One line out, under the lock (what `DirectCall` writes, and the server's messages).
+    nonisolated func write(_ data: Data) throws {
         var line = [UInt8](data)
         line.append(UInt8(ascii: "\n"))
         try writing.withLock { _ in try Self.writeAll(line) }
+    }
+
+    /// Requests handed to the server and not answered yet (their ids' JSON), and who waits for none.
+    private struct Unanswered {
+        var ids: Set<String> = []
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+    private nonisolated let unanswered = Mutex(Unanswered())
+
+    /// A line handed to the server: a request is remembered until answered; a cancellation
+    /// settles the request it names (a cancelled request is not answered).
+    private nonisolated func handingOver(_ line: [UInt8]) {
+        guard case .object(let message)? = try? JSONValue.decode(bytes: line), message["method"] != nil else { return }
+        if message["method"] == "notifications/cancelled", let id = message["params"]?["requestId"] { return settle(id) }
+        guard let id = message["id"], id != .null else { return }
+        _ = unanswered.withLock { $0.ids.insert(id.encodedString()) }
+    }
+
+    private nonisolated func settle(_ id: JSONValue) {
+        let waiter = unanswered.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.ids.remove(id.encodedString())
+            guard state.ids.isEmpty else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns once every request handed to the server has been answered, or after `limit`.
+    nonisolated func answered(within limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let now = self.unanswered.withLock { state -> Bool in
+                            if state.ids.isEmpty || Task.isCancelled { return true }
+                            state.waiter = continuation
+                            return false
+                        }
+                        if now { continuation.resume() }
+                    }
+                } onCancel: {
+                    let waiter = self.unanswered.withLock { state in
+                        defer { state.waiter = nil }
+                        return state.waiter
+                    }
+                    waiter?.resume()
+                }
+            }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     private nonisolated let writing = Mutex(())
@@ -476,6 +534,7 @@ actor LineTransport: Transport {
                     continue
                 }
                 if tookAside(line) { continue }
+                handingOver(line)
                 return Data(line)
             }
             scanned = buffer.count
@@ -550,7 +609,7 @@ actor LineTransport: Transport {
     private static func writeAll(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             if count > 0 {
                 offset += count
             } else if count < 0 && errno == EINTR {
@@ -614,13 +673,7 @@ enum DirectCall {
         switch catalog.tool(name) {
         case .success(let tool): found = tool
         case .failure(.unknown(let name)): return await reply(id, error: -32602, "Unknown tool: \(name)", transport)
-        case .failure(.notExposed(let name, let reason)):
-            return await reply(id, text: "\(name) is not offered to assistants: \(reason).", structured: nil, isError: true, transport)
-        case .failure(.destructive(let name)):
-            return await reply(
-                id,
-                text: "\(name) is destructive and not offered: set allow_destructive = true under [mcp] in the daemon's config.toml "
-                    + "(or run assistantctl mcp --allow-destructive) to offer it.", structured: nil, isError: true, transport)
+        case .failure(let refusal): return await reply(id, text: ToolCatalog.refusalText(refusal), structured: nil, isError: true, transport)
         }
         var progress: (@Sendable (ServerNotification) async -> Void)?
         if let token = params["_meta"]?["progressToken"], token != .null {
@@ -633,7 +686,7 @@ enum DirectCall {
                 if let total = report.params["total"] { fields["total"] = total }
                 if let message = report.params["message"] { fields["message"] = message }
                 let notification: JSONValue = ["jsonrpc": "2.0", "method": "notifications/progress", "params": .object(fields)]
-                try? await transport.send(Data(notification.encodedBytes()))
+                try? transport.write(Data(notification.encodedBytes()))
             }
         }
         let cancellation = transport.started(id)
@@ -659,7 +712,7 @@ enum DirectCall {
             response += Array(#"}],"isError":false,"structuredContent":"#.utf8)
             response += json
             response += Array("}}".utf8)
-            try? await transport.send(Data(response))
+            try? transport.write(Data(response))
         case .failure:
             let answer = ToolCatalog.answer(result, for: found)
             await reply(id, text: answer.text, structured: answer.structured, isError: answer.isError, transport)
@@ -670,11 +723,11 @@ enum DirectCall {
         var result: [String: JSONValue] = ["content": [["type": "text", "text": .string(text)]], "isError": .bool(isError)]
         if let structured { result["structuredContent"] = structured }
         let response: JSONValue = ["jsonrpc": "2.0", "id": id, "result": .object(result)]
-        try? await transport.send(Data(response.encodedBytes()))
+        try? transport.write(Data(response.encodedBytes()))
     }
 
     static func reply(_ id: JSONValue, error code: Int, _ message: String, _ transport: LineTransport) async {
         let response: JSONValue = ["jsonrpc": "2.0", "id": id, "error": ["code": .int(Int64(code)), "message": .string(message)]]
-        try? await transport.send(Data(response.encodedBytes()))
+        try? transport.write(Data(response.encodedBytes()))
     }
 }
