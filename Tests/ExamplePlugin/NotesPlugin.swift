@@ -39,7 +39,9 @@ public struct NotesPlugin: AssistantPlugin {
             PluginCommand(
                 "add", "Take a note", params: [Self.text],
                 result: Self.note, example: "assistantctl notes.add text='buy filament'", use: NotesService.add),
-            PluginCommand("list", "The notes, newest first", result: .object(["notes": .array(Self.note)]), use: NotesService.list),
+            // How a person sees the list at a terminal (assistantctl); scripts get the JSON.
+            PluginCommand("list", "The notes, newest first", result: .object(["notes": .array(Self.note)]), use: NotesService.list)
+                .view(ResultView(rows: "notes", columns: [.init("id", "ID"), .init("created", "TAKEN", .when), .init("text", "NOTE")])),
             PluginCommand(
                 "delete", "Delete a note", params: [Self.id],
                 result: .object(["deleted": .integer])
