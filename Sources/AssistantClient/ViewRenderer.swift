@@ -15,7 +15,23 @@ public struct ViewRenderer {
 
     public init(view: ResultView, width: Int, zone: TimeZone, now: Date, colour: Bool = false) {
         (self.view, self.width, self.zone, self.now, self.colour) = (view, width, zone, now, colour)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        self.calendar = calendar
+        // Made once: a formatter per cell was most of a 500-row list's rendering.
+        formatters = Dictionary(
+            uniqueKeysWithValues: ["HH:mm", "EEE d MMM", "d MMM yyyy"].map { pattern in
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = zone
+                formatter.dateFormat = pattern
+                return (pattern, formatter)
+            })
     }
+
+    let calendar: Calendar
+    let formatters: [String: DateFormatter]
 
     /// Colour only on a terminal, never with `NO_COLOR` set (no-color.org) or `--no-color`.
     public static func wantsColour(noColorFlag: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
@@ -39,7 +55,12 @@ public struct ViewRenderer {
         guard let rows = found?.arrayValue?.compactMap(\.objectValue), found?.arrayValue?.count == rows.count else { return nil }
         if rows.isEmpty { return "(none)" }
         let columns = view.columns
-        var cells = rows.map { row in columns.map { cell(row, $0, among: rows) } }
+        // Each id column's shortest unique starts, worked out once for all rows.
+        let shortIDs = Dictionary(
+            columns.filter { $0.format == .shortID }.map { column in
+                (column.key, Self.shortestUnique(rows.compactMap { Self.member($0, column.key)?.stringValue }))
+            }, uniquingKeysWith: { a, _ in a })
+        var cells = rows.map { row in columns.map { cell(row, $0, shortIDs: shortIDs[$0.key] ?? [:]) } }
         var shown = Array(columns.indices)
         var widths = columns.indices.map { i in max(columns[i].header.count, cells.map { $0[i].count }.max() ?? 0) }
         func total() -> Int { shown.map { widths[$0] }.reduce(0, +) + 2 * max(shown.count - 1, 0) }
@@ -85,7 +106,7 @@ public struct ViewRenderer {
         shown.filter { view.columns[$0].format == .text }.max { widths[$0] < widths[$1] }
     }
 
-    func cell(_ row: [String: JSONValue], _ column: ResultView.Column, among rows: [[String: JSONValue]]) -> String {
+    func cell(_ row: [String: JSONValue], _ column: ResultView.Column, shortIDs: [String: String]) -> String {
         let value = Self.member(row, column.key)
         switch column.format {
         case .text:
@@ -105,8 +126,7 @@ public struct ViewRenderer {
             return start == "all day" ? start : "\(start)–\(end)"
         case .shortID:
             guard let id = value?.stringValue else { return "" }
-            let others = rows.compactMap { Self.member($0, column.key)?.stringValue }.filter { $0 != id }
-            return Self.shortestUnique(id, among: others)
+            return shortIDs[id] ?? id
         }
     }
 
@@ -118,9 +138,21 @@ public struct ViewRenderer {
 
     /// The shortest start of `id` that no other starts with, at least 6 characters (as git shows them).
     public static func shortestUnique(_ id: String, among others: [String], minimum: Int = 6) -> String {
-        var length = min(minimum, id.count)
-        while length < id.count, others.contains(where: { $0.hasPrefix(id.prefix(length)) }) { length += 1 }
-        return String(id.prefix(length))
+        shortestUnique([id] + others.filter { $0 != id }, minimum: minimum)[id] ?? id
+    }
+
+    /// Each id's shortest unique start, at least `minimum` characters: in sorted order an id
+    /// shares its longest start with a neighbour, so one pass over neighbours gives them all.
+    public static func shortestUnique(_ ids: [String], minimum: Int = 6) -> [String: String] {
+        let sorted = Array(Set(ids)).sorted()
+        func shared(_ a: String, _ b: String) -> Int { zip(a, b).prefix { $0 == $1 }.count }
+        var result: [String: String] = [:]
+        for (index, id) in sorted.enumerated() {
+            let before = index > 0 ? shared(id, sorted[index - 1]) : 0
+            let after = index + 1 < sorted.count ? shared(id, sorted[index + 1]) : 0
+            result[id] = String(id.prefix(min(id.count, max(minimum, max(before, after) + 1))))
+        }
+        return result
     }
 
     static func oneLine(_ text: String) -> String {
@@ -129,13 +161,6 @@ public struct ViewRenderer {
 
     static func shorten(_ text: String, _ limit: Int) -> String {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
-    }
-
-    var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        calendar.locale = Locale(identifier: "en_US_POSIX")
-        return calendar
     }
 
     /// A date (`YYYY-MM-DD`) or an instant, and whether it has a time of day.
@@ -155,11 +180,7 @@ public struct ViewRenderer {
     }
 
     func format(_ date: Date, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = pattern
-        return formatter.string(from: date)
+        formatters[pattern]?.string(from: date) ?? ISO8601.string(date)
     }
 
     /// "today 18:00", "tomorrow", "yesterday 09:00", "2 h ago", "Tue 1 Dec 10:00", "3 Mar 2027".

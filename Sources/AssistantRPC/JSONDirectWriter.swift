@@ -137,6 +137,17 @@ public final class JSONDirectWriter {
         strings(list)
     }
 
+    /// A member that is a list, each element written by `element` (a result's rows).
+    public func member<Element>(_ name: StaticString, each list: [Element], _ element: (Element) -> Void) {
+        key(name)
+        beginArray()
+        for item in list {
+            self.element()
+            element(item)
+        }
+        endArray()
+    }
+
     /// A key that is data (a map's): scrubbed and checked each time. (Named apart from
     /// `key(_:)`: a literal would pick a `String` overload, and miss the cache of written keys.)
     public func dataKey(_ text: String) {

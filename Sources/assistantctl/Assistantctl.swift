@@ -242,19 +242,13 @@ struct MCPCommand: AsyncParsableCommand {
             tools: settings["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let status = (try? await connection.call("status")) ?? [:]
         let version = status["version"]?.stringValue ?? "unknown"
-        let zone = await Output.daemonTimeZone(connection) ?? .current
+        let zone = status["time_zone"]?.stringValue.flatMap(TimeZone.init(identifier:)) ?? .current
         let path = options.socketPath
         // Notices come on a connection of their own, subscribed to every topic.
         let notices = try? await AssistantConnection.connect(socketPath: path)
         if let notices, case .failure = try await notices.callResult("subscribe", params: ["topics": []]) { await notices.close() }
         let link = DaemonLink(connection) { try await AssistantConnection.connect(socketPath: path) }
-        var setUp: [String: JSONValue] = [:]
-        for (plugin, method) in ResourceCatalog.setUpBy {
-            if case .success(let answer)? = try? await connection.callResult(method) { setUp[plugin] = answer }
-        }
-        try await MCPServer.run(
-            link: link, catalog: catalog, resources: ResourceCatalog(status: status, setUp: setUp), zone: zone, version: version,
-            notices: notices)
+        try await MCPServer.run(link: link, catalog: catalog, zone: zone, version: version, notices: notices)
         // The end of input ends the session: the calls still running are hung up, which cancels them.
         await link.close()
         await notices?.close()

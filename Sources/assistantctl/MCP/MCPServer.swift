@@ -9,7 +9,7 @@ import SystemPackage
 /// file that sees the MCP SDK's types (it is pre-1.0); the rules are `ToolCatalog`'s.
 enum MCPServer {
     static func run(
-        link: DaemonLink, catalog: ToolCatalog, resources: ResourceCatalog, zone: TimeZone, version: String,
+        link: DaemonLink, catalog: ToolCatalog, zone: TimeZone, version: String,
         notices: AssistantConnection?
     ) async throws {
         let server = Server(
@@ -22,11 +22,10 @@ enum MCPServer {
         let session = Session()
         let tools = catalog.tools.map(tool)
         await server.withMethodHandler(ListTools.self) { _ in .init(tools: tools) }
-        await server.withMethodHandler(CallTool.self) { [weak server] params in
-            try await call(params, catalog: catalog, link: link, server: server)
-        }
+        await server.withMethodHandler(CallTool.self) { params in try await call(params, catalog: catalog, link: link) }
         await server.withMethodHandler(ListResources.self) { _ in
-            .init(
+            let resources = await currentResources(link)
+            return .init(
                 resources: resources.resources.map {
                     Resource(name: $0.name, uri: $0.uri, description: $0.description, mimeType: "application/json")
                 })
@@ -35,7 +34,7 @@ enum MCPServer {
             .init(templates: ResourceCatalog.printerTemplates.map { Resource.Template(uriTemplate: $0.uri, name: $0.name, mimeType: $0.mimeType) })
         }
         await server.withMethodHandler(ReadResource.self) { params in
-            .init(contents: [try await read(params.uri, resources: resources, zone: zone, link: link)])
+            .init(contents: [try await read(params.uri, resources: await currentResources(link), zone: zone, link: link)])
         }
         await server.withMethodHandler(ResourceSubscribe.self) { params in
             await session.subscribe(params.uri)
@@ -58,6 +57,7 @@ enum MCPServer {
             }
             var messages: [Prompt.Message] = [.user(.text(text: prompt.text))]
             // The views the prompt names, as they are now (those of plugins not set up are left out).
+            let resources = await currentResources(link)
             for uri in prompt.uris where resources.resources.contains(where: { $0.uri == uri }) {
                 if let content = try? await read(uri, resources: resources, zone: zone, link: link) {
                     messages.append(.user(.resource(resource: content)))
@@ -96,7 +96,10 @@ enum MCPServer {
     }
 
     /// A tool call: the daemon's answer as structured content and text, progress passed on.
-    static func call(_ params: CallTool.Parameters, catalog: ToolCatalog, link: DaemonLink, server: Server?) async throws -> CallTool.Result {
+    /// A tool call that reached the SDK: only inside a JSON-RPC batch (every single `tools/call`
+    /// is answered by `DirectCall`; MCP dropped batches in 2025-06-18, the SDK still reads them).
+    /// Answered alike, without progress.
+    static func call(_ params: CallTool.Parameters, catalog: ToolCatalog, link: DaemonLink) async throws -> CallTool.Result {
         let found: ToolCatalog.Tool
         switch catalog.tool(params.name) {
         case .success(let tool): found = tool
@@ -105,24 +108,21 @@ enum MCPServer {
             return .init(content: [.text(text: ToolCatalog.refusalText(refusal), annotations: nil, _meta: nil)], isError: true)
         }
         let arguments = try JSONValue(encoding: params.arguments ?? [:])
-        var progress: (@Sendable (ServerNotification) async -> Void)?
-        if let token = params._meta?.progressToken, let server {
-            let steps = Counter()
-            progress = { [weak server] report in
-                guard let server else { return }
-                // MCP's progress only grows: the daemon's `done` when it says, else a count.
-                let done = report.params["done"]?.doubleValue ?? Double(steps.next())
-                try? await server.notify(
-                    ProgressNotification.message(
-                        .init(
-                            progressToken: token, progress: done, total: report.params["total"]?.doubleValue,
-                            message: report.params["message"]?.stringValue)))
-            }
-        }
-        let result = try await link.call(found.name, arguments, progress: progress)
+        let result = try await link.call(found.name, arguments)
         let answer = ToolCatalog.answer(result, for: found)
         let structured: Value? = try value(answer.structured)
         return .init(content: [.text(text: answer.text, annotations: nil, _meta: nil)], structuredContent: structured, isError: answer.isError)
+    }
+
+    /// The resources of the plugins set up now (asked each time: a login during the session
+    /// brings its plugin's resources, and the session's start asks nothing for them).
+    static func currentResources(_ link: DaemonLink) async -> ResourceCatalog {
+        let status = (try? await link.call("status", [:]).get()) ?? [:]
+        var setUp: [String: JSONValue] = [:]
+        for (plugin, method) in ResourceCatalog.setUpBy {
+            if case .success(let answer)? = try? await link.call(method, [:]) { setUp[plugin] = answer }
+        }
+        return ResourceCatalog(status: status, setUp: setUp)
     }
 
     /// A resource's content now: its daemon calls' JSON, or a printer's webcam snapshot.
@@ -385,13 +385,8 @@ actor LineTransport: Transport {
         _ = running.withLock { $0.removeValue(forKey: id.encodedString()) }
     }
 
-    /// Takes a tool call or its cancellation aside; false for any other line (the server's).
-    private func tookAside(_ line: [UInt8]) -> Bool {
-        // Only what names tools/call or a cancellation is parsed here; the rest goes on as it came.
-        guard line.count <= Self.maxLine, line.count < 1 << 20,
-            line.firstRange(of: Self.toolsCall) != nil || line.firstRange(of: Self.cancelled) != nil,
-            case .object(let message)? = try? JSONValue.decode(bytes: line)
-        else { return false }
+    /// Takes a tool call or its cancellation aside; false for any other message (the server's).
+    private func tookAside(_ message: [String: JSONValue]) -> Bool {
         switch message["method"]?.stringValue {
         case "tools/call" where message["id"] != nil && message["id"] != .null:
             toolCallsInput.yield(message)
@@ -404,17 +399,13 @@ actor LineTransport: Transport {
         }
     }
 
-    static let toolsCall = Array("tools/call".utf8)
-    static let cancelled = Array("notifications/cancelled".utf8)
-
     func answer(_ method: String, with result: Data) {
         fixed[method] = result
     }
 
-    /// The fixed answer to `line` when it is a request for one (without a cursor), else nil.
-    private func fixedReply(_ line: [UInt8]) -> Data? {
-        guard !fixed.isEmpty, line.count < 4096, case .object(let request)? = try? JSONValue.decode(bytes: line),
-            let method = request["method"]?.stringValue, let result = fixed[method], let id = request["id"], id != .null,
+    /// The fixed answer to `request` when it asks for one (without a cursor), else nil.
+    private func fixedReply(_ request: [String: JSONValue]) -> Data? {
+        guard let method = request["method"]?.stringValue, let result = fixed[method], let id = request["id"], id != .null,
             request["params"]?["cursor"] == nil
         else { return nil }
         var reply = Data(#"{"jsonrpc":"2.0","id":"#.utf8)
@@ -459,8 +450,8 @@ actor LineTransport: Transport {
 
     /// A line handed to the server: a request is remembered until answered; a cancellation
     /// settles the request it names (a cancelled request is not answered).
-    private nonisolated func handingOver(_ line: [UInt8]) {
-        guard case .object(let message)? = try? JSONValue.decode(bytes: line), message["method"] != nil else { return }
+    private nonisolated func handingOver(_ message: [String: JSONValue]) {
+        guard message["method"] != nil else { return }
         if message["method"] == "notifications/cancelled", let id = message["params"]?["requestId"] { return settle(id) }
         guard let id = message["id"], id != .null else { return }
         _ = unanswered.withLock { $0.ids.insert(id.encodedString()) }
@@ -529,12 +520,16 @@ actor LineTransport: Transport {
                     continue
                 }
                 if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
-                if let reply = fixedReply(line) {
-                    try await send(reply)
-                    continue
+                // Read once here: a fixed answer, a tool call taken aside, or a request the server
+                // answers (remembered until it does). What does not parse goes on for the server to refuse.
+                if case .object(let message)? = try? JSONValue.decode(bytes: line) {
+                    if let reply = fixedReply(message) {
+                        try await send(reply)
+                        continue
+                    }
+                    if tookAside(message) { continue }
+                    handingOver(message)
                 }
-                if tookAside(line) { continue }
-                handingOver(line)
                 return Data(line)
             }
             scanned = buffer.count

@@ -15,13 +15,7 @@ struct AgendaResult: CallResult {
             // A row is about 400 bytes.
             w.reserve(occurrences.count * 450)
             w.beginObject()
-            w.key("occurrences")
-            w.beginArray()
-            for row in occurrences {
-                w.element()
-                row.write(to: w)
-            }
-            w.endArray()
+            w.member("occurrences", each: occurrences) { $0.write(to: w) }
             w.member("truncated", truncated)
             w.member("next_from", instant: nextFrom)
             w.endObject()

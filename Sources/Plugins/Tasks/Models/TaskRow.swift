@@ -125,13 +125,7 @@ struct TaskListResult: CallResult {
             // A task is about a kilobyte.
             w.reserve(tasks.count * 1100)
             w.beginObject()
-            w.key("tasks")
-            w.beginArray()
-            for task in tasks {
-                w.element()
-                task.write(to: w)
-            }
-            w.endArray()
+            w.member("tasks", each: tasks) { $0.write(to: w) }
             w.member("count", count)
             w.member("truncated", truncated)
             w.endObject()
