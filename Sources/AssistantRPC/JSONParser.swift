@@ -264,7 +264,7 @@ struct JSONParser {
 /// What a writer scrubs as it writes: HostCore's secret redactor. Scrubbing while writing walks
 /// a reply once; redacting it first walked the whole value a second time, a ninth of a month's
 /// agenda (tasks-bench).
-public protocol JSONScrubber {
+public protocol JSONScrubber: Sendable {
     /// Whether a member with this key holds a credential: a non-empty string there is replaced.
     func isCredentialKey(_ key: String) -> Bool
     /// What a credential member's string is written as.

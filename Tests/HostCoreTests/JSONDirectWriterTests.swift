@@ -5,7 +5,7 @@ import Testing
 /// The writer for large typed results: its bytes must be what `JSONStreamEncoder` writes for the
 /// same members, scrubbed the same way, with times written digit by digit.
 struct JSONDirectWriterTests {
-    struct Row: Encodable {
+    struct Row: Encodable, Sendable {
         var id: String
         var title: String
         var count: Int
@@ -105,6 +105,44 @@ struct JSONDirectWriterTests {
                     "empty_password_is_kept": "",
                 ])
         }
+    }
+
+    /// A long list written in parts at once is byte for byte the list written in one go, scrubbed
+    /// the same in every part, and the members after it follow on.
+    @Test func aListWrittenInPartsIsTheListWrittenWhole() throws {
+        let redactor = SecretRedactor()
+        redactor.remember("quote")
+        let many = (0..<(3 * JSONDirectWriter.elementsPerPart + 7)).map { index in
+            Row(id: "id-\(index)", title: index % 3 == 0 ? "quote \(index)" : "t\(index)", count: index, missing: nil, flags: [], at: "", day: "")
+        }
+        func written(inParts: Bool) -> [UInt8] {
+            var out: [UInt8] = []
+            JSONDirectWriter.write(into: &out, scrubber: redactor.scrubber()) { w in
+                w.beginObject()
+                let write: @Sendable (Row, JSONDirectWriter) -> Void = { row, w in
+                    w.beginObject()
+                    w.member("id", row.id)
+                    w.member("title", row.title)
+                    w.member("password", row.id)
+                    w.endObject()
+                }
+                if inParts {
+                    w.member("rows", eachInParts: many, bytesPerElement: 10, write)
+                } else {
+                    w.member("rows", each: many) { write($0, w) }
+                }
+                w.member("after", true)
+                w.endObject()
+            }
+            return out
+        }
+        let whole = written(inParts: false)
+        #expect(String(decoding: written(inParts: true), as: UTF8.self) == String(decoding: whole, as: UTF8.self))
+        let value = try JSONValue.decode(bytes: whole)
+        #expect(value["rows"]?.arrayValue?.count == many.count)
+        let rows = try #require(value["rows"]?.arrayValue)
+        #expect(rows[3]["title"] == .string("\(SecretRedactor.placeholder) 3"))
+        #expect(rows[3]["password"] == .string(SecretRedactor.placeholder))
     }
 
     /// More distinct keys than the cache keeps are still written right.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PluginKit
+import Synchronization
 
 /// list, agenda and categories.
 extension TasksService {
@@ -65,42 +66,80 @@ extension TasksService {
         let category = params[TasksParams.onlyCategory]?.lowercased()
         let limit = Int(params[TasksParams.agendaLimit] ?? Int64(Self.agendaLimit))
         let now = self.now
-        let (items, indexed) = try await database.read { db in try TaskItem.inWindow(db, from: from, to: to, category: category) }
-        var occurrences: [Occurrence] = []
-        var starts: [Date] = []
-        // Positions are sorted, not occurrences (each holds its whole item).
-        func order() -> [Int] {
-            occurrences.indices.sorted { i, j in starts[i] != starts[j] ? starts[i] < starts[j] : occurrences[i].title < occurrences[j].title }
-        }
-        // Memory stays near twice the limit however many occurrences the window holds (a feed's
-        // series every minute): no series needs more than `limit + 1` of its own, and once more
-        // than twice the limit are held, the latest are let go and later series stop earlier.
-        var end = to
-        for t in items {
-            let found = indexed[t.id].map { t.occurrences(at: $0) } ?? t.occurrences(from: from, to: end, limit: limit + 1)
-            for o in found {
-                if let at = o.sortInstant(), at >= from, at < end {
-                    occurrences.append(o)
-                    starts.append(at)
-                }
-            }
-            if occurrences.count > 2 * (limit + 1) {
-                let kept = order().prefix(limit + 1)
-                occurrences = kept.map { occurrences[$0] }
-                starts = kept.map { starts[$0] }
-                end = starts[limit].addingTimeInterval(1)
-            }
-        }
-        let sorted = order()
+        let (items, indexed) = try await TaskItem.inWindow(database, from: from, to: to, category: category)
+        let found = Self.occurrences(of: items, indexed: indexed, from: from, to: to, limit: limit)
+        let sorted = found.order()
         guard sorted.count > limit else {
-            return AgendaResult(occurrences: sorted.map { AgendaRow(occurrences[$0], now: now) }, truncated: false)
+            return AgendaResult(found: found.occurrences, shown: sorted, now: now, truncated: false)
         }
         // Cut where the start changes, so that `from = next_from` continues without repeating any:
         // the occurrences that share the first left-out start all go to the next call.
-        let nextFrom = starts[sorted[limit]]
-        var shown = sorted.prefix(limit).filter { starts[$0] < nextFrom }
+        let nextFrom = found.starts[sorted[limit]]
+        var shown = sorted.prefix(limit).filter { found.starts[$0] < nextFrom }
         if shown.isEmpty { shown = Array(sorted.prefix(limit)) }
-        return AgendaResult(occurrences: shown.map { AgendaRow(occurrences[$0], now: now) }, truncated: true, nextFrom: nextFrom)
+        return AgendaResult(found: found.occurrences, shown: shown, now: now, truncated: true, nextFrom: nextFrom)
+    }
+
+    /// Occurrences in [from, to) with their start instants, in no order.
+    struct FoundOccurrences: Sendable {
+        var occurrences: [Occurrence] = []
+        var starts: [Date] = []
+
+        /// Positions in order of start, then title (positions are sorted, not occurrences: each
+        /// holds its whole item).
+        func order() -> [Int] {
+            occurrences.indices.sorted { i, j in starts[i] != starts[j] ? starts[i] < starts[j] : occurrences[i].title < occurrences[j].title }
+        }
+
+        /// Memory stays near twice the limit however many occurrences the window holds (a feed's
+        /// series every minute): no series needs more than `limit + 1` of its own, and once more
+        /// than twice the limit are held, the latest are let go and later series stop earlier.
+        mutating func add(_ items: some Sequence<TaskItem>, indexed: [String: [WallTime]], from: Date, to: Date, limit: Int) {
+            var end = to
+            for t in items {
+                let found = indexed[t.id].map { t.occurrences(at: $0) } ?? t.occurrences(from: from, to: end, limit: limit + 1)
+                for o in found {
+                    if let at = o.sortInstant(), at >= from, at < end {
+                        occurrences.append(o)
+                        starts.append(at)
+                    }
+                }
+                if occurrences.count > 2 * (limit + 1) {
+                    let kept = order().prefix(limit + 1)
+                    occurrences = kept.map { occurrences[$0] }
+                    starts = kept.map { starts[$0] }
+                    end = starts[limit].addingTimeInterval(1)
+                }
+            }
+        }
+    }
+
+    /// The items' occurrences, worked out in parts at once when there are many (a month of a busy
+    /// calendar: the expansion was a fifth of the call), each part bounded as `add` says.
+    static func occurrences(of items: [TaskItem], indexed: [String: [WallTime]], from: Date, to: Date, limit: Int) -> FoundOccurrences {
+        let parts = min(ProcessInfo.processInfo.activeProcessorCount, 4, items.count / 500)
+        guard parts > 1 else {
+            var found = FoundOccurrences()
+            found.add(items, indexed: indexed, from: from, to: to, limit: limit)
+            return found
+        }
+        let results = Mutex([FoundOccurrences](repeating: FoundOccurrences(), count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            var found = FoundOccurrences()
+            // Every `parts`-th item: the read puts single items first and series after.
+            found.add(stride(from: part, to: items.count, by: parts).lazy.map { items[$0] }, indexed: indexed, from: from, to: to, limit: limit)
+            results.withLock { $0[part] = found }
+        }
+        return results.withLock { parts in
+            var all = FoundOccurrences()
+            all.occurrences.reserveCapacity(parts.reduce(0) { $0 + $1.occurrences.count })
+            all.starts.reserveCapacity(all.occurrences.capacity)
+            for part in parts {
+                all.occurrences += part.occurrences
+                all.starts += part.starts
+            }
+            return all
+        }
     }
 
     /// `tasks.agenda`'s default `limit`: a month of a busy calendar (about 20 000) fits.

@@ -234,35 +234,45 @@ extension TaskItem {
     /// Live items that may have an occurrence in [from, to) (placement reads: enough for agenda
     /// rows), and for repeating items the index covers, the occurrences (RECURRENCE-IDs) the
     /// index has there: those need no expansion. `category` narrows both reads.
-    static func inWindow(_ db: Database, from: Date, to: Date, category: String? = nil) throws -> (items: [TaskItem], indexed: [String: [WallTime]]) {
-        let f = from.timeIntervalSince1970
-        let t = to.timeIntervalSince1970
+    ///
+    /// The items and the index are read at once, on two connections that see one state: the
+    /// two are independent, and each was half of the agenda's read (tasks-bench).
+    static func inWindow(_ database: DatabasePool, from: Date, to: Date, category: String? = nil) async throws -> (
+        items: [TaskItem], indexed: [String: [WallTime]]
+    ) {
+        let f = from.timeIntervalSince1970 - 86_400
+        let t = to.timeIntervalSince1970 + 86_400
         let inCategory = category == nil ? "" : " AND category = ?"
         let categoryArgument: StatementArguments = category.map { [$0] } ?? []
-        let expanded = try fetch(
-            db,
-            where: """
-                deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at >= ?)
-                AND NOT (recurring = 1 AND indexed_from IS NOT NULL AND indexed_from <= ? AND indexed_until >= ?)\(inCategory)
-                """,
-            [t + 86_400, f - 86_400, f - 86_400, t + 86_400] + categoryArgument, placementOnly: true)
-        var rids: [String: [WallTime]] = [:]
-        // The window's range of the start index first, each row then checked against the set of
-        // covered items: left to itself, SQLite walked every covered series' whole index by
-        // task (the primary key) instead, six times slower (tasks-bench).
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT task_id, rid FROM tasks_occurrences INDEXED BY tasks_occurrences_start
-                WHERE start_at >= ? AND start_at < ? AND task_id IN (
-                    SELECT id FROM tasks_items WHERE deleted_at IS NULL AND indexed_from <= ? AND indexed_until >= ?\(inCategory))
-                """,
-            arguments: [f - 86_400, t + 86_400, f - 86_400, t + 86_400] + categoryArgument)
-        while let row = try rows.next() {
-            if let wall = WallTime(row[1] as String) { rids[row[0], default: []].append(wall) }
-        }
-        let items = try expanded + fetch(db, ids: rids.keys, placementOnly: true)
-        return (items, rids)
+        let covered = "recurring = 1 AND indexed_from IS NOT NULL AND indexed_from <= ? AND indexed_until >= ?"
+        let (live, rids) = try await database.readsOfOneState(
+            { db in
+                // One read of every candidate (two, for the covered and the other items, each
+                // walked the window's index).
+                try fetch(
+                    db, where: "deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at >= ?)\(inCategory)", [t, f] + categoryArgument,
+                    placementOnly: true)
+            },
+            { db in
+                var rids: [String: [WallTime]] = [:]
+                // The window's range of the start index first, each row then checked against the
+                // set of covered items: left to itself, SQLite walked every covered series' whole
+                // index by task (the primary key) instead, six times slower (tasks-bench).
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT task_id, rid FROM tasks_occurrences INDEXED BY tasks_occurrences_start
+                        WHERE start_at >= ? AND start_at < ? AND task_id IN (
+                            SELECT id FROM tasks_items WHERE deleted_at IS NULL AND \(covered)\(inCategory))
+                        """,
+                    arguments: [f, t, f, t] + categoryArgument)
+                while let row = try rows.next() {
+                    if let wall = WallTime(row[1] as String) { rids[row[0], default: []].append(wall) }
+                }
+                return rids
+            })
+        // A covered item with nothing in the window (a yearly series) is read and left out here.
+        return (live.filter { !($0.isRecurring && $0.indexCovers(from, to)) || rids[$0.id] != nil }, rids)
     }
 }
 
