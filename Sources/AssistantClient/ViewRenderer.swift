@@ -51,9 +51,44 @@ public struct ViewRenderer {
 
     /// The text, or nil when the result has no rows where the view says (shown the generic way).
     public func render(_ result: JSONValue) -> String? {
-        let found = view.rows.map { result[$0] } ?? result
-        guard let rows = found?.arrayValue?.compactMap(\.objectValue), found?.arrayValue?.count == rows.count else { return nil }
-        if rows.isEmpty { return "(none)" }
+        var parts: [String] = []
+        if !view.fields.isEmpty { parts.append(fields(result)) }
+        if !view.columns.isEmpty || view.grid != nil {
+            let found = view.rows.map { result[$0] } ?? result
+            if let rows = found?.arrayValue?.compactMap(\.objectValue), found?.arrayValue?.count == rows.count {
+                parts.append(rows.isEmpty ? "(none)" : view.grid.map { grid(rows, $0) } ?? table(rows))
+            } else if parts.isEmpty {
+                return nil
+            }
+        }
+        guard !parts.isEmpty else { return nil }
+        // A cached answer given because the upstream could not be reached says so, with its age.
+        if result["stale"] == true {
+            let note = "(stale: the service could not be reached; fetched \(result["fetched_at"]?.stringValue.map(when) ?? "earlier"))"
+            parts[parts.count - 1] += "\n" + (colour ? Self.paint(note, .yellow) : note)
+        }
+        return parts.joined(separator: "\n\n")
+    }
+
+    /// "Label  value" lines, headings on their own after a blank line; a line never wraps.
+    func fields(_ result: JSONValue) -> String {
+        let object = result.objectValue ?? [:]
+        let labelWidth = view.fields.filter { $0.key != nil }.map(\.label.count).max() ?? 0
+        var lines: [String] = []
+        for field in view.fields {
+            guard let key = field.key else {
+                if !lines.isEmpty { lines.append("") }
+                lines.append(colour ? Self.paint(field.label, .bold) : field.label)
+                continue
+            }
+            let value = Self.oneLine(formatted(Self.member(object, key), field.format))
+            lines.append(Self.shorten(field.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  " + value, max(width, 2)))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The rows as a table of the view's columns.
+    func table(_ rows: [[String: JSONValue]]) -> String {
         let columns = view.columns
         // Each id column's shortest unique starts, worked out once for all rows.
         let shortIDs = Dictionary(
@@ -61,7 +96,8 @@ public struct ViewRenderer {
                 (column.key, Self.shortestUnique(rows.compactMap { Self.member($0, column.key)?.stringValue }))
             }, uniquingKeysWith: { a, _ in a })
         var cells = rows.map { row in columns.map { cell(row, $0, shortIDs: shortIDs[$0.key] ?? [:]) } }
-        var shown = Array(columns.indices)
+        // An optional column empty in every row is not shown (a list without start times).
+        var shown = columns.indices.filter { i in !columns[i].optional || cells.contains { !$0[i].isEmpty } }
         var widths = columns.indices.map { i in max(columns[i].header.count, cells.map { $0[i].count }.max() ?? 0) }
         func total() -> Int { shown.map { widths[$0] }.reduce(0, +) + 2 * max(shown.count - 1, 0) }
         // Narrow: optional columns go, right to left, while the widest text column cannot give
@@ -93,10 +129,80 @@ public struct ViewRenderer {
             let highlight = view.highlights.first { Self.member(row, $0.key) == $0.value }
             lines.append(colour && highlight != nil ? Self.paint(text, highlight!.colour) : text)
         }
-        // A cached answer given because the upstream could not be reached says so, with its age.
-        if result["stale"] == true {
-            let note = "(stale: the service could not be reached; fetched \(result["fetched_at"]?.stringValue.map(when) ?? "earlier"))"
-            lines.append(colour ? Self.paint(note, .yellow) : note)
+        return lines.joined(separator: "\n")
+    }
+
+    /// One timetable entry placed in the week.
+    struct GridEntry {
+        var week: Date?
+        var weekday: Int
+        var start: String
+        var lines: [String]
+    }
+
+    /// The rows as a week grid: a column per day (Monday to Friday, and the weekend when
+    /// anything falls on it), a line per start time, each cell the title (and mark) then the
+    /// place and end. Dated rows spanning weeks give a grid per week.
+    func grid(_ rows: [[String: JSONValue]], _ grid: ResultView.WeekGrid) -> String {
+        let entries = rows.compactMap { row -> GridEntry? in
+            let dayValue = Self.member(row, grid.day)
+            var week: Date?
+            let weekday: Int
+            if let number = dayValue?.intValue {
+                weekday = Int(number)
+            } else if let text = dayValue?.stringValue, let (date, _) = parse(text) {
+                // Monday = 1 (the calendar's Sunday = 1).
+                weekday = (calendar.component(.weekday, from: date) + 5) % 7 + 1
+                week = calendar.date(byAdding: .day, value: 1 - weekday, to: calendar.startOfDay(for: date))
+            } else {
+                return nil
+            }
+            guard (1...7).contains(weekday) else { return nil }
+            let start = Self.member(row, grid.start).map { clock(HumanOutput.scalar($0)) } ?? ""
+            let end = Self.member(row, grid.end).map { clock(HumanOutput.scalar($0)) } ?? ""
+            let title = [Self.member(row, grid.title), grid.mark.flatMap { Self.member(row, $0) }].compactMap { $0.map(HumanOutput.scalar) }
+                .filter { !$0.isEmpty }.joined(separator: " ")
+            let place = Self.member(row, grid.place).map(HumanOutput.scalar) ?? ""
+            let second = [place, end.isEmpty ? "" : "–\(end)"].filter { !$0.isEmpty }.joined(separator: " ")
+            return GridEntry(week: week, weekday: weekday, start: start, lines: [Self.oneLine(title), Self.oneLine(second)])
+        }
+        guard !entries.isEmpty else { return "(none)" }
+        let weeks = Dictionary(grouping: entries, by: \.week).sorted { ($0.key ?? .distantPast) < ($1.key ?? .distantPast) }
+        return weeks.map { week, entries in
+            let table = weekTable(entries, week: week)
+            guard weeks.count > 1, let week else { return table }
+            return "Week of \(format(week, "EEE d MMM"))\n" + table
+        }.joined(separator: "\n\n")
+    }
+
+    func weekTable(_ entries: [GridEntry], week: Date?) -> String {
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let days = Array(1...5) + [6, 7].filter { day in entries.contains { $0.weekday == day } }
+        let starts = Set(entries.map(\.start)).sorted()
+        let timeWidth = max(5, starts.map(\.count).max() ?? 0)
+        let natural = entries.flatMap(\.lines).map(\.count).max() ?? 8
+        let room = (width - timeWidth - 2 * days.count) / days.count
+        let columnWidth = max(8, min(natural, room))
+        func line(_ time: String, _ cells: [String]) -> String {
+            let text =
+                ([time.padding(toLength: timeWidth, withPad: " ", startingAt: 0)]
+                + cells.map {
+                    Self.shorten($0, columnWidth).padding(toLength: columnWidth, withPad: " ", startingAt: 0)
+                }).joined(separator: "  ")
+            return Self.shorten(text.replacing(/\s+$/, with: ""), max(width, 2))
+        }
+        let headings = days.map { day in
+            let name = names[day - 1]
+            guard let week, let date = calendar.date(byAdding: .day, value: day - 1, to: week) else { return name }
+            return format(date, "EEE d MMM")
+        }
+        var lines = [line("", headings)]
+        for start in starts {
+            let cells = days.map { day in entries.filter { $0.weekday == day && $0.start == start }.flatMap(\.lines) }
+            let height = cells.map(\.count).max() ?? 0
+            for index in 0..<height {
+                lines.append(line(index == 0 ? start : "", cells.map { index < $0.count ? $0[index] : "" }))
+            }
         }
         return lines.joined(separator: "\n")
     }
@@ -127,6 +233,36 @@ public struct ViewRenderer {
         case .shortID:
             guard let id = value?.stringValue else { return "" }
             return shortIDs[id] ?? id
+        case .bar, .seconds, .temperatures, .flag: return formatted(value, column.format)
+        }
+    }
+
+    /// A value in a format that needs nothing but the value.
+    func formatted(_ value: JSONValue?, _ format: ResultView.Format) -> String {
+        guard let value else { return "" }
+        switch format {
+        case .bar:
+            guard let percent = value.doubleValue else { return "" }
+            let filled = Int((min(max(percent, 0), 100) / 5).rounded())
+            return String(repeating: "█", count: filled) + String(repeating: "░", count: 20 - filled) + String(format: " %3.0f %%", percent)
+        case .seconds:
+            guard let seconds = value.doubleValue.map({ Int($0) }) else { return "" }
+            if seconds < 60 { return "\(seconds) s" }
+            if seconds < 3600 { return "\(seconds / 60) min" }
+            return String(format: "%d h %02d min", seconds / 3600, seconds % 3600 / 60)
+        case .temperatures:
+            return (value.objectValue ?? [:]).sorted { $0.key < $1.key }.compactMap { name, heater -> String? in
+                guard let actual = heater["actual"]?.doubleValue else { return nil }
+                let target = heater["target"]?.doubleValue.map { String(format: "/%.0f", $0) } ?? ""
+                return "\(name) \(String(format: "%.1f", actual))\(target) °C"
+            }.joined(separator: ", ")
+        case .flag: return value.boolValue.map { $0 ? "yes" : "no" } ?? HumanOutput.scalar(value)
+        case .duration: return value.intValue.map { String(format: "%d:%02d", $0 / 60, $0 % 60) } ?? ""
+        case .when: return value.stringValue.map(when) ?? ""
+        case .time: return value.stringValue.map(clock) ?? ""
+        case .list: return value.arrayValue?.map(HumanOutput.scalar).joined(separator: ", ") ?? ""
+        case .priority: return value.intValue.map { $0 == 0 ? "" : String($0) } ?? ""
+        case .text, .shortID: return HumanOutput.scalar(value)
         }
     }
 

@@ -17,6 +17,14 @@ public struct ResultView: Sendable, Equatable {
         case list
         /// 0 (none) shown empty.
         case priority
+        /// A percentage as a bar: `████░░░░░░  42 %`.
+        case bar
+        /// Seconds as a span people read: `1 h 05 min`, `12 min`, `40 s`.
+        case seconds
+        /// Heaters by name, each `{actual, target}`: `tool0 210.3/210 °C, bed 60.0/60 °C`.
+        case temperatures
+        /// A true or false as `yes` or `no`.
+        case flag
     }
 
     public struct Column: Sendable, Equatable {
@@ -47,17 +55,66 @@ public struct ResultView: Sendable, Equatable {
         }
     }
 
+    /// A labelled value of an object result (`status`, `octoprint.status`), one per line; a
+    /// field without a key is a heading.
+    public struct Field: Sendable, Equatable {
+        public var key: String?
+        public var label: String
+        public var format: Format
+
+        public init(_ key: String, _ label: String, _ format: Format = .text) {
+            (self.key, self.label, self.format) = (key, label, format)
+        }
+
+        public init(heading: String) {
+            (key, label, format) = (nil, heading, .text)
+        }
+    }
+
+    /// A week by day and hour (a timetable): a column per day, a line per start time, each cell
+    /// the title and place of what starts then.
+    public struct WeekGrid: Sendable, Equatable {
+        /// A date (`YYYY-MM-DD`) or a weekday number (1 = Monday).
+        public var day: String
+        public var start: String
+        public var end: String
+        public var title: String
+        public var place: String
+        /// A short mark after the title (the kind: lecture, seminar).
+        public var mark: String?
+
+        public init(day: String, start: String, end: String, title: String, place: String, mark: String? = nil) {
+            (self.day, self.start, self.end, self.title, self.place, self.mark) = (day, start, end, title, place, mark)
+        }
+
+        var keys: [String] { [day, start, end, title, place] + (mark.map { [$0] } ?? []) }
+    }
+
     /// The result's member that holds the rows; nil when the result is the list itself.
     public var rows: String?
     public var columns: [Column]
+    /// Shown before the rows, if any.
+    public var fields: [Field]
+    /// The rows as a week grid instead of a table.
+    public var grid: WeekGrid?
     /// A member by whose day (in the daemon's zone) rows are grouped under a heading.
     public var groupByDay: String?
     /// The first that matches a row colours it.
     public var highlights: [Highlight]
 
-    public init(rows: String? = nil, columns: [Column], groupByDay: String? = nil, highlights: [Highlight] = []) {
-        (self.rows, self.columns, self.groupByDay, self.highlights) = (rows, columns, groupByDay, highlights)
+    public init(
+        rows: String? = nil, columns: [Column] = [], fields: [Field] = [], grid: WeekGrid? = nil, groupByDay: String? = nil,
+        highlights: [Highlight] = []
+    ) {
+        (self.rows, self.columns, self.fields, self.grid, self.groupByDay, self.highlights) = (rows, columns, fields, grid, groupByDay, highlights)
     }
+
+    /// Every member the view reads, relative to a row (`columns`, `grid`, the highlights) or to
+    /// the result (`fields`): for the test that holds views to their result schemas.
+    public var rowKeys: [String] {
+        columns.flatMap { [$0.key] + ($0.until.map { [$0] } ?? []) } + (grid?.keys ?? []) + highlights.map(\.key) + (groupByDay.map { [$0] } ?? [])
+    }
+    public var fieldKeys: [String] { fields.compactMap(\.key) }
 
     public var json: JSONValue {
         var object: [String: JSONValue] = [
@@ -70,6 +127,22 @@ public struct ResultView: Sendable, Equatable {
                 })
         ]
         if let rows { object["rows"] = .string(rows) }
+        if !fields.isEmpty {
+            object["fields"] = .array(
+                fields.map { f in
+                    var field: [String: JSONValue] = ["label": .string(f.label), "format": .string(f.format.rawValue)]
+                    if let key = f.key { field["key"] = .string(key) }
+                    return .object(field)
+                })
+        }
+        if let grid {
+            var gridObject: [String: JSONValue] = [
+                "day": .string(grid.day), "start": .string(grid.start), "end": .string(grid.end), "title": .string(grid.title),
+                "place": .string(grid.place),
+            ]
+            if let mark = grid.mark { gridObject["mark"] = .string(mark) }
+            object["grid"] = .object(gridObject)
+        }
         if let groupByDay { object["group_by_day"] = .string(groupByDay) }
         if !highlights.isEmpty {
             object["highlights"] = .array(highlights.map { ["key": .string($0.key), "is": $0.value, "colour": .string($0.colour.rawValue)] })
@@ -78,14 +151,25 @@ public struct ResultView: Sendable, Equatable {
     }
 
     public init?(json: JSONValue) {
-        guard let columns = json["columns"]?.arrayValue else { return nil }
-        self.columns = columns.compactMap { c in
+        guard json["columns"]?.arrayValue != nil || json["fields"]?.arrayValue != nil || json["grid"]?.objectValue != nil else { return nil }
+        columns = (json["columns"]?.arrayValue ?? []).compactMap { c in
             guard let key = c["key"]?.stringValue, let header = c["header"]?.stringValue else { return nil }
             return Column(
                 key, header, Format(rawValue: c["format"]?.stringValue ?? "") ?? .text, optional: c["optional"] == true,
                 until: c["until"]?.stringValue)
         }
         rows = json["rows"]?.stringValue
+        fields = (json["fields"]?.arrayValue ?? []).compactMap { f in
+            guard let label = f["label"]?.stringValue else { return nil }
+            guard let key = f["key"]?.stringValue else { return Field(heading: label) }
+            return Field(key, label, Format(rawValue: f["format"]?.stringValue ?? "") ?? .text)
+        }
+        grid = json["grid"].flatMap { g in
+            guard let day = g["day"]?.stringValue, let start = g["start"]?.stringValue, let end = g["end"]?.stringValue,
+                let title = g["title"]?.stringValue, let place = g["place"]?.stringValue
+            else { return nil }
+            return WeekGrid(day: day, start: start, end: end, title: title, place: place, mark: g["mark"]?.stringValue)
+        }
         groupByDay = json["group_by_day"]?.stringValue
         highlights = (json["highlights"]?.arrayValue ?? []).compactMap { h in
             guard let key = h["key"]?.stringValue, let value = h["is"], let colour = h["colour"]?.stringValue.flatMap(Highlight.Colour.init)
@@ -95,5 +179,5 @@ public struct ResultView: Sendable, Equatable {
     }
 
     /// Its JSON Schema (for `help`'s result schema).
-    public static let schemaDescription = "how assistantctl shows the result: rows, columns with their formats, grouping"
+    public static let schemaDescription = "how assistantctl shows the result: fields, rows, columns with their formats, a week grid, grouping"
 }

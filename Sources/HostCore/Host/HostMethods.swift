@@ -52,7 +52,17 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "status", summary: "Daemon version, uptime, socket, database, plugins and jobs", result: HostSchemas.status,
-                example: "assistantctl status", effect: .read)
+                example: "assistantctl status", effect: .read,
+                view: ResultView(
+                    rows: "plugins",
+                    columns: [.init("id", "PLUGIN"), .init("state", "STATE"), .init("detail", "DETAIL", optional: true)],
+                    fields: [
+                        .init("version", "Version"), .init("uptime_s", "Up", .seconds), .init("time_zone", "Time zone"), .init("socket", "Socket"),
+                        .init("database", "Database"), .init("vault.locked", "Vault locked", .flag), .init("connections", "Connections"),
+                        .init("calls_in_flight.total", "Calls running"), .init("sinks", "Notices to", .list), .init("outbox.pending", "Outbox"),
+                        .init("dropped_notices", "Dropped notices"),
+                    ],
+                    highlights: [.init("state", is: "failed", .red)]))
         ) { host, _, _ in
             await status(host)
         },

@@ -69,7 +69,10 @@ enum KOSManifest {
                 "timetable", "My timetable slots, by day and start, filtered by week parity",
                 params: [KOSParams.semester, KOSParams.parity, KOSParams.account], result: KOSSchemas.timetable,
                 use: KOSService.timetable
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
             Command(
                 "courses", "My enrolled courses in a semester, with credits",
                 params: [KOSParams.anySemester, KOSParams.account], result: KOSSchemas.courses,

@@ -52,6 +52,18 @@ enum LogbookManifest {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, run: run)
     }
 
+    /// The totals a pilot reads first, under a heading, from one member of `logbook.totals`.
+    static func totalsFields(_ member: String, _ heading: String) -> [ResultView.Field] {
+        [.init(heading: heading), .init("\(member).flights", "Flights"), .init("\(member).fstd_sessions", "FSTD sessions")]
+            + [(TimeColumn.total, "Total time"), (.pic, "PIC"), (.copilot, "Co-pilot"), (.dual, "Dual"), (.night, "Night"), (.ifr, "IFR")].map {
+                .init("\(member).\($0.0.column)", $0.1, .duration)
+            }
+            + [
+                .init("\(member).fstd_min", "FSTD time", .duration), .init("\(member).landings_day", "Landings (day)"),
+                .init("\(member).landings_night", "Landings (night)"),
+            ]
+    }
+
     static var commands: [Command] {
         typealias P = LogbookParams
         return [
@@ -177,7 +189,8 @@ enum LogbookManifest {
                 P.dateRange + [P.groupBy, P.pageSize, P.page], result: LogbookSchemas.totalsReport,
                 example: "assistantctl logbook.totals group_by=year",
                 use: LogbookService.totals
-            ).effect(.read).checking(.ordered(P.fromDate, P.toDate)),
+            ).effect(.read).checking(.ordered(P.fromDate, P.toDate))
+                .view(ResultView(fields: Self.totalsFields("period", "This period") + Self.totalsFields("grand_total", "Grand total"))),
             c(
                 "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", ColumnTotals.names.map(P.starting),
                 result: LogbookSchemas.starting, example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
@@ -190,7 +203,15 @@ enum LogbookManifest {
             c(
                 "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", [P.at], result: LogbookSchemas.currency,
                 use: LogbookService.currency
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "items",
+                        columns: [
+                            .init("group", "GROUP"), .init("rule", "RULE"), .init("status", "STATUS"), .init("valid_until", "VALID UNTIL", .when),
+                            .init("days_left", "DAYS"), .init("reference", "REFERENCE", optional: true),
+                        ],
+                        highlights: [.init("status", is: "lapsed", .red), .init("status", is: "expiring_soon", .yellow)])),
             c("medical", "Medical certificate validity (Part-MED MED.A.045)", [P.at], result: LogbookSchemas.medical, use: LogbookService.medical)
                 .effect(.read),
             c(

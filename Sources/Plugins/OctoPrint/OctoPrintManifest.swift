@@ -77,7 +77,13 @@ enum OctoPrintManifest {
                 "status", "State flags, temperatures, job and progress in one call", [OctoPrintParams.printer],
                 result: OctoPrintSchemas.status,
                 example: "assistantctl octoprint.status", use: OctoPrintService.status
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(fields: [
+                        .init("printer", "Printer"), .init("state", "State"), .init("job.file.name", "File"),
+                        .init("progress.completion", "Progress", .bar), .init("progress.printTimeLeft", "Time left", .seconds),
+                        .init("progress.printTime", "Printing for", .seconds), .init("temperatures", "Temperatures", .temperatures),
+                    ])),
             c(
                 "files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it",
                 [

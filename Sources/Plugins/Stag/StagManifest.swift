@@ -81,7 +81,10 @@ enum StagManifest {
                 params: [StagParams.from, StagParams.to, StagParams.role, StagParams.account],
                 result: StagSchemas.timetable,
                 use: StagService.timetable
-            ).effect(.read),
+            ).effect(.read)
+                .view(
+                    ResultView(
+                        rows: "events", grid: .init(day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type"))),
             Command(
                 "exams", "Exam terms visible to the student, with their state",
                 params: [StagParams.subject, StagParams.account],
