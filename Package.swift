@@ -95,10 +95,13 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // Charts and timetables drawn with Cairo, for the plugins that draw (not part of the kit
+        // every plugin links).
+        .target(name: "PictureKit", dependencies: ["CCairo"], swiftSettings: strictSwift),
         .target(
             name: "Logbook",
             dependencies: [
-                "PluginKit", "CCairo",
+                "PluginKit", "CCairo", "PictureKit",
                 .product(name: "CSV", package: "CSV.swift"),
             ],
             path: "Sources/Plugins/Logbook",
@@ -214,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LogbookTests",
-            dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
+            dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting", "CCairo"],
             // Read from the source tree by path (#filePath), not bundled.
             exclude: ["Fixtures"],
             swiftSettings: strictSwift

@@ -233,7 +233,8 @@ struct ExportTests {
         let r = try await lb.call("logbook.export", ["path": .string(path), "format": "pdf"])
         #expect(r["pages"] == 2, "21 lines at 14 per page")
         let info = try await runCommand("/usr/bin/pdfinfo", [path], environment: ProcessInfo.processInfo.environment)
-        #expect(info.stdout.split(separator: "\n").contains { $0.hasPrefix("Pages:") && $0.hasSuffix(" 2") })
+        #expect(
+            info.stdout.split(separator: "\n").contains { $0.hasPrefix("Pages:") && $0.hasSuffix(" 3") }, "two of the logbook, one of charts")
         let text = try await runCommand("/usr/bin/pdftotext", ["-layout", path, "-"], environment: ProcessInfo.processInfo.environment).stdout
         #expect(text.contains("PILOT LOGBOOK — Jana Nováková"))
         #expect(text.contains("OK-SKA"))
@@ -249,7 +250,10 @@ struct ExportTests {
         let totals = try await lb.call("logbook.totals")
         let grand = totals["grand_total"]?["total_min"]?.intValue ?? 0
         let hhmm = "\(grand / 60):" + String(format: "%02d", grand % 60)
-        let lastPage = text.components(separatedBy: "\u{0C}").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }.last ?? ""
+        let pages = text.components(separatedBy: "\u{0C}").filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        #expect(pages.last?.contains("Flight time by month") == true, "the charts' page comes last")
+        #expect(pages.last?.contains("Night and IFR time by month") == true)
+        let lastPage = pages.last { $0.contains("TOTAL TIME") } ?? ""
         let totalLine = lastPage.split(separator: "\n").first { $0.contains("TOTAL TIME") } ?? ""
         #expect(totalLine.contains(hhmm), "TOTAL TIME line \(totalLine) shows \(hhmm)")
         let broughtForward = lastPage.split(separator: "\n").first { $0.contains("TOTAL FROM PREVIOUS PAGES") } ?? ""

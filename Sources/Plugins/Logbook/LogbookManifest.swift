@@ -233,6 +233,11 @@ enum LogbookManifest {
                 timeout: .seconds(600), use: LogbookService.export
             ).effect(.write).checking(.ordered(P.fromDate, P.toDate)),
             c(
+                "chart", "Draw flight time by month or by aircraft, or night and IFR time by month, as a PNG or PDF",
+                [P.chartKind, P.chartFrom, P.chartTo, P.chartPath], result: LogbookSchemas.chart,
+                example: "assistantctl logbook.chart kind=hours_by_month path=hours.png", timeout: .seconds(120), use: LogbookService.chart
+            ).effect(.write).checking(.ordered(P.chartFrom, P.chartTo)),
+            c(
                 "report.mail", "Mail the logbook as an EASA PDF",
                 [P.mailTo] + P.dateRange, result: LogbookSchemas.mailed,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",

@@ -149,4 +149,10 @@ enum LogbookParams {
     static let exportPath = Param<String>.required("path", .path, help: "file to write")
     static let exportFormat = Param<String>.required("format", .oneOf(["csv", "pdf"]), help: "csv or pdf")
     static let mailTo = Param<String>.required("to", help: "mail address")
+
+    // Charts
+    static let chartKind = Param<String>.required("kind", .oneOf(LogbookChart.names), help: "what the chart shows")
+    static let chartFrom = Param<String>("from", .date, help: "first UTC date (YYYY-MM-DD)")
+    static let chartTo = Param<String>("to", .date, help: "last UTC date (YYYY-MM-DD)")
+    static let chartPath = Param<String>.required("path", .path, help: "the PNG or PDF file to write (chosen by its extension)")
 }

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import PictureKit
 import PluginKit
 
 /// The EASA logbook layout (AMC1 FCL.050): landscape A4 pages with the 12 column groups, and on
@@ -97,6 +98,17 @@ struct PDFLogbook {
 
         for (index, page) in pages.enumerated() {
             drawPage(cr, columns: cols, page: page, number: index + 1, of: pages.count)
+            cairo_show_page(cr)
+        }
+        // The charts of `logbook.chart` on a page of their own, after the logbook's pages.
+        if entries.contains(where: { $0.kind == .flight }) {
+            let half = (Self.pageWidth - 2 * Self.margin) / 2
+            let chartHeight = (Self.pageHeight - 2 * Self.margin) / 2
+            LogbookChart.hoursByMonth.chart(entries).draw(
+                cr, x: Self.margin, y: Self.margin, width: Self.pageWidth - 2 * Self.margin, height: chartHeight)
+            LogbookChart.hoursByAircraft.chart(entries).draw(cr, x: Self.margin, y: Self.margin + chartHeight, width: half - 10, height: chartHeight)
+            LogbookChart.nightIFR.chart(entries).draw(
+                cr, x: Self.margin + half + 10, y: Self.margin + chartHeight, width: half - 10, height: chartHeight)
             cairo_show_page(cr)
         }
         cairo_surface_finish(surface)

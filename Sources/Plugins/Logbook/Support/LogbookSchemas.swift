@@ -119,7 +119,13 @@ enum LogbookSchemas {
         "sample?": .array(anyEntry).described("a dry run's first entries"),
     ])
     static let exported = JSONSchema.object([
-        "path": .string, "format": .enumeration(["csv", "pdf"]), "entries": .integer, "pages?": .integer,
+        "path": .string, "format": .enumeration(["csv", "pdf"]), "entries": .integer,
+        "pages?": JSONSchema.integer.described("the logbook's pages (a PDF with flights also has a page of charts after them)"),
+    ])
+    static let chart = JSONSchema.object([
+        "path": .string, "kind": .enumeration(LogbookChart.names), "format": .enumeration(["png", "pdf"]), "bytes": .integer,
+        "bars": JSONSchema.integer.described("months, years or aircraft shown"),
+        "total_min": minutes.described("the first series' total (flight time, or night time)"),
     ])
     static let mailed = JSONSchema.object(["to": .string, "entries": .integer, "pages": .integer])
 }

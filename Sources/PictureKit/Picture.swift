@@ -1,0 +1,118 @@
+import CCairo
+import Foundation
+
+/// A picture written as a PNG or PDF file with Cairo: charts and timetables that people would
+/// rather look at than read. Written through a temporary file renamed into place, so a failure
+/// leaves nothing half-written.
+public enum Picture {
+    public enum Format: String, Sendable {
+        case png, pdf
+    }
+
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// The format a path asks for by its extension, or nil.
+    public static func format(of path: String) -> Format? {
+        Format(rawValue: (path as NSString).pathExtension.lowercased())
+    }
+
+    /// Draws `pages` pages of `width` × `height` (PDF points; PNG pixels, one page) into `path`;
+    /// returns the file's size in bytes.
+    @discardableResult
+    public static func write(
+        to path: String, format: Format, width: Double, height: Double, title: String, pages: Int = 1, draw: (OpaquePointer, Int) -> Void
+    ) throws -> Int {
+        let temporary = path + ".tmp-\(UUID().uuidString.prefix(8))"
+        let surface: OpaquePointer? =
+            switch format {
+            case .pdf: cairo_pdf_surface_create(temporary, width, height)
+            case .png: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+            }
+        guard let surface else { throw Failure(description: "Cairo could not make a surface") }
+        defer { cairo_surface_destroy(surface) }
+        try check(cairo_surface_status(surface))
+        if format == .pdf {
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "assistantd")
+        }
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        for page in 0..<(format == .png ? 1 : max(pages, 1)) {
+            // White paper (a PNG is transparent otherwise).
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_paint(cr)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+            draw(cr, page)
+            if format == .pdf { cairo_show_page(cr) }
+        }
+        do {
+            if format == .png { try check(cairo_surface_write_to_png(surface, temporary)) }
+            cairo_surface_finish(surface)
+            try check(cairo_surface_status(surface))
+            guard rename(temporary, path) == 0 else { throw Failure(description: String(cString: strerror(errno))) }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
+    static func check(_ status: cairo_status_t) throws {
+        guard status == CAIRO_STATUS_SUCCESS else { throw Failure(description: String(cString: cairo_status_to_string(status))) }
+    }
+}
+
+/// A colour as Cairo takes it.
+public struct Colour: Sendable, Equatable {
+    public var red, green, blue: Double
+    public init(_ red: Double, _ green: Double, _ blue: Double) { (self.red, self.green, self.blue) = (red, green, blue) }
+
+    public static let blue = Colour(0.16, 0.42, 0.75)
+    public static let orange = Colour(0.90, 0.49, 0.13)
+    public static let green = Colour(0.20, 0.60, 0.30)
+    public static let red = Colour(0.80, 0.15, 0.15)
+    public static let grey = Colour(0.55, 0.55, 0.55)
+
+    func set(_ cr: OpaquePointer) { cairo_set_source_rgb(cr, red, green, blue) }
+}
+
+/// Text and lines, shared by the pictures.
+enum Pen {
+    static func line(_ cr: OpaquePointer, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+        cairo_move_to(cr, x1, y1)
+        cairo_line_to(cr, x2, y2)
+        cairo_stroke(cr)
+    }
+
+    static func width(_ cr: OpaquePointer, _ text: String) -> Double {
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, text, &extents)
+        return extents.x_advance
+    }
+
+    /// `text` at (x, y), shortened with "…" to `maxWidth`; `align` 0 left, 0.5 centre, 1 right.
+    static func text(_ cr: OpaquePointer, _ text: String, x: Double, y: Double, align: Double = 0, maxWidth: Double = .infinity) {
+        var shown = text
+        while !shown.isEmpty, width(cr, shown) > maxWidth {
+            shown = String(shown.dropLast(shown.hasSuffix("…") ? 2 : 1)) + "…"
+            if shown == "…" { break }
+        }
+        cairo_move_to(cr, x - align * width(cr, shown), y)
+        cairo_show_text(cr, shown)
+    }
+
+    /// A step for an axis up to `top` with about five ticks: 1, 2 or 5 times a power of ten.
+    static func step(_ top: Double) -> Double {
+        guard top > 0 else { return 1 }
+        let rough = top / 5
+        let power = pow(10, floor(log10(rough)))
+        return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= rough } ?? rough
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}
