@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "OctoPrint",
             dependencies: [
-                "PluginKit",
+                "PluginKit", "PictureKit", "CCairo",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -188,7 +188,7 @@ let package = Package(
         .target(
             name: "AssistantTesting",
             dependencies: [
-                "HostCore", "AssistantClient",
+                "HostCore", "AssistantClient", "CCairo",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -217,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LogbookTests",
-            dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting", "CCairo"],
+            dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
             // Read from the source tree by path (#filePath), not bundled.
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
@@ -253,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OctoPrintTests",
-            dependencies: ["OctoPrint", "HostCore", "AssistantClient", "AssistantTesting"],
+            dependencies: ["OctoPrint", "PictureKit", "HostCore", "AssistantClient", "AssistantTesting"],
             swiftSettings: strictSwift
         ),
         // The README's "Writing a plugin" example, compiled and tested so the section cannot drift.

@@ -1,5 +1,4 @@
 import AssistantTesting
-import CCairo
 import Foundation
 import Testing
 
@@ -7,8 +6,8 @@ import Testing
 /// the same charts as the logbook PDF's last page; bad input refused naming the parameter.
 @Suite(.stopsTestHosts)
 struct ChartTests {
-    static let blue: (UInt8, UInt8, UInt8) = (41, 107, 191)  // PictureKit's blue, 0.16/0.42/0.75 of 255
-    static let orange: (UInt8, UInt8, UInt8) = (230, 125, 33)
+    static let blue = PNGPixels.blue
+    static let orange = PNGPixels.orange
 
     /// Three flights in February, one in April (two aircraft, one at night under IFR).
     static func started() async throws -> LogbookHost {
@@ -26,26 +25,9 @@ struct ChartTests {
         return lb
     }
 
-    /// How many pixels of the PNG have `colour` (within 2 of each channel: Cairo rounds its own way).
     static func pixels(_ path: String, _ colour: (UInt8, UInt8, UInt8)) throws -> (width: Int, height: Int, count: Int) {
-        let surface = try #require(cairo_image_surface_create_from_png(path))
-        defer { cairo_surface_destroy(surface) }
-        #expect(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS)
-        let width = Int(cairo_image_surface_get_width(surface))
-        let height = Int(cairo_image_surface_get_height(surface))
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = try #require(cairo_image_surface_get_data(surface))
-        var count = 0
-        for y in 0..<height {
-            for x in 0..<width {
-                // ARGB32, little-endian: B, G, R, A.
-                let p = data + y * stride + x * 4
-                if abs(Int(p[2]) - Int(colour.0)) <= 2 && abs(Int(p[1]) - Int(colour.1)) <= 2 && abs(Int(p[0]) - Int(colour.2)) <= 2 {
-                    count += 1
-                }
-            }
-        }
-        return (width, height, count)
+        let image = try PNGPixels(path: path)
+        return (image.width, image.height, image.count(colour))
     }
 
     @Test func hoursByMonthAsAPNGWithAnEmptyMonthBetween() async throws {

@@ -74,6 +74,11 @@ enum OctoPrintManifest {
                 result: OctoPrintSchemas.printer, use: OctoPrintService.printersDefault
             ).effect(.write),
             c(
+                "temperature.chart", "Draw the last minutes of each heater's temperature (actual and target) as a PNG or PDF",
+                [OctoPrintParams.printer, OctoPrintParams.chartMinutes, OctoPrintParams.chartPath], result: OctoPrintSchemas.temperatureChart,
+                example: "assistantctl octoprint.temperature.chart minutes=60 path=temps.png", use: OctoPrintService.temperatureChart
+            ).effect(.write),
+            c(
                 "status", "State flags, temperatures, job and progress in one call", [OctoPrintParams.printer],
                 result: OctoPrintSchemas.status,
                 example: "assistantctl octoprint.status", use: OctoPrintService.status

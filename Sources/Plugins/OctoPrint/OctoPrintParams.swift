@@ -93,4 +93,9 @@ enum OctoPrintParams {
     static let pack = Param<String>.required("pack", help: "pack id")
     static let test = Param<String>.required("command", .oneOf(["path", "url", "server", "resolution"]), help: "what to test")
     static let options = Param<JSONValue>("options", .object, help: "the test's parameters, e.g. {\"url\": \"http://…\"}")
+
+    // Temperature chart
+    static let chartMinutes = Param<Int64>(
+        "minutes", .integer(min: 1, max: Int64(TemperatureHistory.capacity / 60)), default: 30, help: "how far back the chart goes")
+    static let chartPath = Param<String>.required("path", .path, help: "the PNG or PDF file to write (chosen by its extension)")
 }

@@ -137,6 +137,7 @@ extension OctoPrintService {
             }
             try c.check(state, conflict: .other)
             let p = state.json ?? .null
+            await watch.record(temperature: p["temperature"])
             await watch.observe(
                 state: p["state"], job: job["job"], progress: job["progress"], bed: p["temperature"]?["bed"]?["actual"]?.doubleValue,
                 fromPush: false)

@@ -33,6 +33,8 @@ actor PrintWatch {
     /// The file of the print that just ended: state snapshots still showing it as printing
     /// (OctoPrint's "Finishing", a late push message) must not start it again.
     private var endedFile: String?
+    /// What the temperatures have been (for `octoprint.temperature.chart`).
+    private(set) var temperatures = TemperatureHistory()
 
     init(
         printer: String, settings: Settings, now: @escaping @Sendable () -> Date,
@@ -163,6 +165,11 @@ actor PrintWatch {
 
     // MARK: Inputs
 
+    /// A reading from polling (`/api/printer`'s `temperature`), taken now.
+    func record(temperature: JSONValue?) {
+        if let reading = TemperatureHistory.reading(temperature, at: now()) { temperatures.add(reading) }
+    }
+
     /// One message from the push API.
     func handle(push message: JSONValue) async {
         if let event = message["event"], let type = event["type"]?.stringValue {
@@ -180,6 +187,9 @@ actor PrintWatch {
             case "Error": await error(payload["error"]?.stringValue ?? "printer error")
             default: break
             }
+        }
+        for reading in TemperatureHistory.readings(message["history"]?["temps"]) + TemperatureHistory.readings(message["current"]?["temps"]) {
+            temperatures.add(reading)
         }
         if let current = message["current"] {
             await observe(

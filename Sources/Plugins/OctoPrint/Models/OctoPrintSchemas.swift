@@ -48,6 +48,11 @@ enum OctoPrintSchemas {
     ]).open
 
     static let saved = JSONSchema.object(["path": .string, "bytes": .integer])
+    static let temperatureChart = saved.adding([
+        "printer": .string, "format": .enumeration(["png", "pdf"]), "readings": .integer, "heaters": .array(.string), "from": .dateTime,
+        "to": .dateTime,
+        "source": JSONSchema.enumeration(["monitor", "octoprint"]).described("the live monitor's readings, or OctoPrint's own history"),
+    ])
     static let snapshot = saved.adding(["webcam": .string])
     static let frames = JSONSchema.object(["files": .array(.string), "webcam": .string])
     static let webcam = JSONSchema.object([
