@@ -145,7 +145,7 @@ let package = Package(
         .target(
             name: "KOS",
             dependencies: [
-                "PluginKit",
+                "PluginKit", "PictureKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -155,7 +155,7 @@ let package = Package(
         .target(
             name: "Stag",
             dependencies: [
-                "PluginKit",
+                "PluginKit", "PictureKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

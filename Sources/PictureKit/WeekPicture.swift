@@ -64,18 +64,34 @@ public struct WeekPicture: Sendable {
             cairo_set_source_rgb(cr, 0, 0, 0)
             if hour < hours.upperBound { Pen.text(cr, String(format: "%02d:00", hour), x: x, y: hy + 10) }
         }
-        for entry in entries {
+        // Classes that overlap on a day share its column side by side, each in a lane.
+        var lanes: [Int: [Int]] = [:]  // entry index → lane, lanes per day
+        var laneOf = [Int](repeating: 0, count: entries.count)
+        var lanesOfDay: [Int: Int] = [:]
+        for index in entries.indices.sorted(by: { (entries[$0].weekday, entries[$0].start) < (entries[$1].weekday, entries[$1].start) }) {
+            let entry = entries[index]
+            var ends = lanes[entry.weekday] ?? []
+            let lane = ends.firstIndex { $0 <= entry.start } ?? ends.count
+            if lane == ends.count { ends.append(entry.end) } else { ends[lane] = entry.end }
+            lanes[entry.weekday] = ends
+            laneOf[index] = lane
+            lanesOfDay[entry.weekday] = ends.count
+        }
+        for (index, entry) in entries.enumerated() {
             guard let column = days.firstIndex(of: entry.weekday) else { continue }
             let top = grid.y + Double(max(entry.start - hours.lowerBound * 60, 0)) * perMinute
             let bottom = grid.y + Double(min(entry.end, hours.upperBound * 60) - hours.lowerBound * 60) * perMinute
-            let bx = grid.x + Double(column) * columnWidth + 2
-            let boxWidth = columnWidth - 4
+            let laneWidth = columnWidth / Double(lanesOfDay[entry.weekday] ?? 1)
+            let bx = grid.x + Double(column) * columnWidth + Double(laneOf[index]) * laneWidth + 2
+            let boxWidth = laneWidth - 4
             cairo_set_source_rgb(cr, 0.85, 0.91, 0.98)
             cairo_rectangle(cr, bx, top + 1, boxWidth, max(bottom - top - 2, 12))
             cairo_fill(cr)
             Colour.blue.set(cr)
+            cairo_set_line_width(cr, 2)
             cairo_rectangle(cr, bx, top + 1, boxWidth, max(bottom - top - 2, 12))
             cairo_stroke(cr)
+            cairo_set_line_width(cr, 0.5)
             cairo_set_source_rgb(cr, 0, 0, 0)
             cairo_set_font_size(cr, 10)
             Pen.text(cr, entry.title, x: bx + 3, y: top + 12, maxWidth: boxWidth - 6)
@@ -84,5 +100,25 @@ public struct WeekPicture: Sendable {
             if bottom - top > 24 { Pen.text(cr, entry.detail, x: bx + 3, y: top + 23, maxWidth: boxWidth - 6) }
             if bottom - top > 34 { Pen.text(cr, time, x: bx + 3, y: top + 33, maxWidth: boxWidth - 6) }
         }
+    }
+}
+
+extension WeekPicture {
+    /// Writes the week as A4 landscape (PDF points), or as a PNG of the same proportions.
+    @discardableResult
+    public func write(to path: String, format: Picture.Format) throws -> Int {
+        let (width, height) = format == .pdf ? (842.0, 595.0) : (1400.0, 990.0)
+        let margin = format == .pdf ? 24.0 : 40.0
+        return try Picture.write(to: path, format: format, width: width, height: height, title: title) { cr, _ in
+            draw(cr, x: margin, y: margin, width: width - 2 * margin, height: height - 2 * margin)
+        }
+    }
+
+    /// Minutes since midnight of `HH:MM` (the timetables' clock times), or nil.
+    public static func minutes(_ clock: String?) -> Int? {
+        guard let parts = clock?.split(separator: ":").compactMap({ Int($0) }), parts.count >= 2, (0..<24).contains(parts[0]),
+            (0..<60).contains(parts[1])
+        else { return nil }
+        return parts[0] * 60 + parts[1]
     }
 }

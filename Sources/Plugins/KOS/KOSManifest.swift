@@ -74,6 +74,11 @@ enum KOSManifest {
                     ResultView(
                         rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
             Command(
+                "timetable.pdf", "The week's classes drawn for the wall: A4 landscape PDF (or PNG), placed by the week's parity",
+                params: [KOSParams.week, KOSParams.picturePath, KOSParams.account], result: KOSSchemas.timetablePicture,
+                use: KOSService.timetablePicture
+            ).effect(.write),
+            Command(
                 "courses", "My enrolled courses in a semester, with credits",
                 params: [KOSParams.anySemester, KOSParams.account], result: KOSSchemas.courses,
                 use: KOSService.courses

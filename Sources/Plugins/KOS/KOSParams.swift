@@ -25,6 +25,8 @@ enum KOSParams {
     static let division = Param<String>("division", help: "a division's code, e.g. 18102")
     static let limit = Param<Int64>("limit", .integer(min: 1, max: 1000), help: "at most this many (default 200)")
     static let path = Param<String>.required("path", .path, help: "the .ics file to write (replaced atomically)")
+    static let week = Param<DateOnly>("week", help: "a day of the week to draw, YYYY-MM-DD (default: this week)")
+    static let picturePath = Param<String>.required("path", .path, help: "the PDF (A4 landscape) or PNG to write, by its extension")
     static let examID = Param<String>.required("exam_id", help: "an exam's id from kos.exams")
     static let courseQuery = Param<String>.required("query", help: "words of a course's name or its code, accents optional")
     static let courseLimit = Param<Int64>("limit", .integer(min: 1, max: 500), help: "at most this many (default 50)")

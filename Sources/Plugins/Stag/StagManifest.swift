@@ -86,6 +86,11 @@ enum StagManifest {
                     ResultView(
                         rows: "events", grid: .init(day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type"))),
             Command(
+                "timetable.pdf", "The week's timetable drawn for the wall: A4 landscape PDF (or PNG), every role merged",
+                params: [StagParams.week, StagParams.picturePath, StagParams.account], result: StagSchemas.timetablePicture,
+                use: StagService.timetablePicture
+            ).effect(.write),
+            Command(
                 "exams", "Exam terms visible to the student, with their state",
                 params: [StagParams.subject, StagParams.account],
                 result: StagSchemas.exams,

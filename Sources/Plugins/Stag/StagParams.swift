@@ -33,6 +33,8 @@ enum StagParams {
     static let actionID = Param<Int64>.required("action_id", .integer(min: 1), help: "the action (action_id in stag.timetable)")
 
     static let path = Param<String>.required("path", .path, help: "the .ics file to write (replaced atomically)")
+    static let week = Param<DateOnly>("week", help: "a day of the week to draw, YYYY-MM-DD (default: this week)")
+    static let picturePath = Param<String>.required("path", .path, help: "the PDF (A4 landscape) or PNG to write, by its extension")
     static let firstDay = Param<DateOnly>.required("from", help: "first day")
     static let lastDay = Param<DateOnly>.required("to", help: "last day, inclusive")
 

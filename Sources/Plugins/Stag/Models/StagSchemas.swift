@@ -47,6 +47,10 @@ enum StagSchemas {
         "term_id": number.described("an exam's term"),
     ])
     static let timetable = ReadCache.schema(.object(["events": .array(event)]))
+    static let timetablePicture = JSONSchema.object([
+        "path": .string, "format": .enumeration(["pdf", "png"]), "bytes": .integer, "week": JSONSchema.date.described("its Monday"),
+        "classes": .integer,
+    ])
 
     static let term = JSONSchema.object([
         "term_id": .integer, "subject": JSONSchema.string.described("KAT/CODE"), "name": text, "kind": text, "date": JSONSchema.date.nullable,

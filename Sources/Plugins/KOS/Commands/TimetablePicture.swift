@@ -1,0 +1,50 @@
+import Foundation
+import PictureKit
+import PluginKit
+
+/// `kos.timetable.pdf {week?, path}`: the week's classes as they hang on a wall (A4 landscape
+/// PDF, or a PNG by the path's extension): the current semester's slots placed on that week as
+/// `kos.export.ics` places them (week parity from `first_week_parity`, a slot's `weeks`).
+extension KOSService {
+    func timetablePicture(_ params: Params) async throws -> JSONValue {
+        let path = try params[KOSParams.picturePath]
+        guard let format = Picture.format(of: path) else { throw RPCError.invalidParam("path", "must end in .pdf or .png") }
+        try FileOutput.checkFolder(of: path, param: "path")
+        let day = params[KOSParams.week] ?? today
+        let monday = day.adding(days: -day.weekdayFromMonday)
+        let username = try await username(params[KOSParams.account])
+        let semester = try await self.semester("current")
+        guard let start = semester["start"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }) else {
+            throw KOSError.badAnswer("the current semester has no start date")
+        }
+        let answer = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": "current"])) {
+            ["slots": .array(try await timetableSlots(username, sem: "current").map(\.json))]
+        }
+        let slots = (answer["slots"]?.arrayValue ?? []).compactMap { try? KOSTimetableSlot(json: $0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Self.zone
+        let entries = datedClasses(slots, username: username, from: monday, to: monday.adding(days: 6), semesterStart: start).map { lesson in
+            let weekday = (calendar.component(.weekday, from: lesson.start) + 5) % 7 + 1
+            let minutes = { (date: Date) in calendar.component(.hour, from: date) * 60 + calendar.component(.minute, from: date) }
+            let begin = minutes(lesson.start)
+            return WeekPicture.Entry(
+                weekday: weekday, start: begin, end: max(lesson.end.map(minutes) ?? begin + 90, begin + 15), title: lesson.title,
+                detail: [lesson.room, lesson.teachers.first].compactMap { $0 }.joined(separator: " · "))
+        }
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let picture = WeekPicture(
+            title: "Timetable \(semester["code"]?.stringValue ?? ""), week of \(monday)",
+            dayNames: (0..<7).map { "\(names[$0]) \(monday.adding(days: $0).day).\(monday.adding(days: $0).month)." }, entries: entries)
+        let bytes = try await runBlocking {
+            do {
+                return try picture.write(to: path, format: format)
+            } catch let failure as Picture.Failure {
+                throw RPCError.invalidParam("path", "could not be written: \(failure.description)")
+            }
+        }
+        return [
+            "path": .string(path), "format": .string(format.rawValue), "bytes": .count(bytes), "week": .string(monday.description),
+            "classes": .count(entries.count),
+        ]
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import PictureKit
+import PluginKit
+
+/// `stag.timetable.pdf {week?, path}`: the week's timetable as it hangs on a wall (A4 landscape
+/// PDF, or a PNG by the path's extension), every role merged as `stag.timetable` gives it.
+extension StagService {
+    func timetablePicture(_ params: Params) async throws -> JSONValue {
+        let path = try params[StagParams.picturePath]
+        guard let format = Picture.format(of: path) else { throw RPCError.invalidParam("path", "must end in .pdf or .png") }
+        try FileOutput.checkFolder(of: path, param: "path")
+        let day = params[StagParams.week] ?? today
+        let monday = day.adding(days: -day.weekdayFromMonday)
+        var query: [String: JSONValue] = ["from": .string(monday.description), "to": .string(monday.adding(days: 6).description)]
+        if let account = params[StagParams.account] { query["account"] = .string(account) }
+        let week = try await timetable(Params(query))
+        let entries = (week["events"]?.arrayValue ?? []).compactMap { event -> WeekPicture.Entry? in
+            guard let date = event["date"]?.stringValue.flatMap(DateOnly.init), let start = WeekPicture.minutes(event["start"]?.stringValue)
+            else { return nil }
+            let end = WeekPicture.minutes(event["end"]?.stringValue) ?? start + 45
+            let title = [event["subject"]?.stringValue, event["type"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            let detail = [event["room"]?.stringValue, event["name"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+            return WeekPicture.Entry(weekday: date.weekdayFromMonday + 1, start: start, end: max(end, start + 15), title: title, detail: detail)
+        }
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let picture = WeekPicture(
+            title: "Timetable, week of \(monday)",
+            dayNames: (0..<7).map { "\(names[$0]) \(monday.adding(days: $0).day).\(monday.adding(days: $0).month)." },
+            entries: entries)
+        let bytes = try await runBlocking {
+            do {
+                return try picture.write(to: path, format: format)
+            } catch let failure as Picture.Failure {
+                throw RPCError.invalidParam("path", "could not be written: \(failure.description)")
+            }
+        }
+        return [
+            "path": .string(path), "format": .string(format.rawValue), "bytes": .count(bytes), "week": .string(monday.description),
+            "classes": .count(entries.count),
+        ]
+    }
+}

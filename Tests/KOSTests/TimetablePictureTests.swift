@@ -1,0 +1,39 @@
+import AssistantTesting
+import Foundation
+import HostCore
+import Testing
+
+/// `kos.timetable.pdf`: the week's classes drawn for the wall, placed by the week's parity and a
+/// slot's `weeks` as `kos.export.ics` places them; read back with `pdftotext`.
+@Suite(.stopsTestHosts, .enabled(if: Peers.shouldRun(pythonModule: "json") && Peers.shouldRun(program: "/usr/bin/pdftotext")))
+struct TimetablePictureTests {
+    static func text(_ path: String) async throws -> String {
+        try await runCommand("/usr/bin/pdftotext", ["-layout", path, "-"], environment: ProcessInfo.processInfo.environment).stdout
+    }
+
+    @Test func oddAndEvenWeeksOfTheSemester() async throws {
+        let directory = TemporaryDirectory()
+        let bench = try await TokenTests.loggedIn()
+        // Week 1 (odd) of B251: OPT tutorial, two OPT lectures, ZMA lecture and tutorial.
+        let odd = try await bench.call("kos.timetable.pdf", ["week": "2025-09-24", "path": .string(directory.file("odd.pdf"))])
+        #expect(odd["week"] == "2025-09-22")
+        #expect(odd["classes"] == 5)
+        #expect(odd["format"] == "pdf")
+        let oddText = try await Self.text(directory.file("odd.pdf"))
+        #expect(oddText.contains("Timetable B251, week of 2025-09-22"), "\(oddText.prefix(400))")
+        #expect(oddText.contains("BI-OPT") && oddText.contains("BI-ZMA"))
+        #expect(!oddText.contains("BI-PA2"), "the lab is on even weeks")
+        // Week 2 (even): the lab comes, the odd tutorials go.
+        let even = try await bench.call("kos.timetable.pdf", ["week": "2025-09-29", "path": .string(directory.file("even.png"))])
+        #expect(even["classes"] == 4)
+        #expect(even["format"] == "png")
+        #expect(try PNGPixels(path: directory.file("even.png")).count(PNGPixels.blue) > 400, "the classes' boxes")
+        // Bad input: named, nothing written.
+        let week = try await bench.host.expectFailure("kos.timetable.pdf", ["week": "2025-13-01", "path": .string(directory.file("x.pdf"))])
+        #expect(week.code == -32602 && week.message.contains("'week'"), "\(week.message)")
+        let ext = try await bench.host.expectFailure("kos.timetable.pdf", ["path": .string(directory.file("x.txt"))])
+        #expect(ext.code == -32602 && ext.message.contains(".pdf or .png"), "\(ext.message)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("x.pdf")))
+        await bench.stop()
+    }
+}
