@@ -13,12 +13,14 @@ public struct BarChart: Sendable {
     }
 
     public var title: String
+    /// A line under the title (the totals).
+    public var note: String?
     public var unit: String
     public var categories: [String]
     public var series: [Series]
 
-    public init(title: String, unit: String, categories: [String], series: [Series]) {
-        (self.title, self.unit, self.categories, self.series) = (title, unit, categories, series)
+    public init(title: String, note: String? = nil, unit: String, categories: [String], series: [Series]) {
+        (self.title, self.note, self.unit, self.categories, self.series) = (title, note, unit, categories, series)
     }
 
     /// Draws the chart in the rectangle: title, axis with ticks, bars, category labels (every
@@ -31,8 +33,10 @@ public struct BarChart: Sendable {
         let step = Pen.step(top)
         let axisTop = max(step, (top / step).rounded(.up) * step)
         cairo_set_font_size(cr, 10)
+        if let note { Pen.text(cr, note, x: x, y: y + 34, maxWidth: width) }
         let labelWidth = Pen.width(cr, Pen.number(axisTop) + " " + unit) + 6
-        let plot = (x: x + labelWidth, y: y + 36, width: width - labelWidth - 4, height: height - 36 - 34)
+        let header = note == nil ? 36.0 : 50.0
+        let plot = (x: x + labelWidth, y: y + header, width: width - labelWidth - 4, height: height - header - 34)
         cairo_set_line_width(cr, 0.5)
         var tick = 0.0
         while tick <= axisTop + step / 2 {

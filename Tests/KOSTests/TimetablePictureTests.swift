@@ -34,6 +34,12 @@ struct TimetablePictureTests {
         let ext = try await bench.host.expectFailure("kos.timetable.pdf", ["path": .string(directory.file("x.txt"))])
         #expect(ext.code == -32602 && ext.message.contains(".pdf or .png"), "\(ext.message)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("x.pdf")))
+        // A week outside the semester has no classes: said, nothing written; a missing folder too.
+        let empty = try await bench.host.expectFailure("kos.timetable.pdf", ["week": "2026-07-15", "path": .string(directory.file("e.pdf"))])
+        #expect(empty.message == "Not found: classes in the week of 2026-07-13")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("e.pdf")))
+        let folder = try await bench.host.expectFailure("kos.timetable.pdf", ["path": "/nonexistent-folder/week.pdf"])
+        #expect(folder.code == -32602 && folder.message.contains("'path'"), "\(folder.message)")
         await bench.stop()
     }
 }

@@ -42,11 +42,12 @@ struct ChartTests {
         let image = try Self.pixels(path, Self.blue)
         #expect(image.width == 1000 && image.height == 600)
         #expect(image.count > 2_000, "the bars are drawn: \(image.count) blue pixels")
-        // A period with nothing in it: no bars, still a picture.
+        // A period with nothing in it: said, and no file written.
         let empty = directory.file("none.png")
-        let none = try await lb.call("logbook.chart", ["kind": "hours_by_month", "from": "2025-01-01", "to": "2025-12-31", "path": .string(empty)])
-        #expect(none["bars"] == 0)
-        #expect(try Self.pixels(empty, Self.blue).count == 0)
+        let none = try await lb.failure(
+            "logbook.chart", ["kind": "hours_by_month", "from": "2025-01-01", "to": "2025-12-31", "path": .string(empty)])
+        #expect(none.message == "Not found: flights to chart from 2025-01-01 to 2025-12-31")
+        #expect(!FileManager.default.fileExists(atPath: empty))
         // The period chosen: only April.
         let april = try await lb.call(
             "logbook.chart", ["kind": "hours_by_month", "from": "2026-04-01", "to": "2026-04-30", "path": .string(empty)])
@@ -68,6 +69,28 @@ struct ChartTests {
         #expect(pdf["format"] == "pdf")
         let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: directory.file("n.pdf"))).read(upToCount: 5)
         #expect(head == Data("%PDF-".utf8))
+        // Read back: the title, the totals, the axis's hours and the months along it.
+        if Peers.shouldRun(program: "/usr/bin/pdftotext") {
+            let text = try await runCommand(
+                "/usr/bin/pdftotext", [directory.file("n.pdf"), "-"], environment: ProcessInfo.processInfo.environment
+            ).stdout
+            let totals = try await lb.call("logbook.totals")["period"]
+            let night = Int(totals?["night_min"]?.intValue ?? -1)
+            #expect(night > 0, "the April evening flight has night time")
+            let nightText = "night \(night / 60):\(String(format: "%02d", night % 60)), IFR 1:00"
+            for expected in ["Night and IFR time by month", nightText, "2026-02", "2026-03", "2026-04", "night", "IFR"] {
+                #expect(text.contains(expected), "\(expected) in: \(text)")
+            }
+            // The axis's hours (pdftotext may read "1 h" without its thin space).
+            #expect(text.filter { $0 != " " }.contains("1h\n"), "the axis labels: \(text)")
+            _ = try await lb.call("logbook.chart", ["kind": "hours_by_aircraft", "path": .string(directory.file("a.pdf"))])
+            let aircraftText = try await runCommand(
+                "/usr/bin/pdftotext", [directory.file("a.pdf"), "-"], environment: ProcessInfo.processInfo.environment
+            ).stdout
+            for expected in ["Flight time by aircraft", "total 7:30 in 4 flights", "OK-SKA", "OK-TWO"] {
+                #expect(aircraftText.contains(expected), "\(expected) in: \(aircraftText)")
+            }
+        }
         await lb.stop()
     }
 

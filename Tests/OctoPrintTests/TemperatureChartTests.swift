@@ -91,6 +91,8 @@ struct TemperatureChartTests {
             let unknown = try await op.failure("octoprint.temperature.chart", ["printer": "nope", "path": .string(directory.file("x.png"))])
             #expect(unknown.message.contains("nope"), "\(unknown.message)")
             #expect(!FileManager.default.fileExists(atPath: directory.file("x.png")))
+            let folder = try await op.failure("octoprint.temperature.chart", ["path": "/nonexistent-folder/t.png"])
+            #expect(folder.code == -32602 && folder.message.contains("'path'"), "\(folder.message)")
         }
     }
 }

@@ -31,6 +31,10 @@ extension KOSService {
                 weekday: weekday, start: begin, end: max(lesson.end.map(minutes) ?? begin + 90, begin + 15), title: lesson.title,
                 detail: [lesson.room, lesson.teachers.first].compactMap { $0 }.joined(separator: " · "))
         }
+        // An empty week is said, not drawn (an empty grid on the wall would say there are no classes).
+        guard !entries.isEmpty else {
+            throw RPCError.notFound("classes in the week of \(monday)", data: ["week": .string(monday.description)])
+        }
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let picture = WeekPicture(
             title: "Timetable \(semester["code"]?.stringValue ?? ""), week of \(monday)",

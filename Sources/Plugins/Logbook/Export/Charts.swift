@@ -19,6 +19,8 @@ enum LogbookChart: String, CaseIterable, Sendable {
     func chart(_ entries: [Entry]) -> BarChart {
         let flights = entries.filter { $0.kind == .flight }
         func hours(_ minutes: Int) -> Double { Double(minutes) / 60 }
+        let total = flights.reduce(0) { $0 + $1[.total] }
+        let totalNote = "total \(Minutes.hhmm(total)) in \(flights.count) flight\(flights.count == 1 ? "" : "s")"
         switch self {
         case .hoursByAircraft:
             var byAircraft: [String: Int] = [:]
@@ -29,7 +31,7 @@ enum LogbookChart: String, CaseIterable, Sendable {
                 ranked = Array(ranked.prefix(Self.aircraftShown - 1)) + [("others", rest)]
             }
             return BarChart(
-                title: "Flight time by aircraft", unit: "h", categories: ranked.map(\.key),
+                title: "Flight time by aircraft", note: totalNote, unit: "h", categories: ranked.map(\.key),
                 series: [.init("total", .blue, ranked.map { hours($0.value) })])
         case .hoursByMonth, .nightIFR:
             let periods = Self.periods(flights)
@@ -44,11 +46,12 @@ enum LogbookChart: String, CaseIterable, Sendable {
             }
             if self == .hoursByMonth {
                 return BarChart(
-                    title: "Flight time by \(periods.byYear ? "year" : "month")", unit: "h", categories: periods.labels,
+                    title: "Flight time by \(periods.byYear ? "year" : "month")", note: totalNote, unit: "h", categories: periods.labels,
                     series: [.init("total", .blue, total.map(hours))])
             }
             return BarChart(
-                title: "Night and IFR time by \(periods.byYear ? "year" : "month")", unit: "h", categories: periods.labels,
+                title: "Night and IFR time by \(periods.byYear ? "year" : "month")",
+                note: "night \(Minutes.hhmm(night.reduce(0, +))), IFR \(Minutes.hhmm(ifr.reduce(0, +)))", unit: "h", categories: periods.labels,
                 series: [.init("night", .blue, night.map(hours)), .init("IFR", .orange, ifr.map(hours))])
         }
     }
@@ -84,6 +87,11 @@ extension LogbookService {
         let from = day(params, LogbookParams.chartFrom)
         let to = day(params, LogbookParams.chartTo)
         let entries = try await database.read { db in try Self.entries(db, from: from, to: to) }
+        // Nothing to draw is said, not drawn: an empty chart would look like a chart of nothing flown.
+        guard entries.contains(where: { $0.kind == .flight }) else {
+            let period = from == nil && to == nil ? "in the logbook" : "from \(from?.description ?? "the start") to \(to?.description ?? "today")"
+            throw RPCError.notFound("flights to chart \(period)", data: ["from": .day(from), "to": .day(to)])
+        }
         let chart = kind.chart(entries)
         let bytes = try await runBlocking {
             do {

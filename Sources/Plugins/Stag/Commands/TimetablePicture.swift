@@ -22,6 +22,10 @@ extension StagService {
             let detail = [event["room"]?.stringValue, event["name"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
             return WeekPicture.Entry(weekday: date.weekdayFromMonday + 1, start: start, end: max(end, start + 15), title: title, detail: detail)
         }
+        // An empty week is said, not drawn (an empty grid on the wall would say there are no classes).
+        guard !entries.isEmpty else {
+            throw RPCError.notFound("classes in the week of \(monday)", data: ["week": .string(monday.description)])
+        }
         let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let picture = WeekPicture(
             title: "Timetable, week of \(monday)",
