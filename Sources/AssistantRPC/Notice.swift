@@ -37,11 +37,15 @@ public struct Notice: Sendable, Codable, Hashable {
     public var time: String
     public var dedupeKey: String?
     public var attachments: [NoticeAttachment]
+    /// Where the notice points (a printer's page, an exam term in the study system), if anywhere:
+    /// a phone opens it on a tap.
+    public var link: String?
 
     public init(
         id: String, topic: String, plugin: String, title: String, body: String, severity: Severity,
-        time: String, dedupeKey: String?, attachments: [NoticeAttachment]
+        time: String, dedupeKey: String?, attachments: [NoticeAttachment], link: String? = nil
     ) {
+        self.link = link
         self.id = id
         self.topic = topic
         self.plugin = plugin
@@ -56,7 +60,7 @@ public struct Notice: Sendable, Codable, Hashable {
     enum CodingKeys: String, CodingKey {
         case id, topic, plugin, title, body, severity, time
         case dedupeKey = "dedupe_key"
-        case attachments
+        case attachments, link
     }
 
     // Always write dedupe_key (null when absent) so every notice has the same keys.
@@ -71,6 +75,7 @@ public struct Notice: Sendable, Codable, Hashable {
         try c.encode(time, forKey: .time)
         try c.encode(dedupeKey, forKey: .dedupeKey)
         try c.encode(attachments, forKey: .attachments)
+        try c.encodeIfPresent(link, forKey: .link)
     }
 }
 

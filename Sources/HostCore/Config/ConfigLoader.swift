@@ -154,6 +154,14 @@ struct Reader {
         return s
     }
 
+    /// An http(s) address with a host (a sink's server or webhook).
+    static func isWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+
     func route(_ o: [String: JSONValue], _ section: String, default base: NoticeRoute) throws -> NoticeRoute {
         var route = base
         if let topics = try strings(o, section, "topics") { route.topics = topics.map(TopicPattern.init) }
@@ -211,7 +219,7 @@ struct Reader {
         if let n = try int(vault, "vault", "scrypt_log_n", 10...22) { c.vault.scryptLogN = n }
 
         let notify = try table(top["notify"], "", "notify")
-        warnUnknown(notify, known: ["stdout", "mail", "smtp"], section: "notify")
+        warnUnknown(notify, known: ["stdout", "mail", "smtp", "ntfy", "webhook", "desktop"], section: "notify")
         let stdout = try table(notify["stdout"], "notify", "stdout")
         warnUnknown(stdout, known: ["enabled", "format", "topics", "min_severity"], section: "notify.stdout")
         if let on = try bool(stdout, "notify.stdout", "enabled") { c.notify.stdout.enabled = on }
@@ -238,6 +246,49 @@ struct Reader {
             c.notify.mail.to = to
         }
         c.notify.mail.route = try route(mail, "notify.mail", default: c.notify.mail.route)
+
+        let ntfy = try table(notify["ntfy"], "notify", "ntfy")
+        warnUnknown(ntfy, known: ["server", "topic", "topics", "min_severity", "ca_file"], section: "notify.ntfy")
+        if let server = try string(ntfy, "notify.ntfy", "server") {
+            guard Self.isWebURL(server) else { throw fail("notify.ntfy", "server", "must be an http:// or https:// address, got '\(server)'") }
+            c.notify.ntfy.server = server
+        }
+        if let topic = try string(ntfy, "notify.ntfy", "topic") {
+            // ntfy's own rule for topic names.
+            guard (1...64).contains(topic.count), topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw fail("notify.ntfy", "topic", "must be 1 to 64 letters, digits, - or _, got '\(topic)'")
+            }
+            c.notify.ntfy.topic = topic
+        }
+        c.notify.ntfy.caFile = try string(ntfy, "notify.ntfy", "ca_file")
+        c.notify.ntfy.route = try route(ntfy, "notify.ntfy", default: c.notify.ntfy.route)
+
+        if let hooks = notify["webhook"] {
+            guard let list = hooks.arrayValue ?? hooks.objectValue.map({ [JSONValue.object($0)] }) else {
+                throw fail("notify", "webhook", "must be a list of tables ([[notify.webhook]])")
+            }
+            for (index, item) in list.enumerated() {
+                let section = "notify.webhook[\(index)]"
+                let hook = try table(item, "notify", "webhook")
+                warnUnknown(hook, known: ["name", "url", "topics", "min_severity"], section: section)
+                guard let name = try string(hook, section, "name"), (1...32).contains(name.count),
+                    name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") })
+                else { throw fail(section, "name", "is needed: 1 to 32 lower-case letters, digits, - or _") }
+                guard !c.notify.webhooks.contains(where: { $0.name == name }) else { throw fail(section, "name", "'\(name)' is used twice") }
+                guard let url = try string(hook, section, "url"), Self.isWebURL(url) else {
+                    throw fail(section, "url", "must be an http:// or https:// address")
+                }
+                var settings = WebhookSettings(name: name, url: url)
+                settings.route = try route(hook, section, default: settings.route)
+                c.notify.webhooks.append(settings)
+            }
+        }
+
+        let desktop = try table(notify["desktop"], "notify", "desktop")
+        warnUnknown(desktop, known: ["enabled", "notify_send_path", "topics", "min_severity"], section: "notify.desktop")
+        if let on = try bool(desktop, "notify.desktop", "enabled") { c.notify.desktop.enabled = on }
+        if let path = try string(desktop, "notify.desktop", "notify_send_path") { c.notify.desktop.notifySendPath = path }
+        c.notify.desktop.route = try route(desktop, "notify.desktop", default: c.notify.desktop.route)
 
         let smtp = try table(notify["smtp"], "notify", "smtp")
         warnUnknown(smtp, known: ["host", "port", "security", "username", "ca_file", "timeout_s"], section: "notify.smtp")

@@ -54,6 +54,37 @@ public struct NotifySettings: Sendable, Equatable {
     public var stdout = StdoutSettings()
     public var mail = MailSinkSettings()
     public var smtp = SMTPSettings()
+    public var ntfy = NtfySettings()
+    public var webhooks: [WebhookSettings] = []
+    public var desktop = DesktopSettings()
+    public init() {}
+}
+
+/// `[notify.ntfy]`: a push to the phone through an ntfy server (on when `topic` is set). The
+/// access token, if any, is in the vault as `host/ntfy/token`.
+public struct NtfySettings: Sendable, Equatable {
+    public var server = "https://ntfy.sh"
+    public var topic: String?
+    public var caFile: String?
+    public var route = NoticeRoute(topics: [], minimumSeverity: .info)
+    public init() {}
+    public var enabled: Bool { topic != nil }
+}
+
+/// `[[notify.webhook]]`: the notice as JSON, POSTed to `url`; signed when the vault holds
+/// `host/webhook/<name>/secret`.
+public struct WebhookSettings: Sendable, Equatable {
+    public var name: String
+    public var url: String
+    public var route = NoticeRoute(topics: [], minimumSeverity: .info)
+    public init(name: String, url: String) { (self.name, self.url) = (name, url) }
+}
+
+/// `[notify.desktop]`: a notification on the user's desktop session (off by default).
+public struct DesktopSettings: Sendable, Equatable {
+    public var enabled = false
+    public var notifySendPath = "/usr/bin/notify-send"
+    public var route = NoticeRoute(topics: [], minimumSeverity: .info)
     public init() {}
 }
 

@@ -96,7 +96,7 @@ public final class AssistantHost: Sendable {
         }
 
         let sinks = try SinkFactory.make(
-            configuration.notify, vault: vault, standardOutput: options.standardOutput, environment: options.environment)
+            configuration.notify, vault: vault, standardOutput: options.standardOutput, environment: options.environment, clock: options.clock)
         notices = try NoticeCenter(
             pool: store.pool, clock: options.clock, sinks: sinks, redactor: redactor, logger: logger, subscribers: subscribers,
             baseRetryDelay: options.outboxRetryBase)
@@ -365,7 +365,8 @@ public final class AssistantHost: Sendable {
     /// SIGHUP: log level, notification routing and sinks.
     public func reload(_ newConfiguration: HostConfiguration) async throws {
         let sinks = try SinkFactory.make(
-            newConfiguration.notify, vault: vault, standardOutput: options.standardOutput, environment: options.environment)
+            newConfiguration.notify, vault: vault, standardOutput: options.standardOutput, environment: options.environment,
+            clock: options.clock)
         await notices.reconfigure(sinks: sinks)
         await scheduler.setTimeZone(newConfiguration.timeZone)
         settings.withLockedValue {

@@ -249,6 +249,7 @@ enum HostMethods {
                     ParamSpec("to", .string, help: "mail this address directly instead of routing by topic"),
                     ParamSpec("attachments", .array(of: .path), help: "files to attach (absolute paths; the CLI resolves relative ones)"),
                     ParamSpec("dedupe_key", .string, help: "a notice with a key seen before is dropped"),
+                    ParamSpec("link", .string, help: "an http(s) address the notice points to (a phone opens it on a tap)"),
                 ], result: JSONSchema.anyOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
                 example: "assistantctl notifications.send title=Hello body='It works'", effect: .write)
         ) { host, params, _ in
@@ -257,12 +258,29 @@ enum HostMethods {
                 throw RPCError.invalidParam("topic", "must be dotted words such as host.manual, got '\(topic)'")
             }
             let attachments = try (params.array("attachments") ?? []).compactMap(\.stringValue).map { try OutgoingAttachment.file(atPath: $0) }
-            let draft = NoticeDraft(
+            let link = params.string("link")
+            if let link, !["http", "https"].contains(URL(string: link)?.scheme?.lowercased() ?? "") {
+                throw RPCError.invalidParam("link", "must be an http:// or https:// address, got '\(link)'")
+            }
+            var draft = NoticeDraft(
                 topic: topic, plugin: "host", title: try params.requiredString("title"), body: try params.requiredString("body"),
                 severity: Severity(rawValue: params.string("severity") ?? "info") ?? .info, dedupeKey: params.string("dedupe_key"),
                 attachments: attachments, directRecipient: params.string("to"))
+            draft.link = link
             guard let notice = try await host.notices.post(draft) else { return ["duplicate": true] }
             return try JSONValue(encoding: notice)
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
+                name: "notifications.test", summary: "Send a test notice straight to one sink or every sink, and report each one's answer",
+                params: [ParamSpec("sink", .string, help: "a sink's name as status lists it (stdout, mail, ntfy, webhook.NAME, desktop)")],
+                result: JSONSchema.object(["sinks": .array(HostSchemas.sinkTest)]),
+                example: "assistantctl notifications.test sink=ntfy", effect: .write,
+                view: ResultView(
+                    rows: "sinks", columns: [.init("sink", "SINK"), .init("ok", "OK", .flag), .init("ms", "MS"), .init("error", "ERROR")],
+                    highlights: [.init("ok", is: false, .red)]))
+        ) { host, params, _ in
+            ["sinks": .array(try await host.notices.test(sink: params.string("sink"), hostName: ProcessInfo.processInfo.hostName))]
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -363,6 +381,7 @@ enum HostMethods {
             "subscribers": .int(Int64(host.subscribers.count)),
             "dropped_notices": .int(Int64(host.server.droppedNotices)),
             "sinks": .array(await host.notices.sinkNames.map(JSONValue.string)),
+            "sink_status": (try? await host.notices.sinkStatus()) ?? .array([]),
             "outbox": (try? await host.notices.outboxStatus()) ?? .null,
             "plugins": .array(plugins),
             "jobs": jobs,

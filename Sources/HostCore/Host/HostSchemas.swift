@@ -15,6 +15,7 @@ enum HostSchemas {
         "id": .string, "topic": .string, "plugin": .string, "title": .string, "body": .string, "severity": .enumeration(Severity.self),
         "time": .dateTime, "dedupe_key": JSONSchema.string.nullable,
         "attachments": .array(.object(["name": .string, "content_type": .string, "size": .integer])),
+        "link?": JSONSchema.string.described("where the notice points (a printer's page, an exam term)"),
     ])
 
     static let accountState = JSONSchema.object([
@@ -25,12 +26,20 @@ enum HostSchemas {
         "next_retry?": .dateTime, "accounts?": .array(accountState),
     ])
 
+    static let sinkState = JSONSchema.object([
+        "name": .string, "state": JSONSchema.enumeration(["ok", "failed"]).described("failed: refused a notice for good, until reloaded"),
+        "last_success": JSONSchema.dateTime.nullable, "last_error": JSONSchema.string.nullable, "last_error_at": JSONSchema.dateTime.nullable,
+        "failed_deliveries": .integer,
+    ])
+    static let sinkTest = JSONSchema.object(["sink": .string, "ok": .boolean, "ms?": .number, "error?": .string])
+
     static let status = JSONSchema.object([
         "version": .string, "api_version": .string, "pid": .integer, "time_zone": .string, "now": .dateTime, "started": .dateTime,
         "uptime_s": .integer, "socket": .string, "database": .string, "config_file": JSONSchema.string.nullable,
         "vault": .object(["mode": .enumeration(["keyfile", "passphrase"]), "locked": .boolean]), "connections": .integer,
         "calls_in_flight": .object(["total": .integer, "plugins": .map(.integer)]), "subscribers": .integer, "dropped_notices": .integer,
-        "sinks": .array(.string), "outbox": JSONSchema.object(["pending": .integer, "retrying": .integer]).nullable,
+        "sinks": .array(.string), "sink_status": .array(sinkState),
+        "outbox": JSONSchema.object(["pending": .integer, "retrying": .integer]).nullable,
         "plugins": .array(plugin), "jobs": .array(job),
     ])
 

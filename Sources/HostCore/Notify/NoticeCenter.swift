@@ -37,11 +37,21 @@ public actor NoticeCenter {
         sequence = try pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM host_notices") ?? 0 }
     }
 
-    /// Replaces sinks and routing (SIGHUP). Pending outbox rows for a removed sink stay pending.
+    /// Replaces sinks and routing (SIGHUP). Pending outbox rows for a removed sink stay pending;
+    /// a sink that failed for good is tried again.
     public func reconfigure(sinks: [RoutedSink]) {
         self.sinks = sinks
+        disabled.removeAll()
         waker.wake()
     }
+
+    /// Sinks that refused a delivery for good (a 4xx that will not change): no notice is queued
+    /// for them until the configuration is read again.
+    private var disabled: Set<String> = []
+    /// Each sink's last failure (the outbox row keeps it only until the retry succeeds).
+    private var lastErrors: [String: (time: String, message: String)] = [:]
+
+    private var liveSinks: [RoutedSink] { sinks.filter { !disabled.contains($0.sink.name) } }
 
     public var sinkNames: [String] { sinks.map(\.sink.name) }
 
@@ -65,14 +75,15 @@ public actor NoticeCenter {
         let notice = Notice(
             id: UUID().uuidString.lowercased(), topic: draft.topic, plugin: draft.plugin, title: redactor.redact(draft.title),
             body: redactor.redact(draft.body), severity: draft.severity, time: ISO8601.string(clock.now), dedupeKey: draft.dedupeKey,
-            attachments: draft.attachments.map { NoticeAttachment(name: $0.name, contentType: $0.contentType, size: $0.data.count) })
+            attachments: draft.attachments.map { NoticeAttachment(name: $0.name, contentType: $0.contentType, size: $0.data.count) },
+            link: draft.link.map(redactor.redact))
         let targets: [String] =
             if draft.directRecipient != nil {
-                sinks.filter(\.isMail).prefix(1).map(\.sink.name)
+                liveSinks.filter(\.isMail).prefix(1).map(\.sink.name)
             } else if let channels = draft.channels {
-                sinks.filter { channels.contains($0.isMail ? .mail : .stdout) }.map(\.sink.name)
+                liveSinks.filter { channels.contains($0.isMail ? .mail : .stdout) }.map(\.sink.name)
             } else {
-                sinks.filter { $0.route.accepts(topic: notice.topic, severity: notice.severity) }.map(\.sink.name)
+                liveSinks.filter { $0.route.accepts(topic: notice.topic, severity: notice.severity) }.map(\.sink.name)
             }
         let seq = sequence
         // GRDB's async write: the fsync'd commit waits on GRDB's writer queue, not on this
@@ -88,13 +99,13 @@ public actor NoticeCenter {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO host_notices(id, seq, topic, plugin, title, body, severity, time, dedupe_key, direct_to, attachments, direct_bcc)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO host_notices(id, seq, topic, plugin, title, body, severity, time, dedupe_key, direct_to, attachments, direct_bcc, link)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     notice.id, seq, notice.topic, notice.plugin, notice.title, notice.body, notice.severity.rawValue, notice.time,
                     notice.dedupeKey, draft.directRecipient, try JSONValue(encoding: notice.attachments).encodedString(),
-                    draft.blindCopies.isEmpty ? nil : JSONValue.array(draft.blindCopies.map(JSONValue.string)).encodedString(),
+                    draft.blindCopies.isEmpty ? nil : JSONValue.array(draft.blindCopies.map(JSONValue.string)).encodedString(), notice.link,
                 ])
             for (position, attachment) in draft.attachments.enumerated() {
                 try db.execute(
@@ -165,11 +176,23 @@ public actor NoticeCenter {
         waker.wake()
     }
 
+    /// One pending delivery.
+    struct Due: Sendable {
+        var sink: String
+        var noticeID: String
+        var attempts: Int
+        var nextAttempt: String
+        var notice: Notice
+        var directTo: String?
+        var bcc: [String]
+    }
+
     /// Delivers everything due now; returns when the next retry is due (nil if nothing waits).
+    /// Each sink's queue is delivered in order, and the sinks at once: a sink that is down or
+    /// slow holds back only its own later notices, never another sink's.
     @discardableResult
     public func deliverDue() async -> Date? {
         let now = clock.now
-        typealias Due = (sink: String, noticeID: String, attempts: Int, notice: Notice, directTo: String?, bcc: [String])
         let due: [Due]
         do {
             // GRDB's async read: the outbox is read off this actor's executor.
@@ -177,60 +200,175 @@ public actor NoticeCenter {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT o.notice_id, o.sink, o.attempts, n.* FROM host_outbox o JOIN host_notices n ON n.id = o.notice_id
-                        WHERE o.delivered_at IS NULL AND o.next_attempt <= ? ORDER BY n.seq
-                        """, arguments: [ISO8601.string(now)]
+                        SELECT o.notice_id, o.sink, o.attempts, o.next_attempt, n.* FROM host_outbox o JOIN host_notices n ON n.id = o.notice_id
+                        WHERE o.delivered_at IS NULL AND o.failed_at IS NULL ORDER BY n.seq
+                        """
                 ).map { row in
                     let bcc = (row["direct_bcc"] as String?).flatMap { try? JSONValue.decode($0).arrayValue }?.compactMap(\.stringValue) ?? []
-                    return (row["sink"], row["notice_id"], row["attempts"], Self.notice(from: row), row["direct_to"], bcc)
+                    return Due(
+                        sink: row["sink"], noticeID: row["notice_id"], attempts: row["attempts"], nextAttempt: row["next_attempt"],
+                        notice: Self.notice(from: row), directTo: row["direct_to"], bcc: bcc)
                 }
             }
         } catch {
             logger.error("cannot read the outbox", metadata: ["error": "\(ErrorText.sentence(error))"])
             return now.addingTimeInterval(baseRetryDelay)
         }
-        for (sinkName, noticeID, attempts, notice, directTo, bcc) in due {
-            guard let routed = sinks.first(where: { $0.sink.name == sinkName }) else { continue }
-            do {
-                let attachments = try await pool.read { db in
-                    try Row.fetchAll(
-                        db, sql: "SELECT name, content_type, data FROM host_notice_attachments WHERE notice_id = ? ORDER BY position",
-                        arguments: [noticeID]
-                    ).map { OutgoingAttachment(name: $0["name"], contentType: $0["content_type"], data: $0["data"]) }
-                }
-                try await routed.sink.deliver(notice, attachments: attachments, directRecipient: directTo, blindCopies: bcc)
-                try await pool.write { db in
-                    try db.execute(
-                        sql: "UPDATE host_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE notice_id = ? AND sink = ?",
-                        arguments: [ISO8601.string(self.clock.now), noticeID, sinkName])
-                }
-                if attempts > 0 {
-                    logger.info("notice delivered after retrying", metadata: ["sink": "\(sinkName)", "attempts": "\(attempts + 1)"])
-                }
-            } catch {
-                let delay = Backoff(base: baseRetryDelay, maximum: maximumRetryDelay, jitter: retryJitter).delay(afterFailures: attempts + 1)
-                let message = redactor.redact(ErrorText.sentence(error))
-                // Log the first failure of a delivery loudly, the retries quietly.
-                if attempts == 0 {
-                    logger.warning("notice delivery failed; will retry", metadata: ["sink": "\(sinkName)", "error": "\(message)"])
-                } else {
-                    logger.debug("notice delivery failed again", metadata: ["sink": "\(sinkName)", "attempts": "\(attempts + 1)"])
-                }
-                try? await pool.write { db in
-                    try db.execute(
-                        sql: "UPDATE host_outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE notice_id = ? AND sink = ?",
-                        arguments: [message, ISO8601.string(now.addingTimeInterval(delay)), noticeID, sinkName])
-                }
+        let queues = Dictionary(grouping: due, by: \.sink)
+        let live = liveSinks
+        await withTaskGroup(of: Void.self) { group in
+            for routed in live {
+                guard let queue = queues[routed.sink.name] else { continue }
+                group.addTask { await self.deliver(queue, to: routed, now: now) }
             }
         }
-        let known = sinks.map(\.sink.name)
+        let known = liveSinks.map(\.sink.name)
         return try? await pool.read { db -> Date? in
             guard !known.isEmpty else { return nil }
             let placeholders = known.map { _ in "?" }.joined(separator: ",")
             let next = try String.fetchOne(
-                db, sql: "SELECT MIN(next_attempt) FROM host_outbox WHERE delivered_at IS NULL AND sink IN (\(placeholders))",
+                db,
+                sql: "SELECT MIN(next_attempt) FROM host_outbox WHERE delivered_at IS NULL AND failed_at IS NULL AND sink IN (\(placeholders))",
                 arguments: StatementArguments(known))
             return next.flatMap(ISO8601.date)
+        }
+    }
+
+    /// One sink's queue, oldest first, until one is not due yet or fails (it is retried first).
+    private func deliver(_ queue: [Due], to routed: RoutedSink, now: Date) async {
+        let sinkName = routed.sink.name
+        for item in queue {
+            guard let at = ISO8601.date(item.nextAttempt), at <= now else { return }
+            do {
+                let attachments = try await pool.read { db in
+                    try Row.fetchAll(
+                        db, sql: "SELECT name, content_type, data FROM host_notice_attachments WHERE notice_id = ? ORDER BY position",
+                        arguments: [item.noticeID]
+                    ).map { OutgoingAttachment(name: $0["name"], contentType: $0["content_type"], data: $0["data"]) }
+                }
+                try await routed.sink.deliver(item.notice, attachments: attachments, directRecipient: item.directTo, blindCopies: item.bcc)
+                try await pool.write { db in
+                    try db.execute(
+                        sql: "UPDATE host_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE notice_id = ? AND sink = ?",
+                        arguments: [ISO8601.string(self.clock.now), item.noticeID, sinkName])
+                }
+                if item.attempts > 0 {
+                    logger.info("notice delivered after retrying", metadata: ["sink": "\(sinkName)", "attempts": "\(item.attempts + 1)"])
+                }
+            } catch {
+                let message = redactor.redact(ErrorText.sentence(error))
+                lastErrors[sinkName] = (ISO8601.string(clock.now), message)
+                if case SinkFailure.permanent = error {
+                    await failForGood(sinkName, message, notice: item.notice)
+                    return
+                }
+                var delay = Backoff(base: baseRetryDelay, maximum: maximumRetryDelay, jitter: retryJitter).delay(afterFailures: item.attempts + 1)
+                // A server that says when to come back (429 with Retry-After) is believed, within the cap.
+                if case SinkFailure.retry(_, let after?) = error { delay = min(max(after, 0), maximumRetryDelay) }
+                // Log the first failure of a delivery loudly, the retries quietly.
+                if item.attempts == 0 {
+                    logger.warning("notice delivery failed; will retry", metadata: ["sink": "\(sinkName)", "error": "\(message)"])
+                } else {
+                    logger.debug("notice delivery failed again", metadata: ["sink": "\(sinkName)", "attempts": "\(item.attempts + 1)"])
+                }
+                let next = ISO8601.string(now.addingTimeInterval(delay))
+                try? await pool.write { db in
+                    try db.execute(
+                        sql: "UPDATE host_outbox SET attempts = attempts + 1, last_error = ?, next_attempt = ? WHERE notice_id = ? AND sink = ?",
+                        arguments: [message, next, item.noticeID, sinkName])
+                }
+                return
+            }
+        }
+    }
+
+    /// A sink refused a delivery for good: its pending rows are marked failed (not retried for
+    /// ever), it takes no more notices until the configuration is read again, and the other
+    /// sinks are told once (`host.sink.failed`).
+    private func failForGood(_ sinkName: String, _ message: String, notice: Notice) async {
+        disabled.insert(sinkName)
+        let failedAt = ISO8601.string(clock.now)
+        try? await pool.write { db in
+            try db.execute(
+                sql: "UPDATE host_outbox SET failed_at = ?, last_error = ? WHERE sink = ? AND delivered_at IS NULL AND failed_at IS NULL",
+                arguments: [failedAt, message, sinkName])
+        }
+        logger.error("a notice sink refused a delivery for good", metadata: ["sink": "\(sinkName)", "error": "\(message)"])
+        // Not about itself: a failure notice that could not be delivered is not reported again.
+        guard notice.topic != Self.sinkFailedTopic else { return }
+        _ = try? await post(
+            NoticeDraft(
+                topic: Self.sinkFailedTopic, plugin: "host", title: "Notices to \(sinkName) stopped",
+                body:
+                    "\(sinkName) refused a notice for good (\(message)). Its pending notices are marked failed; fix its configuration and reload (SIGHUP) to use it again.",
+                severity: .error, dedupeKey: "\(Self.sinkFailedTopic)|\(sinkName)|\(failedAt)"))
+    }
+
+    public static let sinkFailedTopic = "host.sink.failed"
+
+    /// Each sink with its last delivery and its last failure, for `status`.
+    public func sinkStatus() async throws -> JSONValue {
+        let names = sinks.map(\.sink.name)
+        let stored = try await pool.read { db -> [String: (success: String?, error: String?, errorAt: String?, failed: Int)] in
+            var result: [String: (success: String?, error: String?, errorAt: String?, failed: Int)] = [:]
+            for name in names {
+                let success = try String.fetchOne(db, sql: "SELECT MAX(delivered_at) FROM host_outbox WHERE sink = ?", arguments: [name])
+                let error = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT o.last_error, COALESCE(o.failed_at, o.next_attempt) AS at FROM host_outbox o
+                        WHERE o.sink = ? AND o.last_error IS NOT NULL ORDER BY o.rowid DESC LIMIT 1
+                        """, arguments: [name])
+                let failed =
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_outbox WHERE sink = ? AND failed_at IS NOT NULL", arguments: [name]) ?? 0
+                result[name] = (success, error?["last_error"], error?["at"], failed)
+            }
+            return result
+        }
+        return .array(
+            names.map { name in
+                let row = stored[name]
+                let lastError = lastErrors[name]
+                return [
+                    "name": .string(name), "state": .string(disabled.contains(name) ? "failed" : "ok"),
+                    "last_success": row?.success.map(JSONValue.string) ?? .null,
+                    "last_error": (lastError?.message ?? row?.error).map(JSONValue.string) ?? .null,
+                    "last_error_at": (lastError?.time ?? row?.errorAt).map(JSONValue.string) ?? .null,
+                    "failed_deliveries": .count(row?.failed ?? 0),
+                ]
+            })
+    }
+
+    /// `notifications.test`: a test notice delivered straight to each sink (or the one named),
+    /// not through the outbox; each sink's answer.
+    public func test(sink wanted: String?, hostName: String) async throws -> [JSONValue] {
+        let chosen = sinks.filter { wanted == nil || $0.sink.name == wanted }
+        if let wanted, chosen.isEmpty {
+            throw RPCError.invalidParam(
+                "sink", "'\(wanted)' is not a configured sink (configured: \(sinks.map(\.sink.name).joined(separator: ", ")))")
+        }
+        let notice = Notice(
+            id: UUID().uuidString.lowercased(), topic: "host.test", plugin: "host", title: "Test notice from assistantd",
+            body: "This is a test notice from assistantd on \(hostName). If you can read it, this sink works.", severity: .info,
+            time: ISO8601.string(clock.now), dedupeKey: nil, attachments: [])
+        return await withTaskGroup(of: (Int, JSONValue).self) { group in
+            for (index, routed) in chosen.enumerated() {
+                group.addTask {
+                    let start = ContinuousClock.now
+                    do {
+                        try await withDeadline(SinkHTTP.timeout + .seconds(5), timedOut: { SinkFailure.retry("no answer in time") }) {
+                            try await routed.sink.deliver(notice, attachments: [], directRecipient: nil, blindCopies: [])
+                        }
+                        let ms = (ContinuousClock.now - start) / .milliseconds(1)
+                        return (index, ["sink": .string(routed.sink.name), "ok": true, "ms": .double(ms.rounded())])
+                    } catch {
+                        return (index, ["sink": .string(routed.sink.name), "ok": false, "error": .string(ErrorText.sentence(error))])
+                    }
+                }
+            }
+            var answers: [(Int, JSONValue)] = []
+            for await answer in group { answers.append(answer) }
+            return answers.sorted { $0.0 < $1.0 }.map { $1 }
         }
     }
 
@@ -255,7 +393,7 @@ public actor NoticeCenter {
         return Notice(
             id: row["id"], topic: row["topic"], plugin: row["plugin"], title: row["title"], body: row["body"],
             severity: Severity(rawValue: row["severity"]) ?? .info, time: row["time"], dedupeKey: row["dedupe_key"],
-            attachments: attachments)
+            attachments: attachments, link: row["link"])
     }
 }
 

@@ -3,7 +3,8 @@ import Foundation
 /// Builds the routed sinks from configuration (at start and on SIGHUP).
 enum SinkFactory {
     static func make(
-        _ settings: NotifySettings, vault: Vault, standardOutput: @escaping @Sendable (String) -> Void, environment: [String: String]
+        _ settings: NotifySettings, vault: Vault, standardOutput: @escaping @Sendable (String) -> Void, environment: [String: String],
+        clock: any HostClock
     ) throws -> [RoutedSink] {
         var sinks: [RoutedSink] = []
         if settings.stdout.enabled {
@@ -30,6 +31,24 @@ enum SinkFactory {
                 RoutedSink(
                     sink: MailSink(settings: MailSettings(from: from, to: settings.mail.to, hostName: host), transport: transport),
                     route: settings.mail.route, isMail: true))
+        }
+        if settings.ntfy.enabled {
+            if let caFile = settings.ntfy.caFile, let problem = SafeFile.problem(reading: caFile) {
+                throw StartupError(.configuration, "notify.ntfy.ca_file \(problem)")
+            }
+            sinks.append(RoutedSink(sink: NtfySink(settings: settings.ntfy, vault: vault), route: settings.ntfy.route))
+        }
+        for hook in settings.webhooks {
+            sinks.append(RoutedSink(sink: WebhookSink(settings: hook, vault: vault, now: { clock.now }), route: hook.route))
+        }
+        if settings.desktop.enabled {
+            guard FileManager.default.isExecutableFile(atPath: settings.desktop.notifySendPath) else {
+                throw StartupError(
+                    .configuration,
+                    "notify.desktop.notify_send_path '\(settings.desktop.notifySendPath)' is not an executable program (install libnotify-bin)")
+            }
+            sinks.append(
+                RoutedSink(sink: DesktopSink(path: settings.desktop.notifySendPath, environment: environment), route: settings.desktop.route))
         }
         return sinks
     }

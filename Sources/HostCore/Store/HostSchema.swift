@@ -102,6 +102,12 @@ enum HostSchema {
         m.register("v3") { db in
             try db.execute(sql: "ALTER TABLE host_notices ADD COLUMN direct_bcc TEXT")
         }
+        // A delivery a sink refused for good (a webhook's 410): not retried, kept for `status`; a
+        // notice's link (ntfy's Click).
+        m.register("v4") { db in
+            try db.execute(sql: "ALTER TABLE host_outbox ADD COLUMN failed_at TEXT")
+            try db.execute(sql: "ALTER TABLE host_notices ADD COLUMN link TEXT")
+        }
         return m
     }
 }

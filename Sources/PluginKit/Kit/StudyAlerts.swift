@@ -35,8 +35,11 @@ public struct StudyAlerts<Exam: StudyExam, Topic: PluginTopic>: Sendable {
         public var body: String
         public var severity: Severity?
         public var dedupeKey: String
+        /// Where the exam is dealt with (the study system's page).
+        public var link: String?
 
-        public init(title: String, body: String, severity: Severity? = nil, dedupeKey: String) {
+        public init(title: String, body: String, severity: Severity? = nil, dedupeKey: String, link: String? = nil) {
+            self.link = link
             self.title = title
             self.body = body
             self.severity = severity
@@ -156,6 +159,7 @@ public struct StudyAlerts<Exam: StudyExam, Topic: PluginTopic>: Sendable {
     }
 
     private func post(_ topic: Topic, _ notice: Notice) async throws {
-        try await notifier.post(topic: topic, title: notice.title, body: notice.body, severity: notice.severity, dedupeKey: notice.dedupeKey)
+        try await notifier.post(
+            topic: topic, title: notice.title, body: notice.body, severity: notice.severity, dedupeKey: notice.dedupeKey, link: notice.link)
     }
 }

@@ -37,11 +37,14 @@ public struct NoticeDraft: Sendable {
     /// The sinks the user chose for this one notice (a task's reminder channels), outside the
     /// topic routing and its minimum severity; nil = routed as usual.
     public var channels: Set<NoticeChannel>?
+    /// Where the notice points (see `Notice.link`).
+    public var link: String?
 
     public init(
         topic: String, plugin: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
-        attachments: [OutgoingAttachment] = [], directRecipient: String? = nil, channels: Set<NoticeChannel>? = nil
+        attachments: [OutgoingAttachment] = [], directRecipient: String? = nil, channels: Set<NoticeChannel>? = nil, link: String? = nil
     ) {
+        self.link = link
         self.channels = channels
         self.topic = topic
         self.plugin = plugin

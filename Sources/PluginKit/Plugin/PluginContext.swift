@@ -81,11 +81,11 @@ public struct PluginNotifier: Sendable {
     @discardableResult
     public func post<Topic: PluginTopic>(
         topic: Topic, title: String, body: String, severity: Severity? = nil, dedupeKey: String? = nil,
-        attachments: [OutgoingAttachment] = [], channels: Set<NoticeChannel>? = nil
+        attachments: [OutgoingAttachment] = [], channels: Set<NoticeChannel>? = nil, link: String? = nil
     ) async throws -> Bool {
         try await post(
             topicNamed: topic.rawValue, title: title, body: body, severity: severity ?? topic.severity, dedupeKey: dedupeKey,
-            attachments: attachments, channels: channels)
+            attachments: attachments, channels: channels, link: link)
     }
 
     /// For the kit's own notices in the plugin's namespace (`<plugin>.upstream.unreachable`),
@@ -93,12 +93,12 @@ public struct PluginNotifier: Sendable {
     @discardableResult
     func post(
         topicNamed topic: String, title: String, body: String, severity: Severity = .info, dedupeKey: String? = nil,
-        attachments: [OutgoingAttachment] = [], channels: Set<NoticeChannel>? = nil
+        attachments: [OutgoingAttachment] = [], channels: Set<NoticeChannel>? = nil, link: String? = nil
     ) async throws -> Bool {
         try await center.postDraft(
             NoticeDraft(
                 topic: topic, plugin: pluginID, title: title, body: body, severity: severity, dedupeKey: dedupeKey,
-                attachments: attachments, channels: channels))
+                attachments: attachments, channels: channels, link: link))
     }
 
     /// Whether mail is configured (`[notify.mail]`).

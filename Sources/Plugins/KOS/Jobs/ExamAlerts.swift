@@ -28,7 +28,7 @@ extension KOSService {
                 return .init(
                     title: "Last chance to cancel: \(exam.courseName) on \(exam.when)",
                     body: "Cancelling the \(exam.when) exam closes \(closes). KOS: \(kos)",
-                    dedupeKey: "kos.exam.deadline:\(username):\(exam.id):\(text)")
+                    dedupeKey: "kos.exam.deadline:\(username):\(exam.id):\(text)", link: kos)
             },
             tomorrow: { username, exam in
                 .init(
@@ -39,7 +39,7 @@ extension KOSService {
                 .init(
                     title: "A seat is free: \(exam.courseName) on \(exam.when)",
                     body: "\(exam.when)\(exam.inRoom): \(exam.seats). Register in KOS: \(kos)",
-                    dedupeKey: "kos.exam.seat_freed:\(exam.id):\(freed)")
+                    dedupeKey: "kos.exam.seat_freed:\(exam.id):\(freed)", link: kos)
             },
             signupClosing: { username, exam, _ in
                 let text = exam.signinDeadline ?? ""
@@ -48,7 +48,7 @@ extension KOSService {
                     title: "Sign-up closes soon: \(exam.courseName) on \(exam.when)",
                     body:
                         "Signing up for the \(exam.when) \(exam.kind.rawValue)\(exam.inRoom) closes \(closes) (\(exam.seats)). Register in KOS: \(kos)",
-                    dedupeKey: "kos.exam.signup_closing:\(username):\(exam.id):\(text)")
+                    dedupeKey: "kos.exam.signup_closing:\(username):\(exam.id):\(text)", link: kos)
             })
     }
 }

@@ -65,7 +65,7 @@ actor LiveMonitor {
 extension OctoPrintService {
     /// Starts (or restarts) the push connection and the print watch of one printer.
     func startLive(_ printer: Printer) async {
-        let watch = makeWatch(printer.name)
+        let watch = makeWatch(printer.name, page: printer.url)
         await live.start(printer.name, watch: watch, clock: context.clock, logger: context.logger) { onOpen in
             try await self.runPush(printer, watch: watch, onOpen: onOpen)
         }
@@ -78,7 +78,8 @@ extension OctoPrintService {
             offlineAfter: TimeInterval(context.config[OctoPrintConfig.offlineAfter]))
     }
 
-    func makeWatch(_ printer: String) -> PrintWatch {
+    /// `page`: the printer's OctoPrint page, the notices' link.
+    func makeWatch(_ printer: String, page: String? = nil) -> PrintWatch {
         let clock = context.clock
         return PrintWatch(printer: printer, settings: watchSettings, now: { clock.now }) { [self] topic, title, body, severity, dedupe, snapshot in
             var attachments: [OutgoingAttachment] = []
@@ -87,7 +88,7 @@ extension OctoPrintService {
             }
             do {
                 try await self.context.notifier.post(
-                    topic: topic, title: title, body: body, severity: severity, dedupeKey: dedupe, attachments: attachments)
+                    topic: topic, title: title, body: body, severity: severity, dedupeKey: dedupe, attachments: attachments, link: page)
             } catch {
                 self.context.logger.warning(
                     "could not post an OctoPrint notice", metadata: ["topic": "\(topic)", "error": "\(ErrorText.sentence(error))"])
