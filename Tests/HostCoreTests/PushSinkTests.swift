@@ -54,11 +54,33 @@ import Testing
         let listed = try await host.call("notifications.list", ["limit": 10]).get().arrayValue ?? []
         #expect(listed.last?["link"] == "http://octopi.local/")
         let badLink = try await host.call("notifications.send", ["title": "x", "body": "y", "link": "javascript:alert(1)"])
-        guard case .failure(let error) = badLink else { Issue.record("a link that is not http(s) is refused"); return }
+        guard case .failure(let error) = badLink else {
+            Issue.record("a link that is not http(s) is refused")
+            return
+        }
         #expect(error.code == -32602 && error.message.contains("'link'"), "\(error.message)")
         #expect(fake.requests.dropFirst().map { $0.header("Priority") } == ["1", "3", "5", "5"], "debug 1, info 3, error and critical 5")
         #expect(fake.requests.dropFirst().allSatisfy { $0.header("Markdown") == nil }, "one line: plain")
         #expect(host.stdout.lines.allSatisfy { !$0.contains("tk_9f2c1e") }, "the token is never printed")
+        await host.stop()
+        await fake.stop()
+    }
+
+    /// A topic that needs a token, and none in the vault: ntfy's 401 will not change by itself,
+    /// so the sink stops and says so once on stdout.
+    @Test func aRefusedTokenStopsTheSinkAndIsReported() async throws {
+        let fake = try await NtfyFake.start(token: "tk_right")
+        let host = try await Self.host { Self.ntfy(fake.url, &$0) }
+        _ = try await host.call("vault.set", ["name": "host/ntfy/token", "secret": "tk_wrong"]).get()
+        _ = try await host.call("notifications.send", ["title": "one", "body": "one"]).get()
+        _ = await host.stdout.next { $0.contains("Notices to ntfy stopped") }
+        #expect(fake.requests.count == 1)
+        #expect(fake.requests[0].header("Authorization") == "Bearer tk_wrong")
+        let status = try await host.call("status").get()
+        let ntfy = try #require(status["sink_status"]?.arrayValue?.first { $0["name"] == "ntfy" })
+        #expect(ntfy["state"] == "failed")
+        #expect(ntfy["last_error"]?.stringValue?.contains("401") == true, "\(ntfy)")
+        #expect(host.stdout.lines.allSatisfy { !$0.contains("tk_wrong") }, "the token is never printed")
         await host.stop()
         await fake.stop()
     }
@@ -194,6 +216,12 @@ import Testing
         #expect(all.map { $0["sink"] } == ["stdout", "ntfy", "webhook.down"])
         #expect(all.map { $0["ok"] } == [true, true, false])
         #expect(all[2]["error"]?.stringValue?.contains("could not be reached") == true, "\(all[2])")
+        // An ntfy server that is not there answers the same way.
+        let nowhere = try await Self.host { Self.ntfy(closedURL, &$0) }
+        let unreachable = try await nowhere.call("notifications.test", ["sink": "ntfy"]).get()["sinks"]?.arrayValue ?? []
+        #expect(unreachable.first?["ok"] == false)
+        #expect(unreachable.first?["error"]?.stringValue?.contains("ntfy at \(closedURL) could not be reached") == true, "\(unreachable)")
+        await nowhere.stop()
         #expect(fake.requests.first?.header("Title") == "Test notice from assistantd")
         let one = try await host.call("notifications.test", ["sink": "ntfy"]).get()["sinks"]?.arrayValue ?? []
         #expect(one.count == 1)
