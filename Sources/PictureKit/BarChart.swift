@@ -27,26 +27,8 @@ public struct BarChart: Sendable {
     /// n-th when there are many), and a legend when there is more than one series.
     public func draw(_ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
         cairo_set_source_rgb(cr, 0, 0, 0)
-        cairo_set_font_size(cr, 16)
-        Pen.text(cr, title, x: x, y: y + 18, maxWidth: width)
-        let top = series.flatMap(\.values).max() ?? 0
-        let step = Pen.step(top)
-        let axisTop = max(step, (top / step).rounded(.up) * step)
-        cairo_set_font_size(cr, 10)
-        if let note { Pen.text(cr, note, x: x, y: y + 34, maxWidth: width) }
-        let labelWidth = Pen.width(cr, Pen.number(axisTop) + " " + unit) + 6
-        let header = note == nil ? 36.0 : 50.0
-        let plot = (x: x + labelWidth, y: y + header, width: width - labelWidth - 4, height: height - header - 34)
-        cairo_set_line_width(cr, 0.5)
-        var tick = 0.0
-        while tick <= axisTop + step / 2 {
-            let ty = plot.y + plot.height - tick / axisTop * plot.height
-            Colour.grey.set(cr)
-            Pen.line(cr, plot.x, ty, plot.x + plot.width, ty)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            Pen.text(cr, Pen.number(tick) + (tick == 0 ? "" : " " + unit), x: plot.x - 4, y: ty + 3.5, align: 1)
-            tick += step
-        }
+        let (plot, axisTop) = Pen.valueAxis(
+            cr, title: title, note: note, unit: unit, top: series.flatMap(\.values).max() ?? 0, x: x, y: y, width: width, height: height)
         guard !categories.isEmpty else {
             Pen.text(cr, "nothing in this period", x: plot.x + plot.width / 2, y: plot.y + plot.height / 2, align: 0.5)
             return
@@ -111,24 +93,9 @@ public struct LineChart: Sendable {
 
     public func draw(_ cr: OpaquePointer, x: Double, y: Double, width: Double, height: Double) {
         cairo_set_source_rgb(cr, 0, 0, 0)
-        cairo_set_font_size(cr, 16)
-        Pen.text(cr, title, x: x, y: y + 18, maxWidth: width)
-        let top = max(series.flatMap { $0.points.map(\.1) }.max() ?? 0, 1)
-        let step = Pen.step(top)
-        let axisTop = (top / step).rounded(.up) * step
-        cairo_set_font_size(cr, 10)
-        let labelWidth = Pen.width(cr, Pen.number(axisTop) + " " + unit) + 6
-        let plot = (x: x + labelWidth, y: y + 36, width: width - labelWidth - 4, height: height - 36 - 34)
-        cairo_set_line_width(cr, 0.5)
-        var tick = 0.0
-        while tick <= axisTop + step / 2 {
-            let ty = plot.y + plot.height - tick / axisTop * plot.height
-            Colour.grey.set(cr)
-            Pen.line(cr, plot.x, ty, plot.x + plot.width, ty)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            Pen.text(cr, Pen.number(tick) + " " + unit, x: plot.x - 4, y: ty + 3.5, align: 1)
-            tick += step
-        }
+        let (plot, axisTop) = Pen.valueAxis(
+            cr, title: title, note: nil, unit: unit, top: series.flatMap { $0.points.map(\.1) }.max() ?? 0, x: x, y: y, width: width,
+            height: height)
         let minutes = span / 60
         let minuteStep = Pen.step(minutes)
         var mark = 0.0

@@ -112,6 +112,35 @@ enum Pen {
         return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= rough } ?? rough
     }
 
+    /// A chart's frame, shared by the charts: the title (and a note under it), then a value axis
+    /// from 0 to a round top above `top` with about five ticks and grey rules. Returns the plot's
+    /// rectangle (room left below it for the labels along the bottom) and the axis's top.
+    static func valueAxis(
+        _ cr: OpaquePointer, title: String, note: String?, unit: String, top: Double, x: Double, y: Double, width: Double, height: Double
+    ) -> (plot: (x: Double, y: Double, width: Double, height: Double), axisTop: Double) {
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_set_font_size(cr, 16)
+        text(cr, title, x: x, y: y + 18, maxWidth: width)
+        let step = self.step(top)
+        let axisTop = max(step, (top / step).rounded(.up) * step)
+        cairo_set_font_size(cr, 10)
+        if let note { text(cr, note, x: x, y: y + 34, maxWidth: width) }
+        let labelWidth = self.width(cr, number(axisTop) + " " + unit) + 6
+        let header = note == nil ? 36.0 : 50.0
+        let plot = (x: x + labelWidth, y: y + header, width: width - labelWidth - 4, height: height - header - 34)
+        cairo_set_line_width(cr, 0.5)
+        var tick = 0.0
+        while tick <= axisTop + step / 2 {
+            let ty = plot.y + plot.height - tick / axisTop * plot.height
+            Colour.grey.set(cr)
+            line(cr, plot.x, ty, plot.x + plot.width, ty)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+            text(cr, number(tick) + (tick == 0 ? "" : " " + unit), x: plot.x - 4, y: ty + 3.5, align: 1)
+            tick += step
+        }
+        return (plot, axisTop)
+    }
+
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }

@@ -27,6 +27,12 @@ public struct WeekPicture: Sendable {
         (self.title, self.dayNames, self.entries) = (title, dayNames, entries)
     }
 
+    /// A dated week: each heading "Mon 30.11." from the day and month of that weekday (0 = Monday).
+    public init(title: String, dateOfDay: (Int) -> (day: Int, month: Int), entries: [Entry]) {
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        self.init(title: title, dayNames: (0..<7).map { "\(names[$0]) \(dateOfDay($0).day).\(dateOfDay($0).month)." }, entries: entries)
+    }
+
     /// The days shown: Monday to Friday, and the weekend when something falls on it.
     public var days: [Int] { Array(1...5) + [6, 7].filter { day in entries.contains { $0.weekday == day } } }
 

@@ -35,10 +35,9 @@ extension KOSService {
         guard !entries.isEmpty else {
             throw RPCError.notFound("classes in the week of \(monday)", data: ["week": .string(monday.description)])
         }
-        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let picture = WeekPicture(
             title: "Timetable \(semester["code"]?.stringValue ?? ""), week of \(monday)",
-            dayNames: (0..<7).map { "\(names[$0]) \(monday.adding(days: $0).day).\(monday.adding(days: $0).month)." }, entries: entries)
+            dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) }, entries: entries)
         let bytes = try await runBlocking {
             do {
                 return try picture.write(to: path, format: format)

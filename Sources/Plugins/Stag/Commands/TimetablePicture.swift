@@ -26,10 +26,9 @@ extension StagService {
         guard !entries.isEmpty else {
             throw RPCError.notFound("classes in the week of \(monday)", data: ["week": .string(monday.description)])
         }
-        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let picture = WeekPicture(
             title: "Timetable, week of \(monday)",
-            dayNames: (0..<7).map { "\(names[$0]) \(monday.adding(days: $0).day).\(monday.adding(days: $0).month)." },
+            dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) },
             entries: entries)
         let bytes = try await runBlocking {
             do {
