@@ -132,6 +132,17 @@ import Testing
         let defaults = try await runCommand(Binaries.assistantd, ["--check-config"], environment: env)
         #expect(defaults.status == 0)
         #expect(defaults.stdout.contains("embedded defaults"))
+        // The push sinks' settings: an address that is not http(s), a topic ntfy would refuse.
+        for (name, text, reason) in [
+            ("server.toml", "[notify.ntfy]\ntopic = \"alerts\"\nserver = \"ntfy.example.org\"\n", "server.toml:3: 'notify.ntfy.server' must be"),
+            ("topic.toml", "[notify.ntfy]\ntopic = \"my alerts\"\n", "topic.toml:2: 'notify.ntfy.topic' must be"),
+            ("hook.toml", "[[notify.webhook]]\nname = \"home\"\nurl = \"ftp://x\"\n", "'notify.webhook[0].url' must be"),
+        ] {
+            let file = directory.write(name, text)
+            let run = try await runCommand(Binaries.assistantd, ["--check-config", "--config", file], environment: env)
+            #expect(run.status == 78, "\(name)")
+            #expect(run.stderr.contains(reason), "\(run.stderr)")
+        }
     }
 
     @Test func keyFileReadableByOthersExits78() async throws {
