@@ -27,7 +27,7 @@ import Testing
         v2.register("v2") { db in try db.execute(sql: "ALTER TABLE demo_items ADD COLUMN name TEXT") }
         let store = try Store(path: path, migrations: [v2], logger: Logger(label: "t"))
         let applied = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        #expect(applied == ["demo/v1", "demo/v2", "host/v1", "host/v2", "host/v3", "host/v4"])
+        #expect(applied == ["demo/v1", "demo/v2", "host/v1", "host/v2", "host/v3", "host/v4", "host/v5"])
         let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.contains("pre-migration") && $0.hasSuffix(".sqlite")
         }

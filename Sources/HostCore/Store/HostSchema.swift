@@ -108,6 +108,10 @@ enum HostSchema {
             try db.execute(sql: "ALTER TABLE host_outbox ADD COLUMN failed_at TEXT")
             try db.execute(sql: "ALTER TABLE host_notices ADD COLUMN link TEXT")
         }
+        // The study kit's watch table, shared by the study plugins (each moves its own rows in).
+        m.register("v5") { db in
+            try db.execute(sql: ExamWatches.tableSQL)
+        }
         return m
     }
 }

@@ -9,38 +9,35 @@ extension KOSService {
     func watch(_ params: Params) async throws -> JSONValue {
         let id = try Self.examID(params)
         let exam = try await watchedExam(id)
-        let now = ISO8601.string(context.clock.now)
         let full = exam.full
-        try await context.database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO kos_watches(exam_id, course, start, last_full, created_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(exam_id) DO UPDATE SET last_full = excluded.last_full, course = excluded.course, start = excluded.start
-                    """, arguments: [id, exam.course, exam.start, full, now])
-        }
+        // A watch is public data, no account's.
+        try await watchTable.add(
+            .init(
+                account: "", item: id, lastState: full ? "full" : "free", label: exam.course, startsAt: exam.start,
+                since: ISO8601.string(context.clock.now)))
         return ["watch": ["exam_id": .string(id), "full": .bool(full), "exam": exam.json]]
     }
 
+    /// The kit's watch table, this plugin's rows: an exam's id as the item, `full` or `free` as its state.
+    var watchTable: ExamWatches { ExamWatches(context: context) }
+
     func watches() async throws -> JSONValue {
-        let watches = try await context.database.read { db in
-            try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kos_watches ORDER BY start, exam_id").map { row -> JSONValue in
-                [
-                    "exam_id": .string(row["exam_id"]), "course": (row["course"] as String?).map(JSONValue.string) ?? .null,
-                    "start": (row["start"] as String?).map(JSONValue.string) ?? .null, "full": .bool(row["last_full"]),
-                    "seats_freed": .int(row["freed_count"]), "since": .string(row["created_at"]),
-                ]
-            }
-        }
-        return ["watches": .array(watches)]
+        let watches = try await watchTable.all().sorted { ($0.startsAt ?? "", $0.item) < ($1.startsAt ?? "", $1.item) }
+        return [
+            "watches": .array(
+                watches.map { watch in
+                    [
+                        "exam_id": .string(watch.item), "course": watch.label.map(JSONValue.string) ?? .null,
+                        "start": watch.startsAt.map(JSONValue.string) ?? .null, "full": .bool(watch.lastState == "full"),
+                        "seats_freed": .int(watch.freed), "since": .string(watch.since),
+                    ]
+                })
+        ]
     }
 
     func unwatch(_ params: Params) async throws -> JSONValue {
         let id = try Self.examID(params)
-        let removed = try await context.database.write { db in
-            try db.execute(sql: "DELETE FROM kos_watches WHERE exam_id = ?", arguments: [id])
-            return db.changesCount
-        }
-        guard removed == 1 else { throw KOSError.notWatched(id) }
+        guard try await watchTable.remove(account: "", item: id) else { throw KOSError.notWatched(id) }
         return ["exam_id": .string(id), "watched": false]
     }
 
@@ -60,25 +57,18 @@ extension KOSService {
     }
 
     func runWatches() async throws {
-        let rows = try await context.database.read { db in
-            try GRDB.Row.fetchAll(db, sql: "SELECT * FROM kos_watches").map { row -> (id: String, freed: Int64, lastFull: Bool) in
-                (row["exam_id"], row["freed_count"], row["last_full"])
-            }
-        }
-        for row in rows {
-            let id = row.id
+        for watch in try await watchTable.all() {
+            let id = watch.item
             do {
                 let exam = try await watchedExam(id)
                 if let start = exam.startInstant, start <= context.clock.now {
-                    try await context.database.write { db in try db.execute(sql: "DELETE FROM kos_watches WHERE exam_id = ?", arguments: [id]) }
+                    _ = try await watchTable.remove(account: "", item: id)
                     continue
                 }
                 let full = exam.full
                 // A watch is public data, no account's: the seat-freed notice names none.
-                let freed = try await alerts.checkSeat(account: "", exam, wasFull: row.lastFull, freed: row.freed).freed
-                try await context.database.write { db in
-                    try db.execute(sql: "UPDATE kos_watches SET last_full = ?, freed_count = ? WHERE exam_id = ?", arguments: [full, freed, id])
-                }
+                let freed = try await alerts.checkSeat(account: "", exam, wasFull: watch.lastState == "full", freed: watch.freed).freed
+                try await watchTable.record(account: "", item: id, state: full ? "full" : "free", freed: freed)
             } catch {
                 // One exam that cannot be read does not stop the others.
                 context.logger.warning(

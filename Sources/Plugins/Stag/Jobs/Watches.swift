@@ -15,14 +15,10 @@ extension StagService {
             throw StagError.termNotFound(term)
         }
         let state = found.state
-        let now = ISO8601.string(context.clock.now)
-        try await context.database.write { [account = session.account] db in
-            try db.execute(
-                sql: """
-                    INSERT INTO stag_watches(account, term_id, auto_register, last_state, subject, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(account, term_id) DO UPDATE SET auto_register = excluded.auto_register, last_state = excluded.last_state
-                    """, arguments: [account, term, auto, state.rawValue, found.subject, now])
-        }
+        try await watchTable.add(
+            .init(
+                account: session.account, item: String(term), autoRegister: auto, lastState: state.rawValue, label: found.subject,
+                since: ISO8601.string(context.clock.now)))
         return [
             "watch": [
                 "account": .string(session.account), "term_id": .int(term), "auto_register": .bool(auto), "state": .string(state.rawValue),
@@ -31,46 +27,40 @@ extension StagService {
         ]
     }
 
+    /// The kit's watch table, this plugin's rows: a term's id as the item.
+    var watchTable: ExamWatches { ExamWatches(context: context) }
+
     func watches(_ params: Params) async throws -> JSONValue {
-        let watches = try await context.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM stag_watches ORDER BY account, term_id").map { row -> JSONValue in
-                [
-                    "account": .string(row["account"]), "term_id": .int(row["term_id"]), "auto_register": .bool(row["auto_register"]),
-                    "state": (row["last_state"] as String?).map(JSONValue.string) ?? .null,
-                    "subject": (row["subject"] as String?).map(JSONValue.string) ?? .null, "since": .string(row["created_at"]),
-                ]
-            }
-        }
-        return ["watches": .array(watches)]
+        let watches = try await watchTable.all().sorted { ($0.account, Int64($0.item) ?? 0) < ($1.account, Int64($1.item) ?? 0) }
+        return [
+            "watches": .array(
+                watches.map { watch in
+                    [
+                        "account": .string(watch.account), "term_id": .int(Int64(watch.item) ?? 0), "auto_register": .bool(watch.autoRegister),
+                        "state": watch.lastState.map(JSONValue.string) ?? .null, "subject": watch.label.map(JSONValue.string) ?? .null,
+                        "since": .string(watch.since),
+                    ]
+                })
+        ]
     }
 
     func unwatch(_ params: Params) async throws -> JSONValue {
         let term = try params[StagParams.termID]
         let account = try await accounts.resolve(params[StagParams.account])
-        let removed = try await context.database.write { db in
-            try db.execute(sql: "DELETE FROM stag_watches WHERE account = ? AND term_id = ?", arguments: [account.name, term])
-            return db.changesCount
-        }
-        guard removed == 1 else { throw StagError.notWatched(term) }
+        guard try await watchTable.remove(account: account.name, item: String(term)) else { throw StagError.notWatched(term) }
         return ["term_id": .int(term), "watched": false]
     }
 
     func runWatches() async throws {
-        typealias Watch = (account: String, termID: Int64, last: String?, auto: Bool, freed: Int64)
-        let rows = try await context.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM stag_watches").map { row -> Watch in
-                (row["account"], row["term_id"], row["last_state"], row["auto_register"], row["freed_count"])
-            }
-        }
-        let byAccount = Dictionary(grouping: rows) { $0.account }
+        let byAccount = Dictionary(grouping: try await watchTable.all()) { $0.account }
         for (name, watches) in byAccount {
             do {
                 let session = try await session(name)
                 let student = try session.student()
                 let terms = Dictionary(try await examTerms(session, student).map { ($0.termID, $0) }) { first, _ in first }
                 for watch in watches {
-                    guard let term = terms[watch.termID] else { continue }
-                    try await checkWatch(session, student, term: term, last: watch.last, auto: watch.auto, freed: watch.freed)
+                    guard let id = Int64(watch.item), let term = terms[id] else { continue }
+                    try await checkWatch(session, student, term: term, last: watch.lastState, auto: watch.autoRegister, freed: watch.freed)
                 }
             } catch {
                 context.logger.warning("stag.watch failed", metadata: ["account": "\(name)", "error": "\(ErrorText.sentence(error))"])
@@ -87,10 +77,6 @@ extension StagService {
         }
         let seat = try await alerts.checkSeat(account: session.account, term, wasFull: wasFull, freed: freed, register: register)
         let state = seat.registered ? ExamState.registered : term.state
-        try await context.database.write { [account = session.account] db in
-            try db.execute(
-                sql: "UPDATE stag_watches SET last_state = ?, freed_count = ? WHERE account = ? AND term_id = ?",
-                arguments: [state.rawValue, seat.freed, account, id])
-        }
+        try await watchTable.record(account: session.account, item: String(id), state: state.rawValue, freed: seat.freed)
     }
 }

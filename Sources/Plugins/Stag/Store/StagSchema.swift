@@ -24,6 +24,15 @@ enum StagSchema {
                     );
                     """)
         }
+        // Watches move to the kit's table (host_exam_watches), shared by the study plugins.
+        migrations.register("v2") { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO host_exam_watches(plugin, account, item, auto_register, last_state, label, starts_at, freed_count, created_at)
+                    SELECT 'stag', account, CAST(term_id AS TEXT), auto_register, last_state, subject, NULL, freed_count, created_at FROM stag_watches;
+                    DROP TABLE stag_watches;
+                    """)
+        }
     }
 }
 
@@ -31,7 +40,7 @@ enum StagStore {
     static func forget(account: String, in pool: DatabasePool) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM stag_account_state WHERE account = ?", arguments: [account])
-            try db.execute(sql: "DELETE FROM stag_watches WHERE account = ?", arguments: [account])
+            try ExamWatches.forget(plugin: "stag", account: account, in: db)
         }
     }
 
