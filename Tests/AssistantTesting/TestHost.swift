@@ -22,8 +22,13 @@ public final class LineCollector: Sendable {
     public func append(_ line: String) {
         let ready = state.withLockedValue { s -> [CheckedContinuation<String, Never>] in
             s.lines.append(line)
-            let matched = s.waiters.filter { $0.predicate(line) }.map(\.continuation)
-            s.waiters.removeAll { $0.predicate(line) }
+            // Each predicate is asked once: a counting one (`next(_:where:)`) counts on each call.
+            var matched: [CheckedContinuation<String, Never>] = []
+            s.waiters.removeAll { waiter in
+                guard waiter.predicate(line) else { return false }
+                matched.append(waiter.continuation)
+                return true
+            }
             return matched
         }
         ready.forEach { $0.resume(returning: line) }

@@ -27,6 +27,37 @@ final class FlakySink: NoticeSink {
     }
 }
 
+/// A sink whose deliveries wait until the test opens it (a server that does not answer).
+final class GatedSink: NoticeSink {
+    let name: String
+    let started = LineCollector()
+    let delivered = LineCollector()
+    private let gate = NIOLockedValueBox<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(name: String) { self.name = name }
+
+    func open() {
+        let waiting = gate.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func deliver(_ notice: Notice, attachments: [OutgoingAttachment], directRecipient: String?, blindCopies: [String]) async throws {
+        started.append(notice.title)
+        await withCheckedContinuation { continuation in
+            let isOpen = gate.withLockedValue { state -> Bool in
+                if !state.open { state.waiting.append(continuation) }
+                return state.open
+            }
+            if isOpen { continuation.resume() }
+        }
+        delivered.append(notice.title)
+    }
+}
+
 @Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct NotificationTests {
     func center(_ store: Store, _ sinks: [RoutedSink], clock: any HostClock = SystemClock()) throws -> NoticeCenter {
         try NoticeCenter(
@@ -117,6 +148,29 @@ final class FlakySink: NoticeSink {
         let delivered = try #require(deliveredText.flatMap { ISO8601.date($0) })
         #expect(abs(delivered.timeIntervalSinceNow) < 300, "delivered just now: \(delivered)")
         #expect((row?["last_error"] as String?) == nil, "the retries' error is cleared once delivered")
+    }
+
+    /// A sink stuck on a delivery (a server that never answers, until its timeout) holds back
+    /// only its own notices: another sink gets a notice posted after it, and the stuck one's
+    /// notices follow in order once it is free.
+    @Test func aStuckSinkDoesNotHoldBackTheOthers() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+        let stuck = GatedSink(name: "stuck")
+        let quick = FlakySink(name: "quick", failures: 0)
+        let center = try center(store, [RoutedSink(sink: stuck, route: NoticeRoute()), RoutedSink(sink: quick, route: NoticeRoute())])
+        let loop = Task { await center.runOutbox() }
+        try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "first", body: ""))
+        _ = await stuck.started.next { $0 == "first" }
+        try await center.post(NoticeDraft(topic: "t", plugin: "host", title: "second", body: ""))
+        _ = await quick.delivered.next(2) { _ in true }
+        #expect(quick.delivered.lines == ["first", "second"], "the quick sink is not held by the stuck one")
+        #expect(stuck.started.lines == ["first"], "the stuck sink is still on its first")
+        stuck.open()
+        _ = await stuck.delivered.next(2) { _ in true }
+        #expect(stuck.delivered.lines == ["first", "second"], "then its own, in order")
+        await center.stop()
+        await loop.value
     }
 
     @Test func aDedupeKeyIsDeliveredOnceAlsoAcrossRestarts() async throws {

@@ -162,12 +162,45 @@ public actor NoticeCenter {
 
     /// The delivery loop: runs until `stop()`. It is never cancelled mid-delivery, so a
     /// delivery is either recorded as done or left pending, never half-recorded.
+    ///
+    /// Each sink's queue is delivered by a child task of its own, started when the sink has
+    /// something due and is not already delivering: a sink that is slow or down (a 30 s timeout)
+    /// never holds back another sink's notices. A child that finishes wakes the loop.
     public func runOutbox() async {
-        while !stopping {
-            let next = await deliverDue()
-            if stopping { break }
-            await waker.wait(until: next, clock: clock)
+        await withTaskGroup(of: Void.self) { group in
+            while !stopping {
+                let now = clock.now
+                // Sinks busy before the read: one that finishes during it was read before it had
+                // recorded its delivery, so it waits for the next pass (its finish wakes the loop).
+                let busy = delivering
+                guard let queues = await dueQueues() else {
+                    // The outbox could not be read: try again shortly.
+                    await waker.wait(until: now.addingTimeInterval(baseRetryDelay), clock: clock)
+                    continue
+                }
+                for routed in liveSinks where !busy.contains(routed.sink.name) && !delivering.contains(routed.sink.name) {
+                    guard let queue = queues[routed.sink.name], let first = queue.first, let at = ISO8601.date(first.nextAttempt), at <= now
+                    else { continue }
+                    delivering.insert(routed.sink.name)
+                    group.addTask {
+                        await self.deliver(queue, to: routed, now: now)
+                        await self.finished(routed.sink.name)
+                    }
+                }
+                if stopping { break }
+                await waker.wait(until: await nextAttempt(excluding: delivering), clock: clock)
+            }
+            // The deliveries under way end by themselves (each records its outcome).
+            await group.waitForAll()
         }
+    }
+
+    /// Sinks whose queue a child of `runOutbox` is delivering now.
+    private var delivering: Set<String> = []
+
+    private func finished(_ sinkName: String) {
+        delivering.remove(sinkName)
+        waker.wake()
     }
 
     /// Ends `runOutbox` after its current pass.
@@ -193,10 +226,22 @@ public actor NoticeCenter {
     @discardableResult
     public func deliverDue() async -> Date? {
         let now = clock.now
-        let due: [Due]
+        guard let queues = await dueQueues() else { return now.addingTimeInterval(baseRetryDelay) }
+        let live = liveSinks
+        await withTaskGroup(of: Void.self) { group in
+            for routed in live {
+                guard let queue = queues[routed.sink.name] else { continue }
+                group.addTask { await self.deliver(queue, to: routed, now: now) }
+            }
+        }
+        return await nextAttempt(excluding: [])
+    }
+
+    /// Every pending delivery of every sink, each sink's in order; nil when the outbox cannot be read.
+    private func dueQueues() async -> [String: [Due]]? {
         do {
             // GRDB's async read: the outbox is read off this actor's executor.
-            due = try await pool.read { db in
+            let due = try await pool.read { db in
                 try Row.fetchAll(
                     db,
                     sql: """
@@ -210,21 +255,18 @@ public actor NoticeCenter {
                         notice: Self.notice(from: row), directTo: row["direct_to"], bcc: bcc)
                 }
             }
+            return Dictionary(grouping: due, by: \.sink)
         } catch {
             logger.error("cannot read the outbox", metadata: ["error": "\(ErrorText.sentence(error))"])
-            return now.addingTimeInterval(baseRetryDelay)
+            return nil
         }
-        let queues = Dictionary(grouping: due, by: \.sink)
-        let live = liveSinks
-        await withTaskGroup(of: Void.self) { group in
-            for routed in live {
-                guard let queue = queues[routed.sink.name] else { continue }
-                group.addTask { await self.deliver(queue, to: routed, now: now) }
-            }
-        }
-        let known = liveSinks.map(\.sink.name)
+    }
+
+    /// When the next delivery of a sink not busy is due (nil if none waits).
+    private func nextAttempt(excluding busy: Set<String>) async -> Date? {
+        let known = liveSinks.map(\.sink.name).filter { !busy.contains($0) }
+        guard !known.isEmpty else { return nil }
         return try? await pool.read { db -> Date? in
-            guard !known.isEmpty else { return nil }
             let placeholders = known.map { _ in "?" }.joined(separator: ",")
             let next = try String.fetchOne(
                 db,
