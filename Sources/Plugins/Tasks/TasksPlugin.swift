@@ -43,8 +43,9 @@ public final class TasksService: Sendable {
         return await context.notifier.mailConfigured ? ["mail", "stdout"] : ["stdout"]
     }
 
-    func json(_ task: TaskItem) async -> JSONValue {
-        TaskJSON.task(task, now: now, defaultChannels: await defaultChannels())
+    /// A task as the commands answer it, written straight into the reply (`TaskRow`).
+    func row(_ task: TaskItem) async -> TaskRow {
+        TaskRow(task, now: now, defaultChannels: await defaultChannels())
     }
 
     /// Local midnight of a date in the daemon's zone, or an instant.

@@ -4,7 +4,7 @@ import PluginKit
 
 /// add, get, update, delete, restore, complete, reopen.
 extension TasksService {
-    func add(_ params: Params) async throws -> JSONValue {
+    func add(_ params: Params) async throws -> TaskRow {
         _ = try params[TasksParams.requiredTitle]
         let now = self.now
         let zone = defaultZone
@@ -16,13 +16,13 @@ extension TasksService {
             return t
         }
         await armReminders(taskID: task.id)
-        return await json(task)
+        return await row(task)
     }
 
-    func get(_ params: Params) async throws -> JSONValue {
+    func get(_ params: Params) async throws -> TaskRow {
         let id = try await taskID(try params[TasksParams.id])
         guard let t = try await database.read({ db in try TaskItem.find(db, id) }) else { throw TasksError.noSuchTask(id) }
-        return await json(t)
+        return await row(t)
     }
 
     /// Loads a live, editable task inside a write.
@@ -46,7 +46,7 @@ extension TasksService {
 
     /// One edit of a live, editable task: `change` runs inside the write, then the task gets a
     /// new `modified` and SEQUENCE (what CalDAV sync detects), is saved, and its reminders re-armed.
-    private func edit(_ given: String, _ change: @escaping @Sendable (inout TaskItem, Database, Date) throws -> Void) async throws -> JSONValue {
+    private func edit(_ given: String, _ change: @escaping @Sendable (inout TaskItem, Database, Date) throws -> Void) async throws -> TaskRow {
         let id = try await taskID(given)
         let now = self.now
         let task = try await database.write { db in
@@ -58,10 +58,10 @@ extension TasksService {
             return t
         }
         await armReminders(taskID: task.id)
-        return await json(task)
+        return await row(task)
     }
 
-    func update(_ params: Params) async throws -> JSONValue {
+    func update(_ params: Params) async throws -> TaskRow {
         try await edit(try params[TasksParams.id]) { t, db, now in
             if let occurrenceText = params[TasksParams.occurrence] {
                 try Self.applyOverride(params, wall: try Self.occurrence(occurrenceText, of: t), to: &t)
@@ -142,7 +142,7 @@ extension TasksService {
         return ["deleted": .string(id), "with_subtasks": .array(removed.dropFirst().map(JSONValue.string))]
     }
 
-    func restore(_ params: Params) async throws -> JSONValue {
+    func restore(_ params: Params) async throws -> TaskRow {
         let id = try await taskID(try params[TasksParams.id])
         let now = self.now
         let restored = try await database.write { db -> [String] in
@@ -160,7 +160,7 @@ extension TasksService {
         return try await get(Params([TasksParams.id.name: .string(id)]))
     }
 
-    func complete(_ params: Params) async throws -> JSONValue {
+    func complete(_ params: Params) async throws -> TaskRow {
         try await edit(try params[TasksParams.id]) { t, _, now in
             guard t.kind == .todo else { throw TasksError.eventNotCompletable }
             if t.isRecurring, let next = Self.nextAnchor(after: t, completedAt: now) {
@@ -211,7 +211,7 @@ extension TasksService {
         t.completedAt = nil
     }
 
-    func reopen(_ params: Params) async throws -> JSONValue {
+    func reopen(_ params: Params) async throws -> TaskRow {
         try await edit(try params[TasksParams.id]) { t, _, _ in
             t.status = .needsAction
             t.completedAt = nil

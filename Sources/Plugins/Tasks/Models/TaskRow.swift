@@ -4,7 +4,8 @@ import PluginKit
 /// A task as results show it (the contract's fields): UTC instants with `*_local` wall times
 /// and `tz`, dates for all-day items; `next` for a repeating item, its overridden occurrences, and
 /// `deleted_at` for one in the bin. Written straight into the reply by `JSONDirectWriter`
-/// (`tasks.list`'s 500 rows), and read back as a value where a command builds on it (`TaskJSON.task`).
+/// (`tasks.list`'s 500 rows, and the single task `tasks.add`, `get`, `update`, `complete`, `reopen` and
+/// `restore` answer).
 struct TaskRow: CallResult {
     let task: TaskItem
     let now: Date
