@@ -30,6 +30,14 @@ enum LogbookManifest {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
 
+    /// A typed result, written straight into the reply (`EntryPage`, `EntryResult`).
+    static func c<Result: CallResult>(
+        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
+        timeout: Duration = .seconds(120), typed method: @escaping @Sendable (LogbookService) -> @Sendable (Params) async throws -> Result
+    ) -> Command {
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+    }
+
     static func c(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), use method: @escaping @Sendable (LogbookService) -> @Sendable () async throws -> JSONValue
@@ -98,16 +106,16 @@ enum LogbookManifest {
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
                 P.flight(required: true), result: LogbookSchemas.flight,
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
-                use: LogbookService.flightsAdd
+                typed: LogbookService.flightsAdd
             ).effect(.write),
             c(
                 "flights.get", "Show one flight or FSTD session", [P.entryID],
-                result: LogbookSchemas.anyEntry, use: LogbookService.flightsGet
+                result: LogbookSchemas.anyEntry, typed: LogbookService.flightsGet
             ).effect(.read),
             c(
                 "flights.update", "Change a flight (only the given fields; derived times follow changed block times)",
                 [P.flightID] + P.flight(required: false), result: LogbookSchemas.flight,
-                use: LogbookService.flightsUpdate
+                typed: LogbookService.flightsUpdate
             ).effect(.write),
             c(
                 "flights.delete", "Delete a flight or FSTD session (kept until purged; undo with flights.restore)",
@@ -116,7 +124,7 @@ enum LogbookManifest {
             ).effect(.destructive),
             c(
                 "flights.restore", "Undo the deletion of an entry", [P.entryID],
-                result: LogbookSchemas.anyEntry, use: LogbookService.flightsRestore
+                result: LogbookSchemas.anyEntry, typed: LogbookService.flightsRestore
             ).effect(.write),
             c(
                 "flights.purge", "Remove deleted entries for good", [P.purgeID],
@@ -128,7 +136,7 @@ enum LogbookManifest {
                     P.text, P.kind, P.aircraftFilter, P.firstDate, P.lastDate, P.minTotal, P.maxTotal, P.withFunction, P.night, P.ifr, P.deleted,
                     P.limit, P.offset,
                 ], result: LogbookSchemas.page, example: "assistantctl logbook.flights.list text=LKTB night=true",
-                use: LogbookService.flightsList
+                typed: LogbookService.flightsList
             ).effect(.read)
                 .view(
                     ResultView(
@@ -144,11 +152,11 @@ enum LogbookManifest {
                 "fstd.add", "Log an FSTD session (EASA column 11)",
                 [P.sessionDate, P.fstdType, P.qualification, P.sessionTotal, P.sessionRemarks], result: LogbookSchemas.fstd,
                 example: "assistantctl logbook.fstd.add date=2026-02-10 fstd_type='A320 FFS' qualification=DE-123 total=4:00",
-                use: LogbookService.fstdAdd
+                typed: LogbookService.fstdAdd
             ).effect(.write),
             c(
                 "fstd.list", "List FSTD sessions",
-                P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, use: LogbookService.fstdList
+                P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, typed: LogbookService.fstdList
             ).effect(.read),
             c(
                 "fstd.delete", "Delete an FSTD session (kept until purged)", [P.entryID],

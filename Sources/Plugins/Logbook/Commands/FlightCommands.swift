@@ -25,7 +25,7 @@ extension LogbookService {
         return Entry(row: row)
     }
 
-    func flightsAdd(_ params: Params) async throws -> JSONValue {
+    func flightsAdd(_ params: Params) async throws -> EntryResult {
         var draft = FlightDraft()
         try FlightParams.apply(params, to: &draft)
         let finished = draft
@@ -33,16 +33,16 @@ extension LogbookService {
             var entry = try finished.complete(try self.draftContext(db))
             if try Self.existingFlight(db, entry) != nil { throw LogbookError.duplicateFlight(entry) }
             entry.id = try entry.insert(db)
-            return entry.json
+            return EntryResult(entry: entry)
         }
     }
 
-    func flightsGet(_ params: Params) async throws -> JSONValue {
+    func flightsGet(_ params: Params) async throws -> EntryResult {
         let id = try params[LogbookParams.entryID]
-        return try await database.read { db in try Self.entry(db, id).json }
+        return try await database.read { db in EntryResult(entry: try Self.entry(db, id)) }
     }
 
-    func flightsUpdate(_ params: Params) async throws -> JSONValue {
+    func flightsUpdate(_ params: Params) async throws -> EntryResult {
         typealias P = LogbookParams
         let id = try params[P.flightID]
         return try await database.write { db in
@@ -75,7 +75,7 @@ extension LogbookService {
             if try Self.existingFlight(db, entry, excluding: id) != nil { throw LogbookError.duplicateFlight(entry) }
             try entry.update(db, id: id)
             entry.id = id
-            return entry.json
+            return EntryResult(entry: entry)
         }
     }
 
@@ -91,7 +91,7 @@ extension LogbookService {
         }
     }
 
-    func flightsRestore(_ params: Params) async throws -> JSONValue {
+    func flightsRestore(_ params: Params) async throws -> EntryResult {
         let id = try params[LogbookParams.entryID]
         return try await database.write { db in
             var e = try Self.entry(db, id)
@@ -99,7 +99,7 @@ extension LogbookService {
             if e.kind == .flight, try Self.existingFlight(db, e) != nil { throw LogbookError.duplicateFlight(e) }
             try db.execute(sql: "UPDATE logbook_entries SET deleted_at = NULL WHERE id = ?", arguments: [id])
             e.deleted = false
-            return e.json
+            return EntryResult(entry: e)
         }
     }
 
@@ -116,7 +116,7 @@ extension LogbookService {
         }
     }
 
-    func flightsList(_ params: Params) async throws -> JSONValue {
+    func flightsList(_ params: Params) async throws -> EntryPage {
         var conditions: [String] = [params[LogbookParams.deleted] == true ? "e.deleted_at IS NOT NULL" : "e.deleted_at IS NULL"]
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let kind = params[LogbookParams.kind], kind != "all" {
@@ -166,14 +166,11 @@ extension LogbookService {
             let rows = try Row.fetchAll(
                 db, sql: "SELECT \(Entry.selection(prefix: "e.")) \(from) ORDER BY e.date DESC, e.out_at DESC, e.id DESC LIMIT ? OFFSET ?",
                 arguments: pageArguments)
-            return [
-                "total_count": .count(count), "limit": .count(limit), "offset": .count(offset),
-                "entries": .array(rows.map { Entry(row: $0).json }),
-            ]
+            return EntryPage(entries: rows.map { Entry(row: $0) }, totalCount: count, limit: limit, offset: offset)
         }
     }
 
-    func fstdAdd(_ params: Params) async throws -> JSONValue {
+    func fstdAdd(_ params: Params) async throws -> EntryResult {
         guard let date = Day(try params[LogbookParams.sessionDate]) else { throw RPCError.invalidParam("date", "is required (YYYY-MM-DD)") }
         let type = try params[LogbookParams.fstdType].trimmingCharacters(in: .whitespaces)
         guard !type.isEmpty else { throw RPCError.invalidParam("fstd_type", "must not be empty (e.g. 'A320 FFS')") }
@@ -189,11 +186,11 @@ extension LogbookService {
         return try await database.write { db in
             var stored = entry
             stored.id = try entry.insert(db)
-            return stored.json
+            return EntryResult(entry: stored)
         }
     }
 
-    func fstdList(_ params: Params) async throws -> JSONValue {
+    func fstdList(_ params: Params) async throws -> EntryPage {
         var p = params.values
         p[LogbookParams.kind.name] = "fstd"
         return try await flightsList(Params(p))

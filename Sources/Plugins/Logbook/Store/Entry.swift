@@ -24,6 +24,25 @@ enum TimeColumn: Int, CaseIterable, Sendable {
     }
     var column: String { name + "_min" }
 
+    /// `column` as a static key, for the result writer's cache of written keys.
+    var columnKey: StaticString {
+        switch self {
+        case .spSE: "sp_se_min"
+        case .spME: "sp_me_min"
+        case .mp: "mp_min"
+        case .total: "total_min"
+        case .night: "night_min"
+        case .ifr: "ifr_min"
+        case .pic: "pic_min"
+        case .spic: "spic_min"
+        case .picus: "picus_min"
+        case .copilot: "copilot_min"
+        case .dual: "dual_min"
+        case .instructor: "instructor_min"
+        case .examiner: "examiner_min"
+        }
+    }
+
     /// EASA column 10 (pilot function); PIC includes SPIC and PICUS in the totals of column 10.
     static let functions: [TimeColumn] = [.pic, .spic, .picus, .copilot, .dual, .instructor, .examiner]
     static let functionNames = functions.map(\.name)
@@ -33,6 +52,17 @@ enum CountColumn: Int, CaseIterable, Sendable {
     case takeoffsDay, takeoffsNight, landingsDay, landingsNight, approaches
 
     var name: String {
+        switch self {
+        case .takeoffsDay: "takeoffs_day"
+        case .takeoffsNight: "takeoffs_night"
+        case .landingsDay: "landings_day"
+        case .landingsNight: "landings_night"
+        case .approaches: "approaches"
+        }
+    }
+
+    /// `name` as a static key (see `TimeColumn.columnKey`).
+    var key: StaticString {
         switch self {
         case .takeoffsDay: "takeoffs_day"
         case .takeoffsNight: "takeoffs_night"
@@ -151,6 +181,35 @@ struct Entry: Sendable, Equatable {
             arguments: StatementArguments(storedValues + [id]))
     }
 
+    /// The entry as results show it, written straight into the reply (the same members as `json`).
+    func write(to w: JSONDirectWriter) {
+        w.beginObject()
+        w.member("id", id.map { Int($0) })
+        w.member("kind", kind.rawValue)
+        w.member("date", date.description)
+        w.member("remarks", remarks)
+        w.member("deleted", deleted)
+        for c in TimeColumn.allCases { w.member(c.columnKey, self[c]) }
+        switch kind {
+        case .flight:
+            w.member("dep", dep)
+            w.member("arr", arr)
+            w.member("out", out?.description)
+            w.member("off", off?.description)
+            w.member("on", on?.description)
+            w.member("in", inAt?.description)
+            w.member("aircraft", registration)
+            w.member("pic_name", picName)
+            for c in CountColumn.allCases { w.member(c.key, self[c]) }
+            w.member("duty_start", dutyStart?.description)
+            w.member("duty_end", dutyEnd?.description)
+        case .fstd:
+            w.member("fstd_type", fstdType)
+            w.member("fstd_qualification", fstdQualification)
+        }
+        w.endObject()
+    }
+
     var json: JSONValue {
         func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
         var o: [String: JSONValue] = [
@@ -176,5 +235,33 @@ struct Entry: Sendable, Equatable {
             o["fstd_qualification"] = opt(fstdQualification)
         }
         return .object(o)
+    }
+}
+
+/// One entry as a command's result (`logbook.flights.get`, `add`, `update`).
+struct EntryResult: CallResult {
+    let entry: Entry
+
+    func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
+        JSONDirectWriter.write(into: &out, scrubber: scrubber) { entry.write(to: $0) }
+    }
+}
+
+/// A page of entries (`logbook.flights.list`), written straight into the reply.
+struct EntryPage: CallResult {
+    let entries: [Entry]
+    let totalCount: Int
+    let limit: Int
+    let offset: Int
+
+    func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
+        JSONDirectWriter.write(into: &out, scrubber: scrubber) { w in
+            w.beginObject()
+            w.member("total_count", totalCount)
+            w.member("limit", limit)
+            w.member("offset", offset)
+            w.member("entries", each: entries) { $0.write(to: w) }
+            w.endObject()
+        }
     }
 }
