@@ -86,15 +86,15 @@ enum LogbookManifest {
             c(
                 "aircraft.add", "Add an aircraft", P.aircraftFields, result: LogbookSchemas.aircraft,
                 example: "assistantctl logbook.aircraft.add registration=OK-SKA make=Cessna model=172 type_designator=C172 class_rating='SEP(land)'",
-                use: LogbookService.aircraftAdd
+                typed: LogbookService.aircraftAdd
             ).effect(.write),
-            c("aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, use: LogbookService.aircraftList)
+            c("aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, typed: LogbookService.aircraftList)
                 .effect(.read),
             c(
                 "aircraft.update", "Change an aircraft (only the given fields)",
                 P.aircraftFields + [P.newRegistration],
                 result: LogbookSchemas.aircraft,
-                use: LogbookService.aircraftUpdate
+                typed: LogbookService.aircraftUpdate
             ).effect(.write),
             c(
                 "aircraft.delete", "Delete an aircraft that no flight uses",

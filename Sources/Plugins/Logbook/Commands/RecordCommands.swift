@@ -47,18 +47,18 @@ extension LogbookService {
         return reg
     }
 
-    func aircraftAdd(_ params: Params) async throws -> JSONValue {
+    func aircraftAdd(_ params: Params) async throws -> AircraftResult {
         let reg = try Self.validRegistration(try params[LogbookParams.registration])
         return try await database.write { db in
             if try Aircraft.find(db, reg) != nil { throw LogbookError.aircraftExists(reg) }
             var a = Aircraft(registration: reg)
             Self.applyAircraft(params, to: &a)
             try a.save(db)
-            return a.json
+            return AircraftResult(aircraft: a)
         }
     }
 
-    func aircraftList() async throws -> JSONValue {
+    func aircraftList(_ params: Params) async throws -> AircraftList {
         try await database.read { db in
             let counts = Dictionary(
                 uniqueKeysWithValues: try Row.fetchAll(
@@ -66,17 +66,14 @@ extension LogbookService {
                     sql:
                         "SELECT registration, COUNT(*) AS n, SUM(total_min) AS t FROM logbook_entries WHERE deleted_at IS NULL AND registration IS NOT NULL GROUP BY registration"
                 ).map { ($0["registration"] as String, ($0["n"] as Int, $0["t"] as Int)) })
-            let list = try Aircraft.all(db).values.sorted { $0.registration < $1.registration }.map { a -> JSONValue in
-                var o = a.json.objectValue!
-                o["flights"] = .count(counts[a.registration]?.0 ?? 0)
-                o["total_min"] = .count(counts[a.registration]?.1 ?? 0)
-                return .object(o)
+            let list = try Aircraft.all(db).values.sorted { $0.registration < $1.registration }.map { a in
+                AircraftResult(aircraft: a, usage: (counts[a.registration]?.0 ?? 0, counts[a.registration]?.1 ?? 0))
             }
-            return ["aircraft": .array(list)]
+            return AircraftList(aircraft: list)
         }
     }
 
-    func aircraftUpdate(_ params: Params) async throws -> JSONValue {
+    func aircraftUpdate(_ params: Params) async throws -> AircraftResult {
         let reg = try Self.validRegistration(try params[LogbookParams.registration])
         let newReg = try params[LogbookParams.newRegistration].map { s throws(RPCError) in
             try Self.validRegistration(s, field: LogbookParams.newRegistration.name)
@@ -91,7 +88,7 @@ extension LogbookService {
                 try db.execute(sql: "UPDATE logbook_entries SET registration = ? WHERE registration = ?", arguments: [newReg, reg])
                 a.registration = newReg
             }
-            return a.json
+            return AircraftResult(aircraft: a)
         }
     }
 

@@ -75,3 +75,43 @@ struct Aircraft: Sendable, Equatable {
         ]
     }
 }
+
+/// An aircraft as results show it, encoded straight into the reply (`aircraft.add`, `update`),
+/// and in `aircraft.list` with its flights and hours.
+struct AircraftResult: Encodable, CallResult {
+    let aircraft: Aircraft
+    var usage: (flights: Int, totalMinutes: Int)? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case registration, make, model, variant, engine, operation, category, flights
+        case typeDesignator = "type_designator", classRating = "class_rating", currencyGroup = "currency_group", totalMinutes = "total_min"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        /// The contract writes an unknown field as null, not leaves it out.
+        func optional(_ value: String?, _ key: CodingKeys) throws {
+            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+        }
+        let a = aircraft
+        try c.encode(a.registration, forKey: .registration)
+        try optional(a.make, .make)
+        try optional(a.model, .model)
+        try optional(a.variant, .variant)
+        try optional(a.typeDesignator, .typeDesignator)
+        try c.encode(a.engine, forKey: .engine)
+        try c.encode(a.operation, forKey: .operation)
+        try c.encode(a.category, forKey: .category)
+        try optional(a.classRating, .classRating)
+        try c.encode(a.currencyGroup, forKey: .currencyGroup)
+        if let usage {
+            try c.encode(usage.flights, forKey: .flights)
+            try c.encode(usage.totalMinutes, forKey: .totalMinutes)
+        }
+    }
+}
+
+/// `aircraft.list`.
+struct AircraftList: Encodable, CallResult {
+    let aircraft: [AircraftResult]
+}
