@@ -75,12 +75,12 @@ enum LogbookManifest {
     static var commands: [Command] {
         typealias P = LogbookParams
         return [
-            c("profile.get", "Show the pilot profile", result: LogbookSchemas.profile, use: LogbookService.profileGet).effect(.read),
+            c("profile.get", "Show the pilot profile", result: LogbookSchemas.profile, typed: LogbookService.profileGet).effect(.read),
             c(
                 "profile.set", "Change the pilot profile (only the given fields)",
                 [P.name, P.address, P.dateOfBirth, P.licences, P.ratings, P.instrumentRating, P.defaultFunction, P.nightCriterion],
                 result: LogbookSchemas.profile, example: "assistantctl logbook.profile.set name='Jana Nováková' date_of_birth=1990-04-02",
-                use: LogbookService.profileSet
+                typed: LogbookService.profileSet
             ).effect(.write),
 
             c(

@@ -3,11 +3,11 @@ import PluginKit
 
 /// Profile, aircraft, certificates and airports.
 extension LogbookService {
-    func profileGet() async throws -> JSONValue {
-        try await database.read { db in try Profile.load(db).json }
+    func profileGet(_ params: Params) async throws -> ProfileResult {
+        try await database.read { db in ProfileResult(profile: try Profile.load(db)) }
     }
 
-    func profileSet(_ params: Params) async throws -> JSONValue {
+    func profileSet(_ params: Params) async throws -> ProfileResult {
         try await database.write { db in
             var p = try Profile.load(db)
             if let v = params[LogbookParams.name] { p.name = v }
@@ -19,7 +19,7 @@ extension LogbookService {
             if let v = params[LogbookParams.defaultFunction] { p.defaultFunction = v }
             if let v = params[LogbookParams.nightCriterion], let c = NightCriterion(rawValue: v) { p.nightCriterion = c }
             try p.save(db)
-            return p.json
+            return ProfileResult(profile: p)
         }
     }
 

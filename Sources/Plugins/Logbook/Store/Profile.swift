@@ -46,13 +46,33 @@ struct Profile: Sendable {
                 JSONValue.array(ratings).encodedString(), instrumentRating, defaultFunction, nightCriterion.rawValue,
             ])
     }
+}
 
-    var json: JSONValue {
-        func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-        return [
-            "name": opt(name), "address": opt(address), "date_of_birth": opt(dateOfBirth?.description),
-            "licences": .array(licences), "ratings": .array(ratings), "instrument_rating": .bool(instrumentRating),
-            "default_function": .string(defaultFunction), "night_criterion": .string(nightCriterion.rawValue),
-        ]
+/// The pilot profile as results show it (`profile.get`, `profile.set`), encoded straight into the
+/// reply; licences and ratings are as the pilot gave them (free-form JSON).
+struct ProfileResult: Encodable, CallResult {
+    let profile: Profile
+
+    enum CodingKeys: String, CodingKey {
+        case name, address, licences, ratings
+        case dateOfBirth = "date_of_birth", instrumentRating = "instrument_rating", defaultFunction = "default_function"
+        case nightCriterion = "night_criterion"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        /// The contract writes an unknown field as null, not leaves it out.
+        func optional(_ value: String?, _ key: CodingKeys) throws {
+            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+        }
+        let p = profile
+        try optional(p.name, .name)
+        try optional(p.address, .address)
+        try optional(p.dateOfBirth?.description, .dateOfBirth)
+        try c.encode(p.licences, forKey: .licences)
+        try c.encode(p.ratings, forKey: .ratings)
+        try c.encode(p.instrumentRating, forKey: .instrumentRating)
+        try c.encode(p.defaultFunction, forKey: .defaultFunction)
+        try c.encode(p.nightCriterion.rawValue, forKey: .nightCriterion)
     }
 }
