@@ -97,7 +97,7 @@ let package = Package(
         ),
         // Charts and timetables drawn with Cairo, for the plugins that draw (not part of the kit
         // every plugin links).
-        .target(name: "PictureKit", dependencies: ["CCairo"], swiftSettings: strictSwift),
+        .target(name: "PictureKit", dependencies: ["CCairo", "PluginKit"], swiftSettings: strictSwift),
         .target(
             name: "Logbook",
             dependencies: [

@@ -220,10 +220,6 @@ public struct ViewRenderer {
             // `occupied` with `until: "limit"` reads "12/20".
             guard let until = column.until, let second = Self.member(row, until).map(HumanOutput.scalar) else { return text }
             return "\(text)/\(second)"
-        case .list: return value?.arrayValue?.map(HumanOutput.scalar).joined(separator: ", ") ?? ""
-        case .priority: return value?.intValue.map { $0 == 0 ? "" : String($0) } ?? ""
-        case .duration: return value?.intValue.map { String(format: "%d:%02d", $0 / 60, $0 % 60) } ?? ""
-        case .when: return value?.stringValue.map(when) ?? ""
         case .time:
             let start = value?.stringValue.map(clock) ?? ""
             guard let until = column.until, let end = Self.member(row, until)?.stringValue.map(clock), !end.isEmpty, end != start else {
@@ -233,7 +229,7 @@ public struct ViewRenderer {
         case .shortID:
             guard let id = value?.stringValue else { return "" }
             return shortIDs[id] ?? id
-        case .bar, .seconds, .temperatures, .flag: return formatted(value, column.format)
+        case .list, .priority, .duration, .when, .bar, .seconds, .temperatures, .flag: return formatted(value, column.format)
         }
     }
 

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import PluginKit
 
 /// A picture written as a PNG or PDF file with Cairo: charts and timetables that people would
 /// rather look at than read. Written through a temporary file renamed into place, so a failure
@@ -16,6 +17,29 @@ public enum Picture {
     /// The format a path asks for by its extension, or nil.
     public static func format(of path: String) -> Format? {
         Format(rawValue: (path as NSString).pathExtension.lowercased())
+    }
+
+    /// What a drawing command checks before it reads anything: the format `path` asks for, and
+    /// that its folder exists; -32602 naming `param` otherwise.
+    public static func output(_ path: String, param: String = "path") throws(RPCError) -> Format {
+        guard let format = format(of: path) else { throw RPCError.invalidParam(param, "must end in .png or .pdf") }
+        try FileOutput.checkFolder(of: path, param: param)
+        return format
+    }
+
+    /// `write`, off the cooperative pool (Cairo's drawing and the file's writing block); a failure
+    /// to write is -32602 naming `param`.
+    public static func written(
+        to path: String, format: Format, width: Double, height: Double, title: String, param: String = "path",
+        draw: @escaping @Sendable (OpaquePointer, Int) -> Void
+    ) async throws -> Int {
+        try await runBlocking {
+            do {
+                return try write(to: path, format: format, width: width, height: height, title: title, draw: draw)
+            } catch let failure as Failure {
+                throw RPCError.invalidParam(param, "could not be written: \(failure.description)")
+            }
+        }
     }
 
     /// Draws `pages` pages of `width` × `height` (PDF points; PNG pixels, one page) into `path`;

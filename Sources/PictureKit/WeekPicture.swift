@@ -110,12 +110,12 @@ public struct WeekPicture: Sendable {
 }
 
 extension WeekPicture {
-    /// Writes the week as A4 landscape (PDF points), or as a PNG of the same proportions.
-    @discardableResult
-    public func write(to path: String, format: Picture.Format) throws -> Int {
+    /// Writes the week as A4 landscape (PDF points), or as a PNG of the same proportions, off the
+    /// cooperative pool; a failure is -32602 naming `path`.
+    public func written(to path: String, format: Picture.Format) async throws -> Int {
         let (width, height) = format == .pdf ? (842.0, 595.0) : (1400.0, 990.0)
         let margin = format == .pdf ? 24.0 : 40.0
-        return try Picture.write(to: path, format: format, width: width, height: height, title: title) { cr, _ in
+        return try await Picture.written(to: path, format: format, width: width, height: height, title: title) { cr, _ in
             draw(cr, x: margin, y: margin, width: width - 2 * margin, height: height - 2 * margin)
         }
     }

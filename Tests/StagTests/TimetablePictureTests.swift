@@ -26,7 +26,7 @@ struct TimetablePictureTests {
         #expect(png["week"] == "2026-11-30")
         #expect(try PNGPixels(path: directory.file("next.png")).width == 1400)
         let bad = try await bench.host.expectFailure("stag.timetable.pdf", ["path": .string(directory.file("week.doc"))])
-        #expect(bad.code == -32602 && bad.message.contains(".pdf or .png"), "\(bad.message)")
+        #expect(bad.code == -32602 && bad.message.contains(".png or .pdf"), "\(bad.message)")
         let week = try await bench.host.expectFailure("stag.timetable.pdf", ["week": "30.11.2026", "path": .string(directory.file("w.pdf"))])
         #expect(week.code == -32602 && week.message.contains("'week'"), "\(week.message)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("w.pdf")))

@@ -23,6 +23,14 @@ public struct LoadedConfiguration: Sendable {
 /// Reads `config.toml` into a `HostConfiguration`: every key typed and range-checked, errors with
 /// file, line and reason, unknown keys as warnings.
 public enum ConfigLoader {
+    /// An http(s) address with a host (a sink's server or webhook, a notice's link).
+    static func isWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+
     /// `explicitPath` (from `--config` or `ASSISTANT_CONFIG`) must exist; the default path may not.
     public static func load(explicitPath: String?, environment: [String: String]) throws -> LoadedConfiguration {
         let path = explicitPath ?? Paths.configFile(environment: environment)
@@ -154,14 +162,6 @@ struct Reader {
         return s
     }
 
-    /// An http(s) address with a host (a sink's server or webhook).
-    static func isWebURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else { return false }
-        return true
-    }
-
     func route(_ o: [String: JSONValue], _ section: String, default base: NoticeRoute) throws -> NoticeRoute {
         var route = base
         if let topics = try strings(o, section, "topics") { route.topics = topics.map(TopicPattern.init) }
@@ -250,7 +250,9 @@ struct Reader {
         let ntfy = try table(notify["ntfy"], "notify", "ntfy")
         warnUnknown(ntfy, known: ["server", "topic", "topics", "min_severity", "ca_file"], section: "notify.ntfy")
         if let server = try string(ntfy, "notify.ntfy", "server") {
-            guard Self.isWebURL(server) else { throw fail("notify.ntfy", "server", "must be an http:// or https:// address, got '\(server)'") }
+            guard ConfigLoader.isWebURL(server) else {
+                throw fail("notify.ntfy", "server", "must be an http:// or https:// address, got '\(server)'")
+            }
             c.notify.ntfy.server = server
         }
         if let topic = try string(ntfy, "notify.ntfy", "topic") {
@@ -275,7 +277,7 @@ struct Reader {
                     name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") })
                 else { throw fail(section, "name", "is needed: 1 to 32 lower-case letters, digits, - or _") }
                 guard !c.notify.webhooks.contains(where: { $0.name == name }) else { throw fail(section, "name", "'\(name)' is used twice") }
-                guard let url = try string(hook, section, "url"), Self.isWebURL(url) else {
+                guard let url = try string(hook, section, "url"), ConfigLoader.isWebURL(url) else {
                     throw fail(section, "url", "must be an http:// or https:// address")
                 }
                 var settings = WebhookSettings(name: name, url: url)

@@ -259,7 +259,7 @@ enum HostMethods {
             }
             let attachments = try (params.array("attachments") ?? []).compactMap(\.stringValue).map { try OutgoingAttachment.file(atPath: $0) }
             let link = params.string("link")
-            if let link, !["http", "https"].contains(URL(string: link)?.scheme?.lowercased() ?? "") {
+            if let link, !ConfigLoader.isWebURL(link) {
                 throw RPCError.invalidParam("link", "must be an http:// or https:// address, got '\(link)'")
             }
             var draft = NoticeDraft(

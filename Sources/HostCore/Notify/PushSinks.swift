@@ -13,11 +13,12 @@ import SystemPackage
 /// failed and a `host.sink.failed` notice goes to the other sinks).
 public enum SinkFailure: Error, CustomStringConvertible {
     case retry(String, after: TimeInterval? = nil)
-    case permanent(String)
+    /// `status`: the HTTP answer's, when there was one.
+    case permanent(String, status: Int? = nil)
 
     public var description: String {
         switch self {
-        case .retry(let reason, _), .permanent(let reason): reason
+        case .retry(let reason, _), .permanent(let reason, _): reason
         }
     }
 
@@ -28,7 +29,7 @@ public enum SinkFailure: Error, CustomStringConvertible {
         if status == 429 {
             return .retry(reason, after: headers.first(name: "Retry-After").flatMap(TimeInterval.init))
         }
-        return (400..<500).contains(status) && status != 408 && status != 425 ? .permanent(reason) : .retry(reason)
+        return (400..<500).contains(status) && status != 408 && status != 425 ? .permanent(reason, status: status) : .retry(reason)
     }
 }
 
@@ -78,7 +79,7 @@ public struct NtfySink: NoticeSink {
         if let attachment {
             do {
                 return try await publish(notice, attachment: attachment)
-            } catch SinkFailure.permanent(let reason) where reason.contains("answered 413") {
+            } catch SinkFailure.permanent(_, status: 413) {
                 // Too large for this server: the notice goes without its picture.
             }
         }

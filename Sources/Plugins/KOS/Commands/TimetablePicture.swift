@@ -8,8 +8,7 @@ import PluginKit
 extension KOSService {
     func timetablePicture(_ params: Params) async throws -> JSONValue {
         let path = try params[KOSParams.picturePath]
-        guard let format = Picture.format(of: path) else { throw RPCError.invalidParam("path", "must end in .pdf or .png") }
-        try FileOutput.checkFolder(of: path, param: "path")
+        let format = try Picture.output(path)
         let day = params[KOSParams.week] ?? today
         let monday = day.adding(days: -day.weekdayFromMonday)
         let username = try await username(params[KOSParams.account])
@@ -38,13 +37,7 @@ extension KOSService {
         let picture = WeekPicture(
             title: "Timetable \(semester["code"]?.stringValue ?? ""), week of \(monday)",
             dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) }, entries: entries)
-        let bytes = try await runBlocking {
-            do {
-                return try picture.write(to: path, format: format)
-            } catch let failure as Picture.Failure {
-                throw RPCError.invalidParam("path", "could not be written: \(failure.description)")
-            }
-        }
+        let bytes = try await picture.written(to: path, format: format)
         return [
             "path": .string(path), "format": .string(format.rawValue), "bytes": .count(bytes), "week": .string(monday.description),
             "classes": .count(entries.count),

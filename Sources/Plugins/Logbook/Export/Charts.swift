@@ -82,8 +82,7 @@ extension LogbookService {
     func chart(_ params: Params) async throws -> JSONValue {
         let kind = LogbookChart(rawValue: try params[LogbookParams.chartKind]) ?? .hoursByMonth
         let path = try params[LogbookParams.chartPath]
-        guard let format = Picture.format(of: path) else { throw RPCError.invalidParam("path", "must end in .png or .pdf") }
-        try FileOutput.checkFolder(of: path, param: "path")
+        let format = try Picture.output(path)
         let from = day(params, LogbookParams.chartFrom)
         let to = day(params, LogbookParams.chartTo)
         let entries = try await database.read { db in try Self.entries(db, from: from, to: to) }

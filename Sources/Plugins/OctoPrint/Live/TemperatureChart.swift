@@ -8,8 +8,7 @@ extension OctoPrintService {
     /// yet (just added, or its socket not open), from OctoPrint's own history.
     func temperatureChart(_ params: Params) async throws -> JSONValue {
         let path = try params[OctoPrintParams.chartPath]
-        guard let format = Picture.format(of: path) else { throw RPCError.invalidParam("path", "must end in .png or .pdf") }
-        try FileOutput.checkFolder(of: path, param: "path")
+        let format = try Picture.output(path)
         let minutes = Int(params[OctoPrintParams.chartMinutes] ?? 30)
         let printer = try PrinterStore.resolve(try await printers(), params[OctoPrintParams.printer])
         let end = context.clock.now
@@ -30,14 +29,8 @@ extension OctoPrintService {
                 data: ["printer": .string(printer.name)])
         }
         let chart = Self.temperatureChart(printer.name, readings, start: start, end: end)
-        let bytes = try await runBlocking {
-            do {
-                return try Picture.write(to: path, format: format, width: 1000, height: 600, title: chart.title) { cr, _ in
-                    chart.draw(cr, x: 30, y: 20, width: 940, height: 560)
-                }
-            } catch let failure as Picture.Failure {
-                throw RPCError.invalidParam("path", "could not be written: \(failure.description)")
-            }
+        let bytes = try await Picture.written(to: path, format: format, width: 1000, height: 600, title: chart.title) { cr, _ in
+            chart.draw(cr, x: 30, y: 20, width: 940, height: 560)
         }
         return [
             "path": .string(path), "printer": .string(printer.name), "format": .string(format.rawValue), "bytes": .count(bytes),

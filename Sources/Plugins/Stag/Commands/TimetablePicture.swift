@@ -7,8 +7,7 @@ import PluginKit
 extension StagService {
     func timetablePicture(_ params: Params) async throws -> JSONValue {
         let path = try params[StagParams.picturePath]
-        guard let format = Picture.format(of: path) else { throw RPCError.invalidParam("path", "must end in .pdf or .png") }
-        try FileOutput.checkFolder(of: path, param: "path")
+        let format = try Picture.output(path)
         let day = params[StagParams.week] ?? today
         let monday = day.adding(days: -day.weekdayFromMonday)
         var query: [String: JSONValue] = ["from": .string(monday.description), "to": .string(monday.adding(days: 6).description)]
@@ -30,13 +29,7 @@ extension StagService {
             title: "Timetable, week of \(monday)",
             dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) },
             entries: entries)
-        let bytes = try await runBlocking {
-            do {
-                return try picture.write(to: path, format: format)
-            } catch let failure as Picture.Failure {
-                throw RPCError.invalidParam("path", "could not be written: \(failure.description)")
-            }
-        }
+        let bytes = try await picture.written(to: path, format: format)
         return [
             "path": .string(path), "format": .string(format.rawValue), "bytes": .count(bytes), "week": .string(monday.description),
             "classes": .count(entries.count),
