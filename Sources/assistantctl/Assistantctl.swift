@@ -16,7 +16,7 @@ struct Assistantctl: AsyncParsableCommand {
             Exit codes: 0 ok, 1 the daemon returned an error, 64 usage error, 69 daemon not reachable.
             """,
         version: "0.1.0",
-        subcommands: [Call.self, Help.self, Status.self, Today.self, Watch.self, Vault.self, MCPCommand.self],
+        subcommands: [Call.self, Help.self, Status.self, Today.self, Watch.self, Vault.self, MCPCommand.self, Docs.self],
         defaultSubcommand: Call.self)
 }
 
@@ -185,7 +185,7 @@ struct Help: AsyncParsableCommand {
         await connection.close()
         if options.wantsJSON { return Output.result(result, json: true) }
         if method != nil {
-            print(Output.describeMethod(result))
+            print(MethodHelp.text(result))
         } else {
             let rows = (result["methods"]?.arrayValue ?? []).map { m -> JSONValue in
                 ["name": m["name"] ?? .null, "summary": m["summary"] ?? .null]

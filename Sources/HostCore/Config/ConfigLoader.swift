@@ -172,8 +172,7 @@ struct Reader {
     mutating func read(_ root: JSONValue) throws -> HostConfiguration {
         var c = HostConfiguration()
         let top = root.objectValue ?? [:]
-        warnUnknown(
-            top, known: ["timezone", "log_level", "shutdown_grace_s", "socket", "store", "vault", "notify", "http", "plugins", "mcp"], section: "")
+        warnUnknown(top, known: HostConfigKeys.known(in: ""), section: "")
 
         if let zone = try string(top, "", "timezone") {
             guard let tz = TimeZone(identifier: zone) else {
@@ -185,9 +184,7 @@ struct Reader {
         if let grace = try int(top, "", "shutdown_grace_s", 1...600) { c.shutdownGrace = .seconds(grace) }
 
         let socket = try table(top["socket"], "", "socket")
-        warnUnknown(
-            socket, known: ["path", "mode", "allow_uids", "allow_groups", "max_request_bytes", "max_concurrent_requests", "notice_queue"],
-            section: "socket")
+        warnUnknown(socket, known: HostConfigKeys.known(in: "socket"), section: "socket")
         c.socket.path = try string(socket, "socket", "path")
         if let mode = try string(socket, "socket", "mode") {
             guard let m = mode_t(mode, radix: 8), m & ~0o777 == 0, m & 0o600 == 0o600 else {
@@ -208,26 +205,26 @@ struct Reader {
         if let max = try int(socket, "socket", "notice_queue", 1...1_000_000) { c.socket.noticeQueueLimit = max }
 
         let store = try table(top["store"], "", "store")
-        warnUnknown(store, known: ["data_dir", "retention_days"], section: "store")
+        warnUnknown(store, known: HostConfigKeys.known(in: "store"), section: "store")
         c.store.dataDir = try string(store, "store", "data_dir")
         if let days = try int(store, "store", "retention_days", 1...36500) { c.store.retentionDays = days }
 
         let vault = try table(top["vault"], "", "vault")
-        warnUnknown(vault, known: ["mode", "key_file", "scrypt_log_n"], section: "vault")
+        warnUnknown(vault, known: HostConfigKeys.known(in: "vault"), section: "vault")
         if let mode = try choice(vault, "vault", "mode", ["keyfile", "passphrase"]) { c.vault.mode = mode }
         c.vault.keyFile = try string(vault, "vault", "key_file")
         if let n = try int(vault, "vault", "scrypt_log_n", 10...22) { c.vault.scryptLogN = n }
 
         let notify = try table(top["notify"], "", "notify")
-        warnUnknown(notify, known: ["stdout", "mail", "smtp", "ntfy", "webhook", "desktop"], section: "notify")
+        warnUnknown(notify, known: HostConfigKeys.known(in: "notify"), section: "notify")
         let stdout = try table(notify["stdout"], "notify", "stdout")
-        warnUnknown(stdout, known: ["enabled", "format", "topics", "min_severity"], section: "notify.stdout")
+        warnUnknown(stdout, known: HostConfigKeys.known(in: "notify.stdout"), section: "notify.stdout")
         if let on = try bool(stdout, "notify.stdout", "enabled") { c.notify.stdout.enabled = on }
         if let f = try choice(stdout, "notify.stdout", "format", ["text", "json"]) { c.notify.stdout.format = StdoutSink.Format(rawValue: f)! }
         c.notify.stdout.route = try route(stdout, "notify.stdout", default: c.notify.stdout.route)
 
         let mail = try table(notify["mail"], "notify", "mail")
-        warnUnknown(mail, known: ["enabled", "transport", "sendmail_path", "from", "to", "topics", "min_severity"], section: "notify.mail")
+        warnUnknown(mail, known: HostConfigKeys.known(in: "notify.mail"), section: "notify.mail")
         if let on = try bool(mail, "notify.mail", "enabled") { c.notify.mail.enabled = on }
         if let t = try choice(mail, "notify.mail", "transport", ["sendmail", "smtp"]) { c.notify.mail.transport = t }
         if let p = try string(mail, "notify.mail", "sendmail_path") { c.notify.mail.sendmailPath = p }
@@ -248,7 +245,7 @@ struct Reader {
         c.notify.mail.route = try route(mail, "notify.mail", default: c.notify.mail.route)
 
         let ntfy = try table(notify["ntfy"], "notify", "ntfy")
-        warnUnknown(ntfy, known: ["server", "topic", "topics", "min_severity", "ca_file"], section: "notify.ntfy")
+        warnUnknown(ntfy, known: HostConfigKeys.known(in: "notify.ntfy"), section: "notify.ntfy")
         if let server = try string(ntfy, "notify.ntfy", "server") {
             guard ConfigLoader.isWebURL(server) else {
                 throw fail("notify.ntfy", "server", "must be an http:// or https:// address, got '\(server)'")
@@ -272,7 +269,7 @@ struct Reader {
             for (index, item) in list.enumerated() {
                 let section = "notify.webhook[\(index)]"
                 let hook = try table(item, "notify", "webhook")
-                warnUnknown(hook, known: ["name", "url", "topics", "min_severity"], section: section)
+                warnUnknown(hook, known: HostConfigKeys.known(in: "notify.webhook[]"), section: section)
                 guard let name = try string(hook, section, "name"), (1...32).contains(name.count),
                     name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == "_") })
                 else { throw fail(section, "name", "is needed: 1 to 32 lower-case letters, digits, - or _") }
@@ -287,13 +284,13 @@ struct Reader {
         }
 
         let desktop = try table(notify["desktop"], "notify", "desktop")
-        warnUnknown(desktop, known: ["enabled", "notify_send_path", "topics", "min_severity"], section: "notify.desktop")
+        warnUnknown(desktop, known: HostConfigKeys.known(in: "notify.desktop"), section: "notify.desktop")
         if let on = try bool(desktop, "notify.desktop", "enabled") { c.notify.desktop.enabled = on }
         if let path = try string(desktop, "notify.desktop", "notify_send_path") { c.notify.desktop.notifySendPath = path }
         c.notify.desktop.route = try route(desktop, "notify.desktop", default: c.notify.desktop.route)
 
         let smtp = try table(notify["smtp"], "notify", "smtp")
-        warnUnknown(smtp, known: ["host", "port", "security", "username", "ca_file", "timeout_s"], section: "notify.smtp")
+        warnUnknown(smtp, known: HostConfigKeys.known(in: "notify.smtp"), section: "notify.smtp")
         if let h = try string(smtp, "notify.smtp", "host") { c.notify.smtp.host = h }
         c.notify.smtp.port = try int(smtp, "notify.smtp", "port", 1...65535)
         if let s = try choice(smtp, "notify.smtp", "security", ["starttls", "tls", "none"]) { c.notify.smtp.security = s }
@@ -302,7 +299,7 @@ struct Reader {
         if let t = try int(smtp, "notify.smtp", "timeout_s", 1...600) { c.notify.smtp.timeoutSeconds = t }
 
         let mcp = try table(top["mcp"], "", "mcp")
-        warnUnknown(mcp, known: ["tools", "allow_destructive"], section: "mcp")
+        warnUnknown(mcp, known: HostConfigKeys.known(in: "mcp"), section: "mcp")
         if let patterns = try strings(mcp, "mcp", "tools") {
             for pattern in patterns {
                 let name = pattern.hasSuffix("*") ? String(pattern.dropLast()) : pattern
@@ -315,7 +312,7 @@ struct Reader {
         if let allow = try bool(mcp, "mcp", "allow_destructive") { c.mcp.allowDestructive = allow }
 
         let http = try table(top["http"], "", "http")
-        warnUnknown(http, known: ["timeout_s"], section: "http")
+        warnUnknown(http, known: HostConfigKeys.known(in: "http"), section: "http")
         if let t = try int(http, "http", "timeout_s", 1...3600) { c.http.timeoutSeconds = t }
 
         let plugins = try table(top["plugins"], "", "plugins")

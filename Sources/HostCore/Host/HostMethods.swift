@@ -100,6 +100,36 @@ enum HostMethods {
         },
         HostMethod(
             descriptor: CommandDescriptor(
+                name: "config.keys", summary: "Every key config.toml may hold: the host's and each plugin's, with type, default and meaning",
+                result: JSONSchema.array(
+                    .object([
+                        "key": JSONSchema.string.described("the dotted key, e.g. notify.mail.to or plugins.tasks.mail_to"),
+                        "plugin": JSONSchema.string.described("the plugin the key belongs to; host for the daemon's own"), "type": .string,
+                        "default": JSONSchema.string.described("the default as TOML text, or how it is worked out"), "help": .string,
+                    ])), example: "assistantctl config.keys", effect: .read,
+                view: ResultView(columns: [.init("key", "KEY"), .init("default", "DEFAULT"), .init("help", "MEANING")]))
+        ) { host, _, _ in
+            var keys: [JSONValue] = HostConfigKeys.all.map {
+                ["key": .string($0.dotted), "plugin": "host", "type": .string($0.type), "default": .string($0.defaultText), "help": .string($0.help)]
+            }
+            for supervisor in host.supervisors {
+                let m = supervisor.manifest
+                keys.append([
+                    "key": .string("plugins.\(m.id).enabled"), "plugin": .string(m.id), "type": "boolean", "default": "true",
+                    "help": "false: the plugin is not started and its methods answer that it is disabled",
+                ])
+                for option in m.configOptions {
+                    keys.append([
+                        "key": .string("plugins.\(m.id).\(option.key)"), "plugin": .string(m.id), "type": .string(option.type.name),
+                        "default": .string(option.defaultValue.map { $0 == .null ? "none" : $0.encodedString() } ?? "none"),
+                        "help": .string(option.help),
+                    ])
+                }
+            }
+            return .array(keys)
+        },
+        HostMethod(
+            descriptor: CommandDescriptor(
                 name: "rpc.discover", summary: "The OpenRPC document of every method, generated from the manifests",
                 result: JSONSchema.anyObject("an OpenRPC 1.2 document: every method with its parameters' and its result's JSON Schemas"),
                 effect: .read)

@@ -157,15 +157,19 @@ enum OctoPrintManifest {
     static func withExample(_ command: Command) -> Command {
         command.mapDescriptor { d in
             guard d.example == nil else { return }
-            let args = d.params.filter(\.required).map { p -> String in
+            // A secret is never on the command line: assistantctl asks for it (or reads stdin).
+            let args = d.params.filter { $0.required && $0.type != .secret }.map { p -> String in
                 switch p.type {
                 case .path: "\(p.name)=\(p.name == "out" ? "out.file" : (p.name == "out_dir" ? "frames" : "file.gcode"))"
                 case .oneOf(let choices): "\(p.name)=\(choices.first ?? "")"
                 case .integer(let min, _): "\(p.name)=\(min ?? 1)"
-                case .number: "\(p.name)=\(p.name == "temperature" ? "200" : "1")"
+                // Within the default limits: a bed to 120 °C, a chamber to 80 °C, a tool to 300 °C.
+                case .number where p.name == "temperature": "temperature=\(d.name.hasPrefix("bed.") ? 60 : d.name.hasPrefix("chamber.") ? 40 : 200)"
+                case .number: "\(p.name)=1"
                 case .object: "'\(p.name)={\"name\":\"example\"}'"
                 case .array: "'\(p.name)=[\"G28\"]'"
-                default: "\(p.name)=\(p.name == "path" ? "part.gcode" : "example")"
+                // Slicing takes a model; everything else on OctoPrint's storage is G-code.
+                default: "\(p.name)=\(p.name == "path" ? (d.name == "files.slice" ? "part.stl" : "part.gcode") : "example")"
                 }
             }
             d.example = (["assistantctl", "octoprint.\(d.name)"] + args).joined(separator: " ")

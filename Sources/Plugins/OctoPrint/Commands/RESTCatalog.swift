@@ -105,7 +105,8 @@ enum RESTCatalog {
                 name: "tool.select", summary: "Select the active tool",
                 params: [P.activeTool], method: .POST,
                 path: REST.fixed("/api/printer/tool"),
-                body: { p, _ throws(RPCError) in REST.command("select", ["tool": .string(try toolName(p))]) }, conflict: .printerNotOperational),
+                body: { p, _ throws(RPCError) in REST.command("select", ["tool": .string(try toolName(p))]) }, conflict: .printerNotOperational,
+                example: "assistantctl octoprint.tool.select tool=tool1"),
             RESTCommand(
                 name: "tool.extrude", summary: "Extrude (positive) or retract (negative) filament with the active tool",
                 params: [P.amount, P.speed],

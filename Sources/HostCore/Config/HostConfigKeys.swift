@@ -1,0 +1,100 @@
+/// Every key the host reads from `config.toml`, declared once: the loader's "unknown key"
+/// warnings are derived from this list, and `config.keys` (so the generated
+/// `docs/configuration.md`) shows it. A key read but not declared here is warned about as
+/// unknown, which the loader's tests catch.
+struct HostConfigKey: Sendable {
+    /// The section (`""` for the top level, `notify.webhook[]` for each webhook table).
+    let section: String
+    let name: String
+    let type: String
+    /// The default as a person would write or read it.
+    let defaultText: String
+    let help: String
+
+    init(_ section: String, _ name: String, _ type: String, _ defaultText: String, _ help: String) {
+        self.section = section
+        self.name = name
+        self.type = type
+        self.defaultText = defaultText
+        self.help = help
+    }
+
+    var dotted: String { section.isEmpty ? name : "\(section).\(name)" }
+}
+
+enum HostConfigKeys {
+    static let all: [HostConfigKey] = [
+        .init("", "timezone", "string", "the system's", "governs daily jobs and what the CLI shows; stored times are UTC"),
+        .init("", "log_level", "string", "\"info\"", "trace, debug, info, notice, warning, error or critical (SIGHUP reloads it)"),
+        .init("", "shutdown_grace_s", "integer 1–600", "10", "how long calls in flight may finish on SIGTERM"),
+        .init("socket", "path", "string", "$XDG_RUNTIME_DIR/assistant/assistantd.sock", "the socket (--socket and ASSISTANT_SOCKET win)"),
+        .init("socket", "mode", "string", "\"0600\"", "the socket's file mode; \"0660\" admits the group deliberately"),
+        .init("socket", "allow_uids", "list of integers", "[]", "other user ids served besides the daemon's own (root is not special)"),
+        .init("socket", "allow_groups", "list of strings", "[]", "groups (names or gids) whose members are served"),
+        .init("socket", "max_request_bytes", "integer 1024–268435456", "1048576", "longer lines get -32007 and that connection is closed"),
+        .init("socket", "max_concurrent_requests", "integer 1–10000", "64", "per connection; beyond it the daemon stops reading (back-pressure)"),
+        .init("socket", "notice_queue", "integer 1–1000000", "1000", "notices queued per slow subscriber; the oldest are dropped and counted"),
+        .init("store", "data_dir", "string", "$XDG_DATA_HOME/assistant", "where assistant.sqlite and the plugins' files live"),
+        .init("store", "retention_days", "integer 1–36500", "90", "notices, delivered outbox rows and dedupe keys older than this are pruned daily"),
+        .init("vault", "mode", "keyfile or passphrase", "\"keyfile\"", "passphrase: scrypt, starts locked, `assistantctl vault unlock`"),
+        .init(
+            "vault", "key_file", "string", "$XDG_CONFIG_HOME/assistant/vault.key",
+            "32-byte key, created 0600; $CREDENTIALS_DIRECTORY/vault.key wins when present"),
+        .init("vault", "scrypt_log_n", "integer 10–22", "17", "scrypt work factor (2^N) for new passphrases; stored with the vault"),
+        .init("notify.stdout", "enabled", "boolean", "true", "one line per notice on the daemon's stdout"),
+        .init("notify.stdout", "format", "text or json", "\"text\"", "json: the notice object, one per line"),
+        .init("notify.stdout", "topics", "list of strings", "[] (all)", "topic patterns such as \"octoprint.*\""),
+        .init("notify.stdout", "min_severity", "severity", "\"info\"", "debug, info, warning, error or critical"),
+        .init("notify.mail", "enabled", "boolean", "false", "mail notices (and allow notifications.send {to})"),
+        .init("notify.mail", "transport", "sendmail or smtp", "\"sendmail\"", "sendmail runs `sendmail -t -i`, as cron does"),
+        .init("notify.mail", "sendmail_path", "string", "\"/usr/sbin/sendmail\"", "any sendmail-compatible program (msmtp, postfix, …)"),
+        .init("notify.mail", "from", "string", "$USER@host", "the sender address"),
+        .init("notify.mail", "to", "list of strings", "[]", "recipients of routed notices"),
+        .init("notify.mail", "topics", "list of strings", "[] (all)", "what is mailed"),
+        .init("notify.mail", "min_severity", "severity", "\"warning\"", "what is mailed"),
+        .init("notify.smtp", "host", "string", "\"localhost\"", "the SMTP server"),
+        .init("notify.smtp", "port", "integer 1–65535", "587 (465 with tls)", "the SMTP port"),
+        .init("notify.smtp", "security", "starttls, tls or none", "\"starttls\"", "none is for loopback relays only"),
+        .init("notify.smtp", "username", "string", "none", "AUTH PLAIN/LOGIN; the password is the vault entry host/smtp/password"),
+        .init("notify.smtp", "ca_file", "string", "system roots", "PEM file of a private CA; the certificate is always verified"),
+        .init("notify.smtp", "timeout_s", "integer 1–600", "30", "per SMTP session"),
+        .init(
+            "notify.ntfy", "topic", "string", "none (off)",
+            "push to the phone through ntfy: 1–64 letters, digits, - or _; a token, if needed, is the vault entry host/ntfy/token"),
+        .init("notify.ntfy", "server", "string", "\"https://ntfy.sh\"", "a self-hosted ntfy server (http or https)"),
+        .init("notify.ntfy", "ca_file", "string", "system roots", "PEM file of a private CA for a self-hosted server"),
+        .init("notify.ntfy", "topics", "list of strings", "[] (all)", "what is pushed"),
+        .init("notify.ntfy", "min_severity", "severity", "\"info\"", "what is pushed"),
+        .init(
+            "notify.webhook[]", "name", "string", "none",
+            "each [[notify.webhook]]: 1–32 lower-case letters, digits, - or _; signed when the vault holds host/webhook/<name>/secret"),
+        .init("notify.webhook[]", "url", "string", "none", "where the notice's JSON is POSTed (http or https)"),
+        .init("notify.webhook[]", "topics", "list of strings", "[] (all)", "what this webhook gets"),
+        .init("notify.webhook[]", "min_severity", "severity", "\"info\"", "what this webhook gets"),
+        .init("notify.desktop", "enabled", "boolean", "false", "desktop notifications through notify-send (needs DBUS_SESSION_BUS_ADDRESS)"),
+        .init("notify.desktop", "notify_send_path", "string", "\"/usr/bin/notify-send\"", "the program that shows them"),
+        .init("notify.desktop", "topics", "list of strings", "[] (all)", "what is shown"),
+        .init("notify.desktop", "min_severity", "severity", "\"info\"", "what is shown"),
+        .init("http", "timeout_s", "integer 1–3600", "30", "per request of the shared HTTP client"),
+        .init(
+            "mcp", "tools", "list of strings", "[] (all)",
+            "the methods `assistantctl mcp` offers: names or prefixes ending in * (the vault, subscribe and backup never are)"),
+        .init("mcp", "allow_destructive", "boolean", "false", "offer destructive tools too; they carry destructiveHint so the client asks first"),
+    ]
+
+    /// The sections the top level may hold besides its own keys.
+    static let sections = ["socket", "store", "vault", "notify", "http", "plugins", "mcp"]
+
+    /// The keys declared in one section (for the loader's unknown-key warnings).
+    static func known(in section: String) -> Set<String> {
+        var names = Set(all.filter { $0.section == section }.map(\.name))
+        // A section's sub-tables are keys of it too (`notify` holds `stdout`, `mail`, …).
+        let prefix = section.isEmpty ? "" : section + "."
+        for key in all where key.section.hasPrefix(prefix) && key.section != section {
+            let rest = key.section.dropFirst(prefix.count)
+            names.insert(String(rest.prefix { $0 != "." && $0 != "[" }))
+        }
+        if section.isEmpty { names.formUnion(sections) }
+        return names
+    }
+}
