@@ -9,7 +9,9 @@ public enum DocLinks {
         var pages = ["README.md", "CONTRIBUTING.md", "Benchmarks/README.md"]
         let walker = FileManager.default.enumerator(atPath: "\(root)/docs")
         while let path = walker?.nextObject() as? String {
-            if path.hasSuffix(".md") { pages.append("docs/\(path)") }
+            // docs/intro/ holds introductions the generated pages include; their links are
+            // checked where they end up.
+            if path.hasSuffix(".md"), !path.hasPrefix("intro/") { pages.append("docs/\(path)") }
         }
         return pages.filter { FileManager.default.fileExists(atPath: "\(root)/\($0)") }.sorted()
     }

@@ -3,7 +3,7 @@ import AssistantTesting
 import Foundation
 import Testing
 
-/// The pilot's tour from the README, through the real assistantctl and the real daemon.
+/// The pilot's tour (docs/intro/logbook.md), through the real assistantctl and the real daemon.
 @Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct LogbookCLITests {
     func ctl(_ daemon: DaemonProcess, _ arguments: [String], cwd: String? = nil) async throws -> CommandResult {
         try await runCommand(Binaries.assistantctl, arguments, environment: DaemonProcess.environment(daemon.directory), currentDirectory: cwd)

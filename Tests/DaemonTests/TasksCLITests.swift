@@ -3,7 +3,7 @@ import AssistantTesting
 import Foundation
 import Testing
 
-/// The student's tour from the README, through the real assistantctl and the real daemon.
+/// The student's tour (docs/intro/tasks.md), through the real assistantctl and the real daemon.
 @Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct TasksCLITests {
     func ctl(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> CommandResult {
         try await runCommand(Binaries.assistantctl, arguments, environment: DaemonProcess.environment(daemon.directory))

@@ -1,7 +1,7 @@
 import Foundation
 import PluginKit
 
-/// The README's "Writing a plugin" example, compiled and tested: short notes with a daily digest.
+/// CONTRIBUTING.md's "Writing a plugin" example, compiled and tested: short notes with a daily digest.
 /// A real plugin splits this into Manifest, Commands/, Jobs/, Store/ and Models/ files.
 public struct NotesPlugin: AssistantPlugin {
     public init() {}

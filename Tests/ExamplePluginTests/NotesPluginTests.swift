@@ -4,7 +4,7 @@ import Foundation
 import HostCore
 import Testing
 
-/// The README's example plugin, tested the way the README tells a plugin author to test: the
+/// CONTRIBUTING.md's example plugin, tested the way it tells a plugin author to test: the
 /// real host on temporary directories (`TestHost`), a test clock for jobs, calls over the socket.
 @Suite(.stopsTestHosts)
 struct NotesPluginTests {
@@ -58,14 +58,14 @@ struct NotesPluginTests {
 }
 
 @Suite(.stopsTestHosts)
-struct ExampleInREADMETests {
-    /// The README shows the example plugin verbatim; this keeps the two the same.
-    @Test func theREADMECopyIsTheCompiledFile() throws {
-        let readme = try String(contentsOfFile: "\(Peers.packageRoot)/README.md", encoding: .utf8)
+struct ExampleInContributingTests {
+    /// CONTRIBUTING.md's "Writing a plugin" shows the example plugin verbatim; this keeps the two the same.
+    @Test func theGuidesCopyIsTheCompiledFile() throws {
+        let readme = try String(contentsOfFile: "\(Peers.packageRoot)/CONTRIBUTING.md", encoding: .utf8)
         let file = try String(contentsOfFile: "\(Peers.packageRoot)/Tests/ExamplePlugin/NotesPlugin.swift", encoding: .utf8)
         let begin = try #require(readme.range(of: "<!-- example-plugin:begin -->\n```swift\n"))
         let end = try #require(readme.range(of: "```\n<!-- example-plugin:end -->"))
         #expect(
-            String(readme[begin.upperBound..<end.lowerBound]) == file, "regenerate the README's example from Tests/ExamplePlugin/NotesPlugin.swift")
+            String(readme[begin.upperBound..<end.lowerBound]) == file, "copy Tests/ExamplePlugin/NotesPlugin.swift into CONTRIBUTING.md")
     }
 }

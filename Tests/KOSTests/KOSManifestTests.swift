@@ -5,11 +5,11 @@ import Testing
 
 @testable import KOS
 
-/// The README's KOS command table is generated from the manifest; this keeps them the same
-/// (`UPDATE_README=1 swift test --filter KOSManifestTests` rewrites the block).
+/// The command contract, and the generated reference page lists every command, topic,
+/// option and error code (DocumentationTests keeps the page current).
 @Suite(.stopsTestHosts)
 struct KOSManifestTests {
-    @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
+    @Test func everyContractCommandExistsAndThePageListsThem() throws {
         let manifest = KOSPlugin().manifest
         let names = Set(manifest.commands.map(\.name))
         let contract = [
@@ -27,13 +27,17 @@ struct KOSManifestTests {
         #expect(manifest.jobs.map(\.id) == ["refresh", "watch", "evening"], "run as kos.refresh, kos.watch, kos.evening")
         #expect(manifest.commands.first { $0.name == "kos.setup" }?.params.first { $0.name == "client_secret" }?.type.name == "secret")
 
-        let (readme, block) = try READMETable.sync(manifest, marker: "kos-commands")
-        #expect(
-            readme.contains(block), "README's kos command table differs from the manifest; run UPDATE_README=1 swift test --filter KOSManifestTests")
-        let section = try #require(READMETable.section(readme, heading: "KOS ("))
-        for topic in manifest.topics { #expect(section.contains("`\(topic.topic)`"), "the KOS section names \(topic.topic)") }
-        for option in manifest.configOptions { #expect(section.contains("`\(option.key)`"), "the KOS section names \(option.key)") }
-        for code in 1401...1406 { #expect(section.contains("| \(code) |"), "the KOS section lists error \(code)") }
+        // The generated page (docs/plugins/kos.md) lists each under its own heading.
+        let page = try ReferencePageFile.text(plugin: "kos")
+        let commands = try #require(ReferencePageFile.section(page, "Commands"))
+        for command in manifest.commands { #expect(commands.contains("### `\(command.name)`"), "the page describes \(command.name)") }
+        let topics = try #require(ReferencePageFile.section(page, "Notice topics"))
+        for topic in manifest.topics { #expect(topics.contains("| `\(topic.topic)` |"), "the page lists \(topic.topic)") }
+        let options = try #require(ReferencePageFile.section(page, "Options"))
+        for option in manifest.configOptions { #expect(options.contains("| `\(option.key)` |"), "the page lists \(option.key)") }
+        let errors = try #require(ReferencePageFile.section(page, "Error codes"))
+        for code in manifest.errors?.codes.keys.sorted() ?? [] { #expect(errors.contains("| \(code) |"), "the page lists error \(code)") }
+        #expect(manifest.errors?.codes.keys.sorted().first == 1401, "the block's first code")
         #expect(manifest.commands.allSatisfy { !$0.summary.isEmpty && $0.params.allSatisfy { !$0.help.isEmpty } })
     }
 }

@@ -4,11 +4,11 @@ import HostCore
 import Logbook
 import Testing
 
-/// The command contract, and the README's full command table generated from the
-/// manifest (`UPDATE_README=1 swift test --filter LogbookManifestTests` rewrites it).
+/// The command contract, and the generated reference page lists every command, topic,
+/// option and error code (DocumentationTests keeps the page current).
 @Suite(.stopsTestHosts, .timeLimit(.minutes(1)))
 struct LogbookManifestTests {
-    @Test func everyCommandIsInTheContractAndTheREADME() throws {
+    @Test func everyCommandIsInTheContractAndOnItsPage() throws {
         let manifest = LogbookPlugin().manifest
         let names = Set(manifest.commands.map(\.name))
         let contract = [
@@ -18,15 +18,17 @@ struct LogbookManifestTests {
             "import", "export", "report.mail",
         ].map { "logbook." + $0 }
         for name in contract { #expect(names.contains(name), "\(name) is in the issue's contract") }
-        let (readme, block) = try READMETable.sync(manifest, marker: "logbook-commands")
-        #expect(
-            readme.contains(block),
-            "README's Logbook command table differs from the manifest; run UPDATE_README=1 swift test --filter LogbookManifestTests")
-        let section = try #require(READMETable.section(readme, heading: "Logbook ("))
-        for topic in manifest.topics where topic.topic != "logbook.report" {
-            #expect(section.contains("`\(topic.topic)`"), "the Logbook section names \(topic.topic)")
-        }
-        for option in manifest.configOptions { #expect(section.contains("`\(option.key)`"), "the Logbook section names \(option.key)") }
+        // The generated page (docs/plugins/logbook.md) lists each under its own heading.
+        let page = try ReferencePageFile.text(plugin: "logbook")
+        let commands = try #require(ReferencePageFile.section(page, "Commands"))
+        for command in manifest.commands { #expect(commands.contains("### `\(command.name)`"), "the page describes \(command.name)") }
+        let topics = try #require(ReferencePageFile.section(page, "Notice topics"))
+        for topic in manifest.topics { #expect(topics.contains("| `\(topic.topic)` |"), "the page lists \(topic.topic)") }
+        let options = try #require(ReferencePageFile.section(page, "Options"))
+        for option in manifest.configOptions { #expect(options.contains("| `\(option.key)` |"), "the page lists \(option.key)") }
+        let errors = try #require(ReferencePageFile.section(page, "Error codes"))
+        for code in manifest.errors?.codes.keys.sorted() ?? [] { #expect(errors.contains("| \(code) |"), "the page lists error \(code)") }
+        #expect(manifest.errors?.codes.keys.sorted().first == 1101, "the block's first code")
         #expect(manifest.commands.allSatisfy { !$0.summary.isEmpty && $0.params.allSatisfy { !$0.help.isEmpty } })
     }
 }

@@ -4,11 +4,11 @@ import HostCore
 import OctoPrint
 import Testing
 
-/// Every REST area has commands with examples, and the README's command table is generated from
-/// the manifest (`UPDATE_README=1 swift test --filter OctoPrintManifestTests` rewrites it).
+/// Every REST area has commands with examples, and the generated reference page lists every
+/// command, topic, option and error code (DocumentationTests keeps the page current).
 @Suite(.stopsTestHosts, .timeLimit(.minutes(1)))
 struct OctoPrintManifestTests {
-    @Test func everyAreaIsCoveredDocumentedAndHasAnExample() throws {
+    @Test func everyAreaIsCoveredHasAnExampleAndIsOnItsPage() throws {
         let manifest = OctoPrintPlugin().manifest
         let names = manifest.commands.map(\.name)
         let areas = [
@@ -20,11 +20,16 @@ struct OctoPrintManifestTests {
         for c in manifest.commands {
             #expect(c.example?.hasPrefix("assistantctl \(c.name)") == true, "\(c.name) has an example")
         }
-        let (readme, block) = try READMETable.sync(manifest, marker: "octoprint-commands", detail: .example)
-        #expect(
-            readme.contains(block),
-            "README's OctoPrint command table differs from the manifest; run UPDATE_README=1 swift test --filter OctoPrintManifestTests")
-        let section = try #require(READMETable.section(readme, heading: "OctoPrint ("))
-        for t in manifest.topics { #expect(section.contains("`\(t.topic)`"), "the OctoPrint section names \(t.topic)") }
+        // The generated page (docs/plugins/octoprint.md) lists each under its own heading.
+        let page = try ReferencePageFile.text(plugin: "octoprint")
+        let commands = try #require(ReferencePageFile.section(page, "Commands"))
+        for command in manifest.commands { #expect(commands.contains("### `\(command.name)`"), "the page describes \(command.name)") }
+        let topics = try #require(ReferencePageFile.section(page, "Notice topics"))
+        for topic in manifest.topics { #expect(topics.contains("| `\(topic.topic)` |"), "the page lists \(topic.topic)") }
+        let options = try #require(ReferencePageFile.section(page, "Options"))
+        for option in manifest.configOptions { #expect(options.contains("| `\(option.key)` |"), "the page lists \(option.key)") }
+        let errors = try #require(ReferencePageFile.section(page, "Error codes"))
+        for code in manifest.errors?.codes.keys.sorted() ?? [] { #expect(errors.contains("| \(code) |"), "the page lists error \(code)") }
+        #expect(manifest.errors?.codes.keys.sorted().first == 1001, "the block's first code")
     }
 }

@@ -5,11 +5,11 @@ import Testing
 
 @testable import Stag
 
-/// The README's Stag command table is generated from the manifest; this keeps them the same
-/// (`UPDATE_README=1 swift test --filter StagManifestTests` rewrites the block).
+/// The command contract, and the generated reference page lists every command, topic,
+/// option and error code (DocumentationTests keeps the page current).
 @Suite(.stopsTestHosts)
 struct StagManifestTests {
-    @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
+    @Test func everyContractCommandExistsAndThePageListsThem() throws {
         let manifest = StagPlugin().manifest
         let names = Set(manifest.commands.map(\.name))
         let contract = [
@@ -27,15 +27,17 @@ struct StagManifestTests {
         #expect(manifest.jobs.map(\.id) == ["refresh", "watch", "evening"], "run as stag.refresh, stag.watch, stag.evening")
         #expect(manifest.commands.first { $0.name == "stag.login.password" }?.params.first { $0.name == "password" }?.type.name == "secret")
 
-        let (readme, block) = try READMETable.sync(manifest, marker: "stag-commands")
-        #expect(
-            readme.contains(block), "README's stag command table differs from the manifest; run UPDATE_README=1 swift test --filter StagManifestTests"
-        )
-        // Topics, options and error codes are named in the Stag section itself, not anywhere in the file.
-        let section = try #require(READMETable.section(readme, heading: "Stag ("))
-        for topic in manifest.topics { #expect(section.contains("`\(topic.topic)`"), "the Stag section names \(topic.topic)") }
-        for option in manifest.configOptions { #expect(section.contains("`\(option.key)`"), "the Stag section names \(option.key)") }
-        for code in 1301...1309 { #expect(section.contains("| \(code) |"), "the Stag section lists error \(code)") }
+        // The generated page (docs/plugins/stag.md) lists each under its own heading.
+        let page = try ReferencePageFile.text(plugin: "stag")
+        let commands = try #require(ReferencePageFile.section(page, "Commands"))
+        for command in manifest.commands { #expect(commands.contains("### `\(command.name)`"), "the page describes \(command.name)") }
+        let topics = try #require(ReferencePageFile.section(page, "Notice topics"))
+        for topic in manifest.topics { #expect(topics.contains("| `\(topic.topic)` |"), "the page lists \(topic.topic)") }
+        let options = try #require(ReferencePageFile.section(page, "Options"))
+        for option in manifest.configOptions { #expect(options.contains("| `\(option.key)` |"), "the page lists \(option.key)") }
+        let errors = try #require(ReferencePageFile.section(page, "Error codes"))
+        for code in manifest.errors?.codes.keys.sorted() ?? [] { #expect(errors.contains("| \(code) |"), "the page lists error \(code)") }
+        #expect(manifest.errors?.codes.keys.sorted().first == 1301, "the block's first code")
         #expect(manifest.commands.allSatisfy { !$0.summary.isEmpty && $0.params.allSatisfy { !$0.help.isEmpty } })
     }
 

@@ -5,11 +5,11 @@ import Testing
 
 @testable import Tasks
 
-/// The README's command table is generated from the manifest; this keeps them the same
-/// (`UPDATE_README=1 swift test --filter TasksManifestTests` rewrites the block).
+/// The command contract, and the generated reference page lists every command, topic,
+/// option and error code (DocumentationTests keeps the page current).
 @Suite(.stopsTestHosts)
 struct TasksManifestTests {
-    @Test func everyContractCommandExistsAndTheREADMETableIsGenerated() throws {
+    @Test func everyContractCommandExistsAndThePageListsThem() throws {
         let names = Set(TasksPlugin().manifest.commands.map(\.name))
         for name in [
             "add", "get", "update", "delete", "restore", "complete", "reopen", "snooze", "list", "agenda", "categories.list", "categories.add",
@@ -18,12 +18,19 @@ struct TasksManifestTests {
         ] {
             #expect(names.contains("tasks." + name), "tasks.\(name) is in the issue's contract")
         }
-        let (readme, block) = try READMETable.sync(TasksPlugin().manifest, marker: "tasks-commands")
-        #expect(
-            readme.contains(block),
-            "README's tasks command table differs from the manifest; run UPDATE_README=1 swift test --filter TasksManifestTests")
-        for topic in TasksPlugin().manifest.topics { #expect(readme.contains("`\(topic.topic)`"), "README names \(topic.topic)") }
-        for option in TasksPlugin().manifest.configOptions { #expect(readme.contains("`\(option.key)`"), "README names \(option.key)") }
+        // The generated page (docs/plugins/tasks.md) lists each under its own heading.
+        let page = try ReferencePageFile.text(plugin: "tasks")
+        let commands = try #require(ReferencePageFile.section(page, "Commands"))
+        for command in TasksPlugin().manifest.commands { #expect(commands.contains("### `\(command.name)`"), "the page describes \(command.name)") }
+        let topics = try #require(ReferencePageFile.section(page, "Notice topics"))
+        for topic in TasksPlugin().manifest.topics { #expect(topics.contains("| `\(topic.topic)` |"), "the page lists \(topic.topic)") }
+        let options = try #require(ReferencePageFile.section(page, "Options"))
+        for option in TasksPlugin().manifest.configOptions { #expect(options.contains("| `\(option.key)` |"), "the page lists \(option.key)") }
+        let errors = try #require(ReferencePageFile.section(page, "Error codes"))
+        for code in TasksPlugin().manifest.errors?.codes.keys.sorted() ?? [] {
+            #expect(errors.contains("| \(code) |"), "the page lists error \(code)")
+        }
+        #expect(TasksPlugin().manifest.errors?.codes.keys.sorted().first == 1201, "the block's first code")
         #expect(TasksPlugin().manifest.commands.allSatisfy { !$0.summary.isEmpty && $0.params.allSatisfy { !$0.help.isEmpty } })
     }
 }

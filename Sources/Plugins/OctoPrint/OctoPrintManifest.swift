@@ -32,7 +32,7 @@ enum OctoPrintManifest {
             c(
                 "printers.add", "Add a printer after checking it is OctoPrint and the key works",
                 [P.newPrinter, P.url, P.apiKey] + connectionParams, result: OctoPrintSchemas.added,
-                example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key is read from stdin",
+                example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key: vault set octoprint/prusa/api_key",
                 use: OctoPrintService.printersAdd
             ).effect(.write),
             c(
