@@ -163,6 +163,14 @@ struct Invocation {
         case .success(let result):
             return (result, view)
         case .failure(let error):
+            // An optional secret the daemon could not find elsewhere (a printer's API key not in
+            // the vault yet): asked for once, as a required one is, and the call made again.
+            if error.code == RPCErrorCode.invalidParams, let name = error.data?["param"]?.stringValue, secrets[name] == nil,
+                (params ?? []).contains(where: { $0.name == name && $0.type == "secret" }), call?[name] == nil
+            {
+                let secret = try SecretInput.read(prompt: "\(name) for \(method): ")
+                return try await callWithView(method, arguments, secrets: secrets.merging([name: secret]) { $1 })
+            }
             Output.error(error, json: options.wantsJSON)
         }
     }

@@ -97,6 +97,21 @@ import Testing
         _ = try await daemon.exitStatus()
     }
 
+    /// An optional secret the daemon finds nowhere (a printer's key not in the vault) is asked
+    /// for once, as a required one is, never taken from argv; the call then goes on with it.
+    @Test func anOptionalSecretTheDaemonNeedsIsAskedFor() async throws {
+        let daemon = try await DaemonProcess.started()
+        // Port 9 (discard) on loopback: with the key given, the printer is tried, and refuses.
+        let withKey = try await ctl(daemon, ["octoprint.printers.add", "name=lab", "url=http://127.0.0.1:9"], stdin: "0123456789ABCDEF\n")
+        #expect(withKey.status == 1)
+        #expect(withKey.stderr.hasPrefix("assistantctl: error -32004: "), "\(withKey.stderr)")
+        let noKey = try await ctl(daemon, ["octoprint.printers.add", "name=lab", "url=http://127.0.0.1:9"], stdin: "")
+        #expect(noKey.status == 64)
+        #expect(noKey.stderr == "assistantctl: no secret on standard input\n")
+        await daemon.signal(SIGTERM)
+        _ = try await daemon.exitStatus()
+    }
+
     @Test func watchStreamsNoticesAsJSONLines() async throws {
         let daemon = try await DaemonProcess.started()
         let watcher = try PeerProcess(Binaries.assistantctl, ["watch", "demo.*"], environment: DaemonProcess.environment(daemon.directory))

@@ -32,7 +32,7 @@ enum OctoPrintManifest {
             c(
                 "printers.add", "Add a printer after checking it is OctoPrint and the key works",
                 [P.newPrinter, P.url, P.apiKey] + connectionParams, result: OctoPrintSchemas.added,
-                example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # the key: vault set octoprint/prusa/api_key",
+                example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # asks for the API key unless the vault has it",
                 use: OctoPrintService.printersAdd
             ).effect(.write),
             c(
