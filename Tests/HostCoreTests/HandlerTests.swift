@@ -55,7 +55,7 @@ import Testing
                 descriptor: CommandDescriptor(name: "slow", summary: "never ends", result: .null, timeout: .milliseconds(100)),
                 handler: .host({ _, _ in
                     try await Task.sleep(for: .seconds(3600))
-                    return .null
+                    return JSONValue.null
                 })))
         let dispatcher = Dispatcher(methods: table, redactor: SecretRedactor(), logger: Logger(label: "t"))
         do {

@@ -4,7 +4,7 @@ import Foundation
 /// as every plugin's commands, which is what proves the registry.
 struct HostMethod: Sendable {
     enum Body: Sendable {
-        case call(@Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue)
+        case call(@Sendable (AssistantHost, Params, CallContext) async throws -> any CallResult)
         /// A method that never suspends and needs no host: answered at once, with no child task.
         case immediate(@Sendable (Params) throws -> JSONValue)
         /// A method answered from the finished method table (the manifests' own documents), whose
@@ -15,7 +15,14 @@ struct HostMethod: Sendable {
     let descriptor: CommandDescriptor
     let body: Body
 
+    /// A method whose answer is free-form or put together from other parts' JSON.
     init(descriptor: CommandDescriptor, run: @escaping @Sendable (AssistantHost, Params, CallContext) async throws -> JSONValue) {
+        self.descriptor = descriptor
+        body = .call { host, params, context in try await run(host, params, context) }
+    }
+
+    /// A method with a typed result, written straight into the reply.
+    init(descriptor: CommandDescriptor, typed run: @escaping @Sendable (AssistantHost, Params, CallContext) async throws -> any CallResult) {
         self.descriptor = descriptor
         body = .call(run)
     }
@@ -63,20 +70,17 @@ enum HostMethods {
                         .init("dropped_notices", "Dropped notices"),
                     ],
                     highlights: [.init("state", is: "failed", .red)]))
-        ) { host, _, _ in
+        ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
             await status(host)
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "time", summary: "The daemon's clock and configured time zone (the CLI shows times in it)",
                 result: JSONSchema.object(["now": .dateTime, "time_zone": .string, "utc_offset_s": .integer]), effect: .read)
-        ) { host, _, _ in
+        ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
             let zone = host.configuration.timeZone
             let now = host.clock.now
-            return [
-                "now": .string(ISO8601.string(now)), "time_zone": .string(zone.identifier),
-                "utc_offset_s": .int(Int64(zone.secondsFromGMT(for: now))),
-            ]
+            return TimeResult(now: ISO8601.string(now), timeZone: zone.identifier, utcOffset: zone.secondsFromGMT(for: now))
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -94,9 +98,9 @@ enum HostMethods {
                     "tools": JSONSchema.array(.string).described("method names or prefixes ending in *; empty: all that may be offered"),
                     "allow_destructive": .boolean,
                 ]), effect: .read)
-        ) { host, _, _ in
+        ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
             let settings = host.configuration.mcp
-            return ["tools": .array(settings.tools.map(JSONValue.string)), "allow_destructive": .bool(settings.allowDestructive)]
+            return MCPSettingsResult(tools: settings.tools, allowDestructive: settings.allowDestructive)
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -108,25 +112,24 @@ enum HostMethods {
                         "default": JSONSchema.string.described("the default as TOML text, or how it is worked out"), "help": .string,
                     ])), example: "assistantctl config.keys", effect: .read,
                 view: ResultView(columns: [.init("key", "KEY"), .init("default", "DEFAULT"), .init("help", "MEANING")]))
-        ) { host, _, _ in
-            var keys: [JSONValue] = HostConfigKeys.all.map {
-                ["key": .string($0.dotted), "plugin": "host", "type": .string($0.type), "default": .string($0.defaultText), "help": .string($0.help)]
+        ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
+            var keys = HostConfigKeys.all.map {
+                ConfigKeyRow(key: $0.dotted, plugin: "host", type: $0.type, default: $0.defaultText, help: $0.help)
             }
             for supervisor in host.supervisors {
                 let m = supervisor.manifest
-                keys.append([
-                    "key": .string("plugins.\(m.id).enabled"), "plugin": .string(m.id), "type": "boolean", "default": "true",
-                    "help": "false: the plugin is not started and its methods answer that it is disabled",
-                ])
+                keys.append(
+                    ConfigKeyRow(
+                        key: "plugins.\(m.id).enabled", plugin: m.id, type: "boolean", default: "true",
+                        help: "false: the plugin is not started and its methods answer that it is disabled"))
                 for option in m.configOptions {
-                    keys.append([
-                        "key": .string("plugins.\(m.id).\(option.key)"), "plugin": .string(m.id), "type": .string(option.type.name),
-                        "default": .string(option.defaultValue.map { $0 == .null ? "none" : $0.encodedString() } ?? "none"),
-                        "help": .string(option.help),
-                    ])
+                    keys.append(
+                        ConfigKeyRow(
+                            key: "plugins.\(m.id).\(option.key)", plugin: m.id, type: option.type.name,
+                            default: option.defaultValue.map { $0 == .null ? "none" : $0.encodedString() } ?? "none", help: option.help))
                 }
             }
-            return .array(keys)
+            return Rows(keys)
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -177,8 +180,8 @@ enum HostMethods {
                         .init("id", "JOB"), .init("last_outcome", "LAST"), .init("last_run", "RAN", .when, optional: true),
                         .init("next_run", "NEXT", .when), .init("last_error", "ERROR"),
                     ], highlights: [.init("last_outcome", is: "failed", .red), .init("last_outcome", is: "timeout", .red)]))
-        ) { host, _, _ in
-            try JSONValue(encoding: await host.scheduler.list())
+        ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
+            Rows(await host.scheduler.list())
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -187,8 +190,8 @@ enum HostMethods {
                 result: HostSchemas.job.described("the job's status after the run"), example: "assistantctl jobs.run id=host.prune",
                 // A job keeps its own time limit; the call outlasts the longest.
                 timeout: .seconds(3600), effect: .write)
-        ) { host, params, _ in
-            try JSONValue(encoding: await host.scheduler.runNow(try params.requiredString("id")))
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
+            try await host.scheduler.runNow(try params.requiredString("id"))
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -198,7 +201,7 @@ enum HostMethods {
                     ParamSpec("secret", .secret, required: true, help: "the secret value"),
                 ], result: JSONSchema.object(["name": .string, "stored": .constant(true)]), example: "assistantctl vault set host/smtp/password",
                 effect: .write)
-        ) { host, params, _ in
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let name = try params.requiredString("name")
             let scope = String(name.prefix { $0 != "/" })
             guard scope == "host" || host.supervisor(scope) != nil else {
@@ -207,7 +210,7 @@ enum HostMethods {
             }
             try await vaultCall { try await host.vault.set(name, secret: try params.requiredString("secret")) }
             await host.supervisor(scope)?.credentialsChanged()
-            return ["name": .string(name), "stored": true]
+            return VaultStored(name: name)
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -217,55 +220,55 @@ enum HostMethods {
                 view: ResultView(columns: [
                     .init("name", "NAME"), .init("updated_at", "UPDATED", .when), .init("created_at", "CREATED", .when, optional: true),
                 ]))
-        ) { host, params, _ in
-            try JSONValue(encoding: try await vaultCall { try await host.vault.list(prefix: params.string("prefix")) })
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
+            Rows(try await vaultCall { try await host.vault.list(prefix: params.string("prefix")) })
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.delete", summary: "Delete a vault entry",
                 params: [ParamSpec("name", .string, required: true, help: "the entry's full name")],
                 result: JSONSchema.object(["name": .string, "deleted": .constant(true)]), effect: .destructive)
-        ) { host, params, _ in
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let name = try params.requiredString("name")
             guard try await vaultCall({ try await host.vault.delete(name) }) else {
                 throw RPCError.invalidParam("name", "names no vault entry ('\(name)'); see 'vault.list'")
             }
-            return ["name": .string(name), "deleted": true]
+            return VaultDeleted(name: name)
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.status", summary: "Whether the vault is locked, and its key mode",
                 result: JSONSchema.object(["mode": .enumeration(["keyfile", "passphrase"]), "locked": .boolean, "entries": .integer]), effect: .read)
-        ) { host, _, _ in
+        ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
             let entries = try await host.vault.list(prefix: nil).count
-            return ["mode": .string(await host.vault.mode), "locked": .bool(await host.vault.isLocked), "entries": .int(Int64(entries))]
+            return VaultStatusResult(mode: await host.vault.mode, locked: await host.vault.isLocked, entries: entries)
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.unlock", summary: "Unlock a passphrase vault (the first unlock sets the passphrase)",
                 params: [ParamSpec("passphrase", .secret, required: true, help: "the vault passphrase")],
                 result: JSONSchema.object(["locked": .constant(false)]), effect: .write)
-        ) { host, params, _ in
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             try await vaultCall { try await host.vault.unlock(passphrase: try params.requiredString("passphrase")) }
             for supervisor in host.supervisors { await supervisor.credentialsChanged() }
-            return ["locked": false]
+            return VaultLockResult(locked: false)
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.lock", summary: "Forget the key of a passphrase vault until the next unlock",
                 result: JSONSchema.object(["locked": .constant(true)]), effect: .write)
-        ) { host, _, _ in
+        ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
             try await vaultCall { try await host.vault.lock() }
-            return ["locked": true]
+            return VaultLockResult(locked: true)
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.rekey", summary: "Re-encrypt every entry under a new key (a new key file, or a new passphrase)",
                 params: [ParamSpec("passphrase", .secret, help: "the new passphrase (passphrase mode only)")],
                 result: JSONSchema.object(["rekeyed": JSONSchema.integer.described("entries re-encrypted")]), effect: .write)
-        ) { host, params, _ in
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             try await vaultCall { try await host.vault.rekey(newPassphrase: params.string("passphrase")) }
-            return ["rekeyed": .int(Int64(try await host.vault.list(prefix: nil).count))]
+            return VaultRekeyed(rekeyed: try await host.vault.list(prefix: nil).count)
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -282,7 +285,7 @@ enum HostMethods {
                     ParamSpec("link", .string, help: "an http(s) address the notice points to (a phone opens it on a tap)"),
                 ], result: JSONSchema.anyOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
                 example: "assistantctl notifications.send title=Hello body='It works'", effect: .write)
-        ) { host, params, _ in
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let topic = try params.requiredString("topic")
             guard !topic.isEmpty, topic.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
                 throw RPCError.invalidParam("topic", "must be dotted words such as host.manual, got '\(topic)'")
@@ -297,8 +300,8 @@ enum HostMethods {
                 severity: Severity(rawValue: params.string("severity") ?? "info") ?? .info, dedupeKey: params.string("dedupe_key"),
                 attachments: attachments, directRecipient: params.string("to"))
             draft.link = link
-            guard let notice = try await host.notices.post(draft) else { return ["duplicate": true] }
-            return try JSONValue(encoding: notice)
+            guard let notice = try await host.notices.post(draft) else { return DuplicateNotice() }
+            return notice
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -319,29 +322,29 @@ enum HostMethods {
                     ParamSpec("limit", .integer(min: 1, max: 10_000), default: 50, help: "how many"),
                     ParamSpec("topic", .string, help: "a topic or a prefix pattern such as octoprint.*"),
                 ], result: JSONSchema.array(HostSchemas.notice).described("newest first"), effect: .read)
-        ) { host, params, _ in
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let limit = Int(params.int("limit") ?? 50)
-            return try JSONValue(encoding: try await host.notices.list(limit: limit, topic: params.string("topic").map(TopicPattern.init)))
+            return Rows(try await host.notices.list(limit: limit, topic: params.string("topic").map(TopicPattern.init)))
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "subscribe", summary: "Receive notices on this connection as 'notice' notifications",
                 params: [ParamSpec("topics", .array(of: .string), help: "topics or prefix patterns (octoprint.*); none means all")],
                 result: JSONSchema.object(["subscribed": .array(.string)]), example: "assistantctl watch 'octoprint.*'", effect: .read)
-        ) { host, params, context in
+        ) { (host: AssistantHost, params: Params, context: CallContext) async throws -> any CallResult in
             guard let connection = context.connection else { throw RPCError.invalidRequest("subscribe needs a socket connection") }
             let topics = (params.array("topics") ?? []).compactMap(\.stringValue)
             host.subscribers.subscribe(connection, patterns: topics.map(TopicPattern.init))
-            return ["subscribed": .array(topics.map(JSONValue.string))]
+            return SubscribedResult(subscribed: topics)
         },
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "unsubscribe", summary: "Stop receiving notices on this connection", result: JSONSchema.object(["unsubscribed": .boolean]),
                 effect: .read)
         ) {
-            host, _, context in
-            guard let connection = context.connection else { return ["unsubscribed": false] }
-            return ["unsubscribed": .bool(host.subscribers.unsubscribe(connection.connectionID))]
+            (host: AssistantHost, _: Params, context: CallContext) async throws -> any CallResult in
+            guard let connection = context.connection else { return UnsubscribedResult(unsubscribed: false) }
+            return UnsubscribedResult(unsubscribed: host.subscribers.unsubscribe(connection.connectionID))
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -351,7 +354,7 @@ enum HostMethods {
                     ParamSpec("overwrite", .boolean, default: false, help: "replace an existing file"),
                 ], result: JSONSchema.object(["path": .string, "bytes": .integer]), example: "assistantctl backup path=backup.sqlite",
                 timeout: .seconds(3600), effect: .write)
-        ) { host, params, _ in
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let path = try params.requiredString("path")
             if FileManager.default.fileExists(atPath: path) && params.bool("overwrite") != true {
                 throw RPCError.invalidParam("path", "'\(path)' exists; pass overwrite=true to replace it")
@@ -368,7 +371,7 @@ enum HostMethods {
                     code: RPCErrorCode.internalError, message: "Backup failed: \(ErrorText.sentence(error))", data: ["path": .string(path)])
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            return ["path": .string(path), "bytes": .int(Int64(size))]
+            return BackupResult(path: path, bytes: size)
         },
     ]
 
@@ -389,33 +392,19 @@ enum HostMethods {
         }
     }
 
-    static func status(_ host: AssistantHost) async -> JSONValue {
+    static func status(_ host: AssistantHost) async -> StatusResult {
         var plugins: [JSONValue] = []
         for supervisor in host.supervisors { plugins.append(await supervisor.statusJSON()) }
-        let jobs = (try? JSONValue(encoding: await host.scheduler.list())) ?? .array([])
         let configuration = host.configuration
-        return [
-            "version": .string(host.options.version),
-            "api_version": .string(AssistantVersion.api),
-            "pid": .int(Int64(getpid())),
-            "time_zone": .string(configuration.timeZone.identifier),
-            "now": .string(ISO8601.string(host.clock.now)),
-            "started": .string(ISO8601.string(host.startedAt)),
-            "uptime_s": .int(Int64(max(0, host.clock.now.timeIntervalSince(host.startedAt)))),
-            "socket": .string(host.server.path),
-            "database": .string(host.store.path),
-            "config_file": host.options.configPath.map(JSONValue.string) ?? .null,
-            "vault": ["mode": .string(await host.vault.mode), "locked": .bool(await host.vault.isLocked)],
-            "connections": .int(Int64(host.server.connectionCount)),
-            "calls_in_flight": host.dispatcher.callsInFlight,
-            "subscribers": .int(Int64(host.subscribers.count)),
-            "dropped_notices": .int(Int64(host.server.droppedNotices)),
-            "sinks": .array(await host.notices.sinkNames.map(JSONValue.string)),
-            "sink_status": (try? await host.notices.sinkStatus()) ?? .array([]),
-            "outbox": (try? await host.notices.outboxStatus()) ?? .null,
-            "plugins": .array(plugins),
-            "jobs": jobs,
-        ]
+        return StatusResult(
+            version: host.options.version, apiVersion: AssistantVersion.api, pid: getpid(), timeZone: configuration.timeZone.identifier,
+            now: ISO8601.string(host.clock.now), started: ISO8601.string(host.startedAt),
+            uptime: Int(max(0, host.clock.now.timeIntervalSince(host.startedAt))), socket: host.server.path, database: host.store.path,
+            configFile: host.options.configPath, vault: VaultState(mode: await host.vault.mode, locked: await host.vault.isLocked),
+            connections: host.server.connectionCount, callsInFlight: host.dispatcher.callsInFlight, subscribers: host.subscribers.count,
+            droppedNotices: host.server.droppedNotices, sinks: await host.notices.sinkNames,
+            sinkStatus: (try? await host.notices.sinkStatus()) ?? .array([]), outbox: (try? await host.notices.outboxStatus()) ?? .null,
+            plugins: plugins, jobs: await host.scheduler.list())
     }
 
     static func hostJobs(_ host: AssistantHost) -> [ScheduledJob] {

@@ -6,7 +6,7 @@ public enum MethodHandler: Sendable {
     /// A plugin's command: its local name (`flights.add`, for messages) and its handler, found
     /// once when the table is built, so a call looks nothing up again.
     case plugin(PluginSupervisor, command: String, handler: PluginHandler)
-    case host(@Sendable (Params, CallContext) async throws -> JSONValue)
+    case host(@Sendable (Params, CallContext) async throws -> any CallResult)
     /// A host method that never suspends (`ping`): answered at once, on the event loop, with no
     /// child task (see `Dispatcher.immediateReply`).
     case immediate(@Sendable (Params) throws -> JSONValue)
