@@ -99,7 +99,7 @@ enum LogbookManifest {
             c(
                 "aircraft.delete", "Delete an aircraft that no flight uses",
                 [P.someRegistration], result: LogbookSchemas.aircraftDeleted,
-                use: LogbookService.aircraftDelete
+                typed: LogbookService.aircraftDelete
             ).effect(.destructive),
 
             c(
@@ -120,7 +120,7 @@ enum LogbookManifest {
             c(
                 "flights.delete", "Delete a flight or FSTD session (kept until purged; undo with flights.restore)",
                 [P.entryID], result: LogbookSchemas.deleted,
-                run: { logbook, params, _ in try await logbook.entryDelete(params, kind: nil) }
+                typed: LogbookService.flightsDelete
             ).effect(.destructive),
             c(
                 "flights.restore", "Undo the deletion of an entry", [P.entryID],
@@ -128,7 +128,7 @@ enum LogbookManifest {
             ).effect(.write),
             c(
                 "flights.purge", "Remove deleted entries for good", [P.purgeID],
-                result: LogbookSchemas.purged, use: LogbookService.flightsPurge
+                result: LogbookSchemas.purged, typed: LogbookService.flightsPurge
             ).effect(.destructive),
             c(
                 "flights.list", "Search the logbook",
@@ -160,7 +160,7 @@ enum LogbookManifest {
             ).effect(.read),
             c(
                 "fstd.delete", "Delete an FSTD session (kept until purged)", [P.entryID],
-                result: LogbookSchemas.deleted, run: { logbook, params, _ in try await logbook.entryDelete(params, kind: .fstd) }
+                result: LogbookSchemas.deleted, typed: LogbookService.fstdDelete
             ).effect(.destructive),
 
             c(
@@ -170,26 +170,26 @@ enum LogbookManifest {
                     P.certificateRemarks,
                 ], result: LogbookSchemas.certificate,
                 example: "assistantctl logbook.certificates.add kind=medical medical_class=class2 examination_date=2026-05-04",
-                use: LogbookService.certificatesAdd
+                typed: LogbookService.certificatesAdd
             ).effect(.write),
             c(
                 "certificates.list", "List certificates with validity", [P.at], result: LogbookSchemas.certificates,
-                use: LogbookService.certificatesList
+                typed: LogbookService.certificatesList
             ).effect(.read),
             c(
                 "certificates.delete", "Delete a certificate", [P.certificateID],
-                result: LogbookSchemas.certificateDeleted, use: LogbookService.certificatesDelete
+                result: LogbookSchemas.certificateDeleted, typed: LogbookService.certificatesDelete
             ).effect(.destructive),
 
             c(
                 "airports.search", "Find airports by ICAO/IATA code or name",
                 [P.query, P.airportLimit], result: LogbookSchemas.airports, example: "assistantctl logbook.airports.search query=brno",
-                use: LogbookService.airportsSearch
+                typed: LogbookService.airportsSearch
             ).effect(.read),
             c(
                 "airports.add", "Add a private strip or correct an airport",
                 [P.icao, P.airportName, P.latitude, P.longitude, P.elevation, P.airportTZ, P.iata], result: LogbookSchemas.airport,
-                use: LogbookService.airportsAdd
+                typed: LogbookService.airportsAdd
             ).effect(.write),
 
             c(
@@ -220,7 +220,7 @@ enum LogbookManifest {
                             .init("days_left", "DAYS"), .init("reference", "REFERENCE", optional: true),
                         ],
                         highlights: [.init("status", is: "lapsed", .red), .init("status", is: "expiring_soon", .yellow)])),
-            c("medical", "Medical certificate validity (Part-MED MED.A.045)", [P.at], result: LogbookSchemas.medical, use: LogbookService.medical)
+            c("medical", "Medical certificate validity (Part-MED MED.A.045)", [P.at], result: LogbookSchemas.medical, typed: LogbookService.medical)
                 .effect(.read),
             c(
                 "night", "Night time, night takeoff and night landing for a leg",

@@ -13,15 +13,6 @@ struct Airport: Sendable, Hashable {
     var elevationFeet: Int
     var timeZone: String
     var userDefined: Bool
-
-    var json: JSONValue {
-        [
-            "icao": .string(icao), "iata": iata.map(JSONValue.string) ?? .null, "name": .string(name),
-            "city": city.map(JSONValue.string) ?? .null, "country": country.map(JSONValue.string) ?? .null,
-            "latitude": .double(latitude), "longitude": .double(longitude), "elevation_ft": .int(Int64(elevationFeet)),
-            "tz": .string(timeZone), "source": .string(userDefined ? "user" : "bundled"),
-        ]
-    }
 }
 
 /// The bundled airport table, compiled into the binary (`AirportTable.swift`, generated from the

@@ -16,21 +16,18 @@ extension LogbookService: DayContributing {
                     detail: Self.lapse(rule)))
         }
         let medical = try await medical(Params(["at": at]))
-        let newest = medical["medicals"]?.arrayValue?.first
-        if let current = medical["current"], current != .null, current["status"] == "expiring_soon" {
-            items.append(DayItem(kind: .warning, title: "Medical: \(current["name"]?.stringValue ?? "medical")", detail: Self.lapse(current)))
-        } else if let newest, medical["current"] == .null {
+        let current = medical.medicals.first { $0.status != .lapsed }
+        if let current, current.status == .expiringSoon {
+            items.append(DayItem(kind: .warning, title: "Medical: \(current.certificate.name)", detail: current.lapse))
+        } else if current == nil, let newest = medical.medicals.first {
             items.append(
                 DayItem(
-                    kind: .warning, title: "Medical: \(newest["name"]?.stringValue ?? "medical") has lapsed",
-                    detail: newest["valid_until"]?.stringValue.map { "valid until \($0)" }, overdue: true))
+                    kind: .warning, title: "Medical: \(newest.certificate.name) has lapsed",
+                    detail: newest.validUntil.map { "valid until \($0)" }, overdue: true))
         }
         let certificates = try await certificatesList(Params(["at": at]))
-        for certificate in certificates["certificates"]?.arrayValue ?? []
-        where certificate["kind"] != "medical" && certificate["status"] == "expiring_soon" {
-            items.append(
-                DayItem(
-                    kind: .warning, title: "Expires soon: \(certificate["name"]?.stringValue ?? "a certificate")", detail: Self.lapse(certificate)))
+        for certificate in certificates.certificates where certificate.certificate.kind != "medical" && certificate.status == .expiringSoon {
+            items.append(DayItem(kind: .warning, title: "Expires soon: \(certificate.certificate.name)", detail: certificate.lapse))
         }
         return items
     }

@@ -79,7 +79,10 @@ extension LogbookService {
         }
     }
 
-    func entryDelete(_ params: Params, kind: EntryKind?) async throws -> JSONValue {
+    func flightsDelete(_ params: Params) async throws -> EntryDeleted { try await entryDelete(params, kind: nil) }
+    func fstdDelete(_ params: Params) async throws -> EntryDeleted { try await entryDelete(params, kind: .fstd) }
+
+    func entryDelete(_ params: Params, kind: EntryKind?) async throws -> EntryDeleted {
         let id = try params[LogbookParams.entryID]
         let now = ISO8601.string(context.clock.now)
         return try await database.write { db in
@@ -87,7 +90,7 @@ extension LogbookService {
             if let kind, e.kind != kind { throw RPCError.notFound("FSTD session \(id) (entry \(id) is a flight)") }
             if e.deleted { throw RPCError.notFound("logbook entry \(id) (already deleted)") }
             try db.execute(sql: "UPDATE logbook_entries SET deleted_at = ? WHERE id = ?", arguments: [now, id])
-            return ["deleted": .int(id), "undo": .string("logbook.flights.restore id=\(id)")]
+            return EntryDeleted(deleted: id, undo: "logbook.flights.restore id=\(id)")
         }
     }
 
@@ -103,7 +106,7 @@ extension LogbookService {
         }
     }
 
-    func flightsPurge(_ params: Params) async throws -> JSONValue {
+    func flightsPurge(_ params: Params) async throws -> Purged {
         let id = params[LogbookParams.purgeID]
         return try await database.write { db in
             if let id {
@@ -112,7 +115,7 @@ extension LogbookService {
             } else {
                 try db.execute(sql: "DELETE FROM logbook_entries WHERE deleted_at IS NOT NULL")
             }
-            return ["purged": .count(db.changesCount)]
+            return Purged(purged: db.changesCount)
         }
     }
 

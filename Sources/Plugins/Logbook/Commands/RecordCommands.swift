@@ -92,20 +92,20 @@ extension LogbookService {
         }
     }
 
-    func aircraftDelete(_ params: Params) async throws -> JSONValue {
+    func aircraftDelete(_ params: Params) async throws -> Deleted<String> {
         let reg = Aircraft.normalized(try params[LogbookParams.someRegistration])
         return try await database.write { db in
             guard try Aircraft.find(db, reg) != nil else { throw RPCError.notFound("aircraft \(reg)") }
             let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM logbook_entries WHERE registration = ?", arguments: [reg]) ?? 0
             if used > 0 { throw LogbookError.aircraftInUse(reg, flights: used) }
             try db.execute(sql: "DELETE FROM logbook_aircraft WHERE registration = ?", arguments: [reg])
-            return ["deleted": .string(reg)]
+            return Deleted(deleted: reg)
         }
     }
 
     // MARK: Certificates
 
-    struct Certificate {
+    struct Certificate: Sendable {
         var id: Int64
         var kind: String
         var name: String
@@ -135,29 +135,9 @@ extension LogbookService {
                 medicalClass: medicalClass, examination: examination, birth: birth, singlePilotCATPassengers: singlePilotCAT)
             return (expiry ?? computed.validUntil, computed)
         }
-
-        func json(profile: Profile, at: Day) -> JSONValue {
-            let (until, computed) = validity(profile: profile)
-            var o: [String: JSONValue] = [
-                "id": .int(id), "kind": .string(kind), "name": .string(name), "medical_class": medicalClass.map(JSONValue.string) ?? .null,
-                "examination_date": .day(examination), "issue_date": .day(issue), "remarks": .string(remarks),
-                "valid_until": .day(until), "status": .string(ValidityStatus.of(validUntil: until, at: at).rawValue),
-                "days_left": until.map { .count($0.number - at.number) } ?? .null,
-            ]
-            if kind == "medical" {
-                o["single_pilot_cat_passengers"] = .bool(singlePilotCAT)
-                o["computed_valid_until"] = .day(computed?.validUntil)
-                o["expiry_overridden"] = .bool(expiry != nil)
-                o["age_at_examination"] = computed.map { .count($0.ageAtExamination) } ?? .null
-                o["rule"] = computed.map { .string($0.rule) } ?? .null
-            } else {
-                o["expiry_date"] = .day(expiry)
-            }
-            return .object(o)
-        }
     }
 
-    func certificatesAdd(_ params: Params) async throws -> JSONValue {
+    func certificatesAdd(_ params: Params) async throws -> CertificateResult {
         let kind = try params[LogbookParams.certificateKind]
         let medicalClass = params[LogbookParams.medicalClass]
         let exam = day(params, LogbookParams.examinationDate)
@@ -192,53 +172,50 @@ extension LogbookService {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_certificates WHERE id = ?", arguments: [db.lastInsertedRowID]) else {
                 throw RPCError.internalError("the certificate just stored cannot be read back")
             }
-            return Certificate(row: row).json(profile: profile, at: at)
+            return CertificateResult(certificate: Certificate(row: row), profile: profile, at: at)
         }
     }
 
-    func certificatesList(_ params: Params) async throws -> JSONValue {
+    func certificatesList(_ params: Params) async throws -> CertificateList {
         let at = day(params, LogbookParams.at) ?? today
         return try await database.read { db in
             let profile = try Profile.load(db)
             let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates ORDER BY kind, id").map {
-                Certificate(row: $0).json(profile: profile, at: at)
+                CertificateResult(certificate: Certificate(row: $0), profile: profile, at: at)
             }
-            return ["at": .day(at), "certificates": .array(list)]
+            return CertificateList(at: at, certificates: list)
         }
     }
 
-    func certificatesDelete(_ params: Params) async throws -> JSONValue {
+    func certificatesDelete(_ params: Params) async throws -> Deleted<Int64> {
         let id = try params[LogbookParams.certificateID]
         return try await database.write { db in
             try db.execute(sql: "DELETE FROM logbook_certificates WHERE id = ?", arguments: [id])
             guard db.changesCount > 0 else { throw RPCError.notFound("certificate \(id)") }
-            return ["deleted": .int(id)]
+            return Deleted(deleted: id)
         }
     }
 
-    func medical(_ params: Params) async throws -> JSONValue {
+    func medical(_ params: Params) async throws -> MedicalResult {
         let at = day(params, LogbookParams.at) ?? today
         return try await database.read { db in
             let profile = try Profile.load(db)
             let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates WHERE kind = 'medical' ORDER BY examination_date DESC")
-                .map { Certificate(row: $0).json(profile: profile, at: at) }
-            return [
-                "at": .day(at), "date_of_birth": .day(profile.dateOfBirth), "medicals": .array(list),
-                "current": list.first { $0["status"]?.stringValue != "lapsed" } ?? .null,
-            ]
+                .map { CertificateResult(certificate: Certificate(row: $0), profile: profile, at: at) }
+            return MedicalResult(at: at, dateOfBirth: profile.dateOfBirth, medicals: list)
         }
     }
 
     // MARK: Airports
 
-    func airportsSearch(_ params: Params) async throws -> JSONValue {
+    func airportsSearch(_ params: Params) async throws -> AirportList {
         let query = try params[LogbookParams.query]
         let limit = Int(params[LogbookParams.airportLimit] ?? 20)
         let lookup = try await database.read { db in try AirportLookup.load(db) }
-        return ["airports": .array(lookup.search(query, limit: limit).map(\.json))]
+        return AirportList(airports: lookup.search(query, limit: limit))
     }
 
-    func airportsAdd(_ params: Params) async throws -> JSONValue {
+    func airportsAdd(_ params: Params) async throws -> Airport {
         let icao = try params[LogbookParams.icao].trimmingCharacters(in: .whitespaces).uppercased()
         guard (2...8).contains(icao.count), icao.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw RPCError.invalidParam("icao", "'\(icao)' must be 2 to 8 letters or digits")
@@ -262,6 +239,6 @@ extension LogbookService {
                     """,
                 arguments: [airport.icao, airport.iata, airport.name, airport.latitude, airport.longitude, airport.elevationFeet, airport.timeZone])
         }
-        return airport.json
+        return airport
     }
 }
