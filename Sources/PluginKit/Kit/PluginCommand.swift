@@ -41,6 +41,31 @@ public struct PluginCommand<Service: Sendable>: Sendable {
             })
     }
 
+    /// A service method that needs nothing from the call, with a typed result: `use: TasksService.categoriesList`.
+    public init<Result: CallResult>(
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
+        timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable () async throws -> Result
+    ) {
+        self.init(
+            name, summary, params: params, result: result, example: example, timeout: timeout,
+            typed: { service, _, _ in
+                try await method(service)()
+            })
+    }
+
+    /// A service method over the parameters and the call, with a typed result.
+    public init<Result: CallResult>(
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
+        timeout: Duration = .seconds(120),
+        use method: @escaping @Sendable (Service) -> @Sendable (Params, CallContext) async throws -> Result
+    ) {
+        self.init(
+            name, summary, params: params, result: result, example: example, timeout: timeout,
+            typed: { service, params, call in
+                try await method(service)(params, call)
+            })
+    }
+
     /// A service method that needs nothing from the call: `use: LogbookService.profileGet`.
     public init(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,

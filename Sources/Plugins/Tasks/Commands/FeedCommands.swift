@@ -83,25 +83,23 @@ extension TasksService {
         return items.count
     }
 
-    func feedsList() async throws -> JSONValue {
-        let rows = try await database.read { db -> [JSONValue] in
+    func feedsList() async throws -> FeedList {
+        let rows = try await database.read { db -> [FeedRow] in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT f.*, (SELECT COUNT(*) FROM tasks_items t WHERE t.source = 'feed:' || f.name) AS items FROM tasks_feeds f ORDER BY f.name
                     """
             ).map { row in
-                [
-                    "name": .string(row["name"]), "url": .string(row["display_url"]), "items": .count(row["items"]),
-                    "fetched_at": (row["fetched_at"] as Double?).map { .string(ISO8601.string(Date(timeIntervalSince1970: $0))) } ?? .null,
-                    "problem": (row["problem"] as String?).map(JSONValue.string) ?? .null,
-                ]
+                FeedRow(
+                    name: row["name"], url: row["display_url"], items: row["items"],
+                    fetchedAt: (row["fetched_at"] as Double?).map { ISO8601.string(Date(timeIntervalSince1970: $0)) }, problem: row["problem"])
             }
         }
-        return ["feeds": .array(rows)]
+        return FeedList(feeds: rows)
     }
 
-    func feedsRemove(_ params: Params) async throws -> JSONValue {
+    func feedsRemove(_ params: Params) async throws -> Removed {
         let name = try params[TasksParams.feed]
         let removed = try await database.write { db -> Bool in
             try db.execute(sql: "DELETE FROM tasks_feeds WHERE name = ?", arguments: [name])
@@ -111,26 +109,26 @@ extension TasksService {
         }
         guard removed else { throw RPCError.notFound("feed '\(name)'", data: ["name": .string(name)]) }
         for key in ["url", "username", "password"] { try await context.vault.delete("feeds/\(name)/\(key)") }
-        return ["removed": .string(name)]
+        return Removed(removed: name)
     }
 
-    func feedsRefresh(_ params: Params) async throws -> JSONValue {
+    func feedsRefresh(_ params: Params) async throws -> FeedRefreshList {
         let only = params[TasksParams.someFeed]
         let names = try await database.read { db in try String.fetchAll(db, sql: "SELECT name FROM tasks_feeds ORDER BY name") }
         if let only, !names.contains(only) { throw RPCError.notFound("feed '\(only)'", data: ["name": .string(only)]) }
-        var results: [JSONValue] = []
+        var results: [FeedRefreshed] = []
         for name in names where only == nil || only == name {
             results.append(await refreshFeed(name))
         }
-        if let only, let result = results.first, let problem = result["problem"]?.stringValue {
+        if let only, let result = results.first, let problem = result.problem {
             throw TasksError.feedUnreadable(only, problem)
         }
-        return ["feeds": .array(results)]
+        return FeedRefreshList(feeds: results)
     }
 
     /// One feed; a failure is recorded (and noticed once per flip), never thrown, so one broken
     /// feed does not stop the others.
-    func refreshFeed(_ name: String) async -> JSONValue {
+    func refreshFeed(_ name: String) async -> FeedRefreshed {
         do {
             let (etag, lastModified) = try await database.read { db in
                 let row = try Row.fetchOne(db, sql: "SELECT etag, last_modified FROM tasks_feeds WHERE name = ?", arguments: [name])
@@ -138,7 +136,7 @@ extension TasksService {
             }
             let outcome = try await fetcher(name).fetch(etag: etag, lastModified: lastModified)
             let count = try await store(feed: name, outcome, items: try await parse(feed: name, outcome))
-            return ["name": .string(name), "changed": .bool(count != nil), "items": count.map { .count($0) } ?? .null]
+            return FeedRefreshed(name: name, changed: count != nil, items: count, problem: nil)
         } catch {
             let message = ErrorText.sentence(error)
             let flipped =
@@ -151,7 +149,7 @@ extension TasksService {
                 _ = try? await context.notifier.post(
                     topic: TasksTopic.feedFailed, title: "Feed '\(name)' could not be read", body: message, severity: .warning)
             }
-            return ["name": .string(name), "changed": false, "problem": .string(message)]
+            return FeedRefreshed(name: name, changed: false, items: nil, problem: message)
         }
     }
 

@@ -145,20 +145,20 @@ extension TasksService {
     /// `tasks.agenda`'s default `limit`: a month of a busy calendar (about 20 000) fits.
     static let agendaLimit = 50_000
 
-    func categoriesList() async throws -> JSONValue {
-        let categories = try await database.read { db -> [JSONValue] in
+    func categoriesList() async throws -> CategoryList {
+        let categories = try await database.read { db -> [CategoryRow] in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT c.name, c.builtin, (SELECT COUNT(*) FROM tasks_items t WHERE t.category = c.name AND t.deleted_at IS NULL) AS n
                     FROM tasks_categories c ORDER BY c.builtin DESC, c.name
                     """
-            ).map { ["name": .string($0["name"]), "builtin": .bool($0["builtin"]), "tasks": .count($0["n"])] }
+            ).map { CategoryRow(name: $0["name"], builtin: $0["builtin"], tasks: $0["n"]) }
         }
-        return ["categories": .array(categories)]
+        return CategoryList(categories: categories)
     }
 
-    func categoriesAdd(_ params: Params) async throws -> JSONValue {
+    func categoriesAdd(_ params: Params) async throws -> CategoryAdded {
         let raw = try params[TasksParams.newCategory]
         let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
@@ -170,10 +170,10 @@ extension TasksService {
             }
             try db.execute(sql: "INSERT INTO tasks_categories(name, builtin) VALUES (?, 0)", arguments: [name])
         }
-        return ["name": .string(name)]
+        return CategoryAdded(name: name)
     }
 
-    func categoriesRemove(_ params: Params) async throws -> JSONValue {
+    func categoriesRemove(_ params: Params) async throws -> Removed {
         let name = try params[TasksParams.categoryName].lowercased()
         try await database.write { db in
             guard let builtin = try Bool.fetchOne(db, sql: "SELECT builtin FROM tasks_categories WHERE name = ?", arguments: [name]) else {
@@ -184,6 +184,6 @@ extension TasksService {
             if used > 0 { throw TasksError.categoryInUse(name, tasks: used) }
             try db.execute(sql: "DELETE FROM tasks_categories WHERE name = ?", arguments: [name])
         }
-        return ["removed": .string(name)]
+        return Removed(removed: name)
     }
 }
