@@ -51,10 +51,10 @@ enum TasksManifest {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
 
-    static func c(
+    static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120),
-        use method: @escaping @Sendable (TasksService) -> @Sendable (Params, CallContext) async throws -> JSONValue
+        use method: @escaping @Sendable (TasksService) -> @Sendable (Params, CallContext) async throws -> Result
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }

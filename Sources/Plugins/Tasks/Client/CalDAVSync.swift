@@ -11,9 +11,6 @@ struct CalDAVSync {
 
     struct Counts: Sendable {
         var pulled = 0, pushed = 0, deleted = 0, merged = 0, requests = 0
-        var json: JSONValue {
-            ["pulled": .count(pulled), "pushed": .count(pushed), "deleted": .count(deleted), "merged": .count(merged)]
-        }
     }
 
     struct Record: Sendable {

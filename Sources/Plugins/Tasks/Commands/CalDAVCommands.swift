@@ -20,7 +20,7 @@ extension TasksService {
             onReauthNeeded: { reason in try? await accounts.needsReauth(name, reason: reason) })
     }
 
-    func caldavAdd(_ params: Params) async throws -> JSONValue {
+    func caldavAdd(_ params: Params) async throws -> CalDAVAdded {
         let name = try params[TasksParams.newName]
         let urlText = try params[TasksParams.caldavURL]
         try UpstreamClient.checkBaseURL(
@@ -68,12 +68,9 @@ extension TasksService {
                     arguments: [name, c.href, c.name, c.components.joined(separator: ",")])
             }
         }
-        return [
-            "name": .string(name), "url": .string(urlText), "username": .string(username), "conflict": .string(conflict),
-            "todo_calendar": todo.map { .string($0.name) } ?? .null, "event_calendar": event.map { .string($0.name) } ?? .null,
-            "calendars": .array(
-                all.map { ["name": .string($0.name), "href": .string($0.href), "components": .array($0.components.map(JSONValue.string))] }),
-        ]
+        return CalDAVAdded(
+            name: name, url: urlText, username: username, conflict: conflict, todoCalendar: todo?.name, eventCalendar: event?.name,
+            calendars: all.map { CalendarRow(name: $0.name, href: $0.href, components: $0.components) })
     }
 
     func caldavList() async throws -> JSONValue {
@@ -96,7 +93,7 @@ extension TasksService {
         ]
     }
 
-    func caldavRemove(_ params: Params) async throws -> JSONValue {
+    func caldavRemove(_ params: Params) async throws -> Removed {
         let name = try params[TasksParams.account]
         try await context.accounts.remove(name)
         try await database.write { db in
@@ -105,32 +102,30 @@ extension TasksService {
             // Its items stay here as local tasks: removing an account loses nothing.
             try db.execute(sql: "UPDATE tasks_items SET source = 'local' WHERE source = ?", arguments: ["caldav:\(name)"])
         }
-        return ["removed": .string(name)]
+        return Removed(removed: name)
     }
 
-    func caldavSync(_ params: Params, call: CallContext) async throws -> JSONValue {
+    func caldavSync(_ params: Params, call: CallContext) async throws -> CalDAVSyncList {
         let gate: @Sendable () throws -> Void = { try call.committing() }
         if let name = params[TasksParams.someAccount] {
-            var result = try await sync(account: name, beforeChanging: gate)
-            result = result.merging(["name": .string(name)])
-            return ["accounts": [result]]
+            return CalDAVSyncList(accounts: [CalDAVSynced(name: name, counts: try await sync(account: name, beforeChanging: gate), error: nil)])
         }
-        var results: [JSONValue] = []
+        var results: [CalDAVSynced] = []
         for account in try await context.accounts.list() {
             do {
-                results.append(try await sync(account: account.name, beforeChanging: gate).merging(["name": .string(account.name)]))
+                results.append(CalDAVSynced(name: account.name, counts: try await sync(account: account.name, beforeChanging: gate), error: nil))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
                 // One account's failure is reported in its row and does not stop the others.
                 let sent = RPCError(sending: error)
-                results.append(["name": .string(account.name), "error": .string(sent.message), "code": .int(Int64(sent.code))])
+                results.append(CalDAVSynced(name: account.name, counts: nil, error: sent))
             }
         }
-        return ["accounts": .array(results)]
+        return CalDAVSyncList(accounts: results)
     }
 
-    func sync(account name: String, beforeChanging: @escaping @Sendable () throws -> Void = {}) async throws -> JSONValue {
+    func sync(account name: String, beforeChanging: @escaping @Sendable () throws -> Void = {}) async throws -> CalDAVSync.Counts {
         // One sync per account at a time: the job and `tasks.caldav.sync` racing on the same
         // calendar pushed objects twice and read back each other's etags (seen in tasks-bench).
         await syncLocks.acquire(name)
@@ -144,7 +139,7 @@ extension TasksService {
         }
     }
 
-    private func syncLocked(account name: String, beforeChanging: @escaping @Sendable () throws -> Void) async throws -> JSONValue {
+    private func syncLocked(account name: String, beforeChanging: @escaping @Sendable () throws -> Void) async throws -> CalDAVSync.Counts {
         let account = try await context.accounts.usable(name, param: "name")
         let all = try await context.accounts.list()
         let isDefault = account.isDefault || all.count == 1
@@ -154,7 +149,7 @@ extension TasksService {
         engine.beforeChanging = beforeChanging
         let counts = try await engine.run()
         context.logger.info("caldav sync", metadata: ["account": "\(name)", "requests": "\(counts.requests)"])
-        return counts.json.merging(["requests": .count(counts.requests)])
+        return counts
     }
 
     func runCalDAV() async throws {
@@ -165,14 +160,6 @@ extension TasksService {
                 context.logger.warning("caldav sync failed", metadata: ["account": "\(account.name)", "error": "\(ErrorText.sentence(error))"])
             }
         }
-    }
-}
-
-extension JSONValue {
-    func merging(_ other: [String: JSONValue]) -> JSONValue {
-        guard case .object(var o) = self else { return self }
-        for (k, v) in other { o[k] = v }
-        return .object(o)
     }
 }
 

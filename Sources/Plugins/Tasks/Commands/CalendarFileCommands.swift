@@ -4,7 +4,7 @@ import PluginKit
 
 /// tasks.export.ics and tasks.import.ics.
 extension TasksService {
-    func exportICS(_ params: Params) async throws -> JSONValue {
+    func exportICS(_ params: Params) async throws -> ICSExported {
         let path = try params[TasksParams.exportPath]
         try FileOutput.checkFolder(of: path, param: "path")
         let from = try params[TasksParams.exportFrom].map { s throws(RPCError) in try boundary(s, param: "from") }
@@ -47,15 +47,13 @@ extension TasksService {
         } catch let error as RPCError where error.code == RPCErrorCode.invalidParams {
             throw TasksError.file(path, error.message.replacingOccurrences(of: "Invalid params: 'path' ", with: ""))
         }
-        return [
-            "path": .string(path), "todos": .count(tasks.filter { $0.kind == .todo }.count),
-            "events": .count(tasks.filter { $0.kind == .event }.count), "bytes": .count(data.count),
-        ]
+        return ICSExported(
+            path: path, todos: tasks.filter { $0.kind == .todo }.count, events: tasks.filter { $0.kind == .event }.count, bytes: data.count)
     }
 
     /// Streams the file into one transaction: a task at a time, never the whole file in memory,
     /// and either all of it (with `skip_invalid`, all the good items) or nothing.
-    func importICS(_ params: Params, call: CallContext) async throws -> JSONValue {
+    func importICS(_ params: Params, call: CallContext) async throws -> ICSImported {
         let path = try params[TasksParams.importPath]
         let dryRun = params[TasksParams.dryRun] ?? false
         let skipInvalid = params[TasksParams.skipInvalid] ?? false
@@ -89,10 +87,8 @@ extension TasksService {
             }
         }
         await arm(outcome.arming)
-        return [
-            "path": .string(path), "dry_run": .bool(dryRun), "added": .count(outcome.added), "updated": .count(outcome.updated),
-            "unchanged": .count(outcome.unchanged), "skipped": .count(outcome.problemCount), "problems": .array(outcome.problems),
-            "todos": .count(outcome.todos), "events": .count(outcome.events),
-        ]
+        return ICSImported(
+            path: path, dryRun: dryRun, added: outcome.added, updated: outcome.updated, unchanged: outcome.unchanged,
+            skipped: outcome.problemCount, problems: outcome.problems, todos: outcome.todos, events: outcome.events)
     }
 }

@@ -103,7 +103,7 @@ extension TasksService {
         t.overrides[wall.text] = o
     }
 
-    func delete(_ params: Params) async throws -> JSONValue {
+    func delete(_ params: Params) async throws -> TaskDeleted {
         let id = try await taskID(try params[TasksParams.id])
         let now = self.now
         if let occurrenceText = params[TasksParams.occurrence] {
@@ -119,7 +119,8 @@ extension TasksService {
                 return (wall, t.zone)
             }
             await armReminders(taskID: id)
-            return ["deleted": .string(id), "occurrence": TaskJSON.occurrenceText(wall.0, zone: wall.1)]
+            let occurrence = wall.0.isDate ? wall.0.text : TimeInput.utcString(wall.1.instant(wall.0))
+            return TaskDeleted(deleted: id, occurrence: occurrence, withSubtasks: [])
         }
         let removed = try await database.write { db in
             _ = try Self.editable(db, id)
@@ -139,7 +140,7 @@ extension TasksService {
             return ids
         }
         for i in removed { await disarmReminders(taskID: i) }
-        return ["deleted": .string(id), "with_subtasks": .array(removed.dropFirst().map(JSONValue.string))]
+        return TaskDeleted(deleted: id, occurrence: nil, withSubtasks: Array(removed.dropFirst()))
     }
 
     func restore(_ params: Params) async throws -> TaskRow {

@@ -282,7 +282,7 @@ extension TasksService {
         return name.isEmpty ? "task" : name
     }
 
-    func snooze(_ params: Params) async throws -> JSONValue {
+    func snooze(_ params: Params) async throws -> Snoozed {
         let id = try await taskID(try params[TasksParams.id])
         let minutes = try params[TasksParams.minutes]
         let now = self.now
@@ -310,7 +310,7 @@ extension TasksService {
         if let next = try await nextFire(task, from: now) {
             await context.scheduler.fire(at: next, id: Self.oneShotID(id)) { [self] in try await self.fireReminders(taskID: id) }
         }
-        return ["id": .string(id), "remind_at": .string(ISO8601.string(at))]
+        return Snoozed(id: id, remindAt: ISO8601.string(at))
     }
 
     // MARK: digest

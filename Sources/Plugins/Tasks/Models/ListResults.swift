@@ -70,3 +70,123 @@ struct FeedRefreshed: Encodable, Sendable {
 struct FeedRefreshList: Encodable, CallResult {
     let feeds: [FeedRefreshed]
 }
+
+/// `tasks.delete`: the task and its sub-tasks, or one occurrence of a repeating one.
+struct TaskDeleted: Encodable, CallResult {
+    let deleted: String
+    /// The occurrence left out (an instant in UTC, or a date for all-day), when one was.
+    let occurrence: String?
+    let withSubtasks: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case deleted, occurrence
+        case withSubtasks = "with_subtasks"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(deleted, forKey: .deleted)
+        if let occurrence { try o.encode(occurrence, forKey: .occurrence) } else { try o.encode(withSubtasks, forKey: .withSubtasks) }
+    }
+}
+
+struct Snoozed: Encodable, CallResult {
+    let id: String
+    let remindAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case remindAt = "remind_at"
+    }
+}
+
+struct ICSExported: Encodable, CallResult {
+    let path: String
+    let todos: Int
+    let events: Int
+    let bytes: Int
+}
+
+/// `tasks.import.ics`: what was (or, in a dry run, would be) added, updated and left alone, and
+/// the first problems (each the item and why, as the calendar reader words it).
+struct ICSImported: Encodable, CallResult {
+    let path: String
+    let dryRun: Bool
+    let added: Int
+    let updated: Int
+    let unchanged: Int
+    let skipped: Int
+    let problems: [JSONValue]
+    let todos: Int
+    let events: Int
+
+    enum CodingKeys: String, CodingKey {
+        case path, added, updated, unchanged, skipped, problems, todos, events
+        case dryRun = "dry_run"
+    }
+}
+
+struct CalendarRow: Encodable, Sendable {
+    let name: String
+    let href: String
+    let components: [String]
+}
+
+/// `tasks.caldav.add`: the account as saved, the calendars chosen for to-dos and events (null
+/// when the server has none of that kind) and every calendar the server offered.
+struct CalDAVAdded: Encodable, CallResult {
+    let name: String
+    let url: String
+    let username: String
+    let conflict: String
+    let todoCalendar: String?
+    let eventCalendar: String?
+    let calendars: [CalendarRow]
+
+    enum CodingKeys: String, CodingKey {
+        case name, url, username, conflict, calendars
+        case todoCalendar = "todo_calendar"
+        case eventCalendar = "event_calendar"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(name, forKey: .name)
+        try o.encode(url, forKey: .url)
+        try o.encode(username, forKey: .username)
+        try o.encode(conflict, forKey: .conflict)
+        try o.encode(todoCalendar, forKey: .todoCalendar)
+        try o.encode(eventCalendar, forKey: .eventCalendar)
+        try o.encode(calendars, forKey: .calendars)
+    }
+}
+
+/// One account's sync: what moved each way and how many requests it took, or why it failed
+/// (one account's failure does not stop the others).
+struct CalDAVSynced: Encodable, Sendable {
+    let name: String
+    let counts: CalDAVSync.Counts?
+    let error: RPCError?
+
+    enum CodingKeys: String, CodingKey { case name, pulled, pushed, deleted, merged, requests, error, code }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(name, forKey: .name)
+        if let counts {
+            try o.encode(counts.pulled, forKey: .pulled)
+            try o.encode(counts.pushed, forKey: .pushed)
+            try o.encode(counts.deleted, forKey: .deleted)
+            try o.encode(counts.merged, forKey: .merged)
+            try o.encode(counts.requests, forKey: .requests)
+        }
+        if let error {
+            try o.encode(error.message, forKey: .error)
+            try o.encode(error.code, forKey: .code)
+        }
+    }
+}
+
+struct CalDAVSyncList: Encodable, CallResult {
+    let accounts: [CalDAVSynced]
+}
