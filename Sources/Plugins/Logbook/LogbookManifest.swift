@@ -196,21 +196,21 @@ enum LogbookManifest {
                 "totals", "EASA column totals for a period, with starting totals, groups and paper-style page totals",
                 P.dateRange + [P.groupBy, P.pageSize, P.page], result: LogbookSchemas.totalsReport,
                 example: "assistantctl logbook.totals group_by=year",
-                use: LogbookService.totals
+                typed: LogbookService.totals
             ).effect(.read).checking(.ordered(P.fromDate, P.toDate))
                 .view(ResultView(fields: Self.totalsFields("period", "This period") + Self.totalsFields("grand_total", "Grand total"))),
             c(
                 "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", ColumnTotals.names.map(P.starting),
                 result: LogbookSchemas.starting, example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
-                use: LogbookService.startingTotalsSet
+                typed: LogbookService.startingTotalsSet
             ).effect(.write),
             c(
                 "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", [P.at], result: LogbookSchemas.limits,
-                use: LogbookService.limits
+                typed: LogbookService.limits
             ).effect(.read),
             c(
                 "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", [P.at], result: LogbookSchemas.currency,
-                use: LogbookService.currency
+                typed: LogbookService.currency
             ).effect(.read)
                 .view(
                     ResultView(
@@ -225,7 +225,7 @@ enum LogbookManifest {
             c(
                 "night", "Night time, night takeoff and night landing for a leg",
                 [P.legDep, P.legArr, P.legOut, P.legIn, P.legOff, P.legOn, P.criterion], result: LogbookSchemas.night,
-                example: "assistantctl logbook.night dep=LKPR arr=EGLL out=2026-01-15T15:00:00Z in=2026-01-15T17:05:00Z", use: LogbookService.night
+                example: "assistantctl logbook.night dep=LKPR arr=EGLL out=2026-01-15T15:00:00Z in=2026-01-15T17:05:00Z", typed: LogbookService.night
             ).effect(.read),
 
             c(

@@ -9,11 +9,9 @@ extension LogbookService: DayContributing {
         let at: JSONValue = .string(query.date.description)
         var items: [DayItem] = []
         let currency = try await currency(Params(["at": at]))
-        for rule in currency["items"]?.arrayValue ?? [] where rule["status"] == "expiring_soon" {
-            items.append(
-                DayItem(
-                    kind: .warning, title: "Recency: \(rule["rule"]?.stringValue ?? "?") (\(rule["group"]?.stringValue ?? "?"))",
-                    detail: Self.lapse(rule)))
+        for rule in currency.items where rule.status == .expiringSoon {
+            let lapse = rule.validUntil.map { "valid until \($0)" + (rule.daysLeft.map { " (\($0) days)" } ?? "") }
+            items.append(DayItem(kind: .warning, title: "Recency: \(rule.rule) (\(rule.group))", detail: lapse))
         }
         let medical = try await medical(Params(["at": at]))
         let current = medical.medicals.first { $0.status != .lapsed }
@@ -30,11 +28,5 @@ extension LogbookService: DayContributing {
             items.append(DayItem(kind: .warning, title: "Expires soon: \(certificate.certificate.name)", detail: certificate.lapse))
         }
         return items
-    }
-
-    /// "valid until 2026-12-20 (25 days)".
-    static func lapse(_ row: JSONValue) -> String? {
-        guard let until = row["valid_until"]?.stringValue ?? row["lapses_on"]?.stringValue else { return nil }
-        return "valid until \(until)" + (row["days_left"]?.intValue.map { " (\($0) days)" } ?? "")
     }
 }

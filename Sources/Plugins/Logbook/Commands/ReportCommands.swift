@@ -2,24 +2,19 @@ import PluginKit
 
 /// Totals, limits, recency and night.
 extension LogbookService {
-    func totals(_ params: Params) async throws -> JSONValue {
+    func totals(_ params: Params) async throws -> TotalsResult {
         let from = day(params, LogbookParams.fromDate)
         let to = day(params, LogbookParams.toDate)
         let pageSize = params[LogbookParams.pageSize].map(Int.init)
         let page = params[LogbookParams.page].map(Int.init)
         if page != nil && pageSize == nil { throw RPCError.invalidParam("page", "needs page_size too") }
         return try await database.read { db in
-            var result = try TotalsReport.build(db, from: from, to: to, groupBy: params[LogbookParams.groupBy]).objectValue!
+            var result = try TotalsReport.build(db, from: from, to: to, groupBy: params[LogbookParams.groupBy])
             if let pageSize {
                 let starting = from == nil ? try ColumnTotals.loadStarting(db) : ColumnTotals()
-                let p = try TotalsReport.page(db, from: from, to: to, pageSize: pageSize, number: page, starting: starting)
-                result["page"] = [
-                    "page": .count(p.number), "pages": .count(p.count), "lines": .count(p.entries.count),
-                    "first_date": .day(p.entries.first?.date), "last_date": .day(p.entries.last?.date),
-                    "this_page": p.thisPage.json, "brought_forward": p.broughtForward.json, "total": p.total.json,
-                ]
+                result.page = TotalsPage(page: try TotalsReport.page(db, from: from, to: to, pageSize: pageSize, number: page, starting: starting))
             }
-            return .object(result)
+            return result
         }
     }
 
@@ -34,7 +29,7 @@ extension LogbookService {
         ).map(Entry.init(row:))
     }
 
-    func startingTotalsSet(_ params: Params) async throws -> JSONValue {
+    func startingTotalsSet(_ params: Params) async throws -> StartingTotals {
         var values: [(String, Int)] = []
         for name in ColumnTotals.names {
             let key = LogbookParams.starting(name)
@@ -52,16 +47,16 @@ extension LogbookService {
             for (name, v) in given {
                 try db.execute(sql: "INSERT INTO logbook_starting_totals (column, value) VALUES (?, ?)", arguments: [name, v])
             }
-            return ["starting": try ColumnTotals.loadStarting(db).json]
+            return StartingTotals(starting: try ColumnTotals.loadStarting(db))
         }
     }
 
-    func limits(_ params: Params) async throws -> JSONValue {
+    func limits(_ params: Params) async throws -> LimitsResult {
         let at = day(params, LogbookParams.at) ?? today
         return try await database.read { db in try FlightTimeLimits.report(db, at: at) }
     }
 
-    func currency(_ params: Params) async throws -> JSONValue {
+    func currency(_ params: Params) async throws -> CurrencyResult {
         let at = day(params, LogbookParams.at) ?? today
         return try await database.read { db in
             let profile = try Profile.load(db)
@@ -126,7 +121,7 @@ extension LogbookService {
         return flights
     }
 
-    func night(_ params: Params) async throws -> JSONValue {
+    func night(_ params: Params) async throws -> NightLeg {
         typealias P = LogbookParams
         func t(_ text: String?, _ name: String) throws(RPCError) -> UTCMinute? {
             guard let text else { return nil }
@@ -147,10 +142,8 @@ extension LogbookService {
         let arr = try lookup.require(try params[P.legArr], field: P.legArr.name)
         let criterion = params[P.criterion].flatMap(NightCriterion.init(rawValue:)) ?? profile.nightCriterion
         let r = NightCalculator.compute(dep: dep, arr: arr, out: out, in: inAt, off: off, on: on, criterion: criterion)
-        return [
-            "dep": .string(dep.icao), "arr": .string(arr.icao), "criterion": .string(criterion.rawValue),
-            "block_min": .count(inAt.value - out.value), "night_min": .count(r.nightMinutes),
-            "night_takeoff": .bool(r.nightTakeoff), "night_landing": .bool(r.nightLanding),
-        ]
+        return NightLeg(
+            dep: dep.icao, arr: arr.icao, criterion: criterion.rawValue, blockMinutes: inAt.value - out.value, nightMinutes: r.nightMinutes,
+            nightTakeoff: r.nightTakeoff, nightLanding: r.nightLanding)
     }
 }

@@ -36,10 +36,9 @@ extension LogbookService {
                 expiring("certificate/\(c.id)", topic: LogbookTopic.certificateExpiring, what: c.name, until: c.validity(profile: profile).until)
             }
             let currency = CurrencyReport.build(flights: try Self.recencyFlights(db, at: at, profile: profile), profile: profile, at: at)
-            for item in currency["items"]?.arrayValue ?? [] {
-                guard let rule = item["rule"]?.stringValue, let group = item["group"]?.stringValue,
-                    let until = item["valid_until"]?.stringValue.flatMap({ Day($0) })
-                else { continue }
+            for item in currency.items {
+                guard let until = item.validUntil else { continue }
+                let (rule, group) = (item.rule, item.group)
                 let names = ["passengers": "Passenger recency", "night_passengers": "Night passenger recency", "lapl_recency": "LAPL recency"]
                 expiring("currency/\(rule)/\(group)", topic: LogbookTopic.currencyExpiring, what: "\(names[rule] ?? rule) (\(group))", until: until)
             }

@@ -43,11 +43,11 @@ struct RecencyFlight: Sendable {
 }
 
 enum CurrencyReport {
-    static func build(flights: [RecencyFlight], profile: Profile, at: Day) -> JSONValue {
+    static func build(flights: [RecencyFlight], profile: Profile, at: Day) -> CurrencyResult {
         let relevant = flights.filter { $0.day <= at }.sorted { $0.day > $1.day }
         var groups: [String: [RecencyFlight]] = [:]
         for f in relevant { groups[f.group, default: []].append(f) }
-        var items: [JSONValue] = []
+        var items: [CurrencyItem] = []
         for (group, list) in groups.sorted(by: { $0.key < $1.key }) {
             let to = list.map { CurrencyRules.Event(day: $0.day, amount: $0.takeoffs) }
             let ldg = list.map { CurrencyRules.Event(day: $0.day, amount: $0.landings) }
@@ -62,15 +62,13 @@ enum CurrencyReport {
                     rule: "passengers", group: group, reference: "FCL.060(b)(1)",
                     requirement: "3 takeoffs and 3 landings within 90 days in \(group)", validUntil: passengerUntil, at: at,
                     progress: [
-                        "takeoffs": .count(CurrencyRules.sum(to, since: since)), "landings": .count(CurrencyRules.sum(ldg, since: since)),
-                        "required": .count(3),
+                        "takeoffs": CurrencyRules.sum(to, since: since), "landings": CurrencyRules.sum(ldg, since: since), "required": 3,
                     ]))
 
             let nto = list.map { CurrencyRules.Event(day: $0.day, amount: $0.nightTakeoffs) }
             let nldg = list.map { CurrencyRules.Event(day: $0.day, amount: $0.nightLandings) }
-            let nightProgress: [String: JSONValue] = [
-                "night_takeoffs": .count(CurrencyRules.sum(nto, since: since)),
-                "night_landings": .count(CurrencyRules.sum(nldg, since: since)), "required": .count(1),
+            let nightProgress = [
+                "night_takeoffs": CurrencyRules.sum(nto, since: since), "night_landings": CurrencyRules.sum(nldg, since: since), "required": 1,
             ]
             if profile.instrumentRating {
                 items.append(
@@ -108,23 +106,19 @@ enum CurrencyReport {
                     requirement: "12 hours as PIC and 12 takeoffs and landings within 24 months",
                     validUntil: parts.contains(where: { $0 == nil }) ? nil : parts.compactMap { $0 }.min(), at: at,
                     progress: [
-                        "pic_min": .count(CurrencyRules.sum(pic, since: since)), "takeoffs": .count(CurrencyRules.sum(to, since: since)),
-                        "landings": .count(CurrencyRules.sum(ldg, since: since)), "required_pic_min": 720, "required": .count(12),
+                        "pic_min": CurrencyRules.sum(pic, since: since), "takeoffs": CurrencyRules.sum(to, since: since),
+                        "landings": CurrencyRules.sum(ldg, since: since), "required_pic_min": 720, "required": 12,
                     ]))
         }
-        return ["at": .day(at), "items": .array(items)]
+        return CurrencyResult(at: at, items: items)
     }
 
     static func item(
-        rule: String, group: String, reference: String, requirement: String, validUntil: Day?, at: Day,
-        progress: [String: JSONValue], status: ValidityStatus? = nil
-    ) -> JSONValue {
-        let status = status ?? ValidityStatus.of(validUntil: validUntil, at: at)
-        return [
-            "rule": .string(rule), "group": .string(group), "reference": .string(reference),
-            "requirement": .string(requirement), "status": .string(status.rawValue), "valid_until": .day(validUntil),
-            "lapses_on": .day(validUntil?.adding(days: 1)),
-            "days_left": validUntil.map { .count($0.number - at.number) } ?? .null, "window": .object(progress),
-        ]
+        rule: String, group: String, reference: String, requirement: String, validUntil: Day?, at: Day, progress: [String: Int],
+        status: ValidityStatus? = nil
+    ) -> CurrencyItem {
+        CurrencyItem(
+            rule: rule, group: group, reference: reference, requirement: requirement,
+            status: status ?? ValidityStatus.of(validUntil: validUntil, at: at), validUntil: validUntil, at: at, window: progress)
     }
 }

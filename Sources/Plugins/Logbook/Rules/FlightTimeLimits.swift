@@ -55,25 +55,20 @@ enum FlightTimeLimits {
         return limits.enumerated().map { (i, l) in (l, row[i] as Int, dutyRecorded > 0) }
     }
 
-    static func report(_ db: Database, at: Day) throws -> JSONValue {
-        var items: [JSONValue] = []
-        for (limit, used, dutyRecorded) in try evaluate(db, at: at) {
-            let status: String
-            if limit.duty && !dutyRecorded {
-                status = "not_recorded"
-            } else if used > limit.limitMinutes {
-                status = "exceeded"
-            } else if Double(used) >= approachingFraction * Double(limit.limitMinutes) {
-                status = "approaching"
-            } else {
-                status = "ok"
-            }
-            items.append([
-                "id": .string(limit.id), "limit": .string(limit.what), "reference": .string(limit.reference),
-                "from": .day(limit.from), "to": .day(at), "used_min": .count(used), "limit_min": .count(limit.limitMinutes),
-                "remaining_min": .count(max(0, limit.limitMinutes - used)), "status": .string(status),
-            ])
+    static func report(_ db: Database, at: Day) throws -> LimitsResult {
+        let items = try evaluate(db, at: at).map { limit, used, dutyRecorded in
+            let status: LimitItem.Status =
+                if limit.duty && !dutyRecorded {
+                    .notRecorded
+                } else if used > limit.limitMinutes {
+                    .exceeded
+                } else if Double(used) >= approachingFraction * Double(limit.limitMinutes) {
+                    .approaching
+                } else {
+                    .ok
+                }
+            return LimitItem(limit: limit, at: at, used: used, status: status)
         }
-        return ["at": .day(at), "items": .array(items)]
+        return LimitsResult(at: at, items: items)
     }
 }

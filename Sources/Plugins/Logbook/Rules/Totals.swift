@@ -30,10 +30,6 @@ struct ColumnTotals: Sendable, Equatable {
         return r
     }
 
-    var json: JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: ColumnTotals.names.map { ($0, JSONValue.count(self[$0])) }))
-    }
-
     /// SELECT expressions producing `names` in order, over `TotalsReport.source` aliased `e`.
     static let sqlSums: String = {
         var parts = [
@@ -116,23 +112,14 @@ enum TotalsReport {
         return ColumnTotals(row: try Row.fetchOne(db, sql: "SELECT \(ColumnTotals.sqlSums) FROM (\(source)) e", arguments: arguments)!)
     }
 
-    static func build(_ db: Database, from: Day?, to: Day?, groupBy: String?) throws -> JSONValue {
+    static func build(_ db: Database, from: Day?, to: Day?, groupBy: String?) throws -> TotalsResult {
         let (source, arguments) = source(from: from, to: to)
         let period = try sums(db, from: from, to: to)
         let starting = try ColumnTotals.loadStarting(db)
-        var result: [String: JSONValue] = [
-            "from_date": .day(from), "to_date": .day(to), "period": period.json, "starting": starting.json,
-        ]
-        // Starting totals belong before the first entry: they join the grand total unless the
-        // period starts later than the logbook.
-        result["grand_total"] = from == nil ? (period + starting).json : .null
-
+        var groups: [TotalsGroup] = []
         if let groupBy {
             if groupBy == "function" {
-                result["groups"] = .array(
-                    TimeColumn.functions.map { c in
-                        ["key": .string(c.name), "minutes": .count(period[c.column])]
-                    })
+                groups = TimeColumn.functions.map { c in TotalsGroup(key: c.name, minutes: period[c.column], totals: nil) }
             } else {
                 let key: String =
                     switch groupBy {
@@ -149,16 +136,14 @@ enum TotalsReport {
                         LEFT JOIN logbook_aircraft a ON a.registration = e.reg_key
                         GROUP BY group_key HAVING SUM(e.entries) > 0 ORDER BY group_key
                         """, arguments: arguments)
-                result["groups"] = .array(
-                    rows.map { row in
-                        var o = ColumnTotals(row: row, offset: 1).json.objectValue!
-                        o["key"] = .string(row["group_key"] ?? "")
-                        return .object(o)
-                    })
+                groups = rows.map { row in TotalsGroup(key: row["group_key"] ?? "", minutes: nil, totals: ColumnTotals(row: row, offset: 1)) }
             }
-            result["group_by"] = .string(groupBy)
         }
-        return .object(result)
+        // Starting totals belong before the first entry: they join the grand total unless the
+        // period starts later than the logbook.
+        return TotalsResult(
+            from: from, to: to, period: period, starting: starting, grandTotal: from == nil ? period + starting : nil, groupBy: groupBy,
+            groups: groups)
     }
 
     struct Page {
