@@ -45,10 +45,10 @@ enum LogbookManifest {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
 
-    static func c(
+    static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120),
-        use method: @escaping @Sendable (LogbookService) -> @Sendable (Params, CallContext) async throws -> JSONValue
+        use method: @escaping @Sendable (LogbookService) -> @Sendable (Params, CallContext) async throws -> Result
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
@@ -238,18 +238,18 @@ enum LogbookManifest {
                 "export", "Export the native CSV or an EASA-layout PDF",
                 [P.exportPath, P.exportFormat] + P.dateRange, result: LogbookSchemas.exported,
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
-                timeout: .seconds(600), use: LogbookService.export
+                timeout: .seconds(600), typed: LogbookService.export
             ).effect(.write).checking(.ordered(P.fromDate, P.toDate)),
             c(
                 "chart", "Draw flight time by month or by aircraft, or night and IFR time by month, as a PNG or PDF",
                 [P.chartKind, P.chartFrom, P.chartTo, P.chartPath], result: LogbookSchemas.chart,
-                example: "assistantctl logbook.chart kind=hours_by_month path=hours.png", timeout: .seconds(120), use: LogbookService.chart
+                example: "assistantctl logbook.chart kind=hours_by_month path=hours.png", timeout: .seconds(120), typed: LogbookService.chart
             ).effect(.write).checking(.ordered(P.chartFrom, P.chartTo)),
             c(
                 "report.mail", "Mail the logbook as an EASA PDF",
                 [P.mailTo] + P.dateRange, result: LogbookSchemas.mailed,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
-                use: LogbookService.reportMail
+                typed: LogbookService.reportMail
             ).effect(.destructive).checking(.ordered(P.fromDate, P.toDate)),
         ]
     }

@@ -15,7 +15,7 @@ extension LogbookService {
     /// Streams the file into one transaction, a batch of rows at a time: all of it (with
     /// `skip_invalid`, all the good rows) or nothing. A dry run does the same and rolls back, so
     /// what it reports is exactly what the import would do.
-    func importFile(_ params: Params, call: CallContext) async throws -> JSONValue {
+    func importFile(_ params: Params, call: CallContext) async throws -> ImportResult {
         let path = try params[LogbookParams.importPath]
         let dryRun = params[LogbookParams.dryRun] ?? false
         let skipInvalid = params[LogbookParams.skipInvalid] ?? false
@@ -40,19 +40,11 @@ extension LogbookService {
             guard let outcome else { throw RPCError.internalError("the import ended without an outcome") }
             return outcome
         }
-        var report: [String: JSONValue] = [
-            "format": .string(outcome.format.rawValue), "path": .string(path), "dry_run": .bool(dryRun),
-            "rows_read": .count(outcome.rowsRead), "duplicates": .count(outcome.duplicates), "bad_rows": .array(outcome.badRows),
-            "bad_row_count": .count(outcome.badRowCount), "aircraft_created": .array(outcome.aircraftCreated.map(JSONValue.string)),
-        ]
-        if dryRun {
-            report["would_import"] = .count(outcome.imported)
-            report["imported"] = 0
-            report["sample"] = .array(outcome.sample.map(\.json))
-        } else {
-            report["imported"] = .count(outcome.imported)
-        }
-        return .object(report)
+        return ImportResult(
+            format: outcome.format.rawValue, path: path, dryRun: dryRun, rowsRead: outcome.rowsRead, duplicates: outcome.duplicates,
+            badRows: outcome.badRows, badRowCount: outcome.badRowCount, aircraftCreated: outcome.aircraftCreated,
+            imported: dryRun ? 0 : outcome.imported, wouldImport: dryRun ? outcome.imported : nil,
+            sample: dryRun ? outcome.sample.map(\.json) : nil)
     }
 
     /// The file's rows into the logbook, inside the caller's transaction.
@@ -140,7 +132,7 @@ extension LogbookService {
         }
     }
 
-    func export(_ params: Params) async throws -> JSONValue {
+    func export(_ params: Params) async throws -> ExportResult {
         let path = try params[LogbookParams.exportPath]
         let format = try params[LogbookParams.exportFormat]
         let directory = (path as NSString).deletingLastPathComponent
@@ -159,10 +151,10 @@ extension LogbookService {
             } catch let error as RPCError {
                 throw LogbookError.file(path, error.message.replacingOccurrences(of: "Invalid params: 'path' ", with: ""))
             }
-            return ["path": .string(path), "format": "csv", "entries": .count(data.entries.count)]
+            return ExportResult(path: path, format: "csv", entries: data.entries.count, pages: nil)
         default:
             let pages = try await pdf(data, to: path)
-            return ["path": .string(path), "format": "pdf", "entries": .count(data.entries.count), "pages": .count(pages)]
+            return ExportResult(path: path, format: "pdf", entries: data.entries.count, pages: pages)
         }
     }
 
@@ -174,7 +166,7 @@ extension LogbookService {
         return try await runBlocking { try renderer.write(entries: data.entries, starting: data.starting, to: path) }
     }
 
-    func reportMail(_ params: Params) async throws -> JSONValue {
+    func reportMail(_ params: Params) async throws -> ReportMailed {
         let to = try params[LogbookParams.mailTo].trimmingCharacters(in: .whitespaces)
         let parts = to.split(separator: "@")
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !to.contains(where: { $0.isWhitespace || $0 == "," || $0 == "<" }) else {
@@ -199,6 +191,6 @@ extension LogbookService {
                 Flight time \(Minutes.hhmm(totals["total_min"])), PIC \(Minutes.hhmm(totals["pic_min"])), night \(Minutes.hhmm(totals["night_min"])), landings \(totals["landings_day"] + totals["landings_night"]).
                 """,
             attachments: [attachment], topic: LogbookTopic.report)
-        return ["to": .string(to), "entries": .count(data.entries.count), "pages": .count(pages)]
+        return ReportMailed(to: to, entries: data.entries.count, pages: pages)
     }
 }

@@ -79,7 +79,7 @@ enum LogbookChart: String, CaseIterable, Sendable {
 }
 
 extension LogbookService {
-    func chart(_ params: Params) async throws -> JSONValue {
+    func chart(_ params: Params) async throws -> ChartResult {
         let kind = LogbookChart(rawValue: try params[LogbookParams.chartKind]) ?? .hoursByMonth
         let path = try params[LogbookParams.chartPath]
         let format = try Picture.output(path)
@@ -102,9 +102,8 @@ extension LogbookService {
             }
         }
         let total = chart.series.first?.values.reduce(0, +) ?? 0
-        return [
-            "path": .string(path), "kind": .string(kind.rawValue), "format": .string(format.rawValue), "bytes": .count(bytes),
-            "bars": .count(chart.categories.count), "total_min": .count(Int((total * 60).rounded())),
-        ]
+        return ChartResult(
+            path: path, kind: kind.rawValue, format: format.rawValue, bytes: bytes, bars: chart.categories.count,
+            totalMinutes: Int((total * 60).rounded()))
     }
 }

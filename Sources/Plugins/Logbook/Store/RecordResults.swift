@@ -132,3 +132,60 @@ extension Airport: CallResult {}
 struct AirportList: Encodable, CallResult {
     let airports: [Airport]
 }
+
+/// `logbook.export`: the file written; `pages` for a PDF.
+struct ExportResult: Encodable, CallResult {
+    let path: String
+    let format: String
+    let entries: Int
+    let pages: Int?
+}
+
+/// `logbook.report.mail`: who was mailed the PDF, of how many entries and pages.
+struct ReportMailed: Encodable, CallResult {
+    let to: String
+    let entries: Int
+    let pages: Int
+}
+
+/// `logbook.chart`: the picture written and what it shows.
+struct ChartResult: Encodable, CallResult {
+    let path: String
+    let kind: String
+    let format: String
+    let bytes: Int
+    let bars: Int
+    let totalMinutes: Int
+
+    enum CodingKeys: String, CodingKey {
+        case path, kind, format, bytes, bars
+        case totalMinutes = "total_min"
+    }
+}
+
+/// `logbook.import`: what was (or, in a dry run, would be) imported, and the bad rows (the
+/// first 1 000, each its line, field and reason; all counted).
+struct ImportResult: Encodable, CallResult {
+    let format: String
+    let path: String
+    let dryRun: Bool
+    let rowsRead: Int
+    let duplicates: Int
+    let badRows: [JSONValue]
+    let badRowCount: Int
+    let aircraftCreated: [String]
+    let imported: Int
+    /// A dry run's count of what it would import, and a sample of it (entries as `flights.get` shows them).
+    let wouldImport: Int?
+    let sample: [JSONValue]?
+
+    enum CodingKeys: String, CodingKey {
+        case format, path, duplicates, imported, sample
+        case dryRun = "dry_run"
+        case rowsRead = "rows_read"
+        case badRows = "bad_rows"
+        case badRowCount = "bad_row_count"
+        case aircraftCreated = "aircraft_created"
+        case wouldImport = "would_import"
+    }
+}

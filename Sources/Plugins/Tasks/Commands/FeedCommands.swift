@@ -22,7 +22,7 @@ extension TasksService {
         return FeedFetcher(name: name, url: url, username: user, password: pass, clock: context.clock, timeout: context.httpTimeout)
     }
 
-    func feedsAdd(_ params: Params) async throws -> JSONValue {
+    func feedsAdd(_ params: Params) async throws -> FeedAdded {
         let name = try Self.checkName(try params[TasksParams.newName])
         let url = try FeedFetcher.check(try params[TasksParams.feedURL])
         let username = params[TasksParams.feedUsername]
@@ -42,7 +42,7 @@ extension TasksService {
             try db.execute(sql: "INSERT INTO tasks_feeds(name, display_url) VALUES (?, ?)", arguments: [name, FeedFetcher.displayURL(url)])
         }
         let count = try await store(feed: name, outcome, items: items)
-        return ["name": .string(name), "url": .string(FeedFetcher.displayURL(url)), "items": .count(count ?? 0)]
+        return FeedAdded(name: name, url: FeedFetcher.displayURL(url), items: count ?? 0)
     }
 
     /// The feed's items from a changed answer (nil when unchanged), ids namespaced by the feed.

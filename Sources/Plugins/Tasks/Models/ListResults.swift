@@ -190,3 +190,10 @@ struct CalDAVSynced: Encodable, Sendable {
 struct CalDAVSyncList: Encodable, CallResult {
     let accounts: [CalDAVSynced]
 }
+
+/// `tasks.feeds.add`: the feed (its address without credentials or tokens) and its items.
+struct FeedAdded: Encodable, CallResult {
+    let name: String
+    let url: String
+    let items: Int
+}
