@@ -23,24 +23,10 @@ enum LogbookManifest {
 
     typealias Command = PluginCommand<LogbookService>
 
-    static func c(
-        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (LogbookService) -> @Sendable (Params) async throws -> JSONValue
-    ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
-    }
-
     /// A typed result, written straight into the reply (`EntryPage`, `EntryResult`).
     static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), typed method: @escaping @Sendable (LogbookService) -> @Sendable (Params) async throws -> Result
-    ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
-    }
-
-    static func c(
-        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (LogbookService) -> @Sendable () async throws -> JSONValue
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
     }
@@ -51,13 +37,6 @@ enum LogbookManifest {
         use method: @escaping @Sendable (LogbookService) -> @Sendable (Params, CallContext) async throws -> Result
     ) -> Command {
         Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
-    }
-
-    static func c(
-        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), run: @escaping @Sendable (LogbookService, Params, CallContext) async throws -> JSONValue
-    ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, run: run)
     }
 
     /// The totals a pilot reads first, under a heading, from one member of `logbook.totals`.
