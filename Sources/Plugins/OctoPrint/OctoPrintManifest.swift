@@ -5,26 +5,26 @@ enum OctoPrintManifest {
     typealias Command = PluginCommand<OctoPrintService>
 
     static var custom: [Command] {
-        func c(
+        func c<Result: CallResult>(
             _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
             timeout: Duration = .seconds(120),
-            use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params) async throws -> JSONValue
+            use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params) async throws -> Result
         ) -> Command {
             Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
         }
-        func c(
+        func c<Result: CallResult>(
             _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
             timeout: Duration = .seconds(120),
-            use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params, CallContext) async throws -> JSONValue
+            use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params, CallContext) async throws -> Result
         ) -> Command {
             Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
         }
-        func c(
+        func c<Result: CallResult>(
             _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
             timeout: Duration = .seconds(120),
-            run: @escaping @Sendable (OctoPrintService, Params, CallContext) async throws -> JSONValue
+            run: @escaping @Sendable (OctoPrintService, Params, CallContext) async throws -> Result
         ) -> Command {
-            Command(name, summary, params: params, result: result, example: example, timeout: timeout, run: run)
+            Command(name, summary, params: params, result: result, example: example, timeout: timeout, typed: run)
         }
         typealias P = OctoPrintParams
         let connectionParams = P.connection
@@ -47,12 +47,12 @@ enum OctoPrintManifest {
                 run: { _, params, _ in
                     let found = try await Discovery.browse(
                         interface: params[P.interface], timeout: .milliseconds(Int64((params[P.listenTimeout] ?? 3) * 1000)))
-                    return ["printers": .array(found)]
+                    return JSONValue.object(["printers": .array(found)])
                 }
             ).effect(.read),
             c(
                 "printers.list", "The printers", [], result: OctoPrintSchemas.printers,
-                run: { octoprint, _, _ in ["printers": .array(try await octoprint.printers().map(\.json))] }
+                run: { octoprint, _, _ in PrinterList(printers: try await octoprint.printers()) }
             ).effect(.read)
                 .view(
                     ResultView(

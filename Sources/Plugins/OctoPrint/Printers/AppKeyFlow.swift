@@ -5,7 +5,7 @@ import PluginKit
 /// where to approve it, poll once a second as the protocol asks, and add the printer with the
 /// granted key.
 extension OctoPrintService {
-    func requestKey(_ params: Params, call: CallContext) async throws -> JSONValue {
+    func requestKey(_ params: Params, call: CallContext) async throws -> PrinterGranted {
         let name = try PrinterStore.validName(try params[OctoPrintParams.keyPrinter])
         let url = try PrinterStore.validURL(try params[OctoPrintParams.keyURL])
         if try await printers().contains(where: { $0.name == name }) { throw OctoPrintError.printerExists(name) }
@@ -40,7 +40,7 @@ extension OctoPrintService {
                 var saved = printer
                 saved.isDefault = try await printers().isEmpty
                 try await store(saved, apiKey: key, basicPassword: basic)
-                return ["printer": saved.json, "octoprint": version, "granted": true]
+                return PrinterGranted(printer: saved, octoprint: version)
             case 404:
                 throw OctoPrintError.accessDenied(name)
             default:

@@ -52,7 +52,7 @@ extension OctoPrintService {
         return ca
     }
 
-    func printersAdd(_ params: Params) async throws -> JSONValue {
+    func printersAdd(_ params: Params) async throws -> PrinterSaved {
         let name = try PrinterStore.validName(try params[OctoPrintParams.newPrinter])
         let url = try PrinterStore.validURL(try params[OctoPrintParams.url])
         let existing = try await printers()
@@ -62,10 +62,10 @@ extension OctoPrintService {
         let (apiKey, basic) = try await credentials(params, name: name)
         let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
         try await store(printer, apiKey: apiKey, basicPassword: basic)
-        return ["printer": printer.json, "octoprint": version]
+        return PrinterSaved(printer: printer, octoprint: version)
     }
 
-    func printersUpdate(_ params: Params) async throws -> JSONValue {
+    func printersUpdate(_ params: Params) async throws -> PrinterSaved {
         let name = try params[OctoPrintParams.printerName]
         var printer = try PrinterStore.resolve(try await printers(), name)
         if let url = params[OctoPrintParams.newURL] { printer.url = try PrinterStore.validURL(url) }
@@ -74,26 +74,26 @@ extension OctoPrintService {
         let (apiKey, basic) = try await credentials(params, name: name)
         let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
         try await store(printer, apiKey: apiKey, basicPassword: basic)
-        return ["printer": printer.json, "octoprint": version]
+        return PrinterSaved(printer: printer, octoprint: version)
     }
 
-    func printersRemove(_ params: Params) async throws -> JSONValue {
+    func printersRemove(_ params: Params) async throws -> PrinterRemoved {
         let printer = try PrinterStore.resolve(try await printers(), try params[OctoPrintParams.printerName])
         // Its credentials go with it; the only printer left becomes the default.
         try await context.accounts.remove(printer.name)
         await live.stop(printer.name)
-        return ["removed": .string(printer.name)]
+        return PrinterRemoved(removed: printer.name)
     }
 
-    func printersDefault(_ params: Params) async throws -> JSONValue {
+    func printersDefault(_ params: Params) async throws -> Printer {
         var printer = try PrinterStore.resolve(try await printers(), try params[OctoPrintParams.printerName])
         printer.isDefault = true
         try await context.accounts.setDefault(printer.name)
-        return printer.json
+        return printer
     }
 
     /// Connection, printer and job in one answer; a disconnected printer is a state, not an error.
-    func status(_ params: Params) async throws -> JSONValue {
+    func status(_ params: Params) async throws -> PrinterStatus {
         let c = try await client(params)
         async let connection = c.call(.GET, "/api/connection")
         async let job = c.call(.GET, "/api/job")
@@ -105,14 +105,10 @@ extension OctoPrintService {
         }
         let jobJSON = try await job.json ?? .null
         let connectionJSON = try await connection.json ?? .null
-        return [
-            "printer": .string(c.printer.name),
-            "state": printerJSON["state"]?["text"] ?? jobJSON["state"] ?? .null,
-            "connected": .bool(printerResponse.status != 409),
-            "flags": printerJSON["state"]?["flags"] ?? .null,
-            "temperatures": printerJSON["temperature"] ?? .null,
-            "job": jobJSON["job"] ?? .null, "progress": jobJSON["progress"] ?? .null,
-            "connection": connectionJSON["current"] ?? .null,
-        ]
+        return PrinterStatus(
+            printer: c.printer.name, state: printerJSON["state"]?["text"] ?? jobJSON["state"] ?? .null,
+            connected: printerResponse.status != 409, flags: printerJSON["state"]?["flags"] ?? .null,
+            temperatures: printerJSON["temperature"] ?? .null, job: jobJSON["job"] ?? .null, progress: jobJSON["progress"] ?? .null,
+            connection: connectionJSON["current"] ?? .null)
     }
 }

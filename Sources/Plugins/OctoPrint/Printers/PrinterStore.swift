@@ -13,14 +13,6 @@ struct Printer: Sendable, Equatable {
     /// What keeps the printer from being used (its CA file went missing), or nil.
     var problem: String? { caFile.flatMap { SafeFile.problem(reading: $0).map { "its CA file \($0)" } } }
 
-    var json: JSONValue {
-        [
-            "name": .string(name), "url": .string(url), "ca_file": caFile.map(JSONValue.string) ?? .null,
-            "basic_user": basicUser.map(JSONValue.string) ?? .null, "default": .bool(isDefault),
-            "state": problem == nil ? "ready" : "failed", "problem": problem.map(JSONValue.string) ?? .null,
-        ]
-    }
-
     init(name: String, url: String, caFile: String?, basicUser: String?, isDefault: Bool) {
         self.name = name
         self.url = url

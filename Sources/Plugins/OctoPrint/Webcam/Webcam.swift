@@ -173,17 +173,17 @@ extension OctoPrintService {
         return ["webcams": .array(try await webcams(c).map(\.json))]
     }
 
-    func webcamSnapshot(_ params: Params) async throws -> JSONValue {
+    func webcamSnapshot(_ params: Params) async throws -> SnapshotSaved {
         let out = try params[OctoPrintParams.jpegOut]
         try FileOutput.checkFolder(of: out, param: "out")
         let c = try await client(params)
         let w = try await webcam(c, named: params[OctoPrintParams.firstWebcam])
         let jpeg = try await snapshotJPEG(c, webcam: w)
         try await FileOutput.write(Data(jpeg), to: out, param: "out")
-        return ["path": .string(out), "bytes": .int(Int64(jpeg.count)), "webcam": .string(w.name)]
+        return SnapshotSaved(path: out, bytes: jpeg.count, webcam: w.name)
     }
 
-    func webcamFrames(_ params: Params) async throws -> JSONValue {
+    func webcamFrames(_ params: Params) async throws -> FramesSaved {
         let folder = try params[OctoPrintParams.outDir]
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -202,7 +202,7 @@ extension OctoPrintService {
         }
         guard response.status == .ok else { throw OctoPrintError.webcam(url, "answered \(response.status.code)") }
         var splitter = MJPEGSplitter(contentType: response.headers.first(name: "Content-Type"))
-        var files: [JSONValue] = []
+        var files: [String] = []
         // Leaving the loop drops the body, which closes the endless stream.
         read: for try await chunk in response.body {
             let frames: [[UInt8]]
@@ -212,11 +212,11 @@ extension OctoPrintService {
             for frame in frames {
                 let path = (folder as NSString).appendingPathComponent(String(format: "frame-%04d.jpg", files.count + 1))
                 try await FileOutput.write(Data(frame), to: path, param: "out_dir")
-                files.append(.string(path))
+                files.append(path)
                 if files.count == count { break read }
             }
         }
         guard files.count == count else { throw OctoPrintError.webcam(url, "the stream ended after \(files.count) of \(count) frames") }
-        return ["files": .array(files), "webcam": .string(w.name)]
+        return FramesSaved(files: files, webcam: w.name)
     }
 }
