@@ -6,7 +6,7 @@ import PluginKit
 /// `kos.exam.seat_freed` is posted with the KOS link (KOSapi is read-only, so registering stays
 /// in the browser). An exam that has begun is no longer watched.
 extension KOSService {
-    func watch(_ params: Params) async throws -> JSONValue {
+    func watch(_ params: Params) async throws -> KOSWatchSaved {
         let id = try Self.examID(params)
         let exam = try await watchedExam(id)
         let full = exam.full
@@ -15,30 +15,21 @@ extension KOSService {
             .init(
                 account: "", item: id, lastState: full ? "full" : "free", label: exam.course, startsAt: exam.start,
                 since: ISO8601.string(context.clock.now)))
-        return ["watch": ["exam_id": .string(id), "full": .bool(full), "exam": exam.json]]
+        return KOSWatchSaved(watch: .init(examID: id, full: full, exam: exam.json))
     }
 
     /// The kit's watch table, this plugin's rows: an exam's id as the item, `full` or `free` as its state.
     var watchTable: ExamWatches { ExamWatches(context: context) }
 
-    func watches() async throws -> JSONValue {
+    func watches() async throws -> KOSWatchList {
         let watches = try await watchTable.all().sorted { ($0.startsAt ?? "", $0.item) < ($1.startsAt ?? "", $1.item) }
-        return [
-            "watches": .array(
-                watches.map { watch in
-                    [
-                        "exam_id": .string(watch.item), "course": watch.label.map(JSONValue.string) ?? .null,
-                        "start": watch.startsAt.map(JSONValue.string) ?? .null, "full": .bool(watch.lastState == "full"),
-                        "seats_freed": .int(watch.freed), "since": .string(watch.since),
-                    ]
-                })
-        ]
+        return KOSWatchList(watches: watches.map(KOSWatchRow.init))
     }
 
-    func unwatch(_ params: Params) async throws -> JSONValue {
+    func unwatch(_ params: Params) async throws -> KOSUnwatched {
         let id = try Self.examID(params)
         guard try await watchTable.remove(account: "", item: id) else { throw KOSError.notWatched(id) }
-        return ["exam_id": .string(id), "watched": false]
+        return KOSUnwatched(examID: id)
     }
 
     static func examID(_ params: Params) throws(RPCError) -> String {

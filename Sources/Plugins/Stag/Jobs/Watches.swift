@@ -6,7 +6,7 @@ import PluginKit
 /// free, `stag.exam.seat_freed` is posted, and with `auto_register` the plugin registers at once
 /// and says how that went.
 extension StagService {
-    func watch(_ params: Params) async throws -> JSONValue {
+    func watch(_ params: Params) async throws -> WatchSaved {
         let term = try params[StagParams.termID]
         let auto = params[StagParams.autoRegister] ?? false
         let session = try await session(params[StagParams.account])
@@ -19,36 +19,22 @@ extension StagService {
             .init(
                 account: session.account, item: String(term), autoRegister: auto, lastState: state.rawValue, label: found.subject,
                 since: ISO8601.string(context.clock.now)))
-        return [
-            "watch": [
-                "account": .string(session.account), "term_id": .int(term), "auto_register": .bool(auto), "state": .string(state.rawValue),
-                "term": found.json,
-            ]
-        ]
+        return WatchSaved(watch: .init(account: session.account, termID: term, autoRegister: auto, state: state.rawValue, term: found.json))
     }
 
     /// The kit's watch table, this plugin's rows: a term's id as the item.
     var watchTable: ExamWatches { ExamWatches(context: context) }
 
-    func watches(_ params: Params) async throws -> JSONValue {
+    func watches(_ params: Params) async throws -> WatchList {
         let watches = try await watchTable.all().sorted { ($0.account, Int64($0.item) ?? 0) < ($1.account, Int64($1.item) ?? 0) }
-        return [
-            "watches": .array(
-                watches.map { watch in
-                    [
-                        "account": .string(watch.account), "term_id": .int(Int64(watch.item) ?? 0), "auto_register": .bool(watch.autoRegister),
-                        "state": watch.lastState.map(JSONValue.string) ?? .null, "subject": watch.label.map(JSONValue.string) ?? .null,
-                        "since": .string(watch.since),
-                    ]
-                })
-        ]
+        return WatchList(watches: watches.map(WatchRow.init))
     }
 
-    func unwatch(_ params: Params) async throws -> JSONValue {
+    func unwatch(_ params: Params) async throws -> Unwatched {
         let term = try params[StagParams.termID]
         let account = try await accounts.resolve(params[StagParams.account])
         guard try await watchTable.remove(account: account.name, item: String(term)) else { throw StagError.notWatched(term) }
-        return ["term_id": .int(term), "watched": false]
+        return Unwatched(termID: term)
     }
 
     func runWatches() async throws {

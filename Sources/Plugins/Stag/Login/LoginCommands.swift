@@ -41,11 +41,11 @@ extension StagService {
         return Target(base: base, university: university, account: account)
     }
 
-    func universities() async throws -> JSONValue {
-        ["universities": .array(University.known.map { .object($0.json.mapValues(JSONValue.string)) })]
+    func universities() async throws -> UniversityList {
+        UniversityList(universities: University.known)
     }
 
-    func login(_ params: Params) async throws -> JSONValue {
+    func login(_ params: Params) async throws -> LoginStarted {
         let target = try target(params)
         let timeout = Duration.seconds(600)
         let capture = try await LoopbackCapture.start(timeout: timeout, title: "Signed in to IS/STAG")
@@ -58,12 +58,12 @@ extension StagService {
             let callback = try StagCallback.parse(items: Self.repairedItems(redirect))
             _ = try await completeLogin(target, ticket: callback.ticket, callbackIdentity: callback.identity)
         }
-        return ["login_url": .string(loginURL), "account": .string(target.account), "expires_in_s": .int(Int64(timeout.components.seconds))]
+        return LoginStarted(loginURL: loginURL, account: target.account, expiresIn: timeout.components.seconds)
     }
 
     /// Waits for a browser login started by `stag.login` to finish (a script, or a person who
     /// wants to know it worked).
-    func loginWait(_ params: Params) async throws -> JSONValue {
+    func loginWait(_ params: Params) async throws -> LoginWaited {
         let name: String
         if let given = params[StagParams.loginAccount] {
             name = given
@@ -74,11 +74,11 @@ extension StagService {
         }
         switch try await logins.settled(name, within: .seconds(params[StagParams.timeoutS] ?? 600)) {
         case nil: throw RPCError.invalidParam("account", "'\(name)' has no login in progress or finished")
-        case .waiting?: return ["account": .string(name), "logged_in": false, "state": "waiting"]
+        case .waiting?: return LoginWaited(account: name, state: "waiting", roles: nil, detail: nil)
         case .succeeded?:
             let account = try await accounts.resolve(name)
-            return ["account": .string(name), "logged_in": true, "state": "logged_in", "roles": account["roles"] ?? []]
-        case .failed(let why)?: return ["account": .string(name), "logged_in": false, "state": "failed", "detail": .string(why)]
+            return LoginWaited(account: name, state: "logged_in", roles: account["roles"] ?? [], detail: nil)
+        case .failed(let why)?: return LoginWaited(account: name, state: "failed", roles: nil, detail: why)
         }
     }
 
@@ -92,7 +92,7 @@ extension StagService {
         return items
     }
 
-    func loginTicket(_ params: Params) async throws -> JSONValue {
+    func loginTicket(_ params: Params) async throws -> StagAccountResult {
         let target = try target(params)
         let callback: StagCallback
         switch (params[StagParams.callbackURL], params[StagParams.ticket]) {
@@ -106,7 +106,7 @@ extension StagService {
 
     /// HTTP Basic with the STAG user name and password, once: STAG answers with a `WSCOOKIE`
     /// ticket, which is what is kept. The password is never stored.
-    func loginPassword(_ params: Params) async throws -> JSONValue {
+    func loginPassword(_ params: Params) async throws -> StagAccountResult {
         let target = try target(params)
         let user = try params[StagParams.username]
         let password = try params[StagParams.password]
@@ -139,7 +139,7 @@ extension StagService {
     /// Reads every role of the ticket's user (V2: the person and each role), and saves the
     /// account. A refused ticket saves nothing and leaves the old account as it was.
     @discardableResult
-    func completeLogin(_ target: Target, ticket: String, callbackIdentity: StagIdentity?) async throws -> JSONValue {
+    func completeLogin(_ target: Target, ticket: String, callbackIdentity: StagIdentity?) async throws -> StagAccountResult {
         let accountName = target.account
         let existing = try await accounts.list().first { $0.name == accountName }
         let settings: [String: JSONValue] = ["base_url": .string(target.base), "university": target.university.map { .string($0.id) } ?? .null]
@@ -169,31 +169,23 @@ extension StagService {
         }
         let saved = try await accounts.save(accountName, settings: all, secrets: ["ticket": ticket], param: "account")
         try await accounts.markReady(accountName)
-        return ["account": accountJSON(saved, loggedIn: true)]
+        return StagAccountResult(account: StagAccountRow(account: saved, loggedIn: true))
     }
 
-    func accountJSON(_ account: Accounts.Account, loggedIn: Bool) -> JSONValue {
-        [
-            "account": .string(account.name), "university": account["university"] ?? .null, "base_url": account["base_url"] ?? .null,
-            "name": account["name"] ?? .null, "email": account["email"] ?? .null, "roles": account["roles"] ?? [],
-            "logged_in": .bool(loggedIn && account.state == .ready), "state": .string(account.state.rawValue),
-            "detail": account.detail.map(JSONValue.string) ?? .null, "default": .bool(account.isDefault),
-        ]
-    }
-
-    func status() async throws -> JSONValue {
-        var rows: [JSONValue] = []
+    func status() async throws -> StagAccountList {
+        var rows: [StagAccountRow] = []
         for account in try await accounts.list() {
-            var row = accountJSON(account, loggedIn: try await accounts.secret(account.name, "ticket") != nil).objectValue ?? [:]
-            row["last_refresh"] = try await lastRefresh(account.name).map(JSONValue.string) ?? .null
-            switch await logins.outcome(account.name) {
-            case .waiting?: row["login"] = "waiting for the browser"
-            case .failed(let why)?: row["login"] = .string("last login failed: \(why)")
-            default: break
-            }
-            rows.append(.object(row))
+            var row = StagAccountRow(account: account, loggedIn: try await accounts.secret(account.name, "ticket") != nil)
+            let login: String? =
+                switch await logins.outcome(account.name) {
+                case .waiting?: "waiting for the browser"
+                case .failed(let why)?: "last login failed: \(why)"
+                default: nil
+                }
+            row.status = (try await lastRefresh(account.name), login)
+            rows.append(row)
         }
-        return ["accounts": .array(rows)]
+        return StagAccountList(accounts: rows)
     }
 
     func lastRefresh(_ account: String) async throws -> String? {
@@ -202,15 +194,16 @@ extension StagService {
         }
     }
 
-    func accountsList() async throws -> JSONValue {
-        ["accounts": .array(try await accounts.list().map { accountJSON($0, loggedIn: $0.state == .ready) })]
+    func accountsList() async throws -> StagAccountList {
+        StagAccountList(accounts: try await accounts.list().map { StagAccountRow(account: $0, loggedIn: $0.state == .ready) })
     }
 
-    func accountsDefault(_ params: Params) async throws -> JSONValue {
-        ["account": accountJSON(try await accounts.setDefault(try params[StagParams.accountName], param: "account"), loggedIn: true)]
+    func accountsDefault(_ params: Params) async throws -> StagAccountResult {
+        StagAccountResult(
+            account: StagAccountRow(account: try await accounts.setDefault(try params[StagParams.accountName], param: "account"), loggedIn: true))
     }
 
-    func accountsRemove(_ params: Params) async throws -> JSONValue {
+    func accountsRemove(_ params: Params) async throws -> AccountRemoved {
         let name = try params[StagParams.accountName]
         _ = try await accounts.resolve(name)
         await logins.cancel(name)
@@ -218,11 +211,11 @@ extension StagService {
         try await context.cache.forget(account: name)
         try await StagStore.forget(account: name, in: context.database)
         try await classReminders.disarm(account: name)
-        return ["removed": .string(name)]
+        return AccountRemoved(removed: name)
     }
 
     /// Invalidates the ticket at STAG (best effort: the ticket is forgotten here either way).
-    func logout(_ params: Params) async throws -> JSONValue {
+    func logout(_ params: Params) async throws -> LoggedOut {
         let account = try await accounts.resolve(params[StagParams.account])
         var invalidated = false
         if let ticket = try await accounts.secret(account.name, "ticket") {
@@ -234,6 +227,6 @@ extension StagService {
             try await context.vault.delete("\(account.name)/ticket")
         }
         try await accounts.needsReauth(account.name, reason: "logged out", notify: false)
-        return ["account": .string(account.name), "logged_in": false, "invalidated_at_stag": .bool(invalidated)]
+        return LoggedOut(account: account.name, invalidatedAtStag: invalidated)
     }
 }

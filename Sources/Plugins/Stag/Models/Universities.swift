@@ -6,8 +6,6 @@ struct University: Sendable, Equatable {
 
     var baseURL: String { "https://\(host)" }
 
-    var json: [String: String] { ["id": id, "name": name, "base_url": baseURL] }
-
     static let known: [University] = [
         University(id: "zcu", name: "Západočeská univerzita v Plzni", host: "stag-ws.zcu.cz"),
         University(id: "zcu-demo", name: "ZČU demo (synthetic data)", host: "stag-demo.zcu.cz"),
