@@ -171,4 +171,33 @@ extension HTTPUpstreamPeer {
         #expect(keys == ["d"])
         await host.stop()
     }
+
+    struct Answer: Codable, Sendable, Equatable {
+        let items: [String]
+        let note: String?
+    }
+
+    /// A typed read answers exactly what the JSON read of the same value does (its members, then
+    /// `stale` and `fetched_at`), reads a stored copy back as the type when the upstream is down,
+    /// and treats a stored copy that no longer decodes as no copy.
+    @Test func aTypedReadAnswersWhatTheJSONReadDoes() async throws {
+        let clock = TestClock()
+        let echo = EchoPlugin()
+        let host = try await TestHost.started(plugins: [echo], clock: clock)
+        let cache = try #require(echo.contextBox.withLockedValue { $0 }).cache
+        let down = RPCError(code: RPCErrorCode.upstreamUnreachable, message: "down")
+        let fresh = try await cache.read(account: "u", key: "typed") { Answer(items: ["a", "b"], note: nil) }
+        #expect(fresh.value == Answer(items: ["a", "b"], note: nil) && !fresh.stale)
+        let asJSON = try await cache.read(account: "u", key: "json") { ["items": ["a", "b"]] as JSONValue }
+        #expect(try fresh.jsonValue() == asJSON.objectValue.map { o in JSONValue.object(o.merging(["fetched_at": asJSON["fetched_at"]!]) { $1 }) })
+        #expect(try fresh.jsonValue()["stale"] == false)
+        clock.advance(by: 60)
+        let stale = try await cache.read(account: "u", key: "typed") { () async throws -> Answer in throw down }
+        #expect(stale.value == fresh.value && stale.stale && stale.fetchedAt == fresh.fetchedAt)
+        #expect(try stale.jsonValue() == ["items": ["a", "b"], "stale": true, "fetched_at": .string(fresh.fetchedAt)])
+        // A stored copy that is not an Answer (items of another type) is no copy.
+        _ = try await cache.read(account: "u", key: "other") { ["items": 3] as JSONValue }
+        await #expect(throws: RPCError.self) { _ = try await cache.read(account: "u", key: "other") { () async throws -> Answer in throw down } }
+        await host.stop()
+    }
 }

@@ -57,6 +57,36 @@ public struct ReadCache: Sendable {
         }
     }
 
+    /// `read` for a typed answer (an object): stored as its JSON, read back by decoding that, and
+    /// answered as `Cached`, which writes it straight into the reply with `stale` and `fetched_at`.
+    /// A stored copy that no longer decodes (the model changed) counts as no copy.
+    public func read<Value: Codable & Sendable>(
+        account: String?, key: String, fresherThan: Duration? = nil, _ fetch: () async throws -> Value
+    ) async throws -> Cached<Value> {
+        let accountKey = account ?? ""
+        func storedValue() async throws -> (Value, String)? {
+            guard let (text, fetchedAt) = try await storedText(account: accountKey, key: key),
+                let value = try? JSONCoding.decoder.decode(Value.self, from: Data(text.utf8))
+            else { return nil }
+            return (value, fetchedAt)
+        }
+        if let fresherThan, let (value, fetchedAt) = try await storedValue(), let at = ISO8601.date(fetchedAt),
+            clock.now.timeIntervalSince(at) < fresherThan.timeInterval
+        {
+            return Cached(value: value, stale: false, fetchedAt: fetchedAt)
+        }
+        do {
+            let value = try await fetch()
+            let now = ISO8601.string(clock.now)
+            try await store(
+                account: accountKey, key: key, text: String(decoding: try JSONCoding.encoder.encode(value), as: UTF8.self), fetchedAt: now)
+            return Cached(value: value, stale: false, fetchedAt: now)
+        } catch let error as RPCError where error.allowsStaleRead {
+            guard let (value, fetchedAt) = try await storedValue() else { throw error }
+            return Cached(value: value, stale: true, fetchedAt: fetchedAt)
+        }
+    }
+
     /// The schema of an answer `read` decorates: the object's own properties, `stale` and `fetched_at`.
     public static func schema(_ answer: JSONSchema) -> JSONSchema {
         answer.adding([
@@ -73,17 +103,26 @@ public struct ReadCache: Sendable {
     }
 
     func stored(account: String, key: String) async throws -> (JSONValue, String)? {
+        guard let (text, fetchedAt) = try await storedText(account: account, key: key) else { return nil }
+        return (try JSONValue.decode(text), fetchedAt)
+    }
+
+    func storedText(account: String, key: String) async throws -> (String, String)? {
         try await pool.read { [pluginID] db in
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT value, fetched_at FROM host_cache WHERE plugin = ? AND account = ? AND key = ?",
                     arguments: [pluginID, account, key])
             else { return nil }
-            return (try JSONValue.decode(row["value"] as String), row["fetched_at"])
+            return (row["value"] as String, row["fetched_at"])
         }
     }
 
     func store(account: String, key: String, value: JSONValue, fetchedAt: String) async throws {
+        try await store(account: account, key: key, text: value.encodedString(), fetchedAt: fetchedAt)
+    }
+
+    func store(account: String, key: String, text: String, fetchedAt: String) async throws {
         let cutoff = ISO8601.string(clock.now.addingTimeInterval(-maxAge.timeInterval))
         let maxBytes = self.maxBytes
         try await pool.write { [pluginID] db in
@@ -91,7 +130,7 @@ public struct ReadCache: Sendable {
                 sql: """
                     INSERT INTO host_cache(plugin, account, key, value, fetched_at) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT(plugin, account, key) DO UPDATE SET value = excluded.value, fetched_at = excluded.fetched_at
-                    """, arguments: [pluginID, account, key, value.encodedString(), fetchedAt])
+                    """, arguments: [pluginID, account, key, text, fetchedAt])
             try db.execute(sql: "DELETE FROM host_cache WHERE plugin = ? AND fetched_at < ?", arguments: [pluginID, cutoff])
             // Over the cap: drop the oldest until under it.
             var total =
@@ -129,5 +168,41 @@ extension JSONValue {
         case .array(let items): "[" + items.map(\.canonicalString).joined(separator: ",") + "]"
         default: encodedString()
         }
+    }
+}
+
+/// A typed answer read through the cache: its own members, then `stale` (the upstream could not
+/// be reached and this is the last answer it gave) and `fetched_at`, written straight into the
+/// reply. The value must encode as an object.
+public struct Cached<Value: Encodable & Sendable>: CallResult {
+    public var value: Value
+    public var stale: Bool
+    public var fetchedAt: String
+
+    public init(value: Value, stale: Bool, fetchedAt: String) {
+        self.value = value
+        self.stale = stale
+        self.fetchedAt = fetchedAt
+    }
+
+    /// The same read with another value (a filtered list).
+    public func map<Other: Encodable & Sendable>(_ transform: (Value) throws -> Other) rethrows -> Cached<Other> {
+        Cached<Other>(value: try transform(value), stale: stale, fetchedAt: fetchedAt)
+    }
+
+    public func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
+        let start = out.count
+        try JSONStreamEncoder.write(value, into: &out, scrubber: scrubber)
+        // The value's object, its closing brace taken off and the two members added.
+        guard out.count - start >= 2, out[start] == UInt8(ascii: "{"), out.last == UInt8(ascii: "}") else {
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "a cached answer must be an object"))
+        }
+        out.removeLast()
+        if out.count - start > 1 { out.append(UInt8(ascii: ",")) }
+        out.append(contentsOf: Array(#""stale":"#.utf8))
+        out.append(contentsOf: Array((stale ? "true" : "false").utf8))
+        out.append(contentsOf: Array(#","fetched_at":"#.utf8))
+        try JSONValue.string(fetchedAt).writeJSON(into: &out, scrubber: scrubber)
+        out.append(UInt8(ascii: "}"))
     }
 }

@@ -106,6 +106,14 @@ public final class StagService: Sendable {
         return StagSession(account: name, client: client, roles: roles)
     }
 
+    /// A typed read through the kit's offline cache: the answer, then `stale` and `fetched_at`.
+    func cachedModel<Value: Codable & Sendable>(
+        _ session: StagSession, _ command: String, _ params: [String: JSONValue], fresherThan: Duration? = nil,
+        _ fetch: () async throws -> Value
+    ) async throws -> Cached<Value> {
+        try await context.cache.read(account: session.account, key: ReadCache.key(command, params), fresherThan: fresherThan, fetch)
+    }
+
     /// A read through the kit's offline cache: `stale` and `fetched_at` on top.
     func cached(
         _ session: StagSession, _ command: String, _ params: [String: JSONValue], fresherThan: Duration? = nil,

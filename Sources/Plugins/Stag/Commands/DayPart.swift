@@ -28,13 +28,13 @@ extension StagService: DayContributing {
         let session = try await session(name)
         if let roles = try? Self.timetableRoles(session, "all") {
             let day = query.date
-            let answer = try await cached(
+            let answer = try await cachedModel(
                 session, "timetable", ["from": .string(day.description), "to": .string(day.description), "role": "all"],
                 fresherThan: DayQuery.cacheAge
             ) {
-                ["events": .array(try await timetableEvents(session, roles: roles, from: day, to: day).map(\.json))]
+                TimetableAnswer(events: try await timetableEvents(session, roles: roles, from: day, to: day))
             }
-            for event in (answer["events"]?.arrayValue ?? []).compactMap({ try? TimetableEvent(json: $0) }) where !event.isExam {
+            for event in answer.value.events where !event.isExam {
                 guard let start = event.start.flatMap({ day.at($0, in: zone) }) else { continue }
                 items.append(
                     DayItem(
@@ -45,10 +45,10 @@ extension StagService: DayContributing {
             }
         }
         guard let student = session.roles.first(where: \.isStudent) else { return items }
-        let answer = try await cached(session, "exams", [:], fresherThan: DayQuery.cacheAge) {
-            ["terms": .array(try await examTerms(session, student).map(\.json))]
+        let answer = try await cachedModel(session, "exams", [:], fresherThan: DayQuery.cacheAge) {
+            ExamTermsAnswer(terms: try await examTerms(session, student))
         }
-        for term in (answer["terms"]?.arrayValue ?? []).compactMap({ try? ExamTerm(json: $0) }) where term.state == .registered {
+        for term in answer.value.terms where term.state == .registered {
             guard let day = term.day, let start = term.start.flatMap({ day.at($0, in: zone) }) ?? day.at("00:00", in: zone),
                 start >= query.start, start < query.examsUntil
             else { continue }

@@ -15,7 +15,7 @@ extension StagService {
 
     // MARK: Timetable
 
-    func timetable(_ params: Params) async throws -> JSONValue {
+    func timetable(_ params: Params) async throws -> Cached<TimetableAnswer> {
         let monday = today.adding(days: -today.weekdayFromMonday)
         let from = params[StagParams.from] ?? monday
         let to = params[StagParams.to] ?? (params[StagParams.from] == nil ? monday.adding(days: 6) : from.adding(days: 6))
@@ -24,8 +24,9 @@ extension StagService {
         let wanted = params[StagParams.role] ?? "all"
         let session = try await session(params[StagParams.account])
         let roles = try Self.timetableRoles(session, wanted)
-        return try await cached(session, "timetable", ["from": .string(from.description), "to": .string(to.description), "role": .string(wanted)]) {
-            ["events": .array(try await timetableEvents(session, roles: roles, from: from, to: to).map(\.json))]
+        let key: [String: JSONValue] = ["from": .string(from.description), "to": .string(to.description), "role": .string(wanted)]
+        return try await cachedModel(session, "timetable", key) {
+            TimetableAnswer(events: try await timetableEvents(session, roles: roles, from: from, to: to))
         }
     }
 
@@ -63,15 +64,13 @@ extension StagService {
 
     // MARK: Exams
 
-    func exams(_ params: Params) async throws -> JSONValue {
+    func exams(_ params: Params) async throws -> Cached<ExamTermsAnswer> {
         let subject = try Self.subjectFilter(params)
         let session = try await session(params[StagParams.account])
         let student = try session.student()
-        let all = try await cached(session, "exams", [:]) { ["terms": .array(try await examTerms(session, student).map(\.json))] }
+        let all = try await cachedModel(session, "exams", [:]) { ExamTermsAnswer(terms: try await examTerms(session, student)) }
         guard let subject else { return all }
-        var filtered = all.objectValue ?? [:]
-        filtered["terms"] = .array((all["terms"]?.arrayValue ?? []).filter { $0["subject"]?.stringValue == subject })
-        return .object(filtered)
+        return all.map { ExamTermsAnswer(terms: $0.terms.filter { $0.subject == subject }) }
     }
 
     /// `subjects` when the caller has them already (a refresh reads them once for terms and grades).
@@ -139,12 +138,12 @@ extension StagService {
 
     // MARK: Grades and results
 
-    func grades(_ params: Params) async throws -> JSONValue {
+    func grades(_ params: Params) async throws -> Cached<GradesAnswer> {
         let year = params[StagParams.gradesYear]
         let session = try await session(params[StagParams.account])
         let student = try session.student()
-        return try await cached(session, "grades", ["year": year.map(JSONValue.int) ?? .null]) {
-            ["grades": .array(try await gradeRows(session, student, year: year).map(\.json))]
+        return try await cachedModel(session, "grades", ["year": year.map(JSONValue.int) ?? .null]) {
+            GradesAnswer(grades: try await gradeRows(session, student, year: year))
         }
     }
 

@@ -13,12 +13,11 @@ extension StagService {
         var query: [String: JSONValue] = ["from": .string(monday.description), "to": .string(monday.adding(days: 6).description)]
         if let account = params[StagParams.account] { query["account"] = .string(account) }
         let week = try await timetable(Params(query))
-        let entries = (week["events"]?.arrayValue ?? []).compactMap { event -> WeekPicture.Entry? in
-            guard let date = event["date"]?.stringValue.flatMap(DateOnly.init), let start = WeekPicture.minutes(event["start"]?.stringValue)
-            else { return nil }
-            let end = WeekPicture.minutes(event["end"]?.stringValue) ?? start + 45
-            let title = [event["subject"]?.stringValue, event["type"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-            let detail = [event["room"]?.stringValue, event["name"]?.stringValue].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+        let entries = week.value.events.compactMap { event -> WeekPicture.Entry? in
+            guard let date = DateOnly(event.date), let start = WeekPicture.minutes(event.start) else { return nil }
+            let end = WeekPicture.minutes(event.end) ?? start + 45
+            let title = [event.subject, event.type].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            let detail = [event.room, event.name].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
             return WeekPicture.Entry(weekday: date.weekdayFromMonday + 1, start: start, end: max(end, start + 15), title: title, detail: detail)
         }
         // An empty week is said, not drawn (an empty grid on the wall would say there are no classes).

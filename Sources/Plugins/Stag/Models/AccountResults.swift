@@ -169,3 +169,17 @@ struct Unwatched: Encodable, CallResult {
         case termID = "term_id"
     }
 }
+
+// The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
+
+struct TimetableAnswer: Codable, Sendable {
+    let events: [TimetableEvent]
+}
+
+struct ExamTermsAnswer: Codable, Sendable {
+    let terms: [ExamTerm]
+}
+
+struct GradesAnswer: Codable, Sendable {
+    let grades: [GradeRow]
+}
