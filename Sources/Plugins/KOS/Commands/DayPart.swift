@@ -26,12 +26,11 @@ extension KOSService: DayContributing {
         if let start = semester["start"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }),
             let end = semester["end"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }), query.date >= start, query.date <= end
         {
-            let answer = try await context.cache.read(
+            let slots = try await context.cache.read(
                 account: username, key: ReadCache.key("timetable", ["sem": "current"]), fresherThan: DayQuery.cacheAge
             ) {
-                ["slots": .array(try await timetableSlots(username, sem: "current").map(\.json))]
-            }
-            let slots = (answer["slots"]?.arrayValue ?? []).compactMap { try? KOSTimetableSlot(json: $0) }
+                SlotsAnswer(slots: try await timetableSlots(username, sem: "current"))
+            }.value.slots
             for lesson in datedClasses(slots, username: username, from: query.date, to: query.date, semesterStart: start) {
                 items.append(
                     DayItem(
@@ -41,9 +40,9 @@ extension KOSService: DayContributing {
         }
         let key = ReadCache.key("exams", ["sem": "current", "mine": true, "course": .null])
         let answer = try await context.cache.read(account: username, key: key, fresherThan: DayQuery.cacheAge) {
-            ["exams": .array(try await examRows(username: username, sem: "current", mine: true).map(\.json))]
+            KOSExamsAnswer(exams: try await examRows(username: username, sem: "current", mine: true))
         }
-        for exam in (answer["exams"]?.arrayValue ?? []).compactMap({ try? KOSExam(json: $0) }) where exam.registered {
+        for exam in answer.value.exams where exam.registered {
             guard let start = exam.startInstant, start >= query.start, start < query.examsUntil else { continue }
             items.append(
                 DayItem(

@@ -4,7 +4,7 @@ import PluginKit
 /// `kos.exams {course?, mine?, sem?}`: a course's exams, mine only, or those of all my enrolled
 /// courses; `registered` from my own exam list when I am logged in.
 extension KOSService {
-    func exams(_ params: Params) async throws -> JSONValue {
+    func exams(_ params: Params) async throws -> Cached<KOSExamsAnswer> {
         let sem = try KOSQuery.semester(params[KOSParams.examSemester])
         let mine = params[KOSParams.mine] ?? false
         let course = try params[KOSParams.course].map { text throws(RPCError) in try KOSQuery.courseCode(text, param: "course") }
@@ -12,7 +12,7 @@ extension KOSService {
         let username = mine || course == nil ? try await username(params[KOSParams.account]) : try await tokens.readyUsername()
         let key = ReadCache.key("exams", ["sem": .string(sem), "mine": .bool(mine), "course": course.map(JSONValue.string) ?? .null])
         return try await context.cache.read(account: username, key: key) {
-            ["exams": .array(try await examRows(username: username, sem: sem, course: course, mine: mine).map(\.json))]
+            KOSExamsAnswer(exams: try await examRows(username: username, sem: sem, course: course, mine: mine))
         }
     }
 

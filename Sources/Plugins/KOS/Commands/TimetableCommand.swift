@@ -4,17 +4,15 @@ import PluginKit
 /// `kos.timetable {sem?, parity?}`: the slots of my parallels, one entry per slot, times from the
 /// teaching-hour grid unless the slot carries its own.
 extension KOSService {
-    func timetable(_ params: Params) async throws -> JSONValue {
+    func timetable(_ params: Params) async throws -> Cached<SlotsAnswer> {
         let sem = try KOSQuery.semester(params[KOSParams.semester])
         let wanted = params[KOSParams.parity] ?? "both"
         let username = try await username(params[KOSParams.account])
         let all = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": .string(sem)])) {
-            ["slots": .array(try await timetableSlots(username, sem: sem).map(\.json))]
+            SlotsAnswer(slots: try await timetableSlots(username, sem: sem))
         }
         guard wanted != "both" else { return all }
-        var filtered = all.objectValue ?? [:]
-        filtered["slots"] = .array((all["slots"]?.arrayValue ?? []).filter { $0["parity"]?.stringValue == wanted || $0["parity"] == "both" })
-        return .object(filtered)
+        return all.map { SlotsAnswer(slots: $0.slots.filter { $0.parity.rawValue == wanted || $0.parity == .both }) }
     }
 
     func timetableSlots(_ username: String, sem: String) async throws -> [KOSTimetableSlot] {

@@ -16,10 +16,9 @@ extension KOSService {
         guard let start = semester["start"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }) else {
             throw KOSError.badAnswer("the current semester has no start date")
         }
-        let answer = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": "current"])) {
-            ["slots": .array(try await timetableSlots(username, sem: "current").map(\.json))]
-        }
-        let slots = (answer["slots"]?.arrayValue ?? []).compactMap { try? KOSTimetableSlot(json: $0) }
+        let slots = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": "current"])) {
+            SlotsAnswer(slots: try await timetableSlots(username, sem: "current"))
+        }.value.slots
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = Self.zone
         let entries = datedClasses(slots, username: username, from: monday, to: monday.adding(days: 6), semesterStart: start).map { lesson in

@@ -54,3 +54,13 @@ struct KOSUnwatched: Encodable, CallResult {
         case examID = "exam_id"
     }
 }
+
+// The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
+
+struct SlotsAnswer: Codable, Sendable {
+    let slots: [KOSTimetableSlot]
+}
+
+struct KOSExamsAnswer: Codable, Sendable {
+    let exams: [KOSExam]
+}
