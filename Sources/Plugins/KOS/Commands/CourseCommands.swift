@@ -5,34 +5,22 @@ import PluginKit
 /// course's credits and completion (one `/courses` query for all of them), external ones as
 /// they come.
 extension KOSService {
-    func courses(_ params: Params) async throws -> JSONValue {
+    func courses(_ params: Params) async throws -> Cached<CoursesAnswer> {
         let sem = try KOSQuery.semester(params[KOSParams.anySemester])
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("courses", ["sem": .string(sem)])) {
             let rows = try await enrolments(username, sem: sem)
-            return ["courses": .array(rows.map(\.json)), "credits": .int(rows.reduce(0) { $0 + ($1.credits ?? 0) })]
+            return CoursesAnswer(courses: rows, credits: rows.reduce(0) { $0 + ($1.credits ?? 0) })
         }
     }
 
-    func results(_ params: Params) async throws -> JSONValue {
+    func results(_ params: Params) async throws -> Cached<ResultsAnswer> {
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("results")) {
             let rows = try await enrolments(username, sem: "none")
-            func summary(_ rows: [KOSEnrolment]) -> [String: JSONValue] {
-                let done = rows.filter(\.completed)
-                return [
-                    "credits_enrolled": .int(rows.reduce(0) { $0 + ($1.credits ?? 0) }),
-                    "credits_obtained": .int(done.reduce(0) { $0 + ($1.credits ?? 0) }),
-                    "courses_enrolled": .int(Int64(rows.count)), "courses_completed": .int(Int64(done.count)),
-                ]
-            }
             let bySemester = Dictionary(grouping: rows) { $0.semester ?? "" }
-            let semesters: [JSONValue] = bySemester.keys.sorted().map { code in
-                var row = summary(bySemester[code]!)
-                row["semester"] = .string(code)
-                return .object(row)
-            }
-            return ["semesters": .array(semesters), "total": .object(summary(rows))]
+            return ResultsAnswer(
+                semesters: bySemester.keys.sorted().map { ResultsAnswer.Summary(bySemester[$0]!, semester: $0) }, total: .init(rows))
         }
     }
 

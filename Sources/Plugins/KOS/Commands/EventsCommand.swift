@@ -3,11 +3,11 @@ import PluginKit
 
 /// `kos.events {sem?}`: the course events (tests and similar) of my enrolled courses.
 extension KOSService {
-    func events(_ params: Params) async throws -> JSONValue {
+    func events(_ params: Params) async throws -> Cached<EventsAnswer> {
         let sem = try KOSQuery.semester(params[KOSParams.semester])
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("events", ["sem": .string(sem)])) {
-            ["events": .array(try await eventRows(username, sem: sem).map(\.json))]
+            EventsAnswer(events: try await eventRows(username, sem: sem))
         }
     }
 

@@ -64,3 +64,43 @@ struct SlotsAnswer: Codable, Sendable {
 struct KOSExamsAnswer: Codable, Sendable {
     let exams: [KOSExam]
 }
+
+struct CoursesAnswer: Codable, Sendable {
+    let courses: [KOSEnrolment]
+    let credits: Int64
+}
+
+struct EventsAnswer: Codable, Sendable {
+    let events: [KOSCourseEvent]
+}
+
+/// `kos.results`: credits and courses per semester and in total.
+struct ResultsAnswer: Codable, Sendable {
+    struct Summary: Codable, Sendable {
+        var semester: String?
+        let creditsEnrolled: Int64
+        let creditsObtained: Int64
+        let coursesEnrolled: Int64
+        let coursesCompleted: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case semester
+            case creditsEnrolled = "credits_enrolled"
+            case creditsObtained = "credits_obtained"
+            case coursesEnrolled = "courses_enrolled"
+            case coursesCompleted = "courses_completed"
+        }
+
+        init(_ rows: [KOSEnrolment], semester: String? = nil) {
+            let done = rows.filter(\.completed)
+            self.semester = semester
+            creditsEnrolled = rows.reduce(0) { $0 + ($1.credits ?? 0) }
+            creditsObtained = done.reduce(0) { $0 + ($1.credits ?? 0) }
+            coursesEnrolled = Int64(rows.count)
+            coursesCompleted = Int64(done.count)
+        }
+    }
+
+    let semesters: [Summary]
+    let total: Summary
+}
