@@ -24,12 +24,14 @@ enum DayOverview {
             if let contributor = await supervisor.dayContributor() { contributors.append((supervisor.id, contributor)) }
         }
         let clock = host.clock
+        // One end for every plugin, fixed before any starts: a plugin asked late gets no longer.
+        let deadline = now.addingTimeInterval(perPlugin.timeInterval)
         let parts = await withTaskGroup(of: (String, Result<[DayItem], RPCError>).self) { group in
             for (plugin, contributor) in contributors {
                 group.addTask {
                     do {
                         let items = try await withDeadline(
-                            perPlugin, clock: clock,
+                            until: deadline, clock: clock,
                             timedOut: { RPCError(code: RPCErrorCode.timeout, message: "no answer within \(perPlugin.limitText)") }
                         ) { try await contributor.dayItems(query) }
                         return (plugin, .success(items))

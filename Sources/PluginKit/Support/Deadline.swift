@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs `operation` and gives up when `limit` passes on `clock` first: the operation is then
 /// cancelled, and `timedOut` is thrown once it has ended (structured: nothing is left running).
 /// For whole exchanges that must end in time however the other side behaves, such as an
@@ -7,10 +9,19 @@ public func withDeadline<T: Sendable>(
     _ limit: Duration, clock: any HostClock = SystemClock(), gate: CommitGate? = nil, timedOut: @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
+    try await withDeadline(until: clock.now.addingTimeInterval(limit.timeInterval), clock: clock, gate: gate, timedOut: timedOut, operation)
+}
+
+/// `withDeadline` until a moment fixed beforehand: several operations started together (each
+/// plugin's part of `today`) share one end, however late each of them gets going.
+public func withDeadline<T: Sendable>(
+    until deadline: Date, clock: any HostClock = SystemClock(), gate: CommitGate? = nil, timedOut: @escaping @Sendable () -> any Error,
+    _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await clock.sleep(for: limit)
+            try await clock.sleep(until: deadline)
             return nil
         }
         defer { group.cancelAll() }
