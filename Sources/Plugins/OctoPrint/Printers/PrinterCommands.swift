@@ -77,12 +77,12 @@ extension OctoPrintService {
         return PrinterSaved(printer: printer, octoprint: version)
     }
 
-    func printersRemove(_ params: Params) async throws -> PrinterRemoved {
+    func printersRemove(_ params: Params) async throws -> Removed {
         let printer = try PrinterStore.resolve(try await printers(), try params[OctoPrintParams.printerName])
         // Its credentials go with it; the only printer left becomes the default.
         try await context.accounts.remove(printer.name)
         await live.stop(printer.name)
-        return PrinterRemoved(removed: printer.name)
+        return Removed(printer.name)
     }
 
     func printersDefault(_ params: Params) async throws -> Printer {

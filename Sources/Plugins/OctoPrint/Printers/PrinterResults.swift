@@ -36,10 +36,6 @@ struct PrinterSaved: Encodable, CallResult {
     let octoprint: JSONValue
 }
 
-struct PrinterRemoved: Encodable, CallResult {
-    let removed: String
-}
-
 /// `octoprint.status`: connection, printer and job in one answer.
 struct PrinterStatus: Encodable, CallResult {
     let printer: String

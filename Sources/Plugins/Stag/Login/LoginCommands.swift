@@ -203,7 +203,7 @@ extension StagService {
             account: StagAccountRow(account: try await accounts.setDefault(try params[StagParams.accountName], param: "account"), loggedIn: true))
     }
 
-    func accountsRemove(_ params: Params) async throws -> AccountRemoved {
+    func accountsRemove(_ params: Params) async throws -> Removed {
         let name = try params[StagParams.accountName]
         _ = try await accounts.resolve(name)
         await logins.cancel(name)
@@ -211,7 +211,7 @@ extension StagService {
         try await context.cache.forget(account: name)
         try await StagStore.forget(account: name, in: context.database)
         try await classReminders.disarm(account: name)
-        return AccountRemoved(removed: name)
+        return Removed(name)
     }
 
     /// Invalidates the ticket at STAG (best effort: the ticket is forgotten here either way).

@@ -100,10 +100,6 @@ struct StagAccountList: Encodable, CallResult {
     let accounts: [StagAccountRow]
 }
 
-struct AccountRemoved: Encodable, CallResult {
-    let removed: String
-}
-
 struct LoggedOut: Encodable, CallResult {
     let account: String
     let loggedIn = false

@@ -102,7 +102,7 @@ extension TasksService {
             // Its items stay here as local tasks: removing an account loses nothing.
             try db.execute(sql: "UPDATE tasks_items SET source = 'local' WHERE source = ?", arguments: ["caldav:\(name)"])
         }
-        return Removed(removed: name)
+        return Removed(name)
     }
 
     func caldavSync(_ params: Params, call: CallContext) async throws -> CalDAVSyncList {

@@ -109,7 +109,7 @@ extension TasksService {
         }
         guard removed else { throw RPCError.notFound("feed '\(name)'", data: ["name": .string(name)]) }
         for key in ["url", "username", "password"] { try await context.vault.delete("feeds/\(name)/\(key)") }
-        return Removed(removed: name)
+        return Removed(name)
     }
 
     func feedsRefresh(_ params: Params) async throws -> FeedRefreshList {

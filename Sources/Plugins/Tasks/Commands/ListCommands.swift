@@ -184,6 +184,6 @@ extension TasksService {
             if used > 0 { throw TasksError.categoryInUse(name, tasks: used) }
             try db.execute(sql: "DELETE FROM tasks_categories WHERE name = ?", arguments: [name])
         }
-        return Removed(removed: name)
+        return Removed(name)
     }
 }

@@ -18,11 +18,6 @@ struct CategoryAdded: Encodable, CallResult {
     let name: String
 }
 
-/// `categories.remove`, `feeds.remove`: what went.
-struct Removed: Encodable, CallResult {
-    let removed: String
-}
-
 struct FeedRow: Encodable, Sendable {
     let name: String
     let url: String
