@@ -6,7 +6,7 @@ import PluginKit
 extension KOSService {
     static let scope = "cvut:kosapi:read"
 
-    func setup(_ params: Params) async throws -> JSONValue {
+    func setup(_ params: Params) async throws -> SetupResult {
         let id = try params[KOSParams.clientID].trimmingCharacters(in: .whitespaces)
         guard !id.isEmpty, id.count <= 200, !id.contains(where: \.isWhitespace) else {
             throw RPCError.invalidParam("client_id", "is not an OAuth client id")
@@ -24,13 +24,10 @@ extension KOSService {
         // unreachable server (-32004).
         _ = try await OAuthClient(clientID: id, secret: secret, authURL: authURL, context: context).clientCredentials()
         try await tokens.saveClient(.init(id: id, apiURL: apiURL, authURL: authURL, redirectPort: port.map(Int.init)), secret: secret)
-        return [
-            "client_id": .string(id), "api_url": .string(apiURL), "auth_url": .string(authURL), "redirect_port": port.map(JSONValue.int) ?? .null,
-            "checked": true,
-        ]
+        return SetupResult(clientID: id, apiURL: apiURL, authURL: authURL, redirectPort: port)
     }
 
-    func login(_ params: Params) async throws -> JSONValue {
+    func login(_ params: Params) async throws -> KOSLoginStarted {
         guard let client = try await tokens.client() else { throw KOSError.notSetUp }
         let timeout = Duration.seconds(600)
         let capture = try await LoopbackCapture.start(port: client.redirectPort ?? 0, timeout: timeout, title: "Signed in to KOS")
@@ -50,7 +47,7 @@ extension KOSService {
         await logins.start("user", capture: capture) { [self] redirect in
             _ = try await complete(items: redirect.items)
         }
-        return ["login_url": .string(url), "expires_in_s": .int(Int64(timeout.components.seconds))]
+        return KOSLoginStarted(loginURL: url, expiresIn: timeout.components.seconds)
     }
 
     /// The state and redirect URI of the login in progress, for the pasted-callback path too.
@@ -59,7 +56,7 @@ extension KOSService {
             "pending_login", secret: JSONValue.object(["state": .string(state), "redirect_uri": .string(redirectURI)]).encodedString())
     }
 
-    func loginCode(_ params: Params) async throws -> JSONValue {
+    func loginCode(_ params: Params) async throws -> KOSStatus {
         let text = try params[KOSParams.callbackURL]
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let items = components.queryItems,
             items.contains(where: { $0.name == "code" || $0.name == "error" })
@@ -70,7 +67,7 @@ extension KOSService {
     }
 
     /// Checks `state`, exchanges the code, reads the username, stores both tokens.
-    func complete(items: [String: String]) async throws -> JSONValue {
+    func complete(items: [String: String]) async throws -> KOSStatus {
         if let error = items["error"] { throw KOSError.loginFailed(error == "access_denied" ? "access was denied at the login page" : error) }
         guard let pendingText = try await context.vault.get("pending_login"), let pending = try? JSONValue.decode(pendingText),
             let state = pending["state"]?.stringValue, let redirectURI = pending["redirect_uri"]?.stringValue
@@ -88,38 +85,33 @@ extension KOSService {
         return try await status(account: username)
     }
 
-    func loginWait(_ params: Params) async throws -> JSONValue {
+    func loginWait(_ params: Params) async throws -> KOSLoginWaited {
         switch try await logins.settled("user", within: .seconds(params[KOSParams.timeoutS] ?? 600)) {
         case nil: throw RPCError.invalidParams("no login was started; run kos.login")
-        case .waiting?: return ["logged_in": false, "state": "waiting"]
-        case .succeeded?: return try await status(account: nil)
-        case .failed(let why)?: return ["logged_in": false, "state": "failed", "detail": .string(why)]
+        case .waiting?: return .pending(KOSLoginPending(state: "waiting", detail: nil))
+        case .succeeded?: return .loggedIn(try await status(account: nil))
+        case .failed(let why)?: return .pending(KOSLoginPending(state: "failed", detail: why))
         }
     }
 
-    func status(_ params: Params) async throws -> JSONValue {
+    func status(_ params: Params) async throws -> KOSStatus {
         try await status(account: params[KOSParams.account])
     }
 
     /// The named account's login (else the default one's) at the top, and every account with its
     /// state: one that needs a new login does not hide the others.
-    func status(account name: String?) async throws -> JSONValue {
-        guard let client = try await tokens.client() else { return ["set_up": false, "logged_in": false] }
+    func status(account name: String?) async throws -> KOSStatus {
+        guard let client = try await tokens.client() else { return KOSStatus(client: nil, shown: nil, accounts: []) }
         let all = try await accounts.list()
         let shown = name == nil ? all.first(where: \.isDefault) : try await accounts.resolve(name)
-        return [
-            "set_up": true, "client_id": .string(client.id), "api_url": .string(client.apiURL),
-            "logged_in": .bool(shown?.state == .ready), "username": shown.map { .string($0.name) } ?? .null,
-            "expires_at": shown?["expires_at"] ?? .null, "state": shown.map { .string($0.state.rawValue) } ?? "logged_out",
-            "detail": shown?.detail.map(JSONValue.string) ?? .null, "accounts": .array(all.map(\.json)),
-        ]
+        return KOSStatus(client: (client.id, client.apiURL), shown: shown, accounts: all)
     }
 
-    func logout(_ params: Params) async throws -> JSONValue {
+    func logout(_ params: Params) async throws -> KOSLoggedOut {
         let username = try await accounts.resolve(params[KOSParams.account]).name
         try await tokens.logout(username)
         // The account is gone with its login: so are its class reminders.
         try await classReminders.disarm(account: username)
-        return ["logged_in": false, "username": .string(username)]
+        return KOSLoggedOut(username: username)
     }
 }

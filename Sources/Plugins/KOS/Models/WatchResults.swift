@@ -104,3 +104,117 @@ struct ResultsAnswer: Codable, Sendable {
     let semesters: [Summary]
     let total: Summary
 }
+
+/// `kos.setup`: the OAuth client as saved, after the server accepted it.
+struct SetupResult: Encodable, CallResult {
+    let clientID: String
+    let apiURL: String
+    let authURL: String
+    let redirectPort: Int64?
+    let checked = true
+
+    enum CodingKeys: String, CodingKey {
+        case checked
+        case clientID = "client_id"
+        case apiURL = "api_url"
+        case authURL = "auth_url"
+        case redirectPort = "redirect_port"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(clientID, forKey: .clientID)
+        try o.encode(apiURL, forKey: .apiURL)
+        try o.encode(authURL, forKey: .authURL)
+        try o.encode(redirectPort, forKey: .redirectPort)
+        try o.encode(checked, forKey: .checked)
+    }
+}
+
+/// `kos.login`: the address to open, and how long the listener waits for the browser.
+struct KOSLoginStarted: Encodable, CallResult {
+    let loginURL: String
+    let expiresIn: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case loginURL = "login_url"
+        case expiresIn = "expires_in_s"
+    }
+}
+
+/// `kos.status` (and what a login ends with): whether KOS is set up, the shown account's login,
+/// and every account with its state.
+struct KOSStatus: Encodable, CallResult {
+    /// nil: `kos.setup` has not been run.
+    let client: (id: String, apiURL: String)?
+    let shown: Accounts.Account?
+    let accounts: [Accounts.Account]
+
+    enum CodingKeys: String, CodingKey {
+        case username, state, detail, accounts
+        case setUp = "set_up"
+        case clientID = "client_id"
+        case apiURL = "api_url"
+        case loggedIn = "logged_in"
+        case expiresAt = "expires_at"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        guard let client else {
+            try o.encode(false, forKey: .setUp)
+            try o.encode(false, forKey: .loggedIn)
+            return
+        }
+        try o.encode(true, forKey: .setUp)
+        try o.encode(client.id, forKey: .clientID)
+        try o.encode(client.apiURL, forKey: .apiURL)
+        try o.encode(shown?.state == .ready, forKey: .loggedIn)
+        try o.encode(shown?.name, forKey: .username)
+        try o.encode(shown?["expires_at"] ?? .null, forKey: .expiresAt)
+        try o.encode(shown?.state.rawValue ?? "logged_out", forKey: .state)
+        try o.encode(shown?.detail, forKey: .detail)
+        try o.encode(accounts.map(\.json), forKey: .accounts)
+    }
+}
+
+/// `kos.login.wait` while the browser has not come back, or when the login failed.
+struct KOSLoginPending: Encodable, CallResult {
+    let state: String
+    let detail: String?
+
+    enum CodingKeys: String, CodingKey {
+        case state, detail
+        case loggedIn = "logged_in"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(false, forKey: .loggedIn)
+        try o.encode(state, forKey: .state)
+        try o.encodeIfPresent(detail, forKey: .detail)
+    }
+}
+
+struct KOSLoggedOut: Encodable, CallResult {
+    let username: String
+    let loggedIn = false
+
+    enum CodingKeys: String, CodingKey {
+        case username
+        case loggedIn = "logged_in"
+    }
+}
+
+/// `kos.login.wait`: still waiting or failed, or the status once logged in.
+enum KOSLoginWaited: Encodable, CallResult {
+    case pending(KOSLoginPending)
+    case loggedIn(KOSStatus)
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .pending(let pending): try pending.encode(to: encoder)
+        case .loggedIn(let status): try status.encode(to: encoder)
+        }
+    }
+}
