@@ -22,10 +22,8 @@ extension KOSService: DayContributing {
 
     func dayItems(_ query: DayQuery, username: String, shown: String?) async throws -> [DayItem] {
         var items: [DayItem] = []
-        let semester = try await self.semester("current", fresherThan: DayQuery.cacheAge)
-        if let start = semester["start"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }),
-            let end = semester["end"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }), query.date >= start, query.date <= end
-        {
+        let semester = try await self.semester("current", fresherThan: DayQuery.cacheAge).value
+        if let start = semester.startDay, let end = semester.endDay, query.date >= start, query.date <= end {
             let slots = try await context.cache.read(
                 account: username, key: ReadCache.key("timetable", ["sem": "current"]), fresherThan: DayQuery.cacheAge
             ) {

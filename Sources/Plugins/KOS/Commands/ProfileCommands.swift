@@ -3,12 +3,12 @@ import PluginKit
 
 /// `kos.semester` (public data) and `kos.profile` (the logged-in student).
 extension KOSService {
-    func semester(_ params: Params) async throws -> JSONValue {
+    func semester(_ params: Params) async throws -> Cached<SemesterAnswer> {
         try await semester(params[KOSParams.which] ?? "current")
     }
 
-    func semester(_ which: String, fresherThan: Duration? = nil) async throws -> JSONValue {
-        let result = try await context.cache.read(
+    func semester(_ which: String, fresherThan: Duration? = nil) async throws -> Cached<SemesterAnswer> {
+        try await context.cache.read(
             account: nil, key: ReadCache.key("semester", ["which": .string(which)]), fresherThan: fresherThan
         ) {
             let entry = try await entry(.publicData, "semesters/\(which)", what: "semester \(which)")
@@ -17,12 +17,8 @@ extension KOSService {
                 let missing = ["code", "startDate", "endDate"].filter { c.nonEmptyText($0) == nil }
                 throw KOSError.badAnswer("semester \(which) has no \(missing.map { "<\($0)>" }.joined(separator: ", "))")
             }
-            return [
-                "code": .string(code), "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
-                "start": .string(start), "end": .string(end),
-            ]
+            return SemesterAnswer(code: code, name: c.text("name", language: language), start: start, end: end)
         }
-        return result
     }
 
     func profile(_ params: Params) async throws -> JSONValue {

@@ -12,8 +12,8 @@ extension KOSService {
         let day = params[KOSParams.week] ?? today
         let monday = day.adding(days: -day.weekdayFromMonday)
         let username = try await username(params[KOSParams.account])
-        let semester = try await self.semester("current")
-        guard let start = semester["start"]?.stringValue.flatMap({ DateOnly(String($0.prefix(10))) }) else {
+        let semester = try await self.semester("current").value
+        guard let start = semester.startDay else {
             throw KOSError.badAnswer("the current semester has no start date")
         }
         let slots = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": "current"])) {
@@ -34,7 +34,7 @@ extension KOSService {
             throw RPCError.notFound("classes in the week of \(monday)", data: ["week": .string(monday.description)])
         }
         let picture = WeekPicture(
-            title: "Timetable \(semester["code"]?.stringValue ?? ""), week of \(monday)",
+            title: "Timetable \(semester.code), week of \(monday)",
             dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) }, entries: entries)
         let bytes = try await picture.written(to: path, format: format)
         return [

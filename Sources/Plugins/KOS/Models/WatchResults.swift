@@ -218,3 +218,32 @@ enum KOSLoginWaited: Encodable, CallResult {
         }
     }
 }
+
+/// `kos.semester`: a semester's code, name and first and last day.
+struct SemesterAnswer: Codable, Sendable {
+    let code: String
+    let name: String?
+    /// ISO dates (KOS may add a time; the first ten characters are the day).
+    let start: String
+    let end: String
+
+    var startDay: DateOnly? { DateOnly(String(start.prefix(10))) }
+    var endDay: DateOnly? { DateOnly(String(end.prefix(10))) }
+
+    enum CodingKeys: String, CodingKey { case code, name, start, end }
+
+    init(code: String, name: String?, start: String, end: String) {
+        self.code = code
+        self.name = name
+        self.start = start
+        self.end = end
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(code, forKey: .code)
+        try o.encode(name, forKey: .name)
+        try o.encode(start, forKey: .start)
+        try o.encode(end, forKey: .end)
+    }
+}
