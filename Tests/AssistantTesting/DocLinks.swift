@@ -4,14 +4,14 @@ import Foundation
 /// The links between the documentation's pages (issue 29): every relative link names a file
 /// that exists, and every `#anchor` a heading of its page (GitHub's anchors).
 public enum DocLinks {
-    /// Every Markdown page of the documentation, relative to `root`.
-    public static func pages(root: String = Peers.packageRoot) -> [String] {
+    /// Every Markdown page of the documentation, relative to `root`. `docs/intro/` holds the
+    /// introductions the generated pages include: their links are checked where they end up, and
+    /// their examples where they are written (`introductions: true`).
+    public static func pages(root: String = Peers.packageRoot, introductions: Bool = false) -> [String] {
         var pages = ["README.md", "CONTRIBUTING.md", "Benchmarks/README.md"]
         let walker = FileManager.default.enumerator(atPath: "\(root)/docs")
         while let path = walker?.nextObject() as? String {
-            // docs/intro/ holds introductions the generated pages include; their links are
-            // checked where they end up.
-            if path.hasSuffix(".md"), !path.hasPrefix("intro/") { pages.append("docs/\(path)") }
+            if path.hasSuffix(".md"), introductions || !path.hasPrefix("intro/") { pages.append("docs/\(path)") }
         }
         return pages.filter { FileManager.default.fileExists(atPath: "\(root)/\($0)") }.sorted()
     }

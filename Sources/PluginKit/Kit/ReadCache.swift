@@ -79,7 +79,7 @@ public struct ReadCache: Sendable {
             let value = try await fetch()
             let now = ISO8601.string(clock.now)
             try await store(
-                account: accountKey, key: key, text: String(decoding: try JSONCoding.encoder.encode(value), as: UTF8.self), fetchedAt: now)
+                account: accountKey, key: key, text: String(decoding: try JSONStreamEncoder.encode(value), as: UTF8.self), fetchedAt: now)
             return Cached(value: value, stale: false, fetchedAt: now)
         } catch let error as RPCError where error.allowsStaleRead {
             guard let (value, fetchedAt) = try await storedValue() else { throw error }

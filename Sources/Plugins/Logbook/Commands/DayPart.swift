@@ -10,11 +10,13 @@ extension LogbookService: DayContributing {
         var items: [DayItem] = []
         let currency = try await currency(Params(["at": at]))
         for rule in currency.items where rule.status == .expiringSoon {
-            let lapse = rule.validUntil.map { "valid until \($0)" + (rule.daysLeft.map { " (\($0) days)" } ?? "") }
-            items.append(DayItem(kind: .warning, title: "Recency: \(rule.rule) (\(rule.group))", detail: lapse))
+            items.append(
+                DayItem(
+                    kind: .warning, title: "Recency: \(rule.rule) (\(rule.group))",
+                    detail: ValidityStatus.untilText(rule.validUntil, at: rule.at)))
         }
         let medical = try await medical(Params(["at": at]))
-        let current = medical.medicals.first { $0.status != .lapsed }
+        let current = medical.current
         if let current, current.status == .expiringSoon {
             items.append(DayItem(kind: .warning, title: "Medical: \(current.certificate.name)", detail: current.lapse))
         } else if current == nil, let newest = medical.medicals.first {

@@ -13,6 +13,11 @@ enum ValidityStatus: String, Sendable, CaseIterable {
         guard let validUntil, validUntil >= at else { return .lapsed }
         return validUntil.number - at.number < soonDays ? .expiringSoon : .ok
     }
+
+    /// "valid until 2026-12-20 (25 days)", as `today` words what is about to lapse.
+    static func untilText(_ validUntil: Day?, at: Day) -> String? {
+        validUntil.map { "valid until \($0) (\($0.number - at.number) days)" }
+    }
 }
 
 extension JSONValue {

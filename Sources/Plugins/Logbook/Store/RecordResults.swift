@@ -42,8 +42,7 @@ struct CertificateResult: Encodable, Sendable {
 
     var validUntil: Day? { certificate.validity(profile: profile).until }
     var status: ValidityStatus { ValidityStatus.of(validUntil: validUntil, at: at) }
-    /// "valid until 2026-12-20 (25 days)", for `today`.
-    var lapse: String? { validUntil.map { "valid until \($0) (\($0.number - at.number) days)" } }
+    var lapse: String? { ValidityStatus.untilText(validUntil, at: at) }
 
     func encode(to encoder: any Encoder) throws {
         let c = certificate
@@ -97,12 +96,15 @@ struct MedicalResult: Encodable, CallResult {
         case dateOfBirth = "date_of_birth"
     }
 
+    /// The newest medical that has not lapsed.
+    var current: CertificateResult? { medicals.first { $0.status != .lapsed } }
+
     func encode(to encoder: any Encoder) throws {
         var o = encoder.container(keyedBy: CodingKeys.self)
         try o.encode(at.description, forKey: .at)
         try o.encode(dateOfBirth?.description, forKey: .dateOfBirth)
         try o.encode(medicals, forKey: .medicals)
-        try o.encode(medicals.first { $0.status != .lapsed }, forKey: .current)
+        try o.encode(current, forKey: .current)
     }
 }
 
