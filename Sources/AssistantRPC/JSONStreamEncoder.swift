@@ -154,7 +154,9 @@ final class StreamWriter {
         case let f as Float: double(Double(f))
         default:
             let before = bytes.count
-            try value.encode(to: StreamEncoder(writer: self, depth: depth, key: key, credential: credential, codingPath: path()))
+            let encoder = StreamEncoder(
+                writer: self, depth: depth, key: key, credential: credential, codingPath: path(), explicitNulls: value is any ExplicitNulls)
+            try value.encode(to: encoder)
             close(above: depth)
             if bytes.count == before { bytes.append(contentsOf: "{}".utf8) }
         }
@@ -169,17 +171,21 @@ struct StreamEncoder: Encoder {
     let key: String?
     let credential: Bool
     let codingPath: [any CodingKey]
+    /// The value is `ExplicitNulls`: its keyed container writes an absent optional as `null`.
+    var explicitNulls = false
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if writer.frames.count == depth + 1, writer.frames[depth].closer == UInt8(ascii: "}") {
             // The same value asking again (a subclass and its superclass): go on in the one object.
             return KeyedEncodingContainer(
-                StreamKeyedContainer(writer: writer, depth: depth + 1, serial: writer.frames[depth].serial, codingPath: codingPath))
+                StreamKeyedContainer(
+                    writer: writer, depth: depth + 1, serial: writer.frames[depth].serial, codingPath: codingPath, explicitNulls: explicitNulls))
         }
         writer.close(above: depth)
         let serial = writer.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
-        return KeyedEncodingContainer(StreamKeyedContainer(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            StreamKeyedContainer(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath, explicitNulls: explicitNulls))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -199,6 +205,7 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let depth: Int
     let serial: Int
     let codingPath: [any CodingKey]
+    var explicitNulls = false
 
     /// Starts a member; whether its key names a credential.
     @discardableResult
@@ -234,6 +241,27 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let credential = try member(key)
         try writer.value(value, depth: depth, key: key.stringValue, credential: credential, path: codingPath + [key])
     }
+
+    /// An absent optional: left out, or `null` for an `ExplicitNulls` value. Synthesized
+    /// `encode(to:)` calls the overload for the member's type, so each is here.
+    private mutating func present<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try present(value, forKey: key) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         _ = try? member(key)
@@ -369,6 +397,12 @@ extension JSONValue {
         return out
     }
 }
+
+/// A result whose contract lists every member, absent or not: JSONStreamEncoder writes an optional
+/// member that is nil as `null` (`"name": null`) where synthesized encoding leaves it out. Only
+/// the type's own members: a nested type says so itself. Foundation's `JSONEncoder` does not
+/// know it, so such a value is written only through JSONStreamEncoder (the reply and the cache).
+public protocol ExplicitNulls: Encodable {}
 
 /// A typed model that is also part of a result or a stored snapshot (an exam term, an exam
 /// date): its encoding as a value, and back from one.
