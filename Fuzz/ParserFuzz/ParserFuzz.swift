@@ -32,7 +32,13 @@ func parse(_ bytes: [UInt8]) {
             _ = TimetableEvent(stag: row, role: "student")?.json
             _ = ExamTerm(stag: row, names: ["X": "Y"])?.json
             _ = GradeRow(row, subjects: ["KIV/PPA1": (name: "Programování", credits: 6)])?.json
-            _ = StagService.meal(row)
+            _ = try? JSONStreamEncoder.encode(CanteenMenu.Meal(menu: row))
+            _ = try? JSONStreamEncoder.encode(SubjectDetails(stag: row, subject: "X/Y"))
+            _ = try? JSONStreamEncoder.encode(TeacherDetails(stag: row, id: 1))
+            _ = try? JSONStreamEncoder.encode(StudentDetails(stag: row, id: "A"))
+            _ = try? JSONStreamEncoder.encode(Thesis(stag: row))
+            _ = try? JSONStreamEncoder.encode(Room(stag: row, addresses: [:]))
+            _ = try? JSONStreamEncoder.encode(FoundSubject(row: row, detail: row, department: "X", code: "Y"))
             for value in row.arrayValue ?? row.objectValue.map({ Array($0.values) }) ?? [] {
                 _ = StagValue.date(value)
                 _ = StagValue.dateTime(value)
@@ -49,6 +55,9 @@ func parse(_ bytes: [UInt8]) {
         for entry in document.entries {
             _ = KOSExam(entry, registered: ["1"])?.json
             _ = KOSService.internalCode(entry)
+            _ = try? JSONStreamEncoder.encode(FoundCourse(entry, language: "cs"))
+            _ = try? JSONStreamEncoder.encode(CourseParallel(entry, course: "X", slots: []))
+            _ = try? JSONStreamEncoder.encode(TeacherSlot(entry, grid: .fit))
         }
         _ = KOSService.slots(document.entries, grid: .fit, language: "cs").map(\.json)
         if let table = try? JSONValue.parse(bytes: body) { _ = KOSService.officeHours(table) }

@@ -113,14 +113,6 @@ public final class StagService: Sendable {
     ) async throws -> Cached<Value> {
         try await context.cache.read(account: session.account, key: ReadCache.key(command, params), fresherThan: fresherThan, fetch)
     }
-
-    /// A read through the kit's offline cache: `stale` and `fetched_at` on top.
-    func cached(
-        _ session: StagSession, _ command: String, _ params: [String: JSONValue], fresherThan: Duration? = nil,
-        _ fetch: () async throws -> JSONValue
-    ) async throws -> JSONValue {
-        try await context.cache.read(account: session.account, key: ReadCache.key(command, params), fresherThan: fresherThan, fetch)
-    }
 }
 
 /// One account's client with the roles it may act as.

@@ -4,14 +4,14 @@ import PluginKit
 /// The timetable and the registered exams as an iCalendar file (the kit's `CalendarFile`).
 /// `stag.export.ics` writes it on demand; with config `ics_path`, each refresh rewrites it.
 extension StagService {
-    func exportICS(_ params: Params) async throws -> JSONValue {
+    func exportICS(_ params: Params) async throws -> CalendarWritten {
         let path = try params[StagParams.path]
         let from = try params[StagParams.firstDay]
         let to = try params[StagParams.lastDay]
         try FileOutput.checkFolder(of: path, param: "path")
         let session = try await session(params[StagParams.account])
         let count = try await writeCalendar(session, from: from, to: to, path: path, param: "path")
-        return ["path": .string(path), "events": .int(Int64(count))]
+        return CalendarWritten(path: path, events: count)
     }
 
     /// Timetable events (with exams from the timetable) plus registered exam terms not in it.

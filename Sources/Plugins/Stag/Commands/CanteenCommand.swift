@@ -3,7 +3,7 @@ import PluginKit
 
 /// The ZČU canteen menu (reference §3.19): a separate, anonymous ZČU service, not STAG.
 extension StagService {
-    func canteen(_ params: Params) async throws -> JSONValue {
+    func canteen(_ params: Params) async throws -> Cached<CanteenMenu> {
         let which = try params[StagParams.canteen].uppercased()
         let day = params[StagParams.day] ?? 0
         let base = context.config[StagConfig.canteenURL]
@@ -25,25 +25,9 @@ extension StagService {
             } catch let error as JSONParseError {
                 throw StagError.canteen("\(client.origin) answered no JSON menu (\(error))")
             }
-            return [
-                "canteen": .string(which), "day": .int(day), "soups": .array((menu["soups"]?.arrayValue ?? []).map(Self.meal)),
-                "main_courses": .array((menu["mainCourses"]?.arrayValue ?? []).map(Self.meal)),
-            ]
+            return CanteenMenu(
+                canteen: which, day: day, soups: (menu["soups"]?.arrayValue ?? []).map(CanteenMenu.Meal.init(menu:)),
+                mainCourses: (menu["mainCourses"]?.arrayValue ?? []).map(CanteenMenu.Meal.init(menu:)))
         }
-    }
-
-    static func meal(_ json: JSONValue) -> JSONValue {
-        [
-            "number": StagValue.int(json["number"]).map(JSONValue.int) ?? .null,
-            "name": field(json["name"]),
-            "allergens": .array(
-                (json["allergens"]?.arrayValue ?? []).map {
-                    ["number": StagValue.int($0["number"]).map(JSONValue.int) ?? .null, "name": field($0["name"])]
-                }),
-            "prices": .array(
-                (json["prices"]?.arrayValue ?? []).map {
-                    ["type": field($0["type"]), "price": $0["price"]?.doubleValue.map(JSONValue.double) ?? .null]
-                }),
-        ]
     }
 }

@@ -9,7 +9,7 @@ extension StagService {
     static let maxSubject = 200
     static let maxBody = 20_000
 
-    func studentsMail(_ params: Params) async throws -> JSONValue {
+    func studentsMail(_ params: Params) async throws -> StudentsMailed {
         let action = try params[StagParams.actionID]
         let subject = try params[StagParams.mailSubject].trimmingCharacters(in: .whitespacesAndNewlines)
         let body = try params[StagParams.mailBody]
@@ -32,28 +32,25 @@ extension StagService {
         guard let rows = answer["studentPredmetu"]?.arrayValue else {
             throw StagError.unexpectedAnswer("student/getStudentiByRoakce", "no studentPredmetu list")
         }
-        let students = Self.czechSorted(rows) { [StagValue.string($0["prijmeni"]), StagValue.string($0["jmeno"])] }
+        let students = Self.czechSorted(rows.map(ActionStudent.init(stag:))) { [$0.lastName, $0.firstName] }
         var addresses: [String] = []
-        var without: [JSONValue] = []
+        var without: [String] = []
         for student in students {
-            if let email = StagValue.string(student["email"]), Self.isMailAddress(email) {
+            if let email = student.email, Self.isMailAddress(email) {
                 if !addresses.contains(email) { addresses.append(email) }
             } else {
-                without.append(StagValue.personName(student).map(JSONValue.string) ?? Self.field(student["osCislo"]))
+                without.append(student.name ?? student.id ?? "a student STAG gives no name for")
             }
         }
         guard !students.isEmpty else { throw RPCError.invalidParam("action_id", "action \(action) has no students in STAG") }
         let to: String
         if let given = params[StagParams.mailTo] { to = given } else { to = try await teacherAddress(session, teacher) }
-        var result: [String: JSONValue] = [
-            "dry_run": .bool(dryRun), "action_id": .int(action), "to": .string(to), "bcc": .array(addresses.map(JSONValue.string)),
-            "without_email": .array(without), "subject": .string(subject),
-        ]
-        guard !dryRun else { return .object(result) }
+        var result = StudentsMailed(dryRun: dryRun, actionID: action, to: to, bcc: addresses, withoutEmail: without, subject: subject)
+        guard !dryRun else { return result }
         guard !addresses.isEmpty else { throw RPCError.invalidParam("action_id", "none of the action's students has an e-mail in STAG") }
         try await context.notifier.mail(to: to, bcc: addresses, title: subject, body: body, topic: StagTopic.studentsMailed)
-        result["sent"] = .int(Int64(addresses.count))
-        return .object(result)
+        result.sent = Int64(addresses.count)
+        return result
     }
 
     /// The teacher's own address in STAG (`ucitel/getUcitelInfo`), the mail's visible recipient.

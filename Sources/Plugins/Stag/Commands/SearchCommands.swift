@@ -7,13 +7,13 @@ import PluginKit
 extension StagService {
     // MARK: Teachers
 
-    func teachersSearch(_ params: Params) async throws -> JSONValue {
+    func teachersSearch(_ params: Params) async throws -> Cached<FoundTeachers> {
         let name = params[StagParams.teacherName]?.trimmingCharacters(in: .whitespaces)
         let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: "department") }
         if let name, name.isEmpty, department == nil { throw RPCError.invalidParam("name", "must not be empty") }
         let session = try await session(params[StagParams.account])
         let key: [String: JSONValue] = ["name": name.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null]
-        return try await cached(session, "teachers.search", key) {
+        return try await cachedModel(session, "teachers.search", key) {
             var rows: [JSONValue]
             if let name, !name.isEmpty {
                 // "Jan Novák": the last word is the surname, what STAG searches by; the rest narrows it.
@@ -28,14 +28,8 @@ extension StagService {
                 let answer = try await session.client.read("ucitel/getUciteleKatedry", [("katedra", department ?? ""), ("jenAktualni", "true")])
                 rows = Self.teacherRows(answer)
             }
-            let teachers = Self.czechSorted(rows) { [StagValue.string($0["prijmeni"]), StagValue.string($0["jmeno"])] }.map { row -> JSONValue in
-                [
-                    "teacher_id": StagValue.int(row["ucitIdno"]).map(JSONValue.int) ?? .null,
-                    "name": StagValue.personName(row).map(JSONValue.string) ?? .null, "department": Self.field(row["katedra"]),
-                    "email": Self.field(row["email"]),
-                ]
-            }
-            return ["teachers": .array(teachers)]
+            let sorted = Self.czechSorted(rows) { [StagValue.string($0["prijmeni"]), StagValue.string($0["jmeno"])] }
+            return FoundTeachers(teachers: sorted.map(FoundTeacher.init(stag:)))
         }
     }
 
@@ -52,12 +46,12 @@ extension StagService {
 
     // MARK: Rooms
 
-    func roomsSearch(_ params: Params) async throws -> JSONValue {
+    func roomsSearch(_ params: Params) async throws -> Cached<FoundRooms> {
         let building = try params[StagParams.building].map { text throws(RPCError) in try Self.code(text, param: "building") }
         let query = params[StagParams.roomQuery]?.trimmingCharacters(in: .whitespaces).lowercased()
         let limit = Int(params[StagParams.roomLimit] ?? 100)
         let session = try await session(params[StagParams.account])
-        let answer = try await cached(session, "rooms", ["building": building.map(JSONValue.string) ?? .null]) {
+        let answer = try await cachedModel(session, "rooms", ["building": building.map(JSONValue.string) ?? .null]) {
             async let buildings = session.client.read("mistnost/getBudovy", [])
             let rooms = try await session.client.read(
                 "mistnost/getMistnostiInfo", (building.map { [("zkrBudovy", $0)] } ?? []) + [("jenPlatne", "true")])
@@ -70,33 +64,16 @@ extension StagService {
                 let street = [StagValue.string(item["ulice"]), StagValue.string(item["cisloUlice"])].compactMap { $0 }.joined(separator: " ")
                 addresses[code] = [street, StagValue.string(item["obec"]) ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
             }
-            return ["rooms": .array(rows.compactMap { Self.room($0, addresses: addresses) })]
+            return RoomList(rooms: rows.compactMap { Room(stag: $0, addresses: addresses) })
         }
-        var rooms = answer["rooms"]?.arrayValue ?? []
-        if let query, !query.isEmpty {
+        return answer.map { list in
             // The room's number, its building-room name or its type: "326", "uc-326", "laboratoř".
-            rooms = rooms.filter { room in
-                [room["room"], room["name"], room["type"]].compactMap { $0?.stringValue?.lowercased() }.contains { $0.contains(query) }
-            }
+            let rooms = query.map { query in query.isEmpty ? list.rooms : list.rooms.filter { $0.matches(query) } } ?? list.rooms
+            return FoundRooms(rooms: Array(rooms.prefix(limit)), truncated: rooms.count > limit)
         }
-        var result = answer.objectValue ?? [:]
-        result["rooms"] = .array(Array(rooms.prefix(limit)))
-        result["truncated"] = .bool(rooms.count > limit)
-        return .object(result)
     }
 
-    /// One room as the result shows it; a row without a building or a number is left out.
-    static func room(_ row: JSONValue, addresses: [String: String]) -> JSONValue? {
-        guard let building = StagValue.string(row["zkrBudovy"]), let number = StagValue.string(row["cisloMistnosti"]) else { return nil }
-        return [
-            "building": .string(building), "room": .string(number), "name": .string("\(building)-\(number)"), "type": field(row["typ"]),
-            "capacity": StagValue.int(row["kapacita"]).map(JSONValue.int) ?? .null, "floor": field(row["podlazi"]),
-            "department": field(row["katedra"]),
-            "address": (addresses[building] ?? StagValue.string(row["adresaBudovy"])).map(JSONValue.string) ?? .null,
-        ]
-    }
-
-    func roomsTimetable(_ params: Params) async throws -> JSONValue {
+    func roomsTimetable(_ params: Params) async throws -> Cached<RoomTimetable> {
         let building = try Self.code(try params[StagParams.roomBuilding], param: "building")
         let number = try params[StagParams.roomNumber].trimmingCharacters(in: .whitespaces)
         guard !number.isEmpty, number.count <= 16, number.allSatisfy({ $0.isLetter || $0.isNumber || "-._".contains($0) }) else {
@@ -109,7 +86,7 @@ extension StagService {
         let key: [String: JSONValue] = [
             "building": .string(building), "room": .string(number), "from": .string(from.description), "to": .string(to.description),
         ]
-        return try await cached(session, "rooms.timetable", key) {
+        return try await cachedModel(session, "rooms.timetable", key) {
             // STAG answers an unknown room with an empty timetable: the room is looked up first.
             let known = try await session.client.read("mistnost/getMistnostiInfo", [("zkrBudovy", building), ("cisloMistnosti", number)])
             guard known["mistnostInfo"]?.arrayValue?.isEmpty == false else {
@@ -122,13 +99,13 @@ extension StagService {
                 throw StagError.unexpectedAnswer("rozvrhy/getRozvrhByMistnost", "no rozvrhovaAkce list")
             }
             let events = rows.compactMap { TimetableEvent(stag: $0, role: "room") }.sorted { $0.sortKey < $1.sortKey }
-            return ["building": .string(building), "room": .string(number), "events": .array(events.map(\.json))]
+            return RoomTimetable(building: building, room: number, events: events)
         }
     }
 
     // MARK: Subjects
 
-    func subjectsSearch(_ params: Params) async throws -> JSONValue {
+    func subjectsSearch(_ params: Params) async throws -> Cached<FoundSubjects> {
         let query = params[StagParams.subjectQuery]?.trimmingCharacters(in: .whitespaces)
         let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: "department") }
         let year = params[StagParams.subjectYear]
@@ -138,7 +115,7 @@ extension StagService {
             "query": query.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null,
             "year": year.map(JSONValue.int) ?? .null, "limit": .int(Int64(limit)),
         ]
-        return try await cached(session, "subjects.search", key) {
+        return try await cachedModel(session, "subjects.search", key) {
             // najdiPredmety matches codes and whole titles exactly (a partial title finds nothing), so
             // a code ("KIV/UPA", "UPA") is asked for as such, and words are matched here, without
             // accents, in the department's list.
@@ -168,23 +145,15 @@ extension StagService {
                 let name = Self.folded(StagValue.string(row["nazev"]) ?? "")
                 return words.allSatisfy { name.contains($0) }
             }
-            var subjects: [JSONValue] = []
+            var subjects: [FoundSubject] = []
             // Credits, semester and completion are in the subject's own detail, read for the rows shown.
             for row in matching.prefix(limit) {
                 guard let dept = StagValue.string(row["katedra"]), let code = StagValue.string(row["zkratka"]) else { continue }
                 let info = try await session.client.read(
                     "predmety/getPredmetInfo", [("katedra", dept), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
-                let o = info.objectValue ?? [:]
-                let winter = StagValue.flag(o["vyukaZS"]) ?? false
-                let summer = StagValue.flag(o["vyukaLS"]) ?? false
-                subjects.append([
-                    "subject": .string("\(dept)/\(code)"), "department": .string(dept), "code": .string(code),
-                    "name": Self.field(o["nazev"] ?? row["nazev"]), "year": StagValue.int(row["rok"]).map(JSONValue.int) ?? .null,
-                    "credits": StagValue.int(o["kreditu"]).map(JSONValue.int) ?? .null,
-                    "semester": winter && summer ? "both" : winter ? "ZS" : summer ? "LS" : .null, "completion": Self.field(o["typZkousky"]),
-                ])
+                subjects.append(FoundSubject(row: row, detail: info.objectValue.map(JSONValue.object) ?? [:], department: dept, code: code))
             }
-            return ["subjects": .array(subjects), "truncated": .bool(matching.count > limit)]
+            return FoundSubjects(subjects: subjects, truncated: matching.count > limit)
         }
     }
 
@@ -194,9 +163,9 @@ extension StagService {
     }
 
     /// Rows in Czech alphabetical order of the parts `key` gives (surname, then first name).
-    static func czechSorted(_ rows: [JSONValue], by key: (JSONValue) -> [String?]) -> [JSONValue] {
+    static func czechSorted<Row>(_ rows: [Row], by key: (Row) -> [String?]) -> [Row] {
         let czech = Locale(identifier: "cs_CZ")
-        func text(_ row: JSONValue) -> String { key(row).compactMap { $0 }.joined(separator: " ") }
+        func text(_ row: Row) -> String { key(row).compactMap { $0 }.joined(separator: " ") }
         return rows.sorted { text($0).compare(text($1), options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }
     }
 

@@ -109,17 +109,17 @@ extension StagService {
         return subjects
     }
 
-    func register(_ params: Params) async throws -> JSONValue { try await changeRegistration(params, registering: true) }
-    func unregister(_ params: Params) async throws -> JSONValue { try await changeRegistration(params, registering: false) }
+    func register(_ params: Params) async throws -> RegistrationChanged { try await changeRegistration(params, registering: true) }
+    func unregister(_ params: Params) async throws -> RegistrationChanged { try await changeRegistration(params, registering: false) }
 
     /// Never retried: a GET that changes state. `OK` is the only success; anything else is
     /// STAG's refusal, in its own words.
-    func changeRegistration(_ params: Params, registering: Bool) async throws -> JSONValue {
+    func changeRegistration(_ params: Params, registering: Bool) async throws -> RegistrationChanged {
         let term = try params[StagParams.termID]
         let session = try await session(params[StagParams.account])
         let student = try session.student()
         let text = try await registration(session, student, term: term, registering: registering)
-        return ["term_id": .int(term), "registered": .bool(registering), "message": .string(text)]
+        return RegistrationChanged(termID: term, registered: registering, message: text)
     }
 
     func registration(_ session: StagSession, _ student: StagRole, term: Int64, registering: Bool) async throws -> String {
@@ -147,10 +147,10 @@ extension StagService {
         }
     }
 
-    func results(_ params: Params) async throws -> JSONValue {
+    func results(_ params: Params) async throws -> Cached<StudyResults> {
         let session = try await session(params[StagParams.account])
         let student = try session.student()
-        return try await cached(session, "results", [:]) { StudyResults.results(try await gradeRows(session, student, year: nil)) }
+        return try await cachedModel(session, "results", [:]) { StudyResults(try await gradeRows(session, student, year: nil)) }
     }
 
     func gradeRows(_ session: StagSession, _ student: StagRole, year: Int64?, subjects known: SubjectIndex? = nil) async throws -> [GradeRow] {

@@ -10,13 +10,13 @@ extension StagService {
     /// How many subjects' terms one call reads.
     static let maxTeacherSubjects = 30
 
-    func teacherExams(_ params: Params) async throws -> JSONValue {
+    func teacherExams(_ params: Params) async throws -> Cached<TeacherExamTerms> {
         let subject = try Self.subjectFilter(params)
         let year = params[StagParams.subjectYear]
         let session = try await session(params[StagParams.account])
         let teacher = try session.teacher()
         let key: [String: JSONValue] = ["subject": subject.map(JSONValue.string) ?? .null, "year": year.map(JSONValue.int) ?? .null]
-        return try await cached(session, "teacher.exams", key) {
+        return try await cachedModel(session, "teacher.exams", key) {
             var subjects: [(department: String, code: String, name: String?)]
             if let subject {
                 let parts = subject.split(separator: "/").map(String.init)
@@ -39,7 +39,7 @@ extension StagService {
                 }
             }
             let truncated = subjects.count > Self.maxTeacherSubjects
-            var terms: [JSONValue] = []
+            var terms: [TeacherExamTerms.Term] = []
             for subject in subjects.prefix(Self.maxTeacherSubjects) {
                 let answer = try await session.client.read(
                     "terminy/getTerminyZkousek",
@@ -47,23 +47,51 @@ extension StagService {
                         + (year.map { [("rok", String($0))] } ?? []))
                 guard let rows = answer["termin"]?.arrayValue else { throw StagError.unexpectedAnswer("terminy/getTerminyZkousek", "no termin list") }
                 let names = subject.name.map { ["\(subject.department)/\(subject.code)": $0] } ?? [:]
-                for row in rows {
-                    guard let term = ExamTerm(stag: row, names: names) else { continue }
-                    terms.append([
-                        "term_id": .int(term.termID), "subject": .string(term.subject), "name": term.name.map(JSONValue.string) ?? .null,
-                        "kind": term.kind.map(JSONValue.string) ?? .null, "date": term.date.map(JSONValue.string) ?? .null,
-                        "start": term.start.map(JSONValue.string) ?? .null, "end": term.end.map(JSONValue.string) ?? .null,
-                        "room": term.room.map(JSONValue.string) ?? .null, "examiner": term.examiner.map(JSONValue.string) ?? .null,
-                        "registered": .int(term.occupied), "limit": term.limit.map(JSONValue.int) ?? .null,
-                        "free": term.limit.map { .int(max(0, $0 - term.occupied)) } ?? .null,
-                        "register_deadline": term.registerDeadline.map(JSONValue.string) ?? .null, "note": term.note.map(JSONValue.string) ?? .null,
-                    ])
-                }
+                terms += rows.compactMap { ExamTerm(stag: $0, names: names).map(TeacherExamTerms.Term.init) }
             }
-            terms.sort {
-                ($0["date"]?.stringValue ?? "", $0["start"]?.stringValue ?? "") < ($1["date"]?.stringValue ?? "", $1["start"]?.stringValue ?? "")
-            }
-            return ["terms": .array(terms), "truncated": .bool(truncated)]
+            terms.sort { ($0.date ?? "", $0.start ?? "") < ($1.date ?? "", $1.start ?? "") }
+            return TeacherExamTerms(terms: terms, truncated: truncated)
         }
     }
+}
+
+/// `stag.teacher.exams`: the teacher's exam terms with their occupancy.
+struct TeacherExamTerms: Codable, Sendable {
+    struct Term: Codable, Sendable, ExplicitNulls {
+        var termID: Int64
+        var subject: String
+        var name, kind, date, start, end, room, examiner: String?
+        /// How many students are registered (STAG lists no names).
+        var registered: Int64
+        var limit: Int64?
+        /// Seats left; nil without a limit.
+        var free: Int64?
+        var registerDeadline, note: String?
+
+        enum CodingKeys: String, CodingKey {
+            case subject, name, kind, date, start, end, room, examiner, registered, limit, free, note
+            case termID = "term_id", registerDeadline = "register_deadline"
+        }
+
+        init(_ term: ExamTerm) {
+            termID = term.termID
+            subject = term.subject
+            name = term.name
+            kind = term.kind
+            date = term.date
+            start = term.start
+            end = term.end
+            room = term.room
+            examiner = term.examiner
+            registered = term.occupied
+            limit = term.limit
+            free = term.limit.map { max(0, $0 - term.occupied) }
+            registerDeadline = term.registerDeadline
+            note = term.note
+        }
+    }
+
+    var terms: [Term]
+    /// The teacher has more subjects than one call reads; name one with `subject`.
+    var truncated: Bool
 }

@@ -5,7 +5,7 @@ import PluginKit
 /// `stag.timetable.pdf {week?, path}`: the week's timetable as it hangs on a wall (A4 landscape
 /// PDF, or a PNG by the path's extension), every role merged as `stag.timetable` gives it.
 extension StagService {
-    func timetablePicture(_ params: Params) async throws -> JSONValue {
+    func timetablePicture(_ params: Params) async throws -> WeekPictureWritten {
         let path = try params[StagParams.picturePath]
         let format = try Picture.output(path)
         let day = params[StagParams.week] ?? today
@@ -29,9 +29,6 @@ extension StagService {
             dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) },
             entries: entries)
         let bytes = try await picture.written(to: path, format: format)
-        return [
-            "path": .string(path), "format": .string(format.rawValue), "bytes": .count(bytes), "week": .string(monday.description),
-            "classes": .count(entries.count),
-        ]
+        return WeekPictureWritten(path: path, format: format, bytes: bytes, week: monday, classes: entries.count)
     }
 }

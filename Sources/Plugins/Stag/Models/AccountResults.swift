@@ -179,3 +179,15 @@ struct ExamTermsAnswer: Codable, Sendable {
 struct GradesAnswer: Codable, Sendable {
     let grades: [GradeRow]
 }
+
+/// `stag.register` and `stag.unregister`: STAG's answer to the change.
+struct RegistrationChanged: Encodable, CallResult {
+    var termID: Int64
+    var registered: Bool
+    var message: String
+
+    enum CodingKeys: String, CodingKey {
+        case registered, message
+        case termID = "term_id"
+    }
+}

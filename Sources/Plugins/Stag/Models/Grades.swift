@@ -130,25 +130,94 @@ struct GradeRow: JSONModel, Equatable {
     var title: String { name.map { "\(subject) \($0)" } ?? subject }
 }
 
-/// Credits and credit-weighted averages per academic year and semester, and in total.
-enum StudyResults {
-    static func summary(_ rows: [GradeRow]) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "credits_enrolled": .int(rows.reduce(0) { $0 + ($1.credits ?? 0) }),
-            "credits_obtained": .int(rows.filter(\.passed).reduce(0) { $0 + ($1.credits ?? 0) }),
-            "subjects_enrolled": .int(Int64(rows.count)),
-            "subjects_passed": .int(Int64(rows.filter(\.passed).count)),
-            "weighted_average": average(rows, includingFailed: false),
-        ]
-        if let first = rows.first {
-            object["year"] = first.year.map(JSONValue.int) ?? .null
-            object["semester"] = first.semester.map(JSONValue.string) ?? .null
+/// `stag.results`: credits and credit-weighted averages per academic year and semester, and in
+/// total.
+struct StudyResults: Codable, Sendable {
+    struct Summary: Codable, Sendable, ExplicitNulls {
+        var creditsEnrolled, creditsObtained, subjectsEnrolled, subjectsPassed: Int64
+        /// Over passed numeric grades, weighted by credits.
+        var weightedAverage: Double?
+
+        init(_ rows: [GradeRow]) {
+            let passed = rows.filter(\.passed)
+            creditsEnrolled = rows.reduce(0) { $0 + ($1.credits ?? 0) }
+            creditsObtained = passed.reduce(0) { $0 + ($1.credits ?? 0) }
+            subjectsEnrolled = Int64(rows.count)
+            subjectsPassed = Int64(passed.count)
+            weightedAverage = StudyResults.average(rows, includingFailed: false)
         }
-        return .object(object)
+
+        enum CodingKeys: String, CodingKey {
+            case creditsEnrolled = "credits_enrolled", creditsObtained = "credits_obtained", subjectsEnrolled = "subjects_enrolled"
+            case subjectsPassed = "subjects_passed", weightedAverage = "weighted_average"
+        }
+    }
+
+    /// One academic year's semester.
+    struct Term: Codable, Sendable, ExplicitNulls {
+        var summary: Summary
+        var year: Int64?
+        var semester: String?
+
+        enum CodingKeys: String, CodingKey { case year, semester }
+
+        init(_ rows: [GradeRow]) {
+            summary = Summary(rows)
+            year = rows.first?.year
+            semester = rows.first?.semester
+        }
+
+        init(from decoder: any Decoder) throws {
+            summary = try Summary(from: decoder)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            year = try c.decodeIfPresent(Int64.self, forKey: .year)
+            semester = try c.decodeIfPresent(String.self, forKey: .semester)
+        }
+
+        /// The summary's members, then the term's, in one object.
+        func encode(to encoder: any Encoder) throws {
+            try summary.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeOrNull(year, forKey: .year)
+            try c.encodeOrNull(semester, forKey: .semester)
+        }
+    }
+
+    struct Total: Codable, Sendable {
+        var summary: Summary
+        /// With the failed 4s.
+        var weightedAverageAll: Double?
+
+        enum CodingKeys: String, CodingKey { case weightedAverageAll = "weighted_average_all" }
+
+        init(_ rows: [GradeRow]) {
+            summary = Summary(rows)
+            weightedAverageAll = StudyResults.average(rows, includingFailed: true)
+        }
+
+        init(from decoder: any Decoder) throws {
+            summary = try Summary(from: decoder)
+            weightedAverageAll = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Double.self, forKey: .weightedAverageAll)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try summary.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeOrNull(weightedAverageAll, forKey: .weightedAverageAll)
+        }
+    }
+
+    var terms: [Term]
+    var total: Total
+
+    init(_ rows: [GradeRow]) {
+        let groups = Dictionary(grouping: rows) { "\($0.year ?? 0)|\($0.semester == "LS" ? 1 : 0)|\($0.semester ?? "")" }
+        terms = groups.keys.sorted().map { Term(groups[$0]!) }
+        total = Total(rows)
     }
 
     /// Σ grade × credits / Σ credits over numeric grades: passed ones, or also the 4s.
-    static func average(_ rows: [GradeRow], includingFailed: Bool) -> JSONValue {
+    static func average(_ rows: [GradeRow], includingFailed: Bool) -> Double? {
         var weighted = 0.0
         var credits = 0.0
         for row in rows {
@@ -157,17 +226,7 @@ enum StudyResults {
             weighted += value * Double(c)
             credits += Double(c)
         }
-        guard credits > 0 else { return .null }
-        return .double((weighted / credits * 1000).rounded() / 1000)
-    }
-
-    static func results(_ rows: [GradeRow]) -> JSONValue {
-        let groups = Dictionary(grouping: rows) { "\($0.year ?? 0)|\($0.semester == "LS" ? 1 : 0)|\($0.semester ?? "")" }
-        let terms = groups.keys.sorted().map { summary(groups[$0]!) }
-        var total = summary(rows).objectValue ?? [:]
-        total["year"] = nil
-        total["semester"] = nil
-        total["weighted_average_all"] = average(rows, includingFailed: true)
-        return ["terms": .array(terms), "total": .object(total)]
+        guard credits > 0 else { return nil }
+        return (weighted / credits * 1000).rounded() / 1000
     }
 }
