@@ -6,7 +6,7 @@ import PluginKit
 /// rather look at than read. Written through a temporary file renamed into place, so a failure
 /// leaves nothing half-written.
 public enum Picture {
-    public enum Format: String, Sendable {
+    public enum Format: String, Sendable, Codable {
         case png, pdf
     }
 

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import PluginKit
 
 /// A week's timetable as it hangs on a wall: a column per day, hours down the side, each class a
 /// box with its title, place and time.
@@ -126,5 +127,23 @@ extension WeekPicture {
             (0..<60).contains(parts[1])
         else { return nil }
         return parts[0] * 60 + parts[1]
+    }
+}
+
+/// What a `timetable.pdf` command answers (Stag's and KOS's): the file written and what is on it.
+public struct WeekPictureWritten: Encodable, CallResult {
+    public var path: String
+    public var format: Picture.Format
+    public var bytes: Int
+    /// The week's Monday, `YYYY-MM-DD`.
+    public var week: String
+    public var classes: Int
+
+    public init(path: String, format: Picture.Format, bytes: Int, week: DateOnly, classes: Int) {
+        self.path = path
+        self.format = format
+        self.bytes = bytes
+        self.week = week.description
+        self.classes = classes
     }
 }

@@ -84,3 +84,14 @@ public struct CalendarFile: Sendable {
         return String(cString: text)
     }
 }
+
+/// What an `export.ics` command answers: the file written and how many events it holds.
+public struct CalendarWritten: Encodable, CallResult {
+    public var path: String
+    public var events: Int
+
+    public init(path: String, events: Int) {
+        self.path = path
+        self.events = events
+    }
+}

@@ -7,7 +7,7 @@ import PluginKit
 /// with `weeks` ("1-7,9") is placed only in those weeks. With config `ics_path`, each refresh
 /// rewrites the current semester's file.
 extension KOSService {
-    func exportICS(_ params: Params) async throws -> JSONValue {
+    func exportICS(_ params: Params) async throws -> SemesterCalendarWritten {
         let path = try params[KOSParams.path]
         let sem = try KOSQuery.semester(params[KOSParams.semester])
         guard sem != "none" else {
@@ -16,10 +16,9 @@ extension KOSService {
         try FileOutput.checkFolder(of: path, param: "path")
         let username = try await username(params[KOSParams.account])
         let written = try await writeCalendar(username, sem: sem, path: path, param: "path")
-        return [
-            "path": .string(path), "events": .int(Int64(written.events)), "semester": .string(written.semester),
-            "first_week_parity": .string(context.config[KOSConfig.firstWeekParity]), "teaching_weeks": .int(context.config[KOSConfig.teachingWeeks]),
-        ]
+        return SemesterCalendarWritten(
+            written: CalendarWritten(path: path, events: written.events), semester: written.semester,
+            firstWeekParity: context.config[KOSConfig.firstWeekParity], teachingWeeks: context.config[KOSConfig.teachingWeeks])
     }
 
     func writeCalendar(_ username: String, sem: String, path: String, param: String) async throws -> (events: Int, semester: String) {
@@ -110,5 +109,27 @@ extension KOSService {
             }
         }
         return weeks
+    }
+}
+
+/// `kos.export.ics`: the file, and the semester and week numbering it was laid out by.
+struct SemesterCalendarWritten: Encodable, CallResult {
+    var written: CalendarWritten
+    var semester: String
+    var firstWeekParity: String
+    var teachingWeeks: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case semester
+        case firstWeekParity = "first_week_parity", teachingWeeks = "teaching_weeks"
+    }
+
+    /// The file's members, then these, in one object.
+    func encode(to encoder: any Encoder) throws {
+        try written.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(semester, forKey: .semester)
+        try c.encode(firstWeekParity, forKey: .firstWeekParity)
+        try c.encode(teachingWeeks, forKey: .teachingWeeks)
     }
 }

@@ -83,24 +83,13 @@ extension KOSService {
 
 /// `kos.course {code, sem?}`: one course with its detail texts.
 extension KOSService {
-    func course(_ params: Params) async throws -> JSONValue {
+    func course(_ params: Params) async throws -> Cached<CourseDetail> {
         let code = try KOSQuery.courseCode(try params[KOSParams.code], param: KOSParams.code.name)
         let sem = try KOSQuery.semester(params[KOSParams.courseSemester], default: "none")
         return try await context.cache.read(account: nil, key: ReadCache.key("course", ["code": .string(code), "sem": .string(sem)])) {
             let entry = try await entry(.publicData, "courses/\(code)", query: [("sem", sem), ("detail", "1")], what: "course \(code) (in \(sem))")
             guard let c = entry.content else { throw KOSError.badAnswer("a course without content") }
-            func text(_ name: String) -> JSONValue { c.text(name, language: language).map(JSONValue.string) ?? .null }
-            func lower(_ name: String) -> JSONValue { c.first(name).map { .string($0.trimmedText.lowercased()) } ?? .null }
-            return [
-                "code": .string(code), "name": text("name"),
-                "credits": c.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
-                "completion": lower("completion"), "season": lower("season"), "range": c.first("range").map { .string($0.trimmedText) } ?? .null,
-                "programme_type": lower("programmeType"), "annotation": text("description"),
-                "details": [
-                    "lectures": text("lecturesContents"), "tutorials": text("tutorialsContents"), "requirements": text("requirements"),
-                    "literature": text("literature"), "objectives": text("objectives"),
-                ],
-            ]
+            return CourseDetail(c, code: code, language: language)
         }
     }
 }

@@ -21,19 +21,16 @@ extension KOSService {
         return .success(rows.sorted { weekdays.firstIndex(of: $0.day)! < weekdays.firstIndex(of: $1.day)! })
     }
 
-    func office() throws -> JSONValue {
+    func office() throws -> OfficeHours {
         let rows = try Self.officeHours(context.config[KOSConfig.officeHours]).get()
         guard !rows.isEmpty else {
-            return [
-                "configured": false, "hours": [],
-                "message":
-                    "KOSapi does not serve the study office's hours. Set them in the config: [plugins.kos.office_hours] monday = \"9:00–11:00, 13:00–15:00\"",
-            ]
+            return OfficeHours(
+                configured: false, hours: [],
+                message:
+                    "KOSapi does not serve the study office's hours. Set them in the config: [plugins.kos.office_hours] monday = \"9:00–11:00, 13:00–15:00\""
+            )
         }
-        return [
-            "configured": true,
-            "hours": .array(
-                rows.map { ["day": .string($0.day), "weekday": .int(Int64(Self.weekdays.firstIndex(of: $0.day)! + 1)), "hours": .string($0.hours)] }),
-        ]
+        return OfficeHours(
+            configured: true, hours: rows.map { .init(day: $0.day, weekday: Self.weekdays.firstIndex(of: $0.day)! + 1, hours: $0.hours) })
     }
 }

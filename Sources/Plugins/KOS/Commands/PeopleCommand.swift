@@ -6,7 +6,7 @@ import PluginKit
 /// does: the RSQL pattern sent is widened (every letter that has an accented form in Czech is a
 /// one-character wildcard), and the pages are filtered here with folded text until `limit`.
 extension KOSService {
-    func peopleSearch(_ params: Params) async throws -> JSONValue {
+    func peopleSearch(_ params: Params) async throws -> Cached<People> {
         let words = Self.searchWords(params[KOSParams.query] ?? "")
         if let q = params[KOSParams.query], words.joined().count < 2 {
             throw RPCError.invalidParam("q", "is too short ('\(q)'): give at least two letters of a name or username")
@@ -22,7 +22,7 @@ extension KOSService {
         let key = ReadCache.key(
             "people", ["q": .string(words.joined(separator: " ")), "division": division.map(JSONValue.string) ?? .null, "limit": .int(Int64(limit))])
         return try await context.cache.read(account: nil, key: key) {
-            ["people": .array(try await people(words: words, division: division, limit: limit))]
+            People(people: try await people(words: words, division: division, limit: limit))
         }
     }
 
@@ -41,7 +41,7 @@ extension KOSService {
         "*" + String(word.map { "acdeinorstuyz".contains($0) ? "_" : $0 }) + "*"
     }
 
-    func people(words: [String], division: String?, limit: Int) async throws -> [JSONValue] {
+    func people(words: [String], division: String?, limit: Int) async throws -> [Person] {
         let client = try await api(.publicData)
         func matches(_ entry: AtomDocument.Entry) -> Bool {
             guard let c = entry.content else { return false }
@@ -51,7 +51,7 @@ extension KOSService {
         let page = [("limit", String(min(limit, 1000)))]
         if let division {
             let teachers = try await client.atomEntries("divisions/\(division)/teachers", query: page, maxItems: limit, where: matches)
-            return Self.inCzechOrder(teachers).compactMap { person($0, teacher: $0.content, roles: ["teacher"]) }
+            return Self.inCzechOrder(teachers).compactMap { Person($0, teacher: $0.content, roles: ["teacher"]) }
         }
         let query = words.map { word -> String in
             let pattern = KOSQuery.quoted(Self.widened(word))
@@ -74,24 +74,8 @@ extension KOSService {
         return Self.inCzechOrder(found).compactMap { entry in
             guard let c = entry.content else { return nil }
             let roles = c.first("roles").map { r in ["student", "teacher"].filter { r.first($0) != nil } } ?? []
-            return person(entry, teacher: c.first("username").flatMap { teachers[$0.trimmedText] }, roles: roles)
+            return Person(entry, teacher: c.first("username").flatMap { teachers[$0.trimmedText] }, roles: roles)
         }
-    }
-
-    func person(_ entry: AtomDocument.Entry, teacher: XMLNode?, roles: [String]) -> JSONValue? {
-        guard let c = entry.content, let username = c.first("username")?.trimmedText else { return nil }
-        func text(_ node: XMLNode?, _ name: String) -> JSONValue {
-            guard let value = node?.first(name)?.trimmedText, !value.isEmpty else { return .null }
-            return .string(value)
-        }
-        let name = [c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText].compactMap { $0 }.filter { !$0.isEmpty }.joined(
-            separator: " ")
-        return [
-            "username": .string(username), "name": .string(name), "titles": ["before": text(c, "titlesPre"), "after": text(c, "titlesPost")],
-            "email": text(teacher, "email"), "phone": text(teacher, "phone"),
-            "division": teacher?.first("division")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)).map(JSONValue.string) ?? .null,
-            "roles": .array(roles.map(JSONValue.string)),
-        ]
     }
 
     /// By surname, then first names, then username, in Czech order (Č after C, Ch after H).

@@ -21,23 +21,12 @@ extension KOSService {
         }
     }
 
-    func profile(_ params: Params) async throws -> JSONValue {
+    func profile(_ params: Params) async throws -> Cached<StudentProfile> {
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("profile")) {
             let entry = try await entry(.user, account: username, "students/\(username)", what: "student \(username)")
             guard let c = entry.content else { throw KOSError.badAnswer("a student without content") }
-            let name = [
-                c.first("titlesPre")?.trimmedText, c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText,
-                c.first("titlesPost")?.trimmedText,
-            ]
-            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-            return [
-                "name": .string(name), "username": .string(c.first("username")?.trimmedText ?? username),
-                "programme": c.first("programme").map { .string($0.trimmedText) } ?? .null,
-                "study_group": c.first("studyGroup").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
-                "grade": c.first("grade").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
-                "status": c.first("studyState").map { .string($0.trimmedText.lowercased()) } ?? .null,
-            ]
+            return StudentProfile(c, username: username)
         }
     }
 }

@@ -9,7 +9,7 @@ extension KOSService {
     /// `kos.courses.search {query, sem?, limit?}`: by name or code, accents optional. KOSapi's RSQL
     /// matching counts diacritics, so the pattern is widened as `kos.people.search` does and the
     /// pages are filtered here with folded text.
-    func coursesSearch(_ params: Params) async throws -> JSONValue {
+    func coursesSearch(_ params: Params) async throws -> Cached<FoundCourses> {
         let text = try params[KOSParams.courseQuery]
         let words = Self.searchWords(text)
         guard words.joined().count >= 2 else {
@@ -34,52 +34,20 @@ extension KOSService {
                 let haystack = Self.fold([c.first("code")?.trimmedText, c.text("name", language: language)].compactMap { $0 }.joined(separator: " "))
                 return words.allSatisfy(haystack.contains)
             }
-            let courses = found.compactMap { entry -> JSONValue? in
-                guard let c = entry.content, let code = c.nonEmptyText("code") else { return nil }
-                return [
-                    "code": .string(code), "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
-                    "credits": c.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
-                    "completion": c.first("completion").map { .string($0.trimmedText.lowercased()) } ?? .null,
-                    "season": c.first("season").map { .string($0.trimmedText.lowercased()) } ?? .null,
-                ]
-            }
-            return ["courses": .array(courses)]
+            return FoundCourses(courses: found.compactMap { FoundCourse($0, language: language) })
         }
     }
 
     /// `kos.course.parallels {code, sem?}`: each parallel with its type, number, teachers, slots,
     /// capacity and occupancy (the seats KOSeek showed before enrolling).
-    func courseParallels(_ params: Params) async throws -> JSONValue {
+    func courseParallels(_ params: Params) async throws -> Cached<CourseParallels> {
         let code = try KOSQuery.courseCode(try params[KOSParams.code], param: KOSParams.code.name)
         let sem = try KOSQuery.semester(params[KOSParams.semester])
         return try await context.cache.read(account: nil, key: ReadCache.key("course.parallels", ["code": .string(code), "sem": .string(sem)])) {
             _ = try await entry(.publicData, "courses/\(code)", what: "course \(code)")
             let entries = try await api(.publicData).atomEntries("courses/\(code)/parallels", query: [("sem", sem)] + localized)
             let slots = Self.slots(entries, grid: grid, language: language)
-            let parallels = entries.compactMap { entry -> JSONValue? in
-                guard let c = entry.content else { return nil }
-                let number = c.first("code")?.trimmedText
-                let capacity = c.first("capacity").flatMap { Int64($0.trimmedText) }
-                let occupied = c.first("occupied").flatMap { Int64($0.trimmedText) }
-                let teachers = (c.children("teacher") + (c.first("teachers")?.children("teacher") ?? [])).map(\.trimmedText).filter { !$0.isEmpty }
-                let own = slots.filter { $0.parallel == number && $0.course == code }
-                return [
-                    "parallel": number.map(JSONValue.string) ?? .null,
-                    "kind": own.first?.kind.map(JSONValue.string) ?? c.first("parallelType").map { .string($0.trimmedText.lowercased()) } ?? .null,
-                    "teachers": .array(teachers.map(JSONValue.string)), "capacity": capacity.map(JSONValue.int) ?? .null,
-                    "occupied": occupied.map(JSONValue.int) ?? .null,
-                    "free": capacity.map { .int(max(0, $0 - (occupied ?? 0))) } ?? .null,
-                    "slots": .array(
-                        own.map {
-                            [
-                                "day": $0.day.map(JSONValue.int) ?? .null, "start": $0.start.map(JSONValue.string) ?? .null,
-                                "end": $0.end.map(JSONValue.string) ?? .null, "parity": .string($0.parity.rawValue),
-                                "room": $0.room.map(JSONValue.string) ?? .null, "weeks": $0.weeks.map(JSONValue.string) ?? .null,
-                            ]
-                        }),
-                ]
-            }
-            return ["code": .string(code), "semester": .string(sem), "parallels": .array(parallels)]
+            return CourseParallels(code: code, semester: sem, parallels: entries.compactMap { CourseParallel($0, course: code, slots: slots) })
         }
     }
 
@@ -87,7 +55,7 @@ extension KOSService {
 
     /// `kos.teacher.timetable {username, sem?}` (`/teachers/{u}/timetable`): the teacher's slots,
     /// times from the hour grid unless a slot has its own.
-    func teacherTimetable(_ params: Params) async throws -> JSONValue {
+    func teacherTimetable(_ params: Params) async throws -> Cached<TeacherTimetable> {
         let username = try params[KOSParams.teacherUsername].lowercased()
         guard !username.isEmpty, username.count <= 16, username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             throw RPCError.invalidParam("username", "'\(username)' is not a KOS username such as novakpet")
@@ -100,31 +68,12 @@ extension KOSService {
             _ = try await entry(.publicData, "teachers/\(username)", what: "teacher \(username)")
             let entries = try await api(.publicData).atomEntries("teachers/\(username)/timetable", query: [("sem", sem)] + localized)
             let grid = self.grid
-            let slots = entries.compactMap { entry -> JSONValue? in
-                guard let c = entry.content else { return nil }
-                let day = c.first("day").flatMap { Int64($0.trimmedText) }
-                let first = c.first("firstHour").flatMap { Int($0.trimmedText) }
-                let duration = c.first("duration").flatMap { Int($0.trimmedText) } ?? 1
-                let start = c.first("startTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap(grid.start(ofHour:))
-                let end = c.first("endTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap { grid.end(ofHour: $0 + duration - 1) }
-                let parity: KOSTimetableSlot.Parity =
-                    switch c.first("parity")?.trimmedText {
-                    case "ODD": .odd
-                    case "EVEN": .even
-                    default: .both
-                    }
-                return [
-                    "day": day.map(JSONValue.int) ?? .null, "start": start.map(JSONValue.string) ?? .null, "end": end.map(JSONValue.string) ?? .null,
-                    "parity": .string(parity.rawValue), "title": c.first("title").map { .string($0.trimmedText) } ?? .null,
-                    "weeks": c.first("weeks").map { .string($0.trimmedText) } ?? .null,
-                ]
-            }
-            return ["username": .string(username), "semester": .string(sem), "slots": .array(slots)]
+            return TeacherTimetable(username: username, semester: sem, slots: entries.compactMap { TeacherSlot($0, grid: grid) })
         }
     }
 
     /// `kos.room {code}` (`/rooms/{code}`): its name, locality, type and capacities.
-    func room(_ params: Params) async throws -> JSONValue {
+    func room(_ params: Params) async throws -> Cached<RoomDetails> {
         let code = try params[KOSParams.roomCode].uppercased()
         guard !code.isEmpty, code.count <= 24, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ":-._".contains($0)) }) else {
             throw RPCError.invalidParam("code", "'\(code)' is not a room code such as TH:A-1442")
@@ -134,16 +83,7 @@ extension KOSService {
             let entry = try await entry(.publicData, "rooms/\(escaped)", what: "room \(code)")
             guard let c = entry.content else { throw KOSError.badAnswer("room \(code) has no content") }
             // Capacity is repeated, one per purpose (`for="lecture"`, `for="exam"`…).
-            var capacities: [String: JSONValue] = [:]
-            for node in c.children("capacity") {
-                guard let n = Int64(node.trimmedText) else { continue }
-                capacities[node.attribute("for") ?? "default"] = .int(n)
-            }
-            return [
-                "code": .string(c.nonEmptyText("code") ?? code), "name": c.text("name", language: language).map(JSONValue.string) ?? .null,
-                "locality": c.first("locality").map { .string($0.trimmedText) } ?? .null,
-                "type": c.first("type").map { .string($0.trimmedText.lowercased()) } ?? .null, "capacity": .object(capacities),
-            ]
+            return RoomDetails(c, code: code, language: language)
         }
     }
 }

@@ -54,7 +54,7 @@ extension KOSService {
 
     /// `kos.studyplan`: per group its role, the credits and courses it asks for and those I
     /// have, and the compulsory courses still missing.
-    func studyPlanCheck(_ params: Params) async throws -> JSONValue {
+    func studyPlanCheck(_ params: Params) async throws -> Cached<StudyPlanCheck> {
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("studyplan")) {
             let plan = try await studyPlan(username)
@@ -63,26 +63,17 @@ extension KOSService {
             // A course completed in any semester counts once, with the credits KOS gives it.
             var completed: [String: Int64] = [:]
             for row in enrolled where row.completed { if let code = row.code { completed[code] = row.credits ?? 0 } }
-            var complete = true
-            let rows = groups.map { group -> JSONValue in
+            let rows = groups.map { group in
                 let done = group.courses.filter { completed[$0.code] != nil }
                 let credits = done.reduce(Int64(0)) { $0 + (completed[$1.code] ?? 0) }
                 let role = Self.role(group.role)
                 let missing = role == "compulsory" ? group.courses.filter { completed[$0.code] == nil }.map(\.code) : []
-                let creditsShort = max(0, (group.creditsMin ?? 0) - credits)
-                let coursesShort = max(0, (group.coursesMin ?? 0) - Int64(done.count))
-                if creditsShort > 0 || coursesShort > 0 || !missing.isEmpty { complete = false }
-                return [
-                    "code": .string(group.code), "name": group.name.map(JSONValue.string) ?? .null, "role": .string(role),
-                    "credits_required": group.creditsMin.map(JSONValue.int) ?? .null, "credits_obtained": .int(credits),
-                    "credits_short": .int(creditsShort), "courses_required": group.coursesMin.map(JSONValue.int) ?? .null,
-                    "courses_completed": .int(Int64(done.count)), "missing": .array(missing.map(JSONValue.string)),
-                ]
+                return StudyPlanCheck.Group(
+                    code: group.code, name: group.name, role: role, creditsRequired: group.creditsMin, creditsObtained: credits,
+                    creditsShort: max(0, (group.creditsMin ?? 0) - credits), coursesRequired: group.coursesMin,
+                    coursesCompleted: Int64(done.count), missing: missing)
             }
-            return [
-                "study_plan": ["code": .string(plan.code), "name": plan.name.map(JSONValue.string) ?? .null], "groups": .array(rows),
-                "complete": .bool(complete),
-            ]
+            return StudyPlanCheck(studyPlan: .init(code: plan.code, name: plan.name), groups: rows, complete: rows.allSatisfy(\.isComplete))
         }
     }
 
@@ -91,7 +82,7 @@ extension KOSService {
 
     /// `kos.courses.available {sem}`: the plan's courses not yet completed that are offered in
     /// `sem` (KOSapi answers a course asked for in a semester it is not taught with 404).
-    func coursesAvailable(_ params: Params) async throws -> JSONValue {
+    func coursesAvailable(_ params: Params) async throws -> Cached<AvailableCourses> {
         let sem = try KOSQuery.semester(try params[KOSParams.requiredSemester])
         guard sem != "none" else { throw RPCError.invalidParam("sem", "name one semester: a code such as B252, or current, next or prev") }
         let username = try await username(params[KOSParams.account])
@@ -106,7 +97,7 @@ extension KOSService {
                     candidates.append((course.code, group))
                 }
             }
-            var courses: [JSONValue] = []
+            var courses: [AvailableCourses.Course] = []
             for candidate in candidates.prefix(Self.maxAvailableCourses) {
                 let c: XMLNode?
                 do {
@@ -114,13 +105,13 @@ extension KOSService {
                 } catch let error as RPCError where error.code == RPCErrorCode.notFound {
                     continue  // not taught in that semester
                 }
-                courses.append([
-                    "code": .string(candidate.code), "name": c?.text("name", language: language).map(JSONValue.string) ?? .null,
-                    "credits": c?.first("credits").flatMap { Int64($0.trimmedText) }.map(JSONValue.int) ?? .null,
-                    "group": .string(candidate.group.code), "role": .string(Self.role(candidate.group.role)),
-                ])
+                courses.append(
+                    AvailableCourses.Course(
+                        code: candidate.code, name: c?.text("name", language: language),
+                        credits: c?.first("credits").flatMap { Int64($0.trimmedText) },
+                        group: candidate.group.code, role: Self.role(candidate.group.role)))
             }
-            return ["semester": .string(sem), "courses": .array(courses), "truncated": .bool(candidates.count > Self.maxAvailableCourses)]
+            return AvailableCourses(semester: sem, courses: courses, truncated: candidates.count > Self.maxAvailableCourses)
         }
     }
 }

@@ -6,7 +6,7 @@ import PluginKit
 /// PDF, or a PNG by the path's extension): the current semester's slots placed on that week as
 /// `kos.export.ics` places them (week parity from `first_week_parity`, a slot's `weeks`).
 extension KOSService {
-    func timetablePicture(_ params: Params) async throws -> JSONValue {
+    func timetablePicture(_ params: Params) async throws -> WeekPictureWritten {
         let path = try params[KOSParams.picturePath]
         let format = try Picture.output(path)
         let day = params[KOSParams.week] ?? today
@@ -37,9 +37,6 @@ extension KOSService {
             title: "Timetable \(semester.code), week of \(monday)",
             dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) }, entries: entries)
         let bytes = try await picture.written(to: path, format: format)
-        return [
-            "path": .string(path), "format": .string(format.rawValue), "bytes": .count(bytes), "week": .string(monday.description),
-            "classes": .count(entries.count),
-        ]
+        return WeekPictureWritten(path: path, format: format, bytes: bytes, week: monday, classes: entries.count)
     }
 }
