@@ -37,6 +37,15 @@ public actor Accounts {
         }
     }
 
+    /// The plugin's settings are its own (declared in its `accountSchema`), so they are keyed by
+    /// name; the kit's fields come after them and win over a setting of the same name.
+    struct SettingKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// The schema of `Account.json`: the plugin's settings (as declared) and the kit's fields.
     public static func accountSchema(settings: KeyValuePairs<String, JSONSchema>) -> JSONSchema {
         JSONSchema.object([
@@ -231,5 +240,21 @@ public actor Accounts {
         return Account(
             name: row["name"], settings: settings, isDefault: row["is_default"], state: State(rawValue: row["state"]) ?? .failed,
             detail: row["detail"])
+    }
+}
+
+/// An account as `Account.json` shows it, written straight into a reply (a list of accounts, or
+/// an account with a plugin's own fields after it).
+extension Accounts.Account: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: Accounts.SettingKey.self)
+        let kit: Set = ["name", "default", "state", "detail"]
+        for (key, value) in settings.sorted(by: { $0.key < $1.key }) where !kit.contains(key) {
+            try o.encode(value, forKey: .init(stringValue: key))
+        }
+        try o.encode(name, forKey: .init(stringValue: "name"))
+        try o.encode(isDefault, forKey: .init(stringValue: "default"))
+        try o.encode(state.rawValue, forKey: .init(stringValue: "state"))
+        try o.encodeOrNull(detail, forKey: .init(stringValue: "detail"))
     }
 }

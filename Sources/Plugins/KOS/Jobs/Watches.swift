@@ -15,7 +15,7 @@ extension KOSService {
             .init(
                 account: "", item: id, lastState: full ? "full" : "free", label: exam.course, startsAt: exam.start,
                 since: ISO8601.string(context.clock.now)))
-        return KOSWatchSaved(watch: .init(examID: id, full: full, exam: exam.json))
+        return KOSWatchSaved(watch: .init(examID: id, full: full, exam: exam))
     }
 
     /// The kit's watch table, this plugin's rows: an exam's id as the item, `full` or `free` as its state.

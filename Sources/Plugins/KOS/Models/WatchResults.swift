@@ -9,7 +9,7 @@ struct KOSWatchSaved: Encodable, CallResult {
     struct Watch: Encodable, Sendable {
         let examID: String
         let full: Bool
-        let exam: JSONValue
+        let exam: KOSExam
 
         enum CodingKeys: String, CodingKey {
             case full, exam
@@ -174,7 +174,7 @@ struct KOSStatus: Encodable, CallResult {
         try o.encode(shown?["expires_at"] ?? .null, forKey: .expiresAt)
         try o.encode(shown?.state.rawValue ?? "logged_out", forKey: .state)
         try o.encode(shown?.detail, forKey: .detail)
-        try o.encode(accounts.map(\.json), forKey: .accounts)
+        try o.encode(accounts, forKey: .accounts)
     }
 }
 

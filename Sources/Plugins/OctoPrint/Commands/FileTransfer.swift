@@ -110,7 +110,7 @@ extension OctoPrintService {
     }
 
     /// Streams a download into `out` through a temporary file in the same folder.
-    func download(_ params: Params, path: String) async throws -> JSONValue {
+    func download(_ params: Params, path: String) async throws -> FileSaved {
         let out = try params[OctoPrintParams.out]
         try FileOutput.checkFolder(of: out, param: "out")
         let c = try await client(params)
@@ -133,6 +133,6 @@ extension OctoPrintService {
             }
             return bytes
         }
-        return ["path": .string(out), "bytes": .int(bytes)]
+        return FileSaved(path: out, bytes: bytes)
     }
 }

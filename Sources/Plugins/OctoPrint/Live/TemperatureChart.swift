@@ -6,7 +6,7 @@ extension OctoPrintService {
     /// `octoprint.temperature.chart`: the last minutes of each heater (actual solid, target
     /// dashed) as a PNG or PDF, from what the live monitor has seen; when it has seen nothing
     /// yet (just added, or its socket not open), from OctoPrint's own history.
-    func temperatureChart(_ params: Params) async throws -> JSONValue {
+    func temperatureChart(_ params: Params) async throws -> TemperatureChartSaved {
         let path = try params[OctoPrintParams.chartPath]
         let format = try Picture.output(path)
         let minutes = Int(params[OctoPrintParams.chartMinutes] ?? 30)
@@ -14,14 +14,14 @@ extension OctoPrintService {
         let end = context.clock.now
         let start = end.addingTimeInterval(-Double(minutes) * 60)
         var readings = await live.watch(for: printer.name)?.temperatures.readings(since: start) ?? []
-        var source = "monitor"
+        var source = TemperatureChartSaved.Source.monitor
         if readings.count < 2 {
             let c = try await client(for: printer)
             let answer = try await c.send(
                 try await c.makeRequest(.GET, "/api/printer", query: [("history", "true"), ("limit", String(minutes * 60))]))
             if answer.status != 409 { try c.check(answer, conflict: .other) }
             readings = TemperatureHistory.readings(answer.json?["temperature"]?["history"]).filter { $0.time >= start }
-            source = "octoprint"
+            source = .octoprint
         }
         guard !readings.isEmpty else {
             throw RPCError.notFound(
@@ -32,12 +32,10 @@ extension OctoPrintService {
         let bytes = try await Picture.written(to: path, format: format, width: 1000, height: 600, title: chart.title) { cr, _ in
             chart.draw(cr, x: 30, y: 20, width: 940, height: 560)
         }
-        return [
-            "path": .string(path), "printer": .string(printer.name), "format": .string(format.rawValue), "bytes": .count(bytes),
-            "readings": .count(readings.count), "heaters": .array(chart.series.filter { !$0.dashed }.map { .string($0.name) }),
-            "from": .string(ISO8601.string(readings[0].time)), "to": .string(ISO8601.string(readings[readings.count - 1].time)),
-            "source": .string(source),
-        ]
+        return TemperatureChartSaved(
+            path: path, bytes: bytes, printer: printer.name, format: format, readings: readings.count,
+            heaters: chart.series.filter { !$0.dashed }.map(\.name), from: ISO8601.string(readings[0].time),
+            to: ISO8601.string(readings[readings.count - 1].time), source: source)
     }
 
     /// Each heater's actual line, and its target dashed where it has one.

@@ -1,4 +1,5 @@
 import Foundation
+import PictureKit
 import PluginKit
 
 // Typed answers of the printer, status and webcam commands, written straight into the reply.
@@ -64,4 +65,27 @@ struct PrinterGranted: Encodable, CallResult {
     let printer: Printer
     let octoprint: JSONValue
     let granted = true
+}
+
+/// A download written to disk.
+struct FileSaved: Encodable, CallResult {
+    let path: String
+    let bytes: Int64
+}
+
+/// `octoprint.temperature.chart`: the picture written and what it shows.
+struct TemperatureChartSaved: Encodable, CallResult {
+    /// Where the readings came from: the live monitor's, or OctoPrint's own history.
+    enum Source: String, Encodable {
+        case monitor, octoprint
+    }
+
+    let path: String
+    let bytes: Int
+    let printer: String
+    let format: Picture.Format
+    let readings: Int
+    let heaters: [String]
+    let from, to: String
+    let source: Source
 }

@@ -4,13 +4,56 @@ import NIOCore
 import NIOHTTP1
 import PluginKit
 
-/// A webcam as OctoPrint (1.9+, webcam provider plugins) describes it in `/api/settings`.
-struct WebcamInfo: Sendable {
+/// A webcam as OctoPrint (1.9+, webcam provider plugins) describes it in `/api/settings`; the
+/// result of `octoprint.webcam` naming one. A member of the wrong type is taken as absent.
+struct WebcamInfo: Encodable, CallResult, ExplicitNulls {
     var name: String
     var displayName: String
+    var canSnapshot: Bool
     var snapshotURL: String?
     var streamURL: String?
-    var json: JSONValue
+    var flipH, flipV, rotate90: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case name, rotate90
+        case displayName = "display_name", canSnapshot = "can_snapshot", snapshotURL = "snapshot_url", streamURL = "stream_url"
+        case flipH = "flip_h", flipV = "flip_v"
+    }
+
+    /// nil for an entry without a name.
+    init?(settings w: JSONValue) {
+        guard let name = w["name"]?.stringValue else { return nil }
+        let compat = w["compat"]
+        func url(_ v: JSONValue?) -> String? { v?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
+        self.name = name
+        displayName = w["displayName"]?.stringValue ?? name
+        canSnapshot = w["canSnapshot"]?.boolValue ?? false
+        snapshotURL = url(compat?["snapshot"])
+        streamURL = url(compat?["stream"] ?? w["extras"]?["stream"])
+        flipH = w["flipH"]?.boolValue ?? false
+        flipV = w["flipV"]?.boolValue ?? false
+        rotate90 = w["rotate90"]?.boolValue ?? false
+    }
+}
+
+/// `octoprint.webcam.info`: the webcam named, or every webcam.
+enum WebcamAnswer: Encodable, CallResult {
+    case one(WebcamInfo)
+    case all([WebcamInfo])
+
+    enum CodingKeys: String, CodingKey { case webcams }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .one(let webcam):
+            // Through a container, so the webcam is written as itself (every member).
+            var c = encoder.singleValueContainer()
+            try c.encode(webcam)
+        case .all(let webcams):
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(webcams, forKey: .webcams)
+        }
+    }
 }
 
 /// Splits an MJPEG stream (`multipart/x-mixed-replace`) into its JPEG frames by the multipart
@@ -109,20 +152,7 @@ extension OctoPrintService {
     func webcams(_ c: OctoPrintClient) async throws -> [WebcamInfo] {
         let settings = try await c.call(.GET, "/api/settings").json ?? .null
         // OctoPrint 1.9+: provider plugins' webcams under settings.webcam.webcams.
-        return (settings["webcam"]?["webcams"]?.arrayValue ?? settings["webcams"]?.arrayValue ?? []).compactMap { w in
-            guard let name = w["name"]?.stringValue else { return nil }
-            let compat = w["compat"]
-            func url(_ v: JSONValue?) -> String? { v?.stringValue.flatMap { $0.isEmpty ? nil : $0 } }
-            let info: JSONValue = [
-                "name": .string(name), "display_name": w["displayName"] ?? .string(name), "can_snapshot": w["canSnapshot"] ?? false,
-                "snapshot_url": url(compat?["snapshot"]).map(JSONValue.string) ?? .null,
-                "stream_url": url(compat?["stream"] ?? w["extras"]?["stream"]).map(JSONValue.string) ?? .null,
-                "flip_h": w["flipH"] ?? false, "flip_v": w["flipV"] ?? false, "rotate90": w["rotate90"] ?? false,
-            ]
-            return WebcamInfo(
-                name: name, displayName: w["displayName"]?.stringValue ?? name, snapshotURL: url(compat?["snapshot"]),
-                streamURL: url(compat?["stream"] ?? w["extras"]?["stream"]), json: info)
-        }
+        return (settings["webcam"]?["webcams"]?.arrayValue ?? settings["webcams"]?.arrayValue ?? []).compactMap(WebcamInfo.init(settings:))
     }
 
     func webcam(_ c: OctoPrintClient, named name: String?) async throws -> WebcamInfo {
@@ -167,10 +197,10 @@ extension OctoPrintService {
         return bytes
     }
 
-    func webcamInfo(_ params: Params) async throws -> JSONValue {
+    func webcamInfo(_ params: Params) async throws -> WebcamAnswer {
         let c = try await client(params)
-        if let name = params[OctoPrintParams.webcam] { return try await webcam(c, named: name).json }
-        return ["webcams": .array(try await webcams(c).map(\.json))]
+        if let name = params[OctoPrintParams.webcam] { return .one(try await webcam(c, named: name)) }
+        return .all(try await webcams(c))
     }
 
     func webcamSnapshot(_ params: Params) async throws -> SnapshotSaved {

@@ -118,8 +118,8 @@ struct WatchSaved: Encodable, CallResult {
         let account: String
         let termID: Int64
         let autoRegister: Bool
-        let state: String
-        let term: JSONValue
+        let state: ExamState
+        let term: ExamTerm
 
         enum CodingKeys: String, CodingKey {
             case account, state, term

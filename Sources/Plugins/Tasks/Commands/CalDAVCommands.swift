@@ -73,24 +73,14 @@ extension TasksService {
             calendars: all.map { CalendarRow(name: $0.name, href: $0.href, components: $0.components) })
     }
 
-    func caldavList() async throws -> JSONValue {
+    func caldavList() async throws -> CalDAVAccounts {
         let accounts = try await context.accounts.list()
         let counts = try await database.read { db in
             Dictionary(
                 uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT account, COUNT(*) AS n FROM tasks_caldav_objects GROUP BY account")
                     .map { ($0["account"] as String, $0["n"] as Int) })
         }
-        return [
-            "accounts": .array(
-                accounts.map { a in
-                    var j = a.json
-                    if case .object(var o) = j {
-                        o["items"] = .count(counts[a.name] ?? 0)
-                        j = .object(o)
-                    }
-                    return j
-                })
-        ]
+        return CalDAVAccounts(accounts: accounts.map { CalDAVAccounts.Row(account: $0, items: counts[$0.name] ?? 0) })
     }
 
     func caldavRemove(_ params: Params) async throws -> Removed {

@@ -192,3 +192,22 @@ struct FeedAdded: Encodable, CallResult {
     let url: String
     let items: Int
 }
+
+/// `tasks.caldav.list`: each account as the kit shows it, with how many items it syncs.
+struct CalDAVAccounts: Encodable, CallResult {
+    struct Row: Encodable {
+        var account: Accounts.Account
+        var items: Int
+
+        enum CodingKeys: String, CodingKey { case items }
+
+        /// The account's members, then `items`, in one object.
+        func encode(to encoder: any Encoder) throws {
+            try account.encode(to: encoder)
+            var o = encoder.container(keyedBy: CodingKeys.self)
+            try o.encode(items, forKey: .items)
+        }
+    }
+
+    var accounts: [Row]
+}
