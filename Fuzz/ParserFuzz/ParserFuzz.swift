@@ -31,14 +31,15 @@ func parse(_ bytes: [UInt8]) {
         for row in json.arrayValue ?? json.objectValue.map({ Array($0.values) }) ?? [json] {
             _ = TimetableEvent(stag: row, role: "student")?.json
             _ = ExamTerm(stag: row, names: ["X": "Y"])?.json
-            _ = GradeRow(row, subjects: ["KIV/PPA1": (name: "Programování", credits: 6)])?.json
-            _ = try? JSONStreamEncoder.encode(CanteenMenu.Meal(menu: row))
-            _ = try? JSONStreamEncoder.encode(SubjectDetails(stag: row, subject: "X/Y"))
-            _ = try? JSONStreamEncoder.encode(TeacherDetails(stag: row, id: 1))
-            _ = try? JSONStreamEncoder.encode(StudentDetails(stag: row, id: "A"))
-            _ = try? JSONStreamEncoder.encode(Thesis(stag: row))
-            _ = try? JSONStreamEncoder.encode(Room(stag: row, addresses: [:]))
-            _ = try? JSONStreamEncoder.encode(FoundSubject(row: row, detail: row, department: "X", code: "Y"))
+            _ = GradeRow(stag: row, subjects: ["KIV/PPA1": (name: "Programování", credits: 6)])?.json
+            _ = StagRows.decode(row, as: StagRow.Menu.self).map { try? JSONStreamEncoder.encode($0.soups.map(CanteenMenu.Meal.init)) }
+            _ = StagRows.decode(row, as: StagRow.SubjectInfo.self).map { try? JSONStreamEncoder.encode(SubjectDetails($0, subject: "X/Y")) }
+            _ = StagRows.decode(row, as: StagRow.Teacher.self).map { try? JSONStreamEncoder.encode(TeacherDetails($0, id: 1)) }
+            _ = StagRows.decode(row, as: StagRow.Student.self).map { try? JSONStreamEncoder.encode(StudentDetails($0, id: "A")) }
+            _ = StagRows.decode(row, as: StagRow.Thesis.self).map { try? JSONStreamEncoder.encode(Thesis($0)) }
+            _ = StagRows.decode(row, as: StagRow.Room.self).map { try? JSONStreamEncoder.encode(Room($0, addresses: [:])) }
+            _ = StagRows.decode(row, as: StagRow.Building.self)?.address
+            _ = StagIdentity(row)
             for value in row.arrayValue ?? row.objectValue.map({ Array($0.values) }) ?? [] {
                 _ = StagValue.date(value)
                 _ = StagValue.dateTime(value)

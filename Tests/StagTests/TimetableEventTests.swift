@@ -75,7 +75,7 @@ import Testing
             let row: JSONValue = [
                 "katedra": "KIV", "zkratka": "UPA", "rok": "2025", "semestr": "ZS", "zk_hodnoceni": .string(stag), "zk_datum": ["value": "20.1.2026"],
             ]
-            let grade = try #require(GradeRow(row, subjects: ["KIV/UPA": (name: "Úvod", credits: 6)]))
+            let grade = try #require(GradeRow(stag: row, subjects: ["KIV/UPA": (name: "Úvod", credits: 6)]))
             #expect(grade.json["grade"] == json, "\(stag)")
             #expect(grade.grade?.text == text)
             #expect(try GradeRow(json: grade.json) == grade, "\(stag) reads back")

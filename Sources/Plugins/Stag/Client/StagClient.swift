@@ -58,6 +58,13 @@ struct StagClient: Sendable {
         }
     }
 
+    /// The list `list` of an operation's answer, each row decoded as `Row` (a row that is not an
+    /// object is left out); an answer without the list is STAG's fault, said as such.
+    func rows<Row: Decodable>(_ operation: String, _ query: [(String, String)] = [], list: String, as type: Row.Type) async throws -> [Row] {
+        guard let rows = try await read(operation, query)[list]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no \(list) list") }
+        return StagRows.decode(rows, as: type)
+    }
+
     /// A state-changing call that answers plain text (`OK` or STAG's refusal).
     func action(_ operation: String, _ query: [(String, String)]) async throws -> String {
         let response = try await actions.get(Self.servicePath + operation, query: query + [("lang", language)])

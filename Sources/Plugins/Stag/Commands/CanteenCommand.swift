@@ -18,16 +18,17 @@ extension StagService {
                 if response.status >= 500 { throw client.unreachable("answered \(response.status)", status: response.status) }
                 throw StagError.canteen("\(client.origin) answered \(response.status)")
             }
-            let menu: [String: JSONValue]
+            let menu: StagRow.Menu
             do {
-                guard let object = try response.decodedJSON()?.objectValue else { throw StagError.canteen("\(client.origin) answered no JSON menu") }
-                menu = object
+                guard let json = try response.decodedJSON(), let decoded = StagRows.decode(json, as: StagRow.Menu.self) else {
+                    throw StagError.canteen("\(client.origin) answered no JSON menu")
+                }
+                menu = decoded
             } catch let error as JSONParseError {
                 throw StagError.canteen("\(client.origin) answered no JSON menu (\(error))")
             }
             return CanteenMenu(
-                canteen: which, day: day, soups: (menu["soups"]?.arrayValue ?? []).map(CanteenMenu.Meal.init(menu:)),
-                mainCourses: (menu["mainCourses"]?.arrayValue ?? []).map(CanteenMenu.Meal.init(menu:)))
+                canteen: which, day: day, soups: menu.soups.map(CanteenMenu.Meal.init), mainCourses: menu.mainCourses.map(CanteenMenu.Meal.init))
         }
     }
 }

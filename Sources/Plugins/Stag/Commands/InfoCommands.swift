@@ -14,10 +14,10 @@ extension StagService {
             let info = try await session.client.read(
                 "predmety/getPredmetInfo", [("katedra", department), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
             // An unknown subject is `[]`, not a 404.
-            guard let o = info.objectValue, !o.isEmpty else {
+            guard info.objectValue?.isEmpty == false, let row = StagRows.decode(info, as: StagRow.SubjectInfo.self) else {
                 throw RPCError.notFound("subject \(department)/\(code)", data: ["subject": .string("\(department)/\(code)")])
             }
-            return SubjectDetails(stag: info, subject: "\(department)/\(code)")
+            return SubjectDetails(row, subject: "\(department)/\(code)")
         }
     }
 
@@ -26,8 +26,10 @@ extension StagService {
         let session = try await session(params[StagParams.account])
         return try await cachedModel(session, "teacher", ["id": .int(id)]) {
             let info = try await session.client.read("ucitel/getUcitelInfo", [("ucitIdno", String(id))])
-            guard let o = info.objectValue, !o.isEmpty else { throw RPCError.notFound("teacher \(id)", data: ["id": .int(id)]) }
-            return TeacherDetails(stag: info, id: id)
+            guard info.objectValue?.isEmpty == false, let row = StagRows.decode(info, as: StagRow.Teacher.self) else {
+                throw RPCError.notFound("teacher \(id)", data: ["id": .int(id)])
+            }
+            return TeacherDetails(row, id: id)
         }
     }
 
@@ -39,8 +41,10 @@ extension StagService {
         let id = try params[StagParams.studentID]?.uppercased() ?? (try session.student().studentID ?? "")
         return try await cachedModel(session, "student", ["id": .string(id)]) {
             let info = try await session.client.read("student/getStudentInfo", [("osCislo", id)])
-            guard let o = info.objectValue, !o.isEmpty else { throw RPCError.notFound("student \(id)", data: ["id": .string(id)]) }
-            return StudentDetails(stag: info, id: id)
+            guard info.objectValue?.isEmpty == false, let row = StagRows.decode(info, as: StagRow.Student.self) else {
+                throw RPCError.notFound("student \(id)", data: ["id": .string(id)])
+            }
+            return StudentDetails(row, id: id)
         }
     }
 
@@ -48,11 +52,9 @@ extension StagService {
         let year = params[StagParams.calendarYear] ?? Int64(today.month >= 9 ? today.year : today.year - 1)
         let session = try await session(params[StagParams.account])
         return try await cachedModel(session, "calendar", ["year": .int(year)]) {
-            let answer = try await session.client.read("kalendar/getHarmonogramRoku", [("rok", String(year))])
-            guard let rows = answer["harmonogramItem"]?.arrayValue else {
-                throw StagError.unexpectedAnswer("kalendar/getHarmonogramRoku", "no harmonogramItem list")
-            }
-            return AcademicCalendar(year: year, items: rows.map(AcademicCalendar.Item.init(stag:)).sorted { ($0.from ?? "") < ($1.from ?? "") })
+            let rows = try await session.client.rows(
+                "kalendar/getHarmonogramRoku", [("rok", String(year))], list: "harmonogramItem", as: StagRow.CalendarItem.self)
+            return AcademicCalendar(year: year, items: rows.map(AcademicCalendar.Item.init).sorted { ($0.from ?? "") < ($1.from ?? "") })
         }
     }
 
@@ -63,11 +65,8 @@ extension StagService {
         let session = try await session(params[StagParams.account])
         let teacher = try session.teacher()
         return try await cachedModel(session, "students", ["action_id": .int(action)]) {
-            let answer = try await session.client.read("student/getStudentiByRoakce", [("roakIdno", String(action)), ("stagUser", teacher.userName)])
-            guard let rows = answer["studentPredmetu"]?.arrayValue else {
-                throw StagError.unexpectedAnswer("student/getStudentiByRoakce", "no studentPredmetu list")
-            }
-            return ActionStudents(students: Self.czechSorted(rows.map(ActionStudent.init(stag:))) { [$0.lastName, $0.firstName] })
+            let rows = try await actionStudents(session, teacher, action: action)
+            return ActionStudents(students: Self.czechSorted(rows.map(ActionStudent.init)) { [$0.lastName, $0.firstName] })
         }
     }
 
@@ -76,14 +75,19 @@ extension StagService {
         let session = try await session(params[StagParams.account])
         let teacher = try session.teacher()
         return try await cachedModel(session, "theses", ["year": year.map(JSONValue.int) ?? .null]) {
-            let answer = try await session.client.read(
+            let rows = try await session.client.rows(
                 "kvalifikacniprace/getKvalifikacniPrace",
-                [("ucitIdno", String(teacher.teacherID ?? 0)), ("stagUser", teacher.userName)] + (year.map { [("rokZadani", String($0))] } ?? []))
-            guard let rows = answer["kvalifikacniPrace"]?.arrayValue else {
-                throw StagError.unexpectedAnswer("kvalifikacniprace/getKvalifikacniPrace", "no kvalifikacniPrace list")
-            }
-            return ThesisList(theses: rows.map(Thesis.init(stag:)))
+                [("ucitIdno", String(teacher.teacherID ?? 0)), ("stagUser", teacher.userName)] + (year.map { [("rokZadani", String($0))] } ?? []),
+                list: "kvalifikacniPrace", as: StagRow.Thesis.self)
+            return ThesisList(theses: rows.map(Thesis.init))
         }
+    }
+
+    /// The students of a timetable action (`studentPredmetu`), as STAG orders them.
+    func actionStudents(_ session: StagSession, _ teacher: StagRole, action: Int64) async throws -> [StagRow.Student] {
+        try await session.client.rows(
+            "student/getStudentiByRoakce", [("roakIdno", String(action)), ("stagUser", teacher.userName)], list: "studentPredmetu",
+            as: StagRow.Student.self)
     }
 
     // MARK: Parameters

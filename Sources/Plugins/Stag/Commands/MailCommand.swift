@@ -28,11 +28,8 @@ extension StagService {
         }
         let session = try await session(params[StagParams.account])
         let teacher = try session.teacher()
-        let answer = try await session.client.read("student/getStudentiByRoakce", [("roakIdno", String(action)), ("stagUser", teacher.userName)])
-        guard let rows = answer["studentPredmetu"]?.arrayValue else {
-            throw StagError.unexpectedAnswer("student/getStudentiByRoakce", "no studentPredmetu list")
-        }
-        let students = Self.czechSorted(rows.map(ActionStudent.init(stag:))) { [$0.lastName, $0.firstName] }
+        let rows = try await actionStudents(session, teacher, action: action)
+        let students = Self.czechSorted(rows.map(ActionStudent.init)) { [$0.lastName, $0.firstName] }
         var addresses: [String] = []
         var without: [String] = []
         for student in students {
@@ -56,7 +53,7 @@ extension StagService {
     /// The teacher's own address in STAG (`ucitel/getUcitelInfo`), the mail's visible recipient.
     func teacherAddress(_ session: StagSession, _ teacher: StagRole) async throws -> String {
         let info = try await session.client.read("ucitel/getUcitelInfo", [("ucitIdno", String(teacher.teacherID ?? 0))])
-        guard let email = StagValue.string(info["email"]), Self.isMailAddress(email) else {
+        guard let email = StagRows.decode(info, as: StagRow.Teacher.self)?.email, Self.isMailAddress(email) else {
             throw RPCError.invalidParam("to", "STAG has no e-mail for you: give to=your.address@example.org")
         }
         return email

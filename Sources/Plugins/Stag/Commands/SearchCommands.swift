@@ -14,7 +14,7 @@ extension StagService {
         let session = try await session(params[StagParams.account])
         let key: [String: JSONValue] = ["name": name.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null]
         return try await cachedModel(session, "teachers.search", key) {
-            var rows: [JSONValue]
+            var rows: [StagRow.Teacher]
             if let name, !name.isEmpty {
                 // "Jan Novák": the last word is the surname, what STAG searches by; the rest narrows it.
                 let words = name.split(separator: " ").map(String.init)
@@ -23,23 +23,22 @@ extension StagService {
                 let answer = try await session.client.read(
                     "ucitel/najdiUcitelePodleJmena", [("prijmeni", surname)] + (first.isEmpty ? [] : [("jmeno", first)]))
                 rows = Self.teacherRows(answer)
-                if let department { rows = rows.filter { StagValue.string($0["katedra"])?.uppercased() == department } }
+                if let department { rows = rows.filter { $0.katedra?.uppercased() == department } }
             } else {
                 let answer = try await session.client.read("ucitel/getUciteleKatedry", [("katedra", department ?? ""), ("jenAktualni", "true")])
                 rows = Self.teacherRows(answer)
             }
-            let sorted = Self.czechSorted(rows) { [StagValue.string($0["prijmeni"]), StagValue.string($0["jmeno"])] }
-            return FoundTeachers(teachers: sorted.map(FoundTeacher.init(stag:)))
+            return FoundTeachers(teachers: Self.czechSorted(rows) { [$0.prijmeni, $0.jmeno] }.map(FoundTeacher.init))
         }
     }
 
     /// `{"ucitel": [...]}`, or that object inside an array (an older STAG); `[null]`, `""` or an
     /// object without the list: no teacher.
-    static func teacherRows(_ answer: JSONValue) -> [JSONValue] {
+    static func teacherRows(_ answer: JSONValue) -> [StagRow.Teacher] {
         let object = answer.arrayValue?.first { $0.objectValue != nil } ?? answer
         switch object["ucitel"] {
-        case .array(let rows)?: return rows.filter { $0.objectValue != nil }
-        case .object?: return [object["ucitel"]!]
+        case .array(let rows)?: return StagRows.decode(rows, as: StagRow.Teacher.self)
+        case let one?: return StagRows.decode([one], as: StagRow.Teacher.self)
         default: return []
         }
     }
@@ -53,18 +52,15 @@ extension StagService {
         let session = try await session(params[StagParams.account])
         let answer = try await cachedModel(session, "rooms", ["building": building.map(JSONValue.string) ?? .null]) {
             async let buildings = session.client.read("mistnost/getBudovy", [])
-            let rooms = try await session.client.read(
-                "mistnost/getMistnostiInfo", (building.map { [("zkrBudovy", $0)] } ?? []) + [("jenPlatne", "true")])
-            guard let rows = rooms["mistnostInfo"]?.arrayValue else {
-                throw StagError.unexpectedAnswer("mistnost/getMistnostiInfo", "no mistnostInfo list")
-            }
+            let rows = try await session.client.rows(
+                "mistnost/getMistnostiInfo", (building.map { [("zkrBudovy", $0)] } ?? []) + [("jenPlatne", "true")], list: "mistnostInfo",
+                as: StagRow.Room.self)
+            // A building list that is missing only leaves the addresses out.
             var addresses: [String: String] = [:]
-            for item in try await buildings["items"]?.arrayValue ?? [] {
-                guard let code = StagValue.string(item["zkrBudovy"]) else { continue }
-                let street = [StagValue.string(item["ulice"]), StagValue.string(item["cisloUlice"])].compactMap { $0 }.joined(separator: " ")
-                addresses[code] = [street, StagValue.string(item["obec"]) ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+            for item in StagRows.decode(try await buildings["items"]?.arrayValue ?? [], as: StagRow.Building.self) {
+                if let code = item.zkrBudovy { addresses[code] = item.address }
             }
-            return RoomList(rooms: rows.compactMap { Room(stag: $0, addresses: addresses) })
+            return RoomList(rooms: rows.compactMap { Room($0, addresses: addresses) })
         }
         return answer.map { list in
             // The room's number, its building-room name or its type: "326", "uc-326", "laboratoř".
@@ -92,13 +88,11 @@ extension StagService {
             guard known["mistnostInfo"]?.arrayValue?.isEmpty == false else {
                 throw RPCError.notFound("room \(building)-\(number)", data: ["room": .string("\(building)-\(number)")])
             }
-            let answer = try await session.client.read(
+            let rows = try await session.client.rows(
                 "rozvrhy/getRozvrhByMistnost",
-                [("budova", building), ("mistnost", number), ("datumOd", StagValue.parameter(from)), ("datumDo", StagValue.parameter(to))])
-            guard let rows = answer["rozvrhovaAkce"]?.arrayValue else {
-                throw StagError.unexpectedAnswer("rozvrhy/getRozvrhByMistnost", "no rozvrhovaAkce list")
-            }
-            let events = rows.compactMap { TimetableEvent(stag: $0, role: "room") }.sorted { $0.sortKey < $1.sortKey }
+                [("budova", building), ("mistnost", number), ("datumOd", StagValue.parameter(from)), ("datumDo", StagValue.parameter(to))],
+                list: "rozvrhovaAkce", as: StagRow.Action.self)
+            let events = rows.compactMap { TimetableEvent($0, role: "room") }.sorted { $0.sortKey < $1.sortKey }
             return RoomTimetable(building: building, room: number, events: events)
         }
     }
@@ -137,21 +131,20 @@ extension StagService {
                     words = Self.folded(query).split(separator: " ").map(String.init)
                 }
             }
-            let answer = try await session.client.read("predmety/najdiPredmety", filters + (year.map { [("rok", String($0))] } ?? []))
-            guard let rows = answer["predmetKatedry"]?.arrayValue else {
-                throw StagError.unexpectedAnswer("predmety/najdiPredmety", "no predmetKatedry list")
-            }
+            let rows = try await session.client.rows(
+                "predmety/najdiPredmety", filters + (year.map { [("rok", String($0))] } ?? []), list: "predmetKatedry", as: StagRow.Subject.self)
             let matching = rows.filter { row in
-                let name = Self.folded(StagValue.string(row["nazev"]) ?? "")
+                let name = Self.folded(row.nazev ?? "")
                 return words.allSatisfy { name.contains($0) }
             }
             var subjects: [FoundSubject] = []
             // Credits, semester and completion are in the subject's own detail, read for the rows shown.
             for row in matching.prefix(limit) {
-                guard let dept = StagValue.string(row["katedra"]), let code = StagValue.string(row["zkratka"]) else { continue }
+                guard let dept = row.katedra, let code = row.zkratka else { continue }
                 let info = try await session.client.read(
                     "predmety/getPredmetInfo", [("katedra", dept), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
-                subjects.append(FoundSubject(row: row, detail: info.objectValue.map(JSONValue.object) ?? [:], department: dept, code: code))
+                let detail = StagRows.decode(info, as: StagRow.SubjectInfo.self)
+                subjects.append(FoundSubject(row: row, detail: detail, department: dept, code: code))
             }
             return FoundSubjects(subjects: subjects, truncated: matching.count > limit)
         }

@@ -50,14 +50,13 @@ extension StagService {
                 label == "teacher"
                 ? ("rozvrhy/getRozvrhByUcitel", ("ucitIdno", String(role.teacherID ?? 0)))
                 : ("rozvrhy/getRozvrhByStudent", ("osCislo", role.studentID ?? ""))
-            let answer = try await session.client.read(
+            let rows = try await session.client.rows(
                 operation,
                 [
                     who, ("stagUser", role.userName), ("datumOd", StagValue.parameter(from)), ("datumDo", StagValue.parameter(to)),
                     ("vsechnyAkce", "true"),
-                ])
-            guard let rows = answer["rozvrhovaAkce"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no rozvrhovaAkce list") }
-            events += rows.compactMap { TimetableEvent(stag: $0, role: label) }
+                ], list: "rozvrhovaAkce", as: StagRow.Action.self)
+            events += rows.compactMap { TimetableEvent($0, role: label) }
         }
         return events.sorted { $0.sortKey < $1.sortKey }
     }
@@ -75,14 +74,15 @@ extension StagService {
 
     /// `subjects` when the caller has them already (a refresh reads them once for terms and grades).
     func examTerms(_ session: StagSession, _ student: StagRole, subjects known: SubjectIndex? = nil) async throws -> [ExamTerm] {
-        let operation = "terminy/getTerminyProStudenta"
-        async let answer = session.client.read(operation, [("osCislo", student.studentID ?? ""), ("stagUser", student.userName)])
+        async let answer = session.client.rows(
+            "terminy/getTerminyProStudenta", [("osCislo", student.studentID ?? ""), ("stagUser", student.userName)], list: "termin",
+            as: StagRow.Term.self)
         async let subjects = subjectsOf(session, student, unless: known)
-        guard let rows = try await answer["termin"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no termin list") }
+        let rows = try await answer
         let names = try await subjects.reduce(into: [String: String]()) { names, entry in
             if let name = entry.value.name { names[entry.key.split(separator: "@").first.map(String.init) ?? entry.key] = name }
         }
-        return rows.compactMap { ExamTerm(stag: $0, names: names) }.sorted {
+        return rows.compactMap { ExamTerm($0, names: names) }.sorted {
             ($0.date ?? "", $0.start ?? "", $0.termID) < ($1.date ?? "", $1.start ?? "", $1.termID)
         }
     }
@@ -91,20 +91,18 @@ extension StagService {
     /// (`known`, when given, is returned without a request).
     func subjectsOf(_ session: StagSession, _ student: StagRole, unless known: SubjectIndex? = nil) async throws -> SubjectIndex {
         if let known { return known }
-        let operation = "predmety/getPredmetyByStudent"
-        let answer = try await session.client.read(
-            operation,
+        let rows = try await session.client.rows(
+            "predmety/getPredmetyByStudent",
             [
                 ("osCislo", student.studentID ?? ""), ("semestr", "%"), ("rok", "%"), ("stagUser", student.userName),
-            ])
-        guard let rows = answer["predmetStudenta"]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no predmetStudenta list") }
+            ], list: "predmetStudenta", as: StagRow.Subject.self)
         var subjects: SubjectIndex = [:]
         for row in rows {
-            guard var code = StagValue.string(row["zkratka"]) else { continue }
-            if !code.contains("/"), let department = StagValue.string(row["katedra"]) { code = "\(department)/\(code)" }
-            let entry = (name: StagValue.string(row["nazev"]), credits: StagValue.int(row["kredity"]))
+            guard var code = row.zkratka else { continue }
+            if !code.contains("/"), let department = row.katedra { code = "\(department)/\(code)" }
+            let entry = (name: row.nazev, credits: row.kredity)
             subjects[code] = entry
-            if let year = StagValue.string(row["rok"]) { subjects["\(code)@\(year)"] = entry }
+            if let year = row.rok { subjects["\(code)@\(year)"] = entry }
         }
         return subjects
     }
@@ -154,16 +152,13 @@ extension StagService {
     }
 
     func gradeRows(_ session: StagSession, _ student: StagRole, year: Int64?, subjects known: SubjectIndex? = nil) async throws -> [GradeRow] {
-        let operation = "znamky/getZnamkyByStudent"
-        async let answer = session.client.read(
-            operation,
+        async let answer = session.client.rows(
+            "znamky/getZnamkyByStudent",
             [
                 ("osCislo", student.studentID ?? ""), ("rok", year.map(String.init) ?? "%"), ("semestr", "%"), ("stagUser", student.userName),
-            ])
+            ], list: "student_na_predmetu", as: StagRow.Enrolment.self)
         async let subjects = subjectsOf(session, student, unless: known)
-        guard let rows = try await answer["student_na_predmetu"]?.arrayValue else {
-            throw StagError.unexpectedAnswer(operation, "no student_na_predmetu list")
-        }
+        let rows = try await answer
         let known = try await subjects
         return rows.compactMap { GradeRow($0, subjects: known) }.sorted {
             ($0.year ?? 0, $0.semester == "LS" ? 1 : 0, $0.subject) < ($1.year ?? 0, $1.semester == "LS" ? 1 : 0, $1.subject)

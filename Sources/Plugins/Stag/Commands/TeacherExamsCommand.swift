@@ -31,23 +31,20 @@ extension StagService {
                 // `{"predmetUcitele": [...]}`, or that object inside an array (an older STAG).
                 let object = answer.arrayValue?.first { $0.objectValue != nil } ?? answer
                 var seen = Set<String>()
-                subjects = (object["predmetUcitele"]?.arrayValue ?? []).compactMap { row in
-                    guard let department = StagValue.string(row["katedra"]), let code = StagValue.string(row["zkratka"]),
-                        seen.insert("\(department)/\(code)").inserted
-                    else { return nil }
-                    return (department, code, StagValue.string(row["nazev"]))
+                subjects = StagRows.decode(object["predmetUcitele"]?.arrayValue ?? [], as: StagRow.Subject.self).compactMap { row in
+                    guard let department = row.katedra, let code = row.zkratka, seen.insert("\(department)/\(code)").inserted else { return nil }
+                    return (department, code, row.nazev)
                 }
             }
             let truncated = subjects.count > Self.maxTeacherSubjects
             var terms: [TeacherExamTerms.Term] = []
             for subject in subjects.prefix(Self.maxTeacherSubjects) {
-                let answer = try await session.client.read(
+                let rows = try await session.client.rows(
                     "terminy/getTerminyZkousek",
                     [("katedra", subject.department), ("zkratka", subject.code), ("stagUser", teacher.userName)]
-                        + (year.map { [("rok", String($0))] } ?? []))
-                guard let rows = answer["termin"]?.arrayValue else { throw StagError.unexpectedAnswer("terminy/getTerminyZkousek", "no termin list") }
+                        + (year.map { [("rok", String($0))] } ?? []), list: "termin", as: StagRow.Term.self)
                 let names = subject.name.map { ["\(subject.department)/\(subject.code)": $0] } ?? [:]
-                terms += rows.compactMap { ExamTerm(stag: $0, names: names).map(TeacherExamTerms.Term.init) }
+                terms += rows.compactMap { ExamTerm($0, names: names).map(TeacherExamTerms.Term.init) }
             }
             terms.sort { ($0.date ?? "", $0.start ?? "") < ($1.date ?? "", $1.start ?? "") }
             return TeacherExamTerms(terms: terms, truncated: truncated)

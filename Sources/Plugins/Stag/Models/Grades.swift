@@ -79,18 +79,17 @@ struct GradeRow: JSONModel, Equatable {
     var passed: Bool { grade?.passed ?? false }
 
     /// `names` and `credits` come from `getPredmetyByStudent`, keyed `KAT/CODE@year`.
-    init?(_ row: JSONValue, subjects: SubjectIndex) {
-        guard let department = StagValue.string(row["katedra"]), let code = StagValue.string(row["zkratka"]) else { return nil }
+    init?(_ row: StagRow.Enrolment, subjects: SubjectIndex) {
+        guard let department = row.katedra, let code = row.zkratka else { return nil }
         subject = "\(department)/\(code)"
-        year = StagValue.int(row["rok"])
-        semester = StagValue.string(row["semestr"])
+        year = row.rok
+        semester = row.semestr
         let known = subjects["\(subject)@\(year.map(String.init) ?? "")"] ?? subjects[subject]
         name = known?.name
-        credits = StagValue.int(row["kredity"]) ?? known?.credits
-        let examType = StagValue.string(row["zk_typ_hodnoceni"]) ?? ""
-        let examGrade = Grade(StagValue.string(row["zk_hodnoceni"]))
-        let hasCreditBeforeExam = row["zppzk_hodnoceni"] != nil && row["zppzk_hodnoceni"] != .null
-        if examType.contains(where: \.isNumber) || examType.lowercased().contains("znám") || hasCreditBeforeExam {
+        credits = row.kredity ?? known?.credits
+        let examType = row.zk_typ_hodnoceni ?? ""
+        let examGrade = Grade(row.zk_hodnoceni)
+        if examType.contains(where: \.isNumber) || examType.lowercased().contains("znám") || row.zppzk_hodnoceni {
             kind = "exam"
         } else if case .credit? = examGrade {
             kind = "credit"
@@ -98,9 +97,15 @@ struct GradeRow: JSONModel, Equatable {
             kind = examType.isEmpty ? "exam" : "credit"
         }
         grade = examGrade
-        date = StagValue.date(row["zk_datum"])
-        attempt = StagValue.int(row["zk_pokus"]).flatMap { $0 > 0 ? $0 : nil }
-        examiner = StagValue.string(row["zk_ucit_jmeno"])
+        date = row.zk_datum
+        attempt = row.zk_pokus.flatMap { $0 > 0 ? $0 : nil }
+        examiner = row.zk_ucit_jmeno
+    }
+
+    /// One row of STAG's JSON; nil for a row that is not an object or names no subject.
+    init?(stag json: JSONValue, subjects: SubjectIndex) {
+        guard let row = StagRows.decode(json, as: StagRow.Enrolment.self) else { return nil }
+        self.init(row, subjects: subjects)
     }
 
     enum CodingKeys: String, CodingKey {

@@ -36,50 +36,48 @@ struct SubjectDetails: Codable, Sendable, ExplicitNulls {
         case assessmentMethods = "assessment_methods"
     }
 
-    init(stag o: JSONValue, subject: String) {
-        func text(_ key: String) -> String? { StagValue.string(o[key]) }
-        func names(_ key: String) -> [String] { StagValue.quotedNames(text(key)) }
-        func hours(_ count: String, _ unit: String) -> Hours? {
-            guard let n = StagValue.int(o[count]), n > 0 else { return nil }
-            return Hours(count: n, unit: text(unit))
+    init(_ o: StagRow.SubjectInfo, subject: String) {
+        func hours(_ count: Int64?, _ unit: String?) -> Hours? {
+            guard let count, count > 0 else { return nil }
+            return Hours(count: count, unit: unit)
         }
         self.subject = subject
-        name = text("nazev")
-        longName = text("nazevDlouhy")
-        year = StagValue.int(o["rok"])
-        credits = StagValue.int(o["kreditu"])
-        guarantors = names("garanti")
-        lecturers = names("prednasejici")
-        tutors = names("cvicici")
-        seminarTutors = names("seminarici")
-        examiners = names("examinatori")
-        examType = text("typZkousky")
-        examForm = text("formaZkousky")
-        creditBeforeExam = StagValue.flag(o["maZapocetPredZk"])
-        taughtWinter = StagValue.flag(o["vyukaZS"])
-        taughtSummer = StagValue.flag(o["vyukaLS"])
-        languages = text("vyucovaciJazyky")
-        annotation = text("anotace")
-        requirements = text("pozadavky")
-        contents = text("prehledLatky")
-        prerequisites = text("predpoklady")
-        literature = text("literatura")
-        requiredSubjects = text("podminujiciPredmety")
-        excludedSubjects = text("vylucujiciPredmety")
+        name = o.nazev
+        longName = o.nazevDlouhy
+        year = o.rok
+        credits = o.kreditu
+        guarantors = o.garanti
+        lecturers = o.prednasejici
+        tutors = o.cvicici
+        seminarTutors = o.seminarici
+        examiners = o.examinatori
+        examType = o.typZkousky
+        examForm = o.formaZkousky
+        creditBeforeExam = o.maZapocetPredZk
+        taughtWinter = o.vyukaZS
+        taughtSummer = o.vyukaLS
+        languages = o.vyucovaciJazyky
+        annotation = o.anotace
+        requirements = o.pozadavky
+        contents = o.prehledLatky
+        prerequisites = o.predpoklady
+        literature = o.literatura
+        requiredSubjects = o.podminujiciPredmety
+        excludedSubjects = o.vylucujiciPredmety
         self.hours = Teaching(
-            lectures: hours("jednotekPrednasek", "jednotkaPrednasky"), exercises: hours("jednotekCviceni", "jednotkaCviceni"),
-            seminars: hours("jednotekSeminare", "jednotkaSeminare"))
-        url = text("predmetUrl")
-        aims = Self.syllabus(o["ziskaneZpusobilosti"])
-        teachingMethods = Self.syllabus(o["metodyVyucovaci"])
-        assessmentMethods = Self.syllabus(o["metodyHodnotici"])
-        workload = text("casovaNarocnost")
+            lectures: hours(o.jednotekPrednasek, o.jednotkaPrednasky), exercises: hours(o.jednotekCviceni, o.jednotkaCviceni),
+            seminars: hours(o.jednotekSeminare, o.jednotkaSeminare))
+        url = o.predmetUrl
+        aims = Self.syllabus(o.ziskaneZpusobilosti)
+        teachingMethods = Self.syllabus(o.metodyVyucovaci)
+        assessmentMethods = Self.syllabus(o.metodyHodnotici)
+        workload = o.casovaNarocnost
     }
 
     /// A syllabus text; nil where STAG gives its fixed placeholder for a subject moved to the
     /// newer QRAM system ("U tohoto předmětu se již používá nový QRAM."), which is no content.
-    static func syllabus(_ value: JSONValue?) -> String? {
-        guard let text = StagValue.string(value), !text.contains("nový QRAM") else { return nil }
+    static func syllabus(_ text: String?) -> String? {
+        guard let text, !text.contains("nový QRAM") else { return nil }
         return text
     }
 }
@@ -96,20 +94,19 @@ struct TeacherDetails: Codable, Sendable, ExplicitNulls {
         case firstName = "first_name", lastName = "last_name", titleBefore = "title_before", titleAfter = "title_after"
     }
 
-    init(stag o: JSONValue, id: Int64) {
-        func text(_ key: String) -> String? { StagValue.string(o[key]) }
+    init(_ o: StagRow.Teacher, id: Int64) {
         self.id = id
-        name = StagValue.personName(o)
-        firstName = text("jmeno")
-        lastName = text("prijmeni")
-        titleBefore = text("titulPred")
-        titleAfter = text("titulZa")
-        department = text("katedra")
-        email = text("email")
-        phone = text("telefon")
-        phone2 = text("telefon2")
-        url = text("url")
-        let office = [text("zkrBudovy"), text("cisloMistnosti")].compactMap { $0 }
+        name = o.personName
+        firstName = o.jmeno
+        lastName = o.prijmeni
+        titleBefore = o.titulPred
+        titleAfter = o.titulZa
+        department = o.katedra
+        email = o.email
+        phone = o.telefon
+        phone2 = o.telefon2
+        url = o.url
+        let office = [o.zkrBudovy, o.cisloMistnosti].compactMap { $0 }
         self.office = office.isEmpty ? nil : office.joined(separator: "-")
     }
 }
@@ -136,33 +133,30 @@ struct StudentDetails: Codable, Sendable, ExplicitNulls {
         case userName = "user_name", programmeCode = "programme_code", yearOfStudy = "year_of_study", studyOfficer = "study_officer"
     }
 
-    init(stag o: JSONValue, id: String) {
-        func text(_ key: String) -> String? { StagValue.string(o[key]) }
+    init(_ o: StagRow.Student, id: String) {
         self.id = id
-        name = StagValue.personName(o)
-        userName = text("userName")
+        name = o.personName
+        userName = o.userName
         status =
-            switch text("stav") {
+            switch o.stav {
             case "S": "studying"
             case "N": "not_studying"
             case "P": "interrupted"
             case let other: other
             }
-        programme = text("nazevSp")
-        programmeCode = text("kodSp")
-        faculty = text("fakultaSp")
+        programme = o.nazevSp
+        programmeCode = o.kodSp
+        faculty = o.fakultaSp
         form =
-            switch text("formaSp") {
+            switch o.formaSp {
             case "P": "full_time"
             case "K": "combined"
             case "D": "distance"
             case let other: other
             }
-        yearOfStudy = StagValue.int(o["rocnik"])
-        email = text("email")
-        studyOfficer = text("studReferentkaPrijmeniJmeno").map {
-            Officer(name: $0, email: text("studReferentkaEmail"), phone: text("studReferentkaTelefon"))
-        }
+        yearOfStudy = o.rocnik
+        email = o.email
+        studyOfficer = o.studReferentkaPrijmeniJmeno.map { Officer(name: $0, email: o.studReferentkaEmail, phone: o.studReferentkaTelefon) }
     }
 }
 
@@ -172,10 +166,10 @@ struct AcademicCalendar: Codable, Sendable {
         var from, to: String?
         var description: String?
 
-        init(stag row: JSONValue) {
-            from = StagValue.date(row["datumOd"])
-            to = StagValue.date(row["datumDo"])
-            description = StagValue.string(row["popis"])
+        init(_ row: StagRow.CalendarItem) {
+            from = row.datumOd
+            to = row.datumDo
+            description = row.popis
         }
     }
 
@@ -194,16 +188,15 @@ struct ActionStudent: Codable, Sendable, ExplicitNulls {
         case firstName = "first_name", lastName = "last_name", yearOfStudy = "year_of_study"
     }
 
-    init(stag row: JSONValue) {
-        func text(_ key: String) -> String? { StagValue.string(row[key]) }
-        id = text("osCislo")
-        name = StagValue.personName(row)
-        firstName = text("jmeno")
-        lastName = text("prijmeni")
-        faculty = text("fakultaSp")
-        programme = text("nazevSp")
-        yearOfStudy = StagValue.int(row["rocnik"])
-        email = text("email")
+    init(_ row: StagRow.Student) {
+        id = row.osCislo
+        name = row.personName
+        firstName = row.jmeno
+        lastName = row.prijmeni
+        faculty = row.fakultaSp
+        programme = row.nazevSp
+        yearOfStudy = row.rocnik
+        email = row.email
     }
 }
 
@@ -227,19 +220,16 @@ struct Thesis: Codable, Sendable, ExplicitNulls {
         case plannedSubmission = "planned_submission"
     }
 
-    init(stag row: JSONValue) {
-        func text(_ key: String) -> String? { StagValue.string(row[key]) }
-        title = text("temaHlavni")
-        student = row["student"]?.objectValue.map { _ in
-            Student(id: StagValue.string(row["student"]?["osCislo"]), name: StagValue.personName(row["student"]))
-        }
-        assigned = StagValue.date(row["datumZadani"])
-        plannedSubmission = StagValue.date(row["planovaneDatumOdevzdani"])
-        type = text("typPrace")
-        department = text("katedra")
-        faculty = text("fakulta")
-        supervisor = text("vedouciJmeno")
-        opponent = text("oponentJmeno")
+    init(_ row: StagRow.Thesis) {
+        title = row.temaHlavni
+        student = row.student.map { Student(id: $0.osCislo, name: $0.personName) }
+        assigned = row.datumZadani
+        plannedSubmission = row.planovaneDatumOdevzdani
+        type = row.typPrace
+        department = row.katedra
+        faculty = row.fakulta
+        supervisor = row.vedouciJmeno
+        opponent = row.oponentJmeno
     }
 }
 
@@ -259,11 +249,11 @@ struct FoundTeacher: Codable, Sendable, ExplicitNulls {
         case teacherID = "teacher_id"
     }
 
-    init(stag row: JSONValue) {
-        teacherID = StagValue.int(row["ucitIdno"])
-        name = StagValue.personName(row)
-        department = StagValue.string(row["katedra"])
-        email = StagValue.string(row["email"])
+    init(_ row: StagRow.Teacher) {
+        teacherID = row.ucitIdno
+        name = row.personName
+        department = row.katedra
+        email = row.email
     }
 }
 
@@ -281,16 +271,16 @@ struct Room: Codable, Sendable, ExplicitNulls {
     var floor, department, address: String?
 
     /// nil for a row without a building or a number.
-    init?(stag row: JSONValue, addresses: [String: String]) {
-        guard let building = StagValue.string(row["zkrBudovy"]), let number = StagValue.string(row["cisloMistnosti"]) else { return nil }
+    init?(_ row: StagRow.Room, addresses: [String: String]) {
+        guard let building = row.zkrBudovy, let number = row.cisloMistnosti else { return nil }
         self.building = building
         room = number
         name = "\(building)-\(number)"
-        type = StagValue.string(row["typ"])
-        capacity = StagValue.int(row["kapacita"])
-        floor = StagValue.string(row["podlazi"])
-        department = StagValue.string(row["katedra"])
-        address = addresses[building] ?? StagValue.string(row["adresaBudovy"])
+        type = row.typ
+        capacity = row.kapacita
+        floor = row.podlazi
+        department = row.katedra
+        address = addresses[building] ?? row.adresaBudovy
     }
 
     /// The room's number, its building-room name or its type contains `query` (lower case).
@@ -327,17 +317,17 @@ struct FoundSubject: Codable, Sendable, ExplicitNulls {
     /// STAG's exam type (Zkouška, Zápočet).
     var completion: String?
 
-    init(row: JSONValue, detail: JSONValue, department: String, code: String) {
+    init(row: StagRow.Subject, detail: StagRow.SubjectInfo?, department: String, code: String) {
         subject = "\(department)/\(code)"
         self.department = department
         self.code = code
-        name = StagValue.string(detail["nazev"] ?? row["nazev"])
-        year = StagValue.int(row["rok"])
-        credits = StagValue.int(detail["kreditu"])
-        let winter = StagValue.flag(detail["vyukaZS"]) ?? false
-        let summer = StagValue.flag(detail["vyukaLS"]) ?? false
+        name = detail?.nazev ?? row.nazev
+        year = row.rok.flatMap { Int64($0) }
+        credits = detail?.kreditu
+        let winter = detail?.vyukaZS ?? false
+        let summer = detail?.vyukaLS ?? false
         semester = winter && summer ? .both : winter ? .winter : summer ? .summer : nil
-        completion = StagValue.string(detail["typZkousky"])
+        completion = detail?.typZkousky
     }
 }
 
@@ -365,13 +355,11 @@ struct CanteenMenu: Codable, Sendable {
         var allergens: [Allergen]
         var prices: [Price]
 
-        init(menu json: JSONValue) {
-            number = StagValue.int(json["number"])
-            name = StagValue.string(json["name"])
-            allergens = (json["allergens"]?.arrayValue ?? []).map {
-                Allergen(number: StagValue.int($0["number"]), name: StagValue.string($0["name"]))
-            }
-            prices = (json["prices"]?.arrayValue ?? []).map { Price(type: StagValue.string($0["type"]), price: $0["price"]?.doubleValue) }
+        init(_ meal: StagRow.Menu.Meal) {
+            number = meal.number
+            name = meal.name
+            allergens = meal.allergens.map { Allergen(number: $0.number, name: $0.name) }
+            prices = meal.prices.map { Price(type: $0.type, price: $0.price) }
         }
     }
 

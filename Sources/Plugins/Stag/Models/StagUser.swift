@@ -15,15 +15,15 @@ struct StagRole: Sendable, Equatable {
     var isStudent: Bool { role == "ST" && studentID != nil }
     var isTeacher: Bool { teacherID != nil }
 
-    init?(_ json: JSONValue) {
-        guard let user = StagValue.string(json["userName"]), let role = StagValue.string(json["role"]) else { return nil }
+    init?(_ row: StagRow.Role) {
+        guard let user = row.userName, let role = row.role else { return nil }
         userName = user
         self.role = role
-        roleName = StagValue.string(json["roleNazev"])
-        faculty = StagValue.string(json["fakulta"])
-        department = StagValue.string(json["katedra"])
-        studentID = StagValue.string(json["osCislo"])
-        teacherID = StagValue.int(json["ucitIdno"])
+        roleName = row.roleNazev
+        faculty = row.fakulta
+        department = row.katedra
+        studentID = row.osCislo
+        teacherID = row.ucitIdno
     }
 
     /// As stored in the account's settings and shown by `stag.status`.
@@ -62,10 +62,12 @@ struct StagIdentity: Sendable, Equatable {
 
     /// The decoded `stagUserInfo` of the login callback, or a V2 role list.
     init?(_ json: JSONValue) {
-        let roles = (json["stagUserInfo"]?.arrayValue ?? []).compactMap { StagRole($0) }
+        guard let info = StagRows.decode(json, as: StagRow.UserInfo.self) else { return nil }
+        let roles = info.stagUserInfo.compactMap(StagRole.init)
         guard !roles.isEmpty else { return nil }
-        let parts = [StagValue.string(json["titulPred"]), StagValue.string(json["jmeno"]), StagValue.string(json["prijmeni"])].compactMap { $0 }
-        self.init(name: parts.isEmpty ? nil : parts.joined(separator: " "), email: StagValue.string(json["email"]), roles: roles)
+        // Titles after the name are left out here, as the login page shows it.
+        let parts = [info.titulPred, info.jmeno, info.prijmeni].compactMap { $0 }
+        self.init(name: parts.isEmpty ? nil : parts.joined(separator: " "), email: info.email, roles: roles)
     }
 
     var student: StagRole? { roles.first(where: \.isStudent) }

@@ -46,27 +46,31 @@ struct TimetableEvent: JSONModel, Equatable {
     var isExam: Bool { type == "exam" }
 
     /// nil for a row without a date (a recurring action from an undated request).
-    init?(stag row: JSONValue, role: String) {
-        guard let date = StagValue.date(row["datum"]) else { return nil }
+    init?(_ row: StagRow.Action, role: String) {
+        guard let date = row.datum else { return nil }
         self.date = date
-        let department = StagValue.string(row["katedra"])
-        let code = StagValue.string(row["predmet"])
-        let isExam = StagValue.string(row["druhAkce"]) == "Z"
-        start = StagValue.time(row["hodinaSkutOd"])
-        end = StagValue.time(row["hodinaSkutDo"])
-        subject = department.flatMap { d in code.map { "\(d)/\($0)" } }
-        name = StagValue.string(row["nazev"])
-        type = isExam ? "exam" : StagValue.string(row["typAkce"])
-        let roomParts = [StagValue.string(row["budova"]), StagValue.string(row["mistnost"])].compactMap { $0 }
+        let isExam = row.druhAkce == "Z"
+        start = row.hodinaSkutOd
+        end = row.hodinaSkutDo
+        subject = row.katedra.flatMap { d in row.predmet.map { "\(d)/\($0)" } }
+        name = row.nazev
+        type = isExam ? "exam" : row.typAkce
+        let roomParts = [row.budova, row.mistnost].compactMap { $0 }
         room = roomParts.isEmpty ? nil : roomParts.joined(separator: "-")
-        teachers = StagValue.quotedNames(StagValue.string(row["vsichniUciteleJmenaTitulySPodily"]))
-        if teachers.isEmpty, let one = StagValue.personName(row["ucitel"]) { teachers = [one] }
-        weekParity = isExam ? nil : WeekParity(stag: StagValue.string(row["tydenZkr"]))
-        let notes = [StagValue.string(row["nekonaSe"]), StagValue.string(row["poznamkaRozvrhare"])].compactMap { $0 }
+        teachers = row.vsichniUciteleJmenaTitulySPodily
+        if teachers.isEmpty, let one = row.ucitel { teachers = [one] }
+        weekParity = isExam ? nil : WeekParity(stag: row.tydenZkr)
+        let notes = [row.nekonaSe, row.poznamkaRozvrhare].compactMap { $0 }
         note = notes.isEmpty ? nil : notes.joined(separator: "; ")
         self.role = role
-        actionID = StagValue.int(row["roakIdno"])
-        termID = isExam ? StagValue.int(row["referencedIdno"]) : nil
+        actionID = row.roakIdno
+        termID = isExam ? row.referencedIdno : nil
+    }
+
+    /// One row of STAG's JSON; nil for a row that is not an object or has no date.
+    init?(stag json: JSONValue, role: String) {
+        guard let row = StagRows.decode(json, as: StagRow.Action.self) else { return nil }
+        self.init(row, role: role)
     }
 
     /// A registered exam term that the timetable does not list, as the exam event the calendar
@@ -156,32 +160,37 @@ struct ExamTerm: JSONModel, Equatable {
         case registerDeadline = "register_deadline", unregisterDeadline = "unregister_deadline", note
     }
 
-    init?(stag row: JSONValue, names: [String: String]) {
-        guard let id = StagValue.int(row["termIdno"]) else { return nil }
+    init?(_ row: StagRow.Term, names: [String: String]) {
+        guard let id = row.termIdno else { return nil }
         termID = id
-        subject = [StagValue.string(row["katedra"]), StagValue.string(row["predmet"])].compactMap { $0 }.joined(separator: "/")
+        subject = [row.katedra, row.predmet].compactMap { $0 }.joined(separator: "/")
         name = names[subject]
-        kind = StagValue.string(row["typTerminu"])
-        date = StagValue.date(row["datum"])
-        start = StagValue.time(row["casOd"])
-        end = StagValue.time(row["casDo"])
-        let roomParts = [StagValue.string(row["budova"]), StagValue.string(row["mistnost"])].compactMap { $0 }
+        kind = row.typTerminu
+        date = row.datum
+        start = row.casOd
+        end = row.casDo
+        let roomParts = [row.budova, row.mistnost].compactMap { $0 }
         room = roomParts.isEmpty ? nil : roomParts.joined(separator: "-")
-        examiner = StagValue.personName(row["ucitel"])
-        occupied = StagValue.int(row["obsazeni"]) ?? 0
-        limit = StagValue.int(row["limit"])
-        let registered = StagValue.flag(row["zapsan"]) ?? false
-        let canChange = StagValue.flag(row["lzeZapsatOdepsat"]) ?? false
+        examiner = row.ucitel
+        occupied = row.obsazeni ?? 0
+        limit = row.limit
+        let registered = row.zapsan ?? false
+        let canChange = row.lzeZapsatOdepsat ?? false
         state = if registered { .registered } else if canChange { .available } else if let limit, occupied >= limit { .full } else { .closed }
-        let reasonCode = StagValue.string(row["kodDuvoduProcNelzeZapsatOdepsat"])
-        let reasonText = [StagValue.string(row["textDuvoduProcNelzeZapsatOdepsat"]), StagValue.string(row["popisDuvoduProcNelzeZapsatOdepsat"])]
-            .compactMap { $0 }.joined(separator: " ")
+        let reasonCode = row.kodDuvoduProcNelzeZapsatOdepsat
+        let reasonText = [row.textDuvoduProcNelzeZapsatOdepsat, row.popisDuvoduProcNelzeZapsatOdepsat].compactMap { $0 }.joined(separator: " ")
         reason =
             state == .registered || state == .available || (reasonText.isEmpty && (reasonCode == nil || reasonCode == "OK"))
             ? nil : (reasonText.isEmpty ? reasonCode ?? "" : reasonText)
-        registerDeadline = StagValue.dateTime(row["deadlineDatumPrihlaseni"])
-        unregisterDeadline = StagValue.dateTime(row["deadlineDatumOdhlaseni"])
-        note = StagValue.string(row["poznamka"])
+        registerDeadline = row.deadlineDatumPrihlaseni
+        unregisterDeadline = row.deadlineDatumOdhlaseni
+        note = row.poznamka
+    }
+
+    /// One row of STAG's JSON; nil for a row that is not an object or has no term id.
+    init?(stag json: JSONValue, names: [String: String]) {
+        guard let row = StagRows.decode(json, as: StagRow.Term.self) else { return nil }
+        self.init(row, names: names)
     }
 
     func encode(to encoder: any Encoder) throws {
