@@ -102,7 +102,7 @@ public final class StagService: Sendable {
                         "stag: the re-auth notice was not posted", metadata: ["account": "\(name)", "error": "\(ErrorText.sentence(error))"])
                 }
             })
-        let roles = (account["roles"]?.arrayValue ?? []).compactMap(StagRole.init(stored:))
+        let roles = (account["roles"]?.arrayValue ?? []).compactMap { try? StagRole(json: $0) }
         return StagSession(account: name, client: client, roles: roles)
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import PluginKit
 
 /// One of a person's STAG roles (a student with `osCislo`, a teacher with `ucitIdno`, …). Every
-/// request acts as one of them through `stagUser=<userName>`.
-struct StagRole: Sendable, Equatable {
+/// request acts as one of them through `stagUser=<userName>`. Its encoding is how the account's
+/// settings keep it and `stag.status` shows it.
+struct StagRole: JSONModel, ExplicitNulls, Equatable {
     var userName: String
     var role: String
     var roleName: String?
@@ -11,6 +12,11 @@ struct StagRole: Sendable, Equatable {
     var department: String?
     var studentID: String?
     var teacherID: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case role, faculty, department
+        case userName = "user_name", roleName = "role_name", studentID = "osCislo", teacherID = "ucitIdno"
+    }
 
     var isStudent: Bool { role == "ST" && studentID != nil }
     var isTeacher: Bool { teacherID != nil }
@@ -24,27 +30,6 @@ struct StagRole: Sendable, Equatable {
         department = row.katedra
         studentID = row.osCislo
         teacherID = row.ucitIdno
-    }
-
-    /// As stored in the account's settings and shown by `stag.status`.
-    var json: JSONValue {
-        [
-            "user_name": .string(userName), "role": .string(role), "role_name": roleName.map(JSONValue.string) ?? .null,
-            "faculty": faculty.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null,
-            "osCislo": studentID.map(JSONValue.string) ?? .null, "ucitIdno": teacherID.map(JSONValue.int) ?? .null,
-        ]
-    }
-
-    /// From the stored form.
-    init?(stored json: JSONValue) {
-        guard let user = json["user_name"]?.stringValue, let role = json["role"]?.stringValue else { return nil }
-        userName = user
-        self.role = role
-        roleName = json["role_name"]?.stringValue
-        faculty = json["faculty"]?.stringValue
-        department = json["department"]?.stringValue
-        studentID = json["osCislo"]?.stringValue
-        teacherID = json["ucitIdno"]?.intValue
     }
 }
 
