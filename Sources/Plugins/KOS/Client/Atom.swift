@@ -78,19 +78,16 @@ public struct AtomDocument: Sendable {
 extension XMLNode {
     /// The text of the child `name` in `language`, else in any other language, else without one
     /// (a title missing in one language falls back to the other).
-    public func text(_ name: String, language: String) -> String? {
-        let candidates = children(name).filter { !$0.trimmedText.isEmpty }
+    public func text(_ name: String, language: String) -> String? { Self.localized(children(name), language: language) }
+
+    /// The text of the element in `language` among `nodes` (one element per language), else of
+    /// one without a language, else of any.
+    static func localized(_ nodes: [XMLNode], language: String) -> String? {
+        let candidates = nodes.filter { !$0.trimmedText.isEmpty }
         func lang(_ node: XMLNode) -> String? { node.attribute("lang", XMLNode.xmlNamespace) }
         return
             (candidates.first { lang($0) == language } ?? candidates.first { lang($0) == nil }
             ?? candidates.first)?.trimmedText
-    }
-
-    /// The trimmed text of the first child `name`, nil when it is missing or blank: for fields an
-    /// entry is useless without, which a command refuses rather than serving as "".
-    public func nonEmptyText(_ name: String) -> String? {
-        guard let text = first(name)?.trimmedText, !text.isEmpty else { return nil }
-        return text
     }
 
     /// A reference's target (`xlink:href`), resolved against `base`.

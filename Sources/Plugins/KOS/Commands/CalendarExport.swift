@@ -48,10 +48,10 @@ extension KOSService {
     /// A semester's code and its first and last day (`semesters/{sem}`).
     func semesterBounds(_ sem: String) async throws -> (code: String, start: DateOnly, end: DateOnly) {
         let semester = try await entry(.publicData, "semesters/\(sem)", what: "semester \(sem)")
-        guard let c = semester.content, let start = c.first("startDate").flatMap({ DateOnly(String($0.trimmedText.prefix(10))) }),
-            let end = c.first("endDate").flatMap({ DateOnly(String($0.trimmedText.prefix(10))) })
+        guard let row = semester.row(KOSRow.Semester.self, language: language),
+            let start = row.startDate.flatMap({ DateOnly(String($0.prefix(10))) }), let end = row.endDate.flatMap({ DateOnly(String($0.prefix(10))) })
         else { throw KOSError.badAnswer("semester \(sem) has no start or end date") }
-        return (c.first("code")?.trimmedText ?? sem, start, end)
+        return (row.code ?? sem, start, end)
     }
 
     /// One class on its date: what the calendar file and the class reminders are made of.

@@ -30,7 +30,7 @@ extension KOSService {
 
     /// The course code of an internal enrolment (an external one has no course reference).
     static func internalCode(_ entry: AtomDocument.Entry) -> String? {
-        entry.content?.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+        entry.row(KOSRow.Enrolment.self, language: "")?.course?.code
     }
 
     /// The codes of my enrolled courses: only the course references are asked for (`fields=`),
@@ -46,35 +46,29 @@ extension KOSService {
         let client = try await api(.user, account: username)
         let entries = try await enrolledEntries(username, sem: sem)
         let internalCodes = Set(entries.compactMap(Self.internalCode))
-        var details: [String: XMLNode] = [:]
+        var details: [String: KOSRow.Course] = [:]
         if !internalCodes.isEmpty {
             let query = internalCodes.sorted().map { "code==\(KOSQuery.quoted($0))" }.joined(separator: ",")
             for course in try await client.atomEntries("courses", query: [("query", query)] + localized) {
-                if let c = course.content, let code = c.first("code")?.trimmedText { details[code] = c }
+                if let row = course.row(KOSRow.Course.self, language: language), let code = row.code { details[code] = row }
             }
         }
         var rows: [KOSEnrolment] = []
         for entry in entries {
-            guard let c = entry.content else { continue }
-            let semester = c.first("semester")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)) ?? c.first("semester")?.trimmedText
-            let completed = c.first("completed")?.trimmedText == "true"
-            let assessment = c.first("assessment")?.trimmedText == "true"
+            guard let row = entry.row(KOSRow.Enrolment.self, language: language) else { continue }
+            let semester = row.semester.map { $0.code ?? $0.text }
             if entry.type == "externalCourseEnrollment" {
                 rows.append(
                     KOSEnrolment(
-                        code: nil, name: c.text("name", language: language), credits: c.first("credits").flatMap { Int64($0.trimmedText) },
-                        completion: c.first("completion")?.trimmedText.lowercased(), completed: completed, assessment: assessment, semester: semester,
-                        external: true))
+                        code: nil, name: row.name, credits: row.credits, completion: row.completion?.lowercased(), completed: row.completed,
+                        assessment: row.assessment, semester: semester, external: true))
             } else {
-                let reference = c.first("course")
-                let code = reference?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+                let code = row.course?.code
                 let detail = code.flatMap { details[$0] }
                 rows.append(
                     KOSEnrolment(
-                        code: code, name: detail?.text("name", language: language) ?? reference?.trimmedText,
-                        credits: detail?.first("credits").flatMap { Int64($0.trimmedText) },
-                        completion: detail?.first("completion")?.trimmedText.lowercased(),
-                        completed: completed, assessment: assessment, semester: semester, external: false))
+                        code: code, name: detail?.name ?? row.course?.text, credits: detail?.credits, completion: detail?.completion?.lowercased(),
+                        completed: row.completed, assessment: row.assessment, semester: semester, external: false))
             }
         }
         return rows.sorted { ($0.semester ?? "", $0.code ?? "~") < ($1.semester ?? "", $1.code ?? "~") }
@@ -88,8 +82,8 @@ extension KOSService {
         let sem = try KOSQuery.semester(params[KOSParams.courseSemester], default: "none")
         return try await context.cache.read(account: nil, key: ReadCache.key("course", ["code": .string(code), "sem": .string(sem)])) {
             let entry = try await entry(.publicData, "courses/\(code)", query: [("sem", sem), ("detail", "1")], what: "course \(code) (in \(sem))")
-            guard let c = entry.content else { throw KOSError.badAnswer("a course without content") }
-            return CourseDetail(c, code: code, language: language)
+            guard let row = entry.row(KOSRow.Course.self, language: language) else { throw KOSError.badAnswer("a course without content") }
+            return CourseDetail(row, code: code)
         }
     }
 }

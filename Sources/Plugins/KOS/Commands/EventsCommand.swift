@@ -20,12 +20,9 @@ extension KOSService {
     }
 
     static func event(_ entry: AtomDocument.Entry, language: String) -> KOSCourseEvent? {
-        guard let id = entry.id, let c = entry.content else { return nil }
-        func minutes(_ name: String) -> String? { c.first(name).map { String($0.trimmedText.prefix(16)) } }
-        func number(_ name: String) -> Int64? { c.first(name).flatMap { Int64($0.trimmedText) } }
+        guard let id = entry.id, let row = entry.row(KOSRow.Event.self, language: language) else { return nil }
         return KOSCourseEvent(
-            id: id, course: c.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)),
-            name: c.text("name", language: language), start: minutes("startDate"), end: minutes("endDate"), room: c.first("room")?.trimmedText,
-            capacity: number("capacity"), occupied: number("occupied"))
+            id: id, course: row.course?.code, name: row.name, start: row.startDate.map { String($0.prefix(16)) },
+            end: row.endDate.map { String($0.prefix(16)) }, room: row.room, capacity: row.capacity, occupied: row.occupied)
     }
 }

@@ -43,47 +43,42 @@ extension KOSService {
 
     func people(words: [String], division: String?, limit: Int) async throws -> [Person] {
         let client = try await api(.publicData)
+        // A person has no multilingual text: the language is not read.
+        func person(_ entry: AtomDocument.Entry) -> KOSRow.Person? { entry.row(KOSRow.Person.self, language: "") }
         func matches(_ entry: AtomDocument.Entry) -> Bool {
-            guard let c = entry.content else { return false }
-            let haystack = Self.fold(["firstName", "lastName", "username"].compactMap { c.first($0)?.trimmedText }.joined(separator: " "))
+            guard let p = person(entry) else { return false }
+            let haystack = Self.fold([p.firstName, p.lastName, p.username].compactMap { $0 }.joined(separator: " "))
             return words.allSatisfy(haystack.contains)
         }
         let page = [("limit", String(min(limit, 1000)))]
         if let division {
             let teachers = try await client.atomEntries("divisions/\(division)/teachers", query: page, maxItems: limit, where: matches)
-            return Self.inCzechOrder(teachers).compactMap { Person($0, teacher: $0.content, roles: ["teacher"]) }
+            return Self.inCzechOrder(teachers.compactMap(person)).compactMap { Person($0, teacher: $0, roles: ["teacher"]) }
         }
         let query = words.map { word -> String in
             let pattern = KOSQuery.quoted(Self.widened(word))
             return "(lastName==\(pattern),firstName==\(pattern),username==\(pattern))"
         }.joined(separator: ";")
-        let found = try await client.atomEntries("people", query: [("query", query)] + page, maxItems: limit, where: matches)
+        let found = try await client.atomEntries("people", query: [("query", query)] + page, maxItems: limit, where: matches).compactMap(person)
         // A person has only names and roles; a teacher's e-mail and division come from one
         // /teachers query for every teacher found.
-        let teacherNames = found.compactMap { entry -> String? in
-            guard let c = entry.content, c.first("roles")?.first("teacher") != nil else { return nil }
-            return c.first("username")?.trimmedText
-        }
-        var teachers: [String: XMLNode] = [:]
+        let teacherNames = found.filter { $0.roles?.teacher == true }.compactMap(\.username)
+        var teachers: [String: KOSRow.Person] = [:]
         for batch in stride(from: 0, to: teacherNames.count, by: 50).map({ Array(teacherNames[$0..<min($0 + 50, teacherNames.count)]) }) {
             let query = batch.map { "username==\(KOSQuery.quoted($0))" }.joined(separator: ",")
             for entry in try await client.atomEntries("teachers", query: [("query", query)] + page) {
-                if let c = entry.content, let name = c.first("username")?.trimmedText { teachers[name] = c }
+                if let teacher = person(entry), let name = teacher.username { teachers[name] = teacher }
             }
         }
-        return Self.inCzechOrder(found).compactMap { entry in
-            guard let c = entry.content else { return nil }
-            let roles = c.first("roles").map { r in ["student", "teacher"].filter { r.first($0) != nil } } ?? []
-            return Person(entry, teacher: c.first("username").flatMap { teachers[$0.trimmedText] }, roles: roles)
-        }
+        return Self.inCzechOrder(found).compactMap { Person($0, teacher: $0.username.flatMap { teachers[$0] }, roles: $0.roles?.names ?? []) }
     }
 
     /// By surname, then first names, then username, in Czech order (Č after C, Ch after H).
-    static func inCzechOrder(_ entries: [AtomDocument.Entry]) -> [AtomDocument.Entry] {
+    static func inCzechOrder(_ people: [KOSRow.Person]) -> [KOSRow.Person] {
         let czech = Locale(identifier: "cs_CZ")
-        let keyed = entries.map { entry in
-            (key: ["lastName", "firstName", "username"].map { entry.content?.first($0)?.trimmedText ?? "" }.joined(separator: " "), entry: entry)
+        let keyed = people.map { person in
+            (key: [person.lastName, person.firstName, person.username].map { $0 ?? "" }.joined(separator: " "), person: person)
         }
-        return keyed.sorted { $0.key.compare($1.key, options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }.map(\.entry)
+        return keyed.sorted { $0.key.compare($1.key, options: [.caseInsensitive], range: nil, locale: czech) == .orderedAscending }.map(\.person)
     }
 }

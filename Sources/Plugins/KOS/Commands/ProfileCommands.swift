@@ -12,12 +12,12 @@ extension KOSService {
             account: nil, key: ReadCache.key("semester", ["which": .string(which)]), fresherThan: fresherThan
         ) {
             let entry = try await entry(.publicData, "semesters/\(which)", what: "semester \(which)")
-            guard let c = entry.content else { throw KOSError.badAnswer("a semester without content") }
-            guard let code = c.nonEmptyText("code"), let start = c.nonEmptyText("startDate"), let end = c.nonEmptyText("endDate") else {
-                let missing = ["code", "startDate", "endDate"].filter { c.nonEmptyText($0) == nil }
+            guard let row = entry.row(KOSRow.Semester.self, language: language) else { throw KOSError.badAnswer("a semester without content") }
+            guard let code = row.code, let start = row.startDate, let end = row.endDate else {
+                let missing = [("code", row.code), ("startDate", row.startDate), ("endDate", row.endDate)].filter { $0.1 == nil }.map(\.0)
                 throw KOSError.badAnswer("semester \(which) has no \(missing.map { "<\($0)>" }.joined(separator: ", "))")
             }
-            return SemesterAnswer(code: code, name: c.text("name", language: language), start: start, end: end)
+            return SemesterAnswer(code: code, name: row.name, start: start, end: end)
         }
     }
 
@@ -25,8 +25,8 @@ extension KOSService {
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("profile")) {
             let entry = try await entry(.user, account: username, "students/\(username)", what: "student \(username)")
-            guard let c = entry.content else { throw KOSError.badAnswer("a student without content") }
-            return StudentProfile(c, username: username)
+            guard let row = entry.row(KOSRow.Student.self, language: language) else { throw KOSError.badAnswer("a student without content") }
+            return StudentProfile(row, username: username)
         }
     }
 }

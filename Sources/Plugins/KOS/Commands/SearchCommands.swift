@@ -30,8 +30,8 @@ extension KOSService {
                 "courses", query: [("query", query), ("limit", String(min(limit, 1000)))] + (sem.map { [("sem", $0)] } ?? []) + localized,
                 maxItems: limit
             ) { entry in
-                guard let c = entry.content else { return false }
-                let haystack = Self.fold([c.first("code")?.trimmedText, c.text("name", language: language)].compactMap { $0 }.joined(separator: " "))
+                guard let course = entry.row(KOSRow.Course.self, language: language) else { return false }
+                let haystack = Self.fold([course.code, course.name].compactMap { $0 }.joined(separator: " "))
                 return words.allSatisfy(haystack.contains)
             }
             return FoundCourses(courses: found.compactMap { FoundCourse($0, language: language) })
@@ -81,9 +81,8 @@ extension KOSService {
         return try await context.cache.read(account: nil, key: ReadCache.key("room", ["code": .string(code)])) {
             let escaped = code.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? code
             let entry = try await entry(.publicData, "rooms/\(escaped)", what: "room \(code)")
-            guard let c = entry.content else { throw KOSError.badAnswer("room \(code) has no content") }
-            // Capacity is repeated, one per purpose (`for="lecture"`, `for="exam"`…).
-            return RoomDetails(c, code: code, language: language)
+            guard let row = entry.row(KOSRow.Room.self, language: language) else { throw KOSError.badAnswer("room \(code) has no content") }
+            return RoomDetails(row, code: code)
         }
     }
 }

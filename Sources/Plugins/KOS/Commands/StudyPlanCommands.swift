@@ -31,24 +31,22 @@ extension KOSService {
     /// The plan's code and name, from my student record's `studyPlan` link.
     func studyPlan(_ username: String) async throws -> (code: String, name: String?) {
         let entry = try await entry(.user, account: username, "students/\(username)", what: "student \(username)")
-        guard let link = entry.content?.first("studyPlan"), let code = link.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)),
-            !code.isEmpty, code.count <= 20, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        guard let link = entry.row(KOSRow.Student.self, language: language)?.studyPlan, let code = link.code, !code.isEmpty, code.count <= 20,
+            code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
         else { throw KOSError.badAnswer("my student record names no study plan") }
-        return (code, link.trimmedText.isEmpty ? nil : link.trimmedText)
+        return (code, link.text.isEmpty ? nil : link.text)
     }
 
     func courseGroups(_ plan: String, username: String) async throws -> [CourseGroup] {
         let entries = try await api(.user, account: username).atomEntries("studyPlans/\(plan)/coursesGroups", query: localized)
         return entries.compactMap { entry in
-            guard let c = entry.content, let code = c.nonEmptyText("code") else { return nil }
-            let courses = (c.first("courses")?.children("course") ?? []).compactMap { node -> (String, String?)? in
-                guard let course = node.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:)) else { return nil }
-                return (course, node.trimmedText.isEmpty ? nil : node.trimmedText)
+            guard let row = entry.row(KOSRow.CourseGroup.self, language: language), let code = row.code else { return nil }
+            let courses = (row.courses?.course ?? []).compactMap { link -> (String, String?)? in
+                guard let course = link.code else { return nil }
+                return (course, link.text.isEmpty ? nil : link.text)
             }
             return CourseGroup(
-                code: code, name: c.text("name", language: language), role: c.first("role")?.trimmedText ?? "",
-                creditsMin: c.first("creditsMinLimit").flatMap { Int64($0.trimmedText) },
-                coursesMin: c.first("coursesMinLimit").flatMap { Int64($0.trimmedText) }, courses: courses)
+                code: code, name: row.name, role: row.role ?? "", creditsMin: row.creditsMinLimit, coursesMin: row.coursesMinLimit, courses: courses)
         }
     }
 
@@ -99,17 +97,17 @@ extension KOSService {
             }
             var courses: [AvailableCourses.Course] = []
             for candidate in candidates.prefix(Self.maxAvailableCourses) {
-                let c: XMLNode?
+                let course: KOSRow.Course?
                 do {
-                    c = try await entry(.publicData, "courses/\(candidate.code)", query: [("sem", sem)], what: "course \(candidate.code)").content
+                    course = try await entry(.publicData, "courses/\(candidate.code)", query: [("sem", sem)], what: "course \(candidate.code)")
+                        .row(KOSRow.Course.self, language: language)
                 } catch let error as RPCError where error.code == RPCErrorCode.notFound {
                     continue  // not taught in that semester
                 }
                 courses.append(
                     AvailableCourses.Course(
-                        code: candidate.code, name: c?.text("name", language: language),
-                        credits: c?.first("credits").flatMap { Int64($0.trimmedText) },
-                        group: candidate.group.code, role: Self.role(candidate.group.role)))
+                        code: candidate.code, name: course?.name, credits: course?.credits, group: candidate.group.code,
+                        role: Self.role(candidate.group.role)))
             }
             return AvailableCourses(semester: sem, courses: courses, truncated: candidates.count > Self.maxAvailableCourses)
         }

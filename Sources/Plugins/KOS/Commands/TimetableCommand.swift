@@ -23,37 +23,23 @@ extension KOSService {
     static func slots(_ entries: [AtomDocument.Entry], grid: HourGrid, language: String) -> [KOSTimetableSlot] {
         var slots: [KOSTimetableSlot] = []
         for entry in entries {
-            guard let c = entry.content else { continue }
-            let course = c.first("course")
-            let courseCode = course?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
-            let teachers = (c.children("teacher") + (c.first("teachers")?.children("teacher") ?? [])).map(\.trimmedText).filter { !$0.isEmpty }
+            guard let parallel = entry.row(KOSRow.Parallel.self, language: language) else { continue }
+            let teachers = parallel.allTeachers
             let kind: String? =
-                switch c.first("parallelType")?.trimmedText {
+                switch parallel.parallelType {
                 case "LECTURE": "lecture"
                 case "TUTORIAL": "tutorial"
                 case "LABORATORY": "lab"
                 case let other?: other.lowercased()
                 case nil: nil
                 }
-            for slot in c.children("timetableSlot") {
-                let day = slot.first("day").flatMap { Int($0.trimmedText) }
-                let first = slot.first("firstHour").flatMap { Int($0.trimmedText) }
-                let duration = slot.first("duration").flatMap { Int($0.trimmedText) } ?? 1
-                // Explicit times win over the grid.
-                let start = slot.first("startTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap(grid.start(ofHour:))
-                let end = slot.first("endTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap { grid.end(ofHour: $0 + duration - 1) }
-                let parity: KOSTimetableSlot.Parity =
-                    switch slot.first("parity")?.trimmedText {
-                    case "ODD": .odd
-                    case "EVEN": .even
-                    default: .both
-                    }
-                let slotTeachers = slot.children("teacher").map(\.trimmedText).filter { !$0.isEmpty }
+            for slot in parallel.timetableSlot {
+                let times = slot.times(grid)
                 slots.append(
                     KOSTimetableSlot(
-                        day: day.map { Int64($0) }, start: start, end: end, course: courseCode, courseName: course?.trimmedText, kind: kind,
-                        parallel: c.first("code")?.trimmedText, parity: parity, room: slot.first("room")?.trimmedText,
-                        teachers: slotTeachers.isEmpty ? teachers : slotTeachers, weeks: slot.first("weeks")?.trimmedText))
+                        day: slot.day, start: times.start, end: times.end, course: parallel.course?.code, courseName: parallel.course?.text,
+                        kind: kind, parallel: parallel.code, parity: slot.parityValue, room: slot.room,
+                        teachers: slot.teacher.isEmpty ? teachers : slot.teacher, weeks: slot.weeks))
             }
         }
         return slots.sorted { $0.sortKey < $1.sortKey }

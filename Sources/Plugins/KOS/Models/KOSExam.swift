@@ -35,20 +35,21 @@ struct KOSExam: JSONModel, Equatable {
     /// Nil for an entry without an id or a start: of no use to anyone (and it would sort and
     /// export wrongly).
     init?(_ entry: AtomDocument.Entry, registered: Set<String>) {
-        guard let id = entry.id, !id.isEmpty, let c = entry.content, let startText = c.nonEmptyText("startDate") else { return nil }
+        // An exam has no multilingual text: the language is not read.
+        guard let id = entry.id, !id.isEmpty, let row = entry.row(KOSRow.Exam.self, language: ""), let startText = row.startDate else { return nil }
         self.id = id
-        func minutes(_ text: String) -> String { String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(16)) }
-        course = c.first("course")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+        func minutes(_ text: String) -> String { String(text.prefix(16)) }
+        course = row.course?.code
         start = minutes(startText)
-        end = c.first("endDate").map { minutes($0.trimmedText) }
-        room = c.first("room")?.trimmedText
-        capacity = c.first("capacity").flatMap { Int64($0.trimmedText) }
-        occupied = c.first("occupied").flatMap { Int64($0.trimmedText) }
+        end = row.endDate.map(minutes)
+        room = row.room
+        capacity = row.capacity
+        occupied = row.occupied
         full = capacity.map { [occupied] cap in (occupied ?? 0) >= cap } ?? false
-        kind = c.first("termType")?.trimmedText == "ASSESSMENT" ? .assessment : .exam
-        examiners = ((c.first("examiners")?.children("teacher") ?? []) + c.children("examiner")).map(\.trimmedText)
-        signinDeadline = c.first("signinDeadline")?.trimmedText
-        cancelDeadline = c.first("cancelDeadline")?.trimmedText
+        kind = row.termType == "ASSESSMENT" ? .assessment : .exam
+        examiners = (row.examiners?.teacher ?? []) + row.examiner
+        signinDeadline = row.signinDeadline
+        cancelDeadline = row.cancelDeadline
         self.registered = registered.contains(id)
     }
 

@@ -14,12 +14,12 @@ struct FoundCourse: Codable, Sendable, ExplicitNulls {
 
     /// nil for an entry without content or a code.
     init?(_ entry: AtomDocument.Entry, language: String) {
-        guard let c = entry.content, let code = c.nonEmptyText("code") else { return nil }
+        guard let row = entry.row(KOSRow.Course.self, language: language), let code = row.code else { return nil }
         self.code = code
-        name = c.text("name", language: language)
-        credits = c.first("credits").flatMap { Int64($0.trimmedText) }
-        completion = c.first("completion")?.trimmedText.lowercased()
-        season = c.first("season")?.trimmedText.lowercased()
+        name = row.name
+        credits = row.credits
+        completion = row.completion?.lowercased()
+        season = row.season?.lowercased()
     }
 }
 
@@ -51,14 +51,13 @@ struct CourseParallel: Codable, Sendable, ExplicitNulls {
 
     /// nil for an entry without content.
     init?(_ entry: AtomDocument.Entry, course: String, slots: [KOSTimetableSlot]) {
-        guard let c = entry.content else { return nil }
-        let number = c.first("code")?.trimmedText
-        let own = slots.filter { $0.parallel == number && $0.course == course }
-        parallel = number
-        kind = own.first?.kind ?? c.first("parallelType")?.trimmedText.lowercased()
-        teachers = (c.children("teacher") + (c.first("teachers")?.children("teacher") ?? [])).map(\.trimmedText).filter { !$0.isEmpty }
-        capacity = c.first("capacity").flatMap { Int64($0.trimmedText) }
-        occupied = c.first("occupied").flatMap { Int64($0.trimmedText) }
+        guard let row = entry.row(KOSRow.Parallel.self, language: "") else { return nil }
+        let own = slots.filter { $0.parallel == row.code && $0.course == course }
+        parallel = row.code
+        kind = own.first?.kind ?? row.parallelType?.lowercased()
+        teachers = row.allTeachers
+        capacity = row.capacity
+        occupied = row.occupied
         free = capacity.map { [occupied] in max(0, $0 - (occupied ?? 0)) }
         self.slots = own.map(Slot.init)
     }
@@ -80,20 +79,12 @@ struct TeacherSlot: Codable, Sendable, ExplicitNulls {
 
     /// nil for an entry without content. Times from the hour grid unless the slot has its own.
     init?(_ entry: AtomDocument.Entry, grid: HourGrid) {
-        guard let c = entry.content else { return nil }
-        let first = c.first("firstHour").flatMap { Int($0.trimmedText) }
-        let duration = c.first("duration").flatMap { Int($0.trimmedText) } ?? 1
-        day = c.first("day").flatMap { Int64($0.trimmedText) }
-        start = c.first("startTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap(grid.start(ofHour:))
-        end = c.first("endTime").map { String($0.trimmedText.prefix(5)) } ?? first.flatMap { grid.end(ofHour: $0 + duration - 1) }
-        parity =
-            switch c.first("parity")?.trimmedText {
-            case "ODD": .odd
-            case "EVEN": .even
-            default: .both
-            }
-        title = c.first("title")?.trimmedText
-        weeks = c.first("weeks")?.trimmedText
+        guard let row = entry.row(KOSRow.Slot.self, language: "") else { return nil }
+        day = row.day
+        (start, end) = row.times(grid)
+        parity = row.parityValue
+        title = row.title
+        weeks = row.weeks
     }
 }
 
@@ -109,17 +100,12 @@ struct RoomDetails: Codable, Sendable, ExplicitNulls {
     /// Seats by purpose (`for="lecture"`, `for="exam"`…; `default` without one).
     var capacity: [String: Int64]
 
-    init(_ c: XMLNode, code: String, language: String) {
-        self.code = c.nonEmptyText("code") ?? code
-        name = c.text("name", language: language)
-        locality = c.first("locality")?.trimmedText
-        type = c.first("type")?.trimmedText.lowercased()
-        var capacity: [String: Int64] = [:]
-        for node in c.children("capacity") {
-            guard let n = Int64(node.trimmedText) else { continue }
-            capacity[node.attribute("for") ?? "default"] = n
-        }
-        self.capacity = capacity
+    init(_ row: KOSRow.Room, code: String) {
+        self.code = row.code ?? code
+        name = row.name
+        locality = row.locality
+        type = row.type?.lowercased()
+        capacity = row.capacity
     }
 }
 
@@ -140,20 +126,18 @@ struct CourseDetail: Codable, Sendable, ExplicitNulls {
         case programmeType = "programme_type"
     }
 
-    init(_ c: XMLNode, code: String, language: String) {
-        func text(_ name: String) -> String? { c.text(name, language: language) }
-        func lower(_ name: String) -> String? { c.first(name)?.trimmedText.lowercased() }
+    init(_ row: KOSRow.Course, code: String) {
         self.code = code
-        name = text("name")
-        credits = c.first("credits").flatMap { Int64($0.trimmedText) }
-        completion = lower("completion")
-        season = lower("season")
-        range = c.first("range")?.trimmedText
-        programmeType = lower("programmeType")
-        annotation = text("description")
+        name = row.name
+        credits = row.credits
+        completion = row.completion?.lowercased()
+        season = row.season?.lowercased()
+        range = row.range
+        programmeType = row.programmeType?.lowercased()
+        annotation = row.description
         details = Details(
-            lectures: text("lecturesContents"), tutorials: text("tutorialsContents"), requirements: text("requirements"),
-            literature: text("literature"), objectives: text("objectives"))
+            lectures: row.lecturesContents, tutorials: row.tutorialsContents, requirements: row.requirements, literature: row.literature,
+            objectives: row.objectives)
     }
 }
 
@@ -169,17 +153,13 @@ struct StudentProfile: Codable, Sendable, ExplicitNulls {
         case studyGroup = "study_group"
     }
 
-    init(_ c: XMLNode, username: String) {
-        name = [
-            c.first("titlesPre")?.trimmedText, c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText,
-            c.first("titlesPost")?.trimmedText,
-        ]
-        .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        self.username = c.first("username")?.trimmedText ?? username
-        programme = c.first("programme")?.trimmedText
-        studyGroup = c.first("studyGroup").flatMap { Int64($0.trimmedText) }
-        grade = c.first("grade").flatMap { Int64($0.trimmedText) }
-        status = c.first("studyState")?.trimmedText.lowercased()
+    init(_ row: KOSRow.Student, username: String) {
+        name = [row.titlesPre, row.firstName, row.lastName, row.titlesPost].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        self.username = row.username ?? username
+        programme = row.programme
+        studyGroup = row.studyGroup
+        grade = row.grade
+        status = row.studyState?.lowercased()
     }
 }
 
@@ -195,19 +175,16 @@ struct Person: Codable, Sendable, ExplicitNulls {
     var email, phone, division: String?
     var roles: [String]
 
-    /// nil for an entry without content or a username.
-    init?(_ entry: AtomDocument.Entry, teacher: XMLNode?, roles: [String]) {
-        guard let c = entry.content, let username = c.first("username")?.trimmedText else { return nil }
-        func text(_ node: XMLNode?, _ name: String) -> String? {
-            guard let value = node?.first(name)?.trimmedText, !value.isEmpty else { return nil }
-            return value
-        }
+    /// nil for a person without a username.
+    init?(_ row: KOSRow.Person, teacher: KOSRow.Person?, roles: [String]) {
+        guard let username = row.username else { return nil }
+        func text(_ value: String?) -> String? { value?.isEmpty == false ? value : nil }
         self.username = username
-        name = [c.first("firstName")?.trimmedText, c.first("lastName")?.trimmedText].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        titles = Titles(before: text(c, "titlesPre"), after: text(c, "titlesPost"))
-        email = text(teacher, "email")
-        phone = text(teacher, "phone")
-        division = teacher?.first("division")?.attribute("href", XMLNode.xlink).flatMap(KOSQuery.code(fromHref:))
+        name = [row.firstName, row.lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        titles = Titles(before: text(row.titlesPre), after: text(row.titlesPost))
+        email = text(teacher?.email)
+        phone = text(teacher?.phone)
+        division = teacher?.division?.code
         self.roles = roles
     }
 }
