@@ -99,6 +99,8 @@ let started = try await host.call("kos.login").get()
 _ = try await Browser.open(started["login_url"]!.stringValue!)
 let loggedIn = try await host.call("kos.login.wait").get()
 precondition(loggedIn["logged_in"] == true)
+// Each login's tokens are its account's secrets (`kos/<username>/access_token`).
+guard let username = loggedIn["username"]?.stringValue else { fatalError("kos.login.wait named no username: \(loggedIn)") }
 
 func requestLog() async throws -> [JSONValue] {
     try JSONValue.decode(bytes: try await get(base + "/_admin/requests").readableBytesView).arrayValue ?? []
@@ -118,7 +120,7 @@ for round in 0..<(runs + 3) {
         let through = try await time { _ = try await connection.call(method, params: params) }
         let made = try await requestLog().dropFirst(seen).filter { ($0["path"]?.stringValue ?? "").hasPrefix("/api/3/") }
         // The fake's own time for the same requests, one after the other (as the plugin sends them).
-        let token = try await host.host.vault.get("kos/access_token")!
+        let token = try await host.host.vault.get("kos/\(username)/access_token")!
         let direct = try await time {
             for request in made {
                 let query = request["query"]?.stringValue ?? ""
