@@ -73,13 +73,22 @@ public final class NotesService: Sendable {
 
     init(context: PluginContext) { self.context = context }
 
-    struct Note: Codable, Sendable {
+    /// A result is a typed value, written straight into the reply; its schema is `NotesPlugin.note`.
+    struct Note: Encodable, CallResult {
         var id: Int64
         var text: String
         var created: String
     }
 
-    func add(_ params: Params) async throws -> JSONValue {
+    struct NoteList: Encodable, CallResult {
+        var notes: [Note]
+    }
+
+    struct Deleted: Encodable, CallResult {
+        var deleted: Int64
+    }
+
+    func add(_ params: Params) async throws -> Note {
         let text = try params[NotesPlugin.text].trimmingCharacters(in: .whitespacesAndNewlines)
         let limit = context.config[NotesPlugin.Options.maxLength]
         guard !text.isEmpty else { throw RPCError.invalidParam("text", "must not be empty") }
@@ -89,23 +98,23 @@ public final class NotesService: Sendable {
             try db.execute(sql: "INSERT INTO notes(text, created) VALUES (?, ?)", arguments: [text, created])
             return db.lastInsertedRowID
         }
-        return try JSONValue(encoding: Note(id: id, text: text, created: created))
+        return Note(id: id, text: text, created: created)
     }
 
-    func list() async throws -> JSONValue {
+    func list() async throws -> NoteList {
         let notes = try await context.database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM notes ORDER BY id DESC").map { Note(id: $0["id"], text: $0["text"], created: $0["created"]) }
         }
-        return ["notes": try JSONValue(encoding: notes)]
+        return NoteList(notes: notes)
     }
 
-    func delete(id: Int64) async throws -> JSONValue {
+    func delete(id: Int64) async throws -> Deleted {
         let deleted = try await context.database.write { db in
             try db.execute(sql: "DELETE FROM notes WHERE id = ?", arguments: [id])
             return db.changesCount
         }
         guard deleted == 1 else { throw RPCError.notFound("no note \(id)") }
-        return ["deleted": .int(id)]
+        return Deleted(deleted: id)
     }
 
     func postDigest() async throws {
