@@ -116,4 +116,3 @@ enum StagRows {
         return try? Row(from: JSONTreeDecoder(value: value))
     }
 }
-
