@@ -141,7 +141,7 @@ import Testing
         await clock.waitForSleeper { (5.0...6.0).contains($0.timeIntervalSince(start)) }
         #expect(await supervisor.state == .setup)
         // status shows the retry time (to the second).
-        let firstRetry = try #require(await supervisor.statusJSON()["next_retry"]?.stringValue.flatMap(ISO8601.date))
+        let firstRetry = try #require(await supervisor.status().nextRetry.flatMap(ISO8601.date))
         #expect((4.0..<7.0).contains(firstRetry.timeIntervalSince(start)))
         clock.advance(by: 6)
         let second = clock.now

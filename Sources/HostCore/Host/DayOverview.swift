@@ -8,7 +8,25 @@ enum DayOverview {
     /// or not at all).
     static let perPlugin: Duration = .seconds(10)
 
-    static func today(_ host: AssistantHost, _ params: Params) async throws -> JSONValue {
+    /// `today`'s answer.
+    struct Day: Encodable, CallResult {
+        struct Problem: Encodable, Sendable {
+            let plugin: String
+            let message: String
+        }
+
+        let date: String
+        let timeZone: String
+        let items: [DayItem]
+        let problems: [Problem]
+
+        enum CodingKeys: String, CodingKey {
+            case date, items, problems
+            case timeZone = "time_zone"
+        }
+    }
+
+    static func today(_ host: AssistantHost, _ params: Params) async throws -> Day {
         let zone = host.configuration.timeZone
         let now = host.clock.now
         let date: DateOnly
@@ -45,7 +63,7 @@ enum DayOverview {
             return parts
         }
         var items: [DayItem] = []
-        var problems: [JSONValue] = []
+        var problems: [Day.Problem] = []
         for (plugin, result) in parts.sorted(by: { $0.0 < $1.0 }) {
             switch result {
             case .success(let found):
@@ -55,13 +73,10 @@ enum DayOverview {
                     return item
                 }
             case .failure(let error):
-                problems.append(["plugin": .string(plugin), "message": .string(host.redactor.redact(error.message))])
+                problems.append(Day.Problem(plugin: plugin, message: host.redactor.redact(error.message)))
             }
         }
-        return [
-            "date": .string(date.description), "time_zone": .string(zone.identifier), "items": .array(order(items).map(\.json)),
-            "problems": .array(problems),
-        ]
+        return Day(date: date.description, timeZone: zone.identifier, items: order(items), problems: problems)
     }
 
     /// Timed items by their start (overdue tasks come first, their due being past), then the

@@ -88,7 +88,7 @@ enum HostMethods {
                 summary: "The day across plugins: tasks due or overdue, events, classes, exams within 7 days, running prints, warnings",
                 params: [ParamSpec("date", .date, help: "the day (YYYY-MM-DD), in the configured time zone; default today")],
                 result: HostSchemas.today, example: "assistantctl today", timeout: .seconds(30), effect: .read)
-        ) { host, params, _ in
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             try await DayOverview.today(host, params)
         },
         HostMethod(
@@ -149,27 +149,10 @@ enum HostMethods {
                     columns: [
                         .init("id", "PLUGIN"), .init("state", "STATE"), .init("version", "VERSION", optional: true), .init("summary", "SUMMARY"),
                     ], highlights: [.init("state", is: "failed", .red)]))
-        ) { host, _, _ in
-            var list: [JSONValue] = []
-            for supervisor in host.supervisors {
-                guard case .object(var object) = await supervisor.statusJSON() else { continue }
-                let m = supervisor.manifest
-                object["commands"] = .array(m.commands.map { .string($0.name) })
-                object["jobs"] = .array(m.jobs.map { .string("\(m.id).\($0.id)") })
-                object["topics"] = .array(
-                    m.topics.map { .object(["topic": .string($0.topic), "summary": .string($0.summary), "severity": .string($0.severity.rawValue)]) })
-                object["vault_names"] = .array(m.vaultNames.map { .string("\(m.id)/\($0)") })
-                object["errors"] = .array(
-                    (m.errors?.codes ?? [:]).sorted { $0.key < $1.key }.map { .object(["code": .int(Int64($0.key)), "meaning": .string($0.value)]) })
-                object["config_options"] = .array(
-                    m.configOptions.map {
-                        .object([
-                            "key": .string($0.key), "type": .string($0.type.name), "default": $0.defaultValue ?? .null, "help": .string($0.help),
-                        ])
-                    })
-                list.append(.object(object))
-            }
-            return .array(list)
+        ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
+            var list: [PluginEntry] = []
+            for supervisor in host.supervisors { list.append(PluginEntry(status: await supervisor.status(), manifest: supervisor.manifest)) }
+            return Rows(list)
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -312,8 +295,8 @@ enum HostMethods {
                 view: ResultView(
                     rows: "sinks", columns: [.init("sink", "SINK"), .init("ok", "OK", .flag), .init("ms", "MS"), .init("error", "ERROR")],
                     highlights: [.init("ok", is: false, .red)]))
-        ) { host, params, _ in
-            ["sinks": .array(try await host.notices.test(sink: params.string("sink"), hostName: ProcessInfo.processInfo.hostName))]
+        ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
+            SinkTests(sinks: try await host.notices.test(sink: params.string("sink"), hostName: ProcessInfo.processInfo.hostName))
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -393,8 +376,8 @@ enum HostMethods {
     }
 
     static func status(_ host: AssistantHost) async -> StatusResult {
-        var plugins: [JSONValue] = []
-        for supervisor in host.supervisors { plugins.append(await supervisor.statusJSON()) }
+        var plugins: [PluginStatus] = []
+        for supervisor in host.supervisors { plugins.append(await supervisor.status()) }
         let configuration = host.configuration
         return StatusResult(
             version: host.options.version, apiVersion: AssistantVersion.api, pid: getpid(), timeZone: configuration.timeZone.identifier,

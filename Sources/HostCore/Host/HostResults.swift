@@ -111,7 +111,7 @@ struct StatusResult: Encodable, CallResult {
     let sinks: [String]
     let sinkStatus: JSONValue
     let outbox: JSONValue
-    let plugins: [JSONValue]
+    let plugins: [PluginStatus]
     let jobs: [JobStatus]
 
     enum CodingKeys: String, CodingKey {
@@ -149,4 +149,100 @@ struct StatusResult: Encodable, CallResult {
         try c.encode(plugins, forKey: .plugins)
         try c.encode(jobs, forKey: .jobs)
     }
+}
+
+/// A plugin as `status` and `plugins.list` show it: its state, and each account's when it has
+/// accounts. `detail` is always written; `next_retry` and `accounts` only when there are some.
+public struct PluginStatus: Encodable, Sendable {
+    public let id: String
+    public let version: String
+    public let state: String
+    public let summary: String
+    public let detail: String?
+    public let nextRetry: String?
+    /// The kit's per-account states (`Accounts.statusJSON`).
+    public let accounts: JSONValue?
+
+    enum CodingKeys: String, CodingKey {
+        case id, version, state, summary, detail, accounts
+        case nextRetry = "next_retry"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(id, forKey: .id)
+        try o.encode(version, forKey: .version)
+        try o.encode(state, forKey: .state)
+        try o.encode(summary, forKey: .summary)
+        try o.encodeOrNull(detail, forKey: .detail)
+        try o.encodeIfPresent(nextRetry, forKey: .nextRetry)
+        try o.encodeIfPresent(accounts, forKey: .accounts)
+    }
+}
+
+/// `plugins.list`: a plugin's status, then what its manifest declares.
+struct PluginEntry: Encodable, Sendable {
+    struct Topic: Encodable, Sendable {
+        let topic: String
+        let summary: String
+        let severity: String
+    }
+    struct ErrorCode: Encodable, Sendable {
+        let code: Int
+        let meaning: String
+    }
+    struct Option: Encodable, Sendable {
+        let key: String
+        let type: String
+        let `default`: JSONValue
+        let help: String
+    }
+
+    let status: PluginStatus
+    let commands: [String]
+    let jobs: [String]
+    let topics: [Topic]
+    let vaultNames: [String]
+    let errors: [ErrorCode]
+    let configOptions: [Option]
+
+    enum CodingKeys: String, CodingKey {
+        case commands, jobs, topics, errors
+        case vaultNames = "vault_names", configOptions = "config_options"
+    }
+
+    init(status: PluginStatus, manifest m: PluginManifest) {
+        self.status = status
+        commands = m.commands.map(\.name)
+        jobs = m.jobs.map { "\(m.id).\($0.id)" }
+        topics = m.topics.map { Topic(topic: $0.topic, summary: $0.summary, severity: $0.severity.rawValue) }
+        vaultNames = m.vaultNames.map { "\(m.id)/\($0)" }
+        errors = (m.errors?.codes ?? [:]).sorted { $0.key < $1.key }.map { ErrorCode(code: $0.key, meaning: $0.value) }
+        configOptions = m.configOptions.map { Option(key: $0.key, type: $0.type.name, default: $0.defaultValue ?? .null, help: $0.help) }
+    }
+
+    /// The status's members, then the manifest's, in one object.
+    func encode(to encoder: any Encoder) throws {
+        try status.encode(to: encoder)
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(commands, forKey: .commands)
+        try o.encode(jobs, forKey: .jobs)
+        try o.encode(topics, forKey: .topics)
+        try o.encode(vaultNames, forKey: .vaultNames)
+        try o.encode(errors, forKey: .errors)
+        try o.encode(configOptions, forKey: .configOptions)
+    }
+}
+
+/// `notifications.test`: each sink's answer to a test notice.
+struct SinkTests: Encodable, CallResult {
+    let sinks: [SinkTested]
+}
+
+/// One sink's answer: `ms` when it took the notice, `error` when not (each left out otherwise).
+public struct SinkTested: Encodable, Sendable {
+    let sink: String
+    let ok: Bool
+    let ms: Double?
+    let error: String?
 }

@@ -383,7 +383,7 @@ public actor NoticeCenter {
 
     /// `notifications.test`: a test notice delivered straight to each sink (or the one named),
     /// not through the outbox; each sink's answer.
-    public func test(sink wanted: String?, hostName: String) async throws -> [JSONValue] {
+    public func test(sink wanted: String?, hostName: String) async throws -> [SinkTested] {
         let chosen = sinks.filter { wanted == nil || $0.sink.name == wanted }
         if let wanted, chosen.isEmpty {
             throw RPCError.invalidParam(
@@ -393,7 +393,7 @@ public actor NoticeCenter {
             id: UUID().uuidString.lowercased(), topic: "host.test", plugin: "host", title: "Test notice from assistantd",
             body: "This is a test notice from assistantd on \(hostName). If you can read it, this sink works.", severity: .info,
             time: ISO8601.string(clock.now), dedupeKey: nil, attachments: [])
-        return await withTaskGroup(of: (Int, JSONValue).self) { group in
+        return await withTaskGroup(of: (Int, SinkTested).self) { group in
             for (index, routed) in chosen.enumerated() {
                 group.addTask {
                     let start = ContinuousClock.now
@@ -402,13 +402,13 @@ public actor NoticeCenter {
                             try await routed.sink.deliver(notice, attachments: [], directRecipient: nil, blindCopies: [])
                         }
                         let ms = (ContinuousClock.now - start) / .milliseconds(1)
-                        return (index, ["sink": .string(routed.sink.name), "ok": true, "ms": .double(ms.rounded())])
+                        return (index, SinkTested(sink: routed.sink.name, ok: true, ms: ms.rounded(), error: nil))
                     } catch {
-                        return (index, ["sink": .string(routed.sink.name), "ok": false, "error": .string(ErrorText.sentence(error))])
+                        return (index, SinkTested(sink: routed.sink.name, ok: false, ms: nil, error: ErrorText.sentence(error)))
                     }
                 }
             }
-            var answers: [(Int, JSONValue)] = []
+            var answers: [(Int, SinkTested)] = []
             for await answer in group { answers.append(answer) }
             return answers.sorted { $0.0 < $1.0 }.map { $1 }
         }

@@ -288,16 +288,13 @@ public actor PluginSupervisor {
         return .object(data)
     }
 
-    public func statusJSON() async -> JSONValue {
-        var object: [String: JSONValue] = [
-            "id": .string(id), "version": .string(manifest.version), "state": .string(state.rawValue),
-            "summary": .string(manifest.summary),
-        ]
-        object["detail"] = detail.map(JSONValue.string) ?? .null
-        if let nextRetry { object["next_retry"] = .string(ISO8601.string(nextRetry)) }
+    public func status() async -> PluginStatus {
         // Per-account states, for plugins that have accounts.
-        if let accounts = try? await accounts.statusJSON(), accounts != [] { object["accounts"] = accounts }
-        return .object(object)
+        var accounts: JSONValue? = try? await accounts.statusJSON()
+        if accounts == [] { accounts = nil }
+        return PluginStatus(
+            id: id, version: manifest.version, state: state.rawValue, summary: manifest.summary, detail: detail,
+            nextRetry: nextRetry.map(ISO8601.string), accounts: accounts)
     }
 
     /// The plugin's part of a day (`today`): nil when it is not ready or contributes nothing.
