@@ -1,5 +1,12 @@
 import Foundation
 
+/// A member that reads itself from the JSON value of its key, nil when the key is missing (a
+/// field wrapper such as Stag's `@StagText`): `JSONTreeDecoder` hands it the value directly,
+/// with no decoder in between, as one dynamic check per member.
+public protocol JSONTreeField: Decodable {
+    init(tree value: JSONValue?)
+}
+
 /// Decodes a `Decodable` straight from a parsed `JSONValue` (an upstream's answer, already read
 /// within the parser's limits). Written by hand because Foundation's `JSONDecoder` reads only
 /// bytes: encoding each STAG answer again to decode it, with every field read as a `JSONValue` by
@@ -68,9 +75,17 @@ public struct JSONTreeDecoder: Decoder {
         func decodeNil(forKey key: Key) throws -> Bool { (object[key.stringValue] ?? .null) == .null }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+            if let field = T.self as? any JSONTreeField.Type { return field.init(tree: object[key.stringValue]) as! T }
             guard let value = object[key.stringValue] else {
                 throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no \(key.stringValue)"))
             }
+            return try JSONTreeDecoder(value: value, codingPath: codingPath + [key]).read(type)
+        }
+
+        /// One lookup for a field (it reads a missing or null member itself), three otherwise.
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            if let field = T.self as? any JSONTreeField.Type { return field.init(tree: object[key.stringValue]) as? T }
+            guard let value = object[key.stringValue], value != .null else { return nil }
             return try JSONTreeDecoder(value: value, codingPath: codingPath + [key]).read(type)
         }
 

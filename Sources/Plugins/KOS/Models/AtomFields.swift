@@ -12,15 +12,18 @@ protocol AtomField: Decodable, Sendable {
     associatedtype Value: Sendable
     static func read(_ nodes: [XMLNode], language: String) -> Value
     init(wrappedValue: Value)
+    init(nodes: [XMLNode], language: String)
 }
 
 extension AtomField {
+    init(nodes: [XMLNode], language: String) { self.init(wrappedValue: Self.read(nodes, language: language)) }
+
     /// Only an `AtomContentDecoder` reads a field: an Atom row comes from a parsed tree.
     init(from decoder: any Decoder) throws {
         guard let element = decoder as? AtomContentDecoder.Element else {
             throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "an Atom field is read from XML"))
         }
-        self.init(wrappedValue: Self.read(element.nodes, language: element.language))
+        self.init(nodes: element.nodes, language: element.language)
     }
 }
 
@@ -146,18 +149,27 @@ enum AtomContentDecoder {
         let node: XMLNode
         let language: String
         let codingPath: [any CodingKey]
+        /// The children by name, in order: grouped once, so each member is one lookup.
+        let byName: [String: [XMLNode]]
         var allKeys: [Key] { node.children.compactMap { Key(stringValue: $0.name) } }
+
+        init(node: XMLNode, language: String, codingPath: [any CodingKey]) {
+            self.node = node
+            self.language = language
+            self.codingPath = codingPath
+            byName = Dictionary(grouping: node.children, by: \.name)
+        }
 
         /// Every member is there: a field reads a missing element as its own nothing.
         func contains(_ key: Key) -> Bool { true }
         func decodeNil(forKey key: Key) throws -> Bool { false }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            guard T.self is any AtomField.Type else {
+            guard let field = T.self as? any AtomField.Type else {
                 throw DecodingError.typeMismatch(
                     type, .init(codingPath: codingPath + [key], debugDescription: "an Atom row's members are Atom fields"))
             }
-            return try T(from: Element(nodes: node.children(key.stringValue), language: language, codingPath: codingPath + [key]))
+            return field.init(nodes: byName[key.stringValue] ?? [], language: language) as! T
         }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {

@@ -8,13 +8,15 @@ import PluginKit
 // readings themselves.
 
 /// A field's reading of whatever JSON value STAG sent for it.
-protocol StagField: Decodable, Sendable {
+protocol StagField: JSONTreeField, Sendable {
     associatedtype Value: Sendable
     static func read(_ value: JSONValue?) -> Value
     init(wrappedValue: Value)
 }
 
 extension StagField {
+    init(tree value: JSONValue?) { self.init(wrappedValue: Self.read(value)) }
+
     init(from decoder: any Decoder) throws {
         let value = (decoder as? JSONTreeDecoder)?.value ?? (try? JSONValue(from: decoder))
         self.init(wrappedValue: Self.read(value))
