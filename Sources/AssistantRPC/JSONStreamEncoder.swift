@@ -242,26 +242,54 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try writer.value(value, depth: depth, key: key.stringValue, credential: credential, path: codingPath + [key])
     }
 
-    /// An absent optional: left out, or `null` for an `ExplicitNulls` value. Synthesized
-    /// `encode(to:)` calls the overload for the member's type, so each is here.
-    private mutating func present<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    // An absent optional: left out, or `null` for an `ExplicitNulls` value. Synthesized
+    // `encode(to:)` calls the overload for the member's type, so each is here, and each present
+    // value goes to its own `encode` (the leaf types' fast paths, not the generic one).
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
     }
-    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try present(value, forKey: key) }
-    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws { try present(value, forKey: key) }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         _ = try? member(key)
