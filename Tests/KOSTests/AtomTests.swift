@@ -34,11 +34,13 @@ struct AtomTests {
         #expect(entry.type == "parallel", "xsi:type, not atom:type")
         #expect(entry.selfLink == "https://kosapi.feld.cvut.cz/api/3/parallels/349742000/", "the version segment is kept")
         let content = try #require(entry.content)
-        #expect(content.reference("course", base: feed.base)?.href == "https://kosapi.feld.cvut.cz/api/3/courses/A4B33OPT/")
-        #expect(content.reference("course", base: feed.base)?.title == "Optimalizace")
-        #expect(content.children("teacher").map(\.trimmedText) == ["Ing. Tomáš Dvořák Ph.D.", "Ing. Vojtěch Svoboda Ph.D."])
-        #expect(content.children("timetableSlot").map { $0.first("firstHour")?.trimmedText } == ["3", "7"])
-        #expect(content.children("timetableSlot").first?.reference("room", base: feed.base)?.title == "KN:E-107")
+        let href = try #require(content.first("course")?.attribute("href", XMLNode.xlink))
+        #expect(AtomDocument.resolve(href, base: feed.base) == "https://kosapi.feld.cvut.cz/api/3/courses/A4B33OPT/")
+        let parallel = try #require(entry.row(KOSRow.Parallel.self, language: "cs"))
+        #expect(parallel.course?.code == "A4B33OPT" && parallel.course?.text == "Optimalizace")
+        #expect(parallel.allTeachers == ["Ing. Tomáš Dvořák Ph.D.", "Ing. Vojtěch Svoboda Ph.D."])
+        #expect(parallel.timetableSlot.map(\.firstHour) == [3, 7])
+        #expect(parallel.timetableSlot.first?.room == "KN:E-107")
     }
 
     @Test func anyPrefixWorksAndTheNextPageAndLanguagesResolve() throws {
@@ -46,10 +48,10 @@ struct AtomTests {
         #expect(feed.next == "https://kosapi.fit.cvut.cz/api/3b/courses?offset=10&limit=10")
         #expect(feed.entries.map(\.id) == ["23368305", "1"])
         #expect(feed.entries.map(\.type) == ["course", "course"])
-        let course = try #require(feed.entries.first?.content)
-        #expect(course.text("name", language: "cs") == "Jazyk - španělština 5")
-        #expect(course.text("name", language: "en") == "Foreign Language - Spanish 5")
-        #expect(feed.entries.last?.content?.text("name", language: "en") == "Jen česky", "a missing English title falls back to Czech")
+        let course = try #require(feed.entries.first)
+        #expect(course.row(KOSRow.Course.self, language: "cs")?.name == "Jazyk - španělština 5")
+        #expect(course.row(KOSRow.Course.self, language: "en")?.name == "Foreign Language - Spanish 5")
+        #expect(feed.entries.last?.row(KOSRow.Course.self, language: "en")?.name == "Jen česky", "a missing English title falls back to Czech")
         #expect(feed.entries.last?.title == nil)
     }
 

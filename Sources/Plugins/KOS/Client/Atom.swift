@@ -2,7 +2,7 @@ import Foundation
 import PluginKit
 
 /// An Atom feed or entry (RFC 4287) with a payload in `atom:content`, as KOSapi serves them:
-/// relative links resolved against `xml:base`, the next page's address, and multilingual text.
+/// relative links resolved against `xml:base` and the next page's address (the content is read by KOSRows).
 /// Public for the KOS benchmark, which times it on its own.
 public struct AtomDocument: Sendable {
     public static let atom = "http://www.w3.org/2005/Atom"
@@ -72,27 +72,5 @@ public struct AtomDocument: Sendable {
         if !base.hasSuffix("/") { base += "/" }
         guard let baseURL = URL(string: base), let resolved = URL(string: href, relativeTo: baseURL) else { return base + href }
         return resolved.absoluteString
-    }
-}
-
-extension XMLNode {
-    /// The text of the child `name` in `language`, else in any other language, else without one
-    /// (a title missing in one language falls back to the other).
-    public func text(_ name: String, language: String) -> String? { Self.localized(children(name), language: language) }
-
-    /// The text of the element in `language` among `nodes` (one element per language), else of
-    /// one without a language, else of any.
-    static func localized(_ nodes: [XMLNode], language: String) -> String? {
-        let candidates = nodes.filter { !$0.trimmedText.isEmpty }
-        func lang(_ node: XMLNode) -> String? { node.attribute("lang", XMLNode.xmlNamespace) }
-        return
-            (candidates.first { lang($0) == language } ?? candidates.first { lang($0) == nil }
-            ?? candidates.first)?.trimmedText
-    }
-
-    /// A reference's target (`xlink:href`), resolved against `base`.
-    public func reference(_ name: String, base: String?) -> (href: String, title: String)? {
-        guard let node = first(name), let href = node.attribute("href", XMLNode.xlink) else { return nil }
-        return (AtomDocument.resolve(href, base: base), node.trimmedText)
     }
 }

@@ -65,7 +65,11 @@ extension AtomField {
 /// language falls back to the other).
 @propertyWrapper struct AtomLocalized: AtomField {
     var wrappedValue: String?
-    static func read(_ nodes: [XMLNode], language: String) -> String? { XMLNode.localized(nodes, language: language) }
+    static func read(_ nodes: [XMLNode], language: String) -> String? {
+        let candidates = nodes.filter { !$0.trimmedText.isEmpty }
+        func lang(_ node: XMLNode) -> String? { node.attribute("lang", XMLNode.xmlNamespace) }
+        return (candidates.first { lang($0) == language } ?? candidates.first { lang($0) == nil } ?? candidates.first)?.trimmedText
+    }
 }
 
 /// Every element's text, blanks left out (`<teacher>` repeated).
