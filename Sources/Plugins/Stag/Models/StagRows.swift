@@ -246,19 +246,7 @@ enum StagRow {
         @StagText var prijmeni: String?
         @StagText var titulZa: String?
         @StagText var email: String?
-        var stagUserInfo: [Role]
-
-        enum CodingKeys: CodingKey { case titulPred, jmeno, prijmeni, titulZa, email, stagUserInfo }
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            _titulPred = try c.decode(StagText.self, forKey: .titulPred)
-            _jmeno = try c.decode(StagText.self, forKey: .jmeno)
-            _prijmeni = try c.decode(StagText.self, forKey: .prijmeni)
-            _titulZa = try c.decode(StagText.self, forKey: .titulZa)
-            _email = try c.decode(StagText.self, forKey: .email)
-            stagUserInfo = StagRows.decode((try? c.decode([JSONValue].self, forKey: .stagUserInfo)) ?? [], as: Role.self)
-        }
+        @StagList<Role> var stagUserInfo: [Role]
     }
 }
 
