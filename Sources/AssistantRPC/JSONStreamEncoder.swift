@@ -428,8 +428,10 @@ extension JSONValue {
 
 /// A result whose contract lists every member, absent or not: JSONStreamEncoder writes an optional
 /// member that is nil as `null` (`"name": null`) where synthesized encoding leaves it out. Only
-/// the type's own members: a nested type says so itself. Foundation's `JSONEncoder` does not
-/// know it, so such a value is written only through JSONStreamEncoder (the reply and the cache).
+/// the type's own members: a nested type says so itself. A value spliced into another's object
+/// (`inner.encode(to: encoder)`) is written as the outer type says, so the outer one conforms too
+/// (Stag's results total). Foundation's `JSONEncoder` does not know it, so such a value is
+/// written only through JSONStreamEncoder (the reply and the cache).
 public protocol ExplicitNulls: Encodable {}
 
 /// A typed model that is also part of a result or a stored snapshot (an exam term, an exam

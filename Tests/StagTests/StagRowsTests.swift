@@ -55,6 +55,24 @@ import Testing
         #expect(menu.mainCourses.isEmpty, "a list that is not one")
     }
 
+    /// Credits only (no numeric grade): every average is an explicit null, in the terms and in
+    /// the total, whose members come from the summary it shares with the terms.
+    @Test func resultsWithoutAnAverageListItAsNull() throws {
+        let credit: JSONValue = ["katedra": "KIV", "zkratka": "UPA", "rok": "2025", "semestr": "ZS", "kredity": "4", "zk_hodnoceni": "S"]
+        let row = try #require(GradeRow(stag: credit, subjects: [:]))
+        let json = try JSONValue.decode(bytes: try JSONStreamEncoder.encode(StudyResults([row])))
+        #expect(json["total"]?["weighted_average"] == .null && json["total"]?["weighted_average_all"] == .null)
+        #expect(json["total"]?.objectValue?.keys.contains("weighted_average") == true)
+        let term = try #require(json["terms"]?.arrayValue?.first)
+        #expect(term["weighted_average"] == .null && term.objectValue?.keys.contains("weighted_average") == true)
+        #expect(json["total"]?["credits_obtained"] == 4)
+        #expect(
+            StagSchemas.results.problems(
+                in: JSONValue.object((json.objectValue ?? [:]).merging(["stale": false, "fetched_at": "2026-11-26T00:00:00Z"]) { a, _ in a }),
+                strict: true
+            ).isEmpty)
+    }
+
     struct Plain: Decodable {
         var count: Int32
     }

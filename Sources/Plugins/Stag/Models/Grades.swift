@@ -188,7 +188,8 @@ struct StudyResults: Codable, Sendable {
         }
     }
 
-    struct Total: Codable, Sendable {
+    /// `ExplicitNulls` for its summary's members, written through the same encoder.
+    struct Total: Codable, Sendable, ExplicitNulls {
         var summary: Summary
         /// With the failed 4s.
         var weightedAverageAll: Double?
