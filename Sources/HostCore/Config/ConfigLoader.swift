@@ -134,10 +134,14 @@ struct Reader {
         return s
     }
 
-    func int(_ o: [String: JSONValue], _ section: String, _ key: String, _ range: ClosedRange<Int64>) throws -> Int? {
+    /// An integer key of `o` (its section's table) within the key's declared range.
+    func int(_ o: [String: JSONValue], _ declared: HostConfigKey) throws -> Int? {
+        let (section, key) = (declared.section, declared.name)
         guard let v = o[key] else { return nil }
         guard let i = v.intValue else { throw fail(section, key, "must be an integer, got \(v.typeName)") }
-        guard range.contains(i) else { throw fail(section, key, "must be between \(range.lowerBound) and \(range.upperBound), got \(i)") }
+        if let range = declared.range, !range.contains(i) {
+            throw fail(section, key, "must be between \(range.lowerBound) and \(range.upperBound), got \(i)")
+        }
         return Int(i)
     }
 
@@ -181,7 +185,7 @@ struct Reader {
             c.timeZone = tz
         }
         if let level = try choice(top, "", "log_level", Logger.Level.allCases.map(\.rawValue)) { c.logLevel = Logger.Level(rawValue: level)! }
-        if let grace = try int(top, "", "shutdown_grace_s", 1...600) { c.shutdownGrace = .seconds(grace) }
+        if let grace = try int(top, HostConfigKeys.shutdownGrace) { c.shutdownGrace = .seconds(grace) }
 
         let socket = try table(top["socket"], "", "socket")
         warnUnknown(socket, known: HostConfigKeys.known(in: "socket"), section: "socket")
@@ -200,20 +204,20 @@ struct Reader {
             c.socket.allowUIDs = items.map { uid_t($0.intValue!) }
         }
         c.socket.allowGroups = try strings(socket, "socket", "allow_groups") ?? []
-        if let max = try int(socket, "socket", "max_request_bytes", 1024...(256 << 20)) { c.socket.maxRequestBytes = max }
-        if let max = try int(socket, "socket", "max_concurrent_requests", 1...10_000) { c.socket.maxConcurrentPerConnection = max }
-        if let max = try int(socket, "socket", "notice_queue", 1...1_000_000) { c.socket.noticeQueueLimit = max }
+        if let max = try int(socket, HostConfigKeys.maxRequestBytes) { c.socket.maxRequestBytes = max }
+        if let max = try int(socket, HostConfigKeys.maxConcurrentRequests) { c.socket.maxConcurrentPerConnection = max }
+        if let max = try int(socket, HostConfigKeys.noticeQueue) { c.socket.noticeQueueLimit = max }
 
         let store = try table(top["store"], "", "store")
         warnUnknown(store, known: HostConfigKeys.known(in: "store"), section: "store")
         c.store.dataDir = try string(store, "store", "data_dir")
-        if let days = try int(store, "store", "retention_days", 1...36500) { c.store.retentionDays = days }
+        if let days = try int(store, HostConfigKeys.retentionDays) { c.store.retentionDays = days }
 
         let vault = try table(top["vault"], "", "vault")
         warnUnknown(vault, known: HostConfigKeys.known(in: "vault"), section: "vault")
         if let mode = try choice(vault, "vault", "mode", ["keyfile", "passphrase"]) { c.vault.mode = mode }
         c.vault.keyFile = try string(vault, "vault", "key_file")
-        if let n = try int(vault, "vault", "scrypt_log_n", 10...22) { c.vault.scryptLogN = n }
+        if let n = try int(vault, HostConfigKeys.scryptLogN) { c.vault.scryptLogN = n }
 
         let notify = try table(top["notify"], "", "notify")
         warnUnknown(notify, known: HostConfigKeys.known(in: "notify"), section: "notify")
@@ -292,11 +296,11 @@ struct Reader {
         let smtp = try table(notify["smtp"], "notify", "smtp")
         warnUnknown(smtp, known: HostConfigKeys.known(in: "notify.smtp"), section: "notify.smtp")
         if let h = try string(smtp, "notify.smtp", "host") { c.notify.smtp.host = h }
-        c.notify.smtp.port = try int(smtp, "notify.smtp", "port", 1...65535)
+        c.notify.smtp.port = try int(smtp, HostConfigKeys.smtpPort)
         if let s = try choice(smtp, "notify.smtp", "security", ["starttls", "tls", "none"]) { c.notify.smtp.security = s }
         c.notify.smtp.username = try string(smtp, "notify.smtp", "username")
         c.notify.smtp.caFile = try string(smtp, "notify.smtp", "ca_file")
-        if let t = try int(smtp, "notify.smtp", "timeout_s", 1...600) { c.notify.smtp.timeoutSeconds = t }
+        if let t = try int(smtp, HostConfigKeys.smtpTimeout) { c.notify.smtp.timeoutSeconds = t }
 
         let mcp = try table(top["mcp"], "", "mcp")
         warnUnknown(mcp, known: HostConfigKeys.known(in: "mcp"), section: "mcp")
@@ -313,7 +317,7 @@ struct Reader {
 
         let http = try table(top["http"], "", "http")
         warnUnknown(http, known: HostConfigKeys.known(in: "http"), section: "http")
-        if let t = try int(http, "http", "timeout_s", 1...3600) { c.http.timeoutSeconds = t }
+        if let t = try int(http, HostConfigKeys.httpTimeout) { c.http.timeoutSeconds = t }
 
         let plugins = try table(top["plugins"], "", "plugins")
         for (id, section) in plugins {

@@ -10,6 +10,8 @@ struct HostConfigKey: Sendable {
     /// The default as a person would write or read it.
     let defaultText: String
     let help: String
+    /// An integer key's bounds: the loader checks them, and `type` says them.
+    let range: ClosedRange<Int64>?
 
     init(_ section: String, _ name: String, _ type: String, _ defaultText: String, _ help: String) {
         self.section = section
@@ -17,30 +19,57 @@ struct HostConfigKey: Sendable {
         self.type = type
         self.defaultText = defaultText
         self.help = help
+        range = nil
+    }
+
+    /// An integer key within `range`.
+    init(_ section: String, _ name: String, _ range: ClosedRange<Int64>, _ defaultText: String, _ help: String) {
+        self.section = section
+        self.name = name
+        type = "integer \(range.lowerBound)–\(range.upperBound)"
+        self.defaultText = defaultText
+        self.help = help
+        self.range = range
     }
 
     var dotted: String { section.isEmpty ? name : "\(section).\(name)" }
 }
 
 enum HostConfigKeys {
+    // The integer keys, named for the loader, which reads them with their declared range.
+    static let shutdownGrace = HostConfigKey("", "shutdown_grace_s", 1...600, "10", "how long calls in flight may finish on SIGTERM")
+    static let maxRequestBytes = HostConfigKey(
+        "socket", "max_request_bytes", 1024...268_435_456, "1048576", "longer lines get -32007 and that connection is closed")
+    static let maxConcurrentRequests = HostConfigKey(
+        "socket", "max_concurrent_requests", 1...10_000, "64", "per connection; beyond it the daemon stops reading (back-pressure)")
+    static let noticeQueue = HostConfigKey(
+        "socket", "notice_queue", 1...1_000_000, "1000", "notices queued per slow subscriber; the oldest are dropped and counted")
+    static let retentionDays = HostConfigKey(
+        "store", "retention_days", 1...36_500, "90", "notices, delivered outbox rows and dedupe keys older than this are pruned daily")
+    static let scryptLogN = HostConfigKey(
+        "vault", "scrypt_log_n", 10...22, "17", "scrypt work factor (2^N) for new passphrases; stored with the vault")
+    static let smtpPort = HostConfigKey("notify.smtp", "port", 1...65_535, "587 (465 with tls)", "the SMTP port")
+    static let smtpTimeout = HostConfigKey("notify.smtp", "timeout_s", 1...600, "30", "per SMTP session")
+    static let httpTimeout = HostConfigKey("http", "timeout_s", 1...3_600, "30", "per request of the shared HTTP client")
+
     static let all: [HostConfigKey] = [
         .init("", "timezone", "string", "the system's", "governs daily jobs and what the CLI shows; stored times are UTC"),
         .init("", "log_level", "string", "\"info\"", "trace, debug, info, notice, warning, error or critical (SIGHUP reloads it)"),
-        .init("", "shutdown_grace_s", "integer 1–600", "10", "how long calls in flight may finish on SIGTERM"),
+        shutdownGrace,
         .init("socket", "path", "string", "$XDG_RUNTIME_DIR/assistant/assistantd.sock", "the socket (--socket and ASSISTANT_SOCKET win)"),
         .init("socket", "mode", "string", "\"0600\"", "the socket's file mode; \"0660\" admits the group deliberately"),
         .init("socket", "allow_uids", "list of integers", "[]", "other user ids served besides the daemon's own (root is not special)"),
         .init("socket", "allow_groups", "list of strings", "[]", "groups (names or gids) whose members are served"),
-        .init("socket", "max_request_bytes", "integer 1024–268435456", "1048576", "longer lines get -32007 and that connection is closed"),
-        .init("socket", "max_concurrent_requests", "integer 1–10000", "64", "per connection; beyond it the daemon stops reading (back-pressure)"),
-        .init("socket", "notice_queue", "integer 1–1000000", "1000", "notices queued per slow subscriber; the oldest are dropped and counted"),
+        maxRequestBytes,
+        maxConcurrentRequests,
+        noticeQueue,
         .init("store", "data_dir", "string", "$XDG_DATA_HOME/assistant", "where assistant.sqlite and the plugins' files live"),
-        .init("store", "retention_days", "integer 1–36500", "90", "notices, delivered outbox rows and dedupe keys older than this are pruned daily"),
+        retentionDays,
         .init("vault", "mode", "keyfile or passphrase", "\"keyfile\"", "passphrase: scrypt, starts locked, `assistantctl vault unlock`"),
         .init(
             "vault", "key_file", "string", "$XDG_CONFIG_HOME/assistant/vault.key",
             "32-byte key, created 0600; $CREDENTIALS_DIRECTORY/vault.key wins when present"),
-        .init("vault", "scrypt_log_n", "integer 10–22", "17", "scrypt work factor (2^N) for new passphrases; stored with the vault"),
+        scryptLogN,
         .init("notify.stdout", "enabled", "boolean", "true", "one line per notice on the daemon's stdout"),
         .init("notify.stdout", "format", "text or json", "\"text\"", "json: the notice object, one per line"),
         .init("notify.stdout", "topics", "list of strings", "[] (all)", "topic patterns such as \"octoprint.*\""),
@@ -53,11 +82,11 @@ enum HostConfigKeys {
         .init("notify.mail", "topics", "list of strings", "[] (all)", "what is mailed"),
         .init("notify.mail", "min_severity", "severity", "\"warning\"", "what is mailed"),
         .init("notify.smtp", "host", "string", "\"localhost\"", "the SMTP server"),
-        .init("notify.smtp", "port", "integer 1–65535", "587 (465 with tls)", "the SMTP port"),
+        smtpPort,
         .init("notify.smtp", "security", "starttls, tls or none", "\"starttls\"", "none is for loopback relays only"),
         .init("notify.smtp", "username", "string", "none", "AUTH PLAIN/LOGIN; the password is the vault entry host/smtp/password"),
         .init("notify.smtp", "ca_file", "string", "system roots", "PEM file of a private CA; the certificate is always verified"),
-        .init("notify.smtp", "timeout_s", "integer 1–600", "30", "per SMTP session"),
+        smtpTimeout,
         .init(
             "notify.ntfy", "topic", "string", "none (off)",
             "push to the phone through ntfy: 1–64 letters, digits, - or _; a token, if needed, is the vault entry host/ntfy/token"),
@@ -75,7 +104,7 @@ enum HostConfigKeys {
         .init("notify.desktop", "notify_send_path", "string", "\"/usr/bin/notify-send\"", "the program that shows them"),
         .init("notify.desktop", "topics", "list of strings", "[] (all)", "what is shown"),
         .init("notify.desktop", "min_severity", "severity", "\"info\"", "what is shown"),
-        .init("http", "timeout_s", "integer 1–3600", "30", "per request of the shared HTTP client"),
+        httpTimeout,
         .init(
             "mcp", "tools", "list of strings", "[] (all)",
             "the methods `assistantctl mcp` offers: names or prefixes ending in * (the vault, subscribe and backup never are)"),
