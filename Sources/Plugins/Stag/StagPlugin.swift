@@ -86,7 +86,8 @@ public final class StagService: Sendable {
     }
 
     func session(_ account: Accounts.Account, ticket: String?) throws -> StagSession {
-        let base = account["base_url"]?.stringValue ?? ""
+        let stored = StagAccountSettings(account)
+        let base = stored.baseURL ?? ""
         let accounts = self.accounts
         let name = account.name
         let logger = context.logger
@@ -102,8 +103,7 @@ public final class StagService: Sendable {
                         "stag: the re-auth notice was not posted", metadata: ["account": "\(name)", "error": "\(ErrorText.sentence(error))"])
                 }
             })
-        let roles = (account["roles"]?.arrayValue ?? []).compactMap { try? StagRole(json: $0) }
-        return StagSession(account: name, client: client, roles: roles)
+        return StagSession(account: name, client: client, roles: stored.roles)
     }
 
     /// A typed read through the kit's offline cache: the answer, then `stale` and `fetched_at`.

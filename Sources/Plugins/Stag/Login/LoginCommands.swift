@@ -77,7 +77,7 @@ extension StagService {
         case .waiting?: return LoginWaited(account: name, state: "waiting", roles: nil, detail: nil)
         case .succeeded?:
             let account = try await accounts.resolve(name)
-            return LoginWaited(account: name, state: "logged_in", roles: account["roles"] ?? [], detail: nil)
+            return LoginWaited(account: name, state: "logged_in", roles: StagAccountSettings(account).roles, detail: nil)
         case .failed(let why)?: return LoginWaited(account: name, state: "failed", roles: nil, detail: why)
         }
     }
@@ -142,7 +142,6 @@ extension StagService {
     func completeLogin(_ target: Target, ticket: String, callbackIdentity: StagIdentity?) async throws -> StagAccountResult {
         let accountName = target.account
         let existing = try await accounts.list().first { $0.name == accountName }
-        let settings: [String: JSONValue] = ["base_url": .string(target.base), "university": target.university.map { .string($0.id) } ?? .null]
         let probe = try StagClient(
             account: accountName, base: target.base, ticket: ticket, language: language, context: context,
             onReauthNeeded: { _ in })
@@ -158,16 +157,14 @@ extension StagService {
             throw RPCError(
                 code: RPCErrorCode.needsReauth, message: "STAG refused the ticket (401); log in again", data: ["account": .string(accountName)])
         }
-        var all = settings
-        all["name"] = identity.name.map(JSONValue.string) ?? .null
-        all["email"] = identity.email.map(JSONValue.string) ?? .null
-        all["roles"] = .array(identity.roles.map(\.json))
-        all["logged_in_at"] = .string(ISO8601.string(context.clock.now))
-        if let old = existing, old["base_url"] != all["base_url"] {
+        let settings = StagAccountSettings(
+            baseURL: target.base, university: target.university?.id, name: identity.name, email: identity.email, roles: identity.roles,
+            loggedInAt: ISO8601.string(context.clock.now))
+        if let old = existing, StagAccountSettings(old).baseURL != settings.baseURL {
             // Another instance under the same name: its cached data is not this account's.
             try await context.cache.forget(account: accountName)
         }
-        let saved = try await accounts.save(accountName, settings: all, secrets: ["ticket": ticket], param: "account")
+        let saved = try await accounts.save(accountName, settings: settings.settings, secrets: ["ticket": ticket], param: "account")
         try await accounts.markReady(accountName)
         return StagAccountResult(account: StagAccountRow(account: saved, loggedIn: true))
     }

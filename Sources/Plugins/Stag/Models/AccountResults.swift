@@ -39,7 +39,7 @@ struct LoginStarted: Encodable, CallResult {
 struct LoginWaited: Encodable, CallResult {
     let account: String
     let state: String
-    let roles: JSONValue?
+    let roles: [StagRole]?
     let detail: String?
 
     enum CodingKeys: String, CodingKey {
@@ -75,12 +75,13 @@ struct StagAccountRow: Encodable, Sendable {
 
     func encode(to encoder: any Encoder) throws {
         var o = encoder.container(keyedBy: CodingKeys.self)
+        let stored = StagAccountSettings(account)
         try o.encode(account.name, forKey: .account)
-        try o.encode(account["university"] ?? .null, forKey: .university)
-        try o.encode(account["base_url"] ?? .null, forKey: .baseURL)
-        try o.encode(account["name"] ?? .null, forKey: .name)
-        try o.encode(account["email"] ?? .null, forKey: .email)
-        try o.encode(account["roles"] ?? [], forKey: .roles)
+        try o.encodeOrNull(stored.university, forKey: .university)
+        try o.encodeOrNull(stored.baseURL, forKey: .baseURL)
+        try o.encodeOrNull(stored.name, forKey: .name)
+        try o.encodeOrNull(stored.email, forKey: .email)
+        try o.encode(stored.roles, forKey: .roles)
         try o.encode(loggedIn && account.state == .ready, forKey: .loggedIn)
         try o.encode(account.state.rawValue, forKey: .state)
         try o.encode(account.detail, forKey: .detail)

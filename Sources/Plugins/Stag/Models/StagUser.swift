@@ -102,3 +102,50 @@ struct StagCallback: Sendable, Equatable {
         return try parse(items: values)
     }
 }
+
+/// What a Stag account keeps in the kit's settings (written at login), read and written typed:
+/// the instance, the university it was chosen as, who logged in, and their roles. A setting that
+/// does not read (an older or edited row) is nil, a role that does not read is left out.
+struct StagAccountSettings: Codable, Sendable, Equatable, ExplicitNulls {
+    var baseURL: String?
+    var university: String?
+    var name: String?
+    var email: String?
+    var roles: [StagRole]
+    var loggedInAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case university, name, email, roles
+        case baseURL = "base_url", loggedInAt = "logged_in_at"
+    }
+
+    init(baseURL: String?, university: String?, name: String?, email: String?, roles: [StagRole], loggedInAt: String?) {
+        self.baseURL = baseURL
+        self.university = university
+        self.name = name
+        self.email = email
+        self.roles = roles
+        self.loggedInAt = loggedInAt
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ key: CodingKeys) -> String? { (try? c.decodeIfPresent(String.self, forKey: key)) ?? nil }
+        baseURL = text(.baseURL)
+        university = text(.university)
+        name = text(.name)
+        email = text(.email)
+        loggedInAt = text(.loggedInAt)
+        roles = (((try? c.decodeIfPresent([JSONValue].self, forKey: .roles)) ?? nil) ?? []).compactMap { try? StagRole(json: $0) }
+    }
+
+    /// The account's settings.
+    init(_ account: Accounts.Account) {
+        self =
+            (try? Self(from: JSONTreeDecoder(value: .object(account.settings))))
+            ?? Self(baseURL: nil, university: nil, name: nil, email: nil, roles: [], loggedInAt: nil)
+    }
+
+    /// As the kit stores them.
+    var settings: [String: JSONValue] { (try? JSONValue.decode(bytes: JSONStreamEncoder.encode(self)))?.objectValue ?? [:] }
+}
