@@ -1,3 +1,4 @@
+import AssistantTesting
 import Foundation
 import HostCore
 import Testing
@@ -58,6 +59,41 @@ import Testing
             try Self.entry(#"<code>G1</code><courses><course xlink:href="courses/A/">A</course><course>no link</course></courses>"#)
                 .row(KOSRow.CourseGroup.self, language: "cs"))
         #expect(group.courses?.course.map(\.code) == ["A", nil])
+    }
+
+    /// Each answer made of rows reads back from its cached copy (a stale read), full and sparse.
+    @Test func everyAnswerMadeOfRowsReadsBackFromItsCachedCopy() throws {
+        let course = try Self.entry(
+            #"<code>BI-PA1</code><name xml:lang="cs">Programování</name><credits>6</credits><completion>EXAM</completion><description>Úvod</description>"#
+        )
+        let bare = try Self.entry("<code>X1</code>")
+        for (entry, label) in [(course, "full"), (bare, "sparse")] {
+            try expectReadsBack(FoundCourses(courses: [try #require(FoundCourse(entry, language: "cs"))]), "courses \(label)")
+            try expectReadsBack(CourseDetail(try #require(entry.row(KOSRow.Course.self, language: "cs")), code: "X1"), "course \(label)")
+        }
+        let parallel = try Self.entry(
+            "<code>101</code><capacity>24</capacity><occupied>20</occupied><teacher>Jan Novák</teacher><timetableSlot><day>2</day></timetableSlot>")
+        let slots = KOSService.slots([parallel], grid: .fit, language: "cs")
+        try expectReadsBack(
+            CourseParallels(code: "X1", semester: "B251", parallels: [try #require(CourseParallel(parallel, course: "X1", slots: slots))]),
+            "parallels")
+        try expectReadsBack(
+            TeacherTimetable(username: "novakj", semester: "B251", slots: [try #require(TeacherSlot(try Self.entry("<day>1</day>"), grid: .fit))]),
+            "teacher timetable")
+        let room = try #require(try Self.entry(#"<code>T9:105</code><capacity for="lecture">80</capacity>"#).row(KOSRow.Room.self, language: "cs"))
+        try expectReadsBack(RoomDetails(room, code: "T9:105"), "room")
+        let person = try #require(try Self.entry("<username>novakj</username><firstName>Jan</firstName>").row(KOSRow.Person.self, language: "cs"))
+        try expectReadsBack(People(people: [try #require(Person(person, teacher: nil, roles: []))]), "people")
+        let student = try #require(try Self.entry("<username>novakj</username><grade>2</grade>").row(KOSRow.Student.self, language: "cs"))
+        try expectReadsBack(StudentProfile(student, username: "novakj"), "profile")
+        let group = StudyPlanCheck.Group(
+            code: "G1", name: nil, role: "compulsory", creditsRequired: nil, creditsObtained: 6, creditsShort: 0, coursesRequired: 2,
+            coursesCompleted: 1, missing: ["X1"])
+        try expectReadsBack(StudyPlanCheck(studyPlan: .init(code: "P1", name: nil), groups: [group], complete: false), "study plan")
+        try expectReadsBack(
+            AvailableCourses(
+                semester: "B252", courses: [.init(code: "X1", name: nil, credits: nil, group: "G1", role: "optional")], truncated: false),
+            "available courses")
     }
 
     struct Plain: Decodable {
