@@ -359,14 +359,15 @@ public struct FeedPlugin: AssistantPlugin {
                 feed, params, _ in
                 try await feed.context.accounts.save("main", settings: ["url": .string(try params.requiredString("url"))]).json
             },
-            PluginCommand("read", "a cached read", params: [ParamSpec("path", .string, required: true, help: "path")], result: .any("the answer")) {
-                feed, params, _ in
-                let path = try params.requiredString("path")
-                let client = try await feed.client()
-                return try await feed.context.cache.read(account: "main", key: ReadCache.key("read", ["path": .string(path)])) {
-                    try await client.json(.GET, path)
-                }
-            },
+            PluginCommand(
+                "read", "a cached read", params: [ParamSpec("path", .string, required: true, help: "path")], result: .any("the answer"),
+                typed: { feed, params, _ in
+                    let path = try params.requiredString("path")
+                    let client = try await feed.client()
+                    return try await feed.context.cache.read(account: "main", key: ReadCache.key("read", ["path": .string(path)])) {
+                        try await client.json(.GET, path)
+                    }
+                }),
             PluginCommand(
                 "watch", "poll /items",
                 params: [

@@ -182,11 +182,6 @@ public struct PluginStatus: Encodable, Sendable {
 
 /// `plugins.list`: a plugin's status, then what its manifest declares.
 struct PluginEntry: Encodable, Sendable {
-    struct Topic: Encodable, Sendable {
-        let topic: String
-        let summary: String
-        let severity: String
-    }
     struct ErrorCode: Encodable, Sendable {
         let code: Int
         let meaning: String
@@ -201,7 +196,7 @@ struct PluginEntry: Encodable, Sendable {
     let status: PluginStatus
     let commands: [String]
     let jobs: [String]
-    let topics: [Topic]
+    let topics: [TopicDescriptor]
     let vaultNames: [String]
     let errors: [ErrorCode]
     let configOptions: [Option]
@@ -215,7 +210,7 @@ struct PluginEntry: Encodable, Sendable {
         self.status = status
         commands = m.commands.map(\.name)
         jobs = m.jobs.map { "\(m.id).\($0.id)" }
-        topics = m.topics.map { Topic(topic: $0.topic, summary: $0.summary, severity: $0.severity.rawValue) }
+        topics = m.topics
         vaultNames = m.vaultNames.map { "\(m.id)/\($0)" }
         errors = (m.errors?.codes ?? [:]).sorted { $0.key < $1.key }.map { ErrorCode(code: $0.key, meaning: $0.value) }
         configOptions = m.configOptions.map { Option(key: $0.key, type: $0.type.name, default: $0.defaultValue ?? .null, help: $0.help) }

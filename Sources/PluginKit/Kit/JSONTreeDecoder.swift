@@ -7,6 +7,13 @@ public protocol JSONTreeField: Decodable {
     init(tree value: JSONValue?)
 }
 
+extension JSONTreeField {
+    /// Through another decoder (not how rows are read): the member's value as JSON, or nil.
+    public init(from decoder: any Decoder) throws {
+        self.init(tree: (decoder as? JSONTreeDecoder)?.value ?? (try? JSONValue(from: decoder)))
+    }
+}
+
 /// Decodes a `Decodable` straight from a parsed `JSONValue` (an upstream's answer, already read
 /// within the parser's limits). Written by hand because Foundation's `JSONDecoder` reads only
 /// bytes: encoding each STAG answer again to decode it, with every field read as a `JSONValue` by

@@ -32,34 +32,12 @@ public struct ReadCache: Sendable {
         params.isEmpty ? command : command + "?" + JSONValue.object(params).canonicalString
     }
 
-    /// Runs `fetch` and stores its answer, or answers from the cache when the upstream is down.
-    /// The result is an object with top-level `stale` and `fetched_at` (a non-object answer is
-    /// wrapped as `{"result": …}`).
-    public func read(
-        account: String?, key: String, fresherThan: Duration? = nil, _ fetch: () async throws -> JSONValue
-    ) async throws -> JSONValue {
-        let accountKey = account ?? ""
-        // An overview asked often (`today`) takes a copy that is recent enough without asking the
-        // upstream at all: fast, and no load on a study system for a status bar's sake.
-        if let fresherThan, let (value, fetchedAt) = try await stored(account: accountKey, key: key),
-            let at = ISO8601.date(fetchedAt), clock.now.timeIntervalSince(at) < fresherThan.timeInterval
-        {
-            return Self.decorate(value, stale: false, fetchedAt: fetchedAt)
-        }
-        do {
-            let value = try await fetch()
-            let now = ISO8601.string(clock.now)
-            try await store(account: accountKey, key: key, value: value, fetchedAt: now)
-            return Self.decorate(value, stale: false, fetchedAt: now)
-        } catch let error as RPCError where error.allowsStaleRead {
-            guard let (value, fetchedAt) = try await stored(account: accountKey, key: key) else { throw error }
-            return Self.decorate(value, stale: true, fetchedAt: fetchedAt)
-        }
-    }
-
-    /// `read` for a typed answer (an object): stored as its JSON, read back by decoding that, and
-    /// answered as `Cached`, which writes it straight into the reply with `stale` and `fetched_at`.
-    /// A stored copy that no longer decodes (the model changed) counts as no copy.
+    /// Runs `fetch` and stores its answer (an object: a typed model, or a `JSONValue` passed
+    /// through), or answers from the cache when the upstream is down. Stored as its JSON, read
+    /// back by decoding that, and answered as `Cached`, which writes it straight into the reply
+    /// with `stale` and `fetched_at`. A stored copy that no longer decodes (the model changed)
+    /// counts as no copy. An overview asked often (`today`) may take a copy younger than
+    /// `fresherThan` without asking the upstream at all.
     public func read<Value: Codable & Sendable>(
         account: String?, key: String, fresherThan: Duration? = nil, _ fetch: () async throws -> Value
     ) async throws -> Cached<Value> {
@@ -95,18 +73,6 @@ public struct ReadCache: Sendable {
         ])
     }
 
-    static func decorate(_ value: JSONValue, stale: Bool, fetchedAt: String) -> JSONValue {
-        var object = value.objectValue ?? ["result": value]
-        object["stale"] = .bool(stale)
-        object["fetched_at"] = .string(fetchedAt)
-        return .object(object)
-    }
-
-    func stored(account: String, key: String) async throws -> (JSONValue, String)? {
-        guard let (text, fetchedAt) = try await storedText(account: account, key: key) else { return nil }
-        return (try JSONValue.decode(text), fetchedAt)
-    }
-
     func storedText(account: String, key: String) async throws -> (String, String)? {
         try await pool.read { [pluginID] db in
             guard
@@ -116,10 +82,6 @@ public struct ReadCache: Sendable {
             else { return nil }
             return (row["value"] as String, row["fetched_at"])
         }
-    }
-
-    func store(account: String, key: String, value: JSONValue, fetchedAt: String) async throws {
-        try await store(account: account, key: key, text: value.encodedString(), fetchedAt: fetchedAt)
     }
 
     func store(account: String, key: String, text: String, fetchedAt: String) async throws {

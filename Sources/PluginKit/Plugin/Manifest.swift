@@ -182,8 +182,9 @@ public struct JobDescriptor: Sendable {
     }
 }
 
-/// A topic as the manifest lists it (`help`, `plugins.list`, the README).
-public struct TopicDescriptor: Sendable {
+/// A topic as the manifest lists it (`help`, `plugins.list`, the README); its encoding is how
+/// `plugins.list` shows it.
+public struct TopicDescriptor: Sendable, Encodable {
     public var topic: String
     public var summary: String
     /// The severity a notice of this topic has unless the plugin says otherwise.

@@ -12,19 +12,16 @@ protocol AtomField: Decodable, Sendable {
     associatedtype Value: Sendable
     static func read(_ nodes: [XMLNode], language: String) -> Value
     init(wrappedValue: Value)
-    init(nodes: [XMLNode], language: String)
 }
 
 extension AtomField {
-    init(nodes: [XMLNode], language: String) { self.init(wrappedValue: Self.read(nodes, language: language)) }
-
-    /// Only an `AtomContentDecoder` reads a field: an Atom row comes from a parsed tree.
+    /// `AtomContentDecoder` hands a field its elements directly (`init(nodes:)`); any other
+    /// decoder has no XML to give it.
     init(from decoder: any Decoder) throws {
-        guard let element = decoder as? AtomContentDecoder.Element else {
-            throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "an Atom field is read from XML"))
-        }
-        self.init(nodes: element.nodes, language: element.language)
+        throw DecodingError.typeMismatch(Self.self, .init(codingPath: decoder.codingPath, debugDescription: "an Atom field is read from XML"))
     }
+
+    init(nodes: [XMLNode], language: String) { self.init(wrappedValue: Self.read(nodes, language: language)) }
 }
 
 /// The first element's trimmed text, as sent (empty when the element is).
@@ -124,21 +121,18 @@ struct AtomLink: Sendable, Equatable {
 enum AtomContentDecoder {
     /// The row of `node`'s children; nil when a member is not an Atom field.
     static func decode<Row: Decodable>(_ node: XMLNode, as type: Row.Type, language: String) -> Row? {
-        try? Row(from: Element(nodes: [node], language: language, codingPath: []))
+        try? Row(from: Element(node: node, language: language, codingPath: []))
     }
 
-    /// The elements of one name: a field reads them, a row reads the first one's children.
+    /// An element read as a row: its children are the members.
     struct Element: Decoder {
-        let nodes: [XMLNode]
+        let node: XMLNode
         let language: String
         let codingPath: [any CodingKey]
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-            guard let node = nodes.first else {
-                throw DecodingError.valueNotFound(type, .init(codingPath: codingPath, debugDescription: "no element"))
-            }
-            return KeyedDecodingContainer(Children(node: node, language: language, codingPath: codingPath))
+            KeyedDecodingContainer(Children(node: node, language: language, codingPath: codingPath))
         }
 
         func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw refused }
@@ -169,24 +163,20 @@ enum AtomContentDecoder {
         func decodeNil(forKey key: Key) throws -> Bool { false }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-            guard let field = T.self as? any AtomField.Type else {
-                throw DecodingError.typeMismatch(
-                    type, .init(codingPath: codingPath + [key], debugDescription: "an Atom row's members are Atom fields"))
-            }
+            guard let field = T.self as? any AtomField.Type else { throw refused(key) }
             return field.init(nodes: byName[key.stringValue] ?? [], language: language) as! T
         }
 
+        /// A nested row is an `@AtomRow` field; these shapes are refused.
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-            try Element(nodes: node.children(key.stringValue), language: language, codingPath: codingPath + [key]).container(keyedBy: type)
+            throw refused(key)
         }
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw refused(key) }
+        func superDecoder() throws -> any Decoder { Element(node: node, language: language, codingPath: codingPath) }
+        func superDecoder(forKey key: Key) throws -> any Decoder { throw refused(key) }
 
-        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-            try Element(nodes: [], language: language, codingPath: codingPath + [key]).unkeyedContainer()
-        }
-
-        func superDecoder() throws -> any Decoder { Element(nodes: [node], language: language, codingPath: codingPath) }
-        func superDecoder(forKey key: Key) throws -> any Decoder {
-            Element(nodes: node.children(key.stringValue), language: language, codingPath: codingPath + [key])
+        func refused(_ key: Key) -> DecodingError {
+            .typeMismatch(Any.self, .init(codingPath: codingPath + [key], debugDescription: "an Atom row's members are Atom fields"))
         }
     }
 }

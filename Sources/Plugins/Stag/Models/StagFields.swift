@@ -15,19 +15,8 @@ protocol StagField: JSONTreeField, Sendable {
 }
 
 extension StagField {
+    /// A field STAG left out (nil) reads as it would from `null`, instead of failing its row.
     init(tree value: JSONValue?) { self.init(wrappedValue: Self.read(value)) }
-
-    init(from decoder: any Decoder) throws {
-        let value = (decoder as? JSONTreeDecoder)?.value ?? (try? JSONValue(from: decoder))
-        self.init(wrappedValue: Self.read(value))
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// A field STAG left out reads as it would from `null`, instead of failing its row.
-    func decode<Field: StagField>(_ type: Field.Type, forKey key: Key) throws -> Field {
-        try decodeIfPresent(type, forKey: key) ?? Field(wrappedValue: Field.read(nil))
-    }
 }
 
 /// A non-empty string (not STAG's `"null"`).
@@ -99,10 +88,7 @@ extension KeyedDecodingContainer {
 /// A nested object read as `Row`, or nil when it is not one.
 @propertyWrapper struct StagObject<Row: Decodable & Sendable>: StagField {
     var wrappedValue: Row?
-    static func read(_ value: JSONValue?) -> Row? {
-        guard let value, value.objectValue != nil else { return nil }
-        return StagRows.decode([value], as: Row.self).first
-    }
+    static func read(_ value: JSONValue?) -> Row? { value.flatMap { StagRows.decode($0, as: Row.self) } }
 }
 
 enum StagRows {

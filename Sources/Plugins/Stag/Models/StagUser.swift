@@ -136,7 +136,10 @@ struct StagAccountSettings: Codable, Sendable, Equatable, ExplicitNulls {
         name = text(.name)
         email = text(.email)
         loggedInAt = text(.loggedInAt)
-        roles = (((try? c.decodeIfPresent([JSONValue].self, forKey: .roles)) ?? nil) ?? []).compactMap { try? StagRole(json: $0) }
+        // Each role from the tree as it stands: this runs for every command's session.
+        roles = (((try? c.decodeIfPresent([JSONValue].self, forKey: .roles)) ?? nil) ?? []).compactMap {
+            try? StagRole(from: JSONTreeDecoder(value: $0))
+        }
     }
 
     /// The account's settings.
