@@ -182,7 +182,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            swiftSettings: strictSwift
+            swiftSettings: strictSwift,
+            // The MCP SDK imports FoundationNetworking, whose static archive (what
+            // `--static-swift-stdlib` links, as scripts/install builds) calls libcurl but does not
+            // name it. The system's shared libcurl is linked here, as sqlite3 and cairo are: the
+            // Swift runtime stays inside the binary, and the one new runtime dependency is a
+            // library every Debian has (libcurl4), rather than a static curl and all of its own
+            // dependencies, of which Debian ships no static copies of some (GSSAPI, LDAP).
+            linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]
         ),
         // Starts real daemons and real peers for tests (Hummingbird's HummingbirdTesting shape).
         .target(
@@ -317,11 +324,12 @@ let package = Package(
             path: "Fuzz/RPCFuzz",
             swiftSettings: strictSwift
         ),
-        // Upstream and file parsers' fuzz target (XML/Atom, JSON, iCalendar, the logbook's CSV, STAG's and KOSapi's decoders):
+        // Upstream and file parsers' fuzz target (XML/Atom, JSON, iCalendar, the logbook's CSV, STAG's and KOSapi's decoders,
+        // the webcam's MJPEG splitter):
         // `scripts/fuzz parsers`; a plain build replays files (`swift run parser-fuzz Fuzz/parser-corpus/*`).
         .executableTarget(
             name: "parser-fuzz",
-            dependencies: ["HostCore", "Tasks", "Logbook", "Stag", "KOS"],
+            dependencies: ["HostCore", "Tasks", "Logbook", "Stag", "KOS", "OctoPrint"],
             path: "Fuzz/ParserFuzz",
             swiftSettings: strictSwift
         ),

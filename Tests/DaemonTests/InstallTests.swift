@@ -90,23 +90,61 @@ struct InstallTests {
         #expect(!FileManager.default.fileExists(atPath: home.file("p/bin")), "nothing is installed when a binary is missing")
     }
 
-    /// The installed copy, run as another user, answers a logbook command that needs the airport
-    /// table. With no resource bundle named in the binary, nothing is read from where it was built
-    /// (a fresh clone in a 0700 folder, where that user cannot reach the build tree, passes too).
+    /// What `scripts/install` built and installed, when scripts/test ran it before the suite
+    /// (`ASSISTANT_INSTALLED_PREFIX`): the release build with the Swift runtime linked in. CI
+    /// always has it; elsewhere the suite's own binaries are installed instead.
+    static let installedPrefix: String? = ProcessInfo.processInfo.environment["ASSISTANT_INSTALLED_PREFIX"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// The prefix that holds the installed programs: scripts/test's, or one this test installs now.
+    static func installedPrograms(_ home: TemporaryDirectory) async throws -> String {
+        if let prefix = installedPrefix { return prefix }
+        try #require(!Peers.isCI, "CI runs scripts/test, which installs with scripts/install first (ASSISTANT_INSTALLED_PREFIX)")
+        let prefix = home.file("prefix")
+        let installed = try await install(home, ["--prefix", prefix])
+        try #require(installed.status == 0, "\(installed.stderr)")
+        return prefix
+    }
+
+    /// The installed programs depend on no library of the Swift toolchain: only on the system's
+    /// (libcurl among them, for assistantctl; see Package.swift).
+    @Test(.enabled(if: installedPrefix != nil || Peers.isCI))
+    func theInstalledProgramsNeedNoSwiftToolchain() async throws {
+        let prefix = try await Self.installedPrograms(TemporaryDirectory())
+        for program in ["assistantd", "assistantctl"] {
+            let linked = try await runCommand("/usr/bin/ldd", ["\(prefix)/bin/\(program)"], environment: nil)
+            #expect(linked.status == 0, "\(linked.stderr)")
+            let libraries = linked.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(libraries.count > 2, "ldd listed nothing for \(program): \(linked.stdout)")
+            #expect(libraries.filter { $0.contains("libswift") || $0.contains("libFoundation") || $0.contains("/opt/swift") } == [])
+            #expect(libraries.filter { $0.contains("not found") } == [])
+        }
+        let ctl = try await runCommand("/usr/bin/ldd", ["\(prefix)/bin/assistantctl"], environment: nil)
+        #expect(ctl.stdout.contains("libcurl.so.4 => "), "assistantctl links the system's libcurl: \(ctl.stdout)")
+    }
+
+    /// The installed copy, run as another user, answers `ping` and a logbook command that needs
+    /// the airport table, and the installed `assistantctl mcp`, run as that user too, completes
+    /// an MCP `initialize` with it. Both run from copies in that user's own folder: nothing is
+    /// read from where they were built (a fresh clone in a 0700 folder, where that user cannot
+    /// reach the build tree, passes too).
     @Test(.enabled(if: getuid() == 0 || Peers.isCI))
     func theInstalledDaemonRunsAsAnotherUserWithoutTheBuildTree() async throws {
         try #require(getuid() == 0, "this test needs root to start the daemon under another uid")
-        let home = TemporaryDirectory()
-        let prefix = home.file("prefix")
-        let installed = try await Self.install(home, ["--prefix", prefix])
-        try #require(installed.status == 0, "\(installed.stderr)")
+        let prefix = try await Self.installedPrograms(TemporaryDirectory())
         // No resource bundle is looked up any more (SwiftPM's accessor names it in the binary).
         let binary = try Data(contentsOf: URL(fileURLWithPath: "\(prefix)/bin/assistantd"))
         #expect(binary.range(of: Data("_Logbook.resources".utf8)) == nil)
 
+        let directory = TemporaryDirectory()
+        let ctl = directory.file("bin/assistantctl")
+        try FileManager.default.createDirectory(atPath: directory.file("bin"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(prefix)/bin/assistantctl", toPath: ctl)
+        let nobody: uid_t = 65534
         let daemon = try await DaemonProcess.started(
-            config: "[socket]\nallow_uids = [0]\nmode = \"0666\"\n", runAs: 65534, executable: "\(prefix)/bin/assistantd")
+            directory: directory, config: "[socket]\nallow_uids = [0]\nmode = \"0666\"\n", runAs: nobody,
+            executable: "\(prefix)/bin/assistantd")
         let connection = try await daemon.connect()
+        #expect(try await connection.call("ping") == "pong")
         let found = try await connection.call("logbook.airports.search", params: ["query": "LKPR"])
         #expect(found["airports"]?.arrayValue?.first?["icao"] == "LKPR")
         #expect(found["airports"]?.arrayValue?.first?["tz"] == "Europe/Prague")
@@ -115,6 +153,19 @@ struct InstallTests {
         let status = try await connection.call("status")
         let logbook = status["plugins"]?.arrayValue?.first { $0["id"] == "logbook" }
         #expect(logbook?["state"] == "ready")
+
+        let initialize =
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+        let mcp = try await runCommand(
+            "/usr/bin/setpriv", ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", ctl, "mcp", "--socket", daemon.socketPath],
+            environment: DaemonProcess.environment(directory), stdin: initialize + "\n")
+        #expect(mcp.status == 0, "\(mcp.stderr)")
+        let answer = try JSONValue.decode(String(mcp.stdout.split(separator: "\n").first ?? ""))
+        #expect(answer["id"] == 1)
+        #expect(answer["result"]?["serverInfo"]?["name"] == "assistantd", "\(mcp.stdout)")
+        #expect(answer["result"]?["protocolVersion"] == "2025-06-18")
+        #expect(answer["result"]?["capabilities"]?["tools"] != nil)
+        await connection.close()
         await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }

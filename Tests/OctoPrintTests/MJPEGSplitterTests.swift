@@ -52,4 +52,17 @@ struct MJPEGSplitterTests {
             for _ in 0..<40 { _ = try endless.append([UInt8](repeating: 0x41, count: 1 << 20)) }
         }
     }
+
+    /// A hostile camera's negative length once made a range whose start was past its end: a trap
+    /// that took the daemon down. Whole or in pieces, it is an error now.
+    @Test func aNegativeContentLengthIsAnErrorNotATrap() throws {
+        let stream = Array("--b\r\nContent-Length: -7\r\n\r\n\u{FF}\u{D8}\u{FF}\u{D9}\r\n--b\r\n".utf8)
+        var whole = MJPEGSplitter(contentType: "multipart/x-mixed-replace; boundary=b")
+        let error = #expect(throws: MJPEGSplitter.NotMJPEG.self) { try whole.append(stream) }
+        #expect(error?.description == "a part's Content-Length is negative")
+        var pieces = MJPEGSplitter(contentType: "multipart/x-mixed-replace; boundary=b")
+        #expect(throws: MJPEGSplitter.NotMJPEG.self) {
+            for start in stride(from: 0, to: stream.count, by: 5) { _ = try pieces.append(stream[start..<min(start + 5, stream.count)]) }
+        }
+    }
 }

@@ -17,6 +17,18 @@ ensure_debian_packages() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
+# What building the package needs, named once for every script that builds: libsqlite3-dev
+# (GRDB), libcairo2-dev and fonts-dejavu-core (the PDFs and charts), libical-dev (iCalendar and
+# RRULE), libcurl4-openssl-dev (the libcurl that assistantctl links for the MCP SDK's
+# FoundationNetworking; see Package.swift). The installed programs need only the shared
+# libraries of these at run time: libsqlite3-0, libcairo2, libical3 and libcurl4.
+build_packages=(libsqlite3-dev libcairo2-dev libical-dev libcurl4-openssl-dev fonts-dejavu-core)
+
+# ensure_build_packages [PKG...]: the build's packages, and any others the caller names.
+ensure_build_packages() {
+  ensure_debian_packages "${build_packages[@]}" "$@"
+}
+
 # ensure_test_venv: .venv with the pinned peers of Tests/peers/requirements.txt.
 ensure_test_venv() {
   local requirements=Tests/peers/requirements.txt

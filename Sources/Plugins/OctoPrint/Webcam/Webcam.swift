@@ -95,6 +95,7 @@ struct MJPEGSplitter {
             let headers = String(decoding: buffer[(lineEnd + 2)..<headersEnd], as: UTF8.self)
             let bodyStart = headersEnd + 4
             if let length = Self.contentLength(headers) {
+                guard length >= 0 else { throw NotMJPEG(description: "a part's Content-Length is negative") }
                 guard length <= Self.maxPart else { throw NotMJPEG(description: "a part of \(length) bytes is over \(Self.maxPart)") }
                 guard buffer.count >= bodyStart + length else { break }
                 frames.append(Array(buffer[bodyStart..<(bodyStart + length)]))
