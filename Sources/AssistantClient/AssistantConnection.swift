@@ -11,9 +11,14 @@ public enum ClientError: LocalizedError, CustomStringConvertible, Equatable {
     /// The daemon closed the connection before replying.
     case disconnected
     case malformedReply(String)
+    /// The socket's server runs as another user (nil: its credentials could not be read).
+    case untrustedServer(path: String, uid: uid_t?)
 
     public var description: String {
         switch self {
+        case .untrustedServer(let path, let uid?):
+            "the server at \(path) runs as uid \(uid), neither you (uid \(getuid())) nor root: nothing was sent to it"
+        case .untrustedServer(let path, nil): "the server at \(path) could not show who it runs as: nothing was sent to it"
         case .unreachable(let path, let reason): "cannot reach assistantd at \(path): \(reason)"
         case .disconnected: "assistantd closed the connection before replying"
         case .malformedReply(let text): "assistantd sent a reply that is not JSON-RPC: \(text)"
@@ -59,8 +64,12 @@ public final class AssistantConnection: Sendable {
         self.notifications = notifications
     }
 
+    /// `serverUIDs`: when given, the users the daemon on the other end may run as (read from the
+    /// socket's `SO_PEERCRED` before anything is sent); another's is refused with
+    /// `ClientError.untrustedServer`, so no request, and no secret, ever reaches it.
     public static func connect(
-        socketPath: String, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, maxReplyBytes: Int = 256 << 20
+        socketPath: String, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, maxReplyBytes: Int = 256 << 20,
+        serverUIDs: Set<uid_t>? = nil
     ) async throws -> AssistantConnection {
         let state = NIOLockedValueBox(ClientState())
         let (stream, continuation) = AsyncStream<ServerNotification>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
@@ -74,11 +83,42 @@ public final class AssistantConnection: Sendable {
                     }
                 }
                 .connect(unixDomainSocketPath: socketPath).get()
+            if let serverUIDs {
+                let uid = try? await peerUID(channel)
+                guard let uid, serverUIDs.contains(uid) else {
+                    try? await channel.close()
+                    continuation.finish()
+                    throw ClientError.untrustedServer(path: socketPath, uid: uid)
+                }
+            }
             return AssistantConnection(channel: channel, state: state, notifications: stream)
+        } catch let error as ClientError {
+            continuation.finish()
+            throw error
         } catch {
             continuation.finish()
             throw ClientError.unreachable(path: socketPath, reason: Self.describe(error))
         }
+    }
+
+    /// `struct ucred` as `SO_PEERCRED` fills it.
+    private struct PeerCredentials {
+        var pid: pid_t = 0
+        var uid: uid_t = 0
+        var gid: gid_t = 0
+    }
+
+    /// The uid of the process on the other end of a Unix socket.
+    static func peerUID(_ channel: any Channel) async throws -> uid_t? {
+        #if os(Linux)
+            guard let provider = channel as? any SocketOptionProvider else { return nil }
+            let credentials: PeerCredentials = try await provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
+            ).get()
+            return credentials.uid
+        #else
+            return nil
+        #endif
     }
 
     static func describe(_ error: any Error) -> String {

@@ -9,7 +9,7 @@ public enum MethodHelp {
         ]
         switch help["effect"]?.stringValue {
         case "destructive"?: lines.append("effect: destructive (it loses data or acts outside the daemon: think before calling it)")
-        case let effect?: lines.append("effect: \(effect)")
+        case let effect?: lines.append("effect: \(effect)" + (help["effect_rule"]?.stringValue.map { "; \($0)" } ?? ""))
         case nil: break
         }
         let params = help["params"]?.arrayValue ?? []

@@ -14,6 +14,42 @@ public struct ToolCatalog: Sendable {
         public var wrapsResult: Bool
         public var effect: String
         public var openWorld: Bool
+        /// Arguments that make a call destructive though the tool is not (`x-destructive-when`).
+        public var destructiveWhen: [Condition] = []
+        /// The effect's rule in words (`x-effect-rule`), for the person asked to confirm.
+        public var effectRule: String?
+        /// The parameters that take a file path (`format: path`, alone or in a list): each must
+        /// lie inside the session's roots.
+        public var pathParams: [String] = []
+
+        /// What a call with these arguments does: the tool's effect, or destructive when an
+        /// argument says so.
+        public func effect(for arguments: [String: JSONValue]) -> String {
+            destructiveWhen.contains { $0.matches(arguments) } ? "destructive" : effect
+        }
+
+        /// Whether a call may be destructive: declared so, or made so by its arguments.
+        public var mayBeDestructive: Bool { effect == "destructive" || !destructiveWhen.isEmpty }
+    }
+
+    /// One `x-destructive-when` entry: a parameter given at all, or given this value.
+    public struct Condition: Sendable, Equatable {
+        public var param: String
+        /// nil: given at all (a list must not be empty).
+        public var equals: JSONValue?
+
+        init?(_ json: JSONValue) {
+            guard let param = json["param"]?.stringValue else { return nil }
+            self.param = param
+            equals = json["equals"]
+            guard equals != nil || json["given"] == true else { return nil }
+        }
+
+        public func matches(_ arguments: [String: JSONValue]) -> Bool {
+            guard let value = arguments[param], value != .null else { return false }
+            if let equals { return value == equals }
+            return value.arrayValue.map { !$0.isEmpty } ?? true
+        }
     }
 
     /// Why a method is not a tool, for a call that names it anyway.
@@ -27,33 +63,21 @@ public struct ToolCatalog: Sendable {
     let hidden: [String: String]
     let byName: [String: Tool]
 
-    /// Methods a person runs with assistantctl, never an assistant: they handle secrets, the
-    /// notice stream or the whole database.
-    static let personOnly: [String: String] = [
-        "subscribe": "it streams notices to a connection", "unsubscribe": "it streams notices to a connection",
-        "backup": "it copies the whole database",
-    ]
-
     /// Plugins that talk to a remote service (`openWorldHint`).
     static let remotePlugins: Set<String> = ["stag", "kos", "octoprint"]
 
     /// `tools`: method names or prefixes ending in `*`; empty offers every method that may be.
-    public init(discover: JSONValue, allowDestructive: Bool, tools patterns: [String] = []) {
+    /// `offerDestructive`: list the destructive tools too (the session asks the person before
+    /// each call, or `allow_destructive` lets them run).
+    public init(discover: JSONValue, offerDestructive: Bool, tools patterns: [String] = []) {
         var tools: [Tool] = []
         var hidden: [String: String] = [:]
         for method in discover["methods"]?.arrayValue ?? [] {
             guard let name = method["name"]?.stringValue else { continue }
             let params = method["params"]?.arrayValue ?? []
-            if name.hasPrefix("vault.") {
-                hidden[name] = "the vault is kept by a person (assistantctl vault)"
-                continue
-            }
-            if let why = Self.personOnly[name] {
+            // The method's own declaration says when only a person may call it.
+            if let why = method["x-person-only"]?.stringValue {
                 hidden[name] = why
-                continue
-            }
-            if name == "mcp.settings" {
-                hidden[name] = "it is the policy itself"
                 continue
             }
             if !patterns.isEmpty,
@@ -67,7 +91,7 @@ public struct ToolCatalog: Sendable {
                 continue
             }
             let effect = method["x-effect"]?.stringValue ?? "destructive"
-            if effect == "destructive" && !allowDestructive {
+            if effect == "destructive" && !offerDestructive {
                 hidden[name] = "destructive"
                 continue
             }
@@ -86,6 +110,11 @@ public struct ToolCatalog: Sendable {
             let result = method["result"]?["schema"] ?? [:]
             let isObject = result["type"] == "object"
             let output: JSONValue = isObject ? result : ["type": "object", "properties": ["result": result], "required": ["result"]]
+            let paths = params.compactMap { param -> String? in
+                let schema = param["schema"]
+                let isPath = schema?["format"] == "path" || schema?["items"]?["format"] == "path"
+                return isPath ? param["name"]?.stringValue : nil
+            }
             let plugin = method["tags"]?.arrayValue?.first?["name"]?.stringValue ?? ""
             let open =
                 Self.remotePlugins.contains(plugin) || name.hasPrefix("tasks.caldav.") || name.hasPrefix("tasks.feeds.")
@@ -93,7 +122,9 @@ public struct ToolCatalog: Sendable {
             tools.append(
                 Tool(
                     name: name, description: method["summary"]?.stringValue ?? name, inputSchema: input, outputSchema: output,
-                    wrapsResult: !isObject, effect: effect, openWorld: open))
+                    wrapsResult: !isObject, effect: effect, openWorld: open,
+                    destructiveWhen: (method["x-destructive-when"]?.arrayValue ?? []).compactMap(Condition.init),
+                    effectRule: method["x-effect-rule"]?.stringValue, pathParams: paths))
         }
         self.tools = tools.sorted { $0.name < $1.name }
         self.hidden = hidden

@@ -19,69 +19,83 @@ public enum Picture {
         Format(rawValue: (path as NSString).pathExtension.lowercased())
     }
 
-    /// What a drawing command checks before it reads anything: the format `path` asks for, and
-    /// that its folder exists; -32602 naming `param` otherwise.
-    public static func output(_ path: String, param: String = "path") throws(RPCError) -> Format {
+    /// Where a picture goes: the path, the format its extension asks for, the parameter that
+    /// named it, and whether an existing file may be replaced.
+    public struct Target: Sendable {
+        public let path: String
+        public let format: Format
+        public let param: String
+        public let overwrite: Bool
+    }
+
+    /// What a drawing command checks before it reads anything: the format `path` asks for, that
+    /// its folder exists, and that nothing has its name unless `overwrite`; -32602 naming
+    /// `param` otherwise.
+    public static func output(_ path: String, param: String = "path", overwrite: Bool) throws(RPCError) -> Target {
         guard let format = format(of: path) else { throw RPCError.invalidParam(param, "must end in .png or .pdf") }
-        try FileOutput.checkFolder(of: path, param: param)
-        return format
+        try FileOutput.checkTarget(path, param: param, overwrite: overwrite)
+        return Target(path: path, format: format, param: param, overwrite: overwrite)
     }
 
     /// `write`, off the cooperative pool (Cairo's drawing and the file's writing block); a failure
-    /// to write is -32602 naming `param`.
+    /// to write is -32602 naming the target's parameter.
     public static func written(
-        to path: String, format: Format, width: Double, height: Double, title: String, param: String = "path",
-        draw: @escaping @Sendable (OpaquePointer, Int) -> Void
+        to target: Target, width: Double, height: Double, title: String, draw: @escaping @Sendable (OpaquePointer, Int) -> Void
     ) async throws -> Int {
         try await runBlocking {
             do {
-                return try write(to: path, format: format, width: width, height: height, title: title, draw: draw)
+                return try write(to: target, width: width, height: height, title: title, draw: draw)
             } catch let failure as Failure {
-                throw RPCError.invalidParam(param, "could not be written: \(failure.description)")
+                throw RPCError.invalidParam(target.param, "could not be written: \(failure.description)")
             }
         }
     }
 
-    /// Draws `pages` pages of `width` × `height` (PDF points; PNG pixels, one page) into `path`;
-    /// returns the file's size in bytes.
+    /// Draws `pages` pages of `width` × `height` (PDF points; PNG pixels, one page) into the
+    /// target, through a 0600 temporary file moved into place (`FileOutput.place`); returns the
+    /// file's size in bytes.
     @discardableResult
     public static func write(
-        to path: String, format: Format, width: Double, height: Double, title: String, pages: Int = 1, draw: (OpaquePointer, Int) -> Void
+        to target: Target, width: Double, height: Double, title: String, pages: Int = 1, draw: (OpaquePointer, Int) -> Void
     ) throws -> Int {
-        let temporary = path + ".tmp-\(UUID().uuidString.prefix(8))"
+        let format = target.format
+        let temporary = try FileOutput.temporaryFile(beside: target.path)
         let surface: OpaquePointer? =
             switch format {
             case .pdf: cairo_pdf_surface_create(temporary, width, height)
             case .png: cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
             }
-        guard let surface else { throw Failure(description: "Cairo could not make a surface") }
+        guard let surface else {
+            unlink(temporary)
+            throw Failure(description: "Cairo could not make a surface")
+        }
         defer { cairo_surface_destroy(surface) }
-        try check(cairo_surface_status(surface))
-        if format == .pdf {
-            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
-            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "assistantd")
-        }
-        let cr = cairo_create(surface)!
-        defer { cairo_destroy(cr) }
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-        for page in 0..<(format == .png ? 1 : max(pages, 1)) {
-            // White paper (a PNG is transparent otherwise).
-            cairo_set_source_rgb(cr, 1, 1, 1)
-            cairo_paint(cr)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            draw(cr, page)
-            if format == .pdf { cairo_show_page(cr) }
-        }
         do {
+            try check(cairo_surface_status(surface))
+            if format == .pdf {
+                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title)
+                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "assistantd")
+            }
+            let cr = cairo_create(surface)!
+            defer { cairo_destroy(cr) }
+            cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+            for page in 0..<(format == .png ? 1 : max(pages, 1)) {
+                // White paper (a PNG is transparent otherwise).
+                cairo_set_source_rgb(cr, 1, 1, 1)
+                cairo_paint(cr)
+                cairo_set_source_rgb(cr, 0, 0, 0)
+                draw(cr, page)
+                if format == .pdf { cairo_show_page(cr) }
+            }
             if format == .png { try check(cairo_surface_write_to_png(surface, temporary)) }
             cairo_surface_finish(surface)
             try check(cairo_surface_status(surface))
-            guard rename(temporary, path) == 0 else { throw Failure(description: String(cString: strerror(errno))) }
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            unlink(temporary)
             throw error
         }
-        return (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        try FileOutput.place(temporary, at: target.path, param: target.param, overwrite: target.overwrite)
+        return (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int) ?? 0
     }
 
     static func check(_ status: cairo_status_t) throws {

@@ -113,10 +113,10 @@ public struct WeekPicture: Sendable {
 extension WeekPicture {
     /// Writes the week as A4 landscape (PDF points), or as a PNG of the same proportions, off the
     /// cooperative pool; a failure is -32602 naming `path`.
-    public func written(to path: String, format: Picture.Format) async throws -> Int {
-        let (width, height) = format == .pdf ? (842.0, 595.0) : (1400.0, 990.0)
-        let margin = format == .pdf ? 24.0 : 40.0
-        return try await Picture.written(to: path, format: format, width: width, height: height, title: title) { cr, _ in
+    public func written(to target: Picture.Target) async throws -> Int {
+        let (width, height) = target.format == .pdf ? (842.0, 595.0) : (1400.0, 990.0)
+        let margin = target.format == .pdf ? 24.0 : 40.0
+        return try await Picture.written(to: target, width: width, height: height, title: title) { cr, _ in
             draw(cr, x: margin, y: margin, width: width - 2 * margin, height: height - 2 * margin)
         }
     }

@@ -49,9 +49,14 @@ struct GlobalOptions: ParsableArguments {
         return isatty(STDOUT_FILENO) == 0
     }
 
+    /// The daemons assistantctl talks to: the user's own, or a system one run by root. Another
+    /// user could have made the socket (a `/tmp/assistant-$UID` they created first): a secret
+    /// given to `vault.set` must never reach them.
+    static let trustedServers: Set<uid_t> = [getuid(), 0]
+
     func connect() async throws -> AssistantConnection {
         do {
-            return try await AssistantConnection.connect(socketPath: socketPath)
+            return try await AssistantConnection.connect(socketPath: socketPath, serverUIDs: GlobalOptions.trustedServers)
         } catch let error as ClientError {
             Output.fail(
                 "assistantctl: \(error)\nStart the daemon with 'assistantd' (or 'systemctl --user start assistantd'), "
@@ -236,27 +241,35 @@ struct MCPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mcp", abstract: "Serve the daemon's methods as tools to an AI assistant (MCP on standard input and output).",
         discussion:
-            "Destructive tools (deletes, prints, exam registration, mail to others) are offered only with allow_destructive = true "
-            + "under [mcp] in the daemon's config.toml, or --allow-destructive; [mcp] tools limits the tools to names or prefixes.")
+            "Destructive calls (deletes, prints, exam registration, mail to others, replacing a file) are put to the person "
+            + "first where the client can ask (MCP elicitation); from a client that cannot, they run only with allow_destructive = "
+            + "true under [mcp] in the daemon's config.toml, or --allow-destructive. File paths must lie inside the client's roots "
+            + "(or [mcp] files_dir). [mcp] tools limits the tools to names or prefixes.")
     @OptionGroup var options: GlobalOptions
-    @Flag(help: "Offer destructive tools too; the assistant asks before each call.") var allowDestructive = false
+    @Flag(help: "Let destructive calls run unasked from a client that cannot ask its person.") var allowDestructive = false
 
     func run() async throws {
         let connection = try await options.connect()
         let discover = try await connection.call("rpc.discover")
         let settings = (try? await connection.call("mcp.settings")) ?? [:]
-        let catalog = ToolCatalog(
-            discover: discover, allowDestructive: allowDestructive || settings["allow_destructive"] == true,
-            tools: settings["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.local/share"
+        let policy = SessionPolicy(
+            discover: discover,
+            settings: .init(
+                allowDestructive: allowDestructive || settings["allow_destructive"] == true,
+                confirmDestructive: settings["confirm_destructive"] != false,
+                tools: settings["tools"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                filesDir: settings["files_dir"]?.stringValue ?? dataHome + "/assistant/files"))
         let status = (try? await connection.call("status")) ?? [:]
         let version = status["version"]?.stringValue ?? "unknown"
         let zone = status["time_zone"]?.stringValue.flatMap(TimeZone.init(identifier:)) ?? .current
         let path = options.socketPath
         // Notices come on a connection of their own, subscribed to every topic.
-        let notices = try? await AssistantConnection.connect(socketPath: path)
+        let notices = try? await AssistantConnection.connect(socketPath: path, serverUIDs: GlobalOptions.trustedServers)
         if let notices, case .failure = try await notices.callResult("subscribe", params: ["topics": []]) { await notices.close() }
-        let link = DaemonLink(connection) { try await AssistantConnection.connect(socketPath: path) }
-        try await MCPServer.run(link: link, catalog: catalog, zone: zone, version: version, notices: notices)
+        let link = DaemonLink(connection) { try await AssistantConnection.connect(socketPath: path, serverUIDs: GlobalOptions.trustedServers) }
+        try await MCPServer.run(link: link, policy: policy, zone: zone, version: version, notices: notices)
         // The end of input ends the session: the calls still running are hung up, which cancels them.
         await link.close()
         await notices?.close()

@@ -4,7 +4,6 @@ import HostCore
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
-import Testing
 
 /// Collects lines written by a sink or a process, and lets a test wait for a line without sleeping.
 public final class LineCollector: Sendable {
@@ -161,7 +160,7 @@ public final class TestHost: Sendable {
             // On threads of their own: checking a result of megabytes (an agenda of 50 000 rows)
             // on the tasks' shared threads stalled the rest of the suite for seconds.
             let problems = try await Self.checkers.runIfActive { [self] in resultProblems(of: method, value) }
-            if let problems { Issue.record(Comment(rawValue: problems)) }
+            if let problems { TestIssue.record(problems) }
         case .failure(let error): checkErrorCode(of: method, error)
         }
         return result
@@ -175,21 +174,21 @@ public final class TestHost: Sendable {
 
     /// A plugin's own error code is one its manifest declares, in its block; and its text reads
     /// as a sentence (no Swift debug form, no Foundation `Error Domain=`).
-    public func checkErrorCode(of method: String, _ error: RPCError, sourceLocation: SourceLocation = #_sourceLocation) {
+    func checkErrorCode(of method: String, _ error: RPCError) {
         if let debug = Self.debugForm(in: error.json) {
-            Issue.record("\(method) answered an error a person cannot read: \(debug)", sourceLocation: sourceLocation)
+            TestIssue.record("\(method) answered an error a person cannot read: \(debug)")
         }
         guard ErrorBlock.pluginSpace.contains(error.code), let plugin = host.dispatcher.methods[method]?.pluginID else { return }
         let codes = host.supervisor(plugin)?.manifest.errors?.codes ?? [:]
         if codes[error.code] == nil {
-            Issue.record("\(method) answered error \(error.code), which plugin '\(plugin)' does not declare", sourceLocation: sourceLocation)
+            TestIssue.record("\(method) answered error \(error.code), which plugin '\(plugin)' does not declare")
         }
     }
 
     /// Holds a result to the schema its method publishes: every test that calls a command checks
     /// the command's result schema too.
-    public func checkResult(of method: String, _ value: JSONValue, sourceLocation: SourceLocation = #_sourceLocation) {
-        if let problems = resultProblems(of: method, value) { Issue.record(Comment(rawValue: problems), sourceLocation: sourceLocation) }
+    func checkResult(of method: String, _ value: JSONValue) {
+        if let problems = resultProblems(of: method, value) { TestIssue.record(problems) }
     }
 
     /// What is wrong with a result by its method's schema, as a sentence; nil when it fits.
@@ -213,7 +212,7 @@ public final class TestHost: Sendable {
     func checkPersonTexts() async {
         for method in ["jobs.list", "status"] {
             guard case .success(let value)? = try? await call(method) else { continue }
-            if let debug = Self.debugForm(in: value) { Issue.record("\(method) shows an error a person cannot read: \(debug)") }
+            if let debug = Self.debugForm(in: value) { TestIssue.record("\(method) shows an error a person cannot read: \(debug)") }
         }
     }
 
@@ -227,7 +226,7 @@ public final class TestHost: Sendable {
         let declared = Dictionary(uniqueKeysWithValues: host.supervisors.map { ($0.id, Set($0.manifest.topics.map(\.topic))) })
         for notice in notices where notice.plugin != "host" && notice.topic != "\(notice.plugin).mail" {
             if declared[notice.plugin]?.contains(notice.topic) != true {
-                Issue.record("plugin '\(notice.plugin)' posted '\(notice.topic)', which its manifest does not declare")
+                TestIssue.record("plugin '\(notice.plugin)' posted '\(notice.topic)', which its manifest does not declare")
             }
         }
     }
@@ -238,7 +237,7 @@ public final class TestHost: Sendable {
         let host = self.host
         running.withLockedValue {
             $0 = Task {
-                do { try await host.run() } catch { Issue.record("the test host's services failed: \(error)") }
+                do { try await host.run() } catch { TestIssue.record("the test host's services failed: \(error)") }
             }
         }
     }

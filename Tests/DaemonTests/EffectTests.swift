@@ -35,11 +35,64 @@ import Testing
         for name in ["ping", "today", "tasks.list", "stag.timetable", "kos.exams", "octoprint.status", "octoprint.job.status", "logbook.currency"] {
             #expect(effects[name] == "read", "\(name) is \(effects[name] ?? "undeclared")")
         }
-        for name in ["tasks.add", "logbook.flights.add", "vault.set", "octoprint.settings.patch", "stag.exams.watch"] {
+        for name in ["tasks.add", "logbook.flights.add", "vault.set", "stag.exams.watch", "octoprint.webcam.snapshot", "octoprint.webcam.frames"] {
             #expect(effects[name] == "write", "\(name) is \(effects[name] ?? "undeclared")")
+        }
+        // Logging out ends a session at STAG or loses KOS's tokens; changing OctoPrint's settings
+        // changes its host's commands: destructive.
+        for name in ["stag.logout", "kos.logout", "octoprint.settings.patch", "octoprint.connection.connect", "octoprint.files.move"] {
+            #expect(effects[name] == "destructive", "\(name) is \(effects[name] ?? "undeclared")")
         }
         let help = try await connection.call("help", params: ["method": "octoprint.system.run"])
         #expect(help["effect"] == "destructive")
+
+        // Effects that depend on the call's arguments, declared with the command and said in words.
+        let byName = Dictionary(methods.compactMap { m in m["name"]?.stringValue.map { ($0, m) } }, uniquingKeysWith: { a, _ in a })
+        #expect(byName["notifications.send"]?["x-destructive-when"] == [["param": "to", "given": true], ["param": "attachments", "given": true]])
+        #expect(byName["notifications.send"]?["x-effect-rule"] == "destructive when to or attachments is given")
+        #expect(byName["stag.exams.watch"]?["x-destructive-when"] == [["param": "auto_register", "equals": true]])
+        #expect(byName["stag.exams.watch"]?["x-effect-rule"] == "destructive with auto_register=true")
+        let sendHelp = try await connection.call("help", params: ["method": "notifications.send"])
+        #expect(sendHelp["effect_rule"] == "destructive when to or attachments is given")
+        // Every command that writes a file takes overwrite, and is destructive with it.
+        let writers = methods.filter { method in (method["params"]?.arrayValue ?? []).contains { $0["name"] == "overwrite" } }
+            .compactMap { $0["name"]?.stringValue }.sorted()
+        #expect(
+            writers == [
+                "backup", "kos.export.ics", "kos.timetable.pdf", "logbook.chart", "logbook.export", "octoprint.files.download",
+                "octoprint.logs.download", "octoprint.temperature.chart", "octoprint.timelapse.download", "octoprint.webcam.frames",
+                "octoprint.webcam.snapshot", "stag.export.ics", "stag.timetable.pdf", "tasks.export.ics",
+            ])
+        for name in writers {
+            let params = byName[name]?["params"]?.arrayValue ?? []
+            #expect(params.contains { $0["name"] == "overwrite" && $0["schema"]?["default"] == false }, "\(name) takes no overwrite")
+            #expect(byName[name]?["x-destructive-when"]?.arrayValue?.contains(["param": "overwrite", "equals": true]) == true, "\(name)")
+        }
+
+        // OctoPrint: every call other than GET is destructive but for these writes, each with its reason.
+        let printerWrites = methods.filter {
+            $0["tags"]?.arrayValue?.first?["name"] == "octoprint" && $0["x-effect"] == "write" && $0["x-effect-rule"] != nil
+                && $0["x-destructive-when"] == nil
+        }
+        #expect(
+            Set(printerWrites.compactMap { $0["name"]?.stringValue })
+                == [
+                    "octoprint.files.select", "octoprint.files.unselect", "octoprint.files.copy", "octoprint.timelapse.render",
+                    "octoprint.timelapse.config",
+                ])
+        #expect(printerWrites.allSatisfy { ($0["x-effect-rule"]?.stringValue?.count ?? 0) > 20 })
+
+        // What only a person may call, declared by each method: never offered over MCP.
+        let personOnly = Set(methods.filter { $0["x-person-only"] != nil }.compactMap { $0["name"]?.stringValue })
+        let expected: Set<String> = [
+            "backup", "subscribe", "unsubscribe", "mcp.settings", "vault.set", "vault.list", "vault.delete", "vault.status", "vault.unlock",
+            "vault.lock", "vault.rekey", "octoprint.util.test", "octoprint.settings.patch", "octoprint.system.list", "octoprint.system.run",
+        ]
+        let access = personOnly.filter { $0.hasPrefix("octoprint.access.") }
+        #expect(personOnly.subtracting(access) == expected)
+        #expect(
+            access == Set(methods.compactMap { $0["name"]?.stringValue }.filter { $0.hasPrefix("octoprint.access.") }) && access.count >= 10,
+            "\(access.sorted())")
         await connection.close()
         await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()

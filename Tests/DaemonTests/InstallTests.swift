@@ -109,7 +109,8 @@ struct InstallTests {
     /// (libcurl among them, for assistantctl; see Package.swift).
     @Test(.enabled(if: installedPrefix != nil || Peers.isCI))
     func theInstalledProgramsNeedNoSwiftToolchain() async throws {
-        let prefix = try await Self.installedPrograms(TemporaryDirectory())
+        let home = TemporaryDirectory()
+        let prefix = try await Self.installedPrograms(home)
         for program in ["assistantd", "assistantctl"] {
             let linked = try await runCommand("/usr/bin/ldd", ["\(prefix)/bin/\(program)"], environment: nil)
             #expect(linked.status == 0, "\(linked.stderr)")
@@ -130,7 +131,8 @@ struct InstallTests {
     @Test(.enabled(if: getuid() == 0 || Peers.isCI))
     func theInstalledDaemonRunsAsAnotherUserWithoutTheBuildTree() async throws {
         try #require(getuid() == 0, "this test needs root to start the daemon under another uid")
-        let prefix = try await Self.installedPrograms(TemporaryDirectory())
+        let home = TemporaryDirectory()
+        let prefix = try await Self.installedPrograms(home)
         // No resource bundle is looked up any more (SwiftPM's accessor names it in the binary).
         let binary = try Data(contentsOf: URL(fileURLWithPath: "\(prefix)/bin/assistantd"))
         #expect(binary.range(of: Data("_Logbook.resources".utf8)) == nil)

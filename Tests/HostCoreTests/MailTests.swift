@@ -233,6 +233,60 @@ import Testing
         await host.stop()
     }
 
+    /// Swift reads "\r\n" as one Character: an address check by Character let
+    /// `a@b.c\r\nBcc:evil@…` through. Every control character, by scalar, is refused.
+    @Test func anAddressWithALineBreakOrControlCharacterIsRefused() {
+        for hostile in [
+            "a@b.c\r\nBcc:evil@example.org", "a@b.c\nBcc:evil@example.org", "a@b.c\rBcc:evil@example.org", "a@b.c\u{0}",
+            "a@b.c\u{85}Bcc:evil@example.org", "a@b.c\u{2028}Bcc:evil@example.org", "a@b.c\tx", "-oQ/tmp/x@example.org",
+            "a@b.c,evil@example.org", "Name <a@b.c>", "a@@b.c", "@b.c", "a@", String(repeating: "a", count: 250) + "@b.cz",
+        ] {
+            #expect(!MailAddress.isValid(hostile), "accepted \(hostile.debugDescription)")
+        }
+        for fine in ["pilot@example.org", "root@localhost", "jan.novák@zcu.cz", "a+tag@b.c"] {
+            #expect(MailAddress.isValid(fine), "refused \(fine)")
+        }
+    }
+
+    /// Through a real SMTP server, directly and through msmtp: an address that hides a second
+    /// recipient or header is refused before anything is sent, and a title that hides one stays
+    /// inside the subject. The one message that arrives has its one recipient and no Bcc.
+    @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd") && Peers.shouldRun(program: "/usr/bin/msmtp")))
+    func noInjectedRecipientOrHeaderReachesTheServer() async throws {
+        let smtp = try await SMTPPeer(mode: "starttls")
+        defer { smtp.stop() }
+        let directory = TemporaryDirectory()
+        let wrapper = try smtp.msmtpSendmail(in: directory)
+        let direct = try await TestHost.started { $0.sendMail(through: smtp) }
+        _ = try await direct.call("vault.set", ["name": "host/smtp/password", "secret": .string(smtp.password)]).get()
+        let relayed = try await TestHost.started(directory: directory) {
+            $0.notify.mail.enabled = true
+            $0.notify.mail.sendmailPath = wrapper
+            $0.notify.mail.from = "assistant@example.org"
+        }
+        for host in [direct, relayed] {
+            for hostile in ["someone@example.org\r\nBcc:evil@example.org", "someone@example.org\nBcc:evil@example.org"] {
+                let refused = try await host.call("notifications.send", ["title": "x", "body": "", "to": .string(hostile)])
+                guard case .failure(let error) = refused else {
+                    Issue.record("\(hostile.debugDescription) was accepted")
+                    continue
+                }
+                #expect(error.data?["param"] == "to")
+            }
+            _ = try await host.call(
+                "notifications.send", ["title": "Hi\r\nBcc: evil@example.org\r\nX-Evil: 1", "body": "b", "to": "someone@example.org"]
+            ).get()
+            let message = try await smtp.message()
+            #expect(message["rcpt_tos"] as? [String] == ["someone@example.org"])
+            let data = try #require(message["data"] as? String)
+            let headers = data.components(separatedBy: "\r\n\r\n").first ?? data
+            let names = headers.components(separatedBy: "\r\n").compactMap { $0.split(separator: ":").first.map { $0.lowercased() } }
+            #expect(!names.contains("bcc") && !names.contains("x-evil"), "\(headers)")
+            #expect(ParsedMail(data).subject.hasSuffix("Hi  Bcc: evil@example.org  X-Evil: 1"))
+            await host.stop()
+        }
+    }
+
     func waitForFile(_ path: String) async throws {
         try await withDeadline(20, "waiting for \(path)") {
             // The stand-in renames a finished file into place, so existence means complete.

@@ -59,7 +59,7 @@ struct TemperatureChartTests {
         let chart = OctoPrintService.temperatureChart("mk3", readings, start: start, end: start.addingTimeInterval(600))
         #expect(chart.series.map(\.name) == ["tool0", "tool0 target", "bed"])
         let directory = TemporaryDirectory()
-        try Picture.write(to: directory.file("c.png"), format: .png, width: 1000, height: 600, title: "t") { cr, _ in
+        try Picture.write(to: try Picture.output(directory.file("c.png"), overwrite: false), width: 1000, height: 600, title: "t") { cr, _ in
             chart.draw(cr, x: 30, y: 20, width: 940, height: 560)
         }
         let image = try PNGPixels(path: directory.file("c.png"))

@@ -2,9 +2,11 @@
 
     mcp_client.py ASSISTANTCTL SOCKET [--allow-destructive]
     mcp_client.py ASSISTANTCTL SOCKET --session ICS_FILE BIG_ICS_FILE
+    mcp_client.py ASSISTANTCTL SOCKET --plan PLAN_JSON
 
 The second form checks the rest of a session: progress and cancellation on imports, the
-resources, a subscription, the prompts and notices as log messages.
+resources, a subscription, the prompts and notices as log messages. The third makes the calls
+of a plan under a client of a chosen kind (roots, and whether its person confirms).
 
 Runs the handshake, lists the tools, checks every input and output schema with jsonschema
 (Draft 2020-12), calls a few tools, and prints one JSON object with what it saw, for the Swift
@@ -44,7 +46,11 @@ async def session_checks(ctl, socket, ics, big_ics):
             got_update.set()
 
     async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write, logging_callback=on_log, message_handler=on_message) as session:
+        async def on_roots(context):
+            from pydantic import FileUrl
+            return types.ListRootsResult(roots=[types.Root(uri=FileUrl("file://" + os.path.dirname(ics)))])
+
+        async with ClientSession(read, write, logging_callback=on_log, message_handler=on_message, list_roots_callback=on_roots) as session:
             await session.initialize()
             await session.set_logging_level("info")
 
@@ -153,8 +159,54 @@ async def printer_checks(ctl, socket, printer):
     print(json.dumps(out, ensure_ascii=False))
 
 
+async def plan_checks(ctl, socket, plan_file):
+    """Calls from a plan, as a model steered by hostile text would make them, under a client of
+    a chosen kind: its roots (none: it declares no roots capability) and what its person answers
+    when asked to confirm ("none": it cannot be asked; "accept"; "decline"). Prints each call's
+    answer and every question the person was asked."""
+    import mcp.types as types
+    from pydantic import FileUrl
+
+    with open(plan_file) as f:
+        plan = json.load(f)
+    asked = []
+
+    async def on_elicit(context, params):
+        asked.append(params.message)
+        return types.ElicitResult(action=plan["elicit"], content={} if plan["elicit"] == "accept" else None)
+
+    async def on_roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=FileUrl("file://" + root), name="test") for root in plan["roots"]])
+
+    options = {}
+    if plan["elicit"] != "none":
+        options["elicitation_callback"] = on_elicit
+    if plan.get("roots") is not None:
+        options["list_roots_callback"] = on_roots
+    params = StdioServerParameters(command=ctl, args=["mcp"], env=dict(os.environ, ASSISTANT_SOCKET=socket))
+    out = {"calls": [], "asked": asked}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, **options) as session:
+            await session.initialize()
+            tools = (await session.list_tools()).tools
+            out["tools"] = {t.name: {"destructive": t.annotations.destructiveHint if t.annotations else None} for t in tools}
+            for call in plan["calls"]:
+                try:
+                    result = await session.call_tool(call["name"], call["arguments"])
+                    text = result.content[0].text if result.content else None
+                    out["calls"].append({"name": call["name"], "isError": bool(result.isError), "text": text,
+                                         "structured": result.structuredContent})
+                except Exception as error:
+                    out["calls"].append({"name": call["name"], "isError": True, "text": type(error).__name__ + ": " + str(error),
+                                         "protocol": True})
+    print(json.dumps(out, ensure_ascii=False))
+
+
 async def main():
     ctl, socket = sys.argv[1], sys.argv[2]
+    if "--plan" in sys.argv:
+        await plan_checks(ctl, socket, sys.argv[sys.argv.index("--plan") + 1])
+        return
     if "--printer" in sys.argv:
         await printer_checks(ctl, socket, sys.argv[sys.argv.index("--printer") + 1])
         return

@@ -314,6 +314,11 @@ struct Reader {
             c.mcp.tools = patterns
         }
         if let allow = try bool(mcp, "mcp", "allow_destructive") { c.mcp.allowDestructive = allow }
+        if let confirm = try bool(mcp, "mcp", "confirm_destructive") { c.mcp.confirmDestructive = confirm }
+        if let folder = try string(mcp, "mcp", "files_dir") {
+            guard folder.hasPrefix("/") else { throw fail("mcp", "files_dir", "must be an absolute path, got '\(folder)'") }
+            c.mcp.filesDir = folder
+        }
 
         let http = try table(top["http"], "", "http")
         warnUnknown(http, known: HostConfigKeys.known(in: "http"), section: "http")

@@ -108,7 +108,15 @@ enum HostConfigKeys {
         .init(
             "mcp", "tools", "list of strings", "[] (all)",
             "the methods `assistantctl mcp` offers: names or prefixes ending in * (the vault, subscribe and backup never are)"),
-        .init("mcp", "allow_destructive", "boolean", "false", "offer destructive tools too; they carry destructiveHint so the client asks first"),
+        .init(
+            "mcp", "allow_destructive", "boolean", "false",
+            "let destructive calls run unasked from a client that cannot ask its person (no MCP elicitation)"),
+        .init(
+            "mcp", "confirm_destructive", "boolean", "true",
+            "ask the person before each destructive call, where the client can (MCP elicitation); such clients are offered them"),
+        .init(
+            "mcp", "files_dir", "string", "$XDG_DATA_HOME/assistant/files",
+            "the one folder an assistant's file paths may name when its client declares no roots (created 0700)"),
     ]
 
     /// The sections the top level may hold besides its own keys.

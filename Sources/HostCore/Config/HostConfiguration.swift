@@ -123,8 +123,14 @@ public struct SMTPSettings: Sendable, Equatable {
 public struct MCPSettings: Sendable, Equatable {
     /// Method names or prefixes ending in `*` (`tasks.*`); empty: every method that may be offered.
     public var tools: [String] = []
-    /// Offer destructive tools too (the assistant then asks before each call).
+    /// Let destructive calls run unasked from a client that cannot ask its person (without
+    /// MCP's elicitation); with it, each is confirmed anyway while `confirmDestructive` holds.
     public var allowDestructive = false
+    /// Ask the person before each destructive call, where the client can (elicitation).
+    public var confirmDestructive = true
+    /// The one folder file paths may name when the client declares no roots; nil: `files` in
+    /// the data folder.
+    public var filesDir: String?
     public init() {}
 }
 

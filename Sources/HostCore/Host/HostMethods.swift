@@ -39,6 +39,14 @@ struct HostMethod: Sendable {
 }
 
 enum HostMethods {
+    /// Why a host method is never offered to an AI assistant (`CommandDescriptor.personOnly`).
+    enum PersonOnly {
+        static let vault = "the vault is kept by a person (assistantctl vault)"
+        static let policy = "it is the policy itself"
+        static let stream = "it streams notices to a connection"
+        static let backup = "it copies the whole database"
+    }
+
     static let all: [HostMethod] = [
         HostMethod(
             descriptor: CommandDescriptor(
@@ -96,11 +104,14 @@ enum HostMethods {
                 name: "mcp.settings", summary: "What assistantctl mcp offers an AI assistant ([mcp] in the config)",
                 result: JSONSchema.object([
                     "tools": JSONSchema.array(.string).described("method names or prefixes ending in *; empty: all that may be offered"),
-                    "allow_destructive": .boolean,
-                ]), effect: .read)
+                    "allow_destructive": .boolean, "confirm_destructive": .boolean,
+                    "files_dir": JSONSchema.string.described("where file paths may point when the client declares no roots"),
+                ]), effect: .read, personOnly: PersonOnly.policy)
         ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
             let settings = host.configuration.mcp
-            return MCPSettingsResult(tools: settings.tools, allowDestructive: settings.allowDestructive)
+            return MCPSettingsResult(
+                tools: settings.tools, allowDestructive: settings.allowDestructive, confirmDestructive: settings.confirmDestructive,
+                filesDir: settings.filesDir ?? (host.options.dataDirectory as NSString).appendingPathComponent("files"))
         },
         HostMethod(
             descriptor: CommandDescriptor(
@@ -183,7 +194,7 @@ enum HostMethods {
                     ParamSpec("name", .string, required: true, help: "<plugin>/<name>, e.g. host/smtp/password"),
                     ParamSpec("secret", .secret, required: true, help: "the secret value"),
                 ], result: JSONSchema.object(["name": .string, "stored": .constant(true)]), example: "assistantctl vault set host/smtp/password",
-                effect: .write)
+                effect: .write, personOnly: PersonOnly.vault)
         ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let name = try params.requiredString("name")
             let scope = String(name.prefix { $0 != "/" })
@@ -199,7 +210,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.list", summary: "Vault entry names and timestamps (never values)",
                 params: [ParamSpec("prefix", .string, help: "only names starting with this, e.g. octoprint/")],
-                result: JSONSchema.array(HostSchemas.vaultEntry), effect: .read,
+                result: JSONSchema.array(HostSchemas.vaultEntry), effect: .read, personOnly: PersonOnly.vault,
                 view: ResultView(columns: [
                     .init("name", "NAME"), .init("updated_at", "UPDATED", .when), .init("created_at", "CREATED", .when, optional: true),
                 ]))
@@ -210,7 +221,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.delete", summary: "Delete a vault entry",
                 params: [ParamSpec("name", .string, required: true, help: "the entry's full name")],
-                result: JSONSchema.object(["name": .string, "deleted": .constant(true)]), effect: .destructive)
+                result: JSONSchema.object(["name": .string, "deleted": .constant(true)]), effect: .destructive, personOnly: PersonOnly.vault)
         ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let name = try params.requiredString("name")
             guard try await vaultCall({ try await host.vault.delete(name) }) else {
@@ -221,7 +232,8 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.status", summary: "Whether the vault is locked, and its key mode",
-                result: JSONSchema.object(["mode": .enumeration(["keyfile", "passphrase"]), "locked": .boolean, "entries": .integer]), effect: .read)
+                result: JSONSchema.object(["mode": .enumeration(["keyfile", "passphrase"]), "locked": .boolean, "entries": .integer]), effect: .read,
+                personOnly: PersonOnly.vault)
         ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
             let entries = try await host.vault.list(prefix: nil).count
             return VaultStatusResult(mode: await host.vault.mode, locked: await host.vault.isLocked, entries: entries)
@@ -230,7 +242,7 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.unlock", summary: "Unlock a passphrase vault (the first unlock sets the passphrase)",
                 params: [ParamSpec("passphrase", .secret, required: true, help: "the vault passphrase")],
-                result: JSONSchema.object(["locked": .constant(false)]), effect: .write)
+                result: JSONSchema.object(["locked": .constant(false)]), effect: .write, personOnly: PersonOnly.vault)
         ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             try await vaultCall { try await host.vault.unlock(passphrase: try params.requiredString("passphrase")) }
             for supervisor in host.supervisors { await supervisor.credentialsChanged() }
@@ -239,7 +251,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "vault.lock", summary: "Forget the key of a passphrase vault until the next unlock",
-                result: JSONSchema.object(["locked": .constant(true)]), effect: .write)
+                result: JSONSchema.object(["locked": .constant(true)]), effect: .write, personOnly: PersonOnly.vault)
         ) { (host: AssistantHost, _: Params, _: CallContext) async throws -> any CallResult in
             try await vaultCall { try await host.vault.lock() }
             return VaultLockResult(locked: true)
@@ -248,7 +260,8 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "vault.rekey", summary: "Re-encrypt every entry under a new key (a new key file, or a new passphrase)",
                 params: [ParamSpec("passphrase", .secret, help: "the new passphrase (passphrase mode only)")],
-                result: JSONSchema.object(["rekeyed": JSONSchema.integer.described("entries re-encrypted")]), effect: .write)
+                result: JSONSchema.object(["rekeyed": JSONSchema.integer.described("entries re-encrypted")]), effect: .write,
+                personOnly: PersonOnly.vault)
         ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             try await vaultCall { try await host.vault.rekey(newPassphrase: params.string("passphrase")) }
             return VaultRekeyed(rekeyed: try await host.vault.list(prefix: nil).count)
@@ -267,7 +280,8 @@ enum HostMethods {
                     ParamSpec("dedupe_key", .string, help: "a notice with a key seen before is dropped"),
                     ParamSpec("link", .string, help: "an http(s) address the notice points to (a phone opens it on a tap)"),
                 ], result: JSONSchema.anyOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
-                example: "assistantctl notifications.send title=Hello body='It works'", effect: .write)
+                example: "assistantctl notifications.send title=Hello body='It works'", effect: .write,
+                destructiveWhen: [.given("to"), .given("attachments")])
         ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let topic = try params.requiredString("topic")
             guard !topic.isEmpty, topic.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
@@ -313,7 +327,8 @@ enum HostMethods {
             descriptor: CommandDescriptor(
                 name: "subscribe", summary: "Receive notices on this connection as 'notice' notifications",
                 params: [ParamSpec("topics", .array(of: .string), help: "topics or prefix patterns (octoprint.*); none means all")],
-                result: JSONSchema.object(["subscribed": .array(.string)]), example: "assistantctl watch 'octoprint.*'", effect: .read)
+                result: JSONSchema.object(["subscribed": .array(.string)]), example: "assistantctl watch 'octoprint.*'", effect: .read,
+                personOnly: PersonOnly.stream)
         ) { (host: AssistantHost, params: Params, context: CallContext) async throws -> any CallResult in
             guard let connection = context.connection else { throw RPCError.invalidRequest("subscribe needs a socket connection") }
             let topics = (params.array("topics") ?? []).compactMap(\.stringValue)
@@ -323,7 +338,7 @@ enum HostMethods {
         HostMethod(
             descriptor: CommandDescriptor(
                 name: "unsubscribe", summary: "Stop receiving notices on this connection", result: JSONSchema.object(["unsubscribed": .boolean]),
-                effect: .read)
+                effect: .read, personOnly: PersonOnly.stream)
         ) {
             (host: AssistantHost, _: Params, context: CallContext) async throws -> any CallResult in
             guard let connection = context.connection else { return UnsubscribedResult(unsubscribed: false) }
@@ -336,11 +351,11 @@ enum HostMethods {
                     ParamSpec("path", .path, required: true, help: "where to write the copy"),
                     ParamSpec("overwrite", .boolean, default: false, help: "replace an existing file"),
                 ], result: JSONSchema.object(["path": .string, "bytes": .integer]), example: "assistantctl backup path=backup.sqlite",
-                timeout: .seconds(3600), effect: .write)
+                timeout: .seconds(3600), effect: .write, destructiveWhen: [.equals("overwrite", true)], personOnly: PersonOnly.backup)
         ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let path = try params.requiredString("path")
             if FileManager.default.fileExists(atPath: path) && params.bool("overwrite") != true {
-                throw RPCError.invalidParam("path", "'\(path)' exists; pass overwrite=true to replace it")
+                throw RPCError.invalidParam("path", "'\(path)' exists; overwrite=true replaces it")
             }
             let directory = (path as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false

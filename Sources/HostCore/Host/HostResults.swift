@@ -29,10 +29,14 @@ struct TimeResult: Encodable, CallResult {
 struct MCPSettingsResult: Encodable, CallResult {
     let tools: [String]
     let allowDestructive: Bool
+    let confirmDestructive: Bool
+    let filesDir: String
 
     enum CodingKeys: String, CodingKey {
         case tools
         case allowDestructive = "allow_destructive"
+        case confirmDestructive = "confirm_destructive"
+        case filesDir = "files_dir"
     }
 }
 

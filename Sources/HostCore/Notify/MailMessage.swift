@@ -1,16 +1,5 @@
 import Foundation
 
-enum MailAddress {
-    /// A deliberately plain check: one address, no header injection, something@something.
-    static func validate(_ address: String, param: String) throws {
-        let bad = address.contains { $0 == "\r" || $0 == "\n" || $0 == "," || $0 == "<" || $0 == ">" || $0 == " " }
-        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        if bad || parts.count != 2 || parts[0].isEmpty || parts[1].isEmpty {
-            throw RPCError.invalidParam(param, "must be one mail address such as pilot@example.org, got '\(address)'")
-        }
-    }
-}
-
 /// An RFC 5322 message with MIME (RFC 2045–2049): UTF-8 headers as RFC 2047 encoded words,
 /// base64 bodies, attachments as multipart/mixed. Hand-written: none of the project's libraries
 /// composes mail, and the format needs only this much.
@@ -28,7 +17,7 @@ struct MailMessage {
     func render() -> Data {
         var headers: [(String, String)] = [
             ("From", "\(Self.encodeWord(fromName)) <\(from)>"),
-            ("To", to.joined(separator: ", ")),
+            ("To", to.map(Self.sanitizeHeader).joined(separator: ", ")),
             ("Subject", Self.encodeWord(subject)),
             ("Date", Self.rfc5322Date(date)),
             ("Message-ID", "<\(UUID().uuidString.lowercased())@\(messageIDDomain)>"),
@@ -80,8 +69,11 @@ struct MailMessage {
     }
 
     /// Header values never carry a line break from user data (header injection).
+    /// A header value on one line: every control character (CR, LF, NUL, …) and the Unicode line
+    /// and paragraph separators become spaces. By scalar: Swift reads "\r\n" as one Character.
     static func sanitizeHeader(_ value: String) -> String {
-        value.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        guard value.unicodeScalars.contains(where: MailAddress.breaksALine) else { return value }
+        return String(String.UnicodeScalarView(value.unicodeScalars.map { MailAddress.breaksALine($0) ? " " : $0 }))
     }
 
     /// RFC 2047 `=?UTF-8?B?…?=` words of at most 75 characters, split on character boundaries.

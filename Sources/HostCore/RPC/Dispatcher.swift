@@ -69,17 +69,48 @@ public final class Dispatcher: Sendable {
 
     static let parseErrorReply = response(id: .null, error: .parseError("the line is not valid JSON (or not UTF-8)")).encodedBytes()
 
-    /// The reply's bytes for a parsed line: one request or a batch.
-    func reply(to request: JSONValue, connection: (any ConnectionHandle)?, admitted: Bool) async -> [UInt8]? {
+    /// Members a batch may hold: more is refused whole (-32600), before any runs.
+    static let maxBatchMembers = 1000
+
+    /// The reply's bytes for a parsed line: one request or a batch. A batch runs its first member
+    /// in the slot its line holds, and more beside it only in `slots` the connection has free
+    /// (without `slots`, one at a time), so it can never run more calls at once than any line may.
+    func reply(to request: JSONValue, connection: (any ConnectionHandle)?, admitted: Bool, slots: CallSlots? = nil) async -> [UInt8]? {
         switch request {
         case .array(let items):
             if items.isEmpty { return Self.response(id: .null, error: .invalidRequest("an empty batch")).encodedBytes() }
+            guard items.count <= Self.maxBatchMembers else {
+                return Self.response(
+                    id: .null, error: .invalidRequest("a batch may hold at most \(Self.maxBatchMembers) members, this one has \(items.count)")
+                ).encodedBytes()
+            }
             let replies = await withTaskGroup(of: (Int, JSONValue?).self) { group in
-                for (index, item) in items.enumerated() {
-                    group.addTask { (index, await self.handleOne(item, connection: connection, admitted: admitted)) }
+                var next = 0
+                var extra = 0
+                func start() {
+                    let index = next
+                    next += 1
+                    group.addTask { (index, await self.handleOne(items[index], connection: connection, admitted: admitted)) }
+                }
+                start()
+                while next < items.count, slots?.tryAcquire() == true {
+                    extra += 1
+                    start()
                 }
                 var replies: [(Int, JSONValue)] = []
-                for await (index, reply) in group { if let reply { replies.append((index, reply)) } }
+                while let (index, reply) = await group.next() {
+                    if let reply { replies.append((index, reply)) }
+                    if next < items.count {
+                        start()
+                        while next < items.count, slots?.tryAcquire() == true {
+                            extra += 1
+                            start()
+                        }
+                    } else if extra > 0 {
+                        slots?.release()
+                        extra -= 1
+                    }
+                }
                 return replies.sorted { $0.0 < $1.0 }.map(\.1)
             }
             // A batch of notifications gets no reply at all, never `[]`.

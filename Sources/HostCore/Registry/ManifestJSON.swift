@@ -35,6 +35,9 @@ enum ManifestJSON {
         ]
         if !command.rules.isEmpty { object["rules"] = .array(command.rules.map { .string($0.summary) }) }
         if let effect = command.effect { object["effect"] = .string(effect.rawValue) }
+        if let rule = command.effectRule { object["effect_rule"] = .string(rule) }
+        if !command.destructiveWhen.isEmpty { object["destructive_when"] = .array(command.destructiveWhen.map(\.json)) }
+        if let reason = command.personOnly { object["person_only"] = .string(reason) }
         if let view = command.view { object["view"] = view.json }
         if let example = command.example { object["example"] = .string(example) }
         return .object(object)
@@ -116,6 +119,9 @@ enum ManifestJSON {
             if let example = d.example { method["description"] = .string("Example: \(example)") }
             // OpenRPC's extension field: what calling it does to the world.
             if let effect = d.effect { method["x-effect"] = .string(effect.rawValue) }
+            if let rule = d.effectRule { method["x-effect-rule"] = .string(rule) }
+            if !d.destructiveWhen.isEmpty { method["x-destructive-when"] = .array(d.destructiveWhen.map(\.json)) }
+            if let reason = d.personOnly { method["x-person-only"] = .string(reason) }
             if let view = d.view { method["x-view"] = view.json }
             return .object(method)
         }

@@ -53,8 +53,8 @@ struct ConnectionServer: Sendable {
         connection: ServerConnection, channel: any Channel
     ) async {
         let allocator = channel.allocator
-        await withTaskGroup(of: Void.self) { calls in
-            var unreaped = 0
+        let slots = CallSlots(maxConcurrent)
+        await withDiscardingTaskGroup { calls in
             do {
                 readLoop: for try await inboundLine in inbound {
                     let request: JSONValue
@@ -82,12 +82,19 @@ struct ConnectionServer: Sendable {
                             request = parsed
                         }
                     }
-                    // At the cap, read nothing more until a call has finished.
-                    while unreaped >= maxConcurrent, await calls.next() != nil { unreaped -= 1 }
-                    unreaped += 1
+                    // At the cap, read nothing more until a call (or a batch's member) has finished.
+                    guard await slots.acquire() else {
+                        tracker.end()
+                        break readLoop
+                    }
                     calls.addTask { [dispatcher, tracker] in
-                        defer { tracker.end() }
-                        guard let reply = await dispatcher.reply(to: request, connection: connection, admitted: admitted) else { return }
+                        defer {
+                            slots.release()
+                            tracker.end()
+                        }
+                        guard let reply = await dispatcher.reply(to: request, connection: connection, admitted: admitted, slots: slots) else {
+                            return
+                        }
                         try? await outbound.write(allocator.line(reply))
                     }
                 }
@@ -96,7 +103,6 @@ struct ConnectionServer: Sendable {
             } catch {
                 // The connection failed (reset): the watcher sees it close and cancels the calls.
             }
-            await calls.waitForAll()
         }
     }
 

@@ -186,16 +186,19 @@ public final class RPCServer: Sendable {
         let directory = (path as NSString).deletingLastPathComponent
         let directoryMode: mode_t = settings.mode & 0o060 != 0 ? 0o710 : (settings.mode & 0o006 != 0 ? 0o711 : 0o700)
         var info = stat()
-        if stat(directory, &info) != 0 {
+        if lstat(directory, &info) != 0 {
             do {
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: Int(directoryMode)])
             } catch {
                 throw StartupError(.cannotCreate, "cannot create the socket directory \(directory): \(error.localizedDescription)")
             }
-        } else if info.st_uid == getuid() {
-            chmod(directory, directoryMode)
+            guard lstat(directory, &info) == 0 else {
+                throw StartupError(.cannotCreate, "the socket directory \(directory) vanished as it was made: \(String(cString: strerror(errno)))")
+            }
         }
+        try Self.checkSocketFolder(directory, info)
+        chmod(directory, directoryMode)
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else {
                 throw StartupError(.cannotCreate, "\(path) exists and is not a socket; remove it or choose another --socket")
@@ -205,6 +208,29 @@ public final class RPCServer: Sendable {
                 throw StartupError(.alreadyRunning, "another assistantd is already serving \(path)")
             }
             unlink(path)
+        }
+    }
+
+    /// The folder the socket goes into must be a real folder (not a symbolic link), this user's,
+    /// and writable by nobody else: another user who made `/tmp/assistant-$UID` first, or can
+    /// write into it, could put their own socket or a link where clients look for the daemon.
+    /// Checked with `lstat`, before anything is bound.
+    static func checkSocketFolder(_ directory: String, _ info: stat) throws {
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a folder"
+            throw StartupError(.cannotCreate, "the socket directory \(directory) is \(what); remove it or choose another --socket")
+        }
+        guard info.st_uid == geteuid() else {
+            throw StartupError(
+                .cannotCreate,
+                "the socket directory \(directory) belongs to uid \(info.st_uid), not to this user (uid \(geteuid())): another user may have "
+                    + "made it; remove it or choose another --socket")
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw StartupError(
+                .cannotCreate,
+                "the socket directory \(directory) can be written by its group or others (mode \(String(info.st_mode & 0o777, radix: 8))); "
+                    + "chmod go-w it or choose another --socket")
         }
     }
 

@@ -5,44 +5,95 @@ import NIOFileSystem
 /// Files the daemon writes for a caller (downloads, exports, snapshots) and reads for one
 /// (uploads), through swift-nio's file system. Output is transactional: it appears under its name
 /// only when complete, so a failed or cancelled write leaves neither a partial file nor a
-/// temporary one. Every failure is a -32602 naming the parameter that gave the path.
+/// temporary one. An existing file is never replaced unless the call says `overwrite=true`
+/// (which makes the call destructive), a symbolic link at the name is never followed, and a
+/// new file is the user's alone (0600). Every failure is a -32602 naming the parameter that
+/// gave the path.
 public enum FileOutput {
-    /// The folder `path` goes into must exist (the daemon does not create folders for callers).
-    public static func checkFolder(of path: String, param: String) throws(RPCError) {
+    /// Every command that writes a file declares this beside its path parameter, and is
+    /// destructive with it (`PluginCommand.writesFiles()`).
+    public static let overwrite = Param<Bool>(
+        "overwrite", default: false, help: "replace a file that is already there (the call is then destructive)")
+
+    /// What a command checks before it does any work: the folder `path` goes into exists (the
+    /// daemon does not create folders for callers), and nothing has the name unless `overwrite`.
+    public static func checkTarget(_ path: String, param: String, overwrite: Bool) throws(RPCError) {
         let folder = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.isEmpty ? "/" : folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw RPCError.invalidParam(param, "the folder \(folder) does not exist")
         }
+        if !overwrite { try checkFree(path, param: param) }
     }
 
-    /// Writes `bytes` to `path`, replacing any file there, all or nothing.
-    public static func write(_ bytes: ByteBuffer, to path: String, param: String) async throws {
-        try await withFile(at: path, param: param) { writer in
+    /// Refuses a name that is taken, by a file, a folder or a symbolic link (not followed).
+    public static func checkFree(_ path: String, param: String) throws(RPCError) {
+        var info = stat()
+        if lstat(path, &info) == 0 { throw exists(path, param: param) }
+    }
+
+    static func exists(_ path: String, param: String) -> RPCError {
+        RPCError.invalidParam(param, "'\(path)' exists; overwrite=true replaces it")
+    }
+
+    /// Writes `bytes` to `path`, all or nothing.
+    public static func write(_ bytes: ByteBuffer, to path: String, param: String, overwrite: Bool) async throws {
+        try await withFile(at: path, param: param, overwrite: overwrite) { writer in
             _ = try await writer.write(contentsOf: bytes.readableBytesView)
         }
     }
 
-    public static func write(_ data: Data, to path: String, param: String) async throws {
-        try await write(ByteBuffer(bytes: data), to: path, param: param)
+    public static func write(_ data: Data, to path: String, param: String, overwrite: Bool) async throws {
+        try await write(ByteBuffer(bytes: data), to: path, param: param, overwrite: overwrite)
     }
 
     /// Streams into `path` through a buffered writer; the file appears only if `body` returns.
     public static func withFile<Result: Sendable>(
-        at path: String, param: String, _ body: (inout BufferedWriter<WriteFileHandle>) async throws -> Result
+        at path: String, param: String, overwrite: Bool, _ body: (inout BufferedWriter<WriteFileHandle>) async throws -> Result
     ) async throws -> Result {
-        try checkFolder(of: path, param: param)
+        try checkTarget(path, param: param, overwrite: overwrite)
+        // Written to a hidden file in the same folder and moved into place when complete: by a
+        // rename when replacing (which replaces a symbolic link itself, never its target), else
+        // by a link that fails when the name was taken meanwhile.
+        let options = OpenOptions.Write(
+            existingFile: overwrite ? .truncate : .none, newFile: .init(permissions: .ownerReadWrite), followSymbolicLinks: false)
         do {
-            return try await FileSystem.shared.withFileHandle(
-                forWritingAt: FilePath(path), options: .newFile(replaceExisting: true)
-            ) { handle in
+            return try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(path), options: options) { handle in
                 var writer = handle.bufferedWriter()
                 let result = try await body(&writer)
                 try await writer.flush()
                 return result
             }
         } catch let error as FileSystemError {
+            if error.code == .fileAlreadyExists { throw exists(path, param: param) }
             throw RPCError.invalidParam(param, "'\(path)' cannot be written (\(FileInput.describe(error)))")
+        }
+    }
+
+    /// A new, empty temporary file (0600) in the folder of `path`, for a writer that needs a
+    /// file name of its own (Cairo); `place` moves it into place.
+    public static func temporaryFile(beside path: String) throws(RPCError) -> String {
+        var template = Array((((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(".assistantd-XXXXXX")).utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw RPCError.invalidParams("a temporary file beside '\(path)' cannot be made: \(String(cString: strerror(errno)))") }
+        close(fd)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Moves a finished temporary file from the same folder to `path`: replacing what is there
+    /// only when `overwrite` (rename replaces a symbolic link, never its target), else by
+    /// link(2), which fails when anything has the name. The temporary file is gone either way.
+    public static func place(_ temporary: String, at path: String, param: String, overwrite: Bool) throws(RPCError) {
+        defer { unlink(temporary) }
+        if overwrite {
+            guard rename(temporary, path) == 0 else {
+                throw RPCError.invalidParam(param, "'\(path)' cannot be written (\(String(cString: strerror(errno))))")
+            }
+            return
+        }
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { throw exists(path, param: param) }
+            throw RPCError.invalidParam(param, "'\(path)' cannot be written (\(String(cString: strerror(errno))))")
         }
     }
 }

@@ -97,9 +97,32 @@ public struct PluginCommand<Service: Sendable>: Sendable {
         }
     }
 
-    /// The same command, declared as having `effect` on the world.
-    public func effect(_ effect: CommandEffect) -> PluginCommand {
-        mapDescriptor { $0.effect = effect }
+    /// The same command, declared as having `effect` on the world; `reason`, where given, says
+    /// why in words (`help`'s and `rpc.discover`'s effect rule).
+    public func effect(_ effect: CommandEffect, because reason: String? = nil) -> PluginCommand {
+        mapDescriptor {
+            $0.effect = effect
+            $0.effectReason = reason
+        }
+    }
+
+    /// The same command, destructive for a call whose arguments meet any of `conditions`.
+    public func destructive(when conditions: DestructiveWhen...) -> PluginCommand {
+        mapDescriptor { $0.destructiveWhen += conditions }
+    }
+
+    /// The same command, writing a file for its caller: it takes `overwrite` (an existing file
+    /// is refused without it) and is destructive with `overwrite=true`.
+    public func writesFiles() -> PluginCommand {
+        mapDescriptor {
+            $0.params.append(FileOutput.overwrite.spec)
+            $0.destructiveWhen.append(.equals(FileOutput.overwrite, true))
+        }
+    }
+
+    /// The same command, never offered to an AI assistant: a person calls it with assistantctl.
+    public func personOnly(because reason: String) -> PluginCommand {
+        mapDescriptor { $0.personOnly = reason }
     }
 
     /// How `assistantctl` shows the result to a person (columns, formats, grouping).

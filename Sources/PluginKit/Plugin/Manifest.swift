@@ -39,6 +39,58 @@ public enum CommandEffect: String, Sendable, CaseIterable {
     case read, write, destructive
 }
 
+/// An argument that makes a call destructive although the command is not (`notifications.send`
+/// with `to`: it mails someone else), declared with the command. `help` and `rpc.discover` show
+/// it (`x-destructive-when`, and the rule in words), and an assistant's client asks the person
+/// before such a call as before any destructive one.
+public struct DestructiveWhen: Sendable, Hashable {
+    public enum Test: Sendable, Hashable {
+        /// The parameter is given at all (a value that is not null).
+        case given
+        /// The parameter has this value.
+        case equals(JSONValue)
+    }
+
+    public var param: String
+    public var test: Test
+
+    public static func given(_ param: some ParamDeclaration) -> DestructiveWhen { DestructiveWhen(param: param.spec.name, test: .given) }
+    public static func given(_ param: String) -> DestructiveWhen { DestructiveWhen(param: param, test: .given) }
+    public static func equals(_ param: some ParamDeclaration, _ value: JSONValue) -> DestructiveWhen {
+        DestructiveWhen(param: param.spec.name, test: .equals(value))
+    }
+    public static func equals(_ param: String, _ value: JSONValue) -> DestructiveWhen { DestructiveWhen(param: param, test: .equals(value)) }
+
+    /// Whether a call with these arguments (by name) meets the condition.
+    public func matches(_ arguments: [String: JSONValue]) -> Bool {
+        guard let value = arguments[param], value != .null else { return false }
+        switch test {
+        case .given: return value.arrayValue.map { !$0.isEmpty } ?? true
+        case .equals(let wanted): return value == wanted
+        }
+    }
+
+    /// `{"param": "to", "given": true}` or `{"param": "auto_register", "equals": true}`.
+    public var json: JSONValue {
+        switch test {
+        case .given: ["param": .string(param), "given": true]
+        case .equals(let value): ["param": .string(param), "equals": value]
+        }
+    }
+
+    /// The rule in words: "destructive when to or attachments is given".
+    public static func words(_ conditions: [DestructiveWhen]) -> String? {
+        guard !conditions.isEmpty else { return nil }
+        let given = conditions.filter { $0.test == .given }.map(\.param)
+        var parts: [String] = []
+        if !given.isEmpty { parts.append("when " + given.joined(separator: " or ") + " is given") }
+        for condition in conditions {
+            if case .equals(let value) = condition.test { parts.append("with \(condition.param)=\(value.encodedString())") }
+        }
+        return "destructive " + parts.joined(separator: ", or ")
+    }
+}
+
 public struct CommandDescriptor: Sendable {
     public var name: String
     public var summary: String
@@ -52,14 +104,34 @@ public struct CommandDescriptor: Sendable {
     public var rules: [ParamRule] = []
     /// What it does to the world (`PluginCommand.effect`); nil where not declared yet.
     public var effect: CommandEffect?
+    /// Arguments that make a call of a read or write command destructive (`PluginCommand.destructive(when:)`).
+    public var destructiveWhen: [DestructiveWhen] = []
+    /// Why the effect is what it is, where that is not plain (`PluginCommand.effect(_:because:)`).
+    public var effectReason: String?
+    /// The effect's rule in words, for `help` and `rpc.discover`: when the arguments make it
+    /// destructive, or why it is what it is.
+    public var effectRule: String? { DestructiveWhen.words(destructiveWhen) ?? effectReason }
+    /// Why only a person may call it, with assistantctl, and an AI assistant never (it reaches
+    /// any address, holds the host's shell commands, hands out accounts); nil: it may be offered.
+    /// `rpc.discover` says it as `x-person-only`.
+    public var personOnly: String?
     /// How a person sees the result in a terminal (`PluginCommand.view`); nil: the generic table.
     public var view: ResultView?
 
+    /// What a call with these arguments does: the declared effect, or destructive when an
+    /// argument says so.
+    public func effect(for arguments: [String: JSONValue]) -> CommandEffect? {
+        destructiveWhen.contains { $0.matches(arguments) } ? .destructive : effect
+    }
+
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect? = nil, view: ResultView? = nil
+        timeout: Duration = .seconds(120), effect: CommandEffect? = nil, destructiveWhen: [DestructiveWhen] = [], personOnly: String? = nil,
+        view: ResultView? = nil
     ) {
         self.effect = effect
+        self.destructiveWhen = destructiveWhen
+        self.personOnly = personOnly
         self.view = view
         self.name = name
         self.summary = summary

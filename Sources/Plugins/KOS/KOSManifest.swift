@@ -60,7 +60,7 @@ enum KOSManifest {
             Command(
                 "logout", "Forgets an account's login and tokens (the default account's when none is named)", params: [KOSParams.account],
                 result: KOSSchemas.loggedOut, use: KOSService.logout
-            ).effect(.write),
+            ).effect(.destructive),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
                 params: [KOSParams.which], result: KOSSchemas.semester, use: KOSService.semester
@@ -77,7 +77,7 @@ enum KOSManifest {
                 "timetable.pdf", "The week's classes drawn for the wall: A4 landscape PDF (or PNG), placed by the week's parity",
                 params: [KOSParams.week, KOSParams.picturePath, KOSParams.account], result: KOSSchemas.timetablePicture,
                 use: KOSService.timetablePicture
-            ).effect(.write),
+            ).effect(.write).writesFiles(),
             Command(
                 "courses", "My enrolled courses in a semester, with credits",
                 params: [KOSParams.anySemester, KOSParams.account], result: KOSSchemas.courses,
@@ -151,7 +151,7 @@ enum KOSManifest {
             Command(
                 "export.ics", "Writes the semester's classes, week by week, and my registered exams to an .ics file",
                 params: [KOSParams.path, KOSParams.semester, KOSParams.account], result: KOSSchemas.exported, use: KOSService.exportICS
-            ).effect(.write),
+            ).effect(.write).writesFiles(),
             Command(
                 "exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [KOSParams.examID],
                 result: KOSSchemas.watch, use: KOSService.watch

@@ -218,12 +218,12 @@ enum LogbookManifest {
                 [P.exportPath, P.exportFormat] + P.dateRange, result: LogbookSchemas.exported,
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
                 timeout: .seconds(600), typed: LogbookService.export
-            ).effect(.write).checking(.ordered(P.fromDate, P.toDate)),
+            ).effect(.write).writesFiles().checking(.ordered(P.fromDate, P.toDate)),
             c(
                 "chart", "Draw flight time by month or by aircraft, or night and IFR time by month, as a PNG or PDF",
                 [P.chartKind, P.chartFrom, P.chartTo, P.chartPath], result: LogbookSchemas.chart,
                 example: "assistantctl logbook.chart kind=hours_by_month path=hours.png", timeout: .seconds(120), typed: LogbookService.chart
-            ).effect(.write).checking(.ordered(P.chartFrom, P.chartTo)),
+            ).effect(.write).writesFiles().checking(.ordered(P.chartFrom, P.chartTo)),
             c(
                 "report.mail", "Mail the logbook as an EASA PDF",
                 [P.mailTo] + P.dateRange, result: LogbookSchemas.mailed,

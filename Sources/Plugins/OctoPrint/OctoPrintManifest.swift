@@ -77,7 +77,7 @@ enum OctoPrintManifest {
                 "temperature.chart", "Draw the last minutes of each heater's temperature (actual and target) as a PNG or PDF",
                 [OctoPrintParams.printer, OctoPrintParams.chartMinutes, OctoPrintParams.chartPath], result: OctoPrintSchemas.temperatureChart,
                 example: "assistantctl octoprint.temperature.chart minutes=60 path=temps.png", use: OctoPrintService.temperatureChart
-            ).effect(.write),
+            ).effect(.write).writesFiles(),
             c(
                 "status", "State flags, temperatures, job and progress in one call", [OctoPrintParams.printer],
                 result: OctoPrintSchemas.status,
@@ -114,7 +114,7 @@ enum OctoPrintManifest {
                             "/downloads/files/\(params[OctoPrintParams.location] ?? "local")/\(REST.encoded(try REST.required(params, OctoPrintParams.filePath)))"
                     )
                 }
-            ).effect(.write),
+            ).effect(.write).writesFiles(),
             c(
                 "timelapse.download", "Download a rendered timelapse",
                 [
@@ -123,7 +123,7 @@ enum OctoPrintManifest {
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, P.fileName)))")
                 }
-            ).effect(.write),
+            ).effect(.write).writesFiles(),
             c(
                 "webcam.info", "The printer's webcams (pick one by name)", [OctoPrintParams.printer, P.webcam],
                 result: OctoPrintSchemas.webcams, use: OctoPrintService.webcamInfo
@@ -134,13 +134,13 @@ enum OctoPrintManifest {
                     OctoPrintParams.printer, P.jpegOut, P.firstWebcam,
                 ], result: OctoPrintSchemas.snapshot,
                 example: "assistantctl octoprint.webcam.snapshot out=now.jpg", use: OctoPrintService.webcamSnapshot
-            ).effect(.read),
+            ).effect(.write).writesFiles(),
             c(
                 "webcam.frames", "Save frames from the MJPEG stream",
                 [
                     OctoPrintParams.printer, P.outDir, P.count, P.firstWebcam,
                 ], result: OctoPrintSchemas.frames, use: OctoPrintService.webcamFrames
-            ).effect(.read),
+            ).effect(.write).writesFiles(),
             c(
                 "logs.download", "Download a log file",
                 [
@@ -149,7 +149,7 @@ enum OctoPrintManifest {
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, P.logName)))")
                 }
-            ).effect(.write),
+            ).effect(.write).writesFiles(),
         ]
     }
 
@@ -183,7 +183,9 @@ enum OctoPrintManifest {
                 Command(
                     r.name, r.summary, params: [OctoPrintParams.printer] + r.params,
                     result: r.result ?? OctoPrintSchemas.answer(r.method.rawValue, r.summary), example: r.example
-                ) { octoprint, params, _ in try await octoprint.rest(r, params) }.effect(r.effect)
+                ) { octoprint, params, _ in try await octoprint.rest(r, params) }
+                .effect(r.effect, because: RESTCatalog.writes[r.name])
+                .mapDescriptor { $0.personOnly = r.personOnly }
             }).map(withExample)
     }
 

@@ -75,7 +75,7 @@ enum StagManifest {
             Command(
                 "logout", "Invalidates the ticket at STAG and forgets it", params: [StagParams.account], result: StagSchemas.loggedOut,
                 use: StagService.logout
-            ).effect(.write),
+            ).effect(.destructive),
             Command(
                 "timetable", "Dated timetable events (default: this week), every role merged",
                 params: [StagParams.from, StagParams.to, StagParams.role, StagParams.account],
@@ -89,7 +89,7 @@ enum StagManifest {
                 "timetable.pdf", "The week's timetable drawn for the wall: A4 landscape PDF (or PNG), every role merged",
                 params: [StagParams.week, StagParams.picturePath, StagParams.account], result: StagSchemas.timetablePicture,
                 use: StagService.timetablePicture
-            ).effect(.write),
+            ).effect(.write).writesFiles(),
             Command(
                 "exams", "Exam terms visible to the student, with their state",
                 params: [StagParams.subject, StagParams.account],
@@ -117,7 +117,7 @@ enum StagManifest {
             Command(
                 "exams.watch", "Watches a full term for a free seat (checked every watch_every_min)",
                 params: [StagParams.termID, StagParams.autoRegister, StagParams.account], result: StagSchemas.watch, use: StagService.watch
-            ).effect(.write),
+            ).effect(.write).destructive(when: .equals(StagParams.autoRegister, true)),
             Command(
                 "exams.watches", "Lists the watched terms", result: StagSchemas.watches,
                 use: StagService.watches
@@ -196,7 +196,7 @@ enum StagManifest {
                 "export.ics", "Writes the timetable and registered exams as an iCalendar file",
                 params: [StagParams.path, StagParams.firstDay, StagParams.lastDay, StagParams.account], result: StagSchemas.exported,
                 use: StagService.exportICS
-            ).effect(.write).checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
+            ).effect(.write).writesFiles().checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
             Command(
                 "canteen", "The ZČU canteen menu",
                 params: [StagParams.canteen, StagParams.day],

@@ -124,7 +124,7 @@ enum TasksManifest {
                 "export.ics", "Writes tasks and events to an iCalendar (.ics) file",
                 [TasksParams.exportPath, TasksParams.exportFrom, TasksParams.exportTo, TasksParams.onlyCategory, TasksParams.onlyStatus],
                 result: TaskSchemas.exported, use: TasksService.exportICS
-            ).effect(.write),
+            ).effect(.write).writesFiles(),
             c(
                 "import.ics", "Reads VTODOs and VEVENTs from an iCalendar file (one transaction; same UID = same task)",
                 [TasksParams.importPath, TasksParams.dryRun, TasksParams.skipInvalid],

@@ -13,15 +13,18 @@ extension KOSService {
         guard sem != "none" else {
             throw RPCError.invalidParam("sem", "the calendar is of one semester: a code such as B251, or current, next or prev")
         }
-        try FileOutput.checkFolder(of: path, param: "path")
+        let overwrite = params[FileOutput.overwrite] ?? false
+        try FileOutput.checkTarget(path, param: KOSParams.path.name, overwrite: overwrite)
         let username = try await username(params[KOSParams.account])
-        let written = try await writeCalendar(username, sem: sem, path: path, param: "path")
+        let written = try await writeCalendar(username, sem: sem, path: path, param: KOSParams.path.name, overwrite: overwrite)
         return SemesterCalendarWritten(
             written: CalendarWritten(path: path, events: written.events), semester: written.semester,
             firstWeekParity: context.config[KOSConfig.firstWeekParity], teachingWeeks: context.config[KOSConfig.teachingWeeks])
     }
 
-    func writeCalendar(_ username: String, sem: String, path: String, param: String) async throws -> (events: Int, semester: String) {
+    /// `overwrite`: replace what is there (the refresh's `ics_path`, which the person set for it).
+    func writeCalendar(_ username: String, sem: String, path: String, param: String, overwrite: Bool) async throws -> (events: Int, semester: String)
+    {
         let semester = try await semesterBounds(sem)
         var file = CalendarFile(productID: "-//assistantd//kos//EN")
         file.events = datedClasses(try await timetableSlots(username, sem: semester.code), username: username, from: semester.start, to: semester.end)
@@ -41,7 +44,7 @@ extension KOSService {
                     summary: "\(exam.kind == .assessment ? "Assessment" : "Exam"): \(course)", location: exam.room,
                     description: exam.examiners.joined(separator: ", "), category: "Exam", url: kos))
         }
-        try await FileOutput.write(Data(file.text(stamp: context.clock.now).utf8), to: path, param: param)
+        try await FileOutput.write(Data(file.text(stamp: context.clock.now).utf8), to: path, param: param, overwrite: overwrite)
         return (file.events.count, semester.code)
     }
 

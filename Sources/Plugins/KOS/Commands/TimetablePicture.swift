@@ -8,7 +8,7 @@ import PluginKit
 extension KOSService {
     func timetablePicture(_ params: Params) async throws -> WeekPictureWritten {
         let path = try params[KOSParams.picturePath]
-        let format = try Picture.output(path)
+        let target = try Picture.output(path, overwrite: params[FileOutput.overwrite] ?? false)
         let day = params[KOSParams.week] ?? today
         let monday = day.adding(days: -day.weekdayFromMonday)
         let username = try await username(params[KOSParams.account])
@@ -36,7 +36,7 @@ extension KOSService {
         let picture = WeekPicture(
             title: "Timetable \(semester.code), week of \(monday)",
             dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) }, entries: entries)
-        let bytes = try await picture.written(to: path, format: format)
-        return WeekPictureWritten(path: path, format: format, bytes: bytes, week: monday, classes: entries.count)
+        let bytes = try await picture.written(to: target)
+        return WeekPictureWritten(path: path, format: target.format, bytes: bytes, week: monday, classes: entries.count)
     }
 }

@@ -49,7 +49,7 @@ extension KOSService {
         let icsPath = context.config[KOSConfig.icsPath]
         // The default account's calendar.
         if !icsPath.isEmpty, try await tokens.readyUsername() == username {
-            _ = try await writeCalendar(username, sem: "current", path: icsPath, param: "ics_path")
+            _ = try await writeCalendar(username, sem: "current", path: icsPath, param: "ics_path", overwrite: true)
         }
     }
 

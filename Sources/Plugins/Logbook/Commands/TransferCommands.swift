@@ -135,11 +135,13 @@ extension LogbookService {
     func export(_ params: Params) async throws -> ExportResult {
         let path = try params[LogbookParams.exportPath]
         let format = try params[LogbookParams.exportFormat]
+        let overwrite = params[FileOutput.overwrite] ?? false
         let directory = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw LogbookError.file(path, "the folder \(directory) does not exist")
         }
+        if !overwrite { try FileOutput.checkFree(path, param: LogbookParams.exportPath.name) }
         let data = try await exportData(from: day(params, LogbookParams.fromDate), to: day(params, LogbookParams.toDate))
         switch format {
         case "csv":
@@ -147,29 +149,29 @@ extension LogbookService {
             // Written whole or not at all through swift-nio's file system; the logbook's own
             // error (1103, naming the file) rather than the kit's -32602.
             do {
-                try await FileOutput.write(csv, to: path, param: "path")
-            } catch let error as RPCError {
+                try await FileOutput.write(csv, to: path, param: LogbookParams.exportPath.name, overwrite: overwrite)
+            } catch let error as RPCError where !error.message.hasSuffix("overwrite=true replaces it") {
                 throw LogbookError.file(path, error.message.replacingOccurrences(of: "Invalid params: 'path' ", with: ""))
             }
             return ExportResult(path: path, format: "csv", entries: data.entries.count, pages: nil)
         default:
-            let pages = try await pdf(data, to: path)
+            let pages = try await pdf(data, to: path, overwrite: overwrite)
             return ExportResult(path: path, format: "pdf", entries: data.entries.count, pages: pages)
         }
     }
 
-    func pdf(_ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String) async throws -> Int
-    {
+    func pdf(
+        _ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String, overwrite: Bool
+    ) async throws -> Int {
         let renderer = PDFLogbook(
             pilotName: data.profile.name ?? "(set your name with logbook.profile.set)",
             rowsPerPage: Int(context.config[LogbookConfig.pdfRowsPerPage]), aircraft: data.aircraft)
-        return try await runBlocking { try renderer.write(entries: data.entries, starting: data.starting, to: path) }
+        return try await runBlocking { try renderer.write(entries: data.entries, starting: data.starting, to: path, overwrite: overwrite) }
     }
 
     func reportMail(_ params: Params) async throws -> ReportMailed {
         let to = try params[LogbookParams.mailTo].trimmingCharacters(in: .whitespaces)
-        let parts = to.split(separator: "@")
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !to.contains(where: { $0.isWhitespace || $0 == "," || $0 == "<" }) else {
+        guard MailAddress.isValid(to), to.split(separator: "@").last?.contains(".") == true else {
             throw RPCError.invalidParam("to", "'\(to)' is not a mail address")
         }
         let from = day(params, LogbookParams.fromDate)
@@ -179,7 +181,7 @@ extension LogbookService {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("logbook.pdf").path
-        let pages = try await pdf(data, to: path)
+        let pages = try await pdf(data, to: path, overwrite: false)
         let attachment = try OutgoingAttachment.file(atPath: path, contentType: "application/pdf")
         let range = "\(from?.description ?? "the first entry") to \(until?.description ?? "the last entry")"
         var totals = ColumnTotals()

@@ -82,7 +82,7 @@ extension LogbookService {
     func chart(_ params: Params) async throws -> ChartResult {
         let kind = LogbookChart(rawValue: try params[LogbookParams.chartKind]) ?? .hoursByMonth
         let path = try params[LogbookParams.chartPath]
-        let format = try Picture.output(path)
+        let target = try Picture.output(path, overwrite: params[FileOutput.overwrite] ?? false)
         let from = day(params, LogbookParams.chartFrom)
         let to = day(params, LogbookParams.chartTo)
         let entries = try await database.read { db in try Self.entries(db, from: from, to: to) }
@@ -94,7 +94,7 @@ extension LogbookService {
         let chart = kind.chart(entries)
         let bytes = try await runBlocking {
             do {
-                return try Picture.write(to: path, format: format, width: 1000, height: 600, title: chart.title) { cr, _ in
+                return try Picture.write(to: target, width: 1000, height: 600, title: chart.title) { cr, _ in
                     chart.draw(cr, x: 30, y: 20, width: 940, height: 560)
                 }
             } catch let failure as Picture.Failure {
@@ -103,7 +103,7 @@ extension LogbookService {
         }
         let total = chart.series.first?.values.reduce(0, +) ?? 0
         return ChartResult(
-            path: path, kind: kind.rawValue, format: format.rawValue, bytes: bytes, bars: chart.categories.count,
+            path: path, kind: kind.rawValue, format: target.format.rawValue, bytes: bytes, bars: chart.categories.count,
             totalMinutes: Int((total * 60).rounded()))
     }
 }

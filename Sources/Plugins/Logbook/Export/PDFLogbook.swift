@@ -77,16 +77,20 @@ struct PDFLogbook {
     ]
 
     /// Writes the PDF to `path` (through a temporary file, so a failure leaves nothing half-written).
-    func write(entries: [Entry], starting: ColumnTotals, to path: String) throws -> Int {
+    func write(entries: [Entry], starting: ColumnTotals, to path: String, overwrite: Bool) throws -> Int {
         var cols = columns()
         let used = cols.reduce(0) { $0 + $1.width }
         cols[cols.count - 1].width = Self.pageWidth - 2 * Self.margin - used
         let pages = TotalsReport.pages(entries: entries, pageSize: rowsPerPage, starting: starting)
 
-        let temporary = path + ".tmp-\(UUID().uuidString.prefix(8))"
-        guard let surface = cairo_pdf_surface_create(temporary, Self.pageWidth, Self.pageHeight) else { throw LogbookError.pdf("no surface") }
+        let temporary = try FileOutput.temporaryFile(beside: path)
+        guard let surface = cairo_pdf_surface_create(temporary, Self.pageWidth, Self.pageHeight) else {
+            unlink(temporary)
+            throw LogbookError.pdf("no surface")
+        }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            unlink(temporary)
             throw LogbookError.file(path, String(cString: cairo_status_to_string(cairo_surface_status(surface))))
         }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, "Pilot logbook – \(pilotName)")
@@ -117,11 +121,7 @@ struct PDFLogbook {
             try? FileManager.default.removeItem(atPath: temporary)
             throw LogbookError.pdf(String(cString: cairo_status_to_string(status)))
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw LogbookError.file(path, reason)
-        }
+        try FileOutput.place(temporary, at: path, param: "path", overwrite: overwrite)
         return pages.count
     }
 

@@ -65,8 +65,10 @@ struct Importer {
         let needed = format == .native ? ["kind", "date"] : ["date", "registration"]
         for key in needed where map.columns[key] == nil {
             let expected = format.aliases[key]?.joined(separator: " or ") ?? key
+            // The header is the file's own text: it is counted, never quoted (an error must not
+            // carry a file's content back to whoever named it).
             throw RPCError.invalidParam(
-                "path", "the \(format.rawValue) file has no \(expected) column (its header: \(header.prefix(12).joined(separator: ", ")))")
+                "path", "the \(format.rawValue) file has no \(expected) column (line 1 holds \(header.count) column\(header.count == 1 ? "" : "s"))")
         }
     }
 
@@ -224,7 +226,7 @@ struct Importer {
         if format == .native {
             for (key, field) in [("out", "out"), ("off", "off"), ("on", "on"), ("in", "in"), ("duty_start", "duty_start"), ("duty_end", "duty_end")] {
                 guard let t = row.text(key) else { continue }
-                guard let v = UTCMinute.parseISO(t) else { throw RPCError.invalidParam(field, "'\(t)' is not an ISO 8601 UTC time") }
+                guard let v = UTCMinute.parseISO(t) else { throw RPCError.invalidParam(field, "is not an ISO 8601 UTC time") }
                 switch key {
                 case "out": draft.out = v
                 case "off": draft.off = v

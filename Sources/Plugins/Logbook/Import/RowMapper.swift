@@ -71,13 +71,13 @@ struct ValueReader {
         case .minutes: v = Int(t) ?? Minutes.parse(text: t)
         case .hours: v = Minutes.parse(text: t)
         }
-        guard let v else { throw RPCError.invalidParam(column(key), "'\(t)' is not a duration") }
+        guard let v else { throw RPCError.invalidParam(column(key), "is not a duration") }
         return v
     }
 
     func count(_ row: MappedRow, _ key: String) throws(RPCError) -> Int? {
         guard let t = row.text(key) else { return nil }
-        guard let v = Int(t), v >= 0 else { throw RPCError.invalidParam(column(key), "'\(t)' is not a count (a whole number, 0 or more)") }
+        guard let v = Int(t), v >= 0 else { throw RPCError.invalidParam(column(key), "is not a count (a whole number, 0 or more)") }
         return v
     }
 
@@ -103,7 +103,7 @@ struct ValueReader {
         {
             return day
         }
-        throw RPCError.invalidParam(column(key), "'\(t)' is not a date (YYYY-MM-DD)")
+        throw RPCError.invalidParam(column(key), "is not a date (YYYY-MM-DD)")
     }
 
     /// A clock time on `day`, or a full date and time; in UTC unless the column is local time,
@@ -119,7 +119,7 @@ struct ValueReader {
             let parts = t.split(separator: " ", maxSplits: 1)
             if parts.count == 2, let d = Day(parts[0]), let m = UTCMinute.clockMinutes(parts[1]) { value = (d, m) }
         }
-        guard let (d, m) = value else { throw RPCError.invalidParam(column(key), "'\(t)' is not a time (HH:MM or YYYY-MM-DD HH:MM)") }
+        guard let (d, m) = value else { throw RPCError.invalidParam(column(key), "is not a time (HH:MM or YYYY-MM-DD HH:MM)") }
         guard row.localKeys.contains(key) else { return UTCMinute(day: d, minuteOfDay: m) }
         guard let airport, let zone = TimeZone(identifier: airport.timeZone) else {
             throw RPCError.invalidParam(column(key), "is local time but the airport's time zone is unknown")
@@ -128,7 +128,7 @@ struct ValueReader {
         calendar.timeZone = zone
         let c = d.components
         guard let local = calendar.date(from: DateComponents(year: c.year, month: c.month, day: c.day, hour: m / 60, minute: m % 60)) else {
-            throw RPCError.invalidParam(column(key), "'\(t)' does not exist in \(airport.timeZone)")
+            throw RPCError.invalidParam(column(key), "is a local time that does not exist in \(airport.timeZone) (the clocks went forward)")
         }
         return UTCMinute(Int((local.timeIntervalSince1970 / 60).rounded()))
     }

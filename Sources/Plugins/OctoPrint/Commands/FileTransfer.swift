@@ -112,7 +112,8 @@ extension OctoPrintService {
     /// Streams a download into `out` through a temporary file in the same folder.
     func download(_ params: Params, path: String) async throws -> FileSaved {
         let out = try params[OctoPrintParams.out]
-        try FileOutput.checkFolder(of: out, param: "out")
+        let overwrite = params[FileOutput.overwrite] ?? false
+        try FileOutput.checkTarget(out, param: OctoPrintParams.out.name, overwrite: overwrite)
         let c = try await client(params)
         let response: HTTPClientResponse
         do {
@@ -125,7 +126,7 @@ extension OctoPrintService {
             try c.check(OctoPrintClient.Response(status: Int(response.status.code), headers: response.headers, body: body), conflict: .other)
             throw OctoPrintError.refused(Int(response.status.code), "unexpected answer")
         }
-        let bytes = try await FileOutput.withFile(at: out, param: "out") { writer in
+        let bytes = try await FileOutput.withFile(at: out, param: OctoPrintParams.out.name, overwrite: overwrite) { writer in
             var bytes: Int64 = 0
             for try await chunk in response.body {
                 _ = try await writer.write(contentsOf: chunk.readableBytesView)

@@ -5,6 +5,26 @@ private typealias P = OctoPrintParams
 
 /// Every OctoPrint 1.11 REST area as commands `octoprint.<area>.<verb>`.
 enum RESTCatalog {
+    /// The calls other than GET that are writes, not destructive, and why: each changes only
+    /// OctoPrint's own bookkeeping, loses nothing and moves nothing. Every other POST, PUT, PATCH
+    /// and DELETE is destructive (EffectTests pins this list).
+    static let writes: [String: String] = [
+        "files.select": "it marks a file for the next print; nothing moves until octoprint.job.start",
+        "files.unselect": "it clears the selection; nothing moves and no file changes",
+        "files.copy": "it makes a copy and keeps the original (OctoPrint refuses an existing destination)",
+        "timelapse.render": "it makes a video from frames that stay",
+        "timelapse.config": "it changes when timelapses are taken; nothing is deleted",
+    ]
+
+    /// Never offered to an AI assistant, whatever [mcp] allows: a person calls them with
+    /// assistantctl. By name or by area (`access` covers `access.users.add`, …).
+    static let personOnly: [String: String] = [
+        "util.test": "OctoPrint fetches any address with it and returns the body",
+        "settings.patch": "OctoPrint's settings hold its host's shell commands and G-code scripts",
+        "access": "it hands out and changes OctoPrint accounts and their rights",
+        "system": "it runs commands on the printer's host",
+    ]
+
     static var all: [RESTCommand] {
         connection + job + printer + files + administration
     }

@@ -65,19 +65,16 @@ enum REST {
 }
 
 extension RESTCommand {
-    /// What calling it does to the world, from what it is: a GET reads; every deletion, and
-    /// anything that moves, heats, prints, talks to the printer or runs a command on its host, is
-    /// destructive (the printer is in the physical world; slicing may print its result); other changes (settings, profiles, a
-    /// selected file, a copy) are writes.
+    /// What calling it does to the world, from what it is: a GET reads; any other method is
+    /// destructive (it moves, heats, prints, deletes, replaces or reaches past the printer),
+    /// except the writes named in `RESTCatalog.writes`, each with the reason it loses nothing.
     var effect: CommandEffect {
-        if method == .GET || name == "util.test" { return .read }
-        if method == .DELETE || name.hasSuffix(".delete") || name.hasSuffix(".delete_unrendered") { return .destructive }
-        let area = String(name.split(separator: ".").first ?? Substring(name))
-        if ["job", "printhead", "tool", "bed", "chamber", "gcode", "sd", "system", "connection"].contains(area) || name == "files.print"
-            || name == "files.slice"
-        {
-            return .destructive
-        }
-        return .write
+        if method == .GET { return .read }
+        return RESTCatalog.writes[name] == nil ? .destructive : .write
+    }
+
+    /// Why an AI assistant is never offered it (`RESTCatalog.personOnly`), or nil.
+    var personOnly: String? {
+        RESTCatalog.personOnly.first { prefix, _ in name == prefix || name.hasPrefix(prefix + ".") }?.value
     }
 }

@@ -8,7 +8,7 @@ extension OctoPrintService {
     /// yet (just added, or its socket not open), from OctoPrint's own history.
     func temperatureChart(_ params: Params) async throws -> TemperatureChartSaved {
         let path = try params[OctoPrintParams.chartPath]
-        let format = try Picture.output(path)
+        let target = try Picture.output(path, overwrite: params[FileOutput.overwrite] ?? false)
         let minutes = Int(params[OctoPrintParams.chartMinutes] ?? 30)
         let printer = try PrinterStore.resolve(try await printers(), params[OctoPrintParams.printer])
         let end = context.clock.now
@@ -29,11 +29,11 @@ extension OctoPrintService {
                 data: ["printer": .string(printer.name)])
         }
         let chart = Self.temperatureChart(printer.name, readings, start: start, end: end)
-        let bytes = try await Picture.written(to: path, format: format, width: 1000, height: 600, title: chart.title) { cr, _ in
+        let bytes = try await Picture.written(to: target, width: 1000, height: 600, title: chart.title) { cr, _ in
             chart.draw(cr, x: 30, y: 20, width: 940, height: 560)
         }
         return TemperatureChartSaved(
-            path: path, bytes: bytes, printer: printer.name, format: format, readings: readings.count,
+            path: path, bytes: bytes, printer: printer.name, format: target.format, readings: readings.count,
             heaters: chart.series.filter { !$0.dashed }.map(\.name), from: ISO8601.string(readings[0].time),
             to: ISO8601.string(readings[readings.count - 1].time), source: source)
     }

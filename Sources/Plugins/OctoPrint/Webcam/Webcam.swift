@@ -206,11 +206,12 @@ extension OctoPrintService {
 
     func webcamSnapshot(_ params: Params) async throws -> SnapshotSaved {
         let out = try params[OctoPrintParams.jpegOut]
-        try FileOutput.checkFolder(of: out, param: "out")
+        let overwrite = params[FileOutput.overwrite] ?? false
+        try FileOutput.checkTarget(out, param: OctoPrintParams.jpegOut.name, overwrite: overwrite)
         let c = try await client(params)
         let w = try await webcam(c, named: params[OctoPrintParams.firstWebcam])
         let jpeg = try await snapshotJPEG(c, webcam: w)
-        try await FileOutput.write(Data(jpeg), to: out, param: "out")
+        try await FileOutput.write(Data(jpeg), to: out, param: OctoPrintParams.jpegOut.name, overwrite: overwrite)
         return SnapshotSaved(path: out, bytes: jpeg.count, webcam: w.name)
     }
 
@@ -221,6 +222,9 @@ extension OctoPrintService {
             throw RPCError.invalidParam("out_dir", "'\(folder)' is not a folder")
         }
         let count = Int(params[OctoPrintParams.count] ?? 10)
+        let overwrite = params[FileOutput.overwrite] ?? false
+        let names = (1...max(count, 1)).map { (folder as NSString).appendingPathComponent(String(format: "frame-%04d.jpg", $0)) }
+        if !overwrite { for name in names { try FileOutput.checkFree(name, param: OctoPrintParams.outDir.name) } }
         let c = try await client(params)
         let w = try await webcam(c, named: params[OctoPrintParams.firstWebcam])
         guard let address = w.streamURL else { throw OctoPrintError.webcam(w.name, "has no stream URL") }
@@ -241,8 +245,8 @@ extension OctoPrintService {
                 throw OctoPrintError.webcam(url, "is not an MJPEG stream: \(error)")
             }
             for frame in frames {
-                let path = (folder as NSString).appendingPathComponent(String(format: "frame-%04d.jpg", files.count + 1))
-                try await FileOutput.write(Data(frame), to: path, param: "out_dir")
+                let path = names[files.count]
+                try await FileOutput.write(Data(frame), to: path, param: OctoPrintParams.outDir.name, overwrite: overwrite)
                 files.append(path)
                 if files.count == count { break read }
             }

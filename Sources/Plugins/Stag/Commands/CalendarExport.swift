@@ -8,14 +8,16 @@ extension StagService {
         let path = try params[StagParams.path]
         let from = try params[StagParams.firstDay]
         let to = try params[StagParams.lastDay]
-        try FileOutput.checkFolder(of: path, param: "path")
+        let overwrite = params[FileOutput.overwrite] ?? false
+        try FileOutput.checkTarget(path, param: StagParams.path.name, overwrite: overwrite)
         let session = try await session(params[StagParams.account])
-        let count = try await writeCalendar(session, from: from, to: to, path: path, param: "path")
+        let count = try await writeCalendar(session, from: from, to: to, path: path, param: StagParams.path.name, overwrite: overwrite)
         return CalendarWritten(path: path, events: count)
     }
 
     /// Timetable events (with exams from the timetable) plus registered exam terms not in it.
-    func writeCalendar(_ session: StagSession, from: DateOnly, to: DateOnly, path: String, param: String) async throws -> Int {
+    /// `overwrite`: replace what is there (the refresh's `ics_path`, which the person set for it).
+    func writeCalendar(_ session: StagSession, from: DateOnly, to: DateOnly, path: String, param: String, overwrite: Bool) async throws -> Int {
         let roles = try Self.timetableRoles(session, "all")
         var events = try await timetableEvents(session, roles: roles, from: from, to: to)
         if let student = session.roles.first(where: \.isStudent) {
@@ -26,7 +28,7 @@ extension StagService {
             }
         }
         let text = calendarText(events, account: session.account)
-        try await FileOutput.write(Data(text.utf8), to: path, param: param)
+        try await FileOutput.write(Data(text.utf8), to: path, param: param, overwrite: overwrite)
         return events.count
     }
 

@@ -59,11 +59,9 @@ extension StagService {
         return email
     }
 
-    /// One plain address (no name, no list), as the host's mail takes it.
+    /// One plain address, as the host's mail takes it, whose domain has a dot (STAG's own
+    /// addresses are Internet ones: a dotless domain there is a typo, not a local host).
     static func isMailAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && text.count <= 254
-            && !text.contains { $0.isWhitespace || $0 == "," || $0 == "<" || $0 == ">" || $0 == ";" || $0 == "\"" }
-            && !text.hasPrefix("-")
+        MailAddress.isValid(text) && text.split(separator: "@").last?.contains(".") == true
     }
 }

@@ -7,7 +7,7 @@ import PluginKit
 extension StagService {
     func timetablePicture(_ params: Params) async throws -> WeekPictureWritten {
         let path = try params[StagParams.picturePath]
-        let format = try Picture.output(path)
+        let target = try Picture.output(path, overwrite: params[FileOutput.overwrite] ?? false)
         let day = params[StagParams.week] ?? today
         let monday = day.adding(days: -day.weekdayFromMonday)
         var query: [String: JSONValue] = ["from": .string(monday.description), "to": .string(monday.adding(days: 6).description)]
@@ -28,7 +28,7 @@ extension StagService {
             title: "Timetable, week of \(monday)",
             dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) },
             entries: entries)
-        let bytes = try await picture.written(to: path, format: format)
-        return WeekPictureWritten(path: path, format: format, bytes: bytes, week: monday, classes: entries.count)
+        let bytes = try await picture.written(to: target)
+        return WeekPictureWritten(path: path, format: target.format, bytes: bytes, week: monday, classes: entries.count)
     }
 }

@@ -62,7 +62,8 @@ extension StagService {
         let icsPath = context.config[StagConfig.icsPath]
         if !icsPath.isEmpty, try await accounts.resolve(nil).name == name {
             // The default account's calendar, a week back and four months ahead, replaced atomically.
-            _ = try await writeCalendar(session, from: today.adding(days: -7), to: today.adding(days: 120), path: icsPath, param: "ics_path")
+            _ = try await writeCalendar(
+                session, from: today.adding(days: -7), to: today.adding(days: 120), path: icsPath, param: "ics_path", overwrite: true)
         }
     }
 

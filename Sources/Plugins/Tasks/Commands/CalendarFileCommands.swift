@@ -6,7 +6,8 @@ import PluginKit
 extension TasksService {
     func exportICS(_ params: Params) async throws -> ICSExported {
         let path = try params[TasksParams.exportPath]
-        try FileOutput.checkFolder(of: path, param: "path")
+        let overwrite = params[FileOutput.overwrite] ?? false
+        try FileOutput.checkTarget(path, param: TasksParams.exportPath.name, overwrite: overwrite)
         let from = try params[TasksParams.exportFrom].map { s throws(RPCError) in try boundary(s, param: "from") }
         let to = try params[TasksParams.exportTo].map { s throws(RPCError) in try boundary(s, param: "to") }
         if let from, let to, to <= from { throw RPCError.invalidParam("to", "must be after from") }
@@ -43,8 +44,8 @@ extension TasksService {
         let text = try await runBlocking { ICSWriter.calendar(tasks, syncAlarms: syncAlarms, stamp: stamp) }
         let data = Data(text.utf8)
         do {
-            try await FileOutput.write(data, to: path, param: "path")
-        } catch let error as RPCError where error.code == RPCErrorCode.invalidParams {
+            try await FileOutput.write(data, to: path, param: TasksParams.exportPath.name, overwrite: overwrite)
+        } catch let error as RPCError where error.code == RPCErrorCode.invalidParams && !error.message.hasSuffix("overwrite=true replaces it") {
             throw TasksError.file(path, error.message.replacingOccurrences(of: "Invalid params: 'path' ", with: ""))
         }
         return ICSExported(
