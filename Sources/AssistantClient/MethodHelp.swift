@@ -12,6 +12,7 @@ public enum MethodHelp {
         case let effect?: lines.append("effect: \(effect)" + (help["effect_rule"]?.stringValue.map { "; \($0)" } ?? ""))
         case nil: break
         }
+        if let reason = help["person_only"]?.stringValue { lines.append("not offered to AI assistants: \(reason)") }
         let params = help["params"]?.arrayValue ?? []
         if !params.isEmpty {
             lines.append("")

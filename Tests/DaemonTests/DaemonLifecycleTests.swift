@@ -156,6 +156,50 @@ import Testing
         #expect(result.stderr.contains("chmod 600"))
     }
 
+    /// The socket's folder is checked before anything is bound: a symbolic link, a folder others
+    /// can write, or one another user owns (made first in /tmp) stops the start, naming it.
+    @Test func aSocketFolderThatIsALinkOrWritableByOthersStopsTheStart() async throws {
+        let directory = TemporaryDirectory()
+        let env = DaemonProcess.environment(directory)
+        let real = directory.directory("real")
+        let link = directory.file("link")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        let linked = try await runCommand(Binaries.assistantd, ["--socket", link + "/d.sock"], environment: env)
+        #expect(linked.status == 73)
+        #expect(linked.stderr.contains("the socket directory \(link) is a symbolic link"), "\(linked.stderr)")
+        let shared = directory.directory("shared")
+        chmod(shared, 0o777)
+        let open = try await runCommand(Binaries.assistantd, ["--socket", shared + "/d.sock"], environment: env)
+        #expect(open.status == 73)
+        #expect(open.stderr.contains("the socket directory \(shared) can be written by its group or others (mode 777)"), "\(open.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: shared + "/d.sock"), "nothing was bound there")
+        if getuid() == 0 {
+            let theirs = directory.directory("theirs")
+            chown(theirs, 65534, 65534)
+            let foreign = try await runCommand(Binaries.assistantd, ["--socket", theirs + "/d.sock"], environment: env)
+            #expect(foreign.status == 73)
+            #expect(foreign.stderr.contains("the socket directory \(theirs) belongs to uid 65534"), "\(foreign.stderr)")
+        }
+    }
+
+    /// assistantctl reads the server's uid before it sends anything: a daemon of another user
+    /// (here one that would even admit root) gets no request, so no secret.
+    @Test(.enabled(if: getuid() == 0 || Peers.isCI))
+    func assistantctlRefusesAServerOfAnotherUser() async throws {
+        try #require(getuid() == 0, "this test needs root to start the daemon under another uid")
+        let daemon = try await DaemonProcess.started(config: "[socket]\nallow_uids = [0]\nmode = \"0666\"\n", runAs: 65534)
+        var env = DaemonProcess.environment(TemporaryDirectory())
+        env["ASSISTANT_SOCKET"] = daemon.socketPath
+        let refused = try await runCommand(Binaries.assistantctl, ["vault", "set", "host/smtp/password"], environment: env, stdin: "hunter2-secret\n")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("runs as uid 65534, neither you (uid 0) nor root: nothing was sent to it"), "\(refused.stderr)")
+        let direct = try await daemon.connect()
+        #expect(try await direct.call("vault.list") == [], "the secret never reached the daemon")
+        await direct.close()
+        await daemon.signal(SIGTERM)
+        #expect(try await daemon.exitStatus() == 0)
+    }
+
     @Test(.enabled(if: getuid() == 0 || Peers.isCI))
     func aPeerWithAnotherUIDIsRefusedWith32006() async throws {
         // The daemon runs as nobody; we connect as root. File permissions do not stop root, so

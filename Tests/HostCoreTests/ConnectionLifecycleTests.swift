@@ -47,6 +47,40 @@ import Testing
         }
     }
 
+    /// A batch's members take the connection's call slots like any call: of a batch of held
+    /// calls larger than the slots, only as many start as there are slots. A batch of more than
+    /// 1 000 members, such as a 1 MiB line of tiny calls, is refused whole before any runs, and
+    /// another client is answered meanwhile.
+    @Test func aBatchRunsNoMoreCallsAtOnceThanTheConnectionMay() async throws {
+        let echo = EchoPlugin()
+        try await withTestHost(plugins: [echo]) { host in
+            let slots = host.host.configuration.socket.maxConcurrentPerConnection
+            let client = try await RawLineClient(socketPath: host.socketPath)
+            var events = echo.holdEvents.makeAsyncIterator()
+            let members = (0..<(slots + 36)).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"echo.hold"}"# }
+            try await client.send(line: "[" + members.joined(separator: ",") + "]")
+            for _ in 0..<slots { #expect(await events.next() == "started") }
+            #expect(try await Self.inFlight(host)?["plugins"]?["echo"] == .int(Int64(slots)), "the batch holds every slot, no more")
+            await client.close()
+
+            let flood = try await RawLineClient(socketPath: host.socketPath)
+            let tiny = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+            let count = (1 << 20) / (tiny.utf8.count + 1) - 1
+            try await flood.send(line: "[" + Array(repeating: tiny, count: count).joined(separator: ",") + "]")
+            let refused = try JSONValue.decode(try #require(try await flood.readLine()))
+            #expect(refused["error"]?["code"] == -32600)
+            #expect(refused["error"]?["message"] == .string("Invalid request: a batch may hold at most 1000 members, this one has \(count)"))
+            let other = try await host.connect()
+            #expect(try await other.call("ping") == "pong")
+            await other.close()
+            // At the limit, a batch runs whole.
+            try await flood.send(line: "[" + Array(repeating: tiny, count: 1000).joined(separator: ",") + "]")
+            let answered = try JSONValue.decode(try #require(try await flood.readLine()))
+            #expect(answered.arrayValue?.count == 1000)
+            await flood.close()
+        }
+    }
+
     /// `ping` never suspends, so it is answered at once where it is read: even with every call
     /// slot of the connection held, it is answered (a held call would otherwise have to finish
     /// first).
