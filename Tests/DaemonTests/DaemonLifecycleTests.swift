@@ -190,7 +190,8 @@ import Testing
         let daemon = try await DaemonProcess.started(config: "[socket]\nallow_uids = [0]\nmode = \"0666\"\n", runAs: 65534)
         var env = DaemonProcess.environment(TemporaryDirectory())
         env["ASSISTANT_SOCKET"] = daemon.socketPath
-        let refused = try await runCommand(Binaries.assistantctl, ["vault", "set", "host/smtp/password"], environment: env, stdin: "hunter2-secret\n")
+        let refused = try await runCommand(
+            Binaries.assistantctl, ["vault", "set", "host/smtp/password"], environment: env, stdin: "hunter2-secret\n")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("runs as uid 65534, neither you (uid 0) nor root: nothing was sent to it"), "\(refused.stderr)")
         let direct = try await daemon.connect()
