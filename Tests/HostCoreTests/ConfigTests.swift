@@ -71,6 +71,9 @@ import Testing
             ("[mcp]\ntools = [\"Tasks!\"]", 2, "mcp.tools"),
             ("[mcp]\ntools = [5]", 2, "mcp.tools"),
             ("[mcp]\nallow_destructive = \"yes\"", 2, "mcp.allow_destructive"),
+            ("[mcp]\nconfirm_destructive = 1", 2, "mcp.confirm_destructive"),
+            ("[mcp]\nfiles_dir = \"relative/files\"", 2, "mcp.files_dir"),
+            ("[notify.smtp]\nhost = \"mail.example.org\"\nsecurity = \"none\"", 3, "notify.smtp.security"),
             ("[[broken", 1, ""),
         ]
         for (text, line, key) in cases {

@@ -157,7 +157,16 @@ import Testing
             hook.route = NoticeRoute(topics: [TopicPattern("tasks.*")], minimumSeverity: .info)
             c.notify.webhooks = [hook]
         }
-        _ = try await host.call("vault.set", ["name": "host/webhook/home/secret", "secret": "whsec_5b1d"]).get()
+        // A short secret could be guessed, and a signature forged: refused.
+        let short = try await host.call("vault.set", ["name": "host/webhook/home/secret", "secret": "whsec_5b1d"])
+        guard case .failure(let refusal) = short else {
+            Issue.record("a 10-byte webhook secret was stored")
+            return
+        }
+        #expect(refusal.data?["param"] == "secret")
+        #expect(refusal.message.contains("at least 32 bytes"))
+        let secret = "whsec_5b1d8e4f0a2c6b9d7e1f3a5c8b0d2e4f"
+        _ = try await host.call("vault.set", ["name": "host/webhook/home/secret", "secret": .string(secret)]).get()
         _ = try await host.call("notifications.send", ["title": "not routed", "body": "x", "topic": "octoprint.print.done"]).get()
         let sent = try await host.call("notifications.send", ["title": "Reminder", "body": "Pay rent", "topic": "tasks.reminder"]).get()
         try await receiver.waitForRequests(3)
@@ -174,7 +183,7 @@ import Testing
         let timestamp = try #require(last.header("X-Assistant-Timestamp"))
         let age = Date().timeIntervalSince1970 - (Double(timestamp) ?? 0)
         #expect(age >= 0 && age < 300, "a timestamp of now: \(timestamp)")
-        let expected = try await Self.opensslHMAC("whsec_5b1d", "\(timestamp).\(last.text)")
+        let expected = try await Self.opensslHMAC(secret, "\(timestamp).\(last.text)")
         #expect(last.header("X-Assistant-Signature") == "sha256=\(expected)")
         await host.stop()
         await receiver.stop()

@@ -1,3 +1,4 @@
+import AssistantTesting
 import Foundation
 import HostCore
 import Testing
@@ -18,6 +19,40 @@ struct SecretRedactorTests {
         #expect(redactor.redact("abc") == "abc", "shorter than any secret")
         #expect(redactor.redact("x1 is too short to scrub from text") == "x1 is too short to scrub from text")
         #expect(redactor.redact(["password": "x1", "items": ["a zz99 b"]] as JSONValue) == ["password": .string(r), "items": [.string("a \(r) b")]])
+    }
+
+    /// A caller that puts guesses into its own text learns nothing: a guess that is a stored
+    /// secret comes back as written, like any other guess. Every other secret, and the logs,
+    /// stay scrubbed.
+    @Test func aCallersGuessComesBackAsWrittenWhateverItMatches() {
+        let redactor = SecretRedactor()
+        redactor.remember("hunter2-pass")
+        redactor.remember("other-secret-9")
+        let r = SecretRedactor.placeholder
+        #expect(redactor.redact("pw hunter2-pass") == "pw \(r)", "unnamed: scrubbed")
+        redactor.noteCallerText("guesses: 123456 hunter2-pass qwerty")
+        #expect(redactor.redact("guesses: 123456 hunter2-pass qwerty") == "guesses: 123456 hunter2-pass qwerty")
+        #expect(redactor.redact("upstream said other-secret-9") == "upstream said \(r)", "a secret no caller named stays scrubbed")
+        #expect(redactor.redactForLog("log: hunter2-pass") == "log: \(r)", "logs scrub every secret")
+        // A new value under the same secret is not one the caller named.
+        redactor.rememberParameter("hunter2-pass")
+        redactor.remember("fresh-token-77")
+        #expect(redactor.redact("fresh-token-77") == r)
+    }
+
+    /// Through the socket: a thousand guesses in a notice's body, one of them the SMTP password,
+    /// come back exactly as sent, in the answer and in the list; nothing marks the hit.
+    @Test func aThousandGuessesInANoticeRevealNoSecret() async throws {
+        let host = try await TestHost.started()
+        _ = try await host.call("vault.set", ["name": "host/smtp/password", "secret": "hunter2-pass"]).get()
+        var guesses = (0..<999).map { "guess-\($0)" }
+        guesses.insert("hunter2-pass", at: 517)
+        let body = guesses.joined(separator: " ")
+        let sent = try await host.call("notifications.send", ["title": "guesses", "body": .string(body)]).get()
+        #expect(sent["body"] == .string(body))
+        let listed = try await host.call("notifications.list", ["topic": "host.manual"]).get()
+        #expect(listed.arrayValue?.first?["body"] == .string(body))
+        await host.stop()
     }
 
     /// The daemon scrubs a result while writing it: the same bytes as redacting, then encoding.

@@ -18,6 +18,33 @@ import Testing
         return (lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
     }
 
+    /// A feed whose every event is refused says how many and why, when it is added and in the
+    /// list, instead of showing no items and no problem.
+    @Test func aFeedWhoseEventsAreRefusedSaysWhatItSkippedAndWhy() async throws {
+        let directory = TemporaryDirectory()
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//hostile//EN"]
+        for i in 0..<20 {
+            lines += [
+                "BEGIN:VEVENT", "UID:s\(i)", "DTSTAMP:20261101T000000Z", "SUMMARY:Every second \(i)", "DTSTART:20261205T190000Z",
+                "RRULE:FREQ=SECONDLY", "END:VEVENT",
+            ]
+        }
+        let file = directory.write("seconds.ics", (lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n")
+        let (host, _) = try await TaskCommandTests.host()
+        let added = try await host.call("tasks.feeds.add", ["name": "seconds", "url": .string("file://" + file)]).get()
+        #expect(added["items"] == 0)
+        #expect(added["skipped"] == 20)
+        let reasons = try #require(added["skipped_reasons"]?.arrayValue?.compactMap { $0.stringValue })
+        #expect(reasons.count == 1 && reasons[0].contains("repeats more often than once a minute"), "\(reasons)")
+        #expect(!added.encodedString().contains("Every second"), "the reasons quote no event")
+        let listed = try await host.call("tasks.feeds.list").get()
+        let row = try #require(listed["feeds"]?.arrayValue?.first)
+        #expect(row["skipped"] == 20)
+        #expect(row["skipped_reasons"] == added["skipped_reasons"])
+        #expect(row["problem"] == .null)
+        await host.stop()
+    }
+
     @Test func httpFeedWithETagDownloadsOnlyChangesAndStaysReadOnly() async throws {
         let directory = TemporaryDirectory()
         let file = directory.write("cal.ics", Self.calendar([("a", "Concert", "20261205T190000Z"), ("b", "Match", "20261206T150000Z")]))

@@ -301,6 +301,15 @@ struct Reader {
         c.notify.smtp.username = try string(smtp, "notify.smtp", "username")
         c.notify.smtp.caFile = try string(smtp, "notify.smtp", "ca_file")
         if let t = try int(smtp, HostConfigKeys.smtpTimeout) { c.notify.smtp.timeoutSeconds = t }
+        // Without TLS the password and every mail cross the network in clear: only a relay on
+        // this machine may be reached so.
+        if c.notify.smtp.security == "none", !["localhost", "127.0.0.1", "::1", "[::1]"].contains(c.notify.smtp.host.lowercased()),
+            !c.notify.smtp.host.hasPrefix("127.")
+        {
+            throw fail(
+                "notify.smtp", "security",
+                "none is only for a relay on this machine (localhost, 127.0.0.1, ::1); \(c.notify.smtp.host) needs starttls or tls")
+        }
 
         let mcp = try table(top["mcp"], "", "mcp")
         warnUnknown(mcp, known: HostConfigKeys.known(in: "mcp"), section: "mcp")

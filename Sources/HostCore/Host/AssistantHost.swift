@@ -241,9 +241,29 @@ public final class AssistantHost: Sendable {
 
     // MARK: Lifecycle
 
+    /// Shortest webhook secret accepted: HMAC-SHA256 signs with a key as long as its output.
+    public static let minimumWebhookSecretBytes = 32
+
+    /// A webhook signed with a short secret can be forged by guessing it: a stored one under
+    /// 32 bytes stops the start (where the vault is open; `vault.set` refuses one anyway).
+    func checkWebhookSecrets() async throws {
+        guard await !vault.isLocked else { return }
+        for hook in configuration.notify.webhooks {
+            let name = "host/webhook/\(hook.name)/secret"
+            guard let secret = try await vault.get(name), !secret.isEmpty else { continue }
+            if secret.utf8.count < Self.minimumWebhookSecretBytes {
+                throw StartupError(
+                    .configuration,
+                    "the vault entry \(name) is \(secret.utf8.count) bytes; a webhook secret needs at least \(Self.minimumWebhookSecretBytes) "
+                        + "(assistantctl vault set \(name) with a longer one, e.g. from openssl rand -hex 32)")
+            }
+        }
+    }
+
     /// Binds the socket and queues the host jobs and the plugins' setup; nothing runs until
     /// `run()`, but clients may connect (they wait in the backlog).
     public func start() async throws {
+        try await checkWebhookSecrets()
         if let files = FileLimit.raiseToHard() {
             options.logger.info("open files limit", metadata: ["soft": "\(files.after)", "was": "\(files.before)"])
         }

@@ -202,7 +202,12 @@ enum HostMethods {
                 throw RPCError.invalidParam(
                     "name", "must start with 'host/' or a plugin id (\(host.supervisors.map(\.id).joined(separator: ", "))), got '\(name)'")
             }
-            try await vaultCall { try await host.vault.set(name, secret: try params.requiredString("secret")) }
+            let secret = try params.requiredString("secret")
+            if name.hasPrefix("host/webhook/"), name.hasSuffix("/secret"), secret.utf8.count < AssistantHost.minimumWebhookSecretBytes {
+                throw RPCError.invalidParam(
+                    "secret", "a webhook secret needs at least \(AssistantHost.minimumWebhookSecretBytes) bytes (e.g. openssl rand -hex 32)")
+            }
+            try await vaultCall { try await host.vault.set(name, secret: secret) }
             await host.supervisor(scope)?.credentialsChanged()
             return VaultStored(name: name)
         },

@@ -54,6 +54,10 @@ enum HostSchemas {
             "params": .array(param), "result": JSONSchema.string.described("the result in words"),
             "result_schema": JSONSchema.any("the JSON Schema of the result"), "rules?": .array(.string), "example?": .string,
             "effect?": JSONSchema.enumeration(CommandEffect.self).described("what calling it does to the world, where declared"),
+            "effect_rule?": JSONSchema.string.described("when its arguments make it destructive, or why its effect is what it is"),
+            "destructive_when?": JSONSchema.array(JSONSchema.any("{param, given: true} or {param, equals: value}"))
+                .described("arguments that make a call destructive"),
+            "person_only?": JSONSchema.string.described("why only a person calls it, and an AI assistant is never offered it"),
             "view?": JSONSchema.any(ResultView.schemaDescription),
         ]).described("with method: that method whole"),
     ])

@@ -277,6 +277,17 @@ public actor NoticeCenter {
     }
 
     /// One sink's queue, oldest first, until one is not due yet or fails (it is retried first).
+    /// What leaves through a sink (stdout, mail, ntfy, webhooks, the desktop) is scrubbed of
+    /// every secret, those a caller named in its own text too: only the caller's replies show
+    /// its text as written (`SecretRedactor.noteCallerText`).
+    private func outgoing(_ notice: Notice) -> Notice {
+        var notice = notice
+        notice.title = redactor.redactForLog(notice.title)
+        notice.body = redactor.redactForLog(notice.body)
+        notice.link = notice.link.map(redactor.redactForLog)
+        return notice
+    }
+
     private func deliver(_ queue: [Due], to routed: RoutedSink, now: Date) async {
         let sinkName = routed.sink.name
         for item in queue {
@@ -288,7 +299,8 @@ public actor NoticeCenter {
                         arguments: [item.noticeID]
                     ).map { OutgoingAttachment(name: $0["name"], contentType: $0["content_type"], data: $0["data"]) }
                 }
-                try await routed.sink.deliver(item.notice, attachments: attachments, directRecipient: item.directTo, blindCopies: item.bcc)
+                try await routed.sink.deliver(
+                    outgoing(item.notice), attachments: attachments, directRecipient: item.directTo, blindCopies: item.bcc)
                 try await pool.write { db in
                     try db.execute(
                         sql: "UPDATE host_outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE notice_id = ? AND sink = ?",

@@ -268,11 +268,43 @@ public final class Dispatcher: Sendable {
 
     /// The parameters checked against the method's manifest; secrets among them are remembered
     /// for redaction.
+    /// A peer that `socket.allow_uids` or `allow_groups` admits is not the daemon's own user:
+    /// a file it names would be opened with the daemon's rights (its vault key attached to a
+    /// mail, say), so its calls may name none.
+    static func refuseFiles(_ descriptor: CommandDescriptor, _ params: Params) throws(RPCError) {
+        for spec in descriptor.params where spec.type == .path || spec.type == .array(of: .path) {
+            guard params[spec.name] != nil else { continue }
+            throw RPCError.invalidParam(
+                spec.name,
+                "names a file, which only the daemon's own user may do: an allowed peer's calls take no paths (the daemon would open them with its own rights)"
+            )
+        }
+    }
+
+    /// The caller's own strings, told to the redactor (see `SecretRedactor.noteCallerText`).
+    private func noteCallerText(_ value: JSONValue) {
+        switch value {
+        case .string(let text): redactor.noteCallerText(text)
+        case .array(let items): items.forEach(noteCallerText)
+        case .object(let members):
+            for (key, member) in members {
+                redactor.noteCallerText(key)
+                noteCallerText(member)
+            }
+        default: break
+        }
+    }
+
     private func validated(_ params: JSONValue?, for entry: MethodEntry, method: String) throws -> Params {
         let validated = try ParamValidator.validate(params, against: entry.descriptor.params, method: method)
         for rule in entry.descriptor.rules { try rule.check(validated) }
-        for spec in entry.descriptor.params where spec.type == .secret {
-            if let secret = validated.string(spec.name) { redactor.rememberParameter(secret) }
+        for spec in entry.descriptor.params {
+            guard let value = validated[spec.name] else { continue }
+            if spec.type == .secret {
+                if let secret = value.stringValue { redactor.rememberParameter(secret) }
+            } else {
+                noteCallerText(value)
+            }
         }
         return validated
     }
@@ -285,6 +317,7 @@ public final class Dispatcher: Sendable {
         running.withLockedValue { $0[entry.pluginID, default: 0] += 1 }
         defer { running.withLockedValue { $0[entry.pluginID, default: 1] -= 1 } }
         let validated = try validated(params, for: entry, method: method)
+        if let peer = connection?.peer, peer.uid != geteuid() { try Self.refuseFiles(entry.descriptor, validated) }
         let context = CallContext(method: method, requestID: id, connection: connection, logger: logger)
         switch entry.handler {
         case .host(let run):

@@ -32,7 +32,7 @@ public struct RedactingLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var event = event
-        event.message = "\(redactor.redact(event.message.description))"
+        event.message = "\(redactor.redactForLog(event.message.description))"
         if let metadata = event.metadata {
             event.metadata = metadata.mapValues { redact($0) }
         }
@@ -43,8 +43,8 @@ public struct RedactingLogHandler: LogHandler {
 
     private func redact(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
         switch value {
-        case .string(let s): .string(redactor.redact(s))
-        case .stringConvertible(let c): .string(redactor.redact(c.description))
+        case .string(let s): .string(redactor.redactForLog(s))
+        case .stringConvertible(let c): .string(redactor.redactForLog(c.description))
         case .array(let items): .array(items.map(redact))
         case .dictionary(let d): .dictionary(d.mapValues(redact))
         }

@@ -15,11 +15,9 @@ public final class SecretRedactor: Sendable {
     /// redaction's cost without bound (the fuzzer found it).
     public static let parameterSecretsKept = 256
 
-    /// Built when a secret is added, so a reply's strings are only scanned, never re-sorted.
+    /// What one scrub looks for: built when a secret is added, so a reply's strings are only
+    /// scanned, never re-sorted.
     private struct Patterns: Sendable {
-        var permanent: Set<String> = []
-        /// Parameter secrets, oldest first, at most `parameterSecretsKept`.
-        var recent: [String] = []
         /// Secrets of 4 characters or more, longest first (a secret that contains another is
         /// scrubbed whole).
         var scrubbed: [String] = []
@@ -29,28 +27,9 @@ public final class SecretRedactor: Sendable {
         var byFirstByte: [[Int]] = Array(repeating: [], count: 256)
         var shortest = Int.max
 
-        mutating func add(_ secret: String, permanently: Bool) {
-            let known = permanent.contains(secret) || recent.contains(secret)
-            if permanently {
-                // A parameter secret stored in the vault after all stays for good.
-                guard permanent.insert(secret).inserted else { return }
-                recent.removeAll { $0 == secret }
-            } else {
-                guard !known else { return }
-                recent.append(secret)
-                if recent.count > SecretRedactor.parameterSecretsKept {
-                    let dropped = recent.removeFirst()
-                    scrubbed.removeAll { $0 == dropped }
-                }
-            }
-            if !known && secret.count >= 4 { scrubbed.append(secret) }
-            rebuild()
-        }
-
-        private mutating func rebuild() {
-            scrubbed.sort { $0.utf8.count > $1.utf8.count }
+        init(_ secrets: [String] = []) {
+            scrubbed = secrets.sorted { $0.utf8.count > $1.utf8.count }
             bytes = scrubbed.map { Array($0.utf8) }
-            byFirstByte = Array(repeating: [], count: 256)
             for (index, pattern) in bytes.enumerated() { byFirstByte[Int(pattern[0])].append(index) }
             shortest = bytes.last?.count ?? Int.max
         }
@@ -72,7 +51,52 @@ public final class SecretRedactor: Sendable {
         }
     }
 
-    private let patterns = NIOLockedValueBox(Patterns())
+    /// Every secret known, and the patterns of the two scrubs: logs scrub them all; what a
+    /// caller sees scrubs all but those a caller named itself.
+    private struct Known: Sendable {
+        var permanent: Set<String> = []
+        /// Parameter secrets, oldest first, at most `parameterSecretsKept`.
+        var recent: [String] = []
+        /// Secrets a caller has put into its own (non-secret) arguments: scrubbing them from
+        /// what it sees would tell it which of its guesses is a stored secret.
+        var namedByCaller: Set<String> = []
+        var all = Patterns()
+        var forCallers = Patterns()
+
+        mutating func add(_ secret: String, permanently: Bool) {
+            let known = permanent.contains(secret) || recent.contains(secret)
+            if permanently {
+                // A parameter secret stored in the vault after all stays for good.
+                guard permanent.insert(secret).inserted else { return }
+                recent.removeAll { $0 == secret }
+            } else {
+                guard !known else { return }
+                recent.append(secret)
+                if recent.count > SecretRedactor.parameterSecretsKept {
+                    let dropped = recent.removeFirst()
+                    namedByCaller.remove(dropped)
+                }
+            }
+            // A new value of a secret is not one a caller named.
+            namedByCaller.remove(secret)
+            rebuild()
+        }
+
+        mutating func named(_ secrets: [String]) {
+            let before = namedByCaller.count
+            namedByCaller.formUnion(secrets)
+            if namedByCaller.count != before { rebuild() }
+        }
+
+        private mutating func rebuild() {
+            let scrubbed = (permanent.union(recent)).filter { $0.count >= 4 }
+            all = Patterns(Array(scrubbed))
+            forCallers = Patterns(scrubbed.filter { !namedByCaller.contains($0) })
+        }
+    }
+
+    private let known = NIOLockedValueBox(Known())
+    private var patterns: Patterns { known.withLockedValue { $0.forCallers } }
 
     public init() {}
 
@@ -80,18 +104,34 @@ public final class SecretRedactor: Sendable {
     /// text (they would mangle ordinary words) but are still never returned as values.
     public func remember(_ secret: String) {
         guard !secret.isEmpty else { return }
-        patterns.withLockedValue { $0.add(secret, permanently: true) }
+        known.withLockedValue { $0.add(secret, permanently: true) }
     }
 
     /// Registers a secret passed as a call parameter: among the most recent
     /// `parameterSecretsKept` only (a secret that is also stored in the vault stays for good).
     public func rememberParameter(_ secret: String) {
         guard !secret.isEmpty else { return }
-        patterns.withLockedValue { $0.add(secret, permanently: false) }
+        known.withLockedValue { $0.add(secret, permanently: false) }
     }
 
+    /// A caller's own text (its non-secret arguments): a secret in it is one the caller knows,
+    /// and is no longer scrubbed from what callers see, so that no guess comes back marked as
+    /// a hit. Logs still scrub it.
+    public func noteCallerText(_ text: String) {
+        let all = known.withLockedValue { $0.all }
+        guard text.utf8.count >= all.shortest, text.utf8.withContiguousStorageIfAvailable({ all.occurs(in: $0) }) ?? true else { return }
+        let found = all.scrubbed.filter { text.contains($0) }
+        if !found.isEmpty { known.withLockedValue { $0.named(found) } }
+    }
+
+    /// What callers see: every secret scrubbed but those a caller named itself.
     public func redact(_ text: String) -> String {
-        Self.redact(text, patterns.withLockedValue { $0 })
+        Self.redact(text, patterns)
+    }
+
+    /// What logs keep: every secret scrubbed.
+    public func redactForLog(_ text: String) -> String {
+        Self.redact(text, known.withLockedValue { $0.all })
     }
 
     private static func redact(_ text: String, _ known: Patterns) -> String {
@@ -130,7 +170,7 @@ public final class SecretRedactor: Sendable {
     /// (`JSONValue.responseBytes(id:result:scrubbing:)`): the same bytes as `redact` and then
     /// encoding, in one walk instead of two.
     public func scrubber() -> some JSONScrubber {
-        Scrubber(known: patterns.withLockedValue { $0 })
+        Scrubber(known: patterns)
     }
 
     private struct Scrubber: JSONScrubber {
@@ -143,8 +183,7 @@ public final class SecretRedactor: Sendable {
 
     /// The value itself when nothing in it needs scrubbing (the common case): nothing is copied.
     public func redact(_ value: JSONValue) -> JSONValue {
-        let known = patterns.withLockedValue { $0 }
-        return Self.redact(value, known) ?? value
+        return Self.redact(value, patterns) ?? value
     }
 
     /// nil when unchanged.

@@ -58,7 +58,10 @@ public struct UpstreamClient: Sendable {
         public var caFile: String?
         public var timeout: Duration
         public var maxResponseBytes: Int
-        /// Extra attempts for idempotent requests after a failure to connect, a timeout or a 502–504.
+        /// Extra attempts for idempotent requests after a fast failure (a refused or reset
+        /// connection, a 502–504). A request that ran out of time is never repeated: a person
+        /// waiting for a call waits at most its timeout, plus one retry of a fast failure; a
+        /// background refresh tries again at its next run, with the scheduler's backoff.
         public var retries: Int
         public var retryDelay: Duration
         /// The share of each retry's delay added at random (`Backoff.jitter`).
@@ -70,7 +73,7 @@ public struct UpstreamClient: Sendable {
 
         public init(
             baseURL: String, auth: UpstreamAuth = .none, caFile: String? = nil, timeout: Duration = .seconds(30),
-            maxResponseBytes: Int = 16 << 20, retries: Int = 2, retryDelay: Duration = .milliseconds(500), retryJitter: Double = 0.2,
+            maxResponseBytes: Int = 16 << 20, retries: Int = 1, retryDelay: Duration = .milliseconds(500), retryJitter: Double = 0.2,
             plainHTTP: PlainHTTPPolicy = .loopbackOnly, reauthCommand: String? = nil, headers: HTTPHeaders = [:]
         ) {
             self.retryJitter = retryJitter
@@ -210,7 +213,8 @@ public struct UpstreamClient: Sendable {
                 }
                 UpstreamHealth.failed(healthKey, now: clock.now)
                 throw unreachable(
-                    "answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)", status: response.status)
+                    "answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)\(attempt > 0 ? Self.attempts(attempt + 1) : "")",
+                    status: response.status)
             case .success(let response) where Self.redirectStatuses.contains(response.status) && response.headers.first(name: "Location") != nil:
                 UpstreamHealth.answered(healthKey)
                 redirects += 1
@@ -222,19 +226,22 @@ public struct UpstreamClient: Sendable {
             case .success(let response):
                 UpstreamHealth.answered(healthKey)
                 return response
-            case .failure(let error)
-            where idempotent && attempt < retries
-                && (error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout):
+            case .failure(let error) where idempotent && attempt < retries && error.code == RPCErrorCode.upstreamUnreachable:
                 attempt += 1
                 try await clock.sleep(retryBackoff, afterFailures: attempt)
             case .failure(let error):
-                if error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout {
-                    UpstreamHealth.failed(healthKey, now: clock.now)
-                }
-                throw error
+                guard error.code == RPCErrorCode.upstreamUnreachable || error.code == RPCErrorCode.timeout else { throw error }
+                UpstreamHealth.failed(healthKey, now: clock.now)
+                // The message says how often it was tried where that is news: after retries, or
+                // after a timeout (which is never repeated).
+                guard attempt > 0 || error.code == RPCErrorCode.timeout else { throw error }
+                throw RPCError(code: error.code, message: error.message + Self.attempts(attempt + 1), data: error.data)
             }
         }
     }
+
+    /// " (1 attempt)", " (2 attempts)": how often a failed request was sent.
+    static func attempts(_ count: Int) -> String { " (\(count) attempt\(count == 1 ? "" : "s"))" }
 
     var retryBackoff: Backoff {
         Backoff(base: configuration.retryDelay.timeInterval, maximum: configuration.retryDelay.timeInterval * 8, jitter: configuration.retryJitter)

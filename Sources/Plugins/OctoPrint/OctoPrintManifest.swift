@@ -218,4 +218,7 @@ struct OctoPrintConfig: PluginOptions {
         "bed_cooled_below", .number(min: 0, max: 150), default: 40, help: "bed.cooled notice below this temperature after a print, °C")
     let offlineAfter = ConfigKey<Int64>(
         "offline_after_s", .integer(min: 10, max: 86_400), default: 300, help: "printer.offline notice after this long unreachable")
+    let downloadMaxMB = ConfigKey<Int64>(
+        "download_max_mb", .integer(min: 1, max: 65_536), default: 2048,
+        help: "largest file octoprint.files.download and the other downloads save, MB (a timelapse is the largest)")
 }

@@ -9,7 +9,8 @@ enum StagParams {
     static let university = Param<String>("university", help: "a known university's id (stag.universities), e.g. zcu")
     static let baseURL = Param<String>("base_url", help: "an instance not on the list, https://host")
     static let timeoutS = Param<Int64>("timeout_s", .integer(min: 1, max: 900), help: "how long to wait (default 600)")
-    static let callbackURL = Param<String>("callback_url", help: "the address the login page sent the browser to")
+    /// A secret: the address carries the login's ticket (never from argv).
+    static let callbackURL = Param<String>("callback_url", .secret, help: "the address the login page sent the browser to (read from stdin)")
     static let ticket = Param<String>("ticket", .secret, help: "a STAG ticket")
     static let username = Param<String>.required("username", help: "STAG user name")
     static let password = Param<String>.required("password", .secret, help: "STAG password (used once)")

@@ -126,14 +126,38 @@ extension OctoPrintService {
             try c.check(OctoPrintClient.Response(status: Int(response.status.code), headers: response.headers, body: body), conflict: .other)
             throw OctoPrintError.refused(Int(response.status.code), "unexpected answer")
         }
+        let limit = context.config[OctoPrintConfig.downloadMaxMB] << 20
+        let announced = response.headers.first(name: "Content-Length").flatMap { Int64($0) }
+        try Self.checkRoom(for: announced ?? 0, limit: limit, folder: (out as NSString).deletingLastPathComponent)
+        // Counted as it arrives too: a server that says nothing of the size, or says too little,
+        // is cut off at the limit, and the partial file is never placed.
         let bytes = try await FileOutput.withFile(at: out, param: OctoPrintParams.out.name, overwrite: overwrite) { writer in
             var bytes: Int64 = 0
             for try await chunk in response.body {
-                _ = try await writer.write(contentsOf: chunk.readableBytesView)
                 bytes += Int64(chunk.readableBytes)
+                if bytes > limit { throw Self.tooLarge(limit) }
+                _ = try await writer.write(contentsOf: chunk.readableBytesView)
             }
             return bytes
         }
         return FileSaved(path: out, bytes: bytes)
+    }
+
+    /// A download is refused before it starts when it is over the limit, or when it would leave
+    /// less than 5 % of the disk free (a full disk stops the database and every other program).
+    static func checkRoom(for size: Int64, limit: Int64, folder: String) throws(RPCError) {
+        if size > limit { throw tooLarge(limit) }
+        var disk = statvfs()
+        guard statvfs(folder.isEmpty ? "/" : folder, &disk) == 0 else { return }
+        let total = Int64(disk.f_blocks) * Int64(disk.f_frsize)
+        let free = Int64(disk.f_bavail) * Int64(disk.f_frsize)
+        if free - size < total / 20 {
+            throw RPCError.invalidParam(
+                "out", "the download (\(size) bytes) would leave less than 5 % of the disk free (\(free) bytes are free of \(total))")
+        }
+    }
+
+    static func tooLarge(_ limit: Int64) -> RPCError {
+        RPCError.invalidParam("out", "the file is larger than \(limit >> 20) MB (plugins.octoprint.download_max_mb)")
     }
 }

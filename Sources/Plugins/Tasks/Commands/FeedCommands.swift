@@ -42,17 +42,19 @@ extension TasksService {
             try db.execute(sql: "INSERT INTO tasks_feeds(name, display_url) VALUES (?, ?)", arguments: [name, FeedFetcher.displayURL(url)])
         }
         let count = try await store(feed: name, outcome, items: items)
-        return FeedAdded(name: name, url: FeedFetcher.displayURL(url), items: count ?? 0)
+        return FeedAdded(
+            name: name, url: FeedFetcher.displayURL(url), items: count ?? 0, skipped: items?.skipped ?? FeedSkipped(skipped: 0, reasons: []))
     }
 
-    /// The feed's items from a changed answer (nil when unchanged), ids namespaced by the feed.
-    private func parse(feed name: String, _ outcome: FeedFetcher.Outcome) async throws -> [TaskItem]? {
+    /// The feed's items from a changed answer (nil when unchanged), ids namespaced by the feed,
+    /// and what was left out.
+    private func parse(feed name: String, _ outcome: FeedFetcher.Outcome) async throws -> (items: [TaskItem], skipped: FeedSkipped)? {
         guard case .changed(let text, _, _) = outcome else { return nil }
         let zone = defaultZone
         let now = self.now
         let reader = try await runBlocking { ICSReader(text: text, defaultZone: zone, now: now, source: "feed:\(name)") }
         if reader.notCalendar { throw TasksError.feedUnreadable(name, "the answer is not an iCalendar file") }
-        return reader.items.map { item -> TaskItem in
+        let items = reader.items.map { item -> TaskItem in
             var t = item
             t.id = "feed:\(name):\(item.id)"
             t.parent = nil
@@ -60,13 +62,16 @@ extension TasksService {
             t.reminders = []
             return t
         }
+        return (items, FeedSkipped(reader.problems))
     }
 
     /// Replaces the feed's items, in one transaction. nil when unchanged.
     @discardableResult
-    private func store(feed name: String, _ outcome: FeedFetcher.Outcome, items: [TaskItem]?) async throws -> Int? {
+    private func store(feed name: String, _ outcome: FeedFetcher.Outcome, items read: (items: [TaskItem], skipped: FeedSkipped)?) async throws
+        -> Int?
+    {
         let now = self.now
-        guard case .changed(_, let etag, let lastModified) = outcome, let items else {
+        guard case .changed(_, let etag, let lastModified) = outcome, let (items, skipped) = read else {
             try await database.write { db in
                 try db.execute(
                     sql: "UPDATE tasks_feeds SET fetched_at = ?, problem = NULL WHERE name = ?", arguments: [now.timeIntervalSince1970, name])
@@ -77,8 +82,11 @@ extension TasksService {
             try db.execute(sql: "DELETE FROM tasks_items WHERE source = ?", arguments: ["feed:\(name)"])
             for t in items { try t.save(db) }
             try db.execute(
-                sql: "UPDATE tasks_feeds SET etag = ?, last_modified = ?, fetched_at = ?, problem = NULL WHERE name = ?",
-                arguments: [etag, lastModified, now.timeIntervalSince1970, name])
+                sql: """
+                    UPDATE tasks_feeds SET etag = ?, last_modified = ?, fetched_at = ?, problem = NULL, skipped = ?, skipped_reasons = ?
+                    WHERE name = ?
+                    """,
+                arguments: [etag, lastModified, now.timeIntervalSince1970, skipped.skipped, skipped.storedReasons, name])
         }
         return items.count
     }
@@ -93,7 +101,8 @@ extension TasksService {
             ).map { row in
                 FeedRow(
                     name: row["name"], url: row["display_url"], items: row["items"],
-                    fetchedAt: (row["fetched_at"] as Double?).map { ISO8601.string(Date(timeIntervalSince1970: $0)) }, problem: row["problem"])
+                    fetchedAt: (row["fetched_at"] as Double?).map { ISO8601.string(Date(timeIntervalSince1970: $0)) }, problem: row["problem"],
+                    skipped: FeedSkipped(count: row["skipped"], stored: row["skipped_reasons"]))
             }
         }
         return FeedList(feeds: rows)

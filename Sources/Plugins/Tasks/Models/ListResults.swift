@@ -24,6 +24,7 @@ struct FeedRow: Encodable, Sendable {
     let items: Int
     let fetchedAt: String?
     let problem: String?
+    let skipped: FeedSkipped
 
     enum CodingKeys: String, CodingKey {
         case name, url, items, problem
@@ -37,7 +38,41 @@ struct FeedRow: Encodable, Sendable {
         try o.encode(items, forKey: .items)
         try o.encode(fetchedAt, forKey: .fetchedAt)
         try o.encode(problem, forKey: .problem)
+        try skipped.encode(to: encoder)
     }
+}
+
+/// What a feed's read left out: how many events and to-dos, and the first reasons.
+struct FeedSkipped: Encodable, Sendable {
+    static let reasonsKept = 5
+
+    let skipped: Int
+    let reasons: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case skipped
+        case reasons = "skipped_reasons"
+    }
+
+    init(skipped: Int, reasons: [String]) {
+        self.skipped = skipped
+        self.reasons = reasons
+    }
+
+    /// From the reader's problems: the reasons in the order met, each once.
+    init(_ problems: [ICSReader.Problem]) {
+        var reasons: [String] = []
+        for problem in problems where !reasons.contains(problem.reason) && reasons.count < Self.reasonsKept { reasons.append(problem.reason) }
+        self.init(skipped: problems.count, reasons: reasons)
+    }
+
+    /// As stored with the feed (`skipped_reasons` holds a JSON list).
+    init(count: Int, stored: String) {
+        let list = (try? JSONValue.decode(stored))?.arrayValue?.compactMap(\.stringValue) ?? []
+        self.init(skipped: count, reasons: list)
+    }
+
+    var storedReasons: String { JSONValue.array(reasons.map(JSONValue.string)).encodedString() }
 }
 
 struct FeedList: Encodable, CallResult {
@@ -191,6 +226,17 @@ struct FeedAdded: Encodable, CallResult {
     let name: String
     let url: String
     let items: Int
+    let skipped: FeedSkipped
+
+    enum CodingKeys: String, CodingKey { case name, url, items }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(name, forKey: .name)
+        try o.encode(url, forKey: .url)
+        try o.encode(items, forKey: .items)
+        try skipped.encode(to: encoder)
+    }
 }
 
 /// `tasks.caldav.list`: each account as the kit shows it, with how many items it syncs.

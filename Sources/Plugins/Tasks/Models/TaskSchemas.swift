@@ -63,12 +63,17 @@ enum TaskSchemas {
         "todos": .integer, "events": .integer,
     ])
 
-    static let feed = JSONSchema.object(["name": .string, "url": JSONSchema.string.described("its query hidden"), "items": .integer])
+    static let skippedEvents = JSONSchema.integer.described("events and to-dos of the feed left out at its last read")
+    static let skippedReasons = JSONSchema.array(JSONSchema.string).described("why, the first few (without the events' text)")
+    static let feed = JSONSchema.object([
+        "name": .string, "url": JSONSchema.string.described("its query hidden"), "items": .integer, "skipped": skippedEvents,
+        "skipped_reasons": skippedReasons,
+    ])
     static let feeds = JSONSchema.object([
         "feeds": .array(
             .object([
                 "name": .string, "url": .string, "items": .integer, "fetched_at": JSONSchema.dateTime.nullable,
-                "problem": JSONSchema.string.nullable,
+                "problem": JSONSchema.string.nullable, "skipped": skippedEvents, "skipped_reasons": skippedReasons,
             ]))
     ])
     static let refreshed = JSONSchema.object([

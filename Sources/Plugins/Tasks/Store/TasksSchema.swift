@@ -100,5 +100,14 @@ enum TasksSchema {
                 try update.execute(arguments: [placed.sortAt, placed.dueAt, placed.overdueAt, item.id])
             }
         }
+        // What a feed's last read left out, and why (the first reasons): a feed whose every event
+        // was refused must say so, not show zero items and no problem.
+        migrations.register("v3-feed-skipped") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE tasks_feeds ADD COLUMN skipped INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE tasks_feeds ADD COLUMN skipped_reasons TEXT NOT NULL DEFAULT '[]';
+                    """)
+        }
     }
 }
