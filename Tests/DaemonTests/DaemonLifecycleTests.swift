@@ -224,6 +224,22 @@ import Testing
         let daemon = try await DaemonProcess.started(config: "[socket]\nallow_uids = [0]\nmode = \"0666\"\n", runAs: 65534)
         let connection = try await daemon.connect()
         #expect(try await connection.call("ping") == "pong")
+        // An allowed peer is not the owner: a file it names would be opened with the daemon's
+        // rights, so its calls take no paths (an output, an import, an attachment).
+        for (method, params, param): (String, JSONValue, String) in [
+            ("logbook.export", ["path": "/tmp/peer-export.csv", "format": "csv"], "path"),
+            ("tasks.import.ics", ["path": "/etc/hostname"], "path"),
+            ("notifications.send", ["title": "x", "body": "y", "attachments": ["/etc/hostname"]], "attachments"),
+        ] {
+            guard case .failure(let error) = try await connection.callResult(method, params: params) else {
+                Issue.record("\(method) took a path from an allowed peer")
+                continue
+            }
+            #expect(error.code == -32602)
+            #expect(error.data?["param"] == .string(param))
+            #expect(error.message.contains("an allowed peer's calls take no paths"), "\(error.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/peer-export.csv"))
         await daemon.signal(SIGTERM)
         #expect(try await daemon.exitStatus() == 0)
     }

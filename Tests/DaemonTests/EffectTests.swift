@@ -82,6 +82,10 @@ import Testing
                 ])
         #expect(printerWrites.allSatisfy { ($0["x-effect-rule"]?.stringValue?.count ?? 0) > 20 })
 
+        // A new OctoPrint user's password is a secret parameter, never argv.
+        let addUser = byName["octoprint.access.users.add"]?["params"]?.arrayValue ?? []
+        #expect(addUser.contains { $0["name"] == "password" && $0["schema"]?["writeOnly"] == true })
+
         // What only a person may call, declared by each method: never offered over MCP.
         let personOnly = Set(methods.filter { $0["x-person-only"] != nil }.compactMap { $0["name"]?.stringValue })
         let expected: Set<String> = [

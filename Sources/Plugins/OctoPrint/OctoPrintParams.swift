@@ -76,6 +76,7 @@ enum OctoPrintParams {
     static func itemKey(_ key: String, _ what: String) -> RequiredParam<String> { Param.required(key, help: "\(what) \(key)") }
     static func data(_ what: String) -> RequiredParam<JSONValue> { Param.required("data", .object, help: what) }
     static let userName = Param<String>.required("name", help: "user name")
+    static let newUserPassword = Param<String>.required("password", .secret, help: "the new user's password (never from argv)")
     static let password = Param<String>.required("password", .secret, help: "the new password (never from argv)")
     static let currentPassword = Param<String>(
         "current_password", .secret, help: "your current password (OctoPrint asks for it when you change your own)")

@@ -288,7 +288,24 @@ enum RESTCatalog {
             ]
         }
         var list = crud("profiles", "/api/printerprofiles", "printer profile", key: "id", wrap: "profile", update: .PATCH)
-        list += crud("access.users", "/api/access/users", "user", key: "name", wrap: nil, update: .PUT)
+        list += crud("access.users", "/api/access/users", "user", key: "name", wrap: nil, update: .PUT).map { command in
+            guard command.name == "access.users.add" else { return command }
+            // The new user's password is a secret parameter (never from argv), put into the body
+            // here; one inside `data` would have come through argv, so it is refused.
+            var withPassword = command
+            withPassword.params.append(P.newUserPassword)
+            withPassword.body = { p, _ throws(RPCError) in
+                var user = (try? p[P.data("")])?.objectValue ?? [:]
+                guard user["password"] == nil else {
+                    throw RPCError.invalidParam("data", "holds a password: give it as the password parameter, which is read from stdin")
+                }
+                let password = try p[P.newUserPassword]
+                guard password.count >= 4 else { throw RPCError.invalidParam(P.newUserPassword.name, "is too short") }
+                user["password"] = .string(password)
+                return .object(user)
+            }
+            return withPassword
+        }
         list += crud("access.groups", "/api/access/groups", "group", key: "key", wrap: nil, update: .PUT)
         list += [
             RESTCommand(
