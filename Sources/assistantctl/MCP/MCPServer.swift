@@ -77,9 +77,14 @@ enum MCPServer {
         // re-encodes every result through its `Value` with Foundation's coders: 250 ms for the
         // 220 tools, each time).
         let transport = LineTransport()
+        let first = policy.catalog
+        await transport.answer("tools/list", with: try JSONEncoder().encode(ListTools.Result(tools: first.tools.map(tool))))
         try await server.start(transport: transport) { _, capabilities in
             let catalog = policy.clientSupports(elicitation: capabilities.elicitation != nil, roots: capabilities.roots != nil)
-            await transport.answer("tools/list", with: try JSONEncoder().encode(ListTools.Result(tools: catalog.tools.map(tool))))
+            // Encoded again only when the client's answer changed the list (it can ask its person).
+            if catalog.tools != first.tools {
+                await transport.answer("tools/list", with: try JSONEncoder().encode(ListTools.Result(tools: catalog.tools.map(tool))))
+            }
         }
         // Notices reach the client as log messages, and as updates of the resources it watches,
         // for as long as the session lasts (the child task ends with it).

@@ -43,7 +43,11 @@ final class SessionPolicy: Sendable {
     @discardableResult
     func clientSupports(elicitation: Bool, roots: Bool) -> ToolCatalog {
         let confirms = settings.confirmDestructive && elicitation
-        let catalog = ToolCatalog(discover: discover, offerDestructive: settings.allowDestructive || confirms, tools: settings.tools)
+        // The catalog made at the start lists the same tools unless asking adds the destructive
+        // ones: made again only then (it is most of a session's start).
+        let catalog =
+            confirms && !settings.allowDestructive
+            ? ToolCatalog(discover: discover, offerDestructive: true, tools: settings.tools) : self.catalog
         state.withLock {
             $0.catalog = catalog
             $0.confirms = confirms
