@@ -83,19 +83,21 @@ public struct StudyPlugin: AssistantPlugin {
 
     public var commands: [PluginCommand<Service>] {
         [
-            PluginCommand("deadlines", "last chances", params: [Self.exams], result: .any("the ids noticed")) { service, p, _ in
+            PluginCommand("deadlines", "last chances", params: [Self.exams], result: .any("the ids noticed"), effect: .write) { service, p, _ in
                 let context = service.context
                 let noticed = try await alerts(context).postDeadlines(account: "main", (p[Self.exams] ?? []).map(Exam.init))
                 return .array(noticed.map { .string($0.examID) })
             },
-            PluginCommand("tomorrow", "the evening", params: [Self.exams, Self.day], result: .any("the ids noticed")) { service, p, _ in
+            PluginCommand("tomorrow", "the evening", params: [Self.exams, Self.day], result: .any("the ids noticed"), effect: .write) {
+                service, p, _ in
                 let context = service.context
                 guard let day = p[Self.day].flatMap(DateOnly.init) else { throw RPCError.invalidParam("day", "is not a date") }
                 let noticed = try await alerts(context).postTomorrow(account: "main", (p[Self.exams] ?? []).map(Exam.init), day: day)
                 return .array(noticed.map { .string($0.examID) })
             },
             PluginCommand(
-                "seat", "a watched exam read again", params: [Self.exam, Self.wasFull, Self.register], result: .any("freed and registered")
+                "seat", "a watched exam read again", params: [Self.exam, Self.wasFull, Self.register], result: .any("freed and registered"),
+                effect: .write
             ) { service, p, _ in
                 let context = service.context
                 let how = p[Self.register] ?? "no"
@@ -109,17 +111,18 @@ public struct StudyPlugin: AssistantPlugin {
                     account: "main", Exam(p[Self.exam] ?? .null), wasFull: p[Self.wasFull] ?? false, freed: 2, register: register)
                 return ["freed": .int(seat.freed), "registered": .bool(seat.registered)]
             },
-            PluginCommand("signup", "sign-ups closing", params: [Self.exams], result: .any("the ids noticed")) { service, p, _ in
+            PluginCommand("signup", "sign-ups closing", params: [Self.exams], result: .any("the ids noticed"), effect: .write) { service, p, _ in
                 let noticed = try await alerts(service.context).postSignupClosing(
                     account: "main", (p[Self.exams] ?? []).map(Exam.init), within: service.context.config[StudyOptions.signupWarningH])
                 return .array(noticed.map { .string($0.examID) })
             },
-            PluginCommand("classes", "the classes read", params: [Self.classes, Self.account], result: .any("the keys armed")) { service, p, _ in
+            PluginCommand("classes", "the classes read", params: [Self.classes, Self.account], result: .any("the keys armed"), effect: .write) {
+                service, p, _ in
                 let account = p[Self.account] ?? "main"
                 try await service.reminders.arm(account: account, try (p[Self.classes] ?? []).map { try StudyClass(json: $0) })
                 return .array(await service.reminders.armedKeys(account: account).map(JSONValue.string))
             },
-            PluginCommand("armed", "the reminders armed", params: [Self.account], result: .any("the keys armed")) { service, p, _ in
+            PluginCommand("armed", "the reminders armed", params: [Self.account], result: .any("the keys armed"), effect: .write) { service, p, _ in
                 .array(await service.reminders.armedKeys(account: p[Self.account] ?? "main").map(JSONValue.string))
             },
         ]

@@ -35,7 +35,7 @@ public final class EchoPlugin: AssistantPlugin {
                 params: [
                     ParamSpec("text", .string, required: true, help: "what to say"),
                     ParamSpec("times", .integer(min: 1, max: 5), default: 1, help: "how often"),
-                ], result: .any("the text"), example: "assistantctl echo.say text=hi"
+                ], result: .any("the text"), example: "assistantctl echo.say text=hi", effect: .write
             ) { plugin, params, _ in
                 let text = try params.requiredString("text")
                 let times = Int(try params.requiredInt("times"))
@@ -47,7 +47,7 @@ public final class EchoPlugin: AssistantPlugin {
             },
             PluginCommand(
                 "login", "Pretend to log in upstream and relay its settings",
-                params: [ParamSpec("token", .secret, required: true, help: "an upstream token")], result: .any("upstream settings")
+                params: [ParamSpec("token", .secret, required: true, help: "an upstream token")], result: .any("upstream settings"), effect: .write
             ) { _, params, _ in
                 let token = try params.requiredString("token")
                 return [
@@ -58,26 +58,26 @@ public final class EchoPlugin: AssistantPlugin {
             PluginCommand(
                 "slow", "Report progress, then answer",
                 params: [ParamSpec("steps", .integer(min: 0, max: 100), default: 3, help: "progress steps")], result: .any("done"),
-                timeout: .seconds(5)
+                timeout: .seconds(5), effect: .write
             ) { _, params, call in
                 let steps = try params.requiredInt("steps")
                 for step in 0..<steps { call.progress("step \(step + 1)", done: step + 1, total: steps) }
                 return "done"
             },
-            PluginCommand("crash", "Throw an unexpected error", result: .any("never")) { _, _, _ in
+            PluginCommand("crash", "Throw an unexpected error", result: .any("never"), effect: .write) { _, _, _ in
                 struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
                 throw Boom()
             },
-            PluginCommand("reauth", "Upstream refuses the credentials", result: .any("never")) { _, _, _ in
+            PluginCommand("reauth", "Upstream refuses the credentials", result: .any("never"), effect: .write) { _, _, _ in
                 throw PluginError.needsReauth("the upstream refused the token")
             },
-            PluginCommand("hang", "Never answer", result: .any("never"), timeout: .milliseconds(200)) { _, _, _ in
+            PluginCommand("hang", "Never answer", result: .any("never"), timeout: .milliseconds(200), effect: .write) { _, _, _ in
                 try await Task.sleep(for: .seconds(3600))
                 return .null
             },
             PluginCommand(
                 "hold", "Hold the call (an hour by default), telling the test when it starts and how it ends",
-                params: [ParamSpec("ms", .integer(min: 0, max: 3_600_000), help: "how long")], result: .any("held")
+                params: [ParamSpec("ms", .integer(min: 0, max: 3_600_000), help: "how long")], result: .any("held"), effect: .write
             ) { [holdContinuation] _, params, _ in
                 holdContinuation.yield("started")
                 do {
@@ -89,28 +89,31 @@ public final class EchoPlugin: AssistantPlugin {
                 holdContinuation.yield("finished")
                 return "held"
             },
-            PluginCommand("path", "Echo a path", params: [ParamSpec("file", .path, required: true, help: "a file")], result: .any("the path")) {
+            PluginCommand(
+                "path", "Echo a path", params: [ParamSpec("file", .path, required: true, help: "a file")], result: .any("the path"), effect: .write
+            ) {
                 _, params, _ in .string(try params.requiredString("file"))
             },
-            PluginCommand("vault", "Read the plugin's vault entry 'token'", result: .any("the value or null")) { plugin, _, _ in
+            PluginCommand("vault", "Read the plugin's vault entry 'token'", result: .any("the value or null"), effect: .write) { plugin, _, _ in
                 try await plugin.vault.get("token").map(JSONValue.string) ?? .null
             },
-            PluginCommand("offline", "The upstream cannot be reached", result: .any("never")) { _, _, _ in
+            PluginCommand("offline", "The upstream cannot be reached", result: .any("never"), effect: .write) { _, _, _ in
                 throw PluginError.notReady("printer.local:80 refused the connection")
             },
             PluginCommand(
                 "wait", "Answer after a while",
-                params: [ParamSpec("ms", .integer(min: 0, max: 60_000), required: true, help: "milliseconds")], result: .any("waited")
+                params: [ParamSpec("ms", .integer(min: 0, max: 60_000), required: true, help: "milliseconds")], result: .any("waited"), effect: .write
             ) { _, params, _ in
                 try await Task.sleep(for: .milliseconds(try params.requiredInt("ms")))
                 return "waited"
             },
-            PluginCommand("greeting", "The configured greeting (a typed config key)", result: .any("the greeting")) { plugin, _, _ in
+            PluginCommand("greeting", "The configured greeting (a typed config key)", result: .any("the greeting"), effect: .write) { plugin, _, _ in
                 .string(plugin.config[Options.greeting])
             },
             PluginCommand(
                 "measure", "A typed Encodable result", params: [ParamSpec("text", .string, required: true, help: "text")],
                 result: .any("{text, length}"),
+                effect: .write,
                 typed: { (_: PluginContext, params: Params, _: CallContext) async throws -> Measured in
                     let text = try params.requiredString("text")
                     return Measured(text: text, length: text.count)
@@ -157,7 +160,7 @@ public final class FlakyPlugin: AssistantPlugin {
     public init(failures: Int) { remaining = NIOLockedValueBox(failures) }
 
     public var info: PluginInfo { PluginInfo(id: "flaky", version: "1.0", summary: "Flaky") }
-    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: .any("pong")) { _, _, _ in "pong" }] }
+    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: .any("pong"), effect: .write) { _, _, _ in "pong" }] }
 
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> {
         attempts.withLockedValue { $0 += 1 }
@@ -174,7 +177,7 @@ public final class FlakyPlugin: AssistantPlugin {
 public final class BrokenPlugin: AssistantPlugin {
     public init() {}
     public var info: PluginInfo { PluginInfo(id: "broken", version: "1.0", summary: "Broken") }
-    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: .any("pong")) { _, _, _ in "pong" }] }
+    public var commands: [PluginCommand<Void>] { [PluginCommand("ping", "ping", result: .any("pong"), effect: .write) { _, _, _ in "pong" }] }
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> {
         struct SetupExploded: Error, CustomStringConvertible { var description: String { "setup exploded" } }
         throw SetupExploded()
@@ -187,7 +190,7 @@ public final class GatedPlugin: AssistantPlugin {
     public init() {}
     public var info: PluginInfo { PluginInfo(id: "gated", version: "1.0", summary: "Gated") }
     public var commands: [PluginCommand<String>] {
-        [PluginCommand("ping", "ping", result: .any("the service's word")) { service, _, _ in .string(service) }]
+        [PluginCommand("ping", "ping", result: .any("the service's word"), effect: .write) { service, _, _ in .string(service) }]
     }
     public func setup(_ context: PluginContext) async throws -> PluginSetup<String> {
         await gate.wait()
@@ -230,7 +233,7 @@ public struct MisnamedPlugin: AssistantPlugin {
     }
     public var info: PluginInfo { PluginInfo(id: id, version: "1", summary: "x", errors: errors) }
     public var commands: [PluginCommand<Void>] {
-        commandNames.map { PluginCommand($0, "x", result: .any("x")) { _, _, _ in .null } }
+        commandNames.map { PluginCommand($0, "x", result: .any("x"), effect: .write) { _, _, _ in .null } }
     }
     public func setup(_ context: PluginContext) async throws -> PluginSetup<Void> { .ready(()) }
 }
@@ -242,7 +245,10 @@ public struct NamedEchoPlugin: AssistantPlugin {
     public var info: PluginInfo { PluginInfo(id: "named", version: "1", summary: "named") }
     public var commands: [PluginCommand<Void>] {
         names.map { name in
-            PluginCommand(name, "answers its name", params: [ParamSpec("n", .integer(), required: true, help: "a number")], result: .any("name:n")) {
+            PluginCommand(
+                name, "answers its name", params: [ParamSpec("n", .integer(), required: true, help: "a number")], result: .any("name:n"),
+                effect: .write
+            ) {
                 _, params, _ in .string("\(name):\(try params.requiredInt("n"))")
             }
         }
@@ -265,7 +271,7 @@ public struct AccountsPlugin: AssistantPlugin {
                 params: [
                     ParamSpec("name", .string, required: true, help: "name"), ParamSpec("url", .string, required: true, help: "url"),
                     ParamSpec("key", .secret, required: true, help: "key"),
-                ], result: .any("the account")
+                ], result: .any("the account"), effect: .write
             ) { accounts, params, _ in
                 let account = try await accounts.save(
                     try params.requiredString("name"), settings: ["url": .string(try params.requiredString("url"))],
@@ -275,20 +281,25 @@ public struct AccountsPlugin: AssistantPlugin {
                 }
                 return account.json
             },
-            PluginCommand("accounts.list", "list", result: .any("accounts")) { accounts, _, _ in
+            PluginCommand("accounts.list", "list", result: .any("accounts"), effect: .write) { accounts, _, _ in
                 ["accounts": .array(try await accounts.list().map(\.json))]
             },
             PluginCommand(
-                "accounts.default", "default", params: [ParamSpec("name", .string, required: true, help: "name")], result: .any("the account")
+                "accounts.default", "default", params: [ParamSpec("name", .string, required: true, help: "name")], result: .any("the account"),
+                effect: .write
             ) {
                 accounts, params, _ in try await accounts.setDefault(try params.requiredString("name")).json
             },
-            PluginCommand("accounts.remove", "remove", params: [ParamSpec("name", .string, required: true, help: "name")], result: .any("ok")) {
+            PluginCommand(
+                "accounts.remove", "remove", params: [ParamSpec("name", .string, required: true, help: "name")], result: .any("ok"), effect: .write
+            ) {
                 accounts, params, _ in
                 try await accounts.remove(try params.requiredString("name"))
                 return ["removed": .string(try params.requiredString("name"))]
             },
-            PluginCommand("use", "use", params: [ParamSpec("account", .string, help: "account")], result: .any("the account and its key")) {
+            PluginCommand(
+                "use", "use", params: [ParamSpec("account", .string, help: "account")], result: .any("the account and its key"), effect: .write
+            ) {
                 accounts, params, _ in
                 let account = try await accounts.usable(params.string("account"))
                 return ["account": .string(account.name), "has_key": .bool(try await accounts.secret(account.name, "key") != nil)]
@@ -299,7 +310,7 @@ public struct AccountsPlugin: AssistantPlugin {
                     ParamSpec("account", .string, required: true, help: "account"),
                     ParamSpec("cancelled", .boolean, default: false, help: "flip from a task already cancelled (a refresh whose sibling failed)"),
                 ],
-                result: .any("ok")
+                result: .any("ok"), effect: .write
             ) {
                 accounts, params, _ in
                 let name = try params.requiredString("account")
@@ -355,12 +366,15 @@ public struct FeedPlugin: AssistantPlugin {
 
     public var commands: [PluginCommand<Service>] {
         [
-            PluginCommand("point", "set the upstream", params: [ParamSpec("url", .string, required: true, help: "url")], result: .any("ok")) {
+            PluginCommand(
+                "point", "set the upstream", params: [ParamSpec("url", .string, required: true, help: "url")], result: .any("ok"), effect: .write
+            ) {
                 feed, params, _ in
                 try await feed.context.accounts.save("main", settings: ["url": .string(try params.requiredString("url"))]).json
             },
             PluginCommand(
                 "read", "a cached read", params: [ParamSpec("path", .string, required: true, help: "path")], result: .any("the answer"),
+                effect: .write,
                 typed: { feed, params, _ in
                     let path = try params.requiredString("path")
                     let client = try await feed.client()
@@ -373,7 +387,7 @@ public struct FeedPlugin: AssistantPlugin {
                 params: [
                     ParamSpec("every_s", .integer(min: 1), default: 120, help: "s"),
                     ParamSpec("jitter_s", .integer(min: 0), default: 0, help: "the job's jitter, s"),
-                ], result: .any("ok")
+                ], result: .any("ok"), effect: .write
             ) {
                 feed, params, _ in
                 let context = feed.context
@@ -390,11 +404,11 @@ public struct FeedPlugin: AssistantPlugin {
                         }))
                 return "armed"
             },
-            PluginCommand("unwatch", "stop polling", result: .any("ok")) { feed, _, _ in
+            PluginCommand("unwatch", "stop polling", result: .any("ok"), effect: .write) { feed, _, _ in
                 await feed.context.refresh.cancel(name: "items", account: "main")
                 return "stopped"
             },
-            PluginCommand("refresh", "poll now", result: .any("the change")) { feed, _, _ in
+            PluginCommand("refresh", "poll now", result: .any("the change"), effect: .write) { feed, _, _ in
                 let change = try await feed.context.refresh.runNow(name: "items", account: "main")
                 return [
                     "baseline": .bool(change.isBaseline), "added": .array(change.added.keys.sorted().map(JSONValue.string)),

@@ -32,19 +32,21 @@ public struct NotesPlugin: AssistantPlugin {
     /// What a note looks like in a result: its schema, published by `rpc.discover` and `help`.
     static let note = JSONSchema.object(["id": .integer, "text": .string, "created": .dateTime])
 
-    // Each command is declared once, with its parameters and its handler. The host adds the
-    // `notes.` prefix, validates the parameters and hands the handler the running service.
+    // Each command is declared once, with its parameters, what it does to the world (`effect`:
+    // read, write or destructive; a declaration without one does not compile) and its handler.
+    // The host adds the `notes.` prefix, validates the parameters and hands the handler the
+    // running service.
     public var commands: [PluginCommand<NotesService>] {
         [
             PluginCommand(
                 "add", "Take a note", params: [Self.text],
-                result: Self.note, example: "assistantctl notes.add text='buy filament'", use: NotesService.add),
+                result: Self.note, example: "assistantctl notes.add text='buy filament'", effect: .write, use: NotesService.add),
             // How a person sees the list at a terminal (assistantctl); scripts get the JSON.
-            PluginCommand("list", "The notes, newest first", result: .object(["notes": .array(Self.note)]), use: NotesService.list)
+            PluginCommand("list", "The notes, newest first", result: .object(["notes": .array(Self.note)]), effect: .read, use: NotesService.list)
                 .view(ResultView(rows: "notes", columns: [.init("id", "ID"), .init("created", "TAKEN", .when), .init("text", "NOTE")])),
             PluginCommand(
                 "delete", "Delete a note", params: [Self.id],
-                result: .object(["deleted": .integer])
+                result: .object(["deleted": .integer]), effect: .destructive
             ) { notes, params, _ in
                 try await notes.delete(id: try params[Self.id])
             },

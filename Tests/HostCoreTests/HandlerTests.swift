@@ -52,7 +52,7 @@ import Testing
         try table.add(
             MethodEntry(
                 pluginID: "host",
-                descriptor: CommandDescriptor(name: "slow", summary: "never ends", result: .null, timeout: .milliseconds(100)),
+                descriptor: CommandDescriptor(name: "slow", summary: "never ends", result: .null, timeout: .milliseconds(100), effect: .read),
                 handler: .host({ _, _ in
                     try await Task.sleep(for: .seconds(3600))
                     return JSONValue.null

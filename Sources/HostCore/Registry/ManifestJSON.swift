@@ -34,7 +34,7 @@ enum ManifestJSON {
             "result_schema": command.result.value,
         ]
         if !command.rules.isEmpty { object["rules"] = .array(command.rules.map { .string($0.summary) }) }
-        if let effect = command.effect { object["effect"] = .string(effect.rawValue) }
+        object["effect"] = .string(command.effect.rawValue)
         if let rule = command.effectRule { object["effect_rule"] = .string(rule) }
         if !command.destructiveWhen.isEmpty { object["destructive_when"] = .array(command.destructiveWhen.map(\.json)) }
         if let reason = command.personOnly { object["person_only"] = .string(reason) }
@@ -118,7 +118,7 @@ enum ManifestJSON {
             ]
             if let example = d.example { method["description"] = .string("Example: \(example)") }
             // OpenRPC's extension field: what calling it does to the world.
-            if let effect = d.effect { method["x-effect"] = .string(effect.rawValue) }
+            method["x-effect"] = .string(d.effect.rawValue)
             if let rule = d.effectRule { method["x-effect-rule"] = .string(rule) }
             if !d.destructiveWhen.isEmpty { method["x-destructive-when"] = .array(d.destructiveWhen.map(\.json)) }
             if let reason = d.personOnly { method["x-person-only"] = .string(reason) }

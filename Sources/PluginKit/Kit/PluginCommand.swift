@@ -4,8 +4,8 @@ import Foundation
 /// declared with its handler). The registry builds the dispatch table from these, so the manifest
 /// and the dispatch cannot disagree.
 ///
-///     PluginCommand("flights.get", "Show one flight", params: [ParamSpec("id", .integer(min: 1), required: true, help: "entry id")],
-///                   result: "the entry", use: LogbookService.flightsGet)
+///     PluginCommand("flights.get", "Show one flight", params: [LogbookParams.id], result: LogbookSchemas.entry,
+///                   effect: .read, use: LogbookService.flightsGet)
 public struct PluginCommand<Service: Sendable>: Sendable {
     public var descriptor: CommandDescriptor
     package let handler: @Sendable (Service, Params, CallContext) async throws -> any CallResult
@@ -13,9 +13,10 @@ public struct PluginCommand<Service: Sendable>: Sendable {
     /// The general form: any closure over the service, the validated parameters and the call.
     public init(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), run: @escaping @Sendable (Service, Params, CallContext) async throws -> JSONValue
+        timeout: Duration = .seconds(120), effect: CommandEffect, run: @escaping @Sendable (Service, Params, CallContext) async throws -> JSONValue
     ) {
-        descriptor = CommandDescriptor(name: name, summary: summary, params: params.map(\.spec), result: result, example: example, timeout: timeout)
+        descriptor = CommandDescriptor(
+            name: name, summary: summary, params: params.map(\.spec), result: result, example: example, timeout: timeout, effect: effect)
         handler = run
     }
 
@@ -23,19 +24,21 @@ public struct PluginCommand<Service: Sendable>: Sendable {
     /// tree: the form for results of thousands of rows.
     public init<Result: CallResult>(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), typed run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
+        timeout: Duration = .seconds(120), effect: CommandEffect, typed run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
     ) {
-        descriptor = CommandDescriptor(name: name, summary: summary, params: params.map(\.spec), result: result, example: example, timeout: timeout)
+        descriptor = CommandDescriptor(
+            name: name, summary: summary, params: params.map(\.spec), result: result, example: example, timeout: timeout, effect: effect)
         handler = { try await run($0, $1, $2) }
     }
 
     /// A service method over the parameters with a typed result: `use: TasksService.agenda`.
     public init<Result: CallResult>(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> Result
+        timeout: Duration = .seconds(120), effect: CommandEffect,
+        use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> Result
     ) {
         self.init(
-            name, summary, params: params, result: result, example: example, timeout: timeout,
+            name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect,
             typed: { service, params, _ in
                 try await method(service)(params)
             })
@@ -44,10 +47,10 @@ public struct PluginCommand<Service: Sendable>: Sendable {
     /// A service method that needs nothing from the call, with a typed result: `use: TasksService.categoriesList`.
     public init<Result: CallResult>(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable () async throws -> Result
+        timeout: Duration = .seconds(120), effect: CommandEffect, use method: @escaping @Sendable (Service) -> @Sendable () async throws -> Result
     ) {
         self.init(
-            name, summary, params: params, result: result, example: example, timeout: timeout,
+            name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect,
             typed: { service, _, _ in
                 try await method(service)()
             })
@@ -56,11 +59,11 @@ public struct PluginCommand<Service: Sendable>: Sendable {
     /// A service method over the parameters and the call, with a typed result.
     public init<Result: CallResult>(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120),
+        timeout: Duration = .seconds(120), effect: CommandEffect,
         use method: @escaping @Sendable (Service) -> @Sendable (Params, CallContext) async throws -> Result
     ) {
         self.init(
-            name, summary, params: params, result: result, example: example, timeout: timeout,
+            name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect,
             typed: { service, params, call in
                 try await method(service)(params, call)
             })
@@ -69,9 +72,9 @@ public struct PluginCommand<Service: Sendable>: Sendable {
     /// A service method that needs nothing from the call: `use: LogbookService.profileGet`.
     public init(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable () async throws -> JSONValue
+        timeout: Duration = .seconds(120), effect: CommandEffect, use method: @escaping @Sendable (Service) -> @Sendable () async throws -> JSONValue
     ) {
-        self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, _, _ in
+        self.init(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect) { service, _, _ in
             try await method(service)()
         }
     }
@@ -79,9 +82,10 @@ public struct PluginCommand<Service: Sendable>: Sendable {
     /// A service method over the parameters: `use: LogbookService.flightsAdd`.
     public init(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> JSONValue
+        timeout: Duration = .seconds(120), effect: CommandEffect,
+        use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> JSONValue
     ) {
-        self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, _ in
+        self.init(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect) { service, params, _ in
             try await method(service)(params)
         }
     }
@@ -89,21 +93,18 @@ public struct PluginCommand<Service: Sendable>: Sendable {
     /// A service method over the parameters and the call (progress, the caller's connection).
     public init(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120),
+        timeout: Duration = .seconds(120), effect: CommandEffect,
         use method: @escaping @Sendable (Service) -> @Sendable (Params, CallContext) async throws -> JSONValue
     ) {
-        self.init(name, summary, params: params, result: result, example: example, timeout: timeout) { service, params, call in
+        self.init(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect) { service, params, call in
             try await method(service)(params, call)
         }
     }
 
-    /// The same command, declared as having `effect` on the world; `reason`, where given, says
-    /// why in words (`help`'s and `rpc.discover`'s effect rule).
-    public func effect(_ effect: CommandEffect, because reason: String? = nil) -> PluginCommand {
-        mapDescriptor {
-            $0.effect = effect
-            $0.effectReason = reason
-        }
+    /// The same command with why its effect is what it is, in words (`help`'s and
+    /// `rpc.discover`'s effect rule); nil says nothing more.
+    public func effectReason(_ reason: String?) -> PluginCommand {
+        mapDescriptor { $0.effectReason = reason }
     }
 
     /// The same command, destructive for a call whose arguments meet any of `conditions`.

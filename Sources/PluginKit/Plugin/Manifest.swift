@@ -102,8 +102,8 @@ public struct CommandDescriptor: Sendable {
     public var timeout: Duration
     /// Rules over several parameters, checked after each one's own (`PluginCommand.checking`).
     public var rules: [ParamRule] = []
-    /// What it does to the world (`PluginCommand.effect`); nil where not declared yet.
-    public var effect: CommandEffect?
+    /// What it does to the world: every declaration says (a command without one does not compile).
+    public var effect: CommandEffect
     /// Arguments that make a call of a read or write command destructive (`PluginCommand.destructive(when:)`).
     public var destructiveWhen: [DestructiveWhen] = []
     /// Why the effect is what it is, where that is not plain (`PluginCommand.effect(_:because:)`).
@@ -120,13 +120,13 @@ public struct CommandDescriptor: Sendable {
 
     /// What a call with these arguments does: the declared effect, or destructive when an
     /// argument says so.
-    public func effect(for arguments: [String: JSONValue]) -> CommandEffect? {
+    public func effect(for arguments: [String: JSONValue]) -> CommandEffect {
         destructiveWhen.contains { $0.matches(arguments) } ? .destructive : effect
     }
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect? = nil, destructiveWhen: [DestructiveWhen] = [], personOnly: String? = nil,
+        timeout: Duration = .seconds(120), effect: CommandEffect, destructiveWhen: [DestructiveWhen] = [], personOnly: String? = nil,
         view: ResultView? = nil
     ) {
         self.effect = effect

@@ -38,134 +38,137 @@ enum KOSManifest {
             Command(
                 "setup", "Stores the OAuth application (checked with a client-credentials token first)",
                 params: [KOSParams.clientID, KOSParams.clientSecret, KOSParams.apiURL, KOSParams.authURL, KOSParams.redirectPort],
-                result: KOSSchemas.setup, use: KOSService.setup
-            ).effect(.write),
+                result: KOSSchemas.setup, effect: .write, use: KOSService.setup
+            ),
             Command(
                 "login", "Starts a login (another account for another username); open the printed address in a browser on this machine",
                 result: KOSSchemas.loginStarted,
-                use: KOSService.login
-            ).effect(.write),
+                effect: .write, use: KOSService.login
+            ),
             Command(
                 "login.wait", "Waits until the browser login has finished",
-                params: [KOSParams.timeoutS], result: KOSSchemas.loginOutcome, timeout: .seconds(905), use: KOSService.loginWait
-            ).effect(.write),
+                params: [KOSParams.timeoutS], result: KOSSchemas.loginOutcome, timeout: .seconds(905), effect: .write, use: KOSService.loginWait
+            ),
             Command(
                 "login.code", "Completes a login with the pasted address the browser was redirected to",
-                params: [KOSParams.callbackURL], result: KOSSchemas.status, use: KOSService.loginCode
-            ).effect(.write),
+                params: [KOSParams.callbackURL], result: KOSSchemas.status, effect: .write, use: KOSService.loginCode
+            ),
             Command(
                 "status", "Shows whether you are logged in, as whom, and the token's expiry; every account with its state",
-                params: [KOSParams.account], result: KOSSchemas.status, use: KOSService.status
-            ).effect(.read),
+                params: [KOSParams.account], result: KOSSchemas.status, effect: .read, use: KOSService.status
+            ),
             Command(
                 "logout", "Forgets an account's login and tokens (the default account's when none is named)", params: [KOSParams.account],
-                result: KOSSchemas.loggedOut, use: KOSService.logout
-            ).effect(.destructive),
+                result: KOSSchemas.loggedOut, effect: .destructive, use: KOSService.logout
+            ),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
-                params: [KOSParams.which], result: KOSSchemas.semester, use: KOSService.semester
-            ).effect(.read),
+                params: [KOSParams.which], result: KOSSchemas.semester, effect: .read, use: KOSService.semester
+            ),
             Command(
                 "timetable", "My timetable slots, by day and start, filtered by week parity",
                 params: [KOSParams.semester, KOSParams.parity, KOSParams.account], result: KOSSchemas.timetable,
-                use: KOSService.timetable
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
+                effect: .read, use: KOSService.timetable
+            )
+            .view(
+                ResultView(
+                    rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
             Command(
                 "timetable.pdf", "The week's classes drawn for the wall: A4 landscape PDF (or PNG), placed by the week's parity",
                 params: [KOSParams.week, KOSParams.picturePath, KOSParams.account], result: KOSSchemas.timetablePicture,
-                use: KOSService.timetablePicture
-            ).effect(.write).writesFiles(),
+                effect: .write, use: KOSService.timetablePicture
+            ).writesFiles(),
             Command(
                 "courses", "My enrolled courses in a semester, with credits",
                 params: [KOSParams.anySemester, KOSParams.account], result: KOSSchemas.courses,
-                use: KOSService.courses
-            ).effect(.read),
+                effect: .read, use: KOSService.courses
+            ),
             Command(
                 "results", "Credits enrolled and obtained per semester and in total (external enrolments count)",
                 params: [KOSParams.account], result: KOSSchemas.results,
-                use: KOSService.results
-            ).effect(.read),
+                effect: .read, use: KOSService.results
+            ),
             Command(
                 "course", "A course's details (public data)",
                 params: [KOSParams.code, KOSParams.courseSemester], result: KOSSchemas.courseDetail,
-                use: KOSService.course
-            ).effect(.read),
+                effect: .read, use: KOSService.course
+            ),
             Command(
                 "studyplan", "My study plan checked: per course group its role, credits and courses required and done, compulsory ones missing",
-                params: [KOSParams.account], result: KOSSchemas.studyPlan, example: "assistantctl kos.studyplan", use: KOSService.studyPlanCheck
-            ).effect(.read),
+                params: [KOSParams.account], result: KOSSchemas.studyPlan, example: "assistantctl kos.studyplan", effect: .read,
+                use: KOSService.studyPlanCheck
+            ),
             Command(
                 "courses.available", "The courses of my study plan not yet completed that are taught in a semester",
                 params: [KOSParams.requiredSemester, KOSParams.account], result: KOSSchemas.available,
-                example: "assistantctl kos.courses.available sem=next", use: KOSService.coursesAvailable
-            ).effect(.read),
+                example: "assistantctl kos.courses.available sem=next", effect: .read, use: KOSService.coursesAvailable
+            ),
             Command(
                 "courses.search", "Courses by words of their name or code, accents optional (public data)",
                 params: [KOSParams.courseQuery, KOSParams.courseSemester, KOSParams.courseLimit], result: KOSSchemas.coursesFound,
-                example: "assistantctl kos.courses.search query='programovani'", use: KOSService.coursesSearch
-            ).effect(.read),
+                example: "assistantctl kos.courses.search query='programovani'", effect: .read, use: KOSService.coursesSearch
+            ),
             Command(
                 "course.parallels", "A course's parallels: type, number, teachers, slots, capacity and occupied seats (public data)",
                 params: [KOSParams.code, KOSParams.semester], result: KOSSchemas.parallels,
-                example: "assistantctl kos.course.parallels code=BI-OPT", use: KOSService.courseParallels
-            ).effect(.read),
+                example: "assistantctl kos.course.parallels code=BI-OPT", effect: .read, use: KOSService.courseParallels
+            ),
             Command(
                 "teacher.timetable", "A teacher's timetable slots (public data)",
                 params: [KOSParams.teacherUsername, KOSParams.semester], result: KOSSchemas.teacherTimetable,
-                example: "assistantctl kos.teacher.timetable username=novakpet", use: KOSService.teacherTimetable
-            ).effect(.read),
+                example: "assistantctl kos.teacher.timetable username=novakpet", effect: .read, use: KOSService.teacherTimetable
+            ),
             Command(
                 "room", "A room: name, locality, type and capacities (public data)", params: [KOSParams.roomCode],
-                result: KOSSchemas.room, example: "assistantctl kos.room code=TH:A-1442", use: KOSService.room
-            ).effect(.read),
+                result: KOSSchemas.room, example: "assistantctl kos.room code=TH:A-1442", effect: .read, use: KOSService.room
+            ),
             Command(
                 "exams", "Exams: of a course, mine only, or of all my enrolled courses",
                 params: [KOSParams.course, KOSParams.mine, KOSParams.examSemester, KOSParams.account],
                 result: KOSSchemas.exams,
-                use: KOSService.exams
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "exams",
-                        columns: [
-                            .init("start", "WHEN", .when), .init("course", "COURSE"), .init("kind", "KIND", optional: true),
-                            .init("room", "ROOM", optional: true), .init("occupied", "SEATS", until: "capacity"),
-                            .init("registered", "MINE", optional: true), .init("id", "ID", optional: true),
-                        ])),
+                effect: .read, use: KOSService.exams
+            )
+            .view(
+                ResultView(
+                    rows: "exams",
+                    columns: [
+                        .init("start", "WHEN", .when), .init("course", "COURSE"), .init("kind", "KIND", optional: true),
+                        .init("room", "ROOM", optional: true), .init("occupied", "SEATS", until: "capacity"),
+                        .init("registered", "MINE", optional: true), .init("id", "ID", optional: true),
+                    ])),
             Command(
                 "events", "The course events (tests and similar) of my enrolled courses", params: [KOSParams.semester, KOSParams.account],
-                result: KOSSchemas.events, use: KOSService.events
-            ).effect(.read),
+                result: KOSSchemas.events, effect: .read, use: KOSService.events
+            ),
             Command(
                 "people.search", "Finds people and teachers by name or username (accents optional), or lists a division's teachers",
                 params: [KOSParams.query, KOSParams.division, KOSParams.limit], result: KOSSchemas.people,
-                example: "assistantctl kos.people.search q=dvorak", use: KOSService.peopleSearch
-            ).effect(.read),
+                example: "assistantctl kos.people.search q=dvorak", effect: .read, use: KOSService.peopleSearch
+            ),
             Command(
                 "office", "The study office's hours (from the config: KOSapi does not serve them)",
-                result: KOSSchemas.office, use: KOSService.office
-            ).effect(.read),
+                result: KOSSchemas.office, effect: .read, use: KOSService.office
+            ),
             Command(
                 "export.ics", "Writes the semester's classes, week by week, and my registered exams to an .ics file",
-                params: [KOSParams.path, KOSParams.semester, KOSParams.account], result: KOSSchemas.exported, use: KOSService.exportICS
-            ).effect(.write).writesFiles(),
+                params: [KOSParams.path, KOSParams.semester, KOSParams.account], result: KOSSchemas.exported, effect: .write,
+                use: KOSService.exportICS
+            ).writesFiles(),
             Command(
                 "exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [KOSParams.examID],
-                result: KOSSchemas.watch, use: KOSService.watch
-            ).effect(.write),
+                result: KOSSchemas.watch, effect: .write, use: KOSService.watch
+            ),
             Command(
                 "exams.watches", "Lists the watched exams", result: KOSSchemas.watches,
-                use: KOSService.watches
-            ).effect(.read),
-            Command("exams.unwatch", "Stops watching an exam", params: [KOSParams.examID], result: KOSSchemas.unwatched, use: KOSService.unwatch)
-                .effect(.write),
+                effect: .read, use: KOSService.watches
+            ),
+            Command(
+                "exams.unwatch", "Stops watching an exam", params: [KOSParams.examID], result: KOSSchemas.unwatched, effect: .write,
+                use: KOSService.unwatch),
             Command(
                 "profile", "Your name, username, study programme, study group, grade and status",
-                params: [KOSParams.account], result: KOSSchemas.profile, use: KOSService.profile
-            ).effect(.read),
+                params: [KOSParams.account], result: KOSSchemas.profile, effect: .read, use: KOSService.profile
+            ),
         ]
     }
 }

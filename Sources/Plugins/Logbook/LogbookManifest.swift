@@ -26,17 +26,18 @@ enum LogbookManifest {
     /// A typed result, written straight into the reply (`EntryPage`, `EntryResult`).
     static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), typed method: @escaping @Sendable (LogbookService) -> @Sendable (Params) async throws -> Result
+        timeout: Duration = .seconds(120), effect: CommandEffect,
+        typed method: @escaping @Sendable (LogbookService) -> @Sendable (Params) async throws -> Result
     ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
     }
 
     static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120),
+        timeout: Duration = .seconds(120), effect: CommandEffect,
         use method: @escaping @Sendable (LogbookService) -> @Sendable (Params, CallContext) async throws -> Result
     ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
     }
 
     /// The totals a pilot reads first, under a heading, from one member of `logbook.totals`.
@@ -54,93 +55,94 @@ enum LogbookManifest {
     static var commands: [Command] {
         typealias P = LogbookParams
         return [
-            c("profile.get", "Show the pilot profile", result: LogbookSchemas.profile, typed: LogbookService.profileGet).effect(.read),
+            c("profile.get", "Show the pilot profile", result: LogbookSchemas.profile, effect: .read, typed: LogbookService.profileGet),
             c(
                 "profile.set", "Change the pilot profile (only the given fields)",
                 [P.name, P.address, P.dateOfBirth, P.licences, P.ratings, P.instrumentRating, P.defaultFunction, P.nightCriterion],
                 result: LogbookSchemas.profile, example: "assistantctl logbook.profile.set name='Jana Nováková' date_of_birth=1990-04-02",
-                typed: LogbookService.profileSet
-            ).effect(.write),
+                effect: .write, typed: LogbookService.profileSet
+            ),
 
             c(
                 "aircraft.add", "Add an aircraft", P.aircraftFields, result: LogbookSchemas.aircraft,
                 example: "assistantctl logbook.aircraft.add registration=OK-SKA make=Cessna model=172 type_designator=C172 class_rating='SEP(land)'",
-                typed: LogbookService.aircraftAdd
-            ).effect(.write),
-            c("aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, typed: LogbookService.aircraftList)
-                .effect(.read),
+                effect: .write, typed: LogbookService.aircraftAdd
+            ),
+            c(
+                "aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, effect: .read,
+                typed: LogbookService.aircraftList),
             c(
                 "aircraft.update", "Change an aircraft (only the given fields)",
                 P.aircraftFields + [P.newRegistration],
                 result: LogbookSchemas.aircraft,
-                typed: LogbookService.aircraftUpdate
-            ).effect(.write),
+                effect: .write, typed: LogbookService.aircraftUpdate
+            ),
             c(
                 "aircraft.delete", "Delete an aircraft that no flight uses",
                 [P.someRegistration], result: LogbookSchemas.aircraftDeleted,
-                typed: LogbookService.aircraftDelete
-            ).effect(.destructive),
+                effect: .destructive, typed: LogbookService.aircraftDelete
+            ),
 
             c(
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
                 P.flight(required: true), result: LogbookSchemas.flight,
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
-                typed: LogbookService.flightsAdd
-            ).effect(.write),
+                effect: .write, typed: LogbookService.flightsAdd
+            ),
             c(
                 "flights.get", "Show one flight or FSTD session", [P.entryID],
-                result: LogbookSchemas.anyEntry, typed: LogbookService.flightsGet
-            ).effect(.read),
+                result: LogbookSchemas.anyEntry, effect: .read, typed: LogbookService.flightsGet
+            ),
             c(
                 "flights.update", "Change a flight (only the given fields; derived times follow changed block times)",
                 [P.flightID] + P.flight(required: false), result: LogbookSchemas.flight,
-                typed: LogbookService.flightsUpdate
-            ).effect(.write),
+                effect: .write, typed: LogbookService.flightsUpdate
+            ),
             c(
                 "flights.delete", "Delete a flight or FSTD session (kept until purged; undo with flights.restore)",
                 [P.entryID], result: LogbookSchemas.deleted,
-                typed: LogbookService.flightsDelete
-            ).effect(.destructive),
+                effect: .destructive, typed: LogbookService.flightsDelete
+            ),
             c(
                 "flights.restore", "Undo the deletion of an entry", [P.entryID],
-                result: LogbookSchemas.anyEntry, typed: LogbookService.flightsRestore
-            ).effect(.write),
+                result: LogbookSchemas.anyEntry, effect: .write, typed: LogbookService.flightsRestore
+            ),
             c(
                 "flights.purge", "Remove deleted entries for good", [P.purgeID],
-                result: LogbookSchemas.purged, typed: LogbookService.flightsPurge
-            ).effect(.destructive),
+                result: LogbookSchemas.purged, effect: .destructive, typed: LogbookService.flightsPurge
+            ),
             c(
                 "flights.list", "Search the logbook",
                 [
                     P.text, P.kind, P.aircraftFilter, P.firstDate, P.lastDate, P.minTotal, P.maxTotal, P.withFunction, P.night, P.ifr, P.deleted,
                     P.limit, P.offset,
                 ], result: LogbookSchemas.page, example: "assistantctl logbook.flights.list text=LKTB night=true",
-                typed: LogbookService.flightsList
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "entries",
-                        columns: [
-                            .init("date", "DATE", .when), .init("aircraft", "AIRCRAFT"), .init("dep", "FROM"), .init("arr", "TO"),
-                            .init("total_min", "TOTAL", .duration), .init("night_min", "NIGHT", .duration, optional: true),
-                            .init("ifr_min", "IFR", .duration, optional: true), .init("pic_min", "PIC", .duration, optional: true),
-                            .init("remarks", "REMARKS", optional: true), .init("id", "ID", optional: true),
-                        ])),
+                effect: .read, typed: LogbookService.flightsList
+            )
+            .view(
+                ResultView(
+                    rows: "entries",
+                    columns: [
+                        .init("date", "DATE", .when), .init("aircraft", "AIRCRAFT"), .init("dep", "FROM"), .init("arr", "TO"),
+                        .init("total_min", "TOTAL", .duration), .init("night_min", "NIGHT", .duration, optional: true),
+                        .init("ifr_min", "IFR", .duration, optional: true), .init("pic_min", "PIC", .duration, optional: true),
+                        .init("remarks", "REMARKS", optional: true), .init("id", "ID", optional: true),
+                    ])),
 
             c(
                 "fstd.add", "Log an FSTD session (EASA column 11)",
                 [P.sessionDate, P.fstdType, P.qualification, P.sessionTotal, P.sessionRemarks], result: LogbookSchemas.fstd,
                 example: "assistantctl logbook.fstd.add date=2026-02-10 fstd_type='A320 FFS' qualification=DE-123 total=4:00",
-                typed: LogbookService.fstdAdd
-            ).effect(.write),
+                effect: .write, typed: LogbookService.fstdAdd
+            ),
             c(
                 "fstd.list", "List FSTD sessions",
-                P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, typed: LogbookService.fstdList
-            ).effect(.read),
+                P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, effect: .read, typed: LogbookService.fstdList
+            ),
             c(
                 "fstd.delete", "Delete an FSTD session (kept until purged)", [P.entryID],
-                result: LogbookSchemas.deleted, typed: LogbookService.fstdDelete
-            ).effect(.destructive),
+                result: LogbookSchemas.deleted, effect: .destructive, typed: LogbookService.fstdDelete
+            ),
 
             c(
                 "certificates.add", "Record a medical (validity computed) or any other certificate or rating",
@@ -149,87 +151,90 @@ enum LogbookManifest {
                     P.certificateRemarks,
                 ], result: LogbookSchemas.certificate,
                 example: "assistantctl logbook.certificates.add kind=medical medical_class=class2 examination_date=2026-05-04",
-                typed: LogbookService.certificatesAdd
-            ).effect(.write),
+                effect: .write, typed: LogbookService.certificatesAdd
+            ),
             c(
                 "certificates.list", "List certificates with validity", [P.at], result: LogbookSchemas.certificates,
-                typed: LogbookService.certificatesList
-            ).effect(.read),
+                effect: .read, typed: LogbookService.certificatesList
+            ),
             c(
                 "certificates.delete", "Delete a certificate", [P.certificateID],
-                result: LogbookSchemas.certificateDeleted, typed: LogbookService.certificatesDelete
-            ).effect(.destructive),
+                result: LogbookSchemas.certificateDeleted, effect: .destructive, typed: LogbookService.certificatesDelete
+            ),
 
             c(
                 "airports.search", "Find airports by ICAO/IATA code or name",
                 [P.query, P.airportLimit], result: LogbookSchemas.airports, example: "assistantctl logbook.airports.search query=brno",
-                typed: LogbookService.airportsSearch
-            ).effect(.read),
+                effect: .read, typed: LogbookService.airportsSearch
+            ),
             c(
                 "airports.add", "Add a private strip or correct an airport",
                 [P.icao, P.airportName, P.latitude, P.longitude, P.elevation, P.airportTZ, P.iata], result: LogbookSchemas.airport,
-                typed: LogbookService.airportsAdd
-            ).effect(.write),
+                effect: .write, typed: LogbookService.airportsAdd
+            ),
 
             c(
                 "totals", "EASA column totals for a period, with starting totals, groups and paper-style page totals",
                 P.dateRange + [P.groupBy, P.pageSize, P.page], result: LogbookSchemas.totalsReport,
                 example: "assistantctl logbook.totals group_by=year",
-                typed: LogbookService.totals
-            ).effect(.read).checking(.ordered(P.fromDate, P.toDate))
+                effect: .read, typed: LogbookService.totals
+            ).checking(.ordered(P.fromDate, P.toDate))
                 .view(ResultView(fields: Self.totalsFields("period", "This period") + Self.totalsFields("grand_total", "Grand total"))),
             c(
                 "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", ColumnTotals.names.map(P.starting),
                 result: LogbookSchemas.starting, example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
-                typed: LogbookService.startingTotalsSet
-            ).effect(.write),
+                effect: .write, typed: LogbookService.startingTotalsSet
+            ),
             c(
                 "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", [P.at], result: LogbookSchemas.limits,
-                typed: LogbookService.limits
-            ).effect(.read),
+                effect: .read, typed: LogbookService.limits
+            ),
             c(
                 "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", [P.at], result: LogbookSchemas.currency,
-                typed: LogbookService.currency
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "items",
-                        columns: [
-                            .init("group", "GROUP"), .init("rule", "RULE"), .init("status", "STATUS"), .init("valid_until", "VALID UNTIL", .when),
-                            .init("days_left", "DAYS"), .init("reference", "REFERENCE", optional: true),
-                        ],
-                        highlights: [.init("status", is: "lapsed", .red), .init("status", is: "expiring_soon", .yellow)])),
-            c("medical", "Medical certificate validity (Part-MED MED.A.045)", [P.at], result: LogbookSchemas.medical, typed: LogbookService.medical)
-                .effect(.read),
+                effect: .read, typed: LogbookService.currency
+            )
+            .view(
+                ResultView(
+                    rows: "items",
+                    columns: [
+                        .init("group", "GROUP"), .init("rule", "RULE"), .init("status", "STATUS"), .init("valid_until", "VALID UNTIL", .when),
+                        .init("days_left", "DAYS"), .init("reference", "REFERENCE", optional: true),
+                    ],
+                    highlights: [.init("status", is: "lapsed", .red), .init("status", is: "expiring_soon", .yellow)])),
+            c(
+                "medical", "Medical certificate validity (Part-MED MED.A.045)", [P.at], result: LogbookSchemas.medical, effect: .read,
+                typed: LogbookService.medical),
             c(
                 "night", "Night time, night takeoff and night landing for a leg",
                 [P.legDep, P.legArr, P.legOut, P.legIn, P.legOff, P.legOn, P.criterion], result: LogbookSchemas.night,
-                example: "assistantctl logbook.night dep=LKPR arr=EGLL out=2026-01-15T15:00:00Z in=2026-01-15T17:05:00Z", typed: LogbookService.night
-            ).effect(.read),
+                example: "assistantctl logbook.night dep=LKPR arr=EGLL out=2026-01-15T15:00:00Z in=2026-01-15T17:05:00Z", effect: .read,
+                typed: LogbookService.night
+            ),
 
             c(
                 "import", "Import flights from ForeFlight, LogTen Pro, mccPILOTLOG, MyFlightbook or the native CSV (one transaction)",
                 [P.importPath, P.importFormat, P.dryRun, P.skipInvalid], result: LogbookSchemas.imported,
                 example: "assistantctl logbook.import path=~/Downloads/logbook.csv dry_run=true", timeout: .seconds(600),
-                use: LogbookService.importFile
-            ).effect(.write),
+                effect: .write, use: LogbookService.importFile
+            ),
             c(
                 "export", "Export the native CSV or an EASA-layout PDF",
                 [P.exportPath, P.exportFormat] + P.dateRange, result: LogbookSchemas.exported,
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
-                timeout: .seconds(600), typed: LogbookService.export
-            ).effect(.write).writesFiles().checking(.ordered(P.fromDate, P.toDate)),
+                timeout: .seconds(600), effect: .write, typed: LogbookService.export
+            ).writesFiles().checking(.ordered(P.fromDate, P.toDate)),
             c(
                 "chart", "Draw flight time by month or by aircraft, or night and IFR time by month, as a PNG or PDF",
                 [P.chartKind, P.chartFrom, P.chartTo, P.chartPath], result: LogbookSchemas.chart,
-                example: "assistantctl logbook.chart kind=hours_by_month path=hours.png", timeout: .seconds(120), typed: LogbookService.chart
-            ).effect(.write).writesFiles().checking(.ordered(P.chartFrom, P.chartTo)),
+                example: "assistantctl logbook.chart kind=hours_by_month path=hours.png", timeout: .seconds(120), effect: .write,
+                typed: LogbookService.chart
+            ).writesFiles().checking(.ordered(P.chartFrom, P.chartTo)),
             c(
                 "report.mail", "Mail the logbook as an EASA PDF",
                 [P.mailTo] + P.dateRange, result: LogbookSchemas.mailed,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
-                typed: LogbookService.reportMail
-            ).effect(.destructive).checking(.ordered(P.fromDate, P.toDate)),
+                effect: .destructive, typed: LogbookService.reportMail
+            ).checking(.ordered(P.fromDate, P.toDate)),
         ]
     }
 }

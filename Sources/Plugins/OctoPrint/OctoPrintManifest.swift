@@ -7,24 +7,24 @@ enum OctoPrintManifest {
     static var custom: [Command] {
         func c<Result: CallResult>(
             _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
-            timeout: Duration = .seconds(120),
+            timeout: Duration = .seconds(120), effect: CommandEffect,
             use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params) async throws -> Result
         ) -> Command {
-            Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+            Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
         }
         func c<Result: CallResult>(
             _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
-            timeout: Duration = .seconds(120),
+            timeout: Duration = .seconds(120), effect: CommandEffect,
             use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params, CallContext) async throws -> Result
         ) -> Command {
-            Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+            Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
         }
         func c<Result: CallResult>(
             _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
-            timeout: Duration = .seconds(120),
+            timeout: Duration = .seconds(120), effect: CommandEffect,
             run: @escaping @Sendable (OctoPrintService, Params, CallContext) async throws -> Result
         ) -> Command {
-            Command(name, summary, params: params, result: result, example: example, timeout: timeout, typed: run)
+            Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, typed: run)
         }
         typealias P = OctoPrintParams
         let connectionParams = P.connection
@@ -33,80 +33,84 @@ enum OctoPrintManifest {
                 "printers.add", "Add a printer after checking it is OctoPrint and the key works",
                 [P.newPrinter, P.url, P.apiKey] + connectionParams, result: OctoPrintSchemas.added,
                 example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # asks for the API key unless the vault has it",
-                use: OctoPrintService.printersAdd
-            ).effect(.write),
+                effect: .write, use: OctoPrintService.printersAdd
+            ),
             c(
                 "printers.request_key", "Ask OctoPrint for an application key (approve it in OctoPrint's web interface), then add the printer",
                 [P.keyPrinter, P.keyURL, P.approver, P.app, P.approvalTimeout] + connectionParams, result: OctoPrintSchemas.granted,
                 example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700),
-                use: OctoPrintService.requestKey
-            ).effect(.write),
+                effect: .write, use: OctoPrintService.requestKey
+            ),
             c(
                 "discover", "Find OctoPrint servers on the LAN (DNS-SD _octoprint._tcp over mDNS)",
                 [P.listenTimeout, P.interface], result: OctoPrintSchemas.discovered, example: "assistantctl octoprint.discover",
+                effect: .read,
                 run: { _, params, _ in
                     let found = try await Discovery.browse(
                         interface: params[P.interface], timeout: .milliseconds(Int64((params[P.listenTimeout] ?? 3) * 1000)))
                     return JSONValue.object(["printers": .array(found)])
                 }
-            ).effect(.read),
+            ),
             c(
                 "printers.list", "The printers", [], result: OctoPrintSchemas.printers,
-                run: { octoprint, _, _ in PrinterList(printers: try await octoprint.printers()) }
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "printers",
-                        columns: [
-                            .init("name", "PRINTER"), .init("state", "STATE"), .init("url", "URL"), .init("default", "DEFAULT", optional: true),
-                            .init("problem", "PROBLEM", optional: true),
-                        ])),
+                effect: .read, run: { octoprint, _, _ in PrinterList(printers: try await octoprint.printers()) }
+            )
+            .view(
+                ResultView(
+                    rows: "printers",
+                    columns: [
+                        .init("name", "PRINTER"), .init("state", "STATE"), .init("url", "URL"), .init("default", "DEFAULT", optional: true),
+                        .init("problem", "PROBLEM", optional: true),
+                    ])),
             c(
                 "printers.update", "Change a printer's address or credentials (checked before saving)",
-                [P.printerName, P.newURL, P.newAPIKey] + connectionParams, result: OctoPrintSchemas.added, use: OctoPrintService.printersUpdate
-            ).effect(.write),
+                [P.printerName, P.newURL, P.newAPIKey] + connectionParams, result: OctoPrintSchemas.added, effect: .write,
+                use: OctoPrintService.printersUpdate
+            ),
             c(
                 "printers.remove", "Forget a printer and its stored credentials", [P.printerName],
-                result: OctoPrintSchemas.removed, use: OctoPrintService.printersRemove
-            ).effect(.destructive),
+                result: OctoPrintSchemas.removed, effect: .destructive, use: OctoPrintService.printersRemove
+            ),
             c(
                 "printers.default", "Make a printer the default", [P.printerName],
-                result: OctoPrintSchemas.printer, use: OctoPrintService.printersDefault
-            ).effect(.write),
+                result: OctoPrintSchemas.printer, effect: .write, use: OctoPrintService.printersDefault
+            ),
             c(
                 "temperature.chart", "Draw the last minutes of each heater's temperature (actual and target) as a PNG or PDF",
                 [OctoPrintParams.printer, OctoPrintParams.chartMinutes, OctoPrintParams.chartPath], result: OctoPrintSchemas.temperatureChart,
-                example: "assistantctl octoprint.temperature.chart minutes=60 path=temps.png", use: OctoPrintService.temperatureChart
-            ).effect(.write).writesFiles(),
+                example: "assistantctl octoprint.temperature.chart minutes=60 path=temps.png", effect: .write, use: OctoPrintService.temperatureChart
+            ).writesFiles(),
             c(
                 "status", "State flags, temperatures, job and progress in one call", [OctoPrintParams.printer],
                 result: OctoPrintSchemas.status,
-                example: "assistantctl octoprint.status", use: OctoPrintService.status
-            ).effect(.read)
-                .view(
-                    ResultView(fields: [
-                        .init("printer", "Printer"), .init("state", "State"), .init("job.file.name", "File"),
-                        .init("progress.completion", "Progress", .bar), .init("progress.printTimeLeft", "Time left", .seconds),
-                        .init("progress.printTime", "Printing for", .seconds), .init("temperatures", "Temperatures", .temperatures),
-                    ])),
+                example: "assistantctl octoprint.status", effect: .read, use: OctoPrintService.status
+            )
+            .view(
+                ResultView(fields: [
+                    .init("printer", "Printer"), .init("state", "State"), .init("job.file.name", "File"),
+                    .init("progress.completion", "Progress", .bar), .init("progress.printTimeLeft", "Time left", .seconds),
+                    .init("progress.printTime", "Printing for", .seconds), .init("temperatures", "Temperatures", .temperatures),
+                ])),
             c(
                 "files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it",
                 [
                     OctoPrintParams.printer, P.file, OctoPrintParams.location, P.uploadFolder, P.select, P.print,
                 ], result: OctoPrintSchemas.uploaded,
-                example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), use: OctoPrintService.upload
-            ).effect(.destructive),
+                example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), effect: .destructive,
+                use: OctoPrintService.upload
+            ),
             c(
                 "files.mkdir", "Create a folder",
                 [
                     OctoPrintParams.printer, P.folderName, P.parentFolder,
-                ], result: OctoPrintSchemas.folder, use: OctoPrintService.mkdir
-            ).effect(.write),
+                ], result: OctoPrintSchemas.folder, effect: .write, use: OctoPrintService.mkdir
+            ),
             c(
                 "files.download", "Download a file from OctoPrint to disk",
                 [
                     OctoPrintParams.printer, OctoPrintParams.filePath, P.out,
                 ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
+                effect: .write,
                 run: { octoprint, params, _ in
                     try await octoprint.download(
                         params,
@@ -114,42 +118,44 @@ enum OctoPrintManifest {
                             "/downloads/files/\(params[OctoPrintParams.location] ?? "local")/\(REST.encoded(try REST.required(params, OctoPrintParams.filePath)))"
                     )
                 }
-            ).effect(.write).writesFiles(),
+            ).writesFiles(),
             c(
                 "timelapse.download", "Download a rendered timelapse",
                 [
                     OctoPrintParams.printer, P.fileName, P.out,
                 ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
+                effect: .write,
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, P.fileName)))")
                 }
-            ).effect(.write).writesFiles(),
+            ).writesFiles(),
             c(
                 "webcam.info", "The printer's webcams (pick one by name)", [OctoPrintParams.printer, P.webcam],
-                result: OctoPrintSchemas.webcams, use: OctoPrintService.webcamInfo
-            ).effect(.read),
+                result: OctoPrintSchemas.webcams, effect: .read, use: OctoPrintService.webcamInfo
+            ),
             c(
                 "webcam.snapshot", "Save a JPEG snapshot",
                 [
                     OctoPrintParams.printer, P.jpegOut, P.firstWebcam,
                 ], result: OctoPrintSchemas.snapshot,
-                example: "assistantctl octoprint.webcam.snapshot out=now.jpg", use: OctoPrintService.webcamSnapshot
-            ).effect(.write).writesFiles(),
+                example: "assistantctl octoprint.webcam.snapshot out=now.jpg", effect: .write, use: OctoPrintService.webcamSnapshot
+            ).writesFiles(),
             c(
                 "webcam.frames", "Save frames from the MJPEG stream",
                 [
                     OctoPrintParams.printer, P.outDir, P.count, P.firstWebcam,
-                ], result: OctoPrintSchemas.frames, use: OctoPrintService.webcamFrames
-            ).effect(.write).writesFiles(),
+                ], result: OctoPrintSchemas.frames, effect: .write, use: OctoPrintService.webcamFrames
+            ).writesFiles(),
             c(
                 "logs.download", "Download a log file",
                 [
                     OctoPrintParams.printer, P.logName, P.out,
                 ], result: OctoPrintSchemas.saved,
+                effect: .write,
                 run: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, P.logName)))")
                 }
-            ).effect(.write).writesFiles(),
+            ).writesFiles(),
         ]
     }
 
@@ -182,9 +188,9 @@ enum OctoPrintManifest {
             + RESTCatalog.all.map { r in
                 Command(
                     r.name, r.summary, params: [OctoPrintParams.printer] + r.params,
-                    result: r.result ?? OctoPrintSchemas.answer(r.method.rawValue, r.summary), example: r.example
+                    result: r.result ?? OctoPrintSchemas.answer(r.method.rawValue, r.summary), example: r.example, effect: r.effect
                 ) { octoprint, params, _ in try await octoprint.rest(r, params) }
-                .effect(r.effect, because: RESTCatalog.writes[r.name])
+                .effectReason(RESTCatalog.writes[r.name])
                 .mapDescriptor { $0.personOnly = r.personOnly }
             }).map(withExample)
     }

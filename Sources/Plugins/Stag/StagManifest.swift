@@ -37,195 +37,198 @@ enum StagManifest {
     static var commands: [Command] {
         [
             Command(
-                "universities", "Lists the known IS/STAG instances", result: StagSchemas.universities, use: StagService.universities
-            ).effect(.read),
+                "universities", "Lists the known IS/STAG instances", result: StagSchemas.universities, effect: .read, use: StagService.universities
+            ),
             Command(
                 "login", "Starts the login through the university's page; open the printed address in a browser on this machine",
                 params: StagParams.instance,
-                result: StagSchemas.loginStarted, example: "assistantctl stag.login university=zcu", use: StagService.login
-            ).effect(.write),
+                result: StagSchemas.loginStarted, example: "assistantctl stag.login university=zcu", effect: .write, use: StagService.login
+            ),
             Command(
                 "login.wait", "Waits until a browser login started by stag.login has finished",
                 params: [StagParams.loginAccount, StagParams.timeoutS], result: StagSchemas.loginOutcome, timeout: .seconds(905),
-                use: StagService.loginWait
-            ).effect(.write),
+                effect: .write, use: StagService.loginWait
+            ),
             Command(
                 "login.ticket", "Logs in with a pasted callback address or ticket (for a machine without a browser)",
                 params: StagParams.instance + [StagParams.callbackURL, StagParams.ticket],
-                result: StagSchemas.oneAccount, use: StagService.loginTicket
-            ).effect(.write),
+                result: StagSchemas.oneAccount, effect: .write, use: StagService.loginTicket
+            ),
             Command(
                 "login.password", "Logs in once with the STAG user name and password (the password is not stored)",
                 params: StagParams.instance + [StagParams.username, StagParams.password],
-                result: StagSchemas.oneAccount, use: StagService.loginPassword
-            ).effect(.write),
+                result: StagSchemas.oneAccount, effect: .write, use: StagService.loginPassword
+            ),
             Command(
-                "status", "Shows each account: logged in, university, name, roles, last refresh", result: StagSchemas.status, use: StagService.status
-            ).effect(.read),
-            Command("accounts.list", "Lists the accounts", result: StagSchemas.accounts, use: StagService.accountsList).effect(.read),
+                "status", "Shows each account: logged in, university, name, roles, last refresh", result: StagSchemas.status, effect: .read,
+                use: StagService.status
+            ),
+            Command("accounts.list", "Lists the accounts", result: StagSchemas.accounts, effect: .read, use: StagService.accountsList),
             Command(
                 "accounts.default", "Makes an account the default", params: [StagParams.accountName],
-                result: StagSchemas.oneAccount, use: StagService.accountsDefault
-            ).effect(.write),
+                result: StagSchemas.oneAccount, effect: .write, use: StagService.accountsDefault
+            ),
             Command(
                 "accounts.remove", "Removes an account, its ticket and its cached data",
                 params: [StagParams.accountName],
-                result: StagSchemas.removed, use: StagService.accountsRemove
-            ).effect(.destructive),
+                result: StagSchemas.removed, effect: .destructive, use: StagService.accountsRemove
+            ),
             Command(
                 "logout", "Invalidates the ticket at STAG and forgets it", params: [StagParams.account], result: StagSchemas.loggedOut,
-                use: StagService.logout
-            ).effect(.destructive),
+                effect: .destructive, use: StagService.logout
+            ),
             Command(
                 "timetable", "Dated timetable events (default: this week), every role merged",
                 params: [StagParams.from, StagParams.to, StagParams.role, StagParams.account],
                 result: StagSchemas.timetable,
-                use: StagService.timetable
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "events", grid: .init(day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type"))),
+                effect: .read, use: StagService.timetable
+            )
+            .view(
+                ResultView(
+                    rows: "events", grid: .init(day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type"))),
             Command(
                 "timetable.pdf", "The week's timetable drawn for the wall: A4 landscape PDF (or PNG), every role merged",
                 params: [StagParams.week, StagParams.picturePath, StagParams.account], result: StagSchemas.timetablePicture,
-                use: StagService.timetablePicture
-            ).effect(.write).writesFiles(),
+                effect: .write, use: StagService.timetablePicture
+            ).writesFiles(),
             Command(
                 "exams", "Exam terms visible to the student, with their state",
                 params: [StagParams.subject, StagParams.account],
                 result: StagSchemas.exams,
-                use: StagService.exams
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "terms",
-                        columns: [
-                            .init("date", "DATE", .when), .init("start", "FROM"), .init("subject", "SUBJECT"), .init("name", "NAME"),
-                            .init("state", "STATE"), .init("occupied", "SEATS", until: "limit"), .init("room", "ROOM", optional: true),
-                            .init("term_id", "TERM", optional: true),
-                        ])),
+                effect: .read, use: StagService.exams
+            )
+            .view(
+                ResultView(
+                    rows: "terms",
+                    columns: [
+                        .init("date", "DATE", .when), .init("start", "FROM"), .init("subject", "SUBJECT"), .init("name", "NAME"),
+                        .init("state", "STATE"), .init("occupied", "SEATS", until: "limit"), .init("room", "ROOM", optional: true),
+                        .init("term_id", "TERM", optional: true),
+                    ])),
             Command(
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.registration, use: StagService.register
-            ).effect(.destructive),
+                result: StagSchemas.registration, effect: .destructive, use: StagService.register
+            ),
             Command(
                 "exams.unregister", "Unregisters from an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.registration, use: StagService.unregister
-            ).effect(.destructive),
+                result: StagSchemas.registration, effect: .destructive, use: StagService.unregister
+            ),
             Command(
                 "exams.watch", "Watches a full term for a free seat (checked every watch_every_min)",
-                params: [StagParams.termID, StagParams.autoRegister, StagParams.account], result: StagSchemas.watch, use: StagService.watch
-            ).effect(.write).destructive(when: .equals(StagParams.autoRegister, true)),
+                params: [StagParams.termID, StagParams.autoRegister, StagParams.account], result: StagSchemas.watch, effect: .write,
+                use: StagService.watch
+            ).destructive(when: .equals(StagParams.autoRegister, true)),
             Command(
                 "exams.watches", "Lists the watched terms", result: StagSchemas.watches,
-                use: StagService.watches
-            ).effect(.read),
+                effect: .read, use: StagService.watches
+            ),
             Command(
                 "exams.unwatch", "Stops watching a term",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.unwatched, use: StagService.unwatch
-            ).effect(.write),
+                result: StagSchemas.unwatched, effect: .write, use: StagService.unwatch
+            ),
             Command(
                 "grades", "One row per subject enrolment",
                 params: [StagParams.gradesYear, StagParams.account],
                 result: StagSchemas.grades,
-                use: StagService.grades
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "grades",
-                        columns: [
-                            .init("subject", "SUBJECT"), .init("name", "NAME"), .init("grade", "GRADE"), .init("credits", "CREDITS"),
-                            .init("date", "DATE", .when, optional: true), .init("kind", "KIND", optional: true),
-                        ])),
+                effect: .read, use: StagService.grades
+            )
+            .view(
+                ResultView(
+                    rows: "grades",
+                    columns: [
+                        .init("subject", "SUBJECT"), .init("name", "NAME"), .init("grade", "GRADE"), .init("credits", "CREDITS"),
+                        .init("date", "DATE", .when, optional: true), .init("kind", "KIND", optional: true),
+                    ])),
             Command(
                 "results", "Credits and credit-weighted averages per semester and in total", params: [StagParams.account],
                 result: StagSchemas.results,
-                use: StagService.results
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "terms",
-                        columns: [
-                            .init("year", "YEAR"), .init("semester", "SEMESTER"), .init("credits_obtained", "CREDITS"),
-                            .init("subjects_passed", "PASSED", until: "subjects_enrolled"), .init("weighted_average", "AVERAGE"),
-                        ])),
+                effect: .read, use: StagService.results
+            )
+            .view(
+                ResultView(
+                    rows: "terms",
+                    columns: [
+                        .init("year", "YEAR"), .init("semester", "SEMESTER"), .init("credits_obtained", "CREDITS"),
+                        .init("subjects_passed", "PASSED", until: "subjects_enrolled"), .init("weighted_average", "AVERAGE"),
+                    ])),
             Command(
                 "subject", "A subject's details",
                 params: [StagParams.department, StagParams.code, StagParams.subjectYear, StagParams.account], result: StagSchemas.subject,
-                use: StagService.subject
-            ).effect(.read),
+                effect: .read, use: StagService.subject
+            ),
             Command(
                 "teacher", "A teacher's details", params: [StagParams.teacherID, StagParams.account],
-                result: StagSchemas.teacher, use: StagService.teacher
-            ).effect(.read),
+                result: StagSchemas.teacher, effect: .read, use: StagService.teacher
+            ),
             Command(
                 "teachers.search", "Teachers by name or department, in Czech alphabetical order",
                 params: [StagParams.teacherName, StagParams.searchDepartment, StagParams.account], result: StagSchemas.teachersFound,
-                example: "assistantctl stag.teachers.search name=Novák", use: StagService.teachersSearch
-            ).effect(.read).checking(.anyOf(StagParams.teacherName, StagParams.searchDepartment)),
+                example: "assistantctl stag.teachers.search name=Novák", effect: .read, use: StagService.teachersSearch
+            ).checking(.anyOf(StagParams.teacherName, StagParams.searchDepartment)),
             Command(
                 "subjects.search", "Subjects by code, or by words of their name within a department, with credits and semester",
                 params: [StagParams.subjectQuery, StagParams.searchDepartment, StagParams.subjectYear, StagParams.subjectLimit, StagParams.account],
                 result: StagSchemas.subjectsFound, example: "assistantctl stag.subjects.search department=KIV query=programování",
-                use: StagService.subjectsSearch
-            ).effect(.read).checking(.anyOf(StagParams.subjectQuery, StagParams.searchDepartment)),
+                effect: .read, use: StagService.subjectsSearch
+            ).checking(.anyOf(StagParams.subjectQuery, StagParams.searchDepartment)),
             Command(
                 "rooms.search", "Rooms with their type, capacity and building address",
                 params: [StagParams.building, StagParams.roomQuery, StagParams.roomLimit, StagParams.account], result: StagSchemas.rooms,
-                example: "assistantctl stag.rooms.search building=UC query=laboratoř", use: StagService.roomsSearch
-            ).effect(.read),
+                example: "assistantctl stag.rooms.search building=UC query=laboratoř", effect: .read, use: StagService.roomsSearch
+            ),
             Command(
                 "rooms.timetable", "A room's timetable actions (default: this week)",
                 params: [StagParams.roomBuilding, StagParams.roomNumber, StagParams.from, StagParams.to, StagParams.account],
-                result: StagSchemas.roomTimetable, example: "assistantctl stag.rooms.timetable building=UC room=326", use: StagService.roomsTimetable
-            ).effect(.read).checking(.ordered(StagParams.from, StagParams.to, maxDays: 400)),
+                result: StagSchemas.roomTimetable, example: "assistantctl stag.rooms.timetable building=UC room=326", effect: .read,
+                use: StagService.roomsTimetable
+            ).checking(.ordered(StagParams.from, StagParams.to, maxDays: 400)),
             Command(
                 "student", "A student's details (your own by default)",
                 params: [StagParams.studentID, StagParams.account],
-                result: StagSchemas.student, use: StagService.student
-            ).effect(.read),
+                result: StagSchemas.student, effect: .read, use: StagService.student
+            ),
             Command(
                 "calendar", "The academic year's calendar (harmonogram)",
                 params: [StagParams.calendarYear, StagParams.account],
-                result: StagSchemas.calendar, use: StagService.calendar
-            ).effect(.read),
+                result: StagSchemas.calendar, effect: .read, use: StagService.calendar
+            ),
             Command(
                 "export.ics", "Writes the timetable and registered exams as an iCalendar file",
                 params: [StagParams.path, StagParams.firstDay, StagParams.lastDay, StagParams.account], result: StagSchemas.exported,
-                use: StagService.exportICS
-            ).effect(.write).writesFiles().checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
+                effect: .write, use: StagService.exportICS
+            ).writesFiles().checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
             Command(
                 "canteen", "The ZČU canteen menu",
                 params: [StagParams.canteen, StagParams.day],
                 result: StagSchemas.canteen,
-                use: StagService.canteen
-            ).effect(.read),
+                effect: .read, use: StagService.canteen
+            ),
             Command(
                 "students", "Teacher: the students of a timetable action, in Czech alphabetical order",
-                params: [StagParams.actionID, StagParams.account], result: StagSchemas.students, use: StagService.students
-            ).effect(.read),
+                params: [StagParams.actionID, StagParams.account], result: StagSchemas.students, effect: .read, use: StagService.students
+            ),
             Command(
                 "teacher.exams", "Teacher: the exam terms of your subjects (or one), with capacity and how many registered",
                 params: [StagParams.subject, StagParams.subjectYear, StagParams.account], result: StagSchemas.teacherExams,
-                example: "assistantctl stag.teacher.exams", use: StagService.teacherExams
-            ).effect(.read),
+                example: "assistantctl stag.teacher.exams", effect: .read, use: StagService.teacherExams
+            ),
             Command(
                 "students.mail",
                 "Teacher: mails the students of a timetable action, in Bcc; dry_run (default) only lists them, dry_run=false sends",
                 params: [StagParams.actionID, StagParams.mailSubject, StagParams.mailBody, StagParams.dryRun, StagParams.mailTo, StagParams.account],
                 result: StagSchemas.studentsMail,
                 example: "assistantctl stag.students.mail action_id=700001 subject='Room change' body='We meet in PR-102.' dry_run=false",
-                use: StagService.studentsMail
-            ).effect(.destructive),
+                effect: .destructive, use: StagService.studentsMail
+            ),
             Command(
                 "theses", "Teacher: the theses you supervise",
                 params: [StagParams.thesesYear, StagParams.account],
                 result: StagSchemas.theses,
-                use: StagService.theses
-            ).effect(.read),
+                effect: .read, use: StagService.theses
+            ),
         ]
     }
 }

@@ -39,24 +39,26 @@ enum TasksManifest {
 
     static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (TasksService) -> @Sendable (Params) async throws -> Result
+        timeout: Duration = .seconds(120), effect: CommandEffect,
+        use method: @escaping @Sendable (TasksService) -> @Sendable (Params) async throws -> Result
     ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
     }
 
     static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), use method: @escaping @Sendable (TasksService) -> @Sendable () async throws -> Result
+        timeout: Duration = .seconds(120), effect: CommandEffect,
+        use method: @escaping @Sendable (TasksService) -> @Sendable () async throws -> Result
     ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
     }
 
     static func c<Result: CallResult>(
         _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120),
+        timeout: Duration = .seconds(120), effect: CommandEffect,
         use method: @escaping @Sendable (TasksService) -> @Sendable (Params, CallContext) async throws -> Result
     ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, use: method)
+        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
     }
 
     static var commands: [Command] {
@@ -68,115 +70,116 @@ enum TasksManifest {
             c(
                 "add", "Adds a task or an event", addSpecs, result: task,
                 example: "assistantctl tasks.add title='Exam prep' start='2026-12-01 09:00' reminders='[{\"before_min\":15,\"of\":\"start\"}]'",
-                use: TasksService.add
-            ).effect(.write),
-            c("get", "Shows one task", [TasksParams.id], result: task, use: TasksService.get).effect(.read),
+                effect: .write, use: TasksService.add
+            ),
+            c("get", "Shows one task", [TasksParams.id], result: task, effect: .read, use: TasksService.get),
             c(
                 "update", "Changes fields of a task, or of one occurrence of a repeating one", updateSpecs, result: task,
-                example: "assistantctl tasks.update id=… clear='[\"due\",\"location\"]'", use: TasksService.update
-            ).effect(.write),
+                example: "assistantctl tasks.update id=… clear='[\"due\",\"location\"]'", effect: .write, use: TasksService.update
+            ),
             c(
                 "delete", "Deletes a task (kept 30 days for tasks.restore), or one occurrence", [TasksParams.id, TasksParams.occurrence],
-                result: TaskSchemas.deleted, use: TasksService.delete
-            ).effect(.destructive),
-            c("restore", "Undoes a delete", [TasksParams.id], result: task, use: TasksService.restore).effect(.write),
+                result: TaskSchemas.deleted, effect: .destructive, use: TasksService.delete
+            ),
+            c("restore", "Undoes a delete", [TasksParams.id], result: task, effect: .write, use: TasksService.restore),
             c(
                 "complete", "Completes a to-do; a repeating one moves to its next occurrence", [TasksParams.id], result: task,
-                use: TasksService.complete
-            ).effect(.write),
-            c("reopen", "Marks a completed or cancelled task as needing action again", [TasksParams.id], result: task, use: TasksService.reopen)
-                .effect(.write),
+                effect: .write, use: TasksService.complete
+            ),
+            c(
+                "reopen", "Marks a completed or cancelled task as needing action again", [TasksParams.id], result: task, effect: .write,
+                use: TasksService.reopen),
             c(
                 "snooze", "Delivers the last reminder again in N minutes (or moves the next one)",
                 [TasksParams.id, TasksParams.minutes],
-                result: TaskSchemas.snoozed, use: TasksService.snooze
-            ).effect(.write),
+                result: TaskSchemas.snoozed, effect: .write, use: TasksService.snooze
+            ),
             c(
                 "list", "Lists tasks: today, overdue, upcoming or all, with filters",
                 [
                     TasksParams.when, TasksParams.days, TasksParams.onlyCategory, TasksParams.tag, TasksParams.listStatus, TasksParams.minPriority,
                     TasksParams.text, TasksParams.subtasksOf, TasksParams.listLimit,
                 ],
-                result: TaskSchemas.list.described("tasks sorted by the next start or due, then priority"), use: TasksService.list
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "tasks",
-                        columns: [
-                            .init("id", "ID", .shortID), .init("priority", "P", .priority), .init("title", "TITLE"), .init("due", "DUE", .when),
-                            .init("start", "START", .when, optional: true), .init("category", "CATEGORY", optional: true),
-                            .init("tags", "TAGS", .list, optional: true),
-                        ], highlights: [.init("overdue", is: true, .red), .init("priority", is: 1, .bold)])),
+                result: TaskSchemas.list.described("tasks sorted by the next start or due, then priority"), effect: .read, use: TasksService.list
+            )
+            .view(
+                ResultView(
+                    rows: "tasks",
+                    columns: [
+                        .init("id", "ID", .shortID), .init("priority", "P", .priority), .init("title", "TITLE"), .init("due", "DUE", .when),
+                        .init("start", "START", .when, optional: true), .init("category", "CATEGORY", optional: true),
+                        .init("tags", "TAGS", .list, optional: true),
+                    ], highlights: [.init("overdue", is: true, .red), .init("priority", is: 1, .bold)])),
             c(
                 "agenda", "Every occurrence starting in [from, to), repeats expanded",
                 [TasksParams.windowFrom, TasksParams.windowTo, TasksParams.onlyCategory, TasksParams.agendaLimit],
                 result: TaskSchemas.agenda,
-                use: TasksService.agenda
-            ).effect(.read)
-                .view(
-                    ResultView(
-                        rows: "occurrences",
-                        columns: [
-                            .init("start", "TIME", .time, until: "end"), .init("title", "TITLE"), .init("location", "WHERE", optional: true),
-                            .init("category", "CATEGORY", optional: true), .init("id", "ID", .shortID, optional: true),
-                        ], groupByDay: "start")),
+                effect: .read, use: TasksService.agenda
+            )
+            .view(
+                ResultView(
+                    rows: "occurrences",
+                    columns: [
+                        .init("start", "TIME", .time, until: "end"), .init("title", "TITLE"), .init("location", "WHERE", optional: true),
+                        .init("category", "CATEGORY", optional: true), .init("id", "ID", .shortID, optional: true),
+                    ], groupByDay: "start")),
             c(
                 "export.ics", "Writes tasks and events to an iCalendar (.ics) file",
                 [TasksParams.exportPath, TasksParams.exportFrom, TasksParams.exportTo, TasksParams.onlyCategory, TasksParams.onlyStatus],
-                result: TaskSchemas.exported, use: TasksService.exportICS
-            ).effect(.write).writesFiles(),
+                result: TaskSchemas.exported, effect: .write, use: TasksService.exportICS
+            ).writesFiles(),
             c(
                 "import.ics", "Reads VTODOs and VEVENTs from an iCalendar file (one transaction; same UID = same task)",
                 [TasksParams.importPath, TasksParams.dryRun, TasksParams.skipInvalid],
                 result: TaskSchemas.imported,
                 timeout: .seconds(1800),
-                use: TasksService.importICS
-            ).effect(.write),
+                effect: .write, use: TasksService.importICS
+            ),
             c(
                 "feeds.add", "Subscribes to a read-only ICS feed (https, http or file); its events show in the agenda",
                 [TasksParams.newName, TasksParams.feedURL, TasksParams.feedUsername, TasksParams.feedPassword],
-                result: TaskSchemas.feed, use: TasksService.feedsAdd
-            ).effect(.write),
-            c("feeds.list", "Lists the feeds", result: TaskSchemas.feeds, use: TasksService.feedsList).effect(.read),
+                result: TaskSchemas.feed, effect: .write, use: TasksService.feedsAdd
+            ),
+            c("feeds.list", "Lists the feeds", result: TaskSchemas.feeds, effect: .read, use: TasksService.feedsList),
             c(
                 "feeds.remove", "Unsubscribes from a feed", [TasksParams.feed],
-                result: TaskSchemas.removed, use: TasksService.feedsRemove
-            ).effect(.destructive),
+                result: TaskSchemas.removed, effect: .destructive, use: TasksService.feedsRemove
+            ),
             c(
                 "feeds.refresh", "Fetches one feed or all now", [TasksParams.someFeed],
-                result: TaskSchemas.refreshed, use: TasksService.feedsRefresh
-            ).effect(.write),
+                result: TaskSchemas.refreshed, effect: .write, use: TasksService.feedsRefresh
+            ),
             c(
                 "caldav.add", "Adds a CalDAV account (checked before it is saved): Radicale, Nextcloud, Fastmail, iCloud (events), …",
                 [
                     TasksParams.newName, TasksParams.caldavURL, TasksParams.caldavUsername, TasksParams.caldavPassword, TasksParams.calendar,
                     TasksParams.conflict,
                 ],
-                result: TaskSchemas.caldavAdded, use: TasksService.caldavAdd
-            ).effect(.write),
+                result: TaskSchemas.caldavAdded, effect: .write, use: TasksService.caldavAdd
+            ),
             c(
                 "caldav.list", "Lists the CalDAV accounts and their state", result: TaskSchemas.caldavAccounts,
-                use: TasksService.caldavList
-            ).effect(.read),
+                effect: .read, use: TasksService.caldavList
+            ),
             c(
                 "caldav.remove", "Removes a CalDAV account (its items stay here as local tasks)",
-                [TasksParams.account], result: TaskSchemas.removed, use: TasksService.caldavRemove
-            ).effect(.destructive),
+                [TasksParams.account], result: TaskSchemas.removed, effect: .destructive, use: TasksService.caldavRemove
+            ),
             c(
                 "caldav.sync", "Syncs one account or all now", [TasksParams.someAccount],
                 result: TaskSchemas.synced, timeout: .seconds(600),
-                use: TasksService.caldavSync
-            ).effect(.write),
-            c("categories.list", "Lists the categories", result: TaskSchemas.categories, use: TasksService.categoriesList).effect(.read),
+                effect: .write, use: TasksService.caldavSync
+            ),
+            c("categories.list", "Lists the categories", result: TaskSchemas.categories, effect: .read, use: TasksService.categoriesList),
             c(
                 "categories.add", "Adds a category of your own", [TasksParams.newCategory],
-                result: TaskSchemas.category, use: TasksService.categoriesAdd
-            ).effect(.write),
+                result: TaskSchemas.category, effect: .write, use: TasksService.categoriesAdd
+            ),
             c(
                 "categories.remove", "Removes a category of your own that no task uses",
                 [TasksParams.categoryName],
-                result: TaskSchemas.removed, use: TasksService.categoriesRemove
-            ).effect(.destructive),
+                result: TaskSchemas.removed, effect: .destructive, use: TasksService.categoriesRemove
+            ),
         ]
     }
 }
