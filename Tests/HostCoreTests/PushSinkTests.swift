@@ -189,6 +189,26 @@ import Testing
         await receiver.stop()
     }
 
+    /// A short webhook secret that is already in the vault (stored before the rule, or by hand)
+    /// stops the start, naming the entry; a long one starts.
+    @Test func aShortWebhookSecretInTheVaultStopsTheStart() async throws {
+        let directory = TemporaryDirectory()
+        let first = try await TestHost.started(directory: directory)
+        try await first.host.vault.set("host/webhook/home/secret", secret: "whsec_5b1d")
+        await first.stop()
+        let configure: (inout HostConfiguration) -> Void = { $0.notify.webhooks = [WebhookSettings(name: "home", url: "http://127.0.0.1:9/")] }
+        let refused = try TestHost(directory: directory, configure: configure)
+        do {
+            try await refused.host.start()
+            Issue.record("a daemon with a 10-byte webhook secret started")
+        } catch let error as StartupError {
+            #expect("\(error)".contains("the vault entry host/webhook/home/secret is 10 bytes; a webhook secret needs at least 32"), "\(error)")
+        }
+        try await refused.host.vault.set("host/webhook/home/secret", secret: String(repeating: "k", count: 32))
+        let started = try await TestHost.started(directory: directory, configure: configure)
+        await started.stop()
+    }
+
     @Test func aGoneWebhookIsMarkedFailedAndReportedOnceOnTheOtherSinks() async throws {
         let receiver = try await RecordingHTTPServer.start { _, _ in .init(410, body: "gone") }
         let host = try await Self.host { c in c.notify.webhooks = [WebhookSettings(name: "old", url: receiver.url)] }

@@ -39,7 +39,10 @@ import Testing
         #expect(text.contains("LOCATION:T9:350"))
         #expect(text.contains("URL:https://www.kos.cvut.cz"))
 
-        let again = try await bench.call("kos.export.ics", ["path": .string(path)])
+        // Written again over it only when asked (without overwrite the file is kept).
+        let kept = try await bench.failure("kos.export.ics", ["path": .string(path)])
+        #expect(kept?.data?["param"] == "path")
+        let again = try await bench.call("kos.export.ics", ["path": .string(path), "overwrite": true])
         #expect(again["events"] == 57)
         #expect(Self.uids(try String(contentsOfFile: path, encoding: .utf8)) == Self.uids(text), "the same UIDs each time")
         #expect(Set(Self.uids(text)).count == 57, "one UID per event")

@@ -266,8 +266,6 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    /// The parameters checked against the method's manifest; secrets among them are remembered
-    /// for redaction.
     /// A peer that `socket.allow_uids` or `allow_groups` admits is not the daemon's own user:
     /// a file it names would be opened with the daemon's rights (its vault key attached to a
     /// mail, say), so its calls may name none.
@@ -295,6 +293,8 @@ public final class Dispatcher: Sendable {
         }
     }
 
+    /// The parameters checked against the method's manifest; secrets among them are remembered
+    /// for redaction, and the caller's own text is told to the redactor.
     private func validated(_ params: JSONValue?, for entry: MethodEntry, method: String) throws -> Params {
         let validated = try ParamValidator.validate(params, against: entry.descriptor.params, method: method)
         for rule in entry.descriptor.rules { try rule.check(validated) }
