@@ -274,7 +274,8 @@ public final class Dispatcher: Sendable {
             guard params[spec.name] != nil else { continue }
             throw RPCError.invalidParam(
                 spec.name,
-                "names a file, which only the daemon's own user may do: an allowed peer's calls take no paths (the daemon would open them with its own rights)"
+                "names a file, which only the daemon's own user may do: an allowed peer's calls take no paths "
+                    + "(the daemon would open them with its own rights)"
             )
         }
     }

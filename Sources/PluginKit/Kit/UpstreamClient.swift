@@ -213,7 +213,8 @@ public struct UpstreamClient: Sendable {
                 }
                 UpstreamHealth.failed(healthKey, now: clock.now)
                 throw unreachable(
-                    "answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)\(attempt > 0 ? Self.attempts(attempt + 1) : "")",
+                    "answered \(response.status) \(HTTPResponseStatus(statusCode: response.status).reasonPhrase)"
+                        + (attempt > 0 ? Self.attempts(attempt + 1) : ""),
                     status: response.status)
             case .success(let response) where Self.redirectStatuses.contains(response.status) && response.headers.first(name: "Location") != nil:
                 UpstreamHealth.answered(healthKey)
