@@ -40,16 +40,32 @@ public enum Peers {
         (packageRoot as NSString).appendingPathComponent("Tests/peers/\(name)")
     }
 
-    /// Whether the test Python has `module`, from its site-packages (a trait's condition is
-    /// synchronous, and starting a process is not).
+    /// Whether the test Python has `module`, from its site-packages or, for the standard
+    /// library (json, http.server, …), from the interpreter the venv was made from (`home` in
+    /// pyvenv.cfg): a trait's condition is synchronous, and starting a process is not. Looking
+    /// in site-packages alone skipped every suite whose fake needs only the standard library.
     public static func hasPythonModule(_ module: String) -> Bool {
-        let lib = ((python as NSString).deletingLastPathComponent as NSString).appendingPathComponent("../lib")
-        guard let versions = try? FileManager.default.contentsOfDirectory(atPath: lib) else { return false }
+        let bin = (python as NSString).deletingLastPathComponent
         let top = module.split(separator: ".").first.map(String.init) ?? module
-        return versions.filter { $0.hasPrefix("python3") }.contains { version in
-            let site = "\(lib)/\(version)/site-packages/"
-            return FileManager.default.fileExists(atPath: site + top) || FileManager.default.fileExists(atPath: site + top + ".py")
+        var folders: [String] = []
+        for lib in [(bin as NSString).appendingPathComponent("../lib"), baseLibrary(of: bin)].compactMap({ $0 }) {
+            let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib)) ?? []
+            for version in versions where version.hasPrefix("python3") {
+                folders += ["\(lib)/\(version)/site-packages/", "\(lib)/\(version)/"]
+            }
         }
+        return folders.contains { FileManager.default.fileExists(atPath: $0 + top) || FileManager.default.fileExists(atPath: $0 + top + ".py") }
+    }
+
+    /// `<home>/../lib` of the venv whose `bin` folder is given, or nil outside a venv.
+    static func baseLibrary(of bin: String) -> String? {
+        let config = ((bin as NSString).deletingLastPathComponent as NSString).appendingPathComponent("pyvenv.cfg")
+        guard let text = try? String(contentsOfFile: config, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == "home" { return (parts[1] as NSString).appendingPathComponent("../lib") }
+        }
+        return nil
     }
 
     public static func hasProgram(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
