@@ -359,9 +359,7 @@ enum HostMethods {
                 timeout: .seconds(3600), effect: .write, destructiveWhen: [.equals("overwrite", true)], personOnly: PersonOnly.backup)
         ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let path = try params.requiredString("path")
-            if FileManager.default.fileExists(atPath: path) && params.bool("overwrite") != true {
-                throw RPCError.invalidParam("path", "'\(path)' exists; overwrite=true replaces it")
-            }
+            if params.bool("overwrite") != true { try FileOutput.checkFree(path, param: "path") }
             let directory = (path as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {

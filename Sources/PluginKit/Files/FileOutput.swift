@@ -33,8 +33,14 @@ public enum FileOutput {
     }
 
     static func exists(_ path: String, param: String) -> RPCError {
-        RPCError.invalidParam(param, "'\(path)' exists; overwrite=true replaces it")
+        RPCError.invalidParam(param, "'\(path)' \(takenText)")
     }
+
+    private static let takenText = "exists; overwrite=true replaces it"
+
+    /// Whether `error` is the refusal of a name that is taken, for a caller that maps the
+    /// other write failures to errors of its own.
+    public static func refusedAsTaken(_ error: RPCError) -> Bool { error.message.hasSuffix(takenText) }
 
     /// Writes `bytes` to `path`, all or nothing.
     public static func write(_ bytes: ByteBuffer, to path: String, param: String, overwrite: Bool) async throws {

@@ -15,6 +15,12 @@ public enum MailAddress {
         return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
     }
 
+    /// An address on the Internet: a plain one whose domain has a dot (what STAG and a report's
+    /// recipient hold; a dotless domain there is a typo, not a local host).
+    public static func isInternetAddress(_ address: String) -> Bool {
+        isValid(address) && address.split(separator: "@").last?.contains(".") == true
+    }
+
     /// Throws -32602 naming `param` unless `address` is one plain address.
     public static func validate(_ address: String, param: String) throws(RPCError) {
         guard isValid(address) else { throw RPCError.invalidParam(param, "must be one mail address such as pilot@example.org") }

@@ -61,15 +61,6 @@ public struct DestructiveWhen: Sendable, Hashable {
     }
     public static func equals(_ param: String, _ value: JSONValue) -> DestructiveWhen { DestructiveWhen(param: param, test: .equals(value)) }
 
-    /// Whether a call with these arguments (by name) meets the condition.
-    public func matches(_ arguments: [String: JSONValue]) -> Bool {
-        guard let value = arguments[param], value != .null else { return false }
-        switch test {
-        case .given: return value.arrayValue.map { !$0.isEmpty } ?? true
-        case .equals(let wanted): return value == wanted
-        }
-    }
-
     /// `{"param": "to", "given": true}` or `{"param": "auto_register", "equals": true}`.
     public var json: JSONValue {
         switch test {
@@ -106,7 +97,7 @@ public struct CommandDescriptor: Sendable {
     public var effect: CommandEffect
     /// Arguments that make a call of a read or write command destructive (`PluginCommand.destructive(when:)`).
     public var destructiveWhen: [DestructiveWhen] = []
-    /// Why the effect is what it is, where that is not plain (`PluginCommand.effect(_:because:)`).
+    /// Why the effect is what it is, where that is not plain (`PluginCommand.effectReason(_:)`).
     public var effectReason: String?
     /// The effect's rule in words, for `help` and `rpc.discover`: when the arguments make it
     /// destructive, or why it is what it is.
@@ -117,12 +108,6 @@ public struct CommandDescriptor: Sendable {
     public var personOnly: String?
     /// How a person sees the result in a terminal (`PluginCommand.view`); nil: the generic table.
     public var view: ResultView?
-
-    /// What a call with these arguments does: the declared effect, or destructive when an
-    /// argument says so.
-    public func effect(for arguments: [String: JSONValue]) -> CommandEffect {
-        destructiveWhen.contains { $0.matches(arguments) } ? .destructive : effect
-    }
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,

@@ -150,7 +150,7 @@ extension LogbookService {
             // error (1103, naming the file) rather than the kit's -32602.
             do {
                 try await FileOutput.write(csv, to: path, param: LogbookParams.exportPath.name, overwrite: overwrite)
-            } catch let error as RPCError where !error.message.hasSuffix("overwrite=true replaces it") {
+            } catch let error as RPCError where !FileOutput.refusedAsTaken(error) {
                 throw LogbookError.file(path, error.message.replacingOccurrences(of: "Invalid params: 'path' ", with: ""))
             }
             return ExportResult(path: path, format: "csv", entries: data.entries.count, pages: nil)
@@ -171,7 +171,7 @@ extension LogbookService {
 
     func reportMail(_ params: Params) async throws -> ReportMailed {
         let to = try params[LogbookParams.mailTo].trimmingCharacters(in: .whitespaces)
-        guard MailAddress.isValid(to), to.split(separator: "@").last?.contains(".") == true else {
+        guard MailAddress.isInternetAddress(to) else {
             throw RPCError.invalidParam("to", "'\(to)' is not a mail address")
         }
         let from = day(params, LogbookParams.fromDate)

@@ -59,9 +59,5 @@ extension StagService {
         return email
     }
 
-    /// One plain address, as the host's mail takes it, whose domain has a dot (STAG's own
-    /// addresses are Internet ones: a dotless domain there is a typo, not a local host).
-    static func isMailAddress(_ text: String) -> Bool {
-        MailAddress.isValid(text) && text.split(separator: "@").last?.contains(".") == true
-    }
+    static func isMailAddress(_ text: String) -> Bool { MailAddress.isInternetAddress(text) }
 }

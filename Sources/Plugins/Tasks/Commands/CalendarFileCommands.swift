@@ -45,7 +45,7 @@ extension TasksService {
         let data = Data(text.utf8)
         do {
             try await FileOutput.write(data, to: path, param: TasksParams.exportPath.name, overwrite: overwrite)
-        } catch let error as RPCError where error.code == RPCErrorCode.invalidParams && !error.message.hasSuffix("overwrite=true replaces it") {
+        } catch let error as RPCError where error.code == RPCErrorCode.invalidParams && !FileOutput.refusedAsTaken(error) {
             throw TasksError.file(path, error.message.replacingOccurrences(of: "Invalid params: 'path' ", with: ""))
         }
         return ICSExported(
