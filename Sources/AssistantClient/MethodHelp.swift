@@ -13,6 +13,10 @@ public enum MethodHelp {
         case nil: break
         }
         if let reason = help["person_only"]?.stringValue { lines.append("not offered to AI assistants: \(reason)") }
+        if let confirm = ConfirmSentence(json: help["confirm"]) {
+            let details = confirm.details.map { " (details from \($0))" } ?? ""
+            lines.append("an AI assistant's call asks first: " + confirm.sentences.joined(separator: " or ") + details)
+        }
         let params = help["params"]?.arrayValue ?? []
         if !params.isEmpty {
             lines.append("")

@@ -21,6 +21,8 @@ public struct ToolCatalog: Sendable {
         /// The parameters that take a file path (`format: path`, alone or in a list): each must
         /// lie inside the session's roots.
         public var pathParams: [String] = []
+        /// What the person is asked before a destructive call (`x-confirm`).
+        public var confirm: ConfirmSentence?
 
         /// What a call with these arguments does: the tool's effect, or destructive when an
         /// argument says so.
@@ -124,7 +126,7 @@ public struct ToolCatalog: Sendable {
                     name: name, description: method["summary"]?.stringValue ?? name, inputSchema: input, outputSchema: output,
                     wrapsResult: !isObject, effect: effect, openWorld: open,
                     destructiveWhen: (method["x-destructive-when"]?.arrayValue ?? []).compactMap(Condition.init),
-                    effectRule: method["x-effect-rule"]?.stringValue, pathParams: paths))
+                    effectRule: method["x-effect-rule"]?.stringValue, pathParams: paths, confirm: ConfirmSentence(json: method["x-confirm"])))
         }
         self.tools = tools.sorted { $0.name < $1.name }
         self.hidden = hidden

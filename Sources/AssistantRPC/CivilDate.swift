@@ -22,4 +22,23 @@ public enum CivilDate {
         let month = mp < 10 ? mp + 3 : mp - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
+
+    /// An ISO date ("2035-01-12") as its day number; nil for anything else.
+    public static func days(iso text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        let number = days(year: year, month: month, day: day)
+        return civil(days: number) == (year, month, day) ? number : nil
+    }
+
+    /// A day as people write it: "Mon 12 Jan 2035".
+    public static func spoken(days: Int) -> String {
+        let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let (year, month, day) = civil(days: days)
+        // 1970-01-01, day 0, was a Thursday.
+        return "\(weekdays[((days % 7) + 10) % 7]) \(day) \(months[month - 1]) \(year)"
+    }
 }

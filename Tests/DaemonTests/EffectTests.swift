@@ -28,7 +28,6 @@ import Testing
             "tasks.delete", "tasks.categories.remove", "logbook.flights.purge", "logbook.flights.delete", "vault.delete", "octoprint.job.start",
             "octoprint.job.cancel", "octoprint.printhead.jog", "octoprint.tool.target", "octoprint.bed.target", "octoprint.system.run",
             "octoprint.files.delete", "octoprint.files.print", "octoprint.gcode", "stag.exams.register", "stag.exams.unregister",
-            "stag.students.mail",
         ] {
             #expect(effects[name] == "destructive", "\(name) is \(effects[name] ?? "undeclared")")
         }
@@ -52,6 +51,9 @@ import Testing
         #expect(byName["notifications.send"]?["x-effect-rule"] == "destructive when to or attachments is given")
         #expect(byName["stag.exams.watch"]?["x-destructive-when"] == [["param": "auto_register", "equals": true]])
         #expect(byName["stag.exams.watch"]?["x-effect-rule"] == "destructive with auto_register=true")
+        // A teacher's mail to a class only lists the students until dry_run=false sends it.
+        #expect(byName["stag.students.mail"]?["x-effect"] == "read")
+        #expect(byName["stag.students.mail"]?["x-destructive-when"] == [["param": "dry_run", "equals": false]])
         let sendHelp = try await connection.call("help", params: ["method": "notifications.send"])
         #expect(sendHelp["effect_rule"] == "destructive when to or attachments is given")
         // Every command that writes a file takes overwrite, and is destructive with it.
@@ -97,6 +99,53 @@ import Testing
         #expect(
             access == Set(methods.compactMap { $0["name"]?.stringValue }.filter { $0.hasPrefix("octoprint.access.") }) && access.count >= 10,
             "\(access.sorted())")
+        await connection.close()
+        await daemon.signal(SIGTERM)
+        _ = try await daemon.exitStatus()
+    }
+
+    /// Every call a person may be asked to confirm has a question of its own, and each of its
+    /// placeholders names a parameter of the command or a member of the read it takes details
+    /// from: a typo in a sentence fails here, not in front of a person.
+    @Test func everyDestructiveCallAsksItsOwnQuestion() async throws {
+        let daemon = try await DaemonProcess.started()
+        let connection = try await daemon.connect()
+        let methods = try #require(try await connection.call("rpc.discover")["methods"]?.arrayValue)
+        let byName = Dictionary(methods.compactMap { m in m["name"]?.stringValue.map { ($0, m) } }, uniquingKeysWith: { a, _ in a })
+        func members(_ schema: JSONValue?) -> Set<String> {
+            guard let schema else { return [] }
+            var names = Set(schema["properties"]?.objectValue?.keys.map { $0 } ?? [])
+            for key in ["anyOf", "oneOf", "allOf"] { for branch in schema[key]?.arrayValue ?? [] { names.formUnion(members(branch)) } }
+            return names
+        }
+        var asking: [String] = []
+        for (name, method) in byName.sorted(by: { $0.key < $1.key }) {
+            let mayBeDestructive = method["x-effect"] == "destructive" || method["x-destructive-when"] != nil
+            guard mayBeDestructive, method["x-person-only"] == nil else { continue }
+            let confirm = try #require(ConfirmSentence(json: method["x-confirm"]), "\(name) asks nothing of its own")
+            asking.append(name)
+            let params = Set((method["params"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
+            var known = params
+            if let details = confirm.details {
+                let read = try #require(byName[details], "\(name) takes details from \(details), which is no method")
+                #expect(read["x-effect"] == "read", "\(name)'s details come from \(details), which is not a read")
+                let taken = Set((read["params"]?.arrayValue ?? []).filter { $0["required"] == true }.compactMap { $0["name"]?.stringValue })
+                #expect(taken.isSubset(of: params), "\(details) needs \(taken.subtracting(params)), which \(name) does not take")
+                known.formUnion(members(read["result"]?["schema"]))
+            }
+            for sentence in confirm.sentences {
+                let used = sentence.matches(of: /\{([a-z_]+)(?::([a-z]+))?\}/).map { (String($0.output.1), $0.output.2.map(String.init)) }
+                for (placeholder, format) in used {
+                    #expect(known.contains(placeholder), "\(name): {\(placeholder)} names nothing it has (\(known.sorted()))")
+                    #expect(format == nil || format == "day", "\(name): {\(placeholder):\(format ?? "")} is no format")
+                }
+                #expect(sentence.hasSuffix("?") || sentence.contains("? "), "\(name)'s question is no question: \(sentence)")
+                #expect(sentence.filter { $0 == "[" }.count == sentence.filter { $0 == "]" }.count, "\(name): unbalanced [ ] in \(sentence)")
+            }
+        }
+        #expect(asking.count > 60, "\(asking)")
+        let help = try await connection.call("help", params: ["method": "stag.exams.register"])
+        #expect(MethodHelp.text(help).contains("an AI assistant's call asks first: Register for {subject}[ {name}], exam on {date:day}"))
         await connection.close()
         await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()

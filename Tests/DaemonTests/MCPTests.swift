@@ -37,10 +37,13 @@ struct MCPTests {
         // Never offered: secrets, the vault, the notice stream, the database copy; destructive ones by default.
         for name in [
             "vault.set", "vault.list", "kos.setup", "stag.login.password", "tasks.caldav.add", "subscribe", "backup", "tasks.delete",
-            "octoprint.job.cancel", "stag.students.mail",
+            "octoprint.job.cancel",
         ] {
             #expect(tools[name] == nil, "\(name) is offered")
         }
+        // A teacher's mail lists the class as a dry run; dry_run=false, which sends, asks first.
+        #expect(tools["stag.students.mail"]?["readOnly"] == false)
+        #expect(tools["stag.students.mail"]?["destructive"] == true)
 
         let calls = try #require(seen["calls"]?.objectValue)
         #expect(calls["ping"]?["structured"] == ["result": "pong"], "a result that is not an object is wrapped")

@@ -44,12 +44,13 @@ public struct NotesPlugin: AssistantPlugin {
             // How a person sees the list at a terminal (assistantctl); scripts get the JSON.
             PluginCommand("list", "The notes, newest first", result: .object(["notes": .array(Self.note)]), effect: .read, use: NotesService.list)
                 .view(ResultView(rows: "notes", columns: [.init("id", "ID"), .init("created", "TAKEN", .when), .init("text", "NOTE")])),
+            // A destructive command says what an AI assistant's call asks its person first.
             PluginCommand(
                 "delete", "Delete a note", params: [Self.id],
                 result: .object(["deleted": .integer]), effect: .destructive
             ) { notes, params, _ in
                 try await notes.delete(id: try params[Self.id])
-            },
+            }.confirm("Delete note {id}?"),
         ]
     }
 

@@ -75,6 +75,26 @@ import Testing
         #expect(terms[3]["reason"] == "Přihlašování skončilo.")
         let filtered = try await bench.host.call("stag.exams", ["subject": "kma/ma1"]).get()
         #expect(filtered["terms"]?.arrayValue?.map { $0["term_id"] } == [1_118_484, 1_118_485])
+        // One term by its id (what a person is asked about before registering), from the same read.
+        var one = try require(try await bench.host.call("stag.exams.term", ["term_id": 1_118_482]).get().objectValue)
+        #expect(one["stale"] == false && one["fetched_at"]?.stringValue != nil)
+        one["stale"] = nil
+        one["fetched_at"] = nil
+        #expect(JSONValue.object(one) == terms[0])
+        // The question registration asks, filled from it.
+        let help = try await bench.host.call("help", ["method": "stag.exams.register"]).get()
+        let question = try require(ConfirmSentence(json: help["confirm"]))
+        #expect(question.details == "stag.exams.term")
+        #expect(
+            question.filled(arguments: ["term_id": 1_118_482], details: one)
+                == "Register for KIV/VSS Vývoj softwarových systémů, exam on Thu 26 Nov 2026 10:00 in UC-355?")
+        guard case .failure(let unknown) = try await bench.host.call("stag.exams.term", ["term_id": 42]) else {
+            Issue.record("a term that is not listed was found")
+            return
+        }
+        #expect(
+            unknown.code == -32602 && unknown.message == "Invalid params: 'term_id' 42 is not among your exam terms (stag.exams lists them)",
+            "\(unknown.message)")
         await bench.stop()
     }
 

@@ -286,7 +286,11 @@ enum HostMethods {
                     ParamSpec("link", .string, help: "an http(s) address the notice points to (a phone opens it on a tap)"),
                 ], result: JSONSchema.anyOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
                 example: "assistantctl notifications.send title=Hello body='It works'", effect: .write,
-                destructiveWhen: [.given("to"), .given("attachments")])
+                destructiveWhen: [.given("to"), .given("attachments")],
+                confirm: ConfirmSentence([
+                    "Mail {attachments} to {to} (subject “{title}”)?", "Mail “{title}” to {to}?",
+                    "Send {attachments} with the notice “{title}” through the configured sinks[ of topic {topic}]?",
+                ]))
         ) { (host: AssistantHost, params: Params, _: CallContext) async throws -> any CallResult in
             let topic = try params.requiredString("topic")
             guard !topic.isEmpty, topic.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {

@@ -58,6 +58,9 @@ enum HostSchemas {
             "destructive_when?": JSONSchema.array(JSONSchema.any("{param, given: true} or {param, equals: value}"))
                 .described("arguments that make a call destructive"),
             "person_only?": JSONSchema.string.described("why only a person calls it, and an AI assistant is never offered it"),
+            "confirm?": JSONSchema.object(["sentences": .array(.string), "details?": .string]).described(
+                "what a person is asked before a destructive call: templates over its arguments ({name}, {name:day}, optional […]), "
+                    + "the first that fills; details names a read whose answer fills the rest"),
             "view?": JSONSchema.any(ResultView.schemaDescription),
         ]).described("with method: that method whole"),
     ])

@@ -38,6 +38,7 @@ enum ManifestJSON {
         if let rule = command.effectRule { object["effect_rule"] = .string(rule) }
         if !command.destructiveWhen.isEmpty { object["destructive_when"] = .array(command.destructiveWhen.map(\.json)) }
         if let reason = command.personOnly { object["person_only"] = .string(reason) }
+        if let confirm = command.confirm { object["confirm"] = confirm.json }
         if let view = command.view { object["view"] = view.json }
         if let example = command.example { object["example"] = .string(example) }
         return .object(object)
@@ -122,6 +123,7 @@ enum ManifestJSON {
             if let rule = d.effectRule { method["x-effect-rule"] = .string(rule) }
             if !d.destructiveWhen.isEmpty { method["x-destructive-when"] = .array(d.destructiveWhen.map(\.json)) }
             if let reason = d.personOnly { method["x-person-only"] = .string(reason) }
+            if let confirm = d.confirm { method["x-confirm"] = confirm.json }
             if let view = d.view { method["x-view"] = view.json }
             return .object(method)
         }

@@ -113,12 +113,23 @@ public struct PluginCommand<Service: Sendable>: Sendable {
     }
 
     /// The same command, writing a file for its caller: it takes `overwrite` (an existing file
-    /// is refused without it) and is destructive with `overwrite=true`.
+    /// is refused without it) and is destructive with `overwrite=true`, when the person is asked
+    /// "Replace hours.png?" (its path parameters, unless the command asks something of its own).
     public func writesFiles() -> PluginCommand {
         mapDescriptor {
             $0.params.append(FileOutput.overwrite.spec)
             $0.destructiveWhen.append(.equals(FileOutput.overwrite, true))
+            if $0.confirm == nil {
+                $0.confirm = ConfirmSentence($0.params.filter { $0.type == .path }.map { "Replace {\($0.name)}?" })
+            }
         }
+    }
+
+    /// What the person is asked before a destructive call, in plain words built from its
+    /// arguments (`ConfirmSentence`): `"Delete the task “{title}”?"`, the first sentence that
+    /// fills. `details` names a read whose answer fills what the arguments do not.
+    public func confirm(_ sentences: String..., details: String? = nil) -> PluginCommand {
+        mapDescriptor { $0.confirm = ConfirmSentence(sentences, details: details) }
     }
 
     /// The same command, never offered to an AI assistant: a person calls it with assistantctl.

@@ -108,12 +108,16 @@ public struct CommandDescriptor: Sendable {
     public var personOnly: String?
     /// How a person sees the result in a terminal (`PluginCommand.view`); nil: the generic table.
     public var view: ResultView?
+    /// The question a person answers before a destructive call (`PluginCommand.confirm`):
+    /// every command that may be destructive declares one.
+    public var confirm: ConfirmSentence?
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), effect: CommandEffect, destructiveWhen: [DestructiveWhen] = [], personOnly: String? = nil,
-        view: ResultView? = nil
+        view: ResultView? = nil, confirm: ConfirmSentence? = nil
     ) {
+        self.confirm = confirm
         self.effect = effect
         self.destructiveWhen = destructiveWhen
         self.personOnly = personOnly

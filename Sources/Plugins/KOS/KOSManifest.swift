@@ -60,7 +60,7 @@ enum KOSManifest {
             Command(
                 "logout", "Forgets an account's login and tokens (the default account's when none is named)", params: [KOSParams.account],
                 result: KOSSchemas.loggedOut, effect: .destructive, use: KOSService.logout
-            ),
+            ).confirm("Log out of KOS[ as {account}] and forget its tokens? You would log in again in a browser."),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
                 params: [KOSParams.which], result: KOSSchemas.semester, effect: .read, use: KOSService.semester

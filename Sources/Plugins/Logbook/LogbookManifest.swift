@@ -81,7 +81,7 @@ enum LogbookManifest {
                 "aircraft.delete", "Delete an aircraft that no flight uses",
                 [P.someRegistration], result: LogbookSchemas.aircraftDeleted,
                 effect: .destructive, typed: LogbookService.aircraftDelete
-            ),
+            ).confirm("Delete the aircraft {registration}?"),
 
             c(
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
@@ -102,7 +102,10 @@ enum LogbookManifest {
                 "flights.delete", "Delete a flight or FSTD session (kept until purged; undo with flights.restore)",
                 [P.entryID], result: LogbookSchemas.deleted,
                 effect: .destructive, typed: LogbookService.flightsDelete
-            ),
+            ).confirm(
+                "Delete the flight of {date:day}, {dep} → {arr}[ in {aircraft}]? It is kept until purged.",
+                "Delete the {fstd_type} session of {date:day}? It is kept until purged.", "Delete logbook entry {id}? It is kept until purged.",
+                details: "logbook.flights.get"),
             c(
                 "flights.restore", "Undo the deletion of an entry", [P.entryID],
                 result: LogbookSchemas.anyEntry, effect: .write, typed: LogbookService.flightsRestore
@@ -110,7 +113,7 @@ enum LogbookManifest {
             c(
                 "flights.purge", "Remove deleted entries for good", [P.purgeID],
                 result: LogbookSchemas.purged, effect: .destructive, typed: LogbookService.flightsPurge
-            ),
+            ).confirm("Remove the deleted logbook entry {id} for good?", "Remove every deleted logbook entry for good?"),
             c(
                 "flights.list", "Search the logbook",
                 [
@@ -142,7 +145,9 @@ enum LogbookManifest {
             c(
                 "fstd.delete", "Delete an FSTD session (kept until purged)", [P.entryID],
                 result: LogbookSchemas.deleted, effect: .destructive, typed: LogbookService.fstdDelete
-            ),
+            ).confirm(
+                "Delete the {fstd_type} session of {date:day}? It is kept until purged.", "Delete FSTD session {id}? It is kept until purged.",
+                details: "logbook.flights.get"),
 
             c(
                 "certificates.add", "Record a medical (validity computed) or any other certificate or rating",
@@ -160,7 +165,7 @@ enum LogbookManifest {
             c(
                 "certificates.delete", "Delete a certificate", [P.certificateID],
                 result: LogbookSchemas.certificateDeleted, effect: .destructive, typed: LogbookService.certificatesDelete
-            ),
+            ).confirm("Delete certificate {id} from the logbook?"),
 
             c(
                 "airports.search", "Find airports by ICAO/IATA code or name",
@@ -234,7 +239,7 @@ enum LogbookManifest {
                 [P.mailTo] + P.dateRange, result: LogbookSchemas.mailed,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
                 effect: .destructive, typed: LogbookService.reportMail
-            ).checking(.ordered(P.fromDate, P.toDate)),
+            ).confirm("Mail the logbook as a PDF[ from {from_date}][ to {to_date}] to {to}?").checking(.ordered(P.fromDate, P.toDate)),
         ]
     }
 }

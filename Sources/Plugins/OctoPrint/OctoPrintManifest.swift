@@ -70,7 +70,7 @@ enum OctoPrintManifest {
             c(
                 "printers.remove", "Forget a printer and its stored credentials", [P.printerName],
                 result: OctoPrintSchemas.removed, effect: .destructive, use: OctoPrintService.printersRemove
-            ),
+            ).confirm("Forget the printer {name} and its stored credentials?"),
             c(
                 "printers.default", "Make a printer the default", [P.printerName],
                 result: OctoPrintSchemas.printer, effect: .write, use: OctoPrintService.printersDefault
@@ -98,7 +98,7 @@ enum OctoPrintManifest {
                 ], result: OctoPrintSchemas.uploaded,
                 example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), effect: .destructive,
                 use: OctoPrintService.upload
-            ),
+            ).confirm("Upload {file} to[ {printer}'s] OctoPrint[ as {path}][ (then select it: {select})][ (then print it: {print})]?"),
             c(
                 "files.mkdir", "Create a folder",
                 [
@@ -145,7 +145,7 @@ enum OctoPrintManifest {
                 [
                     OctoPrintParams.printer, P.outDir, P.count, P.firstWebcam,
                 ], result: OctoPrintSchemas.frames, effect: .write, use: OctoPrintService.webcamFrames
-            ).writesFiles(),
+            ).writesFiles().confirm("Replace the frames already in {out_dir}?"),
             c(
                 "logs.download", "Download a log file",
                 [
@@ -191,7 +191,10 @@ enum OctoPrintManifest {
                     result: r.result ?? OctoPrintSchemas.answer(r.method.rawValue, r.summary), example: r.example, effect: r.effect
                 ) { octoprint, params, _ in try await octoprint.rest(r, params) }
                 .effectReason(RESTCatalog.writes[r.name])
-                .mapDescriptor { $0.personOnly = r.personOnly }
+                .mapDescriptor {
+                    $0.personOnly = r.personOnly
+                    $0.confirm = RESTCatalog.questions[r.name].map { ConfirmSentence($0) }
+                }
             }).map(withExample)
     }
 

@@ -72,11 +72,11 @@ enum StagManifest {
                 "accounts.remove", "Removes an account, its ticket and its cached data",
                 params: [StagParams.accountName],
                 result: StagSchemas.removed, effect: .destructive, use: StagService.accountsRemove
-            ),
+            ).confirm("Remove the STAG account {account}, its login and its cached data?"),
             Command(
                 "logout", "Invalidates the ticket at STAG and forgets it", params: [StagParams.account], result: StagSchemas.loggedOut,
                 effect: .destructive, use: StagService.logout
-            ),
+            ).confirm("Log out of STAG[ as {account}]? You would log in again in a browser."),
             Command(
                 "timetable", "Dated timetable events (default: this week), every role merged",
                 params: [StagParams.from, StagParams.to, StagParams.role, StagParams.account],
@@ -106,20 +106,31 @@ enum StagManifest {
                         .init("term_id", "TERM", optional: true),
                     ])),
             Command(
+                "exams.term", "One exam term of stag.exams, by its id", params: [StagParams.termID, StagParams.account],
+                result: StagSchemas.examTerm, effect: .read, use: StagService.examTerm
+            ),
+            Command(
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
                 result: StagSchemas.registration, effect: .destructive, use: StagService.register
-            ),
+            ).confirm(
+                "Register for {subject}[ {name}], exam on {date:day}[ {start}][ in {room}]?", "Register for exam term {term_id}?",
+                details: "stag.exams.term"),
             Command(
                 "exams.unregister", "Unregisters from an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
                 result: StagSchemas.registration, effect: .destructive, use: StagService.unregister
-            ),
+            ).confirm(
+                "Unregister from {subject}[ {name}], exam on {date:day}[ {start}]?", "Unregister from exam term {term_id}?",
+                details: "stag.exams.term"),
             Command(
                 "exams.watch", "Watches a full term for a free seat (checked every watch_every_min)",
                 params: [StagParams.termID, StagParams.autoRegister, StagParams.account], result: StagSchemas.watch, effect: .write,
                 use: StagService.watch
-            ).destructive(when: .equals(StagParams.autoRegister, true)),
+            ).destructive(when: .equals(StagParams.autoRegister, true))
+                .confirm(
+                    "Watch {subject}[ {name}], exam on {date:day}[ {start}], and register you as soon as a seat is free?",
+                    "Watch exam term {term_id} and register you as soon as a seat is free?", details: "stag.exams.term"),
             Command(
                 "exams.watches", "Lists the watched terms", result: StagSchemas.watches,
                 effect: .read, use: StagService.watches
@@ -221,8 +232,9 @@ enum StagManifest {
                 params: [StagParams.actionID, StagParams.mailSubject, StagParams.mailBody, StagParams.dryRun, StagParams.mailTo, StagParams.account],
                 result: StagSchemas.studentsMail,
                 example: "assistantctl stag.students.mail action_id=700001 subject='Room change' body='We meet in PR-102.' dry_run=false",
-                effect: .destructive, use: StagService.studentsMail
-            ),
+                effect: .read, use: StagService.studentsMail
+            ).destructive(when: .equals(StagParams.dryRun, false))
+                .confirm("Mail “{subject}” in Bcc to the students of timetable action {action_id}[, with {to} as the visible recipient]?"),
             Command(
                 "theses", "Teacher: the theses you supervise",
                 params: [StagParams.thesesYear, StagParams.account],

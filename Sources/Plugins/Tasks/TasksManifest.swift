@@ -80,7 +80,9 @@ enum TasksManifest {
             c(
                 "delete", "Deletes a task (kept 30 days for tasks.restore), or one occurrence", [TasksParams.id, TasksParams.occurrence],
                 result: TaskSchemas.deleted, effect: .destructive, use: TasksService.delete
-            ),
+            ).confirm(
+                "Delete “{title}”[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.",
+                "Delete task {id}[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.", details: "tasks.get"),
             c("restore", "Undoes a delete", [TasksParams.id], result: task, effect: .write, use: TasksService.restore),
             c(
                 "complete", "Completes a to-do; a repeating one moves to its next occurrence", [TasksParams.id], result: task,
@@ -144,7 +146,7 @@ enum TasksManifest {
             c(
                 "feeds.remove", "Unsubscribes from a feed", [TasksParams.feed],
                 result: TaskSchemas.removed, effect: .destructive, use: TasksService.feedsRemove
-            ),
+            ).confirm("Unsubscribe from the feed {name} and drop its events?"),
             c(
                 "feeds.refresh", "Fetches one feed or all now", [TasksParams.someFeed],
                 result: TaskSchemas.refreshed, effect: .write, use: TasksService.feedsRefresh
@@ -164,7 +166,7 @@ enum TasksManifest {
             c(
                 "caldav.remove", "Removes a CalDAV account (its items stay here as local tasks)",
                 [TasksParams.account], result: TaskSchemas.removed, effect: .destructive, use: TasksService.caldavRemove
-            ),
+            ).confirm("Remove the CalDAV account {name}? Its items stay here as local tasks."),
             c(
                 "caldav.sync", "Syncs one account or all now", [TasksParams.someAccount],
                 result: TaskSchemas.synced, timeout: .seconds(600),
@@ -179,7 +181,7 @@ enum TasksManifest {
                 "categories.remove", "Removes a category of your own that no task uses",
                 [TasksParams.categoryName],
                 result: TaskSchemas.removed, effect: .destructive, use: TasksService.categoriesRemove
-            ),
+            ).confirm("Remove the category {name}?"),
         ]
     }
 }

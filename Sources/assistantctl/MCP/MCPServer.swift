@@ -123,7 +123,7 @@ enum MCPServer {
             return .init(content: [.text(text: ToolCatalog.refusalText(refusal), annotations: nil, _meta: nil)], isError: true)
         }
         let arguments: JSONValue
-        switch await clear(found, try JSONValue(encoding: params.arguments ?? [:]), policy: policy, server: server) {
+        switch await clear(found, try JSONValue(encoding: params.arguments ?? [:]), policy: policy, server: server, link: link) {
         case .success(let cleared): arguments = cleared
         case .failure(let refusal): return .init(content: [.text(text: refusal.text, annotations: nil, _meta: nil)], isError: true)
         }
@@ -135,11 +135,27 @@ enum MCPServer {
 
     /// The policy's checks before a call, the client asked through the SDK: its roots, and the
     /// person's yes to a destructive call (a form with no fields: accept, decline or cancel).
-    static func clear(_ tool: ToolCatalog.Tool, _ arguments: JSONValue, policy: SessionPolicy, server: Server) async
+    static func clear(_ tool: ToolCatalog.Tool, _ arguments: JSONValue, policy: SessionPolicy, server: Server, link: DaemonLink) async
         -> Result<JSONValue, SessionPolicy.Refusal>
     {
         await policy.clear(
             tool, arguments, listRoots: { try await server.listRoots().map(\.uri) },
+            lookup: { method, params in
+                // The person is waiting for the question: a slow upstream leaves it without details.
+                await withTaskGroup(of: JSONValue?.self) { group in
+                    group.addTask {
+                        guard case .success(let answer)? = try? await link.call(method, params) else { return nil }
+                        return answer
+                    }
+                    group.addTask {
+                        try? await Task.sleep(for: .seconds(10))
+                        return nil
+                    }
+                    let first = await group.next() ?? nil
+                    group.cancelAll()
+                    return first
+                }
+            },
             ask: { message in
                 switch try await server.requestElicitation(message: message, requestedSchema: .init()).action {
                 case .accept: .accept
@@ -248,8 +264,9 @@ enum MCPServer {
         Tool(
             name: tool.name, title: tool.name, description: tool.description, inputSchema: (try? value(tool.inputSchema)) ?? .object([:]),
             annotations: .init(
-                title: tool.name, readOnlyHint: tool.effect == "read", destructiveHint: tool.mayBeDestructive,
-                idempotentHint: tool.effect == "read", openWorldHint: tool.openWorld),
+                // A read that some arguments make destructive (a mail's dry run) is not read-only.
+                title: tool.name, readOnlyHint: tool.effect == "read" && !tool.mayBeDestructive, destructiveHint: tool.mayBeDestructive,
+                idempotentHint: tool.effect == "read" && !tool.mayBeDestructive, openWorldHint: tool.openWorld),
             outputSchema: try? value(tool.outputSchema))
     }
 
@@ -706,7 +723,7 @@ enum DirectCall {
         case .failure(let refusal): return await reply(id, text: ToolCatalog.refusalText(refusal), structured: nil, isError: true, transport)
         }
         let arguments: JSONValue
-        switch await MCPServer.clear(found, given, policy: policy, server: server) {
+        switch await MCPServer.clear(found, given, policy: policy, server: server, link: link) {
         case .success(let cleared): arguments = cleared
         case .failure(let refusal): return await reply(id, text: refusal.text, structured: nil, isError: true, transport)
         }

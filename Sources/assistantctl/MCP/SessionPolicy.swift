@@ -62,17 +62,20 @@ final class SessionPolicy: Sendable {
 
     /// The checks before a call reaches the daemon: every path argument inside the roots (and
     /// replaced by its resolved form), then, for a call that is destructive with these
-    /// arguments, the person's yes. The arguments to send, or the refusal the model is told.
+    /// arguments, the person's yes. `lookup` makes a read call for the question's details (an
+    /// exam term's subject and date). The arguments to send, or the refusal the model is told.
     func clear(
         _ tool: ToolCatalog.Tool, _ arguments: JSONValue, listRoots: @Sendable () async throws -> [String],
-        ask: @Sendable (String) async throws -> Answer
+        lookup: @Sendable (String, JSONValue) async -> JSONValue? = { _, _ in nil }, ask: @Sendable (String) async throws -> Answer
     ) async -> Result<JSONValue, Refusal> {
         guard var given = arguments.objectValue else { return .success(arguments) }
+        var admittedIn: PathRoots?
         if tool.pathParams.contains(where: { given[$0] != nil && given[$0] != .null }) {
             let roots: PathRoots
             do { roots = try await currentRoots(listRoots) } catch {
                 return .failure(Refusal("the client did not list its roots (\(error.localizedDescription)); no file was touched"))
             }
+            admittedIn = roots
             for param in tool.pathParams {
                 switch given[param] {
                 case .string(let path)?:
@@ -93,8 +96,9 @@ final class SessionPolicy: Sendable {
         }
         guard tool.effect(for: given) == "destructive" else { return .success(.object(given)) }
         if confirms {
+            let details = await details(for: tool, given, lookup: lookup)
             let answer: Answer
-            do { answer = try await ask(Self.question(tool, given)) } catch {
+            do { answer = try await ask(Self.question(tool, given, details: details, roots: admittedIn)) } catch {
                 return .failure(Refusal("the person could not be asked (\(error.localizedDescription)); nothing was done"))
             }
             switch answer {
@@ -108,6 +112,19 @@ final class SessionPolicy: Sendable {
             Refusal(
                 "\(tool.name) is destructive with these arguments\(rule) and this client cannot ask its person to confirm: "
                     + "set allow_destructive = true under [mcp] in the daemon's config.toml to let it run unasked."))
+    }
+
+    /// The answer of the read the tool's question names, called with the arguments that read
+    /// takes; empty when there is none or it fails (the question then falls back to the ids).
+    private func details(
+        for tool: ToolCatalog.Tool, _ arguments: [String: JSONValue], lookup: @Sendable (String, JSONValue) async -> JSONValue?
+    ) async -> [String: JSONValue] {
+        guard let method = tool.confirm?.details,
+            let declared = discover["methods"]?.arrayValue?.first(where: { $0["name"]?.stringValue == method }),
+            declared["x-effect"] == "read"
+        else { return [:] }
+        let taken = Set((declared["params"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
+        return await lookup(method, .object(arguments.filter { taken.contains($0.key) }))?.objectValue ?? [:]
     }
 
     private func currentRoots(_ listRoots: @Sendable () async throws -> [String]) async throws -> PathRoots {
@@ -136,14 +153,15 @@ final class SessionPolicy: Sendable {
         init(_ text: String) { self.text = text }
     }
 
-    /// What the person is asked, in words built from the call: what it does, each argument (a
-    /// file by its path and size), and why it needs a yes.
-    static func question(_ tool: ToolCatalog.Tool, _ arguments: [String: JSONValue]) -> String {
-        var lines: [String] = []
-        if arguments["overwrite"] == true, let target = tool.pathParams.lazy.compactMap({ arguments[$0]?.stringValue }).first {
-            lines.append("Replace \(plain(target, 300))\(size(of: target).map { " (\($0))" } ?? "")?")
-        }
-        lines.append("\(tool.name): \(tool.description)")
+    /// What the person is asked: the command's own sentence built from the call (or, for a
+    /// command that declares none, its name), then each argument (a file by its path and size).
+    static func question(
+        _ tool: ToolCatalog.Tool, _ arguments: [String: JSONValue], details: [String: JSONValue] = [:], roots: PathRoots? = nil
+    ) -> String {
+        let sentence = tool.confirm?.filled(
+            arguments: arguments, details: details, pathParams: Set(tool.pathParams),
+            describePath: { path in shown(path, roots) + (size(of: path).map { " (\($0))" } ?? "") })
+        var lines = [sentence ?? "Run \(tool.name)?", "", "\(tool.name): \(plain(tool.description, 300))"]
         for name in arguments.keys.sorted() {
             guard let value = arguments[name], value != .null else { continue }
             if tool.pathParams.contains(name) {
@@ -154,16 +172,17 @@ final class SessionPolicy: Sendable {
                 lines.append("  \(name): \(plain(value.stringValue ?? value.encodedString(), 300))")
             }
         }
-        if let rule = tool.effectRule { lines.append("It is \(rule).") }
-        lines.append("Allow it?")
         return lines.joined(separator: "\n")
     }
 
-    /// Untrusted text on one line and bounded: control characters become spaces.
-    static func plain(_ text: String, _ limit: Int) -> String {
-        let line = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-        return line.count > limit ? String(line.prefix(limit)) + "…" : line
+    /// A path as the person knows it: inside the root that holds it, else whole.
+    static func shown(_ path: String, _ roots: PathRoots?) -> String {
+        let root = roots?.folders.filter { $0 != "/" && path.hasPrefix($0 + "/") }.max { $0.count < $1.count }
+        return plain(root.map { String(path.dropFirst($0.count + 1)) } ?? path, 200)
     }
+
+    /// Untrusted text on one line and bounded: control characters become spaces.
+    static func plain(_ text: String, _ limit: Int) -> String { ConfirmSentence.plain(text, limit: limit) }
 
     /// A file's size in a person's units, or nil when there is no such file.
     static func size(of path: String) -> String? {

@@ -25,6 +25,52 @@ enum RESTCatalog {
         "system": "it runs commands on the printer's host",
     ]
 
+    /// What the person is asked before each destructive call that an AI assistant may make
+    /// (`ConfirmSentence`: `{name}` is an argument, `[…]` is left out without it).
+    static let questions: [String: [String]] = [
+        "connection.connect": ["Connect OctoPrint[ {printer}] to its printer[ on port {port}][ at {baudrate} baud]?"],
+        "connection.disconnect": ["Disconnect OctoPrint[ {printer}] from its printer? A print in progress stops."],
+        "connection.fake_ack": ["Send the printer[ {printer}] a fake “ok”? It may then take the next command too early."],
+        "job.start": ["Start printing the selected file[ on {printer}]?"],
+        "job.cancel": ["Cancel the print[ on {printer}]?"],
+        "job.restart": ["Restart the paused print[ on {printer}] from the beginning?"],
+        "job.pause": ["Pause the print[ on {printer}]?"],
+        "job.resume": ["Resume the paused print[ on {printer}]?"],
+        "job.toggle": ["Pause or resume the print[ on {printer}]?"],
+        "printhead.jog": ["Move the print head[ on {printer}][: x {x}][, y {y}][, z {z}][ (absolute: {absolute})]?"],
+        "printhead.home": ["Home the {axes} axes[ of {printer}]?"],
+        "printhead.feedrate": ["Set the feed rate[ on {printer}] to {factor} %?"],
+        "tool.target": ["Heat {tool}[ on {printer}] to {temperature} °C?", "Heat the hotend[ on {printer}] to {temperature} °C?"],
+        "tool.offset": [
+            "Set {tool}'s temperature offset[ on {printer}] to {offset} °C?", "Set the hotend's temperature offset[ on {printer}] to {offset} °C?",
+        ],
+        "tool.select": ["Make {tool} the active tool[ on {printer}]?"],
+        "tool.extrude": ["Extrude {amount} mm of filament (negative retracts)[ on {printer}]?"],
+        "tool.flowrate": ["Set the flow rate[ on {printer}] to {factor} %?"],
+        "bed.target": ["Heat the bed[ of {printer}] to {temperature} °C?"],
+        "bed.offset": ["Set the bed's temperature offset[ on {printer}] to {offset} °C?"],
+        "chamber.target": ["Heat the chamber[ of {printer}] to {temperature} °C?"],
+        "chamber.offset": ["Set the chamber's temperature offset[ on {printer}] to {offset} °C?"],
+        "sd.init": ["Initialise the SD card[ of {printer}]?"],
+        "sd.refresh": ["Read the SD card's files again[ on {printer}]?"],
+        "sd.release": ["Release the SD card[ of {printer}]?"],
+        "gcode": ["Send {commands} to the printer[ {printer}]?"],
+        "files.print": ["Print {path}[ from {location}][ on {printer}] now?"],
+        "files.slice": ["Slice {path} with {slicer}[ into {gcode}][ on {printer}][ (then select it: {select})][ (then print it: {print})]?"],
+        "files.move": ["Move {path} to {destination}[ on {printer}]?"],
+        "files.delete": ["Delete {path}[ from {location}][ on {printer}]?"],
+        "profiles.add": ["Create a printer profile[ on {printer}] from {data}?"],
+        "profiles.update": ["Change the printer profile {id}[ on {printer}] with {data}?"],
+        "profiles.delete": ["Delete the printer profile {id}[ on {printer}]?"],
+        "slicing.profiles.add": ["Create or replace the {slicer} profile {key}[ on {printer}]?"],
+        "slicing.profiles.update": ["Change the {slicer} profile {key}[ on {printer}]?"],
+        "slicing.profiles.delete": ["Delete the {slicer} profile {key}[ on {printer}]?"],
+        "timelapse.delete": ["Delete the timelapse {name}[ on {printer}]?"],
+        "timelapse.delete_unrendered": ["Delete the unrendered timelapse {name}'s frames[ on {printer}]?"],
+        "logs.delete": ["Delete OctoPrint's log {name}[ on {printer}]?"],
+        "languages.delete": ["Remove the language pack {locale}/{pack}[ from {printer}]?"],
+    ]
+
     static var all: [RESTCommand] {
         connection + job + printer + files + administration
     }

@@ -72,6 +72,16 @@ extension StagService {
         return all.map { ExamTermsAnswer(terms: $0.terms.filter { $0.subject == subject }) }
     }
 
+    /// One term of `exams`, by its id: what a person is asked about before registering.
+    func examTerm(_ params: Params) async throws -> Cached<ExamTerm> {
+        let id = try params[StagParams.termID]
+        let all = try await exams(params)
+        guard let term = all.value.terms.first(where: { $0.termID == id }) else {
+            throw RPCError.invalidParam(StagParams.termID.name, "\(id) is not among your exam terms (stag.exams lists them)")
+        }
+        return all.map { _ in term }
+    }
+
     /// `subjects` when the caller has them already (a refresh reads them once for terms and grades).
     func examTerms(_ session: StagSession, _ student: StagRole, subjects known: SubjectIndex? = nil) async throws -> [ExamTerm] {
         async let answer = session.client.rows(

@@ -58,6 +58,7 @@ enum StagSchemas {
         "reason": text.described("why it cannot be changed"), "register_deadline": localTime, "unregister_deadline": localTime, "note": text,
     ])
     static let exams = ReadCache.schema(.object(["terms": .array(term)]))
+    static let examTerm = ReadCache.schema(term)
     static let registration = JSONSchema.object(["term_id": .integer, "registered": .boolean, "message": .string])
     static let watch = JSONSchema.object([
         "watch": .object([
