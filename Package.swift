@@ -6,7 +6,22 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-/// What the kit and the runtime both build on (the runtime adds the kit itself).
+/// What the kit imports, and nothing more: a plugin builds on these and on the kit.
+let kitDependencies: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "_NIOFileSystem", package: "swift-nio"),
+    .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "AsyncHTTPClient", package: "async-http-client"),
+    .product(name: "GRDB", package: "GRDB.swift"),
+]
+
+/// What the runtime builds on (besides the kit itself).
 let serviceDependencies: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
@@ -79,7 +94,7 @@ let package = Package(
         // calendar output.
         .target(
             name: "PluginKit",
-            dependencies: ["AssistantRPC", "CICal"] + serviceDependencies,
+            dependencies: ["AssistantRPC", "CICal"] + kitDependencies,
             swiftSettings: strictSwift
         ),
         // The runtime: server, dispatcher, registry, scheduler, vault, store and notices. Plugins
@@ -215,6 +230,7 @@ let package = Package(
             name: "HostCoreTests",
             dependencies: [
                 "HostCore", "AssistantClient", "AssistantTesting",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -17,7 +17,8 @@ func p95(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, I
 
 /// The native CSV's header (see `logbook.export format=csv`).
 let header = """
-    kind,date,dep,arr,out,off,on,in,registration,aircraft_make,aircraft_model,aircraft_variant,aircraft_type,aircraft_engine,aircraft_operation,aircraft_category,aircraft_class,\
+    kind,date,dep,arr,out,off,on,in,registration,aircraft_make,aircraft_model,aircraft_variant,aircraft_type,aircraft_engine,\
+    aircraft_operation,aircraft_category,aircraft_class,\
     sp_se_min,sp_me_min,mp_min,total_min,night_min,ifr_min,pic_min,spic_min,picus_min,copilot_min,dual_min,instructor_min,examiner_min,\
     takeoffs_day,takeoffs_night,landings_day,landings_night,approaches,pic_name,remarks,duty_start,duty_end,fstd_type,fstd_qualification
     """
@@ -66,9 +67,11 @@ func generateCSV(flights: Int) -> String {
             let dep = airports[i % airports.count]
             let arr = airports[(i / 3) % airports.count]
             lines.append(
-                "flight,\(String(format: "%04d-%02d-%02d", y, mo, da)),\(dep),\(arr),\(iso(out)),,,\(iso(out + total)),\(p.reg),\(p.make),\(p.model),,\(p.type),\(p.engine),\(p.operation),aeroplane,\(p.cls),"
+                "flight,\(String(format: "%04d-%02d-%02d", y, mo, da)),\(dep),\(arr),\(iso(out)),,,\(iso(out + total)),\(p.reg),\(p.make),\(p.model),"
+                    + ",\(p.type),\(p.engine),\(p.operation),aeroplane,\(p.cls),"
                     + "\(se),\(me),\(mp),\(total),\(night),\(i % 4 == 0 ? total : 0),\(pic),0,0,\(copilot),0,0,0,"
-                    + "\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(i % 5),\(pic > 0 ? "SELF" : "Capt. Novák"),generated \(i),,,,"
+                    + "\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(i % 5),"
+                    + "\(pic > 0 ? "SELF" : "Capt. Novák"),generated \(i),,,,"
             )
             i += 1
         }

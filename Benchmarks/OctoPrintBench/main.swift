@@ -78,7 +78,8 @@ print(
 print(String(format: "| curl -F | %.0f ms | %@ |", median(curlTimes), curlTimes.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
 print(String(format: "| ratio | %.2f× | |", median(daemonTimes) / median(curlTimes)))
 print(
-    "daemon resident memory growth during an upload (VmHWM − VmRSS before): \(growth.map { "\($0 / 1024) MB" }.joined(separator: ", ")) (\(growth.map(String.init).joined(separator: ", ")) kB)"
+    "daemon resident memory growth during an upload (VmHWM − VmRSS before): \(growth.map { "\($0 / 1024) MB" }.joined(separator: ", ")) "
+        + "(\(growth.map(String.init).joined(separator: ", ")) kB)"
 )
 await connection.close()
 await daemon.signal(SIGTERM)

@@ -179,7 +179,8 @@ for round in 0..<(5 + 2) {
 }
 
 print(
-    "| call | STAG answer | fake STAG directly (its requests, one after the other) | fresh (median / p90) | ratio | fake stopped: from the cache (median) |"
+    "| call | STAG answer | fake STAG directly (its requests, one after the other) | fresh (median / p90) | ratio | fake stopped: from the cache "
+        + "(median) |"
 )
 print("|---|---|---|---|---|---|")
 for (method, _, _) in queries {
@@ -194,7 +195,8 @@ for (method, _, _) in queries {
 print(
     String(
         format:
-            "\nresident memory: %.1f MB before the host, %.1f MB with the Stag plugin loaded and idle (no account), %.1f MB idle after the runs (one account, cache filled)",
+            "\nresident memory: %.1f MB before the host, %.1f MB with the Stag plugin loaded and idle (no account), %.1f MB idle after the runs (one "
+            + "account, cache filled)",
         rssBefore, rssIdleNoAccount, rssIdle))
 await connection.close()
 await host.stop()

@@ -97,7 +97,8 @@ func populatedAndRestarted(into directory: TemporaryDirectory) async throws -> T
     let filled = residentMB()
     print("populated 10 000 tasks (2 000 repeating, \(withReminders ? "30 000" : "no") reminders) in \(String(format: "%.1f", fillTime / 1000)) s")
     print(
-        "resident: \(String(format: "%.1f", before)) MB before the host, \(String(format: "%.1f", started)) MB started, \(String(format: "%.1f", filled)) MB with the tasks (+\(String(format: "%.1f", filled - started)) MB)"
+        "resident: \(String(format: "%.1f", before)) MB before the host, \(String(format: "%.1f", started)) MB started, "
+            + "\(String(format: "%.1f", filled)) MB with the tasks (+\(String(format: "%.1f", filled - started)) MB)"
     )
 
     // Restart on the same data: the start re-arms every reminder from the store.
@@ -108,7 +109,8 @@ func populatedAndRestarted(into directory: TemporaryDirectory) async throws -> T
     }
     let restarted = residentMB()
     print(
-        "restart with the data: \(String(format: "%.1f", restartBefore)) MB → \(String(format: "%.1f", restarted)) MB (+\(String(format: "%.1f", restarted - restartBefore)) MB)"
+        "restart with the data: \(String(format: "%.1f", restartBefore)) MB → \(String(format: "%.1f", restarted)) MB "
+            + "(+\(String(format: "%.1f", restarted - restartBefore)) MB)"
     )
 
     return again
@@ -143,7 +145,8 @@ case "caldav":
     print("|---|---|---|---|---|")
     for (name, t, c) in [("first", first, firstCounts), ("no change", idle, idleCounts), ("after 10 local changes", incremental, incrementalCounts)] {
         print(
-            "| \(name) | \(String(format: "%.0f", t)) ms | \(c["pushed"]?.intValue ?? -1) | \(c["pulled"]?.intValue ?? -1) | \(c["requests"]?.intValue ?? -1) |"
+            "| \(name) | \(String(format: "%.0f", t)) ms | \(c["pushed"]?.intValue ?? -1) | \(c["pulled"]?.intValue ?? -1) | "
+                + "\(c["requests"]?.intValue ?? -1) |"
         )
     }
     await host.stop()
@@ -223,20 +226,28 @@ default:
         runs: runs)
     let monthOfOneFloor = try SQLiteShellFloor.milliseconds(
         database,
-        "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND category = 'school' AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR last_at >= \(now - 86_400))",
+        "SELECT * FROM tasks_items WHERE deleted_at IS NULL AND category = 'school' AND first_at < \(now + 31 * 86_400) AND (last_at IS NULL OR "
+            + "last_at >= \(now - 86_400))",
         runs: runs)
     print(
-        "| query (10 000 tasks) | rows | median | p90 | through AssistantClient (parsed) | sqlite3 shell (list: its query and rows; agenda: candidate rows) | ratio |"
+        "| query (10 000 tasks) | rows | median | p90 | through AssistantClient (parsed) | sqlite3 shell (list: its query and rows; agenda: "
+            + "candidate rows) | ratio |"
     )
     print("|---|---|---|---|---|---|---|")
     print(
-        "| tasks.list when=today | \(today.count) | \(String(format: "%.2f", today.median)) ms | \(String(format: "%.2f", today.p90)) ms | \(String(format: "%.2f", today.parsed)) ms | \(String(format: "%.2f", todayFloor)) ms | \(String(format: "%.1f", today.median / todayFloor))× |"
+        "| tasks.list when=today | \(today.count) | \(String(format: "%.2f", today.median)) ms | \(String(format: "%.2f", today.p90)) ms | "
+            + "\(String(format: "%.2f", today.parsed)) ms | \(String(format: "%.2f", todayFloor)) ms | "
+            + "\(String(format: "%.1f", today.median / todayFloor))× |"
     )
     print(
-        "| tasks.agenda, 30 days | \(month.count) | \(String(format: "%.2f", month.median)) ms | \(String(format: "%.2f", month.p90)) ms | \(String(format: "%.2f", month.parsed)) ms | \(String(format: "%.2f", monthFloor)) ms | \(String(format: "%.1f", month.median / monthFloor))× |"
+        "| tasks.agenda, 30 days | \(month.count) | \(String(format: "%.2f", month.median)) ms | \(String(format: "%.2f", month.p90)) ms | "
+            + "\(String(format: "%.2f", month.parsed)) ms | \(String(format: "%.2f", monthFloor)) ms | "
+            + "\(String(format: "%.1f", month.median / monthFloor))× |"
     )
     print(
-        "| tasks.agenda, 30 days, category=school | \(monthOfOne.count) | \(String(format: "%.2f", monthOfOne.median)) ms | \(String(format: "%.2f", monthOfOne.p90)) ms | \(String(format: "%.2f", monthOfOne.parsed)) ms | \(String(format: "%.2f", monthOfOneFloor)) ms | \(String(format: "%.1f", monthOfOne.median / monthOfOneFloor))× |"
+        "| tasks.agenda, 30 days, category=school | \(monthOfOne.count) | \(String(format: "%.2f", monthOfOne.median)) ms | "
+            + "\(String(format: "%.2f", monthOfOne.p90)) ms | \(String(format: "%.2f", monthOfOne.parsed)) ms | "
+            + "\(String(format: "%.2f", monthOfOneFloor)) ms | \(String(format: "%.1f", monthOfOne.median / monthOfOneFloor))× |"
     )
 
     if kept != nil { exit(0) }  // a rerun on kept data: the queries only
@@ -257,18 +268,22 @@ default:
     let imported = try await other.call("tasks.import.ics", ["path": .string(exportPath)]).get()
     let importTime = ms(ContinuousClock.now - start)
     let pyParse = timedPython(
-        "import sys,time,icalendar\nd=open(sys.argv[1],'rb').read()\nt=time.perf_counter()\nc=icalendar.Calendar.from_ical(d)\nprint((time.perf_counter()-t)*1000)",
+        "import sys,time,icalendar\nd=open(sys.argv[1],'rb').read()\nt=time.perf_counter()\nc=icalendar.Calendar.from_ical(d)\nprint((time.perf_count"
+            + "er()-t)*1000)",
         exportPath)
     let pyWrite = timedPython(
-        "import sys,time,icalendar\nc=icalendar.Calendar.from_ical(open(sys.argv[1],'rb').read())\nt=time.perf_counter()\nc.to_ical()\nprint((time.perf_counter()-t)*1000)",
+        "import sys,time,icalendar\nc=icalendar.Calendar.from_ical(open(sys.argv[1],'rb').read())\nt=time.perf_counter()\nc.to_ical()\nprint((time.pe"
+            + "rf_counter()-t)*1000)",
         exportPath)
     print("| ICS (10 000 tasks, \(exported["bytes"]?.intValue ?? -1) bytes) | assistantd | Python icalendar 7.3 | ratio |")
     print("|---|---|---|---|")
     print(
-        "| export (tasks.export.ics / to_ical) | \(String(format: "%.0f", exportTime)) ms | \(pyWrite.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyWrite.map { String(format: "%.2f", exportTime / $0) } ?? "?")× |"
+        "| export (tasks.export.ics / to_ical) | \(String(format: "%.0f", exportTime)) ms | \(pyWrite.map { String(format: "%.0f", $0) } ?? "?") ms "
+            + "| \(pyWrite.map { String(format: "%.2f", exportTime / $0) } ?? "?")× |"
     )
     print(
-        "| import (tasks.import.ics / from_ical) | \(String(format: "%.0f", importTime)) ms (\(imported["added"]?.intValue ?? -1) added) | \(pyParse.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyParse.map { String(format: "%.2f", importTime / $0) } ?? "?")× |"
+        "| import (tasks.import.ics / from_ical) | \(String(format: "%.0f", importTime)) ms (\(imported["added"]?.intValue ?? -1) added) | "
+            + "\(pyParse.map { String(format: "%.0f", $0) } ?? "?") ms | \(pyParse.map { String(format: "%.2f", importTime / $0) } ?? "?")× |"
     )
     await connection.close()
     await other.stop()

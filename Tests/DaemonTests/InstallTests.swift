@@ -157,7 +157,8 @@ struct InstallTests {
         #expect(logbook?["state"] == "ready")
 
         let initialize =
-            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","ver"#
+            + #"sion":"1"}}}"#
         let mcp = try await runCommand(
             "/usr/bin/setpriv", ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", ctl, "mcp", "--socket", daemon.socketPath],
             environment: DaemonProcess.environment(directory), stdin: initialize + "\n")

@@ -108,7 +108,8 @@ struct MCPTests {
     @Test func garbageOnStdinIsAnErrorAndTheEndOfInputEndsTheSession() async throws {
         let daemon = try await DaemonProcess.started()
         let initialize =
-            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","ver"#
+            + #"sion":"1"}}}"#
         let result = try await runCommand(
             Binaries.assistantctl, ["mcp"], environment: DaemonProcess.environment(daemon.directory),
             stdin: "this is not json\n\u{0}\u{1}{{{\n" + initialize + "\n")
@@ -192,7 +193,8 @@ struct MCPTests {
         _ = daemon.directory.directory("data/assistant/files")
         let big = daemon.directory.write("data/assistant/files/big.ics", Self.todos(30_000))
         let lines = [
-            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","ver"#
+                + #"sion":"1"}}}"#,
             #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tasks.import.ics","arguments":{"path":"\#(big)"}}}"#,
         ]

@@ -28,7 +28,9 @@ struct MissingFileTests {
             Peers.python,
             [
                 "-c",
-                "import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO host_accounts(plugin,name,settings,is_default,created_at) VALUES('octoprint','shop',?,1,'2026-01-01T00:00:00Z')\",(json.dumps({'url':'https://127.0.0.1:9','ca_file':sys.argv[2]}),)); c.commit()",
+                "import json,sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO host_accounts(plugin,name,settings,is_default,creat"
+                    + "ed_at) VALUES('octoprint','shop',?,1,'2026-01-01T00:00:00Z')\",(json.dumps({'url':'https://127.0.0.1:9','ca_file':sys.argv[2]}"
+                    + "),)); c.commit()",
                 database, ca,
             ], environment: ["PATH": "/usr/bin:/bin"])
         try #require(insert.status == 0, "\(insert.stderr)")
@@ -72,7 +74,8 @@ struct MissingFileTests {
             import sqlite3, sys
             c = sqlite3.connect(sys.argv[1])
             c.executescript(\"\"\"
-            CREATE TABLE octoprint_printers (name TEXT PRIMARY KEY, url TEXT NOT NULL, ca_file TEXT, basic_user TEXT, is_default INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE octoprint_printers (name TEXT PRIMARY KEY, url TEXT NOT NULL, ca_file TEXT, basic_user TEXT, \
+            is_default INTEGER NOT NULL DEFAULT 0);
             INSERT INTO octoprint_printers VALUES ('mk3', 'http://octopi.local', NULL, NULL, 0), ('mini', 'https://mini.lan', '/etc/ca.pem', 'me', 1);
             DELETE FROM grdb_migrations WHERE identifier = 'octoprint/v2-accounts';
             \"\"\")

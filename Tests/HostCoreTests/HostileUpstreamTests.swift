@@ -139,7 +139,8 @@ struct HostileUpstreamTests {
             let error = try #require(await Self.failure { try await UpstreamClientTests.client(server.url).get("/start") })
             #expect(
                 error.message
-                    == "Upstream unreachable: \(server.url) redirected to http://192.0.2.1:8443, which is not followed: only redirects within \(server.url) are (set the address to where it now is)"
+                    == "Upstream unreachable: \(server.url) redirected to http://192.0.2.1:8443, which is not followed: only redirects within "
+                    + "\(server.url) are (set the address to where it now is)"
             )
             #expect(!error.message.contains("token"))
         }

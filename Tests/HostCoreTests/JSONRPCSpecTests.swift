@@ -95,7 +95,9 @@ import Testing
         let mixed = try #require(
             try await reply(
                 host,
-                #"[{"jsonrpc":"2.0","method":"ping","id":"1"},{"jsonrpc":"2.0","method":"help","params":["ping"]},{"jsonrpc":"2.0","method":"help","params":["nope"],"id":"2"},{"foo":"boo"},{"jsonrpc":"2.0","method":"foo.get","params":{"name":"myself"},"id":"5"},{"jsonrpc":"2.0","method":"ping","id":"9"}]"#
+                #"[{"jsonrpc":"2.0","method":"ping","id":"1"},{"jsonrpc":"2.0","method":"help","params":["ping"]},{"jsonrpc":"2.0","method":"help",""#
+                    + #"params":["nope"],"id":"2"},{"foo":"boo"},{"jsonrpc":"2.0","method":"foo.get","params":{"name":"myself"},"id":"5"},{"jsonrpc""#
+                    + #":"2.0","method":"ping","id":"9"}]"#
             )?.arrayValue)
         #expect(mixed.count == 5)
         let byID = Dictionary(mixed.compactMap { r in r["id"]?.stringValue.map { ($0, r) } }, uniquingKeysWith: { a, _ in a })

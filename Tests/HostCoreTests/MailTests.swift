@@ -9,7 +9,8 @@ import Testing
     func capturingSendmail(_ directory: TemporaryDirectory, exitCode: Int = 0) -> String {
         let script = directory.write(
             "sendmail",
-            "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(directory.file("args"))\ncat > \(directory.file("message.tmp"))\n[ \(exitCode) = 0 ] && mv \(directory.file("message.tmp")) \(directory.file("message"))\nexit \(exitCode)\n",
+            "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(directory.file("args"))\ncat > \(directory.file("message.tmp"))\n[ \(exitCode) = 0 ] && mv "
+                + "\(directory.file("message.tmp")) \(directory.file("message"))\nexit \(exitCode)\n",
             mode: 0o700)
         return script
     }

@@ -39,4 +39,24 @@ import Testing
         #expect(imports.count > 20, "the scan found the kit's imports")
         #expect(imports.filter { $0.module == "HostCore" }.isEmpty)
     }
+
+    /// The kit links what it imports and nothing else (no TOMLKit, Subprocess or service
+    /// lifecycle that only the runtime uses), so a plugin does not build them for nothing.
+    @Test func theKitLinksOnlyWhatItImports() throws {
+        let manifest = try String(contentsOfFile: "\(Peers.packageRoot)/Package.swift", encoding: .utf8)
+        let start = try #require(manifest.range(of: "let kitDependencies"))
+        let end = try #require(manifest.range(of: "]\n", range: start.upperBound..<manifest.endIndex))
+        let linked = Set(
+            manifest[start.upperBound..<end.lowerBound].matches(of: /\.product\(name: "([A-Za-z0-9_]+)"/).map {
+                // swift-nio's product for the module NIOFileSystem.
+                String($0.output.1) == "_NIOFileSystem" ? "NIOFileSystem" : String($0.output.1)
+            })
+        let imported = Set(try Self.imports(under: "Sources/PluginKit").map(\.module))
+            // Foundation's parts and the toolchain's own modules, the kit's sibling targets, and
+            // `@_exported import struct Logging.Logger` (read as the word after import).
+            .subtracting(["Foundation", "FoundationXML", "Synchronization", "AssistantRPC", "CICal", "Dispatch", "Glibc", "struct"])
+        #expect(linked.count > 5, "the scan found the kit's dependencies")
+        #expect(
+            linked == imported, "linked but not imported: \(linked.subtracting(imported)); imported but not linked: \(imported.subtracting(linked))")
+    }
 }

@@ -285,7 +285,8 @@ import Testing
             }
         }
         let good = try ConfigLoader.parse(
-            "[notify.ntfy]\ntopic = \"alerts\"\nmin_severity = \"warning\"\n[[notify.webhook]]\nname = \"home\"\nurl = \"https://ha.local/api/webhook/x\"\ntopics = [\"tasks.*\"]",
+            "[notify.ntfy]\ntopic = \"alerts\"\nmin_severity = \"warning\"\n[[notify.webhook]]\nname = \"home\"\nurl = "
+                + "\"https://ha.local/api/webhook/x\"\ntopics = [\"tasks.*\"]",
             file: "c.toml")
         #expect(good.configuration.notify.ntfy.server == "https://ntfy.sh")
         #expect(good.configuration.notify.ntfy.route.minimumSeverity == .warning)

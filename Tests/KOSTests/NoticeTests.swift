@@ -59,7 +59,9 @@ import Testing
         #expect(closing.map { $0["title"] } == ["Sign-up closes soon: BI-ZMA on 2027-01-12 13:00–15:00"], "once, and not BI-PA2's")
         #expect(
             closing.first?["body"]
-                == "Signing up for the 2027-01-12 13:00–15:00 assessment in T9:350 closes at the end of 2025-10-06 (12/30 seats taken). Register in KOS: https://www.kos.cvut.cz"
+                == .string(
+                    "Signing up for the 2027-01-12 13:00–15:00 assessment in T9:350 closes at the end of 2025-10-06 (12/30 seats taken). Register in "
+                        + "KOS: https://www.kos.cvut.cz")
         )
 
         let remindAt = ISO8601.date("2025-10-06T05:15:00Z")!

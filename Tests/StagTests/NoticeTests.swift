@@ -126,7 +126,9 @@ import Testing
         #expect(closing.first?["title"]?.stringValue?.hasPrefix("Sign-up closes soon: KIV/DB1") == true)
         #expect(
             closing.first?["body"]
-                == "Registering for the 2026-12-03 09:00 term in UC-355 closes at 2026-11-25 08:00 (3/10 seats taken). Register: assistantctl stag.exams.register term_id=1118483"
+                == .string(
+                    "Registering for the 2026-12-03 09:00 term in UC-355 closes at 2026-11-25 08:00 (3/10 seats taken). Register: assistantctl "
+                        + "stag.exams.register term_id=1118483")
         )
         await bench.stop()
     }

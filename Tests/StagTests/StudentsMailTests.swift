@@ -59,10 +59,12 @@ import Testing
         let bench = try await StagBench.start()
         try await bench.fake.loadFixture()
         try await bench.login(user: "dual")
-        // It acts on the outside world, and says so where people and assistants look.
-        #expect(try await bench.host.call("help", ["method": "stag.students.mail"]).get()["effect"] == "destructive")
+        // Sending acts on the outside world (a dry run only lists the class), and it says so
+        // where people and assistants look.
+        let help = try await bench.host.call("help", ["method": "stag.students.mail"]).get()
+        #expect(help["effect"] == "read" && help["effect_rule"] == "destructive with dry_run=false")
         let discovered = try await bench.host.call("rpc.discover").get()["methods"]?.arrayValue ?? []
-        #expect(discovered.first { $0["name"] == "stag.students.mail" }?["x-effect"] == "destructive")
+        #expect(discovered.first { $0["name"] == "stag.students.mail" }?["x-destructive-when"] == [["param": "dry_run", "equals": false]])
         #expect(discovered.first { $0["name"] == "stag.exams.register" }?["x-effect"] == "destructive")
         let before = try await bench.fake.requests().count
         let good: [String: JSONValue] = ["action_id": 700001, "subject": "Hello", "body": "Text"]

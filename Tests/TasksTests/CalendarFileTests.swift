@@ -8,7 +8,8 @@ import Testing
 /// ICS export read back by Python's `icalendar` (independent of libical), and import round trips.
 @Suite(.stopsTestHosts) struct CalendarFileTests {
     static let tricky =
-        "Line one\nLine two, with commas; semicolons \\ backslash \"quotes\" 🎓 Příliš žluťoučký kůň úpěl ďábelské ódy – a line well over seventy-five octets long"
+        "Line one\nLine two, with commas; semicolons \\ backslash \"quotes\" 🎓 Příliš žluťoučký kůň úpěl ďábelské ódy – a line well over "
+        + "seventy-five octets long"
 
     static func dump(_ path: String) async throws -> JSONValue {
         let data = try #require(await Peers.output(Peers.python, [Peers.script("ics_dump.py"), path]))
@@ -191,7 +192,8 @@ import Testing
         let noUID = directory.write("nouid.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
         let badRule = directory.write(
             "badrule.ics",
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:ok\r\nDTSTART:20261201T100000Z\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:b\r\nSUMMARY:bad\r\nDTSTART:20261201T100000Z\r\nRRULE:FREQ=DAILY;BYDAY=XX\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:ok\r\nDTSTART:20261201T100000Z\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:b"
+                + "\r\nSUMMARY:bad\r\nDTSTART:20261201T100000Z\r\nRRULE:FREQ=DAILY;BYDAY=XX\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
         )
         for (path, code) in [(directory.file("missing.ics"), 1208), (directory.path, 1208), (garbage, 1208), (noUID, 1209), (badRule, 1209)] {
             guard case .failure(let e) = try await host.call("tasks.import.ics", ["path": .string(path)]) else {

@@ -7,7 +7,8 @@ import Testing
 @Suite(.stopsTestHosts)
 struct DAVXMLTests {
     static let answer = #"""
-        <?xml version="1.0"?><d:multistatus xmlns:d="DAV:"><d:response><d:href>/cal/a.ics</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response><d:sync-token>t2</d:sync-token></d:multistatus>
+        <?xml version="1.0"?><d:multistatus xmlns:d="DAV:"><d:response><d:href>/cal/a.ics</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag>\#
+        </d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response><d:sync-token>t2</d:sync-token></d:multistatus>
         """#
 
     @Test func aWholeAnswerIsReadAndATruncatedOneIsRefused() throws {

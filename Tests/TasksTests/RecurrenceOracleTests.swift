@@ -37,14 +37,16 @@ import Testing
                 let tail = series.occurrences(from: middle, before: try #require(WallTime(c.before)))
                 if tail != walls.filter({ $0 >= middle }) {
                     mismatches.append(
-                        "\(c.rrule) from \(c.dtstart): the window from \(middle.text) differs (\(tail.prefix(2).map(\.text)) vs \(walls.filter { $0 >= middle }.prefix(2).map(\.text)))"
+                        "\(c.rrule) from \(c.dtstart): the window from \(middle.text) differs (\(tail.prefix(2).map(\.text)) vs "
+                            + "\(walls.filter { $0 >= middle }.prefix(2).map(\.text)))"
                     )
                 }
             }
             if got != c.expected {
                 let firstDiff = (0..<min(got.count, c.expected.count)).first { got[$0] != c.expected[$0] } ?? min(got.count, c.expected.count)
                 mismatches.append(
-                    "\(c.rrule) from \(c.dtstart) \(c.tz): #\(firstDiff) got \(got.dropFirst(firstDiff).prefix(2)) want \(c.expected.dropFirst(firstDiff).prefix(2)) (\(got.count) vs \(c.expected.count))"
+                    "\(c.rrule) from \(c.dtstart) \(c.tz): #\(firstDiff) got \(got.dropFirst(firstDiff).prefix(2)) want "
+                        + "\(c.expected.dropFirst(firstDiff).prefix(2)) (\(got.count) vs \(c.expected.count))"
                 )
             }
         }

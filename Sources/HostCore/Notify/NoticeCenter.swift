@@ -99,7 +99,8 @@ public actor NoticeCenter {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO host_notices(id, seq, topic, plugin, title, body, severity, time, dedupe_key, direct_to, attachments, direct_bcc, link)
+                    INSERT INTO host_notices(
+                        id, seq, topic, plugin, title, body, severity, time, dedupe_key, direct_to, attachments, direct_bcc, link)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
@@ -354,7 +355,8 @@ public actor NoticeCenter {
             NoticeDraft(
                 topic: Self.sinkFailedTopic, plugin: "host", title: "Notices to \(sinkName) stopped",
                 body:
-                    "\(sinkName) refused a notice for good (\(message)). Its pending notices are marked failed; fix its configuration and reload (SIGHUP) to use it again.",
+                    "\(sinkName) refused a notice for good (\(message)). Its pending notices are marked failed; "
+                    + "fix its configuration and reload (SIGHUP) to use it again.",
                 severity: .error, dedupeKey: "\(Self.sinkFailedTopic)|\(sinkName)|\(failedAt)"))
     }
 

@@ -22,7 +22,8 @@ enum SinkFactory {
                 guard FileManager.default.isExecutableFile(atPath: settings.mail.sendmailPath) else {
                     throw StartupError(
                         .configuration,
-                        "notify.mail.sendmail_path '\(settings.mail.sendmailPath)' is not an executable program (install an MTA such as msmtp, or use transport = \"smtp\")"
+                        "notify.mail.sendmail_path '\(settings.mail.sendmailPath)' is not an executable program "
+                            + "(install an MTA such as msmtp, or use transport = \"smtp\")"
                     )
                 }
                 transport = SendmailTransport(path: settings.mail.sendmailPath)

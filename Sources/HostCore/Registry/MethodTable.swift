@@ -36,10 +36,12 @@ public enum RegistryError: Error, CustomStringConvertible, Equatable {
         case .duplicatePlugin(let id): "two plugins have the id '\(id)'"
         case .duplicateMethod(let name, let first, let second): "method '\(name)' is declared by both '\(first)' and '\(second)'"
         case .badMethodName(let name, let plugin):
-            "plugin '\(plugin)' declares a command '\(name)'; command names are lower-case dotted words such as 'flights.add' (the host adds '\(plugin).')"
+            "plugin '\(plugin)' declares a command '\(name)'; "
+                + "command names are lower-case dotted words such as 'flights.add' (the host adds '\(plugin).')"
         case .badJobID(let id, let plugin): "plugin '\(plugin)' declares job '\(id)'; job ids are plain names such as 'sync'"
         case .errorBlockOutsidePluginSpace(let range, let plugin):
-            "plugin '\(plugin)' declares error codes \(range.lowerBound)…\(range.upperBound); a plugin's block lies within \(ErrorBlock.pluginSpace.lowerBound)…\(ErrorBlock.pluginSpace.upperBound)"
+            "plugin '\(plugin)' declares error codes \(range.lowerBound)…\(range.upperBound); "
+                + "a plugin's block lies within \(ErrorBlock.pluginSpace.lowerBound)…\(ErrorBlock.pluginSpace.upperBound)"
         case .errorCodeOutsideBlock(let code, let range, let plugin):
             "plugin '\(plugin)' declares error code \(code), outside its block \(range.lowerBound)…\(range.upperBound)"
         case .errorBlocksOverlap(let first, let second): "plugins '\(first)' and '\(second)' declare overlapping error code blocks"

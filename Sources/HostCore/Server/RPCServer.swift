@@ -180,7 +180,8 @@ public final class RPCServer: Sendable {
         guard path.utf8.count <= Paths.maxSocketPathBytes else {
             throw StartupError(
                 .configuration,
-                "the socket path is \(path.utf8.count) bytes, over the \(Paths.maxSocketPathBytes)-byte limit of Unix sockets: \(path); choose a shorter --socket"
+                "the socket path is \(path.utf8.count) bytes, over the \(Paths.maxSocketPathBytes)-byte limit of Unix sockets: \(path); "
+                    + "choose a shorter --socket"
             )
         }
         let directory = (path as NSString).deletingLastPathComponent

@@ -131,7 +131,8 @@ public actor Accounts {
             throw RPCError(
                 code: RPCErrorCode.needsReauth,
                 message:
-                    "Account '\(account.name)' of '\(pluginID)' needs re-authentication: \(account.detail ?? "the credentials were refused"); run: \(fix)",
+                    "Account '\(account.name)' of '\(pluginID)' needs re-authentication: "
+                    + "\(account.detail ?? "the credentials were refused"); run: \(fix)",
                 data: [
                     "plugin": .string(pluginID), "account": .string(account.name), "state": "needs_reauth", "fix": .string(fix),
                     "detail": account.detail.map(JSONValue.string) ?? .null,

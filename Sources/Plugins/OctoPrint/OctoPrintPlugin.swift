@@ -57,7 +57,8 @@ public final class OctoPrintService: Sendable {
             throw RPCError(
                 code: RPCErrorCode.pluginNotReady,
                 message:
-                    "Printer '\(printer.name)' cannot be used: \(problem); fix it with assistantctl octoprint.printers.update name=\(printer.name) ca_file=…",
+                    "Printer '\(printer.name)' cannot be used: \(problem); "
+                    + "fix it with assistantctl octoprint.printers.update name=\(printer.name) ca_file=…",
                 data: ["plugin": "octoprint", "account": .string(printer.name), "state": "failed", "detail": .string(problem)])
         }
         return OctoPrintClient(

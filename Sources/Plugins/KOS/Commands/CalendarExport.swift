@@ -11,7 +11,7 @@ extension KOSService {
         let path = try params[KOSParams.path]
         let sem = try KOSQuery.semester(params[KOSParams.semester])
         guard sem != "none" else {
-            throw RPCError.invalidParam("sem", "the calendar is of one semester: a code such as B251, or current, next or prev")
+            throw KOSParams.semester.invalid("the calendar is of one semester: a code such as B251, or current, next or prev")
         }
         let overwrite = params[FileOutput.overwrite] ?? false
         try FileOutput.checkTarget(path, param: KOSParams.path.name, overwrite: overwrite)

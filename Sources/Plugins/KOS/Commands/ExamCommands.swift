@@ -7,7 +7,7 @@ extension KOSService {
     func exams(_ params: Params) async throws -> Cached<KOSExamsAnswer> {
         let sem = try KOSQuery.semester(params[KOSParams.examSemester])
         let mine = params[KOSParams.mine] ?? false
-        let course = try params[KOSParams.course].map { text throws(RPCError) in try KOSQuery.courseCode(text, param: "course") }
+        let course = try params[KOSParams.course].map { text throws(RPCError) in try KOSQuery.courseCode(text, param: KOSParams.course.name) }
         // A course's exams are public; mine, or those of all my courses, need the login.
         let username = mine || course == nil ? try await username(params[KOSParams.account]) : try await tokens.readyUsername()
         let key = ReadCache.key("exams", ["sem": .string(sem), "mine": .bool(mine), "course": course.map(JSONValue.string) ?? .null])

@@ -8,14 +8,18 @@ extension KOSService {
 
     /// The configured table in weekday order, or a message naming the key that is wrong.
     static func officeHours(_ table: JSONValue) -> Result<[(day: String, hours: String)], RPCError> {
-        guard let object = table.objectValue else { return .failure(RPCError.invalidParam("office_hours", "is not a table of weekday → hours")) }
+        guard let object = table.objectValue else {
+            return .failure(RPCError.invalidParam(KOSConfig.officeHours.key, "is not a table of weekday → hours"))
+        }
         var rows: [(day: String, hours: String)] = []
         for (key, value) in object {
             let lower = key.lowercased()
             guard let day = weekdays.first(where: { $0 == lower || ($0.prefix(3) == lower && lower.count == 3) }) else {
-                return .failure(RPCError.invalidParam("office_hours", "'\(key)' is not a weekday (monday … sunday, or mon … sun)"))
+                return .failure(RPCError.invalidParam(KOSConfig.officeHours.key, "'\(key)' is not a weekday (monday … sunday, or mon … sun)"))
             }
-            guard let hours = value.stringValue else { return .failure(RPCError.invalidParam("office_hours", "\(key)'s hours are not text")) }
+            guard let hours = value.stringValue else {
+                return .failure(RPCError.invalidParam(KOSConfig.officeHours.key, "\(key)'s hours are not text"))
+            }
             rows.append((day, hours))
         }
         return .success(rows.sorted { weekdays.firstIndex(of: $0.day)! < weekdays.firstIndex(of: $1.day)! })
@@ -27,7 +31,8 @@ extension KOSService {
             return OfficeHours(
                 configured: false, hours: [],
                 message:
-                    "KOSapi does not serve the study office's hours. Set them in the config: [plugins.kos.office_hours] monday = \"9:00–11:00, 13:00–15:00\""
+                    "KOSapi does not serve the study office's hours. "
+                    + "Set them in the config: [plugins.kos.office_hours] monday = \"9:00–11:00, 13:00–15:00\""
             )
         }
         return OfficeHours(

@@ -9,15 +9,15 @@ extension KOSService {
     func peopleSearch(_ params: Params) async throws -> Cached<People> {
         let words = Self.searchWords(params[KOSParams.query] ?? "")
         if let q = params[KOSParams.query], words.joined().count < 2 {
-            throw RPCError.invalidParam("q", "is too short ('\(q)'): give at least two letters of a name or username")
+            throw KOSParams.query.invalid("is too short ('\(q)'): give at least two letters of a name or username")
         }
         let division = try params[KOSParams.division].map { text throws(RPCError) in
             guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                throw RPCError.invalidParam("division", "'\(text)' is not a division code such as 18102")
+                throw KOSParams.division.invalid("'\(text)' is not a division code such as 18102")
             }
             return text
         }
-        guard !words.isEmpty || division != nil else { throw RPCError.invalidParam("q", "give a name or username to search for, or a division") }
+        guard !words.isEmpty || division != nil else { throw KOSParams.query.invalid("give a name or username to search for, or a division") }
         let limit = Int(params[KOSParams.limit] ?? 200)
         let key = ReadCache.key(
             "people", ["q": .string(words.joined(separator: " ")), "division": division.map(JSONValue.string) ?? .null, "limit": .int(Int64(limit))])

@@ -13,7 +13,7 @@ extension KOSService {
         let text = try params[KOSParams.courseQuery]
         let words = Self.searchWords(text)
         guard words.joined().count >= 2 else {
-            throw RPCError.invalidParam("query", "is too short ('\(text)'): give at least two letters of a course's name or code")
+            throw KOSParams.courseQuery.invalid("is too short ('\(text)'): give at least two letters of a course's name or code")
         }
         let sem = try params[KOSParams.courseSemester].map { text throws(RPCError) in try KOSQuery.semester(text) }
         let limit = Int(params[KOSParams.courseLimit] ?? 50)
@@ -58,7 +58,7 @@ extension KOSService {
     func teacherTimetable(_ params: Params) async throws -> Cached<TeacherTimetable> {
         let username = try params[KOSParams.teacherUsername].lowercased()
         guard !username.isEmpty, username.count <= 16, username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
-            throw RPCError.invalidParam("username", "'\(username)' is not a KOS username such as novakpet")
+            throw KOSParams.teacherUsername.invalid("'\(username)' is not a KOS username such as novakpet")
         }
         let sem = try KOSQuery.semester(params[KOSParams.semester])
         return try await context.cache.read(
@@ -76,7 +76,7 @@ extension KOSService {
     func room(_ params: Params) async throws -> Cached<RoomDetails> {
         let code = try params[KOSParams.roomCode].uppercased()
         guard !code.isEmpty, code.count <= 24, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ":-._".contains($0)) }) else {
-            throw RPCError.invalidParam("code", "'\(code)' is not a room code such as TH:A-1442")
+            throw KOSParams.code.invalid("'\(code)' is not a room code such as TH:A-1442")
         }
         return try await context.cache.read(account: nil, key: ReadCache.key("room", ["code": .string(code)])) {
             let escaped = code.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? code

@@ -82,7 +82,7 @@ extension KOSService {
     /// `sem` (KOSapi answers a course asked for in a semester it is not taught with 404).
     func coursesAvailable(_ params: Params) async throws -> Cached<AvailableCourses> {
         let sem = try KOSQuery.semester(try params[KOSParams.requiredSemester])
-        guard sem != "none" else { throw RPCError.invalidParam("sem", "name one semester: a code such as B252, or current, next or prev") }
+        guard sem != "none" else { throw KOSParams.semester.invalid("name one semester: a code such as B252, or current, next or prev") }
         let username = try await username(params[KOSParams.account])
         return try await context.cache.read(account: username, key: ReadCache.key("courses.available", ["sem": .string(sem)])) {
             let plan = try await studyPlan(username)

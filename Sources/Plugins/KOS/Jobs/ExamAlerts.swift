@@ -47,7 +47,8 @@ extension KOSService {
                 return .init(
                     title: "Sign-up closes soon: \(exam.courseName) on \(exam.when)",
                     body:
-                        "Signing up for the \(exam.when) \(exam.kind.rawValue)\(exam.inRoom) closes \(closes) (\(exam.seats)). Register in KOS: \(kos)",
+                        "Signing up for the \(exam.when) \(exam.kind.rawValue)\(exam.inRoom) closes \(closes) (\(exam.seats)). "
+                        + "Register in KOS: \(kos)",
                     dedupeKey: "kos.exam.signup_closing:\(username):\(exam.id):\(text)", link: kos)
             })
     }

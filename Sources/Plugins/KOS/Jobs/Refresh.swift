@@ -10,21 +10,7 @@ import PluginKit
 /// notices.
 extension KOSService {
     func runRefresh() async throws {
-        var failures: [(String, any Error)] = []
-        for username in try await tokens.readyUsernames() {
-            do {
-                try await refresh(username)
-            } catch {
-                // One failing account does not stop the others.
-                context.logger.warning("kos.refresh failed", metadata: ["account": "\(username)", "error": "\(RPCError(sending: error).message)"])
-                failures.append((username, error))
-            }
-        }
-        if failures.count == 1 { throw failures[0].1 }
-        if !failures.isEmpty {
-            let each = failures.map { "\($0.0): \(RPCError(sending: $0.1).message)" }.joined(separator: "; ")
-            throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "kos.refresh failed for \(each)")
-        }
+        try await EachAccount("kos.refresh", logger: context.logger).run(try await tokens.readyUsernames()) { try await refresh($0) }
     }
 
     func refresh(_ username: String) async throws {
@@ -49,7 +35,7 @@ extension KOSService {
         let icsPath = context.config[KOSConfig.icsPath]
         // The default account's calendar.
         if !icsPath.isEmpty, try await tokens.readyUsername() == username {
-            _ = try await writeCalendar(username, sem: "current", path: icsPath, param: "ics_path", overwrite: true)
+            _ = try await writeCalendar(username, sem: "current", path: icsPath, param: KOSConfig.icsPath.key, overwrite: true)
         }
     }
 
@@ -124,13 +110,9 @@ extension KOSService {
 
     /// `kos.evening` at `evening_at`: `kos.exam.tomorrow` for each registered exam tomorrow.
     func runEvening() async throws {
-        for username in try await tokens.readyUsernames() {
-            do {
-                try await alerts.postTomorrow(
-                    account: username, try await examRows(username: username, sem: "current", mine: true), day: today.adding(days: 1))
-            } catch {
-                context.logger.warning("kos.evening failed", metadata: ["account": "\(username)", "error": "\(RPCError(sending: error).message)"])
-            }
+        try await EachAccount("kos.evening", logger: context.logger).run(try await tokens.readyUsernames()) { username in
+            try await alerts.postTomorrow(
+                account: username, try await examRows(username: username, sem: "current", mine: true), day: today.adding(days: 1))
         }
     }
 }

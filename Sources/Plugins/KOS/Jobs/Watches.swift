@@ -35,7 +35,7 @@ extension KOSService {
     static func examID(_ params: Params) throws(RPCError) -> String {
         let text = try params[KOSParams.examID]
         guard !text.isEmpty, text.count <= 18, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw RPCError.invalidParam("exam_id", "'\(text)' is not an exam id from kos.exams")
+            throw KOSParams.examID.invalid("'\(text)' is not an exam id from kos.exams")
         }
         return text
     }
@@ -48,23 +48,18 @@ extension KOSService {
     }
 
     func runWatches() async throws {
-        for watch in try await watchTable.all() {
-            let id = watch.item
-            do {
-                let exam = try await watchedExam(id)
-                if let start = exam.startInstant, start <= context.clock.now {
-                    _ = try await watchTable.remove(account: "", item: id)
-                    continue
-                }
-                let full = exam.full
-                // A watch is public data, no account's: the seat-freed notice names none.
-                let freed = try await alerts.checkSeat(account: "", exam, wasFull: watch.lastState == "full", freed: watch.freed).freed
-                try await watchTable.record(account: "", item: id, state: full ? "full" : "free", freed: freed)
-            } catch {
-                // One exam that cannot be read does not stop the others.
-                context.logger.warning(
-                    "kos.watch failed", metadata: ["exam": "\(id)", "error": "\(ErrorText.sentence(error))"])
+        let watches = Dictionary(try await watchTable.all().map { ($0.item, $0) }) { first, _ in first }
+        try await EachAccount("kos.watch", label: "exam", logger: context.logger).run(watches.keys.sorted()) { id in
+            guard let watch = watches[id] else { return }
+            let exam = try await watchedExam(id)
+            if let start = exam.startInstant, start <= context.clock.now {
+                _ = try await watchTable.remove(account: "", item: id)
+                return
             }
+            let full = exam.full
+            // A watch is public data, no account's: the seat-freed notice names none.
+            let freed = try await alerts.checkSeat(account: "", exam, wasFull: watch.lastState == "full", freed: watch.freed).freed
+            try await watchTable.record(account: "", item: id, state: full ? "full" : "free", freed: freed)
         }
     }
 }

@@ -12,7 +12,7 @@ enum KOSQuery {
         let upper = value.uppercased()
         let chars = Array(upper)
         guard chars.count == 4, chars[0] == "A" || chars[0] == "B", chars[1].isNumber, chars[2].isNumber, chars[3] == "1" || chars[3] == "2" else {
-            throw RPCError.invalidParam("sem", "'\(value)' is not a semester: a code such as B261, or current, next, prev or none")
+            throw KOSParams.semester.invalid("'\(value)' is not a semester: a code such as B261, or current, next, prev or none")
         }
         return upper
     }
@@ -60,7 +60,7 @@ struct HourGrid: Sendable {
     /// A configured grid: every start `HH:MM`, in order, hours not overlapping, the last ending
     /// before midnight.
     static func configured(_ starts: [String], minutes: Int) -> Result<HourGrid, RPCError> {
-        func problem(_ text: String) -> Result<HourGrid, RPCError> { .failure(RPCError.invalidParam("hour_grid", text)) }
+        func problem(_ text: String) -> Result<HourGrid, RPCError> { .failure(RPCError.invalidParam(KOSConfig.hourGrid.key, text)) }
         guard !starts.isEmpty else { return problem("is empty: give the start of each teaching hour") }
         var previous = -1
         for (index, start) in starts.enumerated() {

@@ -36,7 +36,8 @@ enum KOSSchema {
         migrations.register("v2") { db in
             try db.execute(
                 sql: """
-                    INSERT OR IGNORE INTO host_exam_watches(plugin, account, item, auto_register, last_state, label, starts_at, freed_count, created_at)
+                    INSERT OR IGNORE INTO host_exam_watches(
+                        plugin, account, item, auto_register, last_state, label, starts_at, freed_count, created_at)
                     SELECT 'kos', '', exam_id, 0, CASE last_full WHEN 1 THEN 'full' ELSE 'free' END, course, start, freed_count, created_at
                     FROM kos_watches;
                     DROP TABLE kos_watches;

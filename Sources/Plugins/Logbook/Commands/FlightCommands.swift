@@ -48,7 +48,7 @@ extension LogbookService {
         return try await database.write { db in
             let stored = try Self.entry(db, id)
             guard stored.kind == .flight else {
-                throw RPCError.invalidParam("id", "\(id) is an FSTD session; delete it and add it again with logbook.fstd.add")
+                throw LogbookParams.entryID.invalid("\(id) is an FSTD session; delete it and add it again with logbook.fstd.add")
             }
             var draft = FlightDraft(entry: stored)
             // Values the logbook derived from the old block times follow the new ones, unless given.
@@ -98,7 +98,7 @@ extension LogbookService {
         let id = try params[LogbookParams.entryID]
         return try await database.write { db in
             var e = try Self.entry(db, id)
-            guard e.deleted else { throw RPCError.invalidParam("id", "entry \(id) is not deleted") }
+            guard e.deleted else { throw LogbookParams.entryID.invalid("entry \(id) is not deleted") }
             if e.kind == .flight, try Self.existingFlight(db, e) != nil { throw LogbookError.duplicateFlight(e) }
             try db.execute(sql: "UPDATE logbook_entries SET deleted_at = NULL WHERE id = ?", arguments: [id])
             e.deleted = false
@@ -174,12 +174,12 @@ extension LogbookService {
     }
 
     func fstdAdd(_ params: Params) async throws -> EntryResult {
-        guard let date = Day(try params[LogbookParams.sessionDate]) else { throw RPCError.invalidParam("date", "is required (YYYY-MM-DD)") }
+        guard let date = Day(try params[LogbookParams.sessionDate]) else { throw LogbookParams.date.invalid("is required (YYYY-MM-DD)") }
         let type = try params[LogbookParams.fstdType].trimmingCharacters(in: .whitespaces)
-        guard !type.isEmpty else { throw RPCError.invalidParam("fstd_type", "must not be empty (e.g. 'A320 FFS')") }
+        guard !type.isEmpty else { throw LogbookParams.fstdType.invalid("must not be empty (e.g. 'A320 FFS')") }
         let total = try Minutes.parse(try params[LogbookParams.sessionTotal], field: LogbookParams.sessionTotal.name)
-        guard total > 0 else { throw RPCError.invalidParam("total", "must be more than zero") }
-        guard total <= 24 * 60 else { throw RPCError.invalidParam("total", "(\(Minutes.hhmm(total))) is longer than a day") }
+        guard total > 0 else { throw LogbookParams.sessionTotal.invalid("must be more than zero") }
+        guard total <= 24 * 60 else { throw LogbookParams.sessionTotal.invalid("(\(Minutes.hhmm(total))) is longer than a day") }
         var e = Entry(kind: .fstd, date: date)
         e.fstdType = type
         e.fstdQualification = params[LogbookParams.qualification]

@@ -64,7 +64,8 @@ extension LogbookService {
                 uniqueKeysWithValues: try Row.fetchAll(
                     db,
                     sql:
-                        "SELECT registration, COUNT(*) AS n, SUM(total_min) AS t FROM logbook_entries WHERE deleted_at IS NULL AND registration IS NOT NULL GROUP BY registration"
+                        "SELECT registration, COUNT(*) AS n, SUM(total_min) AS t FROM logbook_entries "
+                        + "WHERE deleted_at IS NULL AND registration IS NOT NULL GROUP BY registration"
                 ).map { ($0["registration"] as String, ($0["n"] as Int, $0["t"] as Int)) })
             let list = try Aircraft.all(db).values.sorted { $0.registration < $1.registration }.map { a in
                 AircraftResult(aircraft: a, usage: (counts[a.registration]?.0 ?? 0, counts[a.registration]?.1 ?? 0))
@@ -145,15 +146,15 @@ extension LogbookService {
         let issue = day(params, LogbookParams.issueDate)
         var name = params[LogbookParams.certificateName]?.trimmingCharacters(in: .whitespaces) ?? ""
         if kind == "medical" {
-            guard let medicalClass else { throw RPCError.invalidParam("medical_class", "is required for a medical (class1, class2 or lapl)") }
-            guard let exam else { throw RPCError.invalidParam("examination_date", "is required for a medical (the validity counts from it)") }
-            if exam > today { throw RPCError.invalidParam("examination_date", "(\(exam)) is in the future") }
-            if let expiry, expiry < exam { throw RPCError.invalidParam("expiry_date", "(\(expiry)) is before the examination date") }
+            guard let medicalClass else { throw LogbookParams.medicalClass.invalid("is required for a medical (class1, class2 or lapl)") }
+            guard let exam else { throw LogbookParams.examinationDate.invalid("is required for a medical (the validity counts from it)") }
+            if exam > today { throw LogbookParams.examinationDate.invalid("(\(exam)) is in the future") }
+            if let expiry, expiry < exam { throw LogbookParams.expiryDate.invalid("(\(expiry)) is before the examination date") }
             if name.isEmpty { name = ["class1": "Class 1 medical", "class2": "Class 2 medical", "lapl": "LAPL medical"][medicalClass]! }
         } else {
-            if medicalClass != nil { throw RPCError.invalidParam("medical_class", "only applies to kind=medical") }
-            guard !name.isEmpty else { throw RPCError.invalidParam("name", "is required (what the certificate or rating is)") }
-            if let issue, let expiry, expiry < issue { throw RPCError.invalidParam("expiry_date", "(\(expiry)) is before the issue date (\(issue))") }
+            if medicalClass != nil { throw LogbookParams.medicalClass.invalid("only applies to kind=medical") }
+            guard !name.isEmpty else { throw LogbookParams.name.invalid("is required (what the certificate or rating is)") }
+            if let issue, let expiry, expiry < issue { throw LogbookParams.expiryDate.invalid("(\(expiry)) is before the issue date (\(issue))") }
         }
         let at = today
         let finalName = name
@@ -162,7 +163,8 @@ extension LogbookService {
             if kind == "medical", expiry == nil, profile.dateOfBirth == nil { throw LogbookError.needsBirthDate }
             try db.execute(
                 sql: """
-                    INSERT INTO logbook_certificates (kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks)
+                    INSERT INTO logbook_certificates (
+                        kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
@@ -218,13 +220,13 @@ extension LogbookService {
     func airportsAdd(_ params: Params) async throws -> Airport {
         let icao = try params[LogbookParams.icao].trimmingCharacters(in: .whitespaces).uppercased()
         guard (2...8).contains(icao.count), icao.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw RPCError.invalidParam("icao", "'\(icao)' must be 2 to 8 letters or digits")
+            throw LogbookParams.icao.invalid("'\(icao)' must be 2 to 8 letters or digits")
         }
         let name = try params[LogbookParams.airportName]
-        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw RPCError.invalidParam("name", "must not be empty") }
+        guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw LogbookParams.name.invalid("must not be empty") }
         let tz = try params[LogbookParams.airportTZ]
         guard TimeZone(identifier: tz) != nil else {
-            throw RPCError.invalidParam("tz", "'\(tz)' is not an IANA time zone (e.g. Europe/Prague)")
+            throw LogbookParams.airportTZ.invalid("'\(tz)' is not an IANA time zone (e.g. Europe/Prague)")
         }
         let airport = Airport(
             icao: icao, iata: params[LogbookParams.iata]?.uppercased(), name: name, city: nil, country: nil,

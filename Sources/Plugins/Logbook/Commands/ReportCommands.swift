@@ -7,7 +7,7 @@ extension LogbookService {
         let to = day(params, LogbookParams.toDate)
         let pageSize = params[LogbookParams.pageSize].map(Int.init)
         let page = params[LogbookParams.page].map(Int.init)
-        if page != nil && pageSize == nil { throw RPCError.invalidParam("page", "needs page_size too") }
+        if page != nil && pageSize == nil { throw LogbookParams.page.invalid("needs page_size too") }
         return try await database.read { db in
             var result = try TotalsReport.build(db, from: from, to: to, groupBy: params[LogbookParams.groupBy])
             if let pageSize {
@@ -133,10 +133,10 @@ extension LogbookService {
         }
         let off = try t(params[P.legOff], P.legOff.name)
         let on = try t(params[P.legOn], P.legOn.name)
-        guard inAt > out else { throw RPCError.invalidParam("in", "(\(inAt)) must be after 'out' (\(out))") }
-        guard inAt.value - out.value <= 30 * 60 else { throw RPCError.invalidParam("in", "is more than 30 hours after 'out'") }
-        if let off, off < out || off > inAt { throw RPCError.invalidParam("off", "must lie between 'out' and 'in'") }
-        if let on, on < (off ?? out) || on > inAt { throw RPCError.invalidParam("on", "must lie between 'off' (or 'out') and 'in'") }
+        guard inAt > out else { throw LogbookParams.inTime.invalid("(\(inAt)) must be after 'out' (\(out))") }
+        guard inAt.value - out.value <= 30 * 60 else { throw LogbookParams.inTime.invalid("is more than 30 hours after 'out'") }
+        if let off, off < out || off > inAt { throw LogbookParams.off.invalid("must lie between 'out' and 'in'") }
+        if let on, on < (off ?? out) || on > inAt { throw LogbookParams.on.invalid("must lie between 'off' (or 'out') and 'in'") }
         let (lookup, profile) = try await database.read { db in (try AirportLookup.load(db), try Profile.load(db)) }
         let dep = try lookup.require(try params[P.legDep], field: P.legDep.name)
         let arr = try lookup.require(try params[P.legArr], field: P.legArr.name)

@@ -6,7 +6,8 @@ extension LogbookService {
     /// `Entry.identity`, computed by SQLite.
     static let identityExpression = """
         CASE kind
-            WHEN 'flight' THEN 'F|' || date || '|' || COALESCE(dep, '') || '|' || COALESCE(arr, '') || '|' || COALESCE(out_at, 0) || '|' || COALESCE(registration, '')
+            WHEN 'flight' THEN 'F|' || date || '|' || COALESCE(dep, '') || '|' || COALESCE(arr, '') || '|' || COALESCE(out_at, 0)
+                || '|' || COALESCE(registration, '')
             ELSE 'S|' || date || '|' || COALESCE(fstd_type, '') || '|' || COALESCE(fstd_qualification, '') || '|' || total_min || '|' || remarks
         END
         """
@@ -22,7 +23,7 @@ extension LogbookService {
         var named: ImportFormat?
         if let name = params[LogbookParams.importFormat], name != "auto" {
             guard let format = ImportFormat(rawValue: name) else {
-                throw RPCError.invalidParam("format", "must be one of auto, \(ImportFormat.names.joined(separator: ", ")), got '\(name)'")
+                throw LogbookParams.exportFormat.invalid("must be one of auto, \(ImportFormat.names.joined(separator: ", ")), got '\(name)'")
             }
             named = format
         }
@@ -63,8 +64,8 @@ extension LogbookService {
                 format = named
             } else {
                 guard let detected = ImportFormat.detect(String((first?.text ?? "").prefix(4000))) else {
-                    throw RPCError.invalidParam(
-                        "format", "could not be detected from the file's header; give format= one of \(ImportFormat.names.joined(separator: ", "))")
+                    throw LogbookParams.exportFormat.invalid(
+                        "could not be detected from the file's header; give format= one of \(ImportFormat.names.joined(separator: ", "))")
                 }
                 format = detected
             }
@@ -172,7 +173,7 @@ extension LogbookService {
     func reportMail(_ params: Params) async throws -> ReportMailed {
         let to = try params[LogbookParams.mailTo].trimmingCharacters(in: .whitespaces)
         guard MailAddress.isInternetAddress(to) else {
-            throw RPCError.invalidParam("to", "'\(to)' is not a mail address")
+            throw LogbookParams.mailTo.invalid("'\(to)' is not a mail address")
         }
         let from = day(params, LogbookParams.fromDate)
         let until = day(params, LogbookParams.toDate)
@@ -190,7 +191,8 @@ extension LogbookService {
             to: to, title: "Pilot logbook, \(range)",
             body: """
                 Your logbook from \(range): \(data.entries.count) entries on \(pages) page\(pages == 1 ? "" : "s") (attached).
-                Flight time \(Minutes.hhmm(totals["total_min"])), PIC \(Minutes.hhmm(totals["pic_min"])), night \(Minutes.hhmm(totals["night_min"])), landings \(totals["landings_day"] + totals["landings_night"]).
+                Flight time \(Minutes.hhmm(totals["total_min"])), PIC \(Minutes.hhmm(totals["pic_min"])), \
+                night \(Minutes.hhmm(totals["night_min"])), landings \(totals["landings_day"] + totals["landings_night"]).
                 """,
             attachments: [attachment], topic: LogbookTopic.report)
         return ReportMailed(to: to, entries: data.entries.count, pages: pages)

@@ -121,7 +121,7 @@ struct PDFLogbook {
             try? FileManager.default.removeItem(atPath: temporary)
             throw LogbookError.pdf(String(cString: cairo_status_to_string(status)))
         }
-        try FileOutput.place(temporary, at: path, param: "path", overwrite: overwrite)
+        try FileOutput.place(temporary, at: path, param: LogbookParams.importPath.name, overwrite: overwrite)
         return pages.count
     }
 

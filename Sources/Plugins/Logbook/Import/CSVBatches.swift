@@ -64,7 +64,8 @@ final class CSVBatches {
             guard pending.count - (lastRecordEnd ?? 0) <= Self.maxRecord else {
                 throw CSVBatchFailure(
                     reason:
-                        "the record that begins on line \(nextLine + newlines(pending.prefix(lastRecordEnd ?? 0))) is longer than \(Self.maxRecord) bytes"
+                        "the record that begins on line \(nextLine + newlines(pending.prefix(lastRecordEnd ?? 0))) "
+                        + "is longer than \(Self.maxRecord) bytes"
                 )
             }
         }

@@ -67,8 +67,8 @@ struct Importer {
             let expected = format.aliases[key]?.joined(separator: " or ") ?? key
             // The header is the file's own text: it is counted, never quoted (an error must not
             // carry a file's content back to whoever named it).
-            throw RPCError.invalidParam(
-                "path", "the \(format.rawValue) file has no \(expected) column (line 1 holds \(header.count) column\(header.count == 1 ? "" : "s"))")
+            throw LogbookParams.importPath.invalid(
+                "the \(format.rawValue) file has no \(expected) column (line 1 holds \(header.count) column\(header.count == 1 ? "" : "s"))")
         }
     }
 
@@ -164,7 +164,7 @@ struct Importer {
         let isFSTD: Bool
         if format == .native {
             guard let kind = row.text("kind"), let k = EntryKind(rawValue: kind) else {
-                throw RPCError.invalidParam("kind", "must be flight or fstd")
+                throw LogbookParams.kind.invalid("must be flight or fstd")
             }
             isFSTD = k == .fstd
         } else {

@@ -164,7 +164,7 @@ enum TotalsReport {
         let lines = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM logbook_entries WHERE \(range)", arguments: StatementArguments(bounds)) ?? 0
         let count = max(1, (lines + pageSize - 1) / pageSize)
         let index = (number ?? count) - 1
-        guard (0..<count).contains(index) else { throw RPCError.invalidParam("page", "must be between 1 and \(count)") }
+        guard (0..<count).contains(index) else { throw LogbookParams.page.invalid("must be between 1 and \(count)") }
         let before = ColumnTotals(
             row: try Row.fetchOne(
                 db, sql: "SELECT \(ColumnTotals.sqlSums) FROM (SELECT *, 1 AS entries FROM logbook_entries WHERE \(range) \(order) LIMIT ?) e",

@@ -112,7 +112,8 @@ struct Entry: Sendable, Equatable {
         + ["pic_name", "remarks", "duty_start_at", "duty_end_at", "fstd_type", "fstd_qualification"]
 
     static let insertSQL =
-        "INSERT INTO logbook_entries (\(storedColumns.joined(separator: ","))) VALUES (\(Array(repeating: "?", count: storedColumns.count).joined(separator: ",")))"
+        "INSERT INTO logbook_entries (\(storedColumns.joined(separator: ","))) "
+        + "VALUES (\(Array(repeating: "?", count: storedColumns.count).joined(separator: ",")))"
 
     /// What makes two flights the same flight (date, dep, arr, out, registration), for imports.
     var identity: String {

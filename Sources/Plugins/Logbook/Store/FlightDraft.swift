@@ -31,28 +31,30 @@ struct DraftContext: Sendable {
 
 extension FlightDraft {
     func complete(_ ctx: DraftContext) throws(RPCError) -> Entry {
-        guard let depCode = dep else { throw RPCError.invalidParam("dep", "is required (departure airport, ICAO)") }
-        guard let arrCode = arr else { throw RPCError.invalidParam("arr", "is required (arrival airport, ICAO)") }
+        guard let depCode = dep else { throw LogbookParams.dep.invalid("is required (departure airport, ICAO)") }
+        guard let arrCode = arr else { throw LogbookParams.arr.invalid("is required (arrival airport, ICAO)") }
         let depAirport = try ctx.airports.require(depCode, field: "dep")
         let arrAirport = try ctx.airports.require(arrCode, field: "arr")
-        guard let out else { throw RPCError.invalidParam("out", "is required (block-off time, ISO 8601 UTC)") }
-        guard let inAt else { throw RPCError.invalidParam("in", "is required (block-on time, ISO 8601 UTC)") }
-        guard inAt > out else { throw RPCError.invalidParam("in", "(\(inAt)) must be after 'out' (\(out))") }
+        guard let out else { throw LogbookParams.out.invalid("is required (block-off time, ISO 8601 UTC)") }
+        guard let inAt else { throw LogbookParams.inTime.invalid("is required (block-on time, ISO 8601 UTC)") }
+        guard inAt > out else { throw LogbookParams.inTime.invalid("(\(inAt)) must be after 'out' (\(out))") }
         let block = inAt.value - out.value
-        guard block <= 30 * 60 else { throw RPCError.invalidParam("in", "is \(Minutes.hhmm(block)) after 'out'; a flight cannot last over 30 hours") }
-        if let off, off < out || off > inAt { throw RPCError.invalidParam("off", "(\(off)) must lie between 'out' and 'in'") }
-        if let on, on < (off ?? out) || on > inAt { throw RPCError.invalidParam("on", "(\(on)) must lie between 'off' (or 'out') and 'in'") }
+        guard block <= 30 * 60 else {
+            throw LogbookParams.inTime.invalid("is \(Minutes.hhmm(block)) after 'out'; a flight cannot last over 30 hours")
+        }
+        if let off, off < out || off > inAt { throw LogbookParams.off.invalid("(\(off)) must lie between 'out' and 'in'") }
+        if let on, on < (off ?? out) || on > inAt { throw LogbookParams.on.invalid("(\(on)) must lie between 'off' (or 'out') and 'in'") }
         if let date, date != out.day {
-            throw RPCError.invalidParam("date", "(\(date)) must be the UTC date of block off ('out' is \(out))")
+            throw LogbookParams.date.invalid("(\(date)) must be the UTC date of block off ('out' is \(out))")
         }
         guard let reg = registration.map(Aircraft.normalized), !reg.isEmpty else {
-            throw RPCError.invalidParam("aircraft", "is required (the registration of an aircraft added with logbook.aircraft.add)")
+            throw LogbookParams.aircraft.invalid("is required (the registration of an aircraft added with logbook.aircraft.add)")
         }
         guard let aircraft = ctx.aircraft[reg] else {
-            throw RPCError.invalidParam("aircraft", "'\(reg)' is not in the logbook; add it first with logbook.aircraft.add")
+            throw LogbookParams.aircraft.invalid("'\(reg)' is not in the logbook; add it first with logbook.aircraft.add")
         }
         if let dutyStart, let dutyEnd, dutyEnd <= dutyStart {
-            throw RPCError.invalidParam("duty_end", "must be after 'duty_start'")
+            throw LogbookParams.dutyEnd.invalid("must be after 'duty_start'")
         }
         if (dutyStart == nil) != (dutyEnd == nil) {
             throw RPCError.invalidParam(dutyStart == nil ? "duty_start" : "duty_end", "is needed too: give both duty_start and duty_end")
@@ -75,7 +77,7 @@ extension FlightDraft {
         let total = times[.total] ?? block
         e[.total] = total
         if total > block {
-            throw RPCError.invalidParam("total", "(\(Minutes.hhmm(total))) exceeds the block time out..in (\(Minutes.hhmm(block)))")
+            throw LogbookParams.sessionTotal.invalid("(\(Minutes.hhmm(total))) exceeds the block time out..in (\(Minutes.hhmm(block)))")
         }
         if times[.spSE] == nil && times[.spME] == nil && times[.mp] == nil {
             e[aircraft.operation == "mp" ? .mp : (aircraft.engine == "me" ? .spME : .spSE)] = total
@@ -85,7 +87,7 @@ extension FlightDraft {
             if let column = TimeColumn.functions.first(where: { $0.name == function }) { e[column] = total }
         }
         if let function, !TimeColumn.functionNames.contains(function), function != "none" {
-            throw RPCError.invalidParam("function", "must be one of \(TimeColumn.functionNames.joined(separator: ", ")), none")
+            throw LogbookParams.withFunction.invalid("must be one of \(TimeColumn.functionNames.joined(separator: ", ")), none")
         }
         e.picName = picName ?? ((e[.pic] > 0 || e[.spic] > 0) ? "SELF" : nil)
 
@@ -113,7 +115,7 @@ extension FlightDraft {
             throw RPCError.invalidParam(c.name, "(\(Minutes.hhmm(e[c]))) exceeds the total time (\(Minutes.hhmm(total)))")
         }
         if e[.spSE] + e[.spME] + e[.mp] > total {
-            throw RPCError.invalidParam("sp_se", "sp_se + sp_me + mp exceed the total time (\(Minutes.hhmm(total)))")
+            throw LogbookParams.time(.spSE).invalid("sp_se + sp_me + mp exceed the total time (\(Minutes.hhmm(total)))")
         }
         return e
     }

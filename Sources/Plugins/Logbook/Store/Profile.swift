@@ -35,7 +35,8 @@ struct Profile: Sendable {
     func save(_ db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO logbook_profile (id, name, address, date_of_birth, licences, ratings, instrument_rating, default_function, night_criterion)
+                INSERT INTO logbook_profile (
+                    id, name, address, date_of_birth, licences, ratings, instrument_rating, default_function, night_criterion)
                 VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, address = excluded.address, date_of_birth = excluded.date_of_birth,
                     licences = excluded.licences, ratings = excluded.ratings, instrument_rating = excluded.instrument_rating,

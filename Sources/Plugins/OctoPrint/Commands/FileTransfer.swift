@@ -74,7 +74,7 @@ extension OctoPrintService {
         let prefix = ByteBuffer(string: head)
         let suffix = ByteBuffer(string: tail)
         // The file is opened before anything is sent; one that is missing or vanishes is a -32602.
-        return try await FileInput.withChunks(of: file, param: "file") { size, chunks in
+        return try await FileInput.withChunks(of: file, param: OctoPrintParams.file.name) { size, chunks in
             let c = try await client(params)
             let total = Int64(prefix.readableBytes) + size + Int64(suffix.readableBytes)
             // About a hundred progress notifications, whatever the size.
@@ -95,7 +95,7 @@ extension OctoPrintService {
 
     func mkdir(_ params: Params) async throws -> JSONValue {
         let name = try REST.required(params, OctoPrintParams.folderName)
-        guard !name.contains("/") else { throw RPCError.invalidParam("name", "is one folder name without '/'; give the parent as path") }
+        guard !name.contains("/") else { throw OctoPrintParams.newPrinter.invalid("is one folder name without '/'; give the parent as path") }
         let c = try await client(params)
         let boundary = "assistantd-\(UUID().uuidString)"
         var text = Multipart.field(boundary, "foldername", name)
@@ -152,12 +152,12 @@ extension OctoPrintService {
         let total = Int64(disk.f_blocks) * Int64(disk.f_frsize)
         let free = Int64(disk.f_bavail) * Int64(disk.f_frsize)
         if free - size < total / 20 {
-            throw RPCError.invalidParam(
-                "out", "the download (\(size) bytes) would leave less than 5 % of the disk free (\(free) bytes are free of \(total))")
+            throw OctoPrintParams.out.invalid(
+                "the download (\(size) bytes) would leave less than 5 % of the disk free (\(free) bytes are free of \(total))")
         }
     }
 
     static func tooLarge(_ limit: Int64) -> RPCError {
-        RPCError.invalidParam("out", "the file is larger than \(limit >> 20) MB (plugins.octoprint.download_max_mb)")
+        OctoPrintParams.out.invalid("the file is larger than \(limit >> 20) MB (plugins.octoprint.download_max_mb)")
     }
 }

@@ -130,7 +130,7 @@ enum RESTCatalog {
                 body: { p, _ throws(RPCError) in
                     var o: [String: JSONValue] = [:]
                     for a in P.axisNames { if let v = p[P.axis(a)] { o[a] = .double(v) } }
-                    guard !o.isEmpty else { throw RPCError.invalidParam("x", "give at least one of x, y, z") }
+                    guard !o.isEmpty else { throw P.axis("x").invalid("give at least one of x, y, z") }
                     if let v = p[P.absolute] { o["absolute"] = .bool(v) }
                     if let v = p[P.speed] { o["speed"] = .int(v) }
                     return REST.command("jog", o)
@@ -141,7 +141,7 @@ enum RESTCatalog {
                 method: .POST, path: REST.fixed("/api/printer/printhead"),
                 body: { p, _ throws(RPCError) in
                     let axes = (p[P.axes] ?? []).map(JSONValue.string)
-                    guard !axes.isEmpty else { throw RPCError.invalidParam("axes", "must name at least one axis") }
+                    guard !axes.isEmpty else { throw OctoPrintParams.axes.invalid("must name at least one axis") }
                     return REST.command("home", ["axes": .array(axes)])
                 }, conflict: .printerNotOperational),
             RESTCommand(
@@ -231,7 +231,7 @@ enum RESTCatalog {
                 body: { p, _ throws(RPCError) in
                     let lines = (try p[P.commands]).map { $0.trimmingCharacters(in: .whitespaces) }
                     guard !lines.isEmpty, lines.allSatisfy({ !$0.isEmpty && !$0.contains("\n") }) else {
-                        throw RPCError.invalidParam("commands", "must be one or more non-empty single-line G-code commands")
+                        throw OctoPrintParams.commands.invalid("must be one or more non-empty single-line G-code commands")
                     }
                     return ["commands": .array(lines.map(JSONValue.string))]
                 }, conflict: .printerNotOperational, example: "assistantctl octoprint.gcode 'commands=[\"G28\",\"M115\"]'"),
@@ -253,7 +253,7 @@ enum RESTCatalog {
     static func toolName(_ p: Params) throws(RPCError) -> String {
         let tool = p[P.tool] ?? "tool0"
         guard tool.hasPrefix("tool"), let n = Int(tool.dropFirst(4)), (0..<16).contains(n) else {
-            throw RPCError.invalidParam("tool", "'\(tool)' must be tool0 … tool15")
+            throw OctoPrintParams.tool.invalid("'\(tool)' must be tool0 … tool15")
         }
         return tool
     }
@@ -343,7 +343,7 @@ enum RESTCatalog {
             withPassword.body = { p, _ throws(RPCError) in
                 var user = (try? p[P.data("")])?.objectValue ?? [:]
                 guard user["password"] == nil else {
-                    throw RPCError.invalidParam("data", "holds a password: give it as the password parameter, which is read from stdin")
+                    throw P.data("").invalid("holds a password: give it as the password parameter, which is read from stdin")
                 }
                 let password = try p[P.newUserPassword]
                 guard password.count >= 4 else { throw RPCError.invalidParam(P.newUserPassword.name, "is too short") }

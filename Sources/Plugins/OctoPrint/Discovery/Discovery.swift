@@ -23,7 +23,7 @@ enum Discovery {
     static func browse(interface: String?, timeout: Duration) async throws -> [JSONValue] {
         let source = interface ?? "0.0.0.0"
         guard let address = try? SocketAddress(ipAddress: source, port: 0), case .v4 = address else {
-            throw RPCError.invalidParam("interface", "'\(source)' must be the IPv4 address of a local interface, e.g. 192.168.1.20 or 127.0.0.1")
+            throw OctoPrintParams.interface.invalid("'\(source)' must be the IPv4 address of a local interface, e.g. 192.168.1.20 or 127.0.0.1")
         }
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream()
         let channel: any Channel
@@ -34,7 +34,7 @@ enum Discovery {
                 }
                 .bind(to: address).get()
         } catch {
-            throw RPCError.invalidParam("interface", "cannot send from \(source): \(error)")
+            throw OctoPrintParams.interface.invalid("cannot send from \(source): \(error)")
         }
         if let provider = channel as? any SocketOptionProvider {
             if interface != nil {

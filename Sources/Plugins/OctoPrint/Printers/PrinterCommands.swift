@@ -39,7 +39,7 @@ extension OctoPrintService {
         var apiKey = params[OctoPrintParams.apiKey]?.trimmingCharacters(in: .whitespacesAndNewlines)
         if apiKey?.isEmpty ?? true { apiKey = try await context.vault.get(Printer.keyName(name)) }
         guard let apiKey else {
-            throw RPCError.invalidParam("api_key", "is required (or store it first: assistantctl vault set octoprint/\(name)/api_key)")
+            throw OctoPrintParams.newAPIKey.invalid("is required (or store it first: assistantctl vault set octoprint/\(name)/api_key)")
         }
         var basic = params[OctoPrintParams.basicPassword]
         if basic == nil { basic = try await context.vault.get(Printer.basicPasswordName(name)) }
@@ -48,7 +48,7 @@ extension OctoPrintService {
 
     func checkCAFile(_ params: Params) throws(RPCError) -> String? {
         guard let ca = params[OctoPrintParams.caFile] else { return nil }
-        guard FileManager.default.isReadableFile(atPath: ca) else { throw RPCError.invalidParam("ca_file", "'\(ca)' cannot be read") }
+        guard FileManager.default.isReadableFile(atPath: ca) else { throw OctoPrintParams.caFile.invalid("'\(ca)' cannot be read") }
         return ca
     }
 

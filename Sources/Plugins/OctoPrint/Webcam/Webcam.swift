@@ -160,7 +160,7 @@ extension OctoPrintService {
         let all = try await webcams(c)
         if let name {
             guard let w = all.first(where: { $0.name == name }) else {
-                throw RPCError.invalidParam("name", "no webcam named '\(name)' (webcams: \(all.map(\.name).joined(separator: ", ")))")
+                throw OctoPrintParams.newPrinter.invalid("no webcam named '\(name)' (webcams: \(all.map(\.name).joined(separator: ", ")))")
             }
             return w
         }
@@ -219,7 +219,7 @@ extension OctoPrintService {
         let folder = try params[OctoPrintParams.outDir]
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw RPCError.invalidParam("out_dir", "'\(folder)' is not a folder")
+            throw OctoPrintParams.outDir.invalid("'\(folder)' is not a folder")
         }
         let count = Int(params[OctoPrintParams.count] ?? 10)
         let overwrite = params[FileOutput.overwrite] ?? false

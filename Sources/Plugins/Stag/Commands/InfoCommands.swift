@@ -35,7 +35,7 @@ extension StagService {
 
     func student(_ params: Params) async throws -> Cached<StudentDetails> {
         if let id = params[StagParams.studentID], !Self.isStudentID(id) {
-            throw RPCError.invalidParam("id", "'\(id)' is not a personal number such as A20B0001P")
+            throw StagParams.teacherID.invalid("'\(id)' is not a personal number such as A20B0001P")
         }
         let session = try await session(params[StagParams.account])
         let id = try params[StagParams.studentID]?.uppercased() ?? (try session.student().studentID ?? "")

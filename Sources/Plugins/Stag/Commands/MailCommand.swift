@@ -15,16 +15,16 @@ extension StagService {
         let body = try params[StagParams.mailBody]
         let dryRun = params[StagParams.dryRun] ?? true
         guard !subject.isEmpty, subject.count <= Self.maxSubject, !subject.contains(where: \.isNewline) else {
-            throw RPCError.invalidParam("subject", "must be one line of 1 to \(Self.maxSubject) characters")
+            throw StagParams.subject.invalid("must be one line of 1 to \(Self.maxSubject) characters")
         }
         guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, body.count <= Self.maxBody else {
-            throw RPCError.invalidParam("body", "must be 1 to \(Self.maxBody) characters")
+            throw StagParams.mailBody.invalid("must be 1 to \(Self.maxBody) characters")
         }
         if let to = params[StagParams.mailTo], !Self.isMailAddress(to) {
-            throw RPCError.invalidParam("to", "must be one mail address such as jan.novak@example.org, got '\(to)'")
+            throw StagParams.to.invalid("must be one mail address such as jan.novak@example.org, got '\(to)'")
         }
         if !dryRun, !(await context.notifier.mailConfigured) {
-            throw RPCError.invalidParam("dry_run", "sending needs mail: set [notify.mail] in the config (a dry run lists the recipients)")
+            throw StagParams.dryRun.invalid("sending needs mail: set [notify.mail] in the config (a dry run lists the recipients)")
         }
         let session = try await session(params[StagParams.account])
         let teacher = try session.teacher()
@@ -39,12 +39,12 @@ extension StagService {
                 without.append(student.name ?? student.id ?? "a student STAG gives no name for")
             }
         }
-        guard !students.isEmpty else { throw RPCError.invalidParam("action_id", "action \(action) has no students in STAG") }
+        guard !students.isEmpty else { throw StagParams.actionID.invalid("action \(action) has no students in STAG") }
         let to: String
         if let given = params[StagParams.mailTo] { to = given } else { to = try await teacherAddress(session, teacher) }
         var result = StudentsMailed(dryRun: dryRun, actionID: action, to: to, bcc: addresses, withoutEmail: without, subject: subject)
         guard !dryRun else { return result }
-        guard !addresses.isEmpty else { throw RPCError.invalidParam("action_id", "none of the action's students has an e-mail in STAG") }
+        guard !addresses.isEmpty else { throw StagParams.actionID.invalid("none of the action's students has an e-mail in STAG") }
         try await context.notifier.mail(to: to, bcc: addresses, title: subject, body: body, topic: StagTopic.studentsMailed)
         result.sent = Int64(addresses.count)
         return result
@@ -54,7 +54,7 @@ extension StagService {
     func teacherAddress(_ session: StagSession, _ teacher: StagRole) async throws -> String {
         let info = try await session.client.read("ucitel/getUcitelInfo", [("ucitIdno", String(teacher.teacherID ?? 0))])
         guard let email = StagRows.decode(info, as: StagRow.Teacher.self)?.email, Self.isMailAddress(email) else {
-            throw RPCError.invalidParam("to", "STAG has no e-mail for you: give to=your.address@example.org")
+            throw StagParams.to.invalid("STAG has no e-mail for you: give to=your.address@example.org")
         }
         return email
     }

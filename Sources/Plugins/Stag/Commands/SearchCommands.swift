@@ -9,8 +9,9 @@ extension StagService {
 
     func teachersSearch(_ params: Params) async throws -> Cached<FoundTeachers> {
         let name = params[StagParams.teacherName]?.trimmingCharacters(in: .whitespaces)
-        let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: "department") }
-        if let name, name.isEmpty, department == nil { throw RPCError.invalidParam("name", "must not be empty") }
+        let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: StagParams.department.name)
+        }
+        if let name, name.isEmpty, department == nil { throw StagParams.teacherName.invalid("must not be empty") }
         let session = try await session(params[StagParams.account])
         let key: [String: JSONValue] = ["name": name.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null]
         return try await cachedModel(session, "teachers.search", key) {
@@ -46,7 +47,7 @@ extension StagService {
     // MARK: Rooms
 
     func roomsSearch(_ params: Params) async throws -> Cached<FoundRooms> {
-        let building = try params[StagParams.building].map { text throws(RPCError) in try Self.code(text, param: "building") }
+        let building = try params[StagParams.building].map { text throws(RPCError) in try Self.code(text, param: StagParams.building.name) }
         let query = params[StagParams.roomQuery]?.trimmingCharacters(in: .whitespaces).lowercased()
         let limit = Int(params[StagParams.roomLimit] ?? 100)
         let session = try await session(params[StagParams.account])
@@ -70,10 +71,10 @@ extension StagService {
     }
 
     func roomsTimetable(_ params: Params) async throws -> Cached<RoomTimetable> {
-        let building = try Self.code(try params[StagParams.roomBuilding], param: "building")
+        let building = try Self.code(try params[StagParams.roomBuilding], param: StagParams.building.name)
         let number = try params[StagParams.roomNumber].trimmingCharacters(in: .whitespaces)
         guard !number.isEmpty, number.count <= 16, number.allSatisfy({ $0.isLetter || $0.isNumber || "-._".contains($0) }) else {
-            throw RPCError.invalidParam("room", "'\(number)' is not a room number (e.g. 326)")
+            throw StagParams.roomNumber.invalid("'\(number)' is not a room number (e.g. 326)")
         }
         let monday = today.adding(days: -today.weekdayFromMonday)
         let from = params[StagParams.from] ?? monday
@@ -101,7 +102,8 @@ extension StagService {
 
     func subjectsSearch(_ params: Params) async throws -> Cached<FoundSubjects> {
         let query = params[StagParams.subjectQuery]?.trimmingCharacters(in: .whitespaces)
-        let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: "department") }
+        let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: StagParams.department.name)
+        }
         let year = params[StagParams.subjectYear]
         let limit = Int(params[StagParams.subjectLimit] ?? 20)
         let session = try await session(params[StagParams.account])
@@ -117,7 +119,9 @@ extension StagService {
             var words: [String] = []
             if let query, !query.isEmpty {
                 let parts = query.uppercased().split(separator: "/").map(String.init)
-                if parts.count == 2, let code = try? Self.code(parts[1], param: "query"), let dept = try? Self.code(parts[0], param: "query") {
+                if parts.count == 2, let code = try? Self.code(parts[1], param: StagParams.roomQuery.name),
+                    let dept = try? Self.code(parts[0], param: StagParams.roomQuery.name)
+                {
                     filters = [("katedra", dept), ("zkratka", code)]
                 } else if !query.contains(" "), query.count <= 8, query.allSatisfy({ $0.isLetter || $0.isNumber }), department == nil,
                     query.contains(where: \.isNumber) || query == query.uppercased()
@@ -125,8 +129,8 @@ extension StagService {
                     filters = [("zkratka", query.uppercased())]
                 } else {
                     guard department != nil else {
-                        throw RPCError.invalidParam(
-                            "department", "is needed to search by name: STAG matches names only within a department (e.g. department=KIV)")
+                        throw StagParams.department.invalid(
+                            "is needed to search by name: STAG matches names only within a department (e.g. department=KIV)")
                     }
                     words = Self.folded(query).split(separator: " ").map(String.init)
                 }

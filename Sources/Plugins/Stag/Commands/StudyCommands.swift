@@ -8,7 +8,7 @@ extension StagService {
         guard let subject = params[StagParams.subject] else { return nil }
         let parts = subject.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }) else {
-            throw RPCError.invalidParam("subject", "'\(subject)' is not a subject as KAT/CODE (for example KIV/UPA)")
+            throw StagParams.subject.invalid("'\(subject)' is not a subject as KAT/CODE (for example KIV/UPA)")
         }
         return subject.uppercased()
     }
@@ -19,8 +19,8 @@ extension StagService {
         let monday = today.adding(days: -today.weekdayFromMonday)
         let from = params[StagParams.from] ?? monday
         let to = params[StagParams.to] ?? (params[StagParams.from] == nil ? monday.adding(days: 6) : from.adding(days: 6))
-        guard from <= to else { throw RPCError.invalidParam("to", "\(to) is before from (\(from))") }
-        guard to <= from.adding(days: 400) else { throw RPCError.invalidParam("to", "the window is longer than 400 days") }
+        guard from <= to else { throw StagParams.to.invalid("\(to) is before from (\(from))") }
+        guard to <= from.adding(days: 400) else { throw StagParams.to.invalid("the window is longer than 400 days") }
         let wanted = params[StagParams.role] ?? "all"
         let session = try await session(params[StagParams.account])
         let roles = try Self.timetableRoles(session, wanted)

@@ -9,20 +9,11 @@ import PluginKit
 /// baseline: no flood of "new" notices.
 extension StagService {
     func runRefresh() async throws {
-        var failures: [String] = []
-        for account in try await accounts.list() where account.state == .ready {
-            do {
-                try await refresh(account.name)
-            } catch {
-                // One failing account does not stop the others.
-                context.logger.warning(
-                    "stag.refresh failed", metadata: ["account": "\(account.name)", "error": "\(ErrorText.sentence(error))"])
-                failures.append("\(account.name): \((error as? RPCError)?.message ?? "\(error)")")
-            }
-        }
-        if !failures.isEmpty {
-            throw RPCError(code: RPCErrorCode.upstreamUnreachable, message: "stag.refresh failed for \(failures.joined(separator: "; "))")
-        }
+        try await EachAccount("stag.refresh", logger: context.logger).run(try await readyAccounts()) { try await refresh($0) }
+    }
+
+    func readyAccounts() async throws -> [String] {
+        try await accounts.list().filter { $0.state == .ready }.map(\.name)
     }
 
     func refresh(_ name: String) async throws {
@@ -63,7 +54,7 @@ extension StagService {
         if !icsPath.isEmpty, try await accounts.resolve(nil).name == name {
             // The default account's calendar, a week back and four months ahead, replaced atomically.
             _ = try await writeCalendar(
-                session, from: today.adding(days: -7), to: today.adding(days: 120), path: icsPath, param: "ics_path", overwrite: true)
+                session, from: today.adding(days: -7), to: today.adding(days: 120), path: icsPath, param: StagConfig.icsPath.key, overwrite: true)
         }
     }
 
@@ -99,7 +90,8 @@ extension StagService {
                 body: "Grade \(grade) (\(row.passed ? "passed" : "not passed"))\(details).",
                 // As earlier versions keyed it (a missing year as "null"), so a grade told before is not told again.
                 dedupeKey:
-                    "stag.grade.new:\(account):\(row.subject):\(row.year.map { String($0) } ?? "null"):\(row.semester ?? ""):\(grade):\(row.date ?? "")"
+                    "stag.grade.new:\(account):\(row.subject):\(row.year.map { String($0) } ?? "null"):"
+                    + "\(row.semester ?? ""):\(grade):\(row.date ?? "")"
             )
         }
     }
@@ -136,15 +128,10 @@ extension StagService {
     /// `stag.exam.tomorrow` at evening_at.
     func runEvening() async throws {
         let tomorrow = today.adding(days: 1)
-        for account in try await accounts.list() where account.state == .ready {
-            do {
-                let session = try await session(account.name)
-                guard let student = session.roles.first(where: \.isStudent) else { continue }
-                try await alerts.postTomorrow(account: account.name, try await examTerms(session, student), day: tomorrow)
-            } catch {
-                context.logger.warning(
-                    "stag.evening failed", metadata: ["account": "\(account.name)", "error": "\(ErrorText.sentence(error))"])
-            }
+        try await EachAccount("stag.evening", logger: context.logger).run(try await readyAccounts()) { name in
+            let session = try await session(name)
+            guard let student = session.roles.first(where: \.isStudent) else { return }
+            try await alerts.postTomorrow(account: name, try await examTerms(session, student), day: tomorrow)
         }
     }
 

@@ -39,17 +39,13 @@ extension StagService {
 
     func runWatches() async throws {
         let byAccount = Dictionary(grouping: try await watchTable.all()) { $0.account }
-        for (name, watches) in byAccount {
-            do {
-                let session = try await session(name)
-                let student = try session.student()
-                let terms = Dictionary(try await examTerms(session, student).map { ($0.termID, $0) }) { first, _ in first }
-                for watch in watches {
-                    guard let id = Int64(watch.item), let term = terms[id] else { continue }
-                    try await checkWatch(session, student, term: term, last: watch.lastState, auto: watch.autoRegister, freed: watch.freed)
-                }
-            } catch {
-                context.logger.warning("stag.watch failed", metadata: ["account": "\(name)", "error": "\(ErrorText.sentence(error))"])
+        try await EachAccount("stag.watch", logger: context.logger).run(byAccount.keys.sorted()) { name in
+            let session = try await session(name)
+            let student = try session.student()
+            let terms = Dictionary(try await examTerms(session, student).map { ($0.termID, $0) }) { first, _ in first }
+            for watch in byAccount[name] ?? [] {
+                guard let id = Int64(watch.item), let term = terms[id] else { continue }
+                try await checkWatch(session, student, term: term, last: watch.lastState, auto: watch.autoRegister, freed: watch.freed)
             }
         }
     }

@@ -22,22 +22,22 @@ extension StagService {
         switch (universityID, baseURL) {
         case (let id?, nil):
             guard let known = University.named(id) else {
-                throw RPCError.invalidParam(
-                    "university", "'\(id)' is not a known university (\(University.known.map(\.id).joined(separator: ", "))); give base_url instead")
+                throw StagParams.university.invalid(
+                    "'\(id)' is not a known university (\(University.known.map(\.id).joined(separator: ", "))); give base_url instead")
             }
             university = known
             base = known.baseURL
         case (nil, let url?):
             base = StagClient.normalizedBase(url)
-            try UpstreamClient.checkBaseURL(base, policy: .loopbackOnly, param: "base_url")
+            try UpstreamClient.checkBaseURL(base, policy: .loopbackOnly, param: StagParams.baseURL.name)
             university = University.known.first { $0.baseURL == base }
         case (.some, .some):
-            throw RPCError.invalidParam("base_url", "give either university or base_url, not both")
+            throw StagParams.baseURL.invalid("give either university or base_url, not both")
         case (nil, nil):
-            throw RPCError.invalidParam("university", "is needed (or base_url for an instance not on the list; see stag.universities)")
+            throw StagParams.university.invalid("is needed (or base_url for an instance not on the list; see stag.universities)")
         }
         let account = params[StagParams.newAccount] ?? university?.id ?? URL(string: base)?.host ?? "stag"
-        try Accounts.checkName(account, param: "account")
+        try Accounts.checkName(account, param: StagParams.account.name)
         return Target(base: base, university: university, account: account)
     }
 
@@ -70,10 +70,10 @@ extension StagService {
         } else if let only = await logins.keys.first, await logins.keys.count == 1 {
             name = only
         } else {
-            throw RPCError.invalidParam("account", "is needed (the account stag.login named)")
+            throw StagParams.account.invalid("is needed (the account stag.login named)")
         }
         switch try await logins.settled(name, within: .seconds(params[StagParams.timeoutS] ?? 600)) {
-        case nil: throw RPCError.invalidParam("account", "'\(name)' has no login in progress or finished")
+        case nil: throw StagParams.account.invalid("'\(name)' has no login in progress or finished")
         case .waiting?: return LoginWaited(account: name, state: "waiting", roles: nil, detail: nil)
         case .succeeded?:
             let account = try await accounts.resolve(name)
@@ -98,8 +98,8 @@ extension StagService {
         switch (params[StagParams.callbackURL], params[StagParams.ticket]) {
         case (let url?, nil): callback = try StagCallback.parse(url: url)
         case (nil, let ticket?): callback = try StagCallback.parse(items: ["stagUserTicket": ticket])
-        case (.some, .some): throw RPCError.invalidParam("ticket", "give either callback_url or ticket, not both")
-        case (nil, nil): throw RPCError.invalidParam("callback_url", "is needed (or ticket)")
+        case (.some, .some): throw StagParams.ticket.invalid("give either callback_url or ticket, not both")
+        case (nil, nil): throw StagParams.callbackURL.invalid("is needed (or ticket)")
         }
         return try await completeLogin(target, ticket: callback.ticket, callbackIdentity: callback.identity)
     }
@@ -110,7 +110,7 @@ extension StagService {
         let target = try target(params)
         let user = try params[StagParams.username]
         let password = try params[StagParams.password]
-        guard !user.isEmpty, !user.contains(":") else { throw RPCError.invalidParam("username", "is not a STAG user name") }
+        guard !user.isEmpty, !user.contains(":") else { throw StagParams.username.invalid("is not a STAG user name") }
         let client = try UpstreamClient(
             plugin: "stag", account: target.account,
             configuration: .init(
@@ -164,7 +164,7 @@ extension StagService {
             // Another instance under the same name: its cached data is not this account's.
             try await context.cache.forget(account: accountName)
         }
-        let saved = try await accounts.save(accountName, settings: settings.settings, secrets: ["ticket": ticket], param: "account")
+        let saved = try await accounts.save(accountName, settings: settings.settings, secrets: ["ticket": ticket], param: StagParams.account.name)
         try await accounts.markReady(accountName)
         return StagAccountResult(account: StagAccountRow(account: saved, loggedIn: true))
     }
@@ -197,14 +197,15 @@ extension StagService {
 
     func accountsDefault(_ params: Params) async throws -> StagAccountResult {
         StagAccountResult(
-            account: StagAccountRow(account: try await accounts.setDefault(try params[StagParams.accountName], param: "account"), loggedIn: true))
+            account: StagAccountRow(
+                account: try await accounts.setDefault(try params[StagParams.accountName], param: StagParams.account.name), loggedIn: true))
     }
 
     func accountsRemove(_ params: Params) async throws -> Removed {
         let name = try params[StagParams.accountName]
         _ = try await accounts.resolve(name)
         await logins.cancel(name)
-        try await accounts.remove(name, param: "account")
+        try await accounts.remove(name, param: StagParams.account.name)
         try await context.cache.forget(account: name)
         try await StagStore.forget(account: name, in: context.database)
         try await classReminders.disarm(account: name)

@@ -72,7 +72,7 @@ struct StagCallback: Sendable, Equatable {
         let ticket = (items["stagUserTicket"] ?? "").trimmingCharacters(in: .whitespaces)
         guard !ticket.isEmpty, ticket != "anonymous" else { throw StagError.loginCancelled.rpcError }
         guard ticket.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x3B && $0 != 0x2C }) else {
-            throw RPCError.invalidParam("ticket", "is not a STAG ticket (it has spaces, ';' or ',')")
+            throw StagParams.ticket.invalid("is not a STAG ticket (it has spaces, ';' or ',')")
         }
         var identity: StagIdentity?
         if let info = items["stagUserInfo"], !info.isEmpty {
@@ -95,7 +95,7 @@ struct StagCallback: Sendable, Equatable {
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let items = components.queryItems,
             items.contains(where: { $0.name == "stagUserTicket" })
         else {
-            throw RPCError.invalidParam("callback_url", "is not the address the login page sent the browser to (it has no stagUserTicket)")
+            throw StagParams.callbackURL.invalid("is not the address the login page sent the browser to (it has no stagUserTicket)")
         }
         var values: [String: String] = [:]
         for item in items { values[item.name] = item.value ?? "" }

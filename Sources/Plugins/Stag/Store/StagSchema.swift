@@ -28,8 +28,10 @@ enum StagSchema {
         migrations.register("v2") { db in
             try db.execute(
                 sql: """
-                    INSERT OR IGNORE INTO host_exam_watches(plugin, account, item, auto_register, last_state, label, starts_at, freed_count, created_at)
-                    SELECT 'stag', account, CAST(term_id AS TEXT), auto_register, last_state, subject, NULL, freed_count, created_at FROM stag_watches;
+                    INSERT OR IGNORE INTO host_exam_watches(
+                        plugin, account, item, auto_register, last_state, label, starts_at, freed_count, created_at)
+                    SELECT 'stag', account, CAST(term_id AS TEXT), auto_register, last_state, subject, NULL, freed_count, created_at
+                    FROM stag_watches;
                     DROP TABLE stag_watches;
                     """)
         }
@@ -48,7 +50,8 @@ enum StagStore {
         try await pool.write { db in
             try db.execute(
                 sql:
-                    "INSERT INTO stag_account_state(account, last_refresh) VALUES (?, ?) ON CONFLICT(account) DO UPDATE SET last_refresh = excluded.last_refresh",
+                    "INSERT INTO stag_account_state(account, last_refresh) VALUES (?, ?) "
+                    + "ON CONFLICT(account) DO UPDATE SET last_refresh = excluded.last_refresh",
                 arguments: [account, at])
         }
     }

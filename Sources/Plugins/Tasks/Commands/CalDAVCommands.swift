@@ -29,13 +29,13 @@ extension TasksService {
                 c?.query = nil
                 return c?.string ?? urlText
             } ?? urlText,
-            policy: .loopbackOnly, param: "url")
-        guard let url = URL(string: urlText) else { throw RPCError.invalidParam("url", "is not an address") }
+            policy: .loopbackOnly, param: TasksParams.url.name)
+        guard let url = URL(string: urlText) else { throw TasksParams.url.invalid("is not an address") }
         let username = try params[TasksParams.caldavUsername]
         let password = try params[TasksParams.caldavPassword]
         let wanted = params[TasksParams.calendar]
         let conflict = params[TasksParams.conflict] ?? "newest"
-        guard CalDAVSync.Conflict(rawValue: conflict) != nil else { throw RPCError.invalidParam("conflict", "must be server, local or newest") }
+        guard CalDAVSync.Conflict(rawValue: conflict) != nil else { throw TasksParams.conflict.invalid("must be server, local or newest") }
         let box = NIOLockedValueBox<(todo: RemoteCalendar?, event: RemoteCalendar?, all: [RemoteCalendar])>((nil, nil, []))
         let settings: [String: JSONValue] = ["url": .string(urlText), "username": .string(username), "conflict": .string(conflict)]
         let saved = try await context.accounts.save(name, settings: settings, secrets: ["password": password]) { [self] candidate, _ in
@@ -46,8 +46,8 @@ extension TasksService {
             if let wanted {
                 chosen = calendars.filter { $0.href == CalDAVClient.path(wanted) || $0.name == wanted || $0.href.hasSuffix("/\(wanted)/") }
                 guard !chosen.isEmpty else {
-                    throw RPCError.invalidParam(
-                        "calendar", "'\(wanted)' is not a calendar there (calendars: \(calendars.map(\.name).joined(separator: ", ")))")
+                    throw TasksParams.calendar.invalid(
+                        "'\(wanted)' is not a calendar there (calendars: \(calendars.map(\.name).joined(separator: ", ")))")
                 }
             }
             let todo = chosen.first { $0.components.contains("VTODO") }
@@ -130,7 +130,7 @@ extension TasksService {
     }
 
     private func syncLocked(account name: String, beforeChanging: @escaping @Sendable () throws -> Void) async throws -> CalDAVSync.Counts {
-        let account = try await context.accounts.usable(name, param: "name")
+        let account = try await context.accounts.usable(name, param: TasksParams.newName.name)
         let all = try await context.accounts.list()
         let isDefault = account.isDefault || all.count == 1
         var engine = CalDAVSync(
@@ -142,15 +142,6 @@ extension TasksService {
         return counts
     }
 
-    func runCalDAV() async throws {
-        for account in try await context.accounts.list() where account.state == .ready {
-            // A sync someone asked for is running: this round has nothing to add.
-            if await syncLocks.isBusy(account.name) { continue }
-            do { _ = try await sync(account: account.name) } catch {
-                context.logger.warning("caldav sync failed", metadata: ["account": "\(account.name)", "error": "\(ErrorText.sentence(error))"])
-            }
-        }
-    }
 }
 
 /// Serialises the syncs of each account; a waiter takes the lock over from the one that ends.

@@ -8,13 +8,13 @@ extension TasksService {
         let path = try params[TasksParams.exportPath]
         let overwrite = params[FileOutput.overwrite] ?? false
         try FileOutput.checkTarget(path, param: TasksParams.exportPath.name, overwrite: overwrite)
-        let from = try params[TasksParams.exportFrom].map { s throws(RPCError) in try boundary(s, param: "from") }
-        let to = try params[TasksParams.exportTo].map { s throws(RPCError) in try boundary(s, param: "to") }
-        if let from, let to, to <= from { throw RPCError.invalidParam("to", "must be after from") }
+        let from = try params[TasksParams.exportFrom].map { s throws(RPCError) in try boundary(s, param: TasksParams.windowFrom.name) }
+        let to = try params[TasksParams.exportTo].map { s throws(RPCError) in try boundary(s, param: TasksParams.windowTo.name) }
+        if let from, let to, to <= from { throw TasksParams.windowTo.invalid("must be after from") }
         let category = params[TasksParams.onlyCategory]?.lowercased()
         let status = try params[TasksParams.onlyStatus].map { s throws(RPCError) in
             guard let v = TaskStatus(rawValue: s) else {
-                throw RPCError.invalidParam("status", "must be needs-action, in-process, completed or cancelled")
+                throw TasksParams.onlyStatus.invalid("must be needs-action, in-process, completed or cancelled")
             }
             return v
         }

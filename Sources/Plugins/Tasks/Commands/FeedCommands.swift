@@ -162,7 +162,4 @@ extension TasksService {
         }
     }
 
-    func runFeeds() async throws {
-        _ = try await feedsRefresh(Params([:]))
-    }
 }

@@ -60,7 +60,7 @@ extension TasksService {
     func agenda(_ params: Params) async throws -> AgendaResult {
         let from = try boundary(try params[TasksParams.windowFrom], param: TasksParams.windowFrom.name)
         let to = try boundary(try params[TasksParams.windowTo], param: TasksParams.windowTo.name)
-        guard to > from else { throw RPCError.invalidParam("to", "must be after from") }
+        guard to > from else { throw TasksParams.windowTo.invalid("must be after from") }
         // Any window is a fair question ("every occurrence of this series"): the work is bounded
         // by `limit`, not by the window's length (`truncated` and `next_from` say where to go on).
         let category = params[TasksParams.onlyCategory]?.lowercased()
@@ -162,7 +162,7 @@ extension TasksService {
         let raw = try params[TasksParams.newCategory]
         let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            throw RPCError.invalidParam("name", "'\(raw)' is not a category name (letters, digits, - and _, up to 40)")
+            throw TasksParams.newName.invalid("'\(raw)' is not a category name (letters, digits, - and _, up to 40)")
         }
         try await database.write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks_categories WHERE name = ?", arguments: [name]) == true {

@@ -35,12 +35,12 @@ extension TasksService {
     /// The original wall time of one occurrence named by `occurrence` (any accepted time form).
     static func occurrence(_ text: String, of t: TaskItem) throws(RPCError) -> WallTime {
         guard t.isRecurring, let series = t.series, let anchor = t.anchor else {
-            throw RPCError.invalidParam("occurrence", "the task does not repeat")
+            throw TasksParams.occurrence.invalid("the task does not repeat")
         }
-        var wall = try TimeInput.parse(text, param: "occurrence", zone: t.zone)
+        var wall = try TimeInput.parse(text, param: TasksParams.occurrence.name, zone: t.zone)
         if anchor.isDate { wall = wall.asDate }
         let known = series.occurrences(before: wall.adding(seconds: 1)).last == wall || t.overrides[wall.text] != nil
-        guard known else { throw RPCError.invalidParam("occurrence", "'\(text)' is not an occurrence of this task") }
+        guard known else { throw TasksParams.occurrence.invalid("'\(text)' is not an occurrence of this task") }
         return wall
     }
 
@@ -83,7 +83,7 @@ extension TasksService {
         }
         var o = t.overrides[wall.text] ?? OccurrenceOverride()
         if let v = params[TasksParams.title] {
-            guard !v.trimmingCharacters(in: .whitespaces).isEmpty else { throw RPCError.invalidParam("title", "must not be empty") }
+            guard !v.trimmingCharacters(in: .whitespaces).isEmpty else { throw TasksParams.title.invalid("must not be empty") }
             o.title = v
         }
         if let v = params[TasksParams.notes] { o.notes = v }
@@ -219,16 +219,6 @@ extension TasksService {
         }
     }
 
-    func purgeDeleted() async throws {
-        let cutoff = now.addingTimeInterval(-30 * 86_400).timeIntervalSince1970
-        try await database.write { db in
-            try db.execute(
-                sql: "DELETE FROM tasks_reminders_sent WHERE task_id IN (SELECT id FROM tasks_items WHERE deleted_at < ?)", arguments: [cutoff])
-            try db.execute(
-                sql: "DELETE FROM tasks_reminder_state WHERE task_id IN (SELECT id FROM tasks_items WHERE deleted_at < ?)", arguments: [cutoff])
-            try db.execute(sql: "DELETE FROM tasks_items WHERE deleted_at < ?", arguments: [cutoff])
-        }
-    }
 }
 
 extension RecurrenceRule {

@@ -18,17 +18,17 @@ enum TaskInput {
             case "none": return 0
             default:
                 if let n = Int(s), (0...9).contains(n) { return n }
-                throw RPCError.invalidParam("priority", "must be 0–9 (1 highest, 0 none) or high, medium, low; got '\(s)'")
+                throw TasksParams.priority.invalid("must be 0–9 (1 highest, 0 none) or high, medium, low; got '\(s)'")
             }
         }
         guard let n = value.intValue, (0...9).contains(n) else {
-            throw RPCError.invalidParam("priority", "must be 0–9 (1 highest, 0 none) or high, medium, low")
+            throw TasksParams.priority.invalid("must be 0–9 (1 highest, 0 none) or high, medium, low")
         }
         return Int(n)
     }
 
     static func reminders(_ value: JSONValue) throws(RPCError) -> [Reminder] {
-        guard let array = value.arrayValue else { throw RPCError.invalidParam("reminders", "must be a list of {before_min, of} or {at}") }
+        guard let array = value.arrayValue else { throw TasksParams.reminders.invalid("must be a list of {before_min, of} or {at}") }
         var result: [Reminder] = []
         for (i, item) in array.enumerated() {
             let name = "reminders[\(i)]"
@@ -71,7 +71,7 @@ enum TaskInput {
         if let clear = params[TasksParams.clear] {
             for name in clear {
                 guard clearable.contains(name) else {
-                    throw RPCError.invalidParam("clear", "cannot clear '\(name)'; one of \(clearable.sorted().joined(separator: ", "))")
+                    throw TasksParams.clear.invalid("cannot clear '\(name)'; one of \(clearable.sorted().joined(separator: ", "))")
                 }
                 switch name {
                 case "notes": task.notes = ""
@@ -96,7 +96,7 @@ enum TaskInput {
         }
         if let v = params[TasksParams.title] {
             let t = v.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !t.isEmpty else { throw RPCError.invalidParam("title", "must not be empty") }
+            guard !t.isEmpty else { throw TasksParams.title.invalid("must not be empty") }
             task.title = t
         }
         // The manifest allows only the kinds there are.
@@ -106,8 +106,7 @@ enum TaskInput {
             let name = v.lowercased()
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM tasks_categories WHERE name = ?", arguments: [name]) == true else {
                 let known = try String.fetchAll(db, sql: "SELECT name FROM tasks_categories ORDER BY name")
-                throw RPCError.invalidParam(
-                    "category", "'\(v)' is not a category (\(known.joined(separator: ", "))); add it with tasks.categories.add")
+                throw TasksParams.category.invalid("'\(v)' is not a category (\(known.joined(separator: ", "))); add it with tasks.categories.add")
             }
             task.category = name
         }
@@ -115,12 +114,12 @@ enum TaskInput {
         if let v = params[TasksParams.priority] { task.priority = try priority(v) }
         if let given = params[TasksParams.parent] {
             let v = try TasksService.taskID(db, given, param: TasksParams.parent.name)
-            guard v != task.id else { throw RPCError.invalidParam("parent", "a task cannot be its own parent") }
-            guard try TaskItem.find(db, v) != nil else { throw RPCError.invalidParam("parent", "no task '\(v)'") }
+            guard v != task.id else { throw TasksParams.parent.invalid("a task cannot be its own parent") }
+            guard try TaskItem.find(db, v) != nil else { throw TasksParams.parent.invalid("no task '\(v)'") }
             var cursor: String? = v
             var hops = 0
             while let c = cursor, hops < 100 {
-                if c == task.id { throw RPCError.invalidParam("parent", "would make a cycle of sub-tasks") }
+                if c == task.id { throw TasksParams.parent.invalid("would make a cycle of sub-tasks") }
                 cursor = try String.fetchOne(db, sql: "SELECT parent FROM tasks_items WHERE id = ?", arguments: [c])
                 hops += 1
             }
@@ -128,11 +127,11 @@ enum TaskInput {
         }
         if let v = params[TasksParams.location] { task.location = v }
         if let v = params[TasksParams.url] {
-            guard let u = URL(string: v), u.scheme != nil else { throw RPCError.invalidParam("url", "'\(v)' is not a URL") }
+            guard let u = URL(string: v), u.scheme != nil else { throw TasksParams.url.invalid("'\(v)' is not a URL") }
             task.url = v
         }
         if let v = params[TasksParams.tz] {
-            guard let z = Zone(identifier: v) else { throw RPCError.invalidParam("tz", "'\(v)' is not an IANA time zone (e.g. Europe/Prague)") }
+            guard let z = Zone(identifier: v) else { throw TasksParams.tz.invalid("'\(v)' is not an IANA time zone (e.g. Europe/Prague)") }
             task.tz = z.identifier
         }
         let zone = task.zone
@@ -165,7 +164,7 @@ enum TaskInput {
         if let v = params[TasksParams.reminders] { task.reminders = try reminders(v) }
         if let v = params[TasksParams.channels] {
             for c in v where NoticeChannel(rawValue: c) == nil {
-                throw RPCError.invalidParam("channels", "'\(c)' is not a channel; use stdout and/or mail")
+                throw TasksParams.channels.invalid("'\(c)' is not a channel; use stdout and/or mail")
             }
             task.channels = Array(Set(v)).sorted()
         }
@@ -186,35 +185,35 @@ enum TaskInput {
         }
         switch t.kind {
         case .todo:
-            if t.end != nil { throw RPCError.invalidParam("end", "a to-do has no end; use due") }
+            if t.end != nil { throw TasksParams.end.invalid("a to-do has no end; use due") }
             if t.due != nil && t.durationMin != nil {
-                throw RPCError.invalidParam("duration_min", "a to-do cannot have both due and a duration (RFC 5545)")
+                throw TasksParams.durationMin.invalid("a to-do cannot have both due and a duration (RFC 5545)")
             }
-            if t.durationMin != nil && t.start == nil { throw RPCError.invalidParam("duration_min", "a to-do's duration needs a start") }
+            if t.durationMin != nil && t.start == nil { throw TasksParams.durationMin.invalid("a to-do's duration needs a start") }
         case .event:
-            guard t.start != nil else { throw RPCError.invalidParam("start", "an event needs a start") }
-            if t.due != nil { throw RPCError.invalidParam("due", "an event has no due; use end or duration_min") }
-            if t.end != nil && t.durationMin != nil { throw RPCError.invalidParam("duration_min", "give end or duration_min, not both") }
+            guard t.start != nil else { throw TasksParams.start.invalid("an event needs a start") }
+            if t.due != nil { throw TasksParams.due.invalid("an event has no due; use end or duration_min") }
+            if t.end != nil && t.durationMin != nil { throw TasksParams.durationMin.invalid("give end or duration_min, not both") }
         }
-        if let s = t.start, let d = t.due, d < s { throw RPCError.invalidParam("due", "is before start") }
+        if let s = t.start, let d = t.due, d < s { throw TasksParams.due.invalid("is before start") }
         if let s = t.start, let e = t.end, e < s || (t.allDay && e == s) {
-            throw RPCError.invalidParam("end", t.allDay ? "must be after start (all-day end is exclusive)" : "is before start")
+            throw TasksParams.end.invalid(t.allDay ? "must be after start (all-day end is exclusive)" : "is before start")
         }
         if (t.rrule != nil || !t.rdates.isEmpty) && t.anchor == nil {
-            throw RPCError.invalidParam("rrule", "a repeating item needs a start or a due")
+            throw TasksParams.rrule.invalid("a repeating item needs a start or a due")
         }
         if let rule = t.rrule, let until = try? RecurrenceRule(rule).part("UNTIL"), let anchor = t.anchor {
             if anchor.isDate != !until.contains("T") && anchor.isDate {
-                throw RPCError.invalidParam("rrule", "part UNTIL must be a date (YYYYMMDD) for an all-day item")
+                throw TasksParams.rrule.invalid("part UNTIL must be a date (YYYYMMDD) for an all-day item")
             }
         }
         for (i, r) in t.reminders.enumerated() where r.at == nil {
             let anchor = r.of ?? (t.kind == .todo && t.due != nil ? .due : .start)
             if anchor == .due && t.due == nil {
-                throw RPCError.invalidParam("reminders[\(i)].of", "is 'due', but the item has no due")
+                throw RPCError.invalidParam("\(TasksParams.reminders.name)[\(i)].of", "is 'due', but the item has no due")
             }
             if anchor == .start && t.start == nil {
-                throw RPCError.invalidParam("reminders[\(i)].of", "is 'start', but the item has no start")
+                throw RPCError.invalidParam("\(TasksParams.reminders.name)[\(i)].of", "is 'start', but the item has no start")
             }
             t.reminders[i].of = anchor
         }

@@ -166,7 +166,8 @@ extension TasksService {
     static func markArmed(_ db: Database, taskID: String, from seconds: Double) throws {
         try db.cachedStatement(
             sql:
-                "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from"
+                "INSERT INTO tasks_reminder_state(task_id, armed_from) VALUES (?, ?) "
+                + "ON CONFLICT(task_id) DO UPDATE SET armed_from = excluded.armed_from"
         ).execute(arguments: [taskID, seconds])
     }
 

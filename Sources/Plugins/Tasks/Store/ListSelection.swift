@@ -238,6 +238,7 @@ public enum TasksListFloor {
             rendered += next.next().map { "\($0)" } ?? "NULL"
         }
         return
-            "SELECT t.* FROM (\(rendered)) p JOIN tasks_items t ON t.id = p.id ORDER BY p.at, CASE p.priority WHEN 0 THEN 10 ELSE p.priority END, p.title"
+            "SELECT t.* FROM (\(rendered)) p JOIN tasks_items t ON t.id = p.id "
+            + "ORDER BY p.at, CASE p.priority WHEN 0 THEN 10 ELSE p.priority END, p.title"
     }
 }

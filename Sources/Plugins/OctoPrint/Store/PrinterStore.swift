@@ -71,15 +71,14 @@ enum PrinterStore {
         if printers.count == 1 { return printers[0] }
         if let p = printers.first(where: \.isDefault) { return p }
         if printers.isEmpty { throw OctoPrintError.unknownPrinter("", known: []).rpcError }
-        throw RPCError.invalidParam(
-            "printer",
+        throw OctoPrintParams.printer.invalid(
             "is needed: there are several printers (\(names.joined(separator: ", "))) and no default; or set one with octoprint.printers.default")
     }
 
     static func validName(_ raw: String) throws(RPCError) -> String {
         let name = raw.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw RPCError.invalidParam("name", "'\(raw)' must be 1–40 letters, digits, '-' or '_' (it becomes part of a vault name)")
+            throw OctoPrintParams.newPrinter.invalid("'\(raw)' must be 1–40 letters, digits, '-' or '_' (it becomes part of a vault name)")
         }
         return name
     }
@@ -90,7 +89,7 @@ enum PrinterStore {
         guard let u = URL(string: url), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil,
             u.query == nil
         else {
-            throw RPCError.invalidParam("url", "'\(raw)' is not an http:// or https:// address of an OctoPrint server")
+            throw OctoPrintParams.url.invalid("'\(raw)' is not an http:// or https:// address of an OctoPrint server")
         }
         return url
     }

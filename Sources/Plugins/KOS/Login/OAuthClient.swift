@@ -40,15 +40,16 @@ struct OAuthClient: Sendable {
         } catch let error as RPCError where error.code == RPCErrorCode.needsReauth {
             throw KOSError.clientRefused("401 from \(endpoint.origin)")
         }
+        let answer = OAuthAnswer.read(response.json, as: OAuthAnswer.Token.self)
         guard (200..<300).contains(response.status) else {
-            let reason = response.json?["error"]?.stringValue ?? "status \(response.status)"
+            let reason = answer?.error ?? "status \(response.status)"
             if response.status >= 500 { throw endpoint.unreachable("answered \(response.status)", status: response.status) }
             throw KOSError.grantRefused(reason)
         }
-        guard let json = response.json, let access = json["access_token"]?.stringValue, !access.isEmpty else {
+        guard let answer, let access = answer.accessToken, !access.isEmpty else {
             throw KOSError.badAnswer("the OAuth server sent no access_token")
         }
-        return Tokens(access: access, refresh: json["refresh_token"]?.stringValue, expiresIn: json["expires_in"]?.doubleValue ?? 3600)
+        return Tokens(access: access, refresh: answer.refreshToken, expiresIn: answer.expiresIn ?? 3600)
     }
 
     func clientCredentials() async throws -> Tokens { try await token([("grant_type", "client_credentials")]) }
@@ -66,7 +67,7 @@ struct OAuthClient: Sendable {
         let client = try UpstreamClient(
             plugin: "kos", configuration: .init(baseURL: authURL, auth: .bearer(token: { access }), timeout: context.httpTimeout), http: context.http,
             clock: context.clock)
-        let info = try await client.json(.GET, "/oauth/userinfo")
-        return info["username"]?.stringValue ?? info["user_name"]?.stringValue
+        let info = OAuthAnswer.read(try await client.json(.GET, "/oauth/userinfo"), as: OAuthAnswer.UserInfo.self)
+        return info?.username ?? info?.userName
     }
 }

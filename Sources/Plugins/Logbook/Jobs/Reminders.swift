@@ -49,7 +49,8 @@ extension LogbookService {
                         key: "limit|\(limit.id)|\(limit.from)", topic: LogbookTopic.limitApproaching,
                         title: "\(Int((Double(used) / Double(limit.limitMinutes) * 100).rounded()))% of the \(limit.what) limit",
                         body:
-                            "\(Minutes.hhmm(used)) of \(Minutes.hhmm(limit.limitMinutes)) (\(limit.reference)) from \(limit.from) to \(at); \(Minutes.hhmm(max(0, limit.limitMinutes - used))) left.",
+                            "\(Minutes.hhmm(used)) of \(Minutes.hhmm(limit.limitMinutes)) (\(limit.reference)) from \(limit.from) to \(at); "
+                            + "\(Minutes.hhmm(max(0, limit.limitMinutes - used))) left.",
                         severity: used > limit.limitMinutes ? .error : .warning))
             }
             return due

@@ -87,7 +87,8 @@ actor TokenKeeper {
         var secrets = ["access_token": tokens.access]
         if let refresh = tokens.refresh { secrets["refresh_token"] = refresh }
         let expires = context.clock.now.addingTimeInterval(tokens.expiresIn)
-        try await accounts.save(username, settings: ["expires_at": .string(ISO8601.string(expires))], secrets: secrets, param: "username")
+        try await accounts.save(
+            username, settings: ["expires_at": .string(ISO8601.string(expires))], secrets: secrets, param: KOSParams.teacherUsername.name)
     }
 
     /// The account's token, refreshed first when it is about to expire; -32003 when its login is
@@ -165,7 +166,7 @@ actor TokenKeeper {
 
     /// Forgets the account and its tokens.
     func logout(_ username: String) async throws {
-        try await accounts.remove(username, param: "account")
+        try await accounts.remove(username, param: KOSParams.account.name)
     }
 
     /// The account's login is over: it needs re-auth (the kit posts `kos.auth.expired` once), and
@@ -209,7 +210,8 @@ actor TokenKeeper {
             var secrets = ["access_token": access]
             if let refresh = try await context.vault.get("refresh_token") { secrets["refresh_token"] = refresh }
             let expires = Date(timeIntervalSince1970: earlier.expiresAt)
-            try await accounts.save(username, settings: ["expires_at": .string(ISO8601.string(expires))], secrets: secrets, param: "username")
+            try await accounts.save(
+                username, settings: ["expires_at": .string(ISO8601.string(expires))], secrets: secrets, param: KOSParams.teacherUsername.name)
             if earlier.state == "needs_reauth" {
                 try await accounts.needsReauth(username, reason: earlier.detail ?? "the login had expired", notify: false)
             }

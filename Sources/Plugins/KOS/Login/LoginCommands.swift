@@ -9,16 +9,16 @@ extension KOSService {
     func setup(_ params: Params) async throws -> SetupResult {
         let id = try params[KOSParams.clientID].trimmingCharacters(in: .whitespaces)
         guard !id.isEmpty, id.count <= 200, !id.contains(where: \.isWhitespace) else {
-            throw RPCError.invalidParam("client_id", "is not an OAuth client id")
+            throw KOSParams.clientID.invalid("is not an OAuth client id")
         }
         let secret = try params[KOSParams.clientSecret]
-        guard !secret.isEmpty else { throw RPCError.invalidParam("client_secret", "is empty") }
+        guard !secret.isEmpty else { throw KOSParams.clientSecret.invalid("is empty") }
         var apiURL = params[KOSParams.apiURL] ?? "https://kosapi.fit.cvut.cz/api/3"
         var authURL = params[KOSParams.authURL] ?? "https://auth.fit.cvut.cz"
         while apiURL.hasSuffix("/") { apiURL.removeLast() }
         while authURL.hasSuffix("/") { authURL.removeLast() }
-        try UpstreamClient.checkBaseURL(apiURL, policy: .loopbackOnly, param: "api_url")
-        try UpstreamClient.checkBaseURL(authURL, policy: .loopbackOnly, param: "auth_url")
+        try UpstreamClient.checkBaseURL(apiURL, policy: .loopbackOnly, param: KOSParams.apiURL.name)
+        try UpstreamClient.checkBaseURL(authURL, policy: .loopbackOnly, param: KOSParams.authURL.name)
         let port = params[KOSParams.redirectPort]  // 1024–65535, checked against the manifest
         // Checked before anything is saved: a wrong secret (1402) is told apart from an
         // unreachable server (-32004).
@@ -60,7 +60,7 @@ extension KOSService {
         let text = try params[KOSParams.callbackURL]
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)), let items = components.queryItems,
             items.contains(where: { $0.name == "code" || $0.name == "error" })
-        else { throw RPCError.invalidParam("callback_url", "is not the address the login page redirected to (it has no code)") }
+        else { throw KOSParams.callbackURL.invalid("is not the address the login page redirected to (it has no code)") }
         var values: [String: String] = [:]
         for item in items { values[item.name] = item.value ?? "" }
         return try await complete(items: values)
