@@ -23,7 +23,9 @@ struct MCPTests {
         let seen = try await Self.session(daemon)
         #expect(seen["server"]?["name"] == "assistantd")
         #expect(seen["server"]?["protocol"] == "2025-11-25")
-        #expect(seen["server"]?["instructions"]?.stringValue?.contains("tasks and reminders") == true)
+        // The instructions name each plugin by its manifest's summary.
+        let instructions = seen["server"]?["instructions"]?.stringValue ?? ""
+        #expect(instructions.contains("tasks (Tasks and events: recurrence") && instructions.contains("octoprint (3D printers behind OctoPrint"))
         let tools = try #require(seen["tools"]?.objectValue)
         #expect(tools.count > 140, "\(tools.count) tools")
         #expect(seen["bad_schemas"] == [], "every schema is valid JSON Schema 2020-12")
@@ -170,8 +172,8 @@ struct MCPTests {
         #expect(seen["unknown_resource"]?.stringValue?.contains("Unknown resource") == true)
         #expect(seen["prompts"] == ["daily_briefing", "plan_week"])
         #expect(
-            seen["briefing"] == ["text", "assistant://tasks/agenda/today", "assistant://tasks/overdue", "assistant://logbook/currency"],
-            "the prompt, then the views it names that are set up")
+            seen["briefing"] == ["text", "assistant://logbook/currency", "assistant://tasks/agenda/today", "assistant://tasks/overdue"],
+            "the prompt, then the views that name it, of the plugins set up, in plugins.list's order")
 
         // A reminder's notice: a log message at its level, and the watched agenda updated.
         #expect(seen["reminder_added"] == true)

@@ -204,10 +204,12 @@ struct PluginEntry: Encodable, Sendable {
     let vaultNames: [String]
     let errors: [ErrorCode]
     let configOptions: [Option]
+    let resources: [JSONValue]
+    let resourcesSetUp: JSONValue?
 
     enum CodingKeys: String, CodingKey {
-        case commands, jobs, topics, errors
-        case vaultNames = "vault_names", configOptions = "config_options"
+        case commands, jobs, topics, errors, resources
+        case vaultNames = "vault_names", configOptions = "config_options", resourcesSetUp = "resources_set_up"
     }
 
     init(status: PluginStatus, manifest m: PluginManifest) {
@@ -218,6 +220,8 @@ struct PluginEntry: Encodable, Sendable {
         vaultNames = m.vaultNames.map { "\(m.id)/\($0)" }
         errors = (m.errors?.codes ?? [:]).sorted { $0.key < $1.key }.map { ErrorCode(code: $0.key, meaning: $0.value) }
         configOptions = m.configOptions.map { Option(key: $0.key, type: $0.type.name, default: $0.defaultValue ?? .null, help: $0.help) }
+        resources = m.resources.map(\.json)
+        resourcesSetUp = m.resourcesSetUp?.json
     }
 
     /// The status's members, then the manifest's, in one object.
@@ -230,6 +234,8 @@ struct PluginEntry: Encodable, Sendable {
         try o.encode(vaultNames, forKey: .vaultNames)
         try o.encode(errors, forKey: .errors)
         try o.encode(configOptions, forKey: .configOptions)
+        try o.encode(resources, forKey: .resources)
+        try o.encode(resourcesSetUp ?? .null, forKey: .resourcesSetUp)
     }
 }
 

@@ -72,6 +72,19 @@ enum HostSchemas {
         "errors": JSONSchema.array(.object(["code": .integer, "meaning": .string])).described("the plugin's own error codes"),
         "config_options": .array(
             .object(["key": .string, "type": .string, "default": .any("the default, or null"), "help": .string])),
+        "resources": JSONSchema.array(
+            .object([
+                "uri": .string, "name": .string, "description": .string, "mime_type": .string,
+                "reads": .array(
+                    .object([
+                        "method": .string, "params": .any("the read's arguments, with {today}-style placeholders"),
+                        "part?": .string, "only_state?": .string,
+                    ])),
+                "topics": .array(.string), "prompts": .array(.string),
+            ])
+        ).described("the views an AI assistant can attach (MCP resources), declared in the manifest"),
+        "resources_set_up": JSONSchema.object(["method": .string, "member": .string]).nullable.described(
+            "the read whose member (a list that is not empty, or true) says the plugin has views; null: ready is enough"),
     ])
 
     static let vaultEntry = JSONSchema.object(["name": .string, "created_at": .dateTime, "updated_at": .dateTime])

@@ -14,13 +14,19 @@ public struct PluginManifest: Sendable {
     public var vaultNames: [String]
     public var configOptions: [ConfigOption]
     public var errors: ErrorBlock?
+    /// The views an AI assistant can attach (`PluginInfo.resources`).
+    public var resources: [ResourceDeclaration]
+    public var resourcesSetUp: ResourceDeclaration.SetUp?
 
     public init(
         id: String, version: String, summary: String, commands: [CommandDescriptor] = [],
         jobs: [JobDescriptor] = [], topics: [TopicDescriptor] = [], vaultNames: [String] = [],
-        configOptions: [ConfigOption] = [], errors: ErrorBlock? = nil
+        configOptions: [ConfigOption] = [], errors: ErrorBlock? = nil, resources: [ResourceDeclaration] = [],
+        resourcesSetUp: ResourceDeclaration.SetUp? = nil
     ) {
         self.errors = errors
+        self.resources = resources
+        self.resourcesSetUp = resourcesSetUp
         self.id = id
         self.version = version
         self.summary = summary

@@ -53,7 +53,7 @@ extension AssistantPlugin {
                 return descriptor
             },
             jobs: jobs.map(\.descriptor), topics: info.topics, vaultNames: info.vaultNames,
-            configOptions: info.configOptions, errors: info.errors)
+            configOptions: info.configOptions, errors: info.errors, resources: info.resources, resourcesSetUp: info.resourcesSetUp)
     }
 }
 
@@ -68,14 +68,21 @@ public struct PluginInfo: Sendable {
     public var configOptions: [ConfigOption]
     /// The plugin's own error codes (nil: it sends only the host's).
     public var errors: ErrorBlock?
+    /// The views an AI assistant can attach (MCP resources), and what says the plugin is set up
+    /// enough to have them (nil: ready is enough).
+    public var resources: [ResourceDeclaration]
+    public var resourcesSetUp: ResourceDeclaration.SetUp?
 
     /// `topics` is the plugin's topic enum and `options` its configuration keys: the manifest
     /// lists the cases and the keys.
     public init<Topic: PluginTopic, Options: PluginOptions>(
         id: String, version: String, summary: String, topics: Topic.Type = NoTopics.self, errors: ErrorBlock? = nil,
-        vaultNames: [String] = [], options: Options.Type = NoOptions.self
+        vaultNames: [String] = [], options: Options.Type = NoOptions.self, resources: [ResourceDeclaration] = [],
+        resourcesSetUp: ResourceDeclaration.SetUp? = nil
     ) {
         self.errors = errors
+        self.resources = resources
+        self.resourcesSetUp = resourcesSetUp
         self.id = id
         self.version = version
         self.summary = summary

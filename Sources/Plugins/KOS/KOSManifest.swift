@@ -10,8 +10,21 @@ enum KOSManifest {
             id: id, version: version,
             summary: "CTU KOSapi: timetable by week parity, courses, results, exams, course events, people search, office hours; notices",
             topics: KOSTopic.self, errors: KOSError.block,
-            vaultNames: ["client_secret", "<account>/access_token", "<account>/refresh_token", "pending_login"], options: KOSConfig.self)
+            vaultNames: ["client_secret", "<account>/access_token", "<account>/refresh_token", "pending_login"], options: KOSConfig.self,
+            resources: resources, resourcesSetUp: .init(method: "kos.status", member: "set_up"))
     }
+
+    /// The views an AI assistant can attach, once KOS is set up. The registered exams share their
+    /// view with IS/STAG's, each system under its own part.
+    static let resources = [
+        ResourceDeclaration(
+            uri: "assistant://kos/timetable/week", name: "KOS timetable", description: "The semester's timetable slots (the default account)",
+            reads: [.init(method: "kos.timetable")], topics: ["kos.timetable.*", "kos.class.*"], prompts: ["daily_briefing", "plan_week"]),
+        ResourceDeclaration(
+            uri: "assistant://exams/upcoming", name: "Registered exams", description: "Exam dates registered for in IS/STAG and KOS",
+            reads: [.init(method: "kos.exams", params: ["mine": true], part: "kos")], topics: ["kos.exam.*"],
+            prompts: ["daily_briefing", "plan_week"]),
+    ]
 
     static let jobs: [PluginJob<KOSService>] = [
         PluginJob(

@@ -11,7 +11,12 @@ enum LogbookManifest {
             id: id, version: version,
             summary: "EASA pilot logbook: flights, FSTD sessions, totals, FTL limits, recency, medical validity, import, PDF",
             topics: LogbookTopic.self, errors: LogbookError.block,
-            options: LogbookConfig.self)
+            options: LogbookConfig.self,
+            resources: [
+                ResourceDeclaration(
+                    uri: "assistant://logbook/currency", name: "Pilot currency", description: "Passenger and night recency, medical validity",
+                    reads: [.init(method: "logbook.currency")], topics: ["logbook.*"], prompts: ["daily_briefing"])
+            ])
     }
 
     static let jobs: [PluginJob<LogbookService>] = [

@@ -211,6 +211,15 @@ enum OctoPrintManifest {
             id: "octoprint", version: "0.1.0", summary: "3D printers behind OctoPrint: every REST function",
             topics: OctoPrintTopic.self, errors: OctoPrintError.block,
             vaultNames: ["<printer>/api_key", "<printer>/basic_password"],
-            options: OctoPrintConfig.self)
+            options: OctoPrintConfig.self,
+            resources: [
+                ResourceDeclaration(
+                    uri: "assistant://octoprint/{printer}/status", name: "Printer status", description: "State, temperatures and the job",
+                    reads: [.init(method: "octoprint.status", params: ["printer": "{printer}"])], topics: ["octoprint.print.*"]),
+                ResourceDeclaration(
+                    uri: "assistant://octoprint/{printer}/webcam", name: "Printer webcam snapshot", description: "A JPEG from the webcam now",
+                    mimeType: "image/jpeg", reads: [.init(method: "octoprint.webcam.snapshot", params: ["printer": "{printer}", "out": "{file}"])],
+                    topics: ["octoprint.print.*"]),
+            ])
     }
 }

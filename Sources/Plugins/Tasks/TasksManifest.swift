@@ -10,8 +10,23 @@ enum TasksManifest {
             id: id, version: version,
             summary: "Tasks and events: recurrence, reminders by stdout and mail, iCalendar files, ICS feeds, two-way CalDAV sync",
             topics: TasksTopic.self, errors: TasksError.block,
-            options: TasksConfig.self)
+            options: TasksConfig.self, resources: resources)
     }
+
+    /// The views an AI assistant can attach.
+    static let resources = [
+        ResourceDeclaration(
+            uri: "assistant://tasks/agenda/today", name: "Today's agenda", description: "Tasks and events today, in order",
+            reads: [.init(method: "tasks.agenda", params: ["from": "{today}", "to": "{tomorrow}"])], topics: ["tasks.*"],
+            prompts: ["daily_briefing"]),
+        ResourceDeclaration(
+            uri: "assistant://tasks/agenda/week", name: "This week's agenda", description: "Tasks and events in the next 7 days",
+            reads: [.init(method: "tasks.agenda", params: ["from": "{today}", "to": "{week_end}"])], topics: ["tasks.*"],
+            prompts: ["plan_week"]),
+        ResourceDeclaration(
+            uri: "assistant://tasks/overdue", name: "Overdue tasks", description: "Open tasks past their due",
+            reads: [.init(method: "tasks.list", params: ["when": "overdue"])], topics: ["tasks.*"], prompts: ["daily_briefing", "plan_week"]),
+    ]
 
     static let jobs: [PluginJob<TasksService>] = [
         PluginJob(
