@@ -269,7 +269,7 @@ struct MCPCommand: AsyncParsableCommand {
         let notices = try? await AssistantConnection.connect(socketPath: path, serverUIDs: GlobalOptions.trustedServers)
         if let notices, case .failure = try await notices.callResult("subscribe", params: ["topics": []]) { await notices.close() }
         let link = DaemonLink(connection) { try await AssistantConnection.connect(socketPath: path, serverUIDs: GlobalOptions.trustedServers) }
-        try await MCPServer.run(link: link, policy: policy, zone: zone, version: version, notices: notices)
+        try await MCPServer.run(link: link, policy: policy, zone: zone, version: version, notices: notices, plugins: status["plugins"] ?? [])
         // The end of input ends the session: the calls still running are hung up, which cancels them.
         await link.close()
         await notices?.close()

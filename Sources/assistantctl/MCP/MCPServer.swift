@@ -10,12 +10,9 @@ import SystemPackage
 enum MCPServer {
     static func run(
         link: DaemonLink, policy: SessionPolicy, zone: TimeZone, version: String,
-        notices: AssistantConnection?
+        notices: AssistantConnection?, plugins: JSONValue
     ) async throws {
-        // What the plugins are, from their manifests: the instructions name them, and their
-        // declared views tell which notice changes which resource.
-        let plugins = (try? await link.call("plugins.list", [:]).get()) ?? []
-        let views = ResourceCatalog(plugins: plugins)
+        // `plugins`: `status`'s list, each plugin's id and its manifest's summary.
         let server = Server(
             name: "assistantd", version: version,
             instructions: "Tools for the daemon assistantd, one plugin each: " + Self.pluginLines(plugins)
@@ -97,7 +94,12 @@ enum MCPServer {
         // for as long as the session lasts (the child task ends with it).
         await withTaskGroup(of: Void.self) { group in
             if let notices {
-                group.addTask { await forward(notices, to: server, session: session, views: views) }
+                group.addTask {
+                    // The declared views tell which notice changes which resource; read here, so
+                    // that the session's start does not wait for every plugin's manifest.
+                    let views = ResourceCatalog(plugins: (try? await link.call("plugins.list", [:]).get()) ?? [])
+                    await forward(notices, to: server, session: session, views: views)
+                }
             }
             // Tool calls the transport took aside, each a child of this session.
             group.addTask {
