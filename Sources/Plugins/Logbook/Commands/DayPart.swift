@@ -6,16 +6,16 @@ import PluginKit
 /// about to lapse or has lapsed, and certificates about to expire.
 extension LogbookService: DayContributing {
     public func dayItems(_ query: DayQuery) async throws -> [DayItem] {
-        let at: JSONValue = .string(query.date.description)
+        let at = Day(query.date.description) ?? today
         var items: [DayItem] = []
-        let currency = try await currency(Params(["at": at]))
+        let currency = try await currency(at: at)
         for rule in currency.items where rule.status == .expiringSoon {
             items.append(
                 DayItem(
                     kind: .warning, title: "Recency: \(rule.rule) (\(rule.group))",
                     detail: ValidityStatus.untilText(rule.validUntil, at: rule.at)))
         }
-        let medical = try await medical(Params(["at": at]))
+        let medical = try await medical(at: at)
         let current = medical.current
         if let current, current.status == .expiringSoon {
             items.append(DayItem(kind: .warning, title: "Medical: \(current.certificate.name)", detail: current.lapse))
@@ -25,7 +25,7 @@ extension LogbookService: DayContributing {
                     kind: .warning, title: "Medical: \(newest.certificate.name) has lapsed",
                     detail: newest.validUntil.map { "valid until \($0)" }, overdue: true))
         }
-        let certificates = try await certificatesList(Params(["at": at]))
+        let certificates = try await certificatesList(at: at)
         for certificate in certificates.certificates where certificate.certificate.kind != "medical" && certificate.status == .expiringSoon {
             items.append(DayItem(kind: .warning, title: "Expires soon: \(certificate.certificate.name)", detail: certificate.lapse))
         }

@@ -179,8 +179,11 @@ extension LogbookService {
     }
 
     func certificatesList(_ params: Params) async throws -> CertificateList {
-        let at = day(params, LogbookParams.at) ?? today
-        return try await database.read { db in
+        try await certificatesList(at: day(params, LogbookParams.at) ?? today)
+    }
+
+    func certificatesList(at: Day) async throws -> CertificateList {
+        try await database.read { db in
             let profile = try Profile.load(db)
             let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates ORDER BY kind, id").map {
                 CertificateResult(certificate: Certificate(row: $0), profile: profile, at: at)
@@ -199,8 +202,11 @@ extension LogbookService {
     }
 
     func medical(_ params: Params) async throws -> MedicalResult {
-        let at = day(params, LogbookParams.at) ?? today
-        return try await database.read { db in
+        try await medical(at: day(params, LogbookParams.at) ?? today)
+    }
+
+    func medical(at: Day) async throws -> MedicalResult {
+        try await database.read { db in
             let profile = try Profile.load(db)
             let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates WHERE kind = 'medical' ORDER BY examination_date DESC")
                 .map { CertificateResult(certificate: Certificate(row: $0), profile: profile, at: at) }

@@ -57,8 +57,11 @@ extension LogbookService {
     }
 
     func currency(_ params: Params) async throws -> CurrencyResult {
-        let at = day(params, LogbookParams.at) ?? today
-        return try await database.read { db in
+        try await currency(at: day(params, LogbookParams.at) ?? today)
+    }
+
+    func currency(at: Day) async throws -> CurrencyResult {
+        try await database.read { db in
             let profile = try Profile.load(db)
             return CurrencyReport.build(flights: try Self.recencyFlights(db, at: at, profile: profile), profile: profile, at: at)
         }

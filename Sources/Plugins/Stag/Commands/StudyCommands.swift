@@ -21,8 +21,12 @@ extension StagService {
         let to = params[StagParams.to] ?? (params[StagParams.from] == nil ? monday.adding(days: 6) : from.adding(days: 6))
         guard from <= to else { throw StagParams.to.invalid("\(to) is before from (\(from))") }
         guard to <= from.adding(days: 400) else { throw StagParams.to.invalid("the window is longer than 400 days") }
-        let wanted = params[StagParams.role] ?? "all"
-        let session = try await session(params[StagParams.account])
+        return try await timetable(from: from, to: to, role: params[StagParams.role] ?? "all", account: params[StagParams.account])
+    }
+
+    /// The dated events of every role asked for (`all`, `student` or `teacher`), read through the cache.
+    func timetable(from: DateOnly, to: DateOnly, role wanted: String, account: String?) async throws -> Cached<TimetableAnswer> {
+        let session = try await session(account)
         let roles = try Self.timetableRoles(session, wanted)
         let key: [String: JSONValue] = ["from": .string(from.description), "to": .string(to.description), "role": .string(wanted)]
         return try await cachedModel(session, "timetable", key) {

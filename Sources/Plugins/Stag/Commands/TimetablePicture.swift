@@ -10,9 +10,7 @@ extension StagService {
         let target = try Picture.output(path, overwrite: params[FileOutput.overwrite] ?? false)
         let day = params[StagParams.week] ?? today
         let monday = day.adding(days: -day.weekdayFromMonday)
-        var query: [String: JSONValue] = ["from": .string(monday.description), "to": .string(monday.adding(days: 6).description)]
-        if let account = params[StagParams.account] { query["account"] = .string(account) }
-        let week = try await timetable(Params(query))
+        let week = try await timetable(from: monday, to: monday.adding(days: 6), role: "all", account: params[StagParams.account])
         let entries = week.value.events.compactMap { event -> WeekPicture.Entry? in
             guard let date = DateOnly(event.date), let start = WeekPicture.minutes(event.start) else { return nil }
             let end = WeekPicture.minutes(event.end) ?? start + 45

@@ -5,7 +5,7 @@ import PluginKit
 /// the day is today, the open to-dos that fell due before it.
 extension TasksService: DayContributing {
     public func dayItems(_ query: DayQuery) async throws -> [DayItem] {
-        let day = try await agenda(Params(["from": .string(ISO8601.string(query.start)), "to": .string(ISO8601.string(query.end))]))
+        let day = try await agenda(from: query.start, to: query.end)
         var items = day.occurrences.compactMap { row -> DayItem? in
             let o = row.occurrence
             let t = o.task
@@ -17,7 +17,7 @@ extension TasksService: DayContributing {
                 detail: t.category, overdue: row.overdue)
         }
         guard query.date == DateOnly(query.now, in: query.zone) else { return items }
-        let overdue = try await list(Params(["when": "overdue"]))
+        let overdue = try await overdue()
         for row in overdue.tasks {
             let t = row.task
             guard let current = row.current, let due = (current.due ?? current.start).map({ t.zone.instant($0) }), due < query.start else { continue }

@@ -32,6 +32,16 @@ extension TasksService {
             case "overdue": .overdue(now: now)
             default: .all(now: now)
             }
+        return try await list(selection, filter, limit: limit)
+    }
+
+    /// The open to-dos past their due (what `today` and the digest add to the day).
+    func overdue() async throws -> TaskListResult {
+        try await list(.overdue(now: now), ListFilter(status: "open"), limit: 500)
+    }
+
+    func list(_ selection: ListSelection, _ filter: ListFilter, limit: Int) async throws -> TaskListResult {
+        let now = self.now
         // One read: the rows placed, then those shown read whole (one transaction, so a row
         // cannot go between the two, and one trip to the reader).
         let (placed, total, whole) = try await database.read { db in
@@ -63,8 +73,13 @@ extension TasksService {
         guard to > from else { throw TasksParams.windowTo.invalid("must be after from") }
         // Any window is a fair question ("every occurrence of this series"): the work is bounded
         // by `limit`, not by the window's length (`truncated` and `next_from` say where to go on).
-        let category = params[TasksParams.onlyCategory]?.lowercased()
-        let limit = Int(params[TasksParams.agendaLimit] ?? Int64(Self.agendaLimit))
+        return try await agenda(
+            from: from, to: to, category: params[TasksParams.onlyCategory]?.lowercased(),
+            limit: Int(params[TasksParams.agendaLimit] ?? Int64(Self.agendaLimit)))
+    }
+
+    /// The occurrences in [from, to), in order, at most `limit` (cut where the start changes).
+    func agenda(from: Date, to: Date, category: String? = nil, limit: Int = TasksService.agendaLimit) async throws -> AgendaResult {
         let now = self.now
         let (items, indexed) = try await TaskItem.inWindow(database, from: from, to: to, category: category)
         let found = Self.occurrences(of: items, indexed: indexed, from: from, to: to, limit: limit)

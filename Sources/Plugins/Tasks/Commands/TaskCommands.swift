@@ -20,7 +20,11 @@ extension TasksService {
     }
 
     func get(_ params: Params) async throws -> TaskRow {
-        let id = try await taskID(try params[TasksParams.id])
+        try await get(id: try await taskID(try params[TasksParams.id]))
+    }
+
+    /// One task by its whole id.
+    func get(id: String) async throws -> TaskRow {
         guard let t = try await database.read({ db in try TaskItem.find(db, id) }) else { throw TasksError.noSuchTask(id) }
         return await row(t)
     }
@@ -158,7 +162,7 @@ extension TasksService {
             return ids
         }
         for i in restored { await armReminders(taskID: i) }
-        return try await get(Params([TasksParams.id.name: .string(id)]))
+        return try await get(id: try await taskID(id))
     }
 
     func complete(_ params: Params) async throws -> TaskRow {

@@ -320,9 +320,8 @@ extension TasksService {
         guard context.config[TasksConfig.digest] else { return }
         let z = defaultZone
         let today = z.wall(now).asDate
-        let agendaResult = try await agenda(
-            Params([TasksParams.windowFrom.name: .string(today.text), TasksParams.windowTo.name: .string(today.adding(days: 1).text)]))
-        let overdueResult = try await list(Params([TasksParams.when.name: "overdue"]))
+        let agendaResult = try await agenda(from: z.instant(today), to: z.instant(today.adding(days: 1)))
+        let overdueResult = try await overdue()
         var lines: [String] = ["Today:"]
         for row in agendaResult.occurrences {
             let local = row.startWall.map { $0.isDate ? $0.asDate.text : $0.text } ?? ""
