@@ -150,3 +150,29 @@ extension ParamDeclaration {
     /// -32602 naming this parameter: `throw StagParams.termID.invalid("is not among your exam terms")`.
     public func invalid(_ message: String) -> RPCError { RPCError.invalidParam(spec.name, message) }
 }
+
+/// An optional parameter with a declared default, read non-optional: the value given, else the
+/// default, written once here (help, `rpc.discover` and the reader all take it from the key).
+///
+///     static let dryRun = Param<Bool>.defaulted("dry_run", default: true, help: "only list who would get it")
+///     let dryRun = params[StagParams.dryRun]   // Bool
+public struct DefaultedParam<Value: ParamValue>: ParamDeclaration {
+    public let spec: ParamSpec
+    public let defaultValue: Value
+    public var name: String { spec.name }
+}
+
+extension Param {
+    public static func defaulted(_ name: String, _ type: ParamType = Value.paramType, default defaultValue: Value, help: String)
+        -> DefaultedParam<Value>
+    {
+        DefaultedParam(spec: ParamSpec(name, type, default: defaultValue.paramJSON, help: help), defaultValue: defaultValue)
+    }
+}
+
+extension Params {
+    /// A parameter with a declared default: its value, else that default.
+    public subscript<Value>(_ key: DefaultedParam<Value>) -> Value {
+        self[key.name].flatMap(Value.init(param:)) ?? key.defaultValue
+    }
+}

@@ -75,7 +75,7 @@ enum LogbookParams {
     static let flightID = Param<Int64>.required("id", .integer(min: 1), help: "flight id")
     static let purgeID = Param<Int64>("id", .integer(min: 1), help: "only this entry")
     static let text = Param<String>("text", help: "free text: airport, registration, PIC name, remarks, FSTD type")
-    static let kind = Param<String>("kind", .oneOf(["flight", "fstd", "all"]), default: "all", help: "flights, FSTD sessions or both")
+    static let kind = Param<String>.defaulted("kind", .oneOf(["flight", "fstd", "all"]), default: "all", help: "flights, FSTD sessions or both")
     static let aircraftFilter = Param<String>("aircraft", help: "registration")
     static let firstDate = Param<String>("from_date", .date, help: "first date")
     static let lastDate = Param<String>("to_date", .date, help: "last date")
@@ -84,9 +84,9 @@ enum LogbookParams {
     static let withFunction = Param<String>("function", .oneOf(TimeColumn.functionNames), help: "only entries with time in this function")
     static let night = Param<Bool>("night", help: "only entries with (true) or without (false) night time")
     static let ifr = Param<Bool>("ifr", help: "only entries with (true) or without (false) IFR time")
-    static let deleted = Param<Bool>("deleted", default: false, help: "list deleted entries instead")
-    static let limit = Param<Int64>("limit", .integer(min: 1, max: 1000), default: 50, help: "page size")
-    static let offset = Param<Int64>("offset", .integer(min: 0), default: 0, help: "entries to skip")
+    static let deleted = Param<Bool>.defaulted("deleted", default: false, help: "list deleted entries instead")
+    static let limit = Param<Int64>.defaulted("limit", .integer(min: 1, max: 1000), default: 50, help: "page size")
+    static let offset = Param<Int64>.defaulted("offset", .integer(min: 0), default: 0, help: "entries to skip")
 
     // FSTD sessions
     static let sessionDate = Param<String>.required("date", .date, help: "session date")
@@ -100,7 +100,7 @@ enum LogbookParams {
     static let certificateName = Param<String>("name", help: "what it is, e.g. 'SEP(land) rating' (medicals are named by class)")
     static let medicalClass = Param<String>("medical_class", .oneOf(MedicalRules.classes), help: "medical class")
     static let examinationDate = Param<String>("examination_date", .date, help: "medical examination date")
-    static let singlePilotCAT = Param<Bool>(
+    static let singlePilotCAT = Param<Bool>.defaulted(
         "single_pilot_cat_passengers", default: false, help: "class 1: you fly single-pilot commercial air transport with passengers")
     static let issueDate = Param<String>("issue_date", .date, help: "issue date")
     static let expiryDate = Param<String>("expiry_date", .date, help: "expiry date (for a medical: overrides the computed one, as printed)")
@@ -110,12 +110,12 @@ enum LogbookParams {
 
     // Airports
     static let query = Param<String>.required("query", help: "code or part of the name or city")
-    static let airportLimit = Param<Int64>("limit", .integer(min: 1, max: 200), default: 20, help: "most results")
+    static let airportLimit = Param<Int64>.defaulted("limit", .integer(min: 1, max: 200), default: 20, help: "most results")
     static let icao = Param<String>.required("icao", help: "identifier (ICAO code or a made-up one like XXAB)")
     static let airportName = Param<String>.required("name", help: "name")
     static let latitude = Param<Double>.required("latitude", .number(min: -90, max: 90), help: "degrees north")
     static let longitude = Param<Double>.required("longitude", .number(min: -180, max: 180), help: "degrees east")
-    static let elevation = Param<Int64>("elevation_ft", .integer(min: -1500, max: 30000), default: 0, help: "elevation in feet")
+    static let elevation = Param<Int64>.defaulted("elevation_ft", .integer(min: -1500, max: 30000), default: 0, help: "elevation in feet")
     static let airportTZ = Param<String>.required("tz", help: "IANA time zone, e.g. Europe/Prague")
     static let iata = Param<String>("iata", help: "IATA code")
 
@@ -142,10 +142,10 @@ enum LogbookParams {
 
     // Files and mail
     static let importPath = Param<String>.required("path", .path, help: "CSV file")
-    static let importFormat = Param<String>(
+    static let importFormat = Param<String>.defaulted(
         "format", .oneOf(["auto"] + ImportFormat.names), default: "auto", help: "file format (detected from the header)")
-    static let dryRun = Param<Bool>("dry_run", default: false, help: "only report what would be imported")
-    static let skipInvalid = Param<Bool>("skip_invalid", default: false, help: "import the good rows and skip bad ones")
+    static let dryRun = Param<Bool>.defaulted("dry_run", default: false, help: "only report what would be imported")
+    static let skipInvalid = Param<Bool>.defaulted("skip_invalid", default: false, help: "import the good rows and skip bad ones")
     static let exportPath = Param<String>.required("path", .path, help: "file to write")
     static let exportFormat = Param<String>.required("format", .oneOf(["csv", "pdf"]), help: "csv or pdf")
     static let mailTo = Param<String>.required("to", help: "mail address")

@@ -47,7 +47,7 @@ enum OctoPrintManifest {
                 effect: .read,
                 run: { _, params, _ in
                     let found = try await Discovery.browse(
-                        interface: params[P.interface], timeout: .milliseconds(Int64((params[P.listenTimeout] ?? 3) * 1000)))
+                        interface: params[P.interface], timeout: .milliseconds(Int64(params[P.listenTimeout] * 1000)))
                     return JSONValue.object(["printers": .array(found)])
                 }
             ),
@@ -115,7 +115,7 @@ enum OctoPrintManifest {
                     try await octoprint.download(
                         params,
                         path:
-                            "/downloads/files/\(params[OctoPrintParams.location] ?? "local")/"
+                            "/downloads/files/\(params[OctoPrintParams.location])/"
                             + REST.encoded(try REST.required(params, OctoPrintParams.filePath))
                     )
                 }

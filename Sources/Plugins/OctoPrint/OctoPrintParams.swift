@@ -16,21 +16,23 @@ enum OctoPrintParams {
     static let keyPrinter = Param<String>.required("name", help: "a short name for the printer")
     static let keyURL = Param<String>.required("url", help: "OctoPrint's address")
     static let approver = Param<String>("user", help: "the OctoPrint user who should approve (default: any)")
-    static let app = Param<String>("app", default: "assistantd", help: "the application name OctoPrint shows")
-    static let approvalTimeout = Param<Int64>("timeout_s", .integer(min: 10, max: 3600), default: 300, help: "how long to wait for the approval")
-    static let listenTimeout = Param<Double>("timeout_s", .number(min: 0.5, max: 30), default: 3, help: "how long to listen")
+    static let app = Param<String>.defaulted("app", default: "assistantd", help: "the application name OctoPrint shows")
+    static let approvalTimeout = Param<Int64>.defaulted(
+        "timeout_s", .integer(min: 10, max: 3600), default: 300, help: "how long to wait for the approval")
+    static let listenTimeout = Param<Double>.defaulted("timeout_s", .number(min: 0.5, max: 30), default: 3, help: "how long to listen")
     static let interface = Param<String>("interface", help: "IPv4 address of the interface to ask on (default: the system's choice)")
     static let printerName = Param<String>.required("name", help: "printer name")
     static let newURL = Param<String>("url", help: "new address")
     static let newAPIKey = Param<String>("api_key", .secret, help: "new API key")
 
     // Files, downloads, the webcam
-    static let location = Param<String>("location", .oneOf(["local", "sdcard"]), default: "local", help: "local storage or the printer's SD card")
+    static let location = Param<String>.defaulted(
+        "location", .oneOf(["local", "sdcard"]), default: "local", help: "local storage or the printer's SD card")
     static let filePath = Param<String>.required("path", help: "path of the file on OctoPrint, e.g. folder/part.gcode")
     static let file = Param<String>.required("file", .path, help: "local file to upload")
     static let uploadFolder = Param<String>("path", help: "folder on OctoPrint to upload into")
-    static let select = Param<Bool>("select", default: false, help: "select it after upload")
-    static let print = Param<Bool>("print", default: false, help: "start printing it after upload")
+    static let select = Param<Bool>.defaulted("select", default: false, help: "select it after upload")
+    static let print = Param<Bool>.defaulted("print", default: false, help: "start printing it after upload")
     static let folderName = Param<String>.required("name", help: "folder name")
     static let parentFolder = Param<String>("path", help: "parent folder")
     static let out = Param<String>.required("out", .path, help: "where to save it")
@@ -40,7 +42,7 @@ enum OctoPrintParams {
     static let firstWebcam = Param<String>("name", help: "webcam name (default: the first)")
     static let jpegOut = Param<String>.required("out", .path, help: "JPEG file to write")
     static let outDir = Param<String>.required("out_dir", .path, help: "folder for frame-0001.jpg, …")
-    static let count = Param<Int64>("count", .integer(min: 1, max: 1000), default: 10, help: "how many frames")
+    static let count = Param<Int64>.defaulted("count", .integer(min: 1, max: 1000), default: 10, help: "how many frames")
     static let onlyLocation = Param<String>("location", .oneOf(["local", "sdcard"]), help: "only this location (default: all)")
     static let destination = Param<String>.required("destination", help: "destination folder or path")
     static let sliceWith = Param<String>.required("slicer", help: "slicer id")
@@ -59,11 +61,11 @@ enum OctoPrintParams {
     static let axisNames = ["x", "y", "z"]
     static let absolute = Param<Bool>("absolute", help: "move to coordinates instead of by distances")
     static let speed = Param<Int64>("speed", .integer(min: 1, max: 100_000), help: "mm/min")
-    static let axes = Param<[String]>("axes", .array(of: .oneOf(["x", "y", "z"])), default: ["x", "y", "z"], help: "axes to home")
+    static let axes = Param<[String]>.defaulted("axes", .array(of: .oneOf(["x", "y", "z"])), default: ["x", "y", "z"], help: "axes to home")
     static let feedFactor = Param<Int64>.required("factor", .integer(min: 50, max: 200), help: "percent, 50–200")
     static let flowFactor = Param<Int64>.required("factor", .integer(min: 75, max: 125), help: "percent, 75–125")
     static let temperature = Param<Double>.required("temperature", .number(), help: "°C (0 turns it off)")
-    static let tool = Param<String>("tool", default: "tool0", help: "tool0, tool1, …")
+    static let tool = Param<String>.defaulted("tool", default: "tool0", help: "tool0, tool1, …")
     static let activeTool = Param<String>.required("tool", help: "tool0, tool1, …")
     static let offset = Param<Double>.required("offset", .number(min: -50, max: 50), help: "°C, -50 to 50")
     static let amount = Param<Double>.required("amount", .number(min: -1000, max: 1000), help: "mm")
@@ -82,7 +84,7 @@ enum OctoPrintParams {
         "current_password", .secret, help: "your current password (OctoPrint asks for it when you change your own)")
     static let settings = Param<JSONValue>.required(
         "settings", .object, help: "a partial settings tree, e.g. {\"appearance\": {\"name\": \"Prusa\"}}")
-    static let source = Param<String>("source", .oneOf(["core", "custom"]), default: "core", help: "core or custom")
+    static let source = Param<String>.defaulted("source", .oneOf(["core", "custom"]), default: "core", help: "core or custom")
     static let action = Param<String>.required("action", help: "action id from system.list")
     static let unrendered = Param<String>.required("name", help: "unrendered job name")
     static let timelapseType = Param<String>.required("type", .oneOf(["off", "zchange", "timed"]), help: "off, zchange or timed")
@@ -96,7 +98,7 @@ enum OctoPrintParams {
     static let options = Param<JSONValue>("options", .object, help: "the test's parameters, e.g. {\"url\": \"http://…\"}")
 
     // Temperature chart
-    static let chartMinutes = Param<Int64>(
+    static let chartMinutes = Param<Int64>.defaulted(
         "minutes", .integer(min: 1, max: Int64(TemperatureHistory.capacity / 60)), default: 30, help: "how far back the chart goes")
     static let chartPath = Param<String>.required("path", .path, help: "the PNG or PDF file to write (chosen by its extension)")
 }

@@ -51,7 +51,7 @@ enum StagParams {
 
     static let mailSubject = Param<String>.required("subject", help: "the mail's subject")
     static let mailBody = Param<String>.required("body", help: "the mail's text")
-    static let dryRun = Param<Bool>("dry_run", default: true, help: "only list who would get it (default); false sends")
+    static let dryRun = Param<Bool>.defaulted("dry_run", default: true, help: "only list who would get it (default); false sends")
     static let mailTo = Param<String>("to", help: "the visible recipient (default: your own e-mail in STAG)")
 
     static let canteen = Param<String>.required("canteen", .oneOf(["B", "K", "b", "k"]), help: "B (Bory) or K (Kollárova)")

@@ -122,7 +122,8 @@ extension LogbookService {
     func flightsList(_ params: Params) async throws -> EntryPage {
         var conditions: [String] = [params[LogbookParams.deleted] == true ? "e.deleted_at IS NOT NULL" : "e.deleted_at IS NULL"]
         var arguments: [(any DatabaseValueConvertible)?] = []
-        if let kind = params[LogbookParams.kind], kind != "all" {
+        let kind = params[LogbookParams.kind]
+        if kind != "all" {
             conditions.append("e.kind = ?")
             arguments.append(kind)
         }
@@ -158,8 +159,8 @@ extension LogbookService {
         if let f = params[LogbookParams.withFunction] { conditions.append("e.\(f)_min > 0") }
         if let n = params[LogbookParams.night] { conditions.append(n ? "e.night_min > 0" : "e.night_min = 0") }
         if let i = params[LogbookParams.ifr] { conditions.append(i ? "e.ifr_min > 0" : "e.ifr_min = 0") }
-        let limit = Int(params[LogbookParams.limit] ?? 50)
-        let offset = Int(params[LogbookParams.offset] ?? 0)
+        let limit = Int(params[LogbookParams.limit])
+        let offset = Int(params[LogbookParams.offset])
         let whereClause = conditions.joined(separator: " AND ")
         let filterArguments = StatementArguments(arguments)
         let pageArguments = StatementArguments(arguments + [limit, offset])

@@ -168,7 +168,7 @@ extension LogbookService {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    kind, finalName, medicalClass, exam?.description, params[LogbookParams.singlePilotCAT] ?? false,
+                    kind, finalName, medicalClass, exam?.description, params[LogbookParams.singlePilotCAT],
                     issue?.description, expiry?.description, params[LogbookParams.certificateRemarks] ?? "",
                 ])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_certificates WHERE id = ?", arguments: [db.lastInsertedRowID]) else {
@@ -218,7 +218,7 @@ extension LogbookService {
 
     func airportsSearch(_ params: Params) async throws -> AirportList {
         let query = try params[LogbookParams.query]
-        let limit = Int(params[LogbookParams.airportLimit] ?? 20)
+        let limit = Int(params[LogbookParams.airportLimit])
         let lookup = try await database.read { db in try AirportLookup.load(db) }
         return AirportList(airports: lookup.search(query, limit: limit))
     }
@@ -237,7 +237,7 @@ extension LogbookService {
         let airport = Airport(
             icao: icao, iata: params[LogbookParams.iata]?.uppercased(), name: name, city: nil, country: nil,
             latitude: try params[LogbookParams.latitude], longitude: try params[LogbookParams.longitude],
-            elevationFeet: Int(params[LogbookParams.elevation] ?? 0), timeZone: tz, userDefined: true)
+            elevationFeet: Int(params[LogbookParams.elevation]), timeZone: tz, userDefined: true)
         try await database.write { db in
             try db.execute(
                 sql: """

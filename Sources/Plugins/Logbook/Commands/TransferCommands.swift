@@ -18,10 +18,11 @@ extension LogbookService {
     /// what it reports is exactly what the import would do.
     func importFile(_ params: Params, call: CallContext) async throws -> ImportResult {
         let path = try params[LogbookParams.importPath]
-        let dryRun = params[LogbookParams.dryRun] ?? false
-        let skipInvalid = params[LogbookParams.skipInvalid] ?? false
+        let dryRun = params[LogbookParams.dryRun]
+        let skipInvalid = params[LogbookParams.skipInvalid]
         var named: ImportFormat?
-        if let name = params[LogbookParams.importFormat], name != "auto" {
+        let name = params[LogbookParams.importFormat]
+        if name != "auto" {
             guard let format = ImportFormat(rawValue: name) else {
                 throw LogbookParams.exportFormat.invalid("must be one of auto, \(ImportFormat.names.joined(separator: ", ")), got '\(name)'")
             }

@@ -60,7 +60,7 @@ enum Multipart {
 extension OctoPrintService {
     func upload(_ params: Params, call: CallContext) async throws -> JSONValue {
         let file = try params[OctoPrintParams.file]
-        let location = params[OctoPrintParams.location] ?? "local"
+        let location = params[OctoPrintParams.location]
         let boundary = "assistantd-\(UUID().uuidString)"
         let name = (file as NSString).lastPathComponent
         let head =

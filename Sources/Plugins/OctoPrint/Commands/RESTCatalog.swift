@@ -140,7 +140,7 @@ enum RESTCatalog {
                 params: [P.axes],
                 method: .POST, path: REST.fixed("/api/printer/printhead"),
                 body: { p, _ throws(RPCError) in
-                    let axes = (p[P.axes] ?? []).map(JSONValue.string)
+                    let axes = p[P.axes].map(JSONValue.string)
                     guard !axes.isEmpty else { throw OctoPrintParams.axes.invalid("must name at least one axis") }
                     return REST.command("home", ["axes": .array(axes)])
                 }, conflict: .printerNotOperational),
@@ -251,7 +251,7 @@ enum RESTCatalog {
     }
 
     static func toolName(_ p: Params) throws(RPCError) -> String {
-        let tool = p[P.tool] ?? "tool0"
+        let tool = p[P.tool]
         guard tool.hasPrefix("tool"), let n = Int(tool.dropFirst(4)), (0..<16).contains(n) else {
             throw OctoPrintParams.tool.invalid("'\(tool)' must be tool0 … tool15")
         }
@@ -380,7 +380,7 @@ enum RESTCatalog {
                 name: "system.run", summary: "Run a system command (shutdown, reboot, restart, restart_safe or a custom one)",
                 params: [P.source, P.action],
                 method: .POST,
-                path: { p throws(RPCError) in "/api/system/commands/\(p[P.source] ?? "core")/\(REST.encoded(try REST.required(p, P.action)))" }
+                path: { p throws(RPCError) in "/api/system/commands/\(p[P.source])/\(REST.encoded(try REST.required(p, P.action)))" }
             ),
             RESTCommand(name: "slicing.slicers", summary: "Slicers and their profiles", params: [], method: .GET, path: REST.fixed("/api/slicing")),
             RESTCommand(

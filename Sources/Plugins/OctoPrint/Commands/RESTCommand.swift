@@ -60,7 +60,7 @@ enum REST {
     }
 
     static func filePathURL(_ p: Params) throws(RPCError) -> String {
-        "/api/files/\(p[OctoPrintParams.location] ?? "local")/\(encoded(try required(p, OctoPrintParams.filePath)))"
+        "/api/files/\(p[OctoPrintParams.location])/\(encoded(try required(p, OctoPrintParams.filePath)))"
     }
 }
 

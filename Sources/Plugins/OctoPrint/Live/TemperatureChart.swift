@@ -9,7 +9,7 @@ extension OctoPrintService {
     func temperatureChart(_ params: Params) async throws -> TemperatureChartSaved {
         let path = try params[OctoPrintParams.chartPath]
         let target = try Picture.output(path, overwrite: params[FileOutput.overwrite] ?? false)
-        let minutes = Int(params[OctoPrintParams.chartMinutes] ?? 30)
+        let minutes = Int(params[OctoPrintParams.chartMinutes])
         let printer = try PrinterStore.resolve(try await printers(), params[OctoPrintParams.printer])
         let end = context.clock.now
         let start = end.addingTimeInterval(-Double(minutes) * 60)

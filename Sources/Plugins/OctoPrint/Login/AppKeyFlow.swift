@@ -18,7 +18,7 @@ extension OctoPrintService {
             throw OctoPrintError.notOctoPrint(
                 url, "/plugin/appkeys/probe answered \(probe.status): not OctoPrint, or its app keys plugin is disabled")
         }
-        var body: [String: JSONValue] = ["app": .string(params[OctoPrintParams.app] ?? "assistantd")]
+        var body: [String: JSONValue] = ["app": .string(params[OctoPrintParams.app])]
         if let user = params[OctoPrintParams.approver] { body["user"] = .string(user) }
         let requested = try await c.call(.POST, "/plugin/appkeys/request", body: .object(body))
         guard let token = requested.json?["app_token"]?.stringValue else {
@@ -27,7 +27,7 @@ extension OctoPrintService {
         let dialog = requested.json?["auth_dialog"]?.stringValue ?? url
         call.progress("approve the access request in OctoPrint (\(dialog))")
 
-        let deadline = context.clock.now.addingTimeInterval(TimeInterval(params[OctoPrintParams.approvalTimeout] ?? 300))
+        let deadline = context.clock.now.addingTimeInterval(TimeInterval(params[OctoPrintParams.approvalTimeout]))
         while context.clock.now < deadline {
             try Task.checkCancellation()
             let poll = try await c.send(try await c.makeRequest(.GET, "/plugin/appkeys/request/\(REST.encoded(token))", withKey: false))

@@ -221,7 +221,7 @@ extension OctoPrintService {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw OctoPrintParams.outDir.invalid("'\(folder)' is not a folder")
         }
-        let count = Int(params[OctoPrintParams.count] ?? 10)
+        let count = Int(params[OctoPrintParams.count])
         let overwrite = params[FileOutput.overwrite] ?? false
         let names = (1...max(count, 1)).map { (folder as NSString).appendingPathComponent(String(format: "frame-%04d.jpg", $0)) }
         if !overwrite { for name in names { try FileOutput.checkFree(name, param: OctoPrintParams.outDir.name) } }

@@ -13,7 +13,7 @@ extension StagService {
         let action = try params[StagParams.actionID]
         let subject = try params[StagParams.mailSubject].trimmingCharacters(in: .whitespacesAndNewlines)
         let body = try params[StagParams.mailBody]
-        let dryRun = params[StagParams.dryRun] ?? true
+        let dryRun = params[StagParams.dryRun]
         guard !subject.isEmpty, subject.count <= Self.maxSubject, !subject.contains(where: \.isNewline) else {
             throw StagParams.subject.invalid("must be one line of 1 to \(Self.maxSubject) characters")
         }
