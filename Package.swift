@@ -21,28 +21,19 @@ let kitDependencies: [Target.Dependency] = [
     .product(name: "GRDB", package: "GRDB.swift"),
 ]
 
-/// What the runtime builds on (besides the kit itself).
-let serviceDependencies: [Target.Dependency] = [
-    .product(name: "NIOCore", package: "swift-nio"),
-    .product(name: "NIOPosix", package: "swift-nio"),
-    .product(name: "NIOExtras", package: "swift-nio-extras"),
-    .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
-    .product(name: "NIOSSL", package: "swift-nio-ssl"),
-    .product(name: "NIOTLS", package: "swift-nio"),
-    .product(name: "Logging", package: "swift-log"),
-    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-    .product(name: "Crypto", package: "swift-crypto"),
-    .product(name: "CryptoExtras", package: "swift-crypto"),
-    .product(name: "AsyncHTTPClient", package: "async-http-client"),
-    .product(name: "GRDB", package: "GRDB.swift"),
-    .product(name: "TOMLKit", package: "TOMLKit"),
-    .product(name: "DequeModule", package: "swift-collections"),
-    .product(name: "HeapModule", package: "swift-collections"),
-    .product(name: "_NIOFileSystem", package: "swift-nio"),
-    .product(name: "NIOHTTP1", package: "swift-nio"),
-    .product(name: "Subprocess", package: "swift-subprocess"),
-    .product(name: "SystemPackage", package: "swift-system"),
-]
+/// What the runtime builds on: the kit's own, and what only the runtime uses.
+let serviceDependencies: [Target.Dependency] =
+    kitDependencies + [
+        .product(name: "NIOExtras", package: "swift-nio-extras"),
+        .product(name: "NIOTLS", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "CryptoExtras", package: "swift-crypto"),
+        .product(name: "TOMLKit", package: "TOMLKit"),
+        .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "Subprocess", package: "swift-subprocess"),
+        .product(name: "SystemPackage", package: "swift-system"),
+    ]
 
 let package = Package(
     name: "assistantd",

@@ -161,7 +161,8 @@ let atom = median(atomTimes)
 let bare = median(bareTimes)
 print(
     String(
-        format: "\nAtom per 1 000 parallel entries (%d KB): AtomDocument %.2f ms, Foundation's XMLParser alone (no-op delegate) %.2f ms, ratio %.2f×",
+        format: "\nAtom per 1 000 parallel entries (%d KB): AtomDocument %.2f ms, Foundation's XMLParser alone (no-op delegate) %.2f ms, ratio "
+            + "%.2f×",
         feed.count / 1024, atom, bare, atom / bare))
 await connection.close()
 await host.stop()

@@ -225,7 +225,8 @@ let nioFloor = startFloor("nio-floor", socket: nioFloorPath)
 
 let daemonPath = directory + "/assistant/assistantd.sock"
 print(
-    "\n| clients | assistantd req/s | p50 µs | p99 µs | C floor req/s | floor p50 µs | floor p99 µs | NIO floor req/s | NIO p50 µs | vs C floor | vs "
+    "\n| clients | assistantd req/s | p50 µs | p99 µs | C floor req/s | floor p50 µs | floor p99 µs | NIO floor req/s | NIO p50 µs | vs C "
+        + "floor | vs "
         + "NIO floor |"
 )
 print("|---|---|---|---|---|---|---|---|---|---|---|")

@@ -7,17 +7,8 @@ import Foundation
 public struct ResourceCatalog: Sendable {
     public typealias Read = ResourceDeclaration.Read
 
-    /// A view with the reads of every plugin that declares it (and is set up).
-    public struct Resource: Sendable, Equatable {
-        public var uri: String
-        public var name: String
-        public var description: String
-        public var mimeType: String
-        public var reads: [Read]
-        public var topics: [String]
-        public var prompts: [String]
-        public var isTemplate: Bool { uri.contains("{") }
-    }
+    /// A view with the reads, topics and prompts of every plugin that declares it.
+    public typealias Resource = ResourceDeclaration
 
     /// The views of the plugins set up now, plain and templated, in the order declared.
     public let resources: [Resource]
@@ -47,16 +38,10 @@ public struct ResourceCatalog: Sendable {
 
     /// A view declared by a second plugin under the same URI adds its reads, topics and prompts.
     static func merge(_ declaration: ResourceDeclaration, into list: inout [Resource]) {
-        if let index = list.firstIndex(where: { $0.uri == declaration.uri }) {
-            list[index].reads += declaration.reads
-            list[index].topics += declaration.topics.filter { !list[index].topics.contains($0) }
-            list[index].prompts += declaration.prompts.filter { !list[index].prompts.contains($0) }
-        } else {
-            list.append(
-                Resource(
-                    uri: declaration.uri, name: declaration.name, description: declaration.description, mimeType: declaration.mimeType,
-                    reads: declaration.reads, topics: declaration.topics, prompts: declaration.prompts))
-        }
+        guard let index = list.firstIndex(where: { $0.uri == declaration.uri }) else { return list.append(declaration) }
+        list[index].reads += declaration.reads
+        list[index].topics += declaration.topics.filter { !list[index].topics.contains($0) }
+        list[index].prompts += declaration.prompts.filter { !list[index].prompts.contains($0) }
     }
 
     /// The reads to make before building the catalogue: those that say whether a ready plugin

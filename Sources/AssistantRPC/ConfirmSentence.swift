@@ -101,15 +101,9 @@ public struct ConfirmSentence: Sendable, Equatable {
             guard !string.isEmpty else { return nil }
             if isPath { return describePath(string) }
             if format == "day", let day = CivilDate.days(iso: String(string.prefix(10))) { return CivilDate.spoken(days: day) }
-            return plain(string)
+            return OneLine.bounded(string, 120)
         case .bool(let flag): return flag ? "yes" : "no"
-        default: return plain(value.encodedString())
+        default: return OneLine.bounded(value.encodedString(), 120)
         }
-    }
-
-    /// Untrusted text on one line and bounded: control characters become spaces.
-    public static func plain(_ text: String, limit: Int = 120) -> String {
-        let line = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-        return line.count > limit ? String(line.prefix(limit)) + "…" : line
     }
 }

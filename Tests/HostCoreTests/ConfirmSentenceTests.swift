@@ -45,9 +45,9 @@ struct ConfirmSentenceTests {
         #expect(gcode.filled(arguments: ["commands": ["G28", "M104 S200"]]) == "Send G28 and M104 S200 to the printer?")
         let many = JSONValue.array((1...8).map { .string("G\($0)") })
         #expect(gcode.filled(arguments: ["commands": many, "printer": "mk4"]) == "Send G1, G2, G3, G4, G5 and 3 more to the printer mk4?")
-        let hostile = "x\r\nBcc: evil@example.org\u{1B}[2J" + String(repeating: "a", count: 500)
+        let hostile = "x\r\nBcc: evil@example.org\u{1B}[2J\u{2028}" + String(repeating: "a", count: 500)
         let filled = gcode.filled(arguments: ["commands": [.string(hostile)]]) ?? ""
-        #expect(!filled.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(filled)")
+        #expect(!filled.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" }, "\(filled)")
         #expect(filled.count == 142 && filled.hasSuffix("a… to the printer?"), "\(filled)")
         #expect(gcode.filled(arguments: ["commands": [true, 3]]) == "Send yes and 3 to the printer?")
     }

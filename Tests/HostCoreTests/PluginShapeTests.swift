@@ -25,7 +25,7 @@ import Testing
 
     @Test func everyPluginHasTheSameFoldersAndTopFiles() throws {
         let plugins = try Self.plugins()
-        #expect(plugins == ["KOS", "Logbook", "OctoPrint", "Stag", "Tasks"], "the scan found the plugins")
+        #expect(Set(["KOS", "Logbook", "OctoPrint", "Stag", "Tasks"]).isSubset(of: plugins), "the scan found the plugins: \(plugins)")
         for plugin in plugins {
             let paths = Set(try Self.files(plugin).map(\.path))
             for top in Self.topFiles { #expect(paths.contains("\(plugin)\(top).swift"), "\(plugin) has no \(plugin)\(top).swift") }

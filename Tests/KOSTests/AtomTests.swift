@@ -18,8 +18,9 @@ struct AtomTests {
         <atom:entry><atom:id>urn:cvut:kos:parallel:349742000</atom:id><atom:updated>2013-09-19T10:44:40.0</atom:updated><atom:author><atom:name>\#
         novakova</atom:name></atom:author><atom:link rel="self" href="parallels/349742000/"/><atom:content atom:type="xml" xsi:type="parallel">\#
         <capacity>140</capacity><code>1</code><course xlink:href="courses/A4B33OPT/">Optimalizace</course><occupied>110</occupied><parallelType>\#
-        LECTURE</parallelType><teacher xlink:href="teachers/dvorakto/">Ing. Tomáš Dvořák Ph.D.</teacher><teacher xlink:href="teachers/svobodav/">\#
-        Ing. Vojtěch Svoboda Ph.D.</teacher><timetableSlot><day>5</day><duration>2</duration><firstHour>3</firstHour><parity>BOTH</parity>\#
+        LECTURE</parallelType><teacher xlink:href="teachers/dvorakto/">Ing. Tomáš Dvořák Ph.D.</teacher>\#
+        <teacher xlink:href="teachers/svobodav/">Ing. Vojtěch Svoboda Ph.D.</teacher><timetableSlot><day>5</day><duration>2</duration>\#
+        <firstHour>3</firstHour><parity>BOTH</parity>\#
         <room xlink:href="rooms/KN:E-107/">KN:E-107</room></timetableSlot><timetableSlot><day>2</day><duration>2</duration><firstHour>7</firstHour>\#
         <parity>BOTH</parity></timetableSlot></atom:content></atom:entry>
         <osearch:startIndex>0</osearch:startIndex><osearch:totalResults>9</osearch:totalResults></atom:feed>

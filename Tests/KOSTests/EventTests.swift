@@ -57,7 +57,11 @@ import Testing
             try await bench.call("kos.office") == [
                 "configured": true,
                 "hours": [
-                    ["day": "monday", "weekday": 1, "hours": "9:00–11:00, 13:00–14:30"], ["day": "wednesday", "weekday": 3, "hours": "13:00–15:00"],
+                    ["day": "monday", "weekday": 1, "hours": "9:00–11:00, 13:00–14:30"],
+                    [
+                        "day": "wednesday", "weekday": 3,
+                        "hours": "13:00–15:00",
+                    ],
                 ],
             ])
         await bench.stop()

@@ -64,7 +64,8 @@ import Testing
     /// Each answer made of rows reads back from its cached copy (a stale read), full and sparse.
     @Test func everyAnswerMadeOfRowsReadsBackFromItsCachedCopy() throws {
         let course = try Self.entry(
-            #"<code>BI-PA1</code><name xml:lang="cs">Programování</name><credits>6</credits><completion>EXAM</completion><description>Úvod</descript"#
+            #"<code>BI-PA1</code><name xml:lang="cs">Programování</name><credits>6</credits><completion>EXAM</completion><description>Úvod</d"#
+                + #"escript"#
                 + #"ion>"#
         )
         let bare = try Self.entry("<code>X1</code>")

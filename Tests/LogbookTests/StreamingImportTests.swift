@@ -24,7 +24,8 @@ import Testing
         "kind,date,remarks\r\n"
         + (1...40).map { i in
             i % 7 == 0
-                ? "flight,2026-01-\(10 + i % 9),\"a remark \"\"quoted\"\"\nover two lines\"\r\n" : "flight,2026-01-\(10 + i % 9),plain řádek \(i)\r\n"
+                ? "flight,2026-01-\(10 + i % 9),\"a remark \"\"quoted\"\"\nover two lines\"\r\n"
+                : "flight,2026-01-\(10 + i % 9),plain řádek \(i)\r\n"
         }.joined()
 
     @Test(arguments: [(1, 1), (3, 16), (7, 64), (4096, 4096)])

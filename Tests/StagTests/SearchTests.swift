@@ -71,7 +71,8 @@ import Testing
         #expect(
             byCode["subjects"] == [
                 [
-                    "subject": "KIV/UPA", "department": "KIV", "code": "UPA", "name": "Úvod do počítačových architektur", "year": 2026, "credits": 6,
+                    "subject": "KIV/UPA", "department": "KIV", "code": "UPA", "name": "Úvod do počítačových architektur", "year": 2026,
+                    "credits": 6,
                     "semester": "ZS", "completion": "Zkouška",
                 ]
             ])

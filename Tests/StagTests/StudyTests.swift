@@ -24,7 +24,8 @@ import Testing
         #expect(events.map { $0["date"] } == ["2026-11-23", "2026-11-24", "2026-11-26"], "Monday to Sunday of this week, sorted")
         #expect(
             events[0] == [
-                "date": "2026-11-23", "start": "09:20", "end": "11:00", "subject": "KMA/MA1", "name": "Matematická analýza 1", "type": "Přednáška",
+                "date": "2026-11-23", "start": "09:20", "end": "11:00", "subject": "KMA/MA1", "name": "Matematická analýza 1",
+                "type": "Přednáška",
                 "room": "US-217", "teachers": ["RNDr. Jan Novák, Ph.D."], "week_parity": "every", "note": nil, "role": "student",
                 "action_id": 643817, "term_id": nil,
             ])
@@ -185,7 +186,8 @@ import Testing
         #expect(
             items == [
                 [
-                    "kind": "class", "plugin": "stag", "title": "KIV/PPA1 Počítače a programování 1 (Cvičení)", "start": "2026-11-24T12:00:00Z",
+                    "kind": "class", "plugin": "stag", "title": "KIV/PPA1 Počítače a programování 1 (Cvičení)",
+                    "start": "2026-11-24T12:00:00Z",
                     "end": "2026-11-24T13:35:00Z", "all_day": false, "place": "UC-326", "detail": "Ing. A B, Ph.D., C D", "account": nil,
                     "overdue": false,
                 ],

@@ -8,7 +8,8 @@ import Testing
 /// ICS export read back by Python's `icalendar` (independent of libical), and import round trips.
 @Suite(.stopsTestHosts) struct CalendarFileTests {
     static let tricky =
-        "Line one\nLine two, with commas; semicolons \\ backslash \"quotes\" 🎓 Příliš žluťoučký kůň úpěl ďábelské ódy – a line well over "
+        "Line one\nLine two, with commas; semicolons \\ backslash \"quotes\" 🎓 Příliš žluťoučký kůň úpěl ďábelské ódy – a "
+        + "line well over "
         + "seventy-five octets long"
 
     static func dump(_ path: String) async throws -> JSONValue {

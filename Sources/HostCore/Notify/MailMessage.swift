@@ -71,10 +71,7 @@ struct MailMessage {
     /// Header values never carry a line break from user data (header injection).
     /// A header value on one line: every control character (CR, LF, NUL, …) and the Unicode line
     /// and paragraph separators become spaces. By scalar: Swift reads "\r\n" as one Character.
-    static func sanitizeHeader(_ value: String) -> String {
-        guard value.unicodeScalars.contains(where: MailAddress.breaksALine) else { return value }
-        return String(String.UnicodeScalarView(value.unicodeScalars.map { MailAddress.breaksALine($0) ? " " : $0 }))
-    }
+    static func sanitizeHeader(_ value: String) -> String { OneLine.flattened(value) }
 
     /// RFC 2047 `=?UTF-8?B?…?=` words of at most 75 characters, split on character boundaries.
     static func encodeWord(_ raw: String) -> String {

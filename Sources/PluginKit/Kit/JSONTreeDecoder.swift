@@ -117,3 +117,12 @@ public struct JSONTreeDecoder: Decoder {
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.read(type) }
     }
 }
+
+extension JSONTreeDecoder {
+    /// One upstream object read as a row type; nil when it is not an object or does not decode
+    /// (a row that cannot be read is left out, never a crash).
+    public static func row<Row: Decodable>(_ value: JSONValue?, as type: Row.Type) -> Row? {
+        guard let value, value.objectValue != nil else { return nil }
+        return try? Row(from: JSONTreeDecoder(value: value))
+    }
+}

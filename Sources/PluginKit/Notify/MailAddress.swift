@@ -9,7 +9,7 @@ public enum MailAddress {
         guard !address.isEmpty, address.utf8.count <= maxLength,
             // A leading dash would read as an option to sendmail.
             !address.hasPrefix("-"),
-            !address.unicodeScalars.contains(where: { breaksALine($0) || $0.properties.isWhitespace || forbidden.contains($0) })
+            !address.unicodeScalars.contains(where: { OneLine.breaks($0) || $0.properties.isWhitespace || forbidden.contains($0) })
         else { return false }
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
@@ -24,12 +24,6 @@ public enum MailAddress {
     /// Throws -32602 naming `param` unless `address` is one plain address.
     public static func validate(_ address: String, param: String) throws(RPCError) {
         guard isValid(address) else { throw RPCError.invalidParam(param, "must be one mail address such as pilot@example.org") }
-    }
-
-    /// What ends a header line or hides in one: every control character (C0, DEL, C1) and the
-    /// Unicode line and paragraph separators.
-    public static func breaksALine(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
     /// Characters that would make the address a list, a display name or a quoted part.

@@ -144,9 +144,6 @@ extension Params {
 }
 
 extension ParamDeclaration {
-    /// The parameter's name, for an error or a check that names it.
-    public var paramName: String { spec.name }
-
     /// -32602 naming this parameter: `throw StagParams.termID.invalid("is not among your exam terms")`.
     public func invalid(_ message: String) -> RPCError { RPCError.invalidParam(spec.name, message) }
 }

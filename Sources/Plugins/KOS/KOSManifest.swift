@@ -16,14 +16,11 @@ enum KOSManifest {
 
     /// The views an AI assistant can attach, once KOS is set up. The registered exams share their
     /// view with IS/STAG's, each system under its own part.
-    static let resources = [
+    static let resources: [ResourceDeclaration] = [
         ResourceDeclaration(
             uri: "assistant://kos/timetable/week", name: "KOS timetable", description: "The semester's timetable slots (the default account)",
             reads: [.init(method: "kos.timetable")], topics: ["kos.timetable.*", "kos.class.*"], prompts: ["daily_briefing", "plan_week"]),
-        ResourceDeclaration(
-            uri: "assistant://exams/upcoming", name: "Registered exams", description: "Exam dates registered for in IS/STAG and KOS",
-            reads: [.init(method: "kos.exams", params: ["mine": true], part: "kos")], topics: ["kos.exam.*"],
-            prompts: ["daily_briefing", "plan_week"]),
+        .registeredExams(.init(method: "kos.exams", params: ["mine": true], part: "kos"), topics: ["kos.exam.*"]),
     ]
 
     static let jobs: [PluginJob<KOSService>] = [

@@ -16,14 +16,11 @@ enum StagManifest {
 
     /// The views an AI assistant can attach, once an account is added. The registered exams share
     /// their view with KOS's, each system under its own part.
-    static let resources = [
+    static let resources: [ResourceDeclaration] = [
         ResourceDeclaration(
             uri: "assistant://stag/timetable/week", name: "IS/STAG timetable", description: "This week's classes (the default account)",
             reads: [.init(method: "stag.timetable")], topics: ["stag.timetable.*", "stag.class.*"], prompts: ["daily_briefing", "plan_week"]),
-        ResourceDeclaration(
-            uri: "assistant://exams/upcoming", name: "Registered exams", description: "Exam dates registered for in IS/STAG and KOS",
-            reads: [.init(method: "stag.exams", part: "stag", onlyState: "registered")], topics: ["stag.exam.*"],
-            prompts: ["daily_briefing", "plan_week"]),
+        .registeredExams(.init(method: "stag.exams", part: "stag", onlyState: "registered"), topics: ["stag.exam.*"]),
     ]
 
     static let jobs: [PluginJob<StagService>] = [

@@ -14,7 +14,7 @@ enum TasksManifest {
     }
 
     /// The views an AI assistant can attach.
-    static let resources = [
+    static let resources: [ResourceDeclaration] = [
         ResourceDeclaration(
             uri: "assistant://tasks/agenda/today", name: "Today's agenda", description: "Tasks and events today, in order",
             reads: [.init(method: "tasks.agenda", params: ["from": "{today}", "to": "{tomorrow}"])], topics: ["tasks.*"],

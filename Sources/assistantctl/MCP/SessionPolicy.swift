@@ -158,16 +158,19 @@ final class SessionPolicy: Sendable {
     static func question(
         _ tool: ToolCatalog.Tool, _ arguments: [String: JSONValue], details: [String: JSONValue] = [:], roots: PathRoots? = nil
     ) -> String {
+        // Each file's size is read once, for the sentence and the argument list alike.
+        var sizes: [String: String] = [:]
+        for path in tool.pathParams.flatMap({ arguments[$0].map(paths) ?? [] }) {
+            sizes[path] = size(of: path).map { " (\($0))" } ?? ""
+        }
         let sentence = tool.confirm?.filled(
             arguments: arguments, details: details, pathParams: Set(tool.pathParams),
-            describePath: { path in shown(path, roots) + (size(of: path).map { " (\($0))" } ?? "") })
+            describePath: { path in shown(path, roots) + (sizes[path] ?? "") })
         var lines = [sentence ?? "Run \(tool.name)?", "", "\(tool.name): \(plain(tool.description, 300))"]
         for name in arguments.keys.sorted() {
             guard let value = arguments[name], value != .null else { continue }
             if tool.pathParams.contains(name) {
-                let paths = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
-                lines.append(
-                    "  \(name): " + paths.map { path in plain(path, 300) + (size(of: path).map { " (\($0))" } ?? "") }.joined(separator: ", "))
+                lines.append("  \(name): " + paths(value).map { path in plain(path, 300) + (sizes[path] ?? "") }.joined(separator: ", "))
             } else {
                 lines.append("  \(name): \(plain(value.stringValue ?? value.encodedString(), 300))")
             }
@@ -175,14 +178,16 @@ final class SessionPolicy: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// A path argument's paths: one, or a list.
+    static func paths(_ value: JSONValue) -> [String] { value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? [] }
+
     /// A path as the person knows it: inside the root that holds it, else whole.
     static func shown(_ path: String, _ roots: PathRoots?) -> String {
         let root = roots?.folders.filter { $0 != "/" && path.hasPrefix($0 + "/") }.max { $0.count < $1.count }
         return plain(root.map { String(path.dropFirst($0.count + 1)) } ?? path, 200)
     }
 
-    /// Untrusted text on one line and bounded: control characters become spaces.
-    static func plain(_ text: String, _ limit: Int) -> String { ConfirmSentence.plain(text, limit: limit) }
+    static func plain(_ text: String, _ limit: Int) -> String { OneLine.bounded(text, limit) }
 
     /// A file's size in a person's units, or nil when there is no such file.
     static func size(of path: String) -> String? {

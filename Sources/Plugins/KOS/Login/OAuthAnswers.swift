@@ -35,9 +35,4 @@ enum OAuthAnswer {
             case username, userName = "user_name"
         }
     }
-
-    /// `json` read as `Row`; nil when it is not an object.
-    static func read<Row: Decodable>(_ json: JSONValue?, as row: Row.Type) -> Row? {
-        json.flatMap { try? Row(from: JSONTreeDecoder(value: $0)) }
-    }
 }

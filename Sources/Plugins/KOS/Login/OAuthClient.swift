@@ -40,7 +40,7 @@ struct OAuthClient: Sendable {
         } catch let error as RPCError where error.code == RPCErrorCode.needsReauth {
             throw KOSError.clientRefused("401 from \(endpoint.origin)")
         }
-        let answer = OAuthAnswer.read(response.json, as: OAuthAnswer.Token.self)
+        let answer = JSONTreeDecoder.row(response.json, as: OAuthAnswer.Token.self)
         guard (200..<300).contains(response.status) else {
             let reason = answer?.error ?? "status \(response.status)"
             if response.status >= 500 { throw endpoint.unreachable("answered \(response.status)", status: response.status) }
@@ -67,7 +67,7 @@ struct OAuthClient: Sendable {
         let client = try UpstreamClient(
             plugin: "kos", configuration: .init(baseURL: authURL, auth: .bearer(token: { access }), timeout: context.httpTimeout), http: context.http,
             clock: context.clock)
-        let info = OAuthAnswer.read(try await client.json(.GET, "/oauth/userinfo"), as: OAuthAnswer.UserInfo.self)
+        let info = JSONTreeDecoder.row(try await client.json(.GET, "/oauth/userinfo"), as: OAuthAnswer.UserInfo.self)
         return info?.username ?? info?.userName
     }
 }

@@ -99,8 +99,5 @@ enum StagRows {
     }
 
     /// One object decoded as `Row`; nil when it is not an object.
-    static func decode<Row: Decodable>(_ value: JSONValue, as type: Row.Type) -> Row? {
-        guard value.objectValue != nil else { return nil }
-        return try? Row(from: JSONTreeDecoder(value: value))
-    }
+    static func decode<Row: Decodable>(_ value: JSONValue, as type: Row.Type) -> Row? { JSONTreeDecoder.row(value, as: type) }
 }
