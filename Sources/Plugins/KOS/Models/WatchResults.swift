@@ -1,58 +1,50 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the exam watch commands, written straight into the reply; their schemas
-// are in KOSSchemas.
+// Typed answers of the exam watch commands: each type is the declaration of its result.
 
 /// `kos.exams.watch`: the watch as saved, with the exam as `kos.exams` shows it.
-struct KOSWatchSaved: Encodable, CallResult {
-    struct Watch: Encodable, Sendable {
-        let examID: String
-        let full: Bool
-        let exam: KOSExam
+@ResultObject
+struct KOSWatchSaved: CallResult {
+    let watch: KOSWatch
+}
 
-        enum CodingKeys: String, CodingKey {
-            case full, exam
-            case examID = "exam_id"
-        }
-    }
-
-    let watch: Watch
+@ResultObject
+struct KOSWatch: Sendable {
+    let examID: String
+    let full: Bool
+    let exam: KOSExam
 }
 
 /// A watch as `kos.exams.watches` lists it.
-struct KOSWatchRow: Encodable, Sendable {
-    let watch: ExamWatches.Watch
+@ResultObject
+struct KOSWatchRow: Sendable {
+    let examID: String
+    let course: String?
+    @Schema(.pragueTime) let start: String?
+    let full: Bool
+    @Key("seats_freed") let freed: Int64
+    @Schema(.dateTime) let since: String
 
-    enum CodingKeys: String, CodingKey {
-        case course, start, full, since
-        case examID = "exam_id"
-        case seatsFreed = "seats_freed"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(watch.item, forKey: .examID)
-        try o.encode(watch.label, forKey: .course)
-        try o.encode(watch.startsAt, forKey: .start)
-        try o.encode(watch.lastState == "full", forKey: .full)
-        try o.encode(watch.freed, forKey: .seatsFreed)
-        try o.encode(watch.since, forKey: .since)
+    init(_ watch: ExamWatches.Watch) {
+        examID = watch.item
+        course = watch.label
+        start = watch.startsAt
+        full = watch.lastState == "full"
+        freed = watch.freed
+        since = watch.since
     }
 }
 
-struct KOSWatchList: Encodable, CallResult {
+@ResultObject
+struct KOSWatchList: CallResult {
     let watches: [KOSWatchRow]
 }
 
-struct KOSUnwatched: Encodable, CallResult {
+@ResultObject
+struct KOSUnwatched: CallResult {
     let examID: String
-    let watched = false
-
-    enum CodingKeys: String, CodingKey {
-        case watched
-        case examID = "exam_id"
-    }
+    @InResult var watched: Bool { false }
 }
 
 // The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
@@ -106,40 +98,21 @@ struct ResultsAnswer: Codable, Sendable {
 }
 
 /// `kos.setup`: the OAuth client as saved, after the server accepted it.
-struct SetupResult: Encodable, CallResult {
+@ResultObject
+struct SetupResult: CallResult {
     let clientID: String
     let apiURL: String
     let authURL: String
     let redirectPort: Int64?
-    let checked = true
-
-    enum CodingKeys: String, CodingKey {
-        case checked
-        case clientID = "client_id"
-        case apiURL = "api_url"
-        case authURL = "auth_url"
-        case redirectPort = "redirect_port"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(clientID, forKey: .clientID)
-        try o.encode(apiURL, forKey: .apiURL)
-        try o.encode(authURL, forKey: .authURL)
-        try o.encode(redirectPort, forKey: .redirectPort)
-        try o.encode(checked, forKey: .checked)
-    }
+    @InResult var checked: Bool { true }
 }
 
 /// `kos.login`: the address to open, and how long the listener waits for the browser.
-struct KOSLoginStarted: Encodable, CallResult {
+@ResultObject
+struct KOSLoginStarted: CallResult {
+    /// open it in a browser
     let loginURL: String
-    let expiresIn: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case loginURL = "login_url"
-        case expiresIn = "expires_in_s"
-    }
+    @Key("expires_in_s") let expiresIn: Int64
 }
 
 /// `kos.status` (and what a login ends with): whether KOS is set up, the shown account's login,
@@ -196,14 +169,10 @@ struct KOSLoginPending: Encodable, CallResult {
     }
 }
 
-struct KOSLoggedOut: Encodable, CallResult {
+@ResultObject
+struct KOSLoggedOut: CallResult {
+    @InResult var loggedIn: Bool { false }
     let username: String
-    let loggedIn = false
-
-    enum CodingKeys: String, CodingKey {
-        case username
-        case loggedIn = "logged_in"
-    }
 }
 
 /// `kos.login.wait`: still waiting or failed, or the status once logged in.
