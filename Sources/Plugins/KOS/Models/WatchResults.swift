@@ -1,50 +1,58 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the exam watch commands: each type is the declaration of its result.
+// Typed answers of the exam watch commands, written straight into the reply; their schemas
+// are in KOSSchemas.
 
 /// `kos.exams.watch`: the watch as saved, with the exam as `kos.exams` shows it.
-@ResultObject
-struct KOSWatchSaved: CallResult {
-    let watch: KOSWatch
-}
+struct KOSWatchSaved: Encodable, CallResult {
+    struct Watch: Encodable, Sendable {
+        let examID: String
+        let full: Bool
+        let exam: KOSExam
 
-@ResultObject
-struct KOSWatch: Sendable {
-    let examID: String
-    let full: Bool
-    let exam: KOSExam
+        enum CodingKeys: String, CodingKey {
+            case full, exam
+            case examID = "exam_id"
+        }
+    }
+
+    let watch: Watch
 }
 
 /// A watch as `kos.exams.watches` lists it.
-@ResultObject
-struct KOSWatchRow: Sendable {
-    let examID: String
-    let course: String?
-    @Schema(.pragueTime) let start: String?
-    let full: Bool
-    @Key("seats_freed") let freed: Int64
-    @Schema(.dateTime) let since: String
+struct KOSWatchRow: Encodable, Sendable {
+    let watch: ExamWatches.Watch
 
-    init(_ watch: ExamWatches.Watch) {
-        examID = watch.item
-        course = watch.label
-        start = watch.startsAt
-        full = watch.lastState == "full"
-        freed = watch.freed
-        since = watch.since
+    enum CodingKeys: String, CodingKey {
+        case course, start, full, since
+        case examID = "exam_id"
+        case seatsFreed = "seats_freed"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(watch.item, forKey: .examID)
+        try o.encode(watch.label, forKey: .course)
+        try o.encode(watch.startsAt, forKey: .start)
+        try o.encode(watch.lastState == "full", forKey: .full)
+        try o.encode(watch.freed, forKey: .seatsFreed)
+        try o.encode(watch.since, forKey: .since)
     }
 }
 
-@ResultObject
-struct KOSWatchList: CallResult {
+struct KOSWatchList: Encodable, CallResult {
     let watches: [KOSWatchRow]
 }
 
-@ResultObject
-struct KOSUnwatched: CallResult {
+struct KOSUnwatched: Encodable, CallResult {
     let examID: String
-    @InResult var watched: Bool { false }
+    let watched = false
+
+    enum CodingKeys: String, CodingKey {
+        case watched
+        case examID = "exam_id"
+    }
 }
 
 // The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
@@ -98,21 +106,40 @@ struct ResultsAnswer: Codable, Sendable {
 }
 
 /// `kos.setup`: the OAuth client as saved, after the server accepted it.
-@ResultObject
-struct SetupResult: CallResult {
+struct SetupResult: Encodable, CallResult {
     let clientID: String
     let apiURL: String
     let authURL: String
     let redirectPort: Int64?
-    @InResult var checked: Bool { true }
+    let checked = true
+
+    enum CodingKeys: String, CodingKey {
+        case checked
+        case clientID = "client_id"
+        case apiURL = "api_url"
+        case authURL = "auth_url"
+        case redirectPort = "redirect_port"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(clientID, forKey: .clientID)
+        try o.encode(apiURL, forKey: .apiURL)
+        try o.encode(authURL, forKey: .authURL)
+        try o.encode(redirectPort, forKey: .redirectPort)
+        try o.encode(checked, forKey: .checked)
+    }
 }
 
 /// `kos.login`: the address to open, and how long the listener waits for the browser.
-@ResultObject
-struct KOSLoginStarted: CallResult {
-    /// open it in a browser
+struct KOSLoginStarted: Encodable, CallResult {
     let loginURL: String
-    @Key("expires_in_s") let expiresIn: Int64
+    let expiresIn: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case loginURL = "login_url"
+        case expiresIn = "expires_in_s"
+    }
 }
 
 /// `kos.status` (and what a login ends with): whether KOS is set up, the shown account's login,
@@ -169,10 +196,14 @@ struct KOSLoginPending: Encodable, CallResult {
     }
 }
 
-@ResultObject
-struct KOSLoggedOut: CallResult {
-    @InResult var loggedIn: Bool { false }
+struct KOSLoggedOut: Encodable, CallResult {
     let username: String
+    let loggedIn = false
+
+    enum CodingKeys: String, CodingKey {
+        case username
+        case loggedIn = "logged_in"
+    }
 }
 
 /// `kos.login.wait`: still waiting or failed, or the status once logged in.

@@ -1,22 +1,38 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the login, account and watch commands: a `@ResultObject` is the declaration
-// of its result; the rest declare theirs in StagSchemas. A field the schema gives as "or null"
-// is always written.
+// Typed answers of the login, account and watch commands, written straight into the reply;
+// their schemas are in StagSchemas. A field the schema gives as "or null" is always written.
 
-@ResultObject
-struct UniversityList: CallResult {
+extension University: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case baseURL = "base_url"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(id, forKey: .id)
+        try o.encode(name, forKey: .name)
+        try o.encode(baseURL, forKey: .baseURL)
+    }
+}
+
+struct UniversityList: Encodable, CallResult {
     let universities: [University]
 }
 
 /// `stag.login`: the address to open, and how long the listener waits for the browser.
-@ResultObject
-struct LoginStarted: CallResult {
-    /// open it in a browser
+struct LoginStarted: Encodable, CallResult {
     let loginURL: String
     let account: String
-    @Key("expires_in_s") let expiresIn: Int64
+    let expiresIn: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case account
+        case loginURL = "login_url"
+        case expiresIn = "expires_in_s"
+    }
 }
 
 /// `stag.login.wait`: how the browser login ended, or that it still waits.
@@ -85,57 +101,70 @@ struct StagAccountList: Encodable, CallResult {
     let accounts: [StagAccountRow]
 }
 
-@ResultObject
-struct LoggedOut: CallResult {
+struct LoggedOut: Encodable, CallResult {
     let account: String
-    @InResult var loggedIn: Bool { false }
+    let loggedIn = false
     let invalidatedAtStag: Bool
-}
 
-/// `stag.exams.watch`: the watch as saved, with the term as `stag.exams` shows it.
-@ResultObject
-struct WatchSaved: CallResult {
-    let watch: StagWatch
-}
-
-@ResultObject
-struct StagWatch: Sendable {
-    let account: String
-    let termID: Int64
-    let autoRegister: Bool
-    let state: ExamState
-    @Schema(StagSchemas.term) let term: ExamTerm
-}
-
-/// A watch as `stag.exams.watches` lists it.
-@ResultObject
-struct WatchRow: Sendable {
-    let account: String
-    let termID: Int64
-    let autoRegister: Bool
-    @Schema(.enumeration(ExamState.self)) let state: String?
-    @Key("subject") let label: String?
-    @Schema(.dateTime) let since: String
-
-    init(_ watch: ExamWatches.Watch) {
-        account = watch.account
-        termID = Int64(watch.item) ?? 0
-        autoRegister = watch.autoRegister
-        state = watch.lastState
-        label = watch.label
-        since = watch.since
+    enum CodingKeys: String, CodingKey {
+        case account
+        case loggedIn = "logged_in"
+        case invalidatedAtStag = "invalidated_at_stag"
     }
 }
 
-@ResultObject
-struct WatchList: CallResult {
+/// `stag.exams.watch`: the watch as saved, with the term as `stag.exams` shows it.
+struct WatchSaved: Encodable, CallResult {
+    struct Watch: Encodable, Sendable {
+        let account: String
+        let termID: Int64
+        let autoRegister: Bool
+        let state: ExamState
+        let term: ExamTerm
+
+        enum CodingKeys: String, CodingKey {
+            case account, state, term
+            case termID = "term_id"
+            case autoRegister = "auto_register"
+        }
+    }
+
+    let watch: Watch
+}
+
+/// A watch as `stag.exams.watches` lists it.
+struct WatchRow: Encodable, Sendable {
+    let watch: ExamWatches.Watch
+
+    enum CodingKeys: String, CodingKey {
+        case account, state, subject, since
+        case termID = "term_id"
+        case autoRegister = "auto_register"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(watch.account, forKey: .account)
+        try o.encode(Int64(watch.item) ?? 0, forKey: .termID)
+        try o.encode(watch.autoRegister, forKey: .autoRegister)
+        try o.encode(watch.lastState, forKey: .state)
+        try o.encode(watch.label, forKey: .subject)
+        try o.encode(watch.since, forKey: .since)
+    }
+}
+
+struct WatchList: Encodable, CallResult {
     let watches: [WatchRow]
 }
 
-@ResultObject
-struct Unwatched: CallResult {
+struct Unwatched: Encodable, CallResult {
     let termID: Int64
-    @InResult var watched: Bool { false }
+    let watched = false
+
+    enum CodingKeys: String, CodingKey {
+        case watched
+        case termID = "term_id"
+    }
 }
 
 // The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
@@ -153,9 +182,13 @@ struct GradesAnswer: Codable, Sendable {
 }
 
 /// `stag.register` and `stag.unregister`: STAG's answer to the change.
-@ResultObject
-struct RegistrationChanged: CallResult {
+struct RegistrationChanged: Encodable, CallResult {
     var termID: Int64
     var registered: Bool
     var message: String
+
+    enum CodingKeys: String, CodingKey {
+        case registered, message
+        case termID = "term_id"
+    }
 }

@@ -1,12 +1,10 @@
-import PluginKit
-
 /// The IS/STAG instances the reference lists (§1.2), by the id a person types.
-@ResultObject
 struct University: Sendable, Equatable {
     var id: String
     var name: String
-    @NotInResult var host: String
-    @InResult var baseURL: String { "https://\(host)" }
+    var host: String
+
+    var baseURL: String { "https://\(host)" }
 
     static let known: [University] = [
         University(id: "zcu", name: "Západočeská univerzita v Plzni", host: "stag-ws.zcu.cz"),
