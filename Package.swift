@@ -245,15 +245,6 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(
-            name: "ResultMacrosTests",
-            dependencies: [
-                "ResultMacros",
-                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-            ],
-            swiftSettings: strictSwift
-        ),
-        .testTarget(
             name: "LogbookTests",
             dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
             // Read from the source tree by path (#filePath), not bundled.

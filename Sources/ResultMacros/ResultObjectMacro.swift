@@ -73,9 +73,6 @@ public struct ResultObjectMacro: ExtensionMacro {
     }
 
     static func literal(_ text: String) -> String { StringLiteralExprSyntax(content: text).description }
-
-    /// The key a property is written under.
-    public static func snakeCase(_ name: String) -> String { Field.snakeCase(name) }
 }
 
 /// One stored property as the result shows it.
