@@ -1,5 +1,4 @@
 // swift-tools-version: 6.1
-import CompilerPluginSupport
 import PackageDescription
 
 let strictSwift: [SwiftSetting] = [
@@ -36,17 +35,6 @@ let serviceDependencies: [Target.Dependency] =
         .product(name: "SystemPackage", package: "swift-system"),
     ]
 
-/// A result type declares its keys, encoding and schema once (@ResultObject); run by the compiler.
-/// Declared apart so the package's one expression stays quick to type-check.
-let resultMacros: Target = .macro(
-    name: "ResultMacros",
-    dependencies: [
-        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-    ],
-    swiftSettings: strictSwift
-)
-
 let package = Package(
     name: "assistantd",
     platforms: [.macOS(.v14)],
@@ -72,8 +60,6 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
-        // Compile-time only: the @ResultObject macro (ResultMacros).
-        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
         // Pre-1.0: pinned to its minor version; its types stay in assistantctl's MCP/MCPServer.swift.
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", .upToNextMinor(from: "0.12.1")),
     ],
@@ -97,10 +83,9 @@ let package = Package(
         // What a plugin builds on: the plugin protocol, commands, parameters, results, errors,
         // topics, options, accounts, the upstream client, refresh and cache, study alerts and
         // calendar output.
-        resultMacros,
         .target(
             name: "PluginKit",
-            dependencies: ["AssistantRPC", "CICal", "ResultMacros"] + kitDependencies,
+            dependencies: ["AssistantRPC", "CICal"] + kitDependencies,
             swiftSettings: strictSwift
         ),
         // The runtime: server, dispatcher, registry, scheduler, vault, store and notices. Plugins

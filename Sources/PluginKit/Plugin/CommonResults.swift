@@ -1,40 +1,7 @@
 /// What a `…remove` command took away, by name: `{"removed": "<name>"}` (a category, a feed, a
 /// CalDAV account, a study account, a printer).
-@ResultObject
-public struct Removed: CallResult, Sendable {
+public struct Removed: Encodable, CallResult, Sendable {
     public let removed: String
 
     public init(_ name: String) { removed = name }
-}
-
-/// One of two shapes, each a result of its own: a success row or an error row.
-public enum OneOf<First: ResultDescribing & Encodable & Sendable, Second: ResultDescribing & Encodable & Sendable>:
-    ResultDescribing, Encodable, Sendable
-{
-    case first(First)
-    case second(Second)
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .first(let value): try value.encode(to: encoder)
-        case .second(let value): try value.encode(to: encoder)
-        }
-    }
-
-    public static var resultSchema: JSONSchema { .anyOf([First.resultSchema, Second.resultSchema]) }
-}
-
-/// One account's part of a command over every account, failed: its name and the error (one
-/// account's failure does not stop the others).
-@ResultObject
-public struct AccountFailed: Sendable {
-    public let name: String
-    public let error: String
-    public let code: Int
-
-    public init(name: String, _ error: RPCError) {
-        self.name = name
-        self.error = error.message
-        code = error.code
-    }
 }

@@ -93,14 +93,14 @@ extension LogbookService {
         }
     }
 
-    func aircraftDelete(_ params: Params) async throws -> AircraftDeleted {
+    func aircraftDelete(_ params: Params) async throws -> Deleted<String> {
         let reg = Aircraft.normalized(try params[LogbookParams.someRegistration])
         return try await database.write { db in
             guard try Aircraft.find(db, reg) != nil else { throw RPCError.notFound("aircraft \(reg)") }
             let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM logbook_entries WHERE registration = ?", arguments: [reg]) ?? 0
             if used > 0 { throw LogbookError.aircraftInUse(reg, flights: used) }
             try db.execute(sql: "DELETE FROM logbook_aircraft WHERE registration = ?", arguments: [reg])
-            return AircraftDeleted(deleted: reg)
+            return Deleted(deleted: reg)
         }
     }
 
@@ -192,12 +192,12 @@ extension LogbookService {
         }
     }
 
-    func certificatesDelete(_ params: Params) async throws -> CertificateDeleted {
+    func certificatesDelete(_ params: Params) async throws -> Deleted<Int64> {
         let id = try params[LogbookParams.certificateID]
         return try await database.write { db in
             try db.execute(sql: "DELETE FROM logbook_certificates WHERE id = ?", arguments: [id])
             guard db.changesCount > 0 else { throw RPCError.notFound("certificate \(id)") }
-            return CertificateDeleted(deleted: id)
+            return Deleted(deleted: id)
         }
     }
 

@@ -34,6 +34,10 @@ enum LogbookSchemas {
     static let page = JSONSchema.object([
         "entries": .array(anyEntry), "total_count": .integer, "limit": .integer, "offset": .integer,
     ])
+    static let deleted = JSONSchema.object([
+        "deleted": .integer, "undo": JSONSchema.string.described("the command that restores it"),
+    ])
+    static let purged = JSONSchema.object(["purged": .integer])
 
     static let profile = JSONSchema.object([
         "name": JSONSchema.string.nullable, "address": JSONSchema.string.nullable, "date_of_birth": JSONSchema.date.nullable,
@@ -47,6 +51,7 @@ enum LogbookSchemas {
         "category": .string, "class_rating": JSONSchema.string.nullable, "currency_group": .string,
     ])
     static let aircraftList = JSONSchema.object(["aircraft": .array(aircraft.adding(["flights": .integer, "total_min": minutes]))])
+    static let aircraftDeleted = JSONSchema.object(["deleted": JSONSchema.string.described("the registration")])
 
     static let certificate = JSONSchema.object([
         "id": .integer, "kind": .string, "name": .string, "medical_class": JSONSchema.string.nullable,
@@ -55,6 +60,7 @@ enum LogbookSchemas {
         "single_pilot_cat_passengers?": .boolean, "computed_valid_until?": JSONSchema.date.nullable, "expiry_overridden?": .boolean,
         "age_at_examination?": JSONSchema.integer.nullable, "rule?": JSONSchema.string.nullable, "expiry_date?": JSONSchema.date.nullable,
     ])
+    static let certificateDeleted = JSONSchema.object(["deleted": .integer])
     static let certificates = JSONSchema.object(["at": .date, "certificates": .array(certificate)])
     static let medical = JSONSchema.object([
         "at": .date, "date_of_birth": JSONSchema.date.nullable, "medicals": .array(certificate),
@@ -84,4 +90,42 @@ enum LogbookSchemas {
     ])
     static let starting = JSONSchema.object(["starting": totals])
 
+    static let limits = JSONSchema.object([
+        "at": .date,
+        "items": .array(
+            .object([
+                "id": .string, "limit": .string, "reference": .string, "from": .date, "to": .date, "used_min": minutes, "limit_min": minutes,
+                "remaining_min": minutes, "status": .enumeration(["ok", "approaching", "exceeded", "not_recorded"]),
+            ])),
+    ])
+    static let currency = JSONSchema.object([
+        "at": .date,
+        "items": .array(
+            .object([
+                "rule": .string, "group": .string, "reference": .string, "requirement": .string, "status": validity,
+                "valid_until": JSONSchema.date.nullable, "lapses_on": JSONSchema.date.nullable, "days_left": JSONSchema.integer.nullable,
+                "window": JSONSchema.map(.integer).described("what counts toward the rule inside its window, and what it requires"),
+            ])),
+    ])
+    static let night = JSONSchema.object([
+        "dep": .string, "arr": .string, "criterion": .enumeration(NightCriterion.self), "block_min": minutes, "night_min": minutes,
+        "night_takeoff": .boolean, "night_landing": .boolean,
+    ])
+
+    static let imported = JSONSchema.object([
+        "format": .enumeration(ImportFormat.self), "path": .string, "dry_run": .boolean, "rows_read": .integer, "duplicates": .integer,
+        "imported": .integer, "bad_rows": .array(.object(["line": .integer, "field": .string, "reason": .string])).described("the first 1 000"),
+        "bad_row_count": .integer, "aircraft_created": .array(.string), "would_import?": .integer,
+        "sample?": .array(anyEntry).described("a dry run's first entries"),
+    ])
+    static let exported = JSONSchema.object([
+        "path": .string, "format": .enumeration(["csv", "pdf"]), "entries": .integer,
+        "pages?": JSONSchema.integer.described("the logbook's pages (a PDF with flights also has a page of charts after them)"),
+    ])
+    static let chart = JSONSchema.object([
+        "path": .string, "kind": .enumeration(LogbookChart.names), "format": .enumeration(["png", "pdf"]), "bytes": .integer,
+        "bars": JSONSchema.integer.described("months, years or aircraft shown"),
+        "total_min": minutes.described("the first series' total (flight time, or night time)"),
+    ])
+    static let mailed = JSONSchema.object(["to": .string, "entries": .integer, "pages": .integer])
 }

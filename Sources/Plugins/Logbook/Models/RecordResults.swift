@@ -1,32 +1,21 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the logbook's record commands: a `@ResultObject` is the declaration of its
-// result; the rest declare their schemas beside their writers (LogbookSchemas).
+// Typed answers of the logbook's record commands, written straight into the reply; their
+// schemas are in LogbookSchemas. A field the schema gives as "or null" is always written.
 
-/// `aircraft.delete`: what went.
-@ResultObject
-struct AircraftDeleted: CallResult {
-    /// the registration
-    let deleted: String
-}
-
-/// `certificates.delete`: what went.
-@ResultObject
-struct CertificateDeleted: CallResult {
-    let deleted: Int64
+/// `aircraft.delete`, `certificates.delete`: what went.
+struct Deleted<ID: Encodable & Sendable>: Encodable, CallResult {
+    let deleted: ID
 }
 
 /// `flights.delete`, `fstd.delete`: the entry, and the command that brings it back.
-@ResultObject
-struct EntryDeleted: CallResult {
+struct EntryDeleted: Encodable, CallResult {
     let deleted: Int64
-    /// the command that restores it
     let undo: String
 }
 
-@ResultObject
-struct Purged: CallResult {
+struct Purged: Encodable, CallResult {
     let purged: Int
 }
 
@@ -147,51 +136,58 @@ struct AirportList: Encodable, CallResult {
 }
 
 /// `logbook.export`: the file written; `pages` for a PDF.
-@ResultObject
-struct ExportResult: CallResult {
+struct ExportResult: Encodable, CallResult {
     let path: String
-    @Schema(.enumeration(["csv", "pdf"])) let format: String
+    let format: String
     let entries: Int
-    /// the logbook's pages (a PDF with flights also has a page of charts after them)
-    @OmitWhenNil let pages: Int?
+    let pages: Int?
 }
 
 /// `logbook.report.mail`: who was mailed the PDF, of how many entries and pages.
-@ResultObject
-struct ReportMailed: CallResult {
+struct ReportMailed: Encodable, CallResult {
     let to: String
     let entries: Int
     let pages: Int
 }
 
 /// `logbook.chart`: the picture written and what it shows.
-@ResultObject
-struct ChartResult: CallResult {
+struct ChartResult: Encodable, CallResult {
     let path: String
-    @Schema(.enumeration(LogbookChart.names)) let kind: String
-    @Schema(.enumeration(["png", "pdf"])) let format: String
+    let kind: String
+    let format: String
     let bytes: Int
-    /// months, years or aircraft shown
     let bars: Int
-    /// the first series' total (flight time, or night time)
-    @Key("total_min") let totalMinutes: Int
+    let totalMinutes: Int
+
+    enum CodingKeys: String, CodingKey {
+        case path, kind, format, bytes, bars
+        case totalMinutes = "total_min"
+    }
 }
 
 /// `logbook.import`: what was (or, in a dry run, would be) imported, and the bad rows (the
 /// first 1 000, each its line, field and reason; all counted).
-@ResultObject
-struct ImportResult: CallResult {
-    @Schema(.enumeration(ImportFormat.self)) let format: String
+struct ImportResult: Encodable, CallResult {
+    let format: String
     let path: String
     let dryRun: Bool
     let rowsRead: Int
     let duplicates: Int
-    let imported: Int
-    /// the first 1 000
-    @Schema(.array(.object(["line": .integer, "field": .string, "reason": .string]))) let badRows: [JSONValue]
+    let badRows: [JSONValue]
     let badRowCount: Int
     let aircraftCreated: [String]
-    @OmitWhenNil let wouldImport: Int?
-    /// a dry run's first entries
-    @OmitWhenNil @Schema(.array(LogbookSchemas.anyEntry)) let sample: [JSONValue]?
+    let imported: Int
+    /// A dry run's count of what it would import, and a sample of it (entries as `flights.get` shows them).
+    let wouldImport: Int?
+    let sample: [JSONValue]?
+
+    enum CodingKeys: String, CodingKey {
+        case format, path, duplicates, imported, sample
+        case dryRun = "dry_run"
+        case rowsRead = "rows_read"
+        case badRows = "bad_rows"
+        case badRowCount = "bad_row_count"
+        case aircraftCreated = "aircraft_created"
+        case wouldImport = "would_import"
+    }
 }

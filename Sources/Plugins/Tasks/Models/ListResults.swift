@@ -1,45 +1,58 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the categories, feeds, files and accounts commands: each type is the
-// declaration of its result (`@ResultObject`).
+// Typed answers of the categories and feeds commands, written straight into the reply; their
+// schemas are in TaskSchemas. A field the schema gives as "or null" is always written.
 
-@ResultObject
-struct CategoryRow: Sendable {
+struct CategoryRow: Encodable, Sendable {
     let name: String
     let builtin: Bool
     let tasks: Int
 }
 
-@ResultObject
-struct CategoryList: CallResult {
+struct CategoryList: Encodable, CallResult {
     let categories: [CategoryRow]
 }
 
-@ResultObject
-struct CategoryAdded: CallResult {
+struct CategoryAdded: Encodable, CallResult {
     let name: String
 }
 
-@ResultObject
-struct FeedRow: Sendable {
+struct FeedRow: Encodable, Sendable {
     let name: String
     let url: String
     let items: Int
-    @Schema(.dateTime) let fetchedAt: String?
+    let fetchedAt: String?
     let problem: String?
-    @Flatten let skipped: FeedSkipped
+    let skipped: FeedSkipped
+
+    enum CodingKeys: String, CodingKey {
+        case name, url, items, problem
+        case fetchedAt = "fetched_at"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(name, forKey: .name)
+        try o.encode(url, forKey: .url)
+        try o.encode(items, forKey: .items)
+        try o.encode(fetchedAt, forKey: .fetchedAt)
+        try o.encode(problem, forKey: .problem)
+        try skipped.encode(to: encoder)
+    }
 }
 
 /// What a feed's read left out: how many events and to-dos, and the first reasons.
-@ResultObject
-struct FeedSkipped: Sendable {
+struct FeedSkipped: Encodable, Sendable {
     static let reasonsKept = 5
 
-    /// events and to-dos of the feed left out at its last read
     let skipped: Int
-    /// why, the first few (without the events' text)
-    @Key("skipped_reasons") let reasons: [String]
+    let reasons: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case skipped
+        case reasons = "skipped_reasons"
+    }
 
     init(skipped: Int, reasons: [String]) {
         self.skipped = skipped
@@ -62,57 +75,62 @@ struct FeedSkipped: Sendable {
     var storedReasons: String { JSONValue.array(reasons.map(JSONValue.string)).encodedString() }
 }
 
-@ResultObject
-struct FeedList: CallResult {
+struct FeedList: Encodable, CallResult {
     let feeds: [FeedRow]
 }
 
 /// One feed fetched: whether it changed and how many items it now has (null when unchanged),
 /// or why it could not be read.
-@ResultObject
-struct FeedRefreshed: Sendable {
+struct FeedRefreshed: Encodable, Sendable {
     let name: String
     let changed: Bool
-    /// left out when the feed could not be read
-    @OmitWhenNil let items: Int??
-    @OmitWhenNil let problem: String?
+    let items: Int?
+    let problem: String?
 
-    init(name: String, changed: Bool, items: Int?, problem: String?) {
-        self.name = name
-        self.changed = changed
-        self.items = problem == nil ? .some(items) : nil
-        self.problem = problem
+    enum CodingKeys: String, CodingKey { case name, changed, items, problem }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(name, forKey: .name)
+        try o.encode(changed, forKey: .changed)
+        if let problem { try o.encode(problem, forKey: .problem) } else { try o.encode(items, forKey: .items) }
     }
 }
 
-@ResultObject
-struct FeedRefreshList: CallResult {
+struct FeedRefreshList: Encodable, CallResult {
     let feeds: [FeedRefreshed]
 }
 
 /// `tasks.delete`: the task and its sub-tasks, or one occurrence of a repeating one.
-@ResultObject
-struct TaskDeleted: CallResult {
+struct TaskDeleted: Encodable, CallResult {
     let deleted: String
-    /// an occurrence's original start (RECURRENCE-ID)
-    @OmitWhenNil @Schema(.occurrenceKey) let occurrence: String?
-    @OmitWhenNil let withSubtasks: [String]?
+    /// The occurrence left out (an instant in UTC, or a date for all-day), when one was.
+    let occurrence: String?
+    let withSubtasks: [String]
 
-    init(deleted: String, occurrence: String?, withSubtasks: [String]) {
-        self.deleted = deleted
-        self.occurrence = occurrence
-        self.withSubtasks = occurrence == nil ? withSubtasks : nil
+    enum CodingKeys: String, CodingKey {
+        case deleted, occurrence
+        case withSubtasks = "with_subtasks"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(deleted, forKey: .deleted)
+        if let occurrence { try o.encode(occurrence, forKey: .occurrence) } else { try o.encode(withSubtasks, forKey: .withSubtasks) }
     }
 }
 
-@ResultObject
-struct Snoozed: CallResult {
+struct Snoozed: Encodable, CallResult {
     let id: String
-    @Schema(.dateTime) let remindAt: String
+    let remindAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case remindAt = "remind_at"
+    }
 }
 
-@ResultObject
-struct ICSExported: CallResult {
+struct ICSExported: Encodable, CallResult {
     let path: String
     let todos: Int
     let events: Int
@@ -121,78 +139,104 @@ struct ICSExported: CallResult {
 
 /// `tasks.import.ics`: what was (or, in a dry run, would be) added, updated and left alone, and
 /// the first problems (each the item and why, as the calendar reader words it).
-@ResultObject
-struct ICSImported: CallResult {
+struct ICSImported: Encodable, CallResult {
     let path: String
     let dryRun: Bool
     let added: Int
     let updated: Int
     let unchanged: Int
-    /// every problem, counted
     let skipped: Int
-    /// the first 1 000
-    @Schema(.array(.object(["uid": JSONSchema.string.nullable, "summary": JSONSchema.string.nullable, "reason": .string])))
     let problems: [JSONValue]
     let todos: Int
     let events: Int
+
+    enum CodingKeys: String, CodingKey {
+        case path, added, updated, unchanged, skipped, problems, todos, events
+        case dryRun = "dry_run"
+    }
 }
 
-@ResultObject
-struct CalendarRow: Sendable {
-    let href: String
+struct CalendarRow: Encodable, Sendable {
     let name: String
+    let href: String
     let components: [String]
 }
 
 /// `tasks.caldav.add`: the account as saved, the calendars chosen for to-dos and events (null
 /// when the server has none of that kind) and every calendar the server offered.
-@ResultObject
-struct CalDAVAdded: CallResult {
+struct CalDAVAdded: Encodable, CallResult {
     let name: String
     let url: String
     let username: String
-    @Schema(.enumeration(CalDAVSync.Conflict.self)) let conflict: String
+    let conflict: String
     let todoCalendar: String?
     let eventCalendar: String?
     let calendars: [CalendarRow]
+
+    enum CodingKeys: String, CodingKey {
+        case name, url, username, conflict, calendars
+        case todoCalendar = "todo_calendar"
+        case eventCalendar = "event_calendar"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(name, forKey: .name)
+        try o.encode(url, forKey: .url)
+        try o.encode(username, forKey: .username)
+        try o.encode(conflict, forKey: .conflict)
+        try o.encode(todoCalendar, forKey: .todoCalendar)
+        try o.encode(eventCalendar, forKey: .eventCalendar)
+        try o.encode(calendars, forKey: .calendars)
+    }
 }
 
 /// One account's sync: what moved each way and how many requests it took, or why it failed
 /// (one account's failure does not stop the others).
-typealias CalDAVSynced = OneOf<CalDAVSyncDone, AccountFailed>
-
-@ResultObject
-struct CalDAVSyncDone: Sendable {
+struct CalDAVSynced: Encodable, Sendable {
     let name: String
-    let pulled: Int
-    let pushed: Int
-    let deleted: Int
-    let merged: Int
-    let requests: Int
+    let counts: CalDAVSync.Counts?
+    let error: RPCError?
 
-    init(name: String, _ counts: CalDAVSync.Counts) {
-        self.name = name
-        pulled = counts.pulled
-        pushed = counts.pushed
-        deleted = counts.deleted
-        merged = counts.merged
-        requests = counts.requests
+    enum CodingKeys: String, CodingKey { case name, pulled, pushed, deleted, merged, requests, error, code }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(name, forKey: .name)
+        if let counts {
+            try o.encode(counts.pulled, forKey: .pulled)
+            try o.encode(counts.pushed, forKey: .pushed)
+            try o.encode(counts.deleted, forKey: .deleted)
+            try o.encode(counts.merged, forKey: .merged)
+            try o.encode(counts.requests, forKey: .requests)
+        }
+        if let error {
+            try o.encode(error.message, forKey: .error)
+            try o.encode(error.code, forKey: .code)
+        }
     }
 }
 
-@ResultObject
-struct CalDAVSyncList: CallResult {
+struct CalDAVSyncList: Encodable, CallResult {
     let accounts: [CalDAVSynced]
 }
 
 /// `tasks.feeds.add`: the feed (its address without credentials or tokens) and its items.
-@ResultObject
-struct FeedAdded: CallResult {
+struct FeedAdded: Encodable, CallResult {
     let name: String
-    /// its query hidden
     let url: String
     let items: Int
-    @Flatten let skipped: FeedSkipped
+    let skipped: FeedSkipped
+
+    enum CodingKeys: String, CodingKey { case name, url, items }
+
+    func encode(to encoder: any Encoder) throws {
+        var o = encoder.container(keyedBy: CodingKeys.self)
+        try o.encode(name, forKey: .name)
+        try o.encode(url, forKey: .url)
+        try o.encode(items, forKey: .items)
+        try skipped.encode(to: encoder)
+    }
 }
 
 /// `tasks.caldav.list`: each account as the kit shows it, with how many items it syncs.
@@ -212,17 +256,4 @@ struct CalDAVAccounts: Encodable, CallResult {
     }
 
     var accounts: [Row]
-}
-
-extension CalDAVAccounts: ResultDescribing {
-    /// An account's settings are stored as the kit's dictionary, so their schema is declared
-    /// here, once, for the kit's account schema to take in.
-    static let settings: KeyValuePairs<String, JSONSchema> = [
-        "url": .string, "username": .string, "conflict": .enumeration(CalDAVSync.Conflict.self),
-        "todo_calendar?": .string, "event_calendar?": .string,
-    ]
-
-    static var resultSchema: JSONSchema {
-        .object(["accounts": .array(Accounts.accountSchema(settings: settings).adding(["items": .integer]))])
-    }
 }
