@@ -15,6 +15,8 @@ public struct ConfirmSentence: Sendable, Equatable {
     public var sentences: [String]
     /// A read method whose answer fills the placeholders the arguments do not.
     public var details: String?
+    /// A filled-in value longer than this is cut with "…": it may be a model's or a service's text.
+    static let valueLimit = 120
 
     public init(_ sentences: [String], details: String? = nil) {
         self.sentences = sentences
@@ -101,9 +103,9 @@ public struct ConfirmSentence: Sendable, Equatable {
             guard !string.isEmpty else { return nil }
             if isPath { return describePath(string) }
             if format == "day", let day = CivilDate.days(iso: String(string.prefix(10))) { return CivilDate.spoken(days: day) }
-            return OneLine.bounded(string, 120)
+            return OneLine.bounded(string, Self.valueLimit)
         case .bool(let flag): return flag ? "yes" : "no"
-        default: return OneLine.bounded(value.encodedString(), 120)
+        default: return OneLine.bounded(value.encodedString(), Self.valueLimit)
         }
     }
 }

@@ -58,10 +58,7 @@ import Testing
                 "configured": true,
                 "hours": [
                     ["day": "monday", "weekday": 1, "hours": "9:00–11:00, 13:00–14:30"],
-                    [
-                        "day": "wednesday", "weekday": 3,
-                        "hours": "13:00–15:00",
-                    ],
+                    ["day": "wednesday", "weekday": 3, "hours": "13:00–15:00"],
                 ],
             ])
         await bench.stop()

@@ -64,9 +64,8 @@ import Testing
     /// Each answer made of rows reads back from its cached copy (a stale read), full and sparse.
     @Test func everyAnswerMadeOfRowsReadsBackFromItsCachedCopy() throws {
         let course = try Self.entry(
-            #"<code>BI-PA1</code><name xml:lang="cs">Programování</name><credits>6</credits><completion>EXAM</completion><description>Úvod</d"#
-                + #"escript"#
-                + #"ion>"#
+            #"<code>BI-PA1</code><name xml:lang="cs">Programování</name><credits>6</credits><completion>EXAM</completion>"#
+                + #"<description>Úvod</description>"#
         )
         let bare = try Self.entry("<code>X1</code>")
         for (entry, label) in [(course, "full"), (bare, "sparse")] {

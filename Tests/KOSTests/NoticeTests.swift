@@ -61,8 +61,7 @@ import Testing
             closing.first?["body"]
                 == .string(
                     "Signing up for the 2027-01-12 13:00–15:00 assessment in T9:350 closes at the end of 2025-10-06 (12/30 seats taken). "
-                        + "Register in "
-                        + "KOS: https://www.kos.cvut.cz")
+                        + "Register in KOS: https://www.kos.cvut.cz")
         )
 
         let remindAt = ISO8601.date("2025-10-06T05:15:00Z")!

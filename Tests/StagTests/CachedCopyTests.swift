@@ -1,6 +1,7 @@
 import AssistantTesting
 import Foundation
 import HostCore
+import PluginKit
 import Testing
 
 @testable import Stag
@@ -22,31 +23,31 @@ import Testing
                 ? ["nazev": "Úvod", "kreditu": "6", "garanti": "'A B' (100)", "jednotekPrednasek": 2, "jednotkaPrednasky": "HOD/TYD", "vyukaZS": "A"]
                 : [:]
             try expectReadsBack(
-                SubjectDetails(try #require(StagRows.decode(subject, as: StagRow.SubjectInfo.self)), subject: "KIV/UPA"), "subject \(label)")
-            let teacher = try #require(StagRows.decode(row, as: StagRow.Teacher.self))
+                SubjectDetails(try #require(JSONTreeDecoder.row(subject, as: StagRow.SubjectInfo.self)), subject: "KIV/UPA"), "subject \(label)")
+            let teacher = try #require(JSONTreeDecoder.row(row, as: StagRow.Teacher.self))
             try expectReadsBack(TeacherDetails(teacher, id: 42), "teacher \(label)")
             try expectReadsBack(FoundTeachers(teachers: [FoundTeacher(teacher)]), "teachers \(label)")
-            let student = try #require(StagRows.decode(row, as: StagRow.Student.self))
+            let student = try #require(JSONTreeDecoder.row(row, as: StagRow.Student.self))
             try expectReadsBack(StudentDetails(student, id: "A20B0001P"), "student \(label)")
             try expectReadsBack(ActionStudents(students: [ActionStudent(student)]), "students \(label)")
             let thesis: JSONValue = label == "full" ? ["temaHlavni": "Téma", "student": Self.person, "datumZadani": ["value": "1.10.2026"]] : [:]
-            try expectReadsBack(ThesisList(theses: [Thesis(try #require(StagRows.decode(thesis, as: StagRow.Thesis.self)))]), "theses \(label)")
+            try expectReadsBack(ThesisList(theses: [Thesis(try #require(JSONTreeDecoder.row(thesis, as: StagRow.Thesis.self)))]), "theses \(label)")
             let item = try #require(
-                StagRows.decode(label == "full" ? ["datumOd": "1.9.2026", "popis": "Zápis"] : [:], as: StagRow.CalendarItem.self))
+                JSONTreeDecoder.row(label == "full" ? ["datumOd": "1.9.2026", "popis": "Zápis"] : [:], as: StagRow.CalendarItem.self))
             try expectReadsBack(AcademicCalendar(year: 2026, items: [AcademicCalendar.Item(item)]), "calendar \(label)")
             let room = try #require(
-                StagRows.decode(
+                JSONTreeDecoder.row(
                     ["zkrBudovy": "UC", "cisloMistnosti": "326"].merging(label == "full" ? ["kapacita": "30", "typ": "Učebna"] : [:]) { a, _ in a }
                         .json, as: StagRow.Room.self))
             try expectReadsBack(
                 RoomList(rooms: [try #require(Room(room, addresses: label == "full" ? ["UC": "Univerzitní 8, Plzeň"] : [:]))]), "rooms \(label)")
-            let listed = try #require(StagRows.decode(["katedra": "KIV", "zkratka": "UPA", "rok": 2026], as: StagRow.Subject.self))
-            let detail = label == "full" ? StagRows.decode(["vyukaZS": "A", "vyukaLS": "A", "kreditu": 6], as: StagRow.SubjectInfo.self) : nil
+            let listed = try #require(JSONTreeDecoder.row(["katedra": "KIV", "zkratka": "UPA", "rok": 2026], as: StagRow.Subject.self))
+            let detail = label == "full" ? JSONTreeDecoder.row(["vyukaZS": "A", "vyukaLS": "A", "kreditu": 6], as: StagRow.SubjectInfo.self) : nil
             try expectReadsBack(
                 FoundSubjects(subjects: [FoundSubject(row: listed, detail: detail, department: "KIV", code: "UPA")], truncated: false),
                 "subjects \(label)")
             let meal = try #require(
-                StagRows.decode(
+                JSONTreeDecoder.row(
                     label == "full" ? ["name": "Polévka", "prices": [["type": "student", "price": 25.5]]] : [:], as: StagRow.Menu.Meal.self))
             try expectReadsBack(CanteenMenu(canteen: "B", day: 0, soups: [CanteenMenu.Meal(meal)], mainCourses: []), "canteen \(label)")
         }

@@ -82,8 +82,8 @@ import Testing
 
     @Test func callbackInfoDecodesWithSpacesForPluses() throws {
         let json =
-            #"{"jmeno":"Jana","prijmeni":"NOVÁKOVÁ","x":"~~~é","stagUserInfo":[{"userName":"F20B0001P","role":"ST","osCislo":"F20B0001"#
-            + #"P"}]}"#
+            #"{"jmeno":"Jana","prijmeni":"NOVÁKOVÁ","x":"~~~é","#
+            + #""stagUserInfo":[{"userName":"F20B0001P","role":"ST","osCislo":"F20B0001P"}]}"#
         let encoded = Data(json.utf8).base64EncodedString()
         #expect(encoded.contains("+"), "the sample must have a '+' to test the repair")
         let mangled = encoded.replacingOccurrences(of: "+", with: " ")

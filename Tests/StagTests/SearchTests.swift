@@ -72,8 +72,7 @@ import Testing
             byCode["subjects"] == [
                 [
                     "subject": "KIV/UPA", "department": "KIV", "code": "UPA", "name": "Úvod do počítačových architektur", "year": 2026,
-                    "credits": 6,
-                    "semester": "ZS", "completion": "Zkouška",
+                    "credits": 6, "semester": "ZS", "completion": "Zkouška",
                 ]
             ])
         // Words without accents, in the department's list; a subject without a detail keeps its name.

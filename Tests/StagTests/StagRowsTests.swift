@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import PluginKit
 import Testing
 
 @testable import Stag
@@ -15,7 +16,7 @@ import Testing
             "ucitel": ["jmeno": "Jan", "prijmeni": "Novák", "titulZa": "Ph.D."],
             "deadlineDatumPrihlaseni": ["value": "3.1.2027 23:59"], "poznamka": "",
         ]
-        let row = try #require(StagRows.decode(json, as: StagRow.Term.self))
+        let row = try #require(JSONTreeDecoder.row(json, as: StagRow.Term.self))
         #expect(row.termIdno == 4711, "a number sent as a string")
         #expect(row.datum == "2027-01-05")
         #expect(row.casOd == "09:00" && row.casDo == "10:30", "HH:mm:ss and {\"value\": …} times")
@@ -30,7 +31,7 @@ import Testing
 
     @Test func anOddFieldReadsAsNilAndKeepsItsRow() throws {
         let json: JSONValue = ["datum": ["value": "23.11.2026"], "tydenZkr": 5, "roakIdno": ["x": 1], "nazev": [1, 2], "hodinaSkutOd": "25:99"]
-        let row = try #require(StagRows.decode(json, as: StagRow.Action.self))
+        let row = try #require(JSONTreeDecoder.row(json, as: StagRow.Action.self))
         #expect(row.datum == "2026-11-23")
         #expect(row.tydenZkr == nil && row.roakIdno == nil && row.nazev == nil && row.hodinaSkutOd == nil)
         #expect(row.vsichniUciteleJmenaTitulySPodily == [])
@@ -38,18 +39,18 @@ import Testing
 
     @Test func anOddRowIsLeftOutOfItsList() {
         let list: [JSONValue] = [["termIdno": 1], .null, "text", 7, [["termIdno": 2]], ["termIdno": 3]]
-        #expect(StagRows.decode(list, as: StagRow.Term.self).map(\.termIdno) == [1, 3])
-        #expect(StagRows.decode(.array([]), as: StagRow.Term.self) == nil, "an unknown subject's [] is no row")
+        #expect(JSONTreeDecoder.rows(list, as: StagRow.Term.self).map(\.termIdno) == [1, 3])
+        #expect(JSONTreeDecoder.row(.array([]), as: StagRow.Term.self) == nil, "an unknown subject's [] is no row")
     }
 
     @Test func nestedObjectsAndListsReadTheirRows() throws {
         let thesis = try #require(
-            StagRows.decode(
+            JSONTreeDecoder.row(
                 ["temaHlavni": "Téma", "student": ["osCislo": "A20B0001P", "jmeno": "Eva", "prijmeni": "Malá"]], as: StagRow.Thesis.self))
         #expect(thesis.student?.osCislo == "A20B0001P" && thesis.student?.personName == "Eva Malá")
-        #expect(StagRows.decode(["student": "nobody"], as: StagRow.Thesis.self)?.student == nil, "a student that is not an object")
+        #expect(JSONTreeDecoder.row(["student": "nobody"], as: StagRow.Thesis.self)?.student == nil, "a student that is not an object")
         let menu = try #require(
-            StagRows.decode(
+            JSONTreeDecoder.row(
                 ["soups": [["name": "Polévka", "prices": [["type": "student", "price": 25.5], "x"]]], "mainCourses": "none"], as: StagRow.Menu.self))
         #expect(menu.soups.map(\.name) == ["Polévka"] && menu.soups.first?.prices.map(\.price) == [25.5])
         #expect(menu.mainCourses.isEmpty, "a list that is not one")
@@ -79,7 +80,7 @@ import Testing
 
     /// A plain member of a type the tree decoder does not read is a failed row, not a loop.
     @Test func aPlainMemberOfAnotherTypeFailsItsRow() {
-        #expect(StagRows.decode(["count": "x"], as: Plain.self) == nil)
-        #expect(StagRows.decode(["count": 5], as: Plain.self) == nil)
+        #expect(JSONTreeDecoder.row(["count": "x"], as: Plain.self) == nil)
+        #expect(JSONTreeDecoder.row(["count": 5], as: Plain.self) == nil)
     }
 }

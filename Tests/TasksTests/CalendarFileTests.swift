@@ -9,8 +9,7 @@ import Testing
 @Suite(.stopsTestHosts) struct CalendarFileTests {
     static let tricky =
         "Line one\nLine two, with commas; semicolons \\ backslash \"quotes\" 🎓 Příliš žluťoučký kůň úpěl ďábelské ódy – a "
-        + "line well over "
-        + "seventy-five octets long"
+        + "line well over seventy-five octets long"
 
     static func dump(_ path: String) async throws -> JSONValue {
         let data = try #require(await Peers.output(Peers.python, [Peers.script("ics_dump.py"), path]))

@@ -15,9 +15,11 @@ struct MailMessage {
     var messageIDDomain: String = "assistantd.localhost"
 
     func render() -> Data {
+        // Every value from outside is flattened to one line (OneLine): a line break in a subject,
+        // an address or a file name would otherwise start a header of its own.
         var headers: [(String, String)] = [
             ("From", "\(Self.encodeWord(fromName)) <\(from)>"),
-            ("To", to.map(Self.sanitizeHeader).joined(separator: ", ")),
+            ("To", to.map(OneLine.flattened).joined(separator: ", ")),
             ("Subject", Self.encodeWord(subject)),
             ("Date", Self.rfc5322Date(date)),
             ("Message-ID", "<\(UUID().uuidString.lowercased())@\(messageIDDomain)>"),
@@ -25,7 +27,7 @@ struct MailMessage {
             // RFC 3834: tells auto-responders and mailing lists not to answer.
             ("Auto-Submitted", "auto-generated"),
         ]
-        headers.append(contentsOf: extraHeaders.map { ($0.0, Self.encodeWord(Self.sanitizeHeader($0.1))) })
+        headers.append(contentsOf: extraHeaders.map { ($0.0, Self.encodeWord(OneLine.flattened($0.1))) })
 
         var out = ""
         if attachments.isEmpty {
@@ -41,10 +43,10 @@ struct MailMessage {
             for (name, value) in Self.textPartHeaders(body) { out += "\(name): \(value)\r\n" }
             out += "\r\n" + Self.textPartBody(body)
             for attachment in attachments {
-                let fileName = Self.sanitizeHeader(attachment.name).replacingOccurrences(of: "\"", with: "'")
+                let fileName = OneLine.flattened(attachment.name).replacingOccurrences(of: "\"", with: "'")
                 let encodedName = fileName.allSatisfy(\.isASCII) ? "filename=\"\(fileName)\"" : "filename*=UTF-8''\(Self.percentEncode(fileName))"
                 out += "--\(boundary)\r\n"
-                out += "Content-Type: \(Self.sanitizeHeader(attachment.contentType))\r\n"
+                out += "Content-Type: \(OneLine.flattened(attachment.contentType))\r\n"
                 out += "Content-Transfer-Encoding: base64\r\n"
                 out += "Content-Disposition: attachment; \(encodedName)\r\n\r\n"
                 out += Self.base64Lines(attachment.data)
@@ -68,14 +70,9 @@ struct MailMessage {
         return encoded.isEmpty ? "\r\n" : encoded + "\r\n"
     }
 
-    /// Header values never carry a line break from user data (header injection).
-    /// A header value on one line: every control character (CR, LF, NUL, …) and the Unicode line
-    /// and paragraph separators become spaces. By scalar: Swift reads "\r\n" as one Character.
-    static func sanitizeHeader(_ value: String) -> String { OneLine.flattened(value) }
-
     /// RFC 2047 `=?UTF-8?B?…?=` words of at most 75 characters, split on character boundaries.
     static func encodeWord(_ raw: String) -> String {
-        let text = sanitizeHeader(raw)
+        let text = OneLine.flattened(raw)
         if text.allSatisfy({ $0.isASCII && !$0.isNewline }) && !text.contains("=?") { return text }
         var words: [String] = []
         var chunk = ""

@@ -125,4 +125,9 @@ extension JSONTreeDecoder {
         guard let value, value.objectValue != nil else { return nil }
         return try? Row(from: JSONTreeDecoder(value: value))
     }
+
+    /// Each upstream value that is an object and decodes, as a row type; the others left out.
+    public static func rows<Row: Decodable>(_ values: [JSONValue], as type: Row.Type) -> [Row] {
+        values.compactMap { row($0, as: type) }
+    }
 }

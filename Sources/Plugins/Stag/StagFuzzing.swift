@@ -15,13 +15,13 @@ package enum StagFuzzing {
             _ = TimetableEvent(stag: row, role: "student")?.json
             _ = ExamTerm(stag: row, names: ["X": "Y"])?.json
             _ = GradeRow(stag: row, subjects: ["KIV/PPA1": (name: "Programování", credits: 6)])?.json
-            _ = StagRows.decode(row, as: StagRow.Menu.self).map { try? JSONStreamEncoder.encode($0.soups.map(CanteenMenu.Meal.init)) }
-            _ = StagRows.decode(row, as: StagRow.SubjectInfo.self).map { try? JSONStreamEncoder.encode(SubjectDetails($0, subject: "X/Y")) }
-            _ = StagRows.decode(row, as: StagRow.Teacher.self).map { try? JSONStreamEncoder.encode(TeacherDetails($0, id: 1)) }
-            _ = StagRows.decode(row, as: StagRow.Student.self).map { try? JSONStreamEncoder.encode(StudentDetails($0, id: "A")) }
-            _ = StagRows.decode(row, as: StagRow.Thesis.self).map { try? JSONStreamEncoder.encode(Thesis($0)) }
-            _ = StagRows.decode(row, as: StagRow.Room.self).map { try? JSONStreamEncoder.encode(Room($0, addresses: [:])) }
-            _ = StagRows.decode(row, as: StagRow.Building.self)?.address
+            _ = JSONTreeDecoder.row(row, as: StagRow.Menu.self).map { try? JSONStreamEncoder.encode($0.soups.map(CanteenMenu.Meal.init)) }
+            _ = JSONTreeDecoder.row(row, as: StagRow.SubjectInfo.self).map { try? JSONStreamEncoder.encode(SubjectDetails($0, subject: "X/Y")) }
+            _ = JSONTreeDecoder.row(row, as: StagRow.Teacher.self).map { try? JSONStreamEncoder.encode(TeacherDetails($0, id: 1)) }
+            _ = JSONTreeDecoder.row(row, as: StagRow.Student.self).map { try? JSONStreamEncoder.encode(StudentDetails($0, id: "A")) }
+            _ = JSONTreeDecoder.row(row, as: StagRow.Thesis.self).map { try? JSONStreamEncoder.encode(Thesis($0)) }
+            _ = JSONTreeDecoder.row(row, as: StagRow.Room.self).map { try? JSONStreamEncoder.encode(Room($0, addresses: [:])) }
+            _ = JSONTreeDecoder.row(row, as: StagRow.Building.self)?.address
             _ = StagIdentity(row)
             for value in row.arrayValue ?? row.objectValue.map({ Array($0.values) }) ?? [] {
                 _ = StagValue.date(value)

@@ -145,7 +145,7 @@ final class SessionPolicy: Sendable {
 
     private func outside(_ param: String, _ path: String, _ roots: PathRoots) -> Refusal {
         let folders = roots.folders.isEmpty ? "none" : roots.folders.joined(separator: ", ")
-        return Refusal("\(param): \(Self.plain(path, 300)) is outside the folders this assistant may use (roots: \(folders)); nothing was opened")
+        return Refusal("\(param): \(OneLine.bounded(path, 300)) is outside the folders this assistant may use (roots: \(folders)); nothing was opened")
     }
 
     struct Refusal: Error, Sendable {
@@ -166,13 +166,13 @@ final class SessionPolicy: Sendable {
         let sentence = tool.confirm?.filled(
             arguments: arguments, details: details, pathParams: Set(tool.pathParams),
             describePath: { path in shown(path, roots) + (sizes[path] ?? "") })
-        var lines = [sentence ?? "Run \(tool.name)?", "", "\(tool.name): \(plain(tool.description, 300))"]
+        var lines = [sentence ?? "Run \(tool.name)?", "", "\(tool.name): \(OneLine.bounded(tool.description, 300))"]
         for name in arguments.keys.sorted() {
             guard let value = arguments[name], value != .null else { continue }
             if tool.pathParams.contains(name) {
-                lines.append("  \(name): " + paths(value).map { path in plain(path, 300) + (sizes[path] ?? "") }.joined(separator: ", "))
+                lines.append("  \(name): " + paths(value).map { path in OneLine.bounded(path, 300) + (sizes[path] ?? "") }.joined(separator: ", "))
             } else {
-                lines.append("  \(name): \(plain(value.stringValue ?? value.encodedString(), 300))")
+                lines.append("  \(name): \(OneLine.bounded(value.stringValue ?? value.encodedString(), 300))")
             }
         }
         return lines.joined(separator: "\n")
@@ -184,10 +184,8 @@ final class SessionPolicy: Sendable {
     /// A path as the person knows it: inside the root that holds it, else whole.
     static func shown(_ path: String, _ roots: PathRoots?) -> String {
         let root = roots?.folders.filter { $0 != "/" && path.hasPrefix($0 + "/") }.max { $0.count < $1.count }
-        return plain(root.map { String(path.dropFirst($0.count + 1)) } ?? path, 200)
+        return OneLine.bounded(root.map { String(path.dropFirst($0.count + 1)) } ?? path, 200)
     }
-
-    static func plain(_ text: String, _ limit: Int) -> String { OneLine.bounded(text, limit) }
 
     /// A file's size in a person's units, or nil when there is no such file.
     static func size(of path: String) -> String? {

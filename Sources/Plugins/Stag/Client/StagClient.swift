@@ -62,7 +62,7 @@ struct StagClient: Sendable {
     /// object is left out); an answer without the list is STAG's fault, said as such.
     func rows<Row: Decodable>(_ operation: String, _ query: [(String, String)] = [], list: String, as type: Row.Type) async throws -> [Row] {
         guard let rows = try await read(operation, query)[list]?.arrayValue else { throw StagError.unexpectedAnswer(operation, "no \(list) list") }
-        return StagRows.decode(rows, as: type)
+        return JSONTreeDecoder.rows(rows, as: type)
     }
 
     /// A state-changing call that answers plain text (`OK` or STAG's refusal).

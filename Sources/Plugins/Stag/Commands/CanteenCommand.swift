@@ -20,7 +20,7 @@ extension StagService {
             }
             let menu: StagRow.Menu
             do {
-                guard let json = try response.decodedJSON(), let decoded = StagRows.decode(json, as: StagRow.Menu.self) else {
+                guard let json = try response.decodedJSON(), let decoded = JSONTreeDecoder.row(json, as: StagRow.Menu.self) else {
                     throw StagError.canteen("\(client.origin) answered no JSON menu")
                 }
                 menu = decoded

@@ -14,7 +14,7 @@ extension StagService {
             let info = try await session.client.read(
                 "predmety/getPredmetInfo", [("katedra", department), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
             // An unknown subject is `[]`, not a 404.
-            guard info.objectValue?.isEmpty == false, let row = StagRows.decode(info, as: StagRow.SubjectInfo.self) else {
+            guard info.objectValue?.isEmpty == false, let row = JSONTreeDecoder.row(info, as: StagRow.SubjectInfo.self) else {
                 throw RPCError.notFound("subject \(department)/\(code)", data: ["subject": .string("\(department)/\(code)")])
             }
             return SubjectDetails(row, subject: "\(department)/\(code)")
@@ -26,7 +26,7 @@ extension StagService {
         let session = try await session(params[StagParams.account])
         return try await cachedModel(session, "teacher", ["id": .int(id)]) {
             let info = try await session.client.read("ucitel/getUcitelInfo", [("ucitIdno", String(id))])
-            guard info.objectValue?.isEmpty == false, let row = StagRows.decode(info, as: StagRow.Teacher.self) else {
+            guard info.objectValue?.isEmpty == false, let row = JSONTreeDecoder.row(info, as: StagRow.Teacher.self) else {
                 throw RPCError.notFound("teacher \(id)", data: ["id": .int(id)])
             }
             return TeacherDetails(row, id: id)
@@ -41,7 +41,7 @@ extension StagService {
         let id = try params[StagParams.studentID]?.uppercased() ?? (try session.student().studentID ?? "")
         return try await cachedModel(session, "student", ["id": .string(id)]) {
             let info = try await session.client.read("student/getStudentInfo", [("osCislo", id)])
-            guard info.objectValue?.isEmpty == false, let row = StagRows.decode(info, as: StagRow.Student.self) else {
+            guard info.objectValue?.isEmpty == false, let row = JSONTreeDecoder.row(info, as: StagRow.Student.self) else {
                 throw RPCError.notFound("student \(id)", data: ["id": .string(id)])
             }
             return StudentDetails(row, id: id)

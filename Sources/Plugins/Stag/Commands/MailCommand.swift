@@ -53,7 +53,7 @@ extension StagService {
     /// The teacher's own address in STAG (`ucitel/getUcitelInfo`), the mail's visible recipient.
     func teacherAddress(_ session: StagSession, _ teacher: StagRole) async throws -> String {
         let info = try await session.client.read("ucitel/getUcitelInfo", [("ucitIdno", String(teacher.teacherID ?? 0))])
-        guard let email = StagRows.decode(info, as: StagRow.Teacher.self)?.email, Self.isMailAddress(email) else {
+        guard let email = JSONTreeDecoder.row(info, as: StagRow.Teacher.self)?.email, Self.isMailAddress(email) else {
             throw StagParams.to.invalid("STAG has no e-mail for you: give to=your.address@example.org")
         }
         return email

@@ -38,8 +38,8 @@ extension StagService {
     static func teacherRows(_ answer: JSONValue) -> [StagRow.Teacher] {
         let object = answer.arrayValue?.first { $0.objectValue != nil } ?? answer
         switch object["ucitel"] {
-        case .array(let rows)?: return StagRows.decode(rows, as: StagRow.Teacher.self)
-        case let one?: return StagRows.decode([one], as: StagRow.Teacher.self)
+        case .array(let rows)?: return JSONTreeDecoder.rows(rows, as: StagRow.Teacher.self)
+        case let one?: return JSONTreeDecoder.rows([one], as: StagRow.Teacher.self)
         default: return []
         }
     }
@@ -58,7 +58,7 @@ extension StagService {
                 as: StagRow.Room.self)
             // A building list that is missing only leaves the addresses out.
             var addresses: [String: String] = [:]
-            for item in StagRows.decode(try await buildings["items"]?.arrayValue ?? [], as: StagRow.Building.self) {
+            for item in JSONTreeDecoder.rows(try await buildings["items"]?.arrayValue ?? [], as: StagRow.Building.self) {
                 if let code = item.zkrBudovy { addresses[code] = item.address }
             }
             return RoomList(rooms: rows.compactMap { Room($0, addresses: addresses) })
@@ -147,7 +147,7 @@ extension StagService {
                 guard let dept = row.katedra, let code = row.zkratka else { continue }
                 let info = try await session.client.read(
                     "predmety/getPredmetInfo", [("katedra", dept), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
-                let detail = StagRows.decode(info, as: StagRow.SubjectInfo.self)
+                let detail = JSONTreeDecoder.row(info, as: StagRow.SubjectInfo.self)
                 subjects.append(FoundSubject(row: row, detail: detail, department: dept, code: code))
             }
             return FoundSubjects(subjects: subjects, truncated: matching.count > limit)

@@ -31,7 +31,7 @@ extension StagService {
                 // `{"predmetUcitele": [...]}`, or that object inside an array (an older STAG).
                 let object = answer.arrayValue?.first { $0.objectValue != nil } ?? answer
                 var seen = Set<String>()
-                subjects = StagRows.decode(object["predmetUcitele"]?.arrayValue ?? [], as: StagRow.Subject.self).compactMap { row in
+                subjects = JSONTreeDecoder.rows(object["predmetUcitele"]?.arrayValue ?? [], as: StagRow.Subject.self).compactMap { row in
                     guard let department = row.katedra, let code = row.zkratka, seen.insert("\(department)/\(code)").inserted else { return nil }
                     return (department, code, row.nazev)
                 }

@@ -104,7 +104,7 @@ struct GradeRow: JSONModel, Equatable {
 
     /// One row of STAG's JSON; nil for a row that is not an object or names no subject.
     init?(stag json: JSONValue, subjects: SubjectIndex) {
-        guard let row = StagRows.decode(json, as: StagRow.Enrolment.self) else { return nil }
+        guard let row = JSONTreeDecoder.row(json, as: StagRow.Enrolment.self) else { return nil }
         self.init(row, subjects: subjects)
     }
 

@@ -82,22 +82,11 @@ extension StagField {
 /// A list of objects read as `Row`s (what is not an object left out); empty when it is not a list.
 @propertyWrapper struct StagList<Row: Decodable & Sendable>: StagField {
     var wrappedValue: [Row]
-    static func read(_ value: JSONValue?) -> [Row] { StagRows.decode(value?.arrayValue ?? [], as: Row.self) }
+    static func read(_ value: JSONValue?) -> [Row] { JSONTreeDecoder.rows(value?.arrayValue ?? [], as: Row.self) }
 }
 
 /// A nested object read as `Row`, or nil when it is not one.
 @propertyWrapper struct StagObject<Row: Decodable & Sendable>: StagField {
     var wrappedValue: Row?
-    static func read(_ value: JSONValue?) -> Row? { value.flatMap { StagRows.decode($0, as: Row.self) } }
-}
-
-enum StagRows {
-    /// Each value that is an object, decoded as `Row`; the others (and a row whose decoding
-    /// fails) are left out.
-    static func decode<Row: Decodable>(_ values: [JSONValue], as type: Row.Type) -> [Row] {
-        values.compactMap { decode($0, as: type) }
-    }
-
-    /// One object decoded as `Row`; nil when it is not an object.
-    static func decode<Row: Decodable>(_ value: JSONValue, as type: Row.Type) -> Row? { JSONTreeDecoder.row(value, as: type) }
+    static func read(_ value: JSONValue?) -> Row? { JSONTreeDecoder.row(value, as: Row.self) }
 }

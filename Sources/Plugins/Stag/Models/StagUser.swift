@@ -47,7 +47,7 @@ struct StagIdentity: Sendable, Equatable {
 
     /// The decoded `stagUserInfo` of the login callback, or a V2 role list.
     init?(_ json: JSONValue) {
-        guard let info = StagRows.decode(json, as: StagRow.UserInfo.self) else { return nil }
+        guard let info = JSONTreeDecoder.row(json, as: StagRow.UserInfo.self) else { return nil }
         let roles = info.stagUserInfo.compactMap(StagRole.init)
         guard !roles.isEmpty else { return nil }
         // Titles after the name are left out here, as the login page shows it.
@@ -137,9 +137,7 @@ struct StagAccountSettings: Codable, Sendable, Equatable, ExplicitNulls {
         email = text(.email)
         loggedInAt = text(.loggedInAt)
         // Each role from the tree as it stands: this runs for every command's session.
-        roles = (((try? c.decodeIfPresent([JSONValue].self, forKey: .roles)) ?? nil) ?? []).compactMap {
-            try? StagRole(from: JSONTreeDecoder(value: $0))
-        }
+        roles = JSONTreeDecoder.rows(((try? c.decodeIfPresent([JSONValue].self, forKey: .roles)) ?? nil) ?? [], as: StagRole.self)
     }
 
     /// The account's settings.

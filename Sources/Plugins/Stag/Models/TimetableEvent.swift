@@ -69,7 +69,7 @@ struct TimetableEvent: JSONModel, Equatable {
 
     /// One row of STAG's JSON; nil for a row that is not an object or has no date.
     init?(stag json: JSONValue, role: String) {
-        guard let row = StagRows.decode(json, as: StagRow.Action.self) else { return nil }
+        guard let row = JSONTreeDecoder.row(json, as: StagRow.Action.self) else { return nil }
         self.init(row, role: role)
     }
 
@@ -189,7 +189,7 @@ struct ExamTerm: JSONModel, Equatable {
 
     /// One row of STAG's JSON; nil for a row that is not an object or has no term id.
     init?(stag json: JSONValue, names: [String: String]) {
-        guard let row = StagRows.decode(json, as: StagRow.Term.self) else { return nil }
+        guard let row = JSONTreeDecoder.row(json, as: StagRow.Term.self) else { return nil }
         self.init(row, names: names)
     }
 
