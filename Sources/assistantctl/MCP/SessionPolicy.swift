@@ -145,7 +145,8 @@ final class SessionPolicy: Sendable {
 
     private func outside(_ param: String, _ path: String, _ roots: PathRoots) -> Refusal {
         let folders = roots.folders.isEmpty ? "none" : roots.folders.joined(separator: ", ")
-        return Refusal("\(param): \(OneLine.bounded(path, 300)) is outside the folders this assistant may use (roots: \(folders)); nothing was opened")
+        return Refusal(
+            "\(param): \(OneLine.bounded(path, 300)) is outside the folders this assistant may use (roots: \(folders)); nothing was opened")
     }
 
     struct Refusal: Error, Sendable {
