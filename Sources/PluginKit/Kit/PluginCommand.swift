@@ -4,36 +4,37 @@ import Foundation
 /// declared with its handler). The registry builds the dispatch table from these, so the manifest
 /// and the dispatch cannot disagree.
 ///
-///     PluginCommand("flights.get", "Show one flight", params: [LogbookParams.id], result: LogbookSchemas.entry,
-///                   effect: .read, use: LogbookService.flightsGet)
+///     PluginCommand("snooze", "Delivers the last reminder again in N minutes", params: [TasksParams.id, TasksParams.minutes],
+///                   effect: .write, use: TasksService.snooze)
 public struct PluginCommand<Service: Sendable>: Sendable {
     public var descriptor: CommandDescriptor
     package let handler: @Sendable (Service, Params, CallContext) async throws -> any CallResult
 
-    /// The general form: any closure over the service, the validated parameters and the call.
+    /// The general form: any closure over the service, the validated parameters and the call. The
+    /// result's schema is its type's (`ResultObject`); `result:` gives one for a result that is
+    /// a free-form `JSONValue` or adds a description.
+    public init<Result: CallResult>(
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema? = nil, example: String? = nil,
+        timeout: Duration = .seconds(120), effect: CommandEffect, typed run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
+    ) {
+        descriptor = CommandDescriptor(
+            name: name, summary: summary, params: params.map(\.spec), result: Self.schema(result, of: Result.self, for: name),
+            example: example, timeout: timeout, effect: effect)
+        handler = { try await run($0, $1, $2) }
+    }
+
+    /// A closure that builds its answer as a `JSONValue` (a free-form result, or a small test
+    /// plugin's): its schema is given, since a `JSONValue` has none of its own.
     public init(
         _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), effect: CommandEffect, run: @escaping @Sendable (Service, Params, CallContext) async throws -> JSONValue
     ) {
-        descriptor = CommandDescriptor(
-            name: name, summary: summary, params: params.map(\.spec), result: result, example: example, timeout: timeout, effect: effect)
-        handler = run
+        self.init(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, typed: run)
     }
 
-    /// A typed result (`CallResult`), written straight into the reply with no `JSONValue`
-    /// tree: the form for results of thousands of rows.
+    /// A service method over the parameters: `use: TasksService.list`.
     public init<Result: CallResult>(
-        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect, typed run: @escaping @Sendable (Service, Params, CallContext) async throws -> Result
-    ) {
-        descriptor = CommandDescriptor(
-            name: name, summary: summary, params: params.map(\.spec), result: result, example: example, timeout: timeout, effect: effect)
-        handler = { try await run($0, $1, $2) }
-    }
-
-    /// A service method over the parameters with a typed result: `use: TasksService.agenda`.
-    public init<Result: CallResult>(
-        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema? = nil, example: String? = nil,
         timeout: Duration = .seconds(120), effect: CommandEffect,
         use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> Result
     ) {
@@ -44,9 +45,9 @@ public struct PluginCommand<Service: Sendable>: Sendable {
             })
     }
 
-    /// A service method that needs nothing from the call, with a typed result: `use: TasksService.categoriesList`.
+    /// A service method that needs nothing from the call: `use: TasksService.categoriesList`.
     public init<Result: CallResult>(
-        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema? = nil, example: String? = nil,
         timeout: Duration = .seconds(120), effect: CommandEffect, use method: @escaping @Sendable (Service) -> @Sendable () async throws -> Result
     ) {
         self.init(
@@ -56,9 +57,9 @@ public struct PluginCommand<Service: Sendable>: Sendable {
             })
     }
 
-    /// A service method over the parameters and the call, with a typed result.
+    /// A service method over the parameters and the call (progress, the caller's connection).
     public init<Result: CallResult>(
-        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
+        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema? = nil, example: String? = nil,
         timeout: Duration = .seconds(120), effect: CommandEffect,
         use method: @escaping @Sendable (Service) -> @Sendable (Params, CallContext) async throws -> Result
     ) {
@@ -69,36 +70,12 @@ public struct PluginCommand<Service: Sendable>: Sendable {
             })
     }
 
-    /// A service method that needs nothing from the call: `use: LogbookService.profileGet`.
-    public init(
-        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect, use method: @escaping @Sendable (Service) -> @Sendable () async throws -> JSONValue
-    ) {
-        self.init(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect) { service, _, _ in
-            try await method(service)()
-        }
-    }
-
-    /// A service method over the parameters: `use: LogbookService.flightsAdd`.
-    public init(
-        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect,
-        use method: @escaping @Sendable (Service) -> @Sendable (Params) async throws -> JSONValue
-    ) {
-        self.init(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect) { service, params, _ in
-            try await method(service)(params)
-        }
-    }
-
-    /// A service method over the parameters and the call (progress, the caller's connection).
-    public init(
-        _ name: String, _ summary: String, params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect,
-        use method: @escaping @Sendable (Service) -> @Sendable (Params, CallContext) async throws -> JSONValue
-    ) {
-        self.init(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect) { service, params, call in
-            try await method(service)(params, call)
-        }
+    /// The declared schema, else the result type's own; a command with neither is a mistake in
+    /// its plugin, caught when the manifest is first built (every test builds them all).
+    static func schema<Result>(_ declared: JSONSchema?, of type: Result.Type, for name: String) -> JSONSchema {
+        if let declared { return declared }
+        if let described = type as? any ResultDescribing.Type { return described.resultSchema }
+        preconditionFailure("\(name): \(type) declares no schema; make it a ResultObject, or give result:")
     }
 
     /// The same command with why its effect is what it is, in words (`help`'s and

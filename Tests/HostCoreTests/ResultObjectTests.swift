@@ -1,0 +1,94 @@
+import AssistantRPC
+import PluginKit
+import Testing
+
+/// `ResultObject`: what a result type declares is what it writes and what its schema says.
+@Suite struct ResultObjectTests {
+    enum SampleMode: String, CaseIterable, Encodable, ResultDescribing { case fast, careful }
+
+    struct SampleGroup: ResultObject, Sendable {
+        let counted: Int
+        let someURLPath: String
+
+        static let members = ResultMembers<Self>(
+            .field("counted", \.counted, "how many were counted"), .field("some_url_path", \.someURLPath))
+    }
+
+    struct SampleRow: CallResult, ResultObject {
+        let id: String
+        let mode: SampleMode
+        let note: String?
+        let extra: Int?
+        let maybeNull: Int??
+        let changedAt: String?
+        let inTime: String
+        let group: SampleGroup
+        let hidden: Int
+        var doubled: Int { hidden * 2 }
+
+        static let members = ResultMembers<Self>(
+            .field("id", \.id), .field("mode", \.mode), .field("note", \.note), .omittedWhenNil("extra", \.extra),
+            .omittedWhenNil("maybe_null", \.maybeNull), .field("changed_at", \.changedAt, .dateTime), .field("in", \.inTime),
+            .flattened(\.group), .field("doubled", \.doubled), described: "one row, for the test")
+    }
+
+    static let row = SampleRow(
+        id: "a", mode: .careful, note: nil, extra: nil, maybeNull: .some(nil), changedAt: "2035-01-08T10:00:00Z", inTime: "10:00",
+        group: SampleGroup(counted: 3, someURLPath: "/x"), hidden: 21)
+
+    @Test func itWritesWhatItDeclaresAndNullsOneWay() throws {
+        let written = try Self.row.jsonValue()
+        #expect(
+            written
+                == .object([
+                    "id": "a", "mode": "careful", "note": .null, "maybe_null": .null, "changed_at": "2035-01-08T10:00:00Z", "in": "10:00",
+                    "counted": 3, "some_url_path": "/x", "doubled": 42,
+                ]))
+        let other = SampleRow(
+            id: "b", mode: .fast, note: "n", extra: 5, maybeNull: nil, changedAt: nil, inTime: "",
+            group: SampleGroup(counted: 0, someURLPath: ""), hidden: 0)
+        let second = try other.jsonValue().objectValue ?? [:]
+        #expect(second["extra"] == 5 && second["note"] == "n" && second["changed_at"] == .null)
+        #expect(second["maybe_null"] == nil, "left out when missing, not written as null")
+        #expect(!second.keys.contains("hidden"), "a property the members do not list stays out")
+    }
+
+    @Test func membersAreWrittenInTheirDeclaredOrder() throws {
+        let bytes = try JSONStreamEncoder.encode(Self.row)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let keys = ["\"id\"", "\"mode\"", "\"note\"", "\"maybe_null\"", "\"changed_at\"", "\"in\"", "\"counted\"", "\"some_url_path\"", "\"doubled\""]
+        let positions = keys.map { text.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil })
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+    }
+
+    @Test func itsSchemaComesFromTheDeclaration() throws {
+        let schema = SampleRow.resultSchema.json
+        #expect(schema["description"] == "one row, for the test")
+        #expect(schema["required"] == ["id", "mode", "note", "changed_at", "in", "counted", "some_url_path", "doubled"])
+        let properties = try #require(schema["properties"]?.objectValue)
+        #expect(Set(properties.keys) == ["id", "mode", "note", "extra", "maybe_null", "changed_at", "in", "counted", "some_url_path", "doubled"])
+        #expect(properties["mode"] == JSONSchema.enumeration(SampleMode.self).value)
+        #expect(properties["note"] == JSONSchema.string.nullable.value)
+        #expect(properties["extra"] == JSONSchema.integer.value)
+        #expect(properties["maybe_null"] == JSONSchema.integer.nullable.value)
+        #expect(properties["changed_at"] == JSONSchema.dateTime.nullable.value, "a declared schema of an optional property allows null")
+        #expect(properties["counted"] == JSONSchema.integer.described("how many were counted").value)
+        // What it writes fits what it declares, checked by the same check every call's result meets.
+        #expect(SampleRow.resultSchema.problems(in: try Self.row.jsonValue()).isEmpty)
+    }
+
+    @Test func eitherShapeIsDeclaredAsAnyOf() throws {
+        typealias Outcome = OneOf<SampleGroup, AccountFailed>
+        let failed = Outcome.second(AccountFailed(name: "work", RPCError(code: -32010, message: "down")))
+        let written = try JSONValue.decode(bytes: JSONStreamEncoder.encode(failed))
+        #expect(written == .object(["name": "work", "error": "down", "code": -32010]))
+        #expect(Outcome.resultSchema == .anyOf([SampleGroup.resultSchema, AccountFailed.resultSchema]))
+    }
+
+    @Test func aCommandTakesItsSchemaFromItsResultType() {
+        struct Service: Sendable {}
+        let command = PluginCommand<Service>("sample", "A sample", effect: .read) { _, _, _ in Self.row }
+        #expect(command.descriptor.result == SampleRow.resultSchema)
+    }
+}
