@@ -27,6 +27,21 @@ extension ResultObject {
     public static var resultSchema: JSONSchema { members.schema }
 }
 
+/// A result object that is also read back (the offline cache stores an answer as its JSON and
+/// decodes it when the upstream is down): the same members list decodes it, into an empty value
+/// whose stored members are `var`s. What is stored is then exactly what was answered.
+public protocol StoredResultObject: ResultObject, Decodable {
+    init()
+}
+
+extension StoredResultObject {
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: ResultKey.self)
+        try Self.members.read(into: &self, from: container)
+    }
+}
+
 /// A result's key, as its members list spells it.
 public struct ResultKey: CodingKey, Sendable {
     public let stringValue: String
@@ -57,12 +72,21 @@ public struct ResultMembers<Root>: Sendable {
     public func write(_ value: Root, into container: inout KeyedEncodingContainer<ResultKey>) throws {
         for field in fields { try field.write(value, &container) }
     }
+
+    /// Each stored member back from its key (a computed one has nothing to restore).
+    public func read(into value: inout Root, from container: KeyedDecodingContainer<ResultKey>) throws {
+        for field in fields { try field.read?(&value, container) }
+    }
 }
 
 /// One member of a result object (or, flattened, another object's members).
 public struct ResultMember<Root>: Sendable {
+    typealias Reader = @Sendable (inout Root, KeyedDecodingContainer<ResultKey>) throws -> Void
+
     let schemaMembers: [(String, JSONSchema)]
     let write: @Sendable (Root, inout KeyedEncodingContainer<ResultKey>) throws -> Void
+    /// Nil for a computed member, or a value that is never read back.
+    var read: Reader? = nil
 
     /// A member whose schema is its type's; an optional one is written as `null` when missing.
     public static func field<Value: ResultDescribing & Encodable & SendableMetatype>(
@@ -77,9 +101,10 @@ public struct ResultMember<Root>: Sendable {
         _ key: String, _ property: any KeyPath<Root, Value> & Sendable, _ schema: JSONSchema, _ description: String? = nil
     ) -> Self {
         let declared = Value.self is any OptionalMember.Type ? schema.nullable : schema
-        return ResultMember(schemaMembers: [(key, described(declared, description))]) { value, container in
-            try container.encode(value[keyPath: property], forKey: ResultKey(stringValue: key))
-        }
+        return ResultMember(
+            schemaMembers: [(key, described(declared, description))],
+            write: { value, container in try container.encode(value[keyPath: property], forKey: ResultKey(stringValue: key)) },
+            read: reader(property) { container in try decode(Value.self, key, container) })
     }
 
     /// An optional member left out when missing, rather than written as `null` (`key?`). `Int??`
@@ -94,17 +119,56 @@ public struct ResultMember<Root>: Sendable {
     public static func omittedWhenNil<Wrapped: Encodable & SendableMetatype>(
         _ key: String, _ property: any KeyPath<Root, Wrapped?> & Sendable, _ schema: JSONSchema, _ description: String? = nil
     ) -> Self {
-        ResultMember(schemaMembers: [(key + "?", described(schema, description))]) { value, container in
-            try container.encodeIfPresent(value[keyPath: property], forKey: ResultKey(stringValue: key))
-        }
+        ResultMember(
+            schemaMembers: [(key + "?", described(schema, description))],
+            write: { value, container in try container.encodeIfPresent(value[keyPath: property], forKey: ResultKey(stringValue: key)) },
+            // Present is `.some`, even when null: `Int??` read back as "present and null".
+            read: reader(property) { container in
+                container.contains(ResultKey(stringValue: key)) ? .some(try decode(Wrapped.self, key, container)) : nil
+            })
     }
 
     /// Another result object's members, written into this one (a group of fields shared by
     /// several results).
     public static func flattened<Value: ResultObject & SendableMetatype>(_ property: any KeyPath<Root, Value> & Sendable) -> Self {
-        ResultMember(schemaMembers: Value.members.schemaMembers) { value, container in
-            try Value.members.write(value[keyPath: property], into: &container)
+        var read: Reader?
+        if let writable = writable(property) {
+            read = { value, container in try Value.members.read(into: &value[keyPath: writable.path], from: container) }
         }
+        return ResultMember(
+            schemaMembers: Value.members.schemaMembers,
+            write: { value, container in try Value.members.write(value[keyPath: property], into: &container) }, read: read)
+    }
+
+    /// The same key path, writable, when the member is stored.
+    private static func writable<Value>(_ property: any KeyPath<Root, Value> & Sendable) -> WritablePath<Value>? {
+        (property as? WritableKeyPath<Root, Value>).map(WritablePath.init)
+    }
+
+    /// A downcast of a Sendable key path: the cast cannot say `& Sendable` (a marker protocol), but
+    /// it is the same immutable object the caller gave as Sendable.
+    private struct WritablePath<Value>: @unchecked Sendable {
+        let path: WritableKeyPath<Root, Value>
+    }
+
+    /// Writes what `decoded` reads into a stored (writable) property; nil for a computed one.
+    private static func reader<Value>(
+        _ property: any KeyPath<Root, Value> & Sendable, _ decoded: @escaping @Sendable (KeyedDecodingContainer<ResultKey>) throws -> Value
+    ) -> Reader? {
+        guard let writable = writable(property) else { return nil }
+        return { value, container in value[keyPath: writable.path] = try decoded(container) }
+    }
+
+    /// A member's value read back; only a stored result object's members are ever read, so a type
+    /// that is not `Decodable` fails here rather than at compile time.
+    private static func decode<Value>(_ type: Value.Type, _ key: String, _ container: KeyedDecodingContainer<ResultKey>) throws -> Value {
+        guard let decodable = type as? any Decodable.Type,
+            let value = try container.decode(decodable, forKey: ResultKey(stringValue: key)) as? Value
+        else {
+            throw DecodingError.typeMismatch(
+                type, .init(codingPath: container.codingPath, debugDescription: "\(key): \(type) is not read back"))
+        }
+        return value
     }
 
     private static func described(_ schema: JSONSchema, _ description: String?) -> JSONSchema {

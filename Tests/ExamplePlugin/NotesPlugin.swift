@@ -29,26 +29,20 @@ public struct NotesPlugin: AssistantPlugin {
     static let text = Param<String>.required("text", help: "the note")
     static let id = Param<Int64>.required("id", .integer(min: 1), help: "note id")
 
-    /// What a note looks like in a result: its schema, published by `rpc.discover` and `help`.
-    static let note = JSONSchema.object(["id": .integer, "text": .string, "created": .dateTime])
-
     // Each command is declared once, with its parameters, what it does to the world (`effect`:
-    // read, write or destructive; a declaration without one does not compile) and its handler.
-    // The host adds the `notes.` prefix, validates the parameters and hands the handler the
-    // running service.
+    // read, write or destructive; a declaration without one does not compile) and its handler,
+    // whose result type declares the result. The host adds the `notes.` prefix, validates the
+    // parameters and hands the handler the running service.
     public var commands: [PluginCommand<NotesService>] {
         [
             PluginCommand(
-                "add", "Take a note", params: [Self.text],
-                result: Self.note, example: "assistantctl notes.add text='buy filament'", effect: .write, use: NotesService.add),
+                "add", "Take a note", params: [Self.text], example: "assistantctl notes.add text='buy filament'", effect: .write,
+                use: NotesService.add),
             // How a person sees the list at a terminal (assistantctl); scripts get the JSON.
-            PluginCommand("list", "The notes, newest first", result: .object(["notes": .array(Self.note)]), effect: .read, use: NotesService.list)
+            PluginCommand("list", "The notes, newest first", effect: .read, use: NotesService.list)
                 .view(ResultView(rows: "notes", columns: [.init("id", "ID"), .init("created", "TAKEN", .when), .init("text", "NOTE")])),
             // A destructive command says what an AI assistant's call asks its person first.
-            PluginCommand(
-                "delete", "Delete a note", params: [Self.id],
-                result: .object(["deleted": .integer]), effect: .destructive
-            ) { notes, params, _ in
+            PluginCommand("delete", "Delete a note", params: [Self.id], effect: .destructive) { notes, params, _ in
                 try await notes.delete(id: try params[Self.id])
             }.confirm("Delete note {id}?"),
         ]
@@ -70,32 +64,39 @@ public struct NotesPlugin: AssistantPlugin {
     }
 }
 
+/// A result is a typed value and the only declaration of its result: its members list gives, once per
+/// field, the key, the encoding and the schema `rpc.discover` and `help` publish (with a description).
+struct Note: ResultObject, CallResult {
+    let id: Int64
+    let text: String
+    let created: String
+
+    static let members = ResultMembers<Self>(.field("id", \.id), .field("text", \.text), .field("created", \.created, .dateTime, "when it was taken"))
+}
+
+struct NoteList: ResultObject, CallResult {
+    let notes: [Note]
+
+    static let members = ResultMembers<Self>(.field("notes", \.notes))
+}
+
+struct Deleted: ResultObject, CallResult {
+    let deleted: Int64
+
+    static let members = ResultMembers<Self>(.field("deleted", \.deleted))
+}
+
 /// What the plugin runs on: the host's database, clock, config and notices.
 public final class NotesService: Sendable {
     let context: PluginContext
 
     init(context: PluginContext) { self.context = context }
 
-    /// A result is a typed value, written straight into the reply; its schema is `NotesPlugin.note`.
-    struct Note: Encodable, CallResult {
-        var id: Int64
-        var text: String
-        var created: String
-    }
-
-    struct NoteList: Encodable, CallResult {
-        var notes: [Note]
-    }
-
-    struct Deleted: Encodable, CallResult {
-        var deleted: Int64
-    }
-
     func add(_ params: Params) async throws -> Note {
         let text = try params[NotesPlugin.text].trimmingCharacters(in: .whitespacesAndNewlines)
         let limit = context.config[NotesPlugin.Options.maxLength]
-        guard !text.isEmpty else { throw RPCError.invalidParam("text", "must not be empty") }
-        guard text.count <= limit else { throw RPCError.invalidParam("text", "is longer than \(limit) characters (plugins.notes.max_length)") }
+        guard !text.isEmpty else { throw NotesPlugin.text.invalid("must not be empty") }
+        guard text.count <= limit else { throw NotesPlugin.text.invalid("is longer than \(limit) characters (plugins.notes.max_length)") }
         let created = ISO8601.string(context.clock.now)
         let id = try await context.database.write { db in
             try db.execute(sql: "INSERT INTO notes(text, created) VALUES (?, ?)", arguments: [text, created])

@@ -1,4 +1,5 @@
 import AssistantRPC
+import Foundation
 import PluginKit
 import Testing
 
@@ -10,8 +11,7 @@ import Testing
         let counted: Int
         let someURLPath: String
 
-        static let members = ResultMembers<Self>(
-            .field("counted", \.counted, "how many were counted"), .field("some_url_path", \.someURLPath))
+        static let members = ResultMembers<Self>(.field("counted", \.counted, "how many were counted"), .field("some_url_path", \.someURLPath))
     }
 
     struct SampleRow: CallResult, ResultObject {
@@ -30,6 +30,27 @@ import Testing
             .field("id", \.id), .field("mode", \.mode), .field("note", \.note), .omittedWhenNil("extra", \.extra),
             .omittedWhenNil("maybe_null", \.maybeNull), .field("changed_at", \.changedAt, .dateTime), .field("in", \.inTime),
             .flattened(\.group), .field("doubled", \.doubled), described: "one row, for the test")
+    }
+
+    /// Read back through the same members (the offline cache's copy).
+    struct StoredRow: StoredResultObject, Equatable {
+        struct Place: StoredResultObject, Equatable {
+            var room = ""
+            var floor: Int?
+
+            static let members = ResultMembers<Self>(.field("room", \.room), .field("floor", \.floor))
+        }
+
+        var id = ""
+        var note: String?
+        var items: Int??
+        var seen: [String] = []
+        var place = Place()
+        var noteLength: Int { note?.count ?? 0 }
+
+        static let members = ResultMembers<Self>(
+            .field("id", \.id), .field("note", \.note), .omittedWhenNil("items", \.items), .field("seen_by", \.seen), .flattened(\.place),
+            .field("note_length", \.noteLength))
     }
 
     static let row = SampleRow(
@@ -56,7 +77,9 @@ import Testing
     @Test func membersAreWrittenInTheirDeclaredOrder() throws {
         let bytes = try JSONStreamEncoder.encode(Self.row)
         let text = String(decoding: bytes, as: UTF8.self)
-        let keys = ["\"id\"", "\"mode\"", "\"note\"", "\"maybe_null\"", "\"changed_at\"", "\"in\"", "\"counted\"", "\"some_url_path\"", "\"doubled\""]
+        let keys = [
+            "\"id\"", "\"mode\"", "\"note\"", "\"maybe_null\"", "\"changed_at\"", "\"in\"", "\"counted\"", "\"some_url_path\"", "\"doubled\"",
+        ]
         let positions = keys.map { text.range(of: $0)?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
@@ -76,6 +99,26 @@ import Testing
         #expect(properties["counted"] == JSONSchema.integer.described("how many were counted").value)
         // What it writes fits what it declares, checked by the same check every call's result meets.
         #expect(SampleRow.resultSchema.problems(in: try Self.row.jsonValue()).isEmpty)
+    }
+
+    @Test func aStoredResultReadsBackWhatItWrote() throws {
+        var row = StoredRow()
+        row.id = "x"
+        row.items = .some(nil)
+        row.seen = ["a", "b"]
+        row.place = .init(room: "UP-105", floor: 1)
+        var absent = row
+        absent.items = nil
+        absent.note = "n"
+        for value in [row, StoredRow(), absent] {
+            let bytes = try JSONStreamEncoder.encode(value)
+            #expect(try JSONDecoder().decode(StoredRow.self, from: Data(bytes)) == value)
+        }
+        let written = try JSONValue.decode(bytes: JSONStreamEncoder.encode(row))
+        #expect(
+            written == .object(["id": "x", "note": .null, "items": .null, "seen_by": ["a", "b"], "room": "UP-105", "floor": 1, "note_length": 0]))
+        // A stored copy missing a member it always writes does not read back (the cache then counts it as no copy).
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(StoredRow.self, from: Data(#"{"id":"x","note":null}"#.utf8)) }
     }
 
     @Test func eitherShapeIsDeclaredAsAnyOf() throws {

@@ -50,6 +50,6 @@ import Testing
         #expect(json["registered"] == false)
         #expect(json.objectValue?.count == 13)
         #expect(try KOSExam(json: json) == exam)
-        #expect(KOSSchemas.exam.problems(in: json, strict: true).isEmpty)
+        #expect(KOSExam.resultSchema.problems(in: json, strict: true).isEmpty)
     }
 }

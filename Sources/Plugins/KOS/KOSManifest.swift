@@ -48,11 +48,11 @@ enum KOSManifest {
             Command(
                 "setup", "Stores the OAuth application (checked with a client-credentials token first)",
                 params: [KOSParams.clientID, KOSParams.clientSecret, KOSParams.apiURL, KOSParams.authURL, KOSParams.redirectPort],
-                result: KOSSchemas.setup, effect: .write, use: KOSService.setup
+                effect: .write, use: KOSService.setup
             ),
             Command(
                 "login", "Starts a login (another account for another username); open the printed address in a browser on this machine",
-                result: KOSSchemas.loginStarted,
+
                 effect: .write, use: KOSService.login
             ),
             Command(
@@ -69,7 +69,7 @@ enum KOSManifest {
             ),
             Command(
                 "logout", "Forgets an account's login and tokens (the default account's when none is named)", params: [KOSParams.account],
-                result: KOSSchemas.loggedOut, effect: .destructive, use: KOSService.logout
+                effect: .destructive, use: KOSService.logout
             ).confirm("Log out of KOS[ as {account}] and forget its tokens? You would log in again in a browser."),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
@@ -166,14 +166,14 @@ enum KOSManifest {
             ).writesFiles(),
             Command(
                 "exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [KOSParams.examID],
-                result: KOSSchemas.watch, effect: .write, use: KOSService.watch
+                effect: .write, use: KOSService.watch
             ),
             Command(
-                "exams.watches", "Lists the watched exams", result: KOSSchemas.watches,
+                "exams.watches", "Lists the watched exams",
                 effect: .read, use: KOSService.watches
             ),
             Command(
-                "exams.unwatch", "Stops watching an exam", params: [KOSParams.examID], result: KOSSchemas.unwatched, effect: .write,
+                "exams.unwatch", "Stops watching an exam", params: [KOSParams.examID], effect: .write,
                 use: KOSService.unwatch),
             Command(
                 "profile", "Your name, username, study programme, study group, grade and status",

@@ -28,23 +28,6 @@ enum LogbookManifest {
 
     typealias Command = PluginCommand<LogbookService>
 
-    /// A typed result, written straight into the reply (`EntryPage`, `EntryResult`).
-    static func c<Result: CallResult>(
-        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect,
-        typed method: @escaping @Sendable (LogbookService) -> @Sendable (Params) async throws -> Result
-    ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
-    }
-
-    static func c<Result: CallResult>(
-        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect,
-        use method: @escaping @Sendable (LogbookService) -> @Sendable (Params, CallContext) async throws -> Result
-    ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
-    }
-
     /// The totals a pilot reads first, under a heading, from one member of `logbook.totals`.
     static func totalsFields(_ member: String, _ heading: String) -> [ResultView.Field] {
         [.init(heading: heading), .init("\(member).flights", "Flights"), .init("\(member).fstd_sessions", "FSTD sessions")]
@@ -60,72 +43,70 @@ enum LogbookManifest {
     static var commands: [Command] {
         typealias P = LogbookParams
         return [
-            c("profile.get", "Show the pilot profile", result: LogbookSchemas.profile, effect: .read, typed: LogbookService.profileGet),
-            c(
+            Command("profile.get", "Show the pilot profile", effect: .read, use: LogbookService.profileGet),
+            Command(
                 "profile.set", "Change the pilot profile (only the given fields)",
-                [P.name, P.address, P.dateOfBirth, P.licences, P.ratings, P.instrumentRating, P.defaultFunction, P.nightCriterion],
-                result: LogbookSchemas.profile, example: "assistantctl logbook.profile.set name='Jana Nováková' date_of_birth=1990-04-02",
-                effect: .write, typed: LogbookService.profileSet
+                params: [P.name, P.address, P.dateOfBirth, P.licences, P.ratings, P.instrumentRating, P.defaultFunction, P.nightCriterion],
+                example: "assistantctl logbook.profile.set name='Jana Nováková' date_of_birth=1990-04-02",
+                effect: .write, use: LogbookService.profileSet
             ),
 
-            c(
-                "aircraft.add", "Add an aircraft", P.aircraftFields, result: LogbookSchemas.aircraft,
+            Command(
+                "aircraft.add", "Add an aircraft", params: P.aircraftFields,
                 example: "assistantctl logbook.aircraft.add registration=OK-SKA make=Cessna model=172 type_designator=C172 class_rating='SEP(land)'",
-                effect: .write, typed: LogbookService.aircraftAdd
+                effect: .write, use: LogbookService.aircraftAdd
             ),
-            c(
-                "aircraft.list", "List aircraft with their flight counts", result: LogbookSchemas.aircraftList, effect: .read,
-                typed: LogbookService.aircraftList),
-            c(
+            Command(
+                "aircraft.list", "List aircraft with their flight counts", effect: .read,
+                use: LogbookService.aircraftList),
+            Command(
                 "aircraft.update", "Change an aircraft (only the given fields)",
-                P.aircraftFields + [P.newRegistration],
-                result: LogbookSchemas.aircraft,
-                effect: .write, typed: LogbookService.aircraftUpdate
+                params: P.aircraftFields + [P.newRegistration],
+                effect: .write, use: LogbookService.aircraftUpdate
             ),
-            c(
+            Command(
                 "aircraft.delete", "Delete an aircraft that no flight uses",
-                [P.someRegistration], result: LogbookSchemas.aircraftDeleted,
-                effect: .destructive, typed: LogbookService.aircraftDelete
+                params: [P.someRegistration],
+                effect: .destructive, use: LogbookService.aircraftDelete
             ).confirm("Delete the aircraft {registration}?"),
 
-            c(
+            Command(
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
-                P.flight(required: true), result: LogbookSchemas.flight,
+                params: P.flight(required: true), result: LogbookSchemas.flight,
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
-                effect: .write, typed: LogbookService.flightsAdd
+                effect: .write, use: LogbookService.flightsAdd
             ),
-            c(
-                "flights.get", "Show one flight or FSTD session", [P.entryID],
-                result: LogbookSchemas.anyEntry, effect: .read, typed: LogbookService.flightsGet
+            Command(
+                "flights.get", "Show one flight or FSTD session", params: [P.entryID],
+                result: LogbookSchemas.anyEntry, effect: .read, use: LogbookService.flightsGet
             ),
-            c(
+            Command(
                 "flights.update", "Change a flight (only the given fields; derived times follow changed block times)",
-                [P.flightID] + P.flight(required: false), result: LogbookSchemas.flight,
-                effect: .write, typed: LogbookService.flightsUpdate
+                params: [P.flightID] + P.flight(required: false), result: LogbookSchemas.flight,
+                effect: .write, use: LogbookService.flightsUpdate
             ),
-            c(
+            Command(
                 "flights.delete", "Delete a flight or FSTD session (kept until purged; undo with flights.restore)",
-                [P.entryID], result: LogbookSchemas.deleted,
-                effect: .destructive, typed: LogbookService.flightsDelete
+                params: [P.entryID],
+                effect: .destructive, use: LogbookService.flightsDelete
             ).confirm(
                 "Delete the flight of {date:day}, {dep} → {arr}[ in {aircraft}]? It is kept until purged.",
                 "Delete the {fstd_type} session of {date:day}? It is kept until purged.", "Delete logbook entry {id}? It is kept until purged.",
                 details: "logbook.flights.get"),
-            c(
-                "flights.restore", "Undo the deletion of an entry", [P.entryID],
-                result: LogbookSchemas.anyEntry, effect: .write, typed: LogbookService.flightsRestore
+            Command(
+                "flights.restore", "Undo the deletion of an entry", params: [P.entryID],
+                result: LogbookSchemas.anyEntry, effect: .write, use: LogbookService.flightsRestore
             ),
-            c(
-                "flights.purge", "Remove deleted entries for good", [P.purgeID],
-                result: LogbookSchemas.purged, effect: .destructive, typed: LogbookService.flightsPurge
+            Command(
+                "flights.purge", "Remove deleted entries for good", params: [P.purgeID], effect: .destructive, use: LogbookService.flightsPurge
             ).confirm("Remove the deleted logbook entry {id} for good?", "Remove every deleted logbook entry for good?"),
-            c(
+            Command(
                 "flights.list", "Search the logbook",
-                [
+                params: [
                     P.text, P.kind, P.aircraftFilter, P.firstDate, P.lastDate, P.minTotal, P.maxTotal, P.withFunction, P.night, P.ifr, P.deleted,
                     P.limit, P.offset,
                 ], result: LogbookSchemas.page, example: "assistantctl logbook.flights.list text=LKTB night=true",
-                effect: .read, typed: LogbookService.flightsList
+                effect: .read, use: LogbookService.flightsList
             )
             .view(
                 ResultView(
@@ -137,71 +118,69 @@ enum LogbookManifest {
                         .init("remarks", "REMARKS", optional: true), .init("id", "ID", optional: true),
                     ])),
 
-            c(
+            Command(
                 "fstd.add", "Log an FSTD session (EASA column 11)",
-                [P.sessionDate, P.fstdType, P.qualification, P.sessionTotal, P.sessionRemarks], result: LogbookSchemas.fstd,
+                params: [P.sessionDate, P.fstdType, P.qualification, P.sessionTotal, P.sessionRemarks], result: LogbookSchemas.fstd,
                 example: "assistantctl logbook.fstd.add date=2026-02-10 fstd_type='A320 FFS' qualification=DE-123 total=4:00",
-                effect: .write, typed: LogbookService.fstdAdd
+                effect: .write, use: LogbookService.fstdAdd
             ),
-            c(
+            Command(
                 "fstd.list", "List FSTD sessions",
-                P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, effect: .read, typed: LogbookService.fstdList
+                params: P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, effect: .read, use: LogbookService.fstdList
             ),
-            c(
-                "fstd.delete", "Delete an FSTD session (kept until purged)", [P.entryID],
-                result: LogbookSchemas.deleted, effect: .destructive, typed: LogbookService.fstdDelete
+            Command(
+                "fstd.delete", "Delete an FSTD session (kept until purged)", params: [P.entryID], effect: .destructive, use: LogbookService.fstdDelete
             ).confirm(
                 "Delete the {fstd_type} session of {date:day}? It is kept until purged.", "Delete FSTD session {id}? It is kept until purged.",
                 details: "logbook.flights.get"),
 
-            c(
+            Command(
                 "certificates.add", "Record a medical (validity computed) or any other certificate or rating",
-                [
+                params: [
                     P.certificateKind, P.certificateName, P.medicalClass, P.examinationDate, P.singlePilotCAT, P.issueDate, P.expiryDate,
                     P.certificateRemarks,
-                ], result: LogbookSchemas.certificate,
+                ],
                 example: "assistantctl logbook.certificates.add kind=medical medical_class=class2 examination_date=2026-05-04",
-                effect: .write, typed: LogbookService.certificatesAdd
+                effect: .write, use: LogbookService.certificatesAdd
             ),
-            c(
-                "certificates.list", "List certificates with validity", [P.at], result: LogbookSchemas.certificates,
-                effect: .read, typed: LogbookService.certificatesList
+            Command(
+                "certificates.list", "List certificates with validity", params: [P.at],
+                effect: .read, use: LogbookService.certificatesList
             ),
-            c(
-                "certificates.delete", "Delete a certificate", [P.certificateID],
-                result: LogbookSchemas.certificateDeleted, effect: .destructive, typed: LogbookService.certificatesDelete
+            Command(
+                "certificates.delete", "Delete a certificate", params: [P.certificateID], effect: .destructive, use: LogbookService.certificatesDelete
             ).confirm("Delete certificate {id} from the logbook?"),
 
-            c(
+            Command(
                 "airports.search", "Find airports by ICAO/IATA code or name",
-                [P.query, P.airportLimit], result: LogbookSchemas.airports, example: "assistantctl logbook.airports.search query=brno",
-                effect: .read, typed: LogbookService.airportsSearch
+                params: [P.query, P.airportLimit], example: "assistantctl logbook.airports.search query=brno",
+                effect: .read, use: LogbookService.airportsSearch
             ),
-            c(
+            Command(
                 "airports.add", "Add a private strip or correct an airport",
-                [P.icao, P.airportName, P.latitude, P.longitude, P.elevation, P.airportTZ, P.iata], result: LogbookSchemas.airport,
-                effect: .write, typed: LogbookService.airportsAdd
+                params: [P.icao, P.airportName, P.latitude, P.longitude, P.elevation, P.airportTZ, P.iata],
+                effect: .write, use: LogbookService.airportsAdd
             ),
 
-            c(
+            Command(
                 "totals", "EASA column totals for a period, with starting totals, groups and paper-style page totals",
-                P.dateRange + [P.groupBy, P.pageSize, P.page], result: LogbookSchemas.totalsReport,
+                params: P.dateRange + [P.groupBy, P.pageSize, P.page],
                 example: "assistantctl logbook.totals group_by=year",
-                effect: .read, typed: LogbookService.totals
+                effect: .read, use: LogbookService.totals
             ).checking(.ordered(P.fromDate, P.toDate))
                 .view(ResultView(fields: Self.totalsFields("period", "This period") + Self.totalsFields("grand_total", "Grand total"))),
-            c(
-                "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", ColumnTotals.names.map(P.starting),
-                result: LogbookSchemas.starting, example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
-                effect: .write, typed: LogbookService.startingTotalsSet
+            Command(
+                "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", params: ColumnTotals.names.map(P.starting),
+                example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
+                effect: .write, use: LogbookService.startingTotalsSet
             ),
-            c(
-                "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", [P.at], result: LogbookSchemas.limits,
-                effect: .read, typed: LogbookService.limits
+            Command(
+                "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", params: [P.at],
+                effect: .read, use: LogbookService.limits
             ),
-            c(
-                "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", [P.at], result: LogbookSchemas.currency,
-                effect: .read, typed: LogbookService.currency
+            Command(
+                "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", params: [P.at],
+                effect: .read, use: LogbookService.currency
             )
             .view(
                 ResultView(
@@ -211,39 +190,39 @@ enum LogbookManifest {
                         .init("days_left", "DAYS"), .init("reference", "REFERENCE", optional: true),
                     ],
                     highlights: [.init("status", is: "lapsed", .red), .init("status", is: "expiring_soon", .yellow)])),
-            c(
-                "medical", "Medical certificate validity (Part-MED MED.A.045)", [P.at], result: LogbookSchemas.medical, effect: .read,
-                typed: LogbookService.medical),
-            c(
+            Command(
+                "medical", "Medical certificate validity (Part-MED MED.A.045)", params: [P.at], effect: .read,
+                use: LogbookService.medical),
+            Command(
                 "night", "Night time, night takeoff and night landing for a leg",
-                [P.legDep, P.legArr, P.legOut, P.legIn, P.legOff, P.legOn, P.criterion], result: LogbookSchemas.night,
+                params: [P.legDep, P.legArr, P.legOut, P.legIn, P.legOff, P.legOn, P.criterion],
                 example: "assistantctl logbook.night dep=LKPR arr=EGLL out=2026-01-15T15:00:00Z in=2026-01-15T17:05:00Z", effect: .read,
-                typed: LogbookService.night
+                use: LogbookService.night
             ),
 
-            c(
+            Command(
                 "import", "Import flights from ForeFlight, LogTen Pro, mccPILOTLOG, MyFlightbook or the native CSV (one transaction)",
-                [P.importPath, P.importFormat, P.dryRun, P.skipInvalid], result: LogbookSchemas.imported,
+                params: [P.importPath, P.importFormat, P.dryRun, P.skipInvalid],
                 example: "assistantctl logbook.import path=~/Downloads/logbook.csv dry_run=true", timeout: .seconds(600),
                 effect: .write, use: LogbookService.importFile
             ),
-            c(
+            Command(
                 "export", "Export the native CSV or an EASA-layout PDF",
-                [P.exportPath, P.exportFormat] + P.dateRange, result: LogbookSchemas.exported,
+                params: [P.exportPath, P.exportFormat] + P.dateRange,
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
-                timeout: .seconds(600), effect: .write, typed: LogbookService.export
+                timeout: .seconds(600), effect: .write, use: LogbookService.export
             ).writesFiles().checking(.ordered(P.fromDate, P.toDate)),
-            c(
+            Command(
                 "chart", "Draw flight time by month or by aircraft, or night and IFR time by month, as a PNG or PDF",
-                [P.chartKind, P.chartFrom, P.chartTo, P.chartPath], result: LogbookSchemas.chart,
+                params: [P.chartKind, P.chartFrom, P.chartTo, P.chartPath],
                 example: "assistantctl logbook.chart kind=hours_by_month path=hours.png", timeout: .seconds(120), effect: .write,
-                typed: LogbookService.chart
+                use: LogbookService.chart
             ).writesFiles().checking(.ordered(P.chartFrom, P.chartTo)),
-            c(
+            Command(
                 "report.mail", "Mail the logbook as an EASA PDF",
-                [P.mailTo] + P.dateRange, result: LogbookSchemas.mailed,
+                params: [P.mailTo] + P.dateRange,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
-                effect: .destructive, typed: LogbookService.reportMail
+                effect: .destructive, use: LogbookService.reportMail
             ).confirm("Mail the logbook as a PDF[ from {from_date}][ to {to_date}] to {to}?").checking(.ordered(P.fromDate, P.toDate)),
         ]
     }

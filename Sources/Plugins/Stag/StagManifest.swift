@@ -46,12 +46,12 @@ enum StagManifest {
     static var commands: [Command] {
         [
             Command(
-                "universities", "Lists the known IS/STAG instances", result: StagSchemas.universities, effect: .read, use: StagService.universities
+                "universities", "Lists the known IS/STAG instances", effect: .read, use: StagService.universities
             ),
             Command(
                 "login", "Starts the login through the university's page; open the printed address in a browser on this machine",
                 params: StagParams.instance,
-                result: StagSchemas.loginStarted, example: "assistantctl stag.login university=zcu", effect: .write, use: StagService.login
+                example: "assistantctl stag.login university=zcu", effect: .write, use: StagService.login
             ),
             Command(
                 "login.wait", "Waits until a browser login started by stag.login has finished",
@@ -83,7 +83,7 @@ enum StagManifest {
                 result: StagSchemas.removed, effect: .destructive, use: StagService.accountsRemove
             ).confirm("Remove the STAG account {account}, its login and its cached data?"),
             Command(
-                "logout", "Invalidates the ticket at STAG and forgets it", params: [StagParams.account], result: StagSchemas.loggedOut,
+                "logout", "Invalidates the ticket at STAG and forgets it", params: [StagParams.account],
                 effect: .destructive, use: StagService.logout
             ).confirm("Log out of STAG[ as {account}]? You would log in again in a browser."),
             Command(
@@ -121,33 +121,33 @@ enum StagManifest {
             Command(
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.registration, effect: .destructive, use: StagService.register
+                effect: .destructive, use: StagService.register
             ).confirm(
                 "Register for {subject}[ {name}], exam on {date:day}[ {start}][ in {room}]?", "Register for exam term {term_id}?",
                 details: "stag.exams.term"),
             Command(
                 "exams.unregister", "Unregisters from an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.registration, effect: .destructive, use: StagService.unregister
+                effect: .destructive, use: StagService.unregister
             ).confirm(
                 "Unregister from {subject}[ {name}], exam on {date:day}[ {start}]?", "Unregister from exam term {term_id}?",
                 details: "stag.exams.term"),
             Command(
                 "exams.watch", "Watches a full term for a free seat (checked every watch_every_min)",
-                params: [StagParams.termID, StagParams.autoRegister, StagParams.account], result: StagSchemas.watch, effect: .write,
+                params: [StagParams.termID, StagParams.autoRegister, StagParams.account], effect: .write,
                 use: StagService.watch
             ).destructive(when: .equals(StagParams.autoRegister, true))
                 .confirm(
                     "Watch {subject}[ {name}], exam on {date:day}[ {start}], and register you as soon as a seat is free?",
                     "Watch exam term {term_id} and register you as soon as a seat is free?", details: "stag.exams.term"),
             Command(
-                "exams.watches", "Lists the watched terms", result: StagSchemas.watches,
+                "exams.watches", "Lists the watched terms",
                 effect: .read, use: StagService.watches
             ),
             Command(
                 "exams.unwatch", "Stops watching a term",
                 params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.unwatched, effect: .write, use: StagService.unwatch
+                effect: .write, use: StagService.unwatch
             ),
             Command(
                 "grades", "One row per subject enrolment",

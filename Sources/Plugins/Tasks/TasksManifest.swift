@@ -52,72 +52,46 @@ enum TasksManifest {
 
     typealias Command = PluginCommand<TasksService>
 
-    static func c<Result: CallResult>(
-        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect,
-        use method: @escaping @Sendable (TasksService) -> @Sendable (Params) async throws -> Result
-    ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
-    }
-
-    static func c<Result: CallResult>(
-        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect,
-        use method: @escaping @Sendable (TasksService) -> @Sendable () async throws -> Result
-    ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
-    }
-
-    static func c<Result: CallResult>(
-        _ name: String, _ summary: String, _ params: [any ParamDeclaration] = [], result: JSONSchema, example: String? = nil,
-        timeout: Duration = .seconds(120), effect: CommandEffect,
-        use method: @escaping @Sendable (TasksService) -> @Sendable (Params, CallContext) async throws -> Result
-    ) -> Command {
-        Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
-    }
-
     static var commands: [Command] {
         let addSpecs: [any ParamDeclaration] = [TasksParams.requiredTitle] + TasksParams.fields.dropFirst()
         let updateSpecs: [any ParamDeclaration] =
             [TasksParams.id, TasksParams.occurrence] + TasksParams.fields + [TasksParams.status, TasksParams.clear]
-        let task = TaskSchemas.task
         return [
-            c(
-                "add", "Adds a task or an event", addSpecs, result: task,
+            Command(
+                "add", "Adds a task or an event", params: addSpecs,
                 example: "assistantctl tasks.add title='Exam prep' start='2026-12-01 09:00' reminders='[{\"before_min\":15,\"of\":\"start\"}]'",
                 effect: .write, use: TasksService.add
             ),
-            c("get", "Shows one task", [TasksParams.id], result: task, effect: .read, use: TasksService.get),
-            c(
-                "update", "Changes fields of a task, or of one occurrence of a repeating one", updateSpecs, result: task,
+            Command("get", "Shows one task", params: [TasksParams.id], effect: .read, use: TasksService.get),
+            Command(
+                "update", "Changes fields of a task, or of one occurrence of a repeating one", params: updateSpecs,
                 example: "assistantctl tasks.update id=… clear='[\"due\",\"location\"]'", effect: .write, use: TasksService.update
             ),
-            c(
-                "delete", "Deletes a task (kept 30 days for tasks.restore), or one occurrence", [TasksParams.id, TasksParams.occurrence],
-                result: TaskSchemas.deleted, effect: .destructive, use: TasksService.delete
+            Command(
+                "delete", "Deletes a task (kept 30 days for tasks.restore), or one occurrence", params: [TasksParams.id, TasksParams.occurrence],
+                effect: .destructive, use: TasksService.delete
             ).confirm(
                 "Delete “{title}”[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.",
                 "Delete task {id}[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.", details: "tasks.get"),
-            c("restore", "Undoes a delete", [TasksParams.id], result: task, effect: .write, use: TasksService.restore),
-            c(
-                "complete", "Completes a to-do; a repeating one moves to its next occurrence", [TasksParams.id], result: task,
+            Command("restore", "Undoes a delete", params: [TasksParams.id], effect: .write, use: TasksService.restore),
+            Command(
+                "complete", "Completes a to-do; a repeating one moves to its next occurrence", params: [TasksParams.id],
                 effect: .write, use: TasksService.complete
             ),
-            c(
-                "reopen", "Marks a completed or cancelled task as needing action again", [TasksParams.id], result: task, effect: .write,
+            Command(
+                "reopen", "Marks a completed or cancelled task as needing action again", params: [TasksParams.id], effect: .write,
                 use: TasksService.reopen),
-            c(
+            Command(
                 "snooze", "Delivers the last reminder again in N minutes (or moves the next one)",
-                [TasksParams.id, TasksParams.minutes],
-                result: TaskSchemas.snoozed, effect: .write, use: TasksService.snooze
+                params: [TasksParams.id, TasksParams.minutes], effect: .write, use: TasksService.snooze
             ),
-            c(
+            Command(
                 "list", "Lists tasks: today, overdue, upcoming or all, with filters",
-                [
+                params: [
                     TasksParams.when, TasksParams.days, TasksParams.onlyCategory, TasksParams.tag, TasksParams.listStatus, TasksParams.minPriority,
                     TasksParams.text, TasksParams.subtasksOf, TasksParams.listLimit,
                 ],
-                result: TaskSchemas.list.described("tasks sorted by the next start or due, then priority"), effect: .read, use: TasksService.list
+                effect: .read, use: TasksService.list
             )
             .view(
                 ResultView(
@@ -127,10 +101,10 @@ enum TasksManifest {
                         .init("start", "START", .when, optional: true), .init("category", "CATEGORY", optional: true),
                         .init("tags", "TAGS", .list, optional: true),
                     ], highlights: [.init("overdue", is: true, .red), .init("priority", is: 1, .bold)])),
-            c(
+            Command(
                 "agenda", "Every occurrence starting in [from, to), repeats expanded",
-                [TasksParams.windowFrom, TasksParams.windowTo, TasksParams.onlyCategory, TasksParams.agendaLimit],
-                result: TaskSchemas.agenda,
+                params: [TasksParams.windowFrom, TasksParams.windowTo, TasksParams.onlyCategory, TasksParams.agendaLimit],
+
                 effect: .read, use: TasksService.agenda
             )
             .view(
@@ -140,62 +114,55 @@ enum TasksManifest {
                         .init("start", "TIME", .time, until: "end"), .init("title", "TITLE"), .init("location", "WHERE", optional: true),
                         .init("category", "CATEGORY", optional: true), .init("id", "ID", .shortID, optional: true),
                     ], groupByDay: "start")),
-            c(
+            Command(
                 "export.ics", "Writes tasks and events to an iCalendar (.ics) file",
-                [TasksParams.exportPath, TasksParams.exportFrom, TasksParams.exportTo, TasksParams.onlyCategory, TasksParams.onlyStatus],
-                result: TaskSchemas.exported, effect: .write, use: TasksService.exportICS
+                params: [TasksParams.exportPath, TasksParams.exportFrom, TasksParams.exportTo, TasksParams.onlyCategory, TasksParams.onlyStatus],
+                effect: .write, use: TasksService.exportICS
             ).writesFiles(),
-            c(
+            Command(
                 "import.ics", "Reads VTODOs and VEVENTs from an iCalendar file (one transaction; same UID = same task)",
-                [TasksParams.importPath, TasksParams.dryRun, TasksParams.skipInvalid],
-                result: TaskSchemas.imported,
+                params: [TasksParams.importPath, TasksParams.dryRun, TasksParams.skipInvalid],
                 timeout: .seconds(1800),
                 effect: .write, use: TasksService.importICS
             ),
-            c(
+            Command(
                 "feeds.add", "Subscribes to a read-only ICS feed (https, http or file); its events show in the agenda",
-                [TasksParams.newName, TasksParams.feedURL, TasksParams.feedUsername, TasksParams.feedPassword],
-                result: TaskSchemas.feed, effect: .write, use: TasksService.feedsAdd
+                params: [TasksParams.newName, TasksParams.feedURL, TasksParams.feedUsername, TasksParams.feedPassword], effect: .write,
+                use: TasksService.feedsAdd
             ),
-            c("feeds.list", "Lists the feeds", result: TaskSchemas.feeds, effect: .read, use: TasksService.feedsList),
-            c(
-                "feeds.remove", "Unsubscribes from a feed", [TasksParams.feed],
-                result: TaskSchemas.removed, effect: .destructive, use: TasksService.feedsRemove
+            Command("feeds.list", "Lists the feeds", effect: .read, use: TasksService.feedsList),
+            Command(
+                "feeds.remove", "Unsubscribes from a feed", params: [TasksParams.feed], effect: .destructive, use: TasksService.feedsRemove
             ).confirm("Unsubscribe from the feed {name} and drop its events?"),
-            c(
-                "feeds.refresh", "Fetches one feed or all now", [TasksParams.someFeed],
-                result: TaskSchemas.refreshed, effect: .write, use: TasksService.feedsRefresh
+            Command(
+                "feeds.refresh", "Fetches one feed or all now", params: [TasksParams.someFeed], effect: .write, use: TasksService.feedsRefresh
             ),
-            c(
+            Command(
                 "caldav.add", "Adds a CalDAV account (checked before it is saved): Radicale, Nextcloud, Fastmail, iCloud (events), …",
-                [
+                params: [
                     TasksParams.newName, TasksParams.caldavURL, TasksParams.caldavUsername, TasksParams.caldavPassword, TasksParams.calendar,
                     TasksParams.conflict,
-                ],
-                result: TaskSchemas.caldavAdded, effect: .write, use: TasksService.caldavAdd
+                ], effect: .write, use: TasksService.caldavAdd
             ),
-            c(
-                "caldav.list", "Lists the CalDAV accounts and their state", result: TaskSchemas.caldavAccounts,
+            Command(
+                "caldav.list", "Lists the CalDAV accounts and their state",
                 effect: .read, use: TasksService.caldavList
             ),
-            c(
+            Command(
                 "caldav.remove", "Removes a CalDAV account (its items stay here as local tasks)",
-                [TasksParams.account], result: TaskSchemas.removed, effect: .destructive, use: TasksService.caldavRemove
+                params: [TasksParams.account], effect: .destructive, use: TasksService.caldavRemove
             ).confirm("Remove the CalDAV account {name}? Its items stay here as local tasks."),
-            c(
-                "caldav.sync", "Syncs one account or all now", [TasksParams.someAccount],
-                result: TaskSchemas.synced, timeout: .seconds(600),
+            Command(
+                "caldav.sync", "Syncs one account or all now", params: [TasksParams.someAccount], timeout: .seconds(600),
                 effect: .write, use: TasksService.caldavSync
             ),
-            c("categories.list", "Lists the categories", result: TaskSchemas.categories, effect: .read, use: TasksService.categoriesList),
-            c(
-                "categories.add", "Adds a category of your own", [TasksParams.newCategory],
-                result: TaskSchemas.category, effect: .write, use: TasksService.categoriesAdd
+            Command("categories.list", "Lists the categories", effect: .read, use: TasksService.categoriesList),
+            Command(
+                "categories.add", "Adds a category of your own", params: [TasksParams.newCategory], effect: .write, use: TasksService.categoriesAdd
             ),
-            c(
+            Command(
                 "categories.remove", "Removes a category of your own that no task uses",
-                [TasksParams.categoryName],
-                result: TaskSchemas.removed, effect: .destructive, use: TasksService.categoriesRemove
+                params: [TasksParams.categoryName], effect: .destructive, use: TasksService.categoriesRemove
             ).confirm("Remove the category {name}?"),
         ]
     }

@@ -2,7 +2,7 @@ import Foundation
 import PluginKit
 
 /// What kind of date an exam is: an exam, or an assessment (`termType` ASSESSMENT).
-enum KOSExamKind: String, Codable, Sendable, CaseIterable {
+enum KOSExamKind: String, Codable, Sendable, CaseIterable, ResultDescribing {
     case exam, assessment
 }
 
@@ -10,27 +10,23 @@ enum KOSExamKind: String, Codable, Sendable, CaseIterable {
 /// `capacity`, `occupied`, `examiners`, deadlines), decoded into fields. Jobs, notices and the
 /// `.ics` export read the fields; the result is its encoding (every member present, null when
 /// KOSapi gives nothing).
-struct KOSExam: JSONModel, Equatable {
-    var id: String
-    /// The course code (from the course link).
+struct KOSExam: StoredResultObject, JSONModel, Equatable {
+    var id = ""
     var course: String?
-    /// `YYYY-MM-DDTHH:MM`, Prague wall time.
-    var start: String
+    var start = ""
     var end: String?
     var room: String?
     var capacity: Int64?
     var occupied: Int64?
-    var full: Bool
-    var kind: KOSExamKind
-    var examiners: [String]
+    var full = false
+    var kind = KOSExamKind.exam
+    var examiners: [String] = []
     var signinDeadline: String?
     var cancelDeadline: String?
-    var registered: Bool
+    var registered = false
 
-    enum CodingKeys: String, CodingKey {
-        case id, course, start, end, room, capacity, occupied, full, kind, examiners, registered
-        case signinDeadline = "signin_deadline", cancelDeadline = "cancel_deadline"
-    }
+    /// Empty, to be read back into (`StoredResultObject`).
+    init() {}
 
     /// Nil for an entry without an id or a start: of no use to anyone (and it would sort and
     /// export wrongly).
@@ -53,23 +49,6 @@ struct KOSExam: JSONModel, Equatable {
         self.registered = registered.contains(id)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encodeOrNull(course, forKey: .course)
-        try c.encode(start, forKey: .start)
-        try c.encodeOrNull(end, forKey: .end)
-        try c.encodeOrNull(room, forKey: .room)
-        try c.encodeOrNull(capacity, forKey: .capacity)
-        try c.encodeOrNull(occupied, forKey: .occupied)
-        try c.encode(full, forKey: .full)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(examiners, forKey: .examiners)
-        try c.encodeOrNull(signinDeadline, forKey: .signinDeadline)
-        try c.encodeOrNull(cancelDeadline, forKey: .cancelDeadline)
-        try c.encode(registered, forKey: .registered)
-    }
-
     var courseName: String { course ?? "?" }
     /// "2027-01-20 09:00–11:30".
     var when: String { start.replacingOccurrences(of: "T", with: " ") + (end.map { "–" + $0.suffix(5) } ?? "") }
@@ -80,4 +59,24 @@ struct KOSExam: JSONModel, Equatable {
     }
     var startInstant: Date? { DateOnly.instant(start, in: KOSService.zone) }
     var endInstant: Date? { end.flatMap { DateOnly.instant($0, in: KOSService.zone) } }
+
+    static let members = ResultMembers<Self>(
+        .field("id", \.id),
+        .field("course", \.course, "the course code"),
+        .field("start", \.start, .pragueTime),
+        .field("end", \.end, .pragueTime),
+        .field("room", \.room),
+        .field("capacity", \.capacity),
+        .field("occupied", \.occupied),
+        .field("full", \.full),
+        .field("kind", \.kind),
+        .field("examiners", \.examiners),
+        .field("signin_deadline", \.signinDeadline),
+        .field("cancel_deadline", \.cancelDeadline),
+        .field("registered", \.registered))
+}
+
+extension JSONSchema {
+    /// `YYYY-MM-DDTHH:MM`, Prague wall time, as KOSapi gives an exam's or event's time.
+    static let pragueTime = JSONSchema.string.nullable.described("YYYY-MM-DDTHH:MM, Prague time")
 }

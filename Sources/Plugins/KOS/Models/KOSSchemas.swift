@@ -5,12 +5,7 @@ import PluginKit
 enum KOSSchemas {
     static let text = JSONSchema.string.nullable
     static let number = JSONSchema.integer.nullable
-    static let localTime = JSONSchema.string.nullable.described("YYYY-MM-DDTHH:MM, Prague time")
 
-    static let setup = JSONSchema.object([
-        "client_id": .string, "api_url": .string, "auth_url": .string, "redirect_port": number, "checked": .boolean,
-    ])
-    static let loginStarted = JSONSchema.object(["login_url": JSONSchema.string.described("open it in a browser"), "expires_in_s": .integer])
     static let status = JSONSchema.object([
         "set_up": .boolean, "logged_in": .boolean, "client_id?": .string, "api_url?": .string, "username?": text,
         "expires_at?": JSONSchema.dateTime.nullable,
@@ -21,7 +16,6 @@ enum KOSSchemas {
     static let loginOutcome = JSONSchema.anyOf([
         status, .object(["logged_in": .boolean, "state": .enumeration(["waiting", "failed"]), "detail?": .string]),
     ])
-    static let loggedOut = JSONSchema.object(["logged_in": .boolean, "username": .string])
 
     static let semester = ReadCache.schema(.object(["code": .string, "name": text, "start": .date, "end": .date]))
     static let slot = JSONSchema.object([
@@ -101,17 +95,12 @@ enum KOSSchemas {
             "annotation": text,
             "details": .object(["lectures": text, "tutorials": text, "requirements": text, "literature": text, "objectives": text]),
         ]))
-    static let exam = JSONSchema.object([
-        "id": .string, "course": text, "start": localTime, "end": localTime, "room": text, "capacity": number, "occupied": number,
-        "full": .boolean, "kind": .enumeration(KOSExamKind.self), "examiners": .array(.string), "signin_deadline": text,
-        "cancel_deadline": text, "registered": .boolean,
-    ])
-    static let exams = ReadCache.schema(.object(["exams": .array(exam)]))
+    static let exams = ReadCache.schema(.object(["exams": .array(KOSExam.resultSchema)]))
     static let events = ReadCache.schema(
         .object([
             "events": .array(
                 .object([
-                    "id": .string, "course": text, "name": text, "start": localTime, "end": localTime, "room": text, "capacity": number,
+                    "id": .string, "course": text, "name": text, "start": .pragueTime, "end": .pragueTime, "room": text, "capacity": number,
                     "occupied": number,
                 ]))
         ]))
@@ -131,12 +120,6 @@ enum KOSSchemas {
     static let exported = JSONSchema.object([
         "path": .string, "events": .integer, "semester": .string, "first_week_parity": .enumeration(["odd", "even"]), "teaching_weeks": .integer,
     ])
-    static let watch = JSONSchema.object(["watch": .object(["exam_id": .string, "full": .boolean, "exam": exam])])
-    static let watches = JSONSchema.object([
-        "watches": .array(
-            .object(["exam_id": .string, "course": text, "start": localTime, "full": .boolean, "seats_freed": .integer, "since": .dateTime]))
-    ])
-    static let unwatched = JSONSchema.object(["exam_id": .string, "watched": .boolean])
     static let profile = ReadCache.schema(
         .object([
             "name": .string, "username": .string, "programme": text, "study_group": number, "grade": number, "status": text,

@@ -1,58 +1,61 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the exam watch commands, written straight into the reply; their schemas
-// are in KOSSchemas.
+// Typed answers of the exam watch commands: each type is the declaration of its result.
 
 /// `kos.exams.watch`: the watch as saved, with the exam as `kos.exams` shows it.
-struct KOSWatchSaved: Encodable, CallResult {
-    struct Watch: Encodable, Sendable {
-        let examID: String
-        let full: Bool
-        let exam: KOSExam
+struct KOSWatchSaved: ResultObject, CallResult {
+    let watch: KOSWatch
 
-        enum CodingKeys: String, CodingKey {
-            case full, exam
-            case examID = "exam_id"
-        }
-    }
+    static let members = ResultMembers<Self>(.field("watch", \.watch))
+}
 
-    let watch: Watch
+struct KOSWatch: ResultObject, Sendable {
+    let examID: String
+    let full: Bool
+    let exam: KOSExam
+
+    static let members = ResultMembers<Self>(.field("exam_id", \.examID), .field("full", \.full), .field("exam", \.exam))
 }
 
 /// A watch as `kos.exams.watches` lists it.
-struct KOSWatchRow: Encodable, Sendable {
-    let watch: ExamWatches.Watch
-
-    enum CodingKeys: String, CodingKey {
-        case course, start, full, since
-        case examID = "exam_id"
-        case seatsFreed = "seats_freed"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(watch.item, forKey: .examID)
-        try o.encode(watch.label, forKey: .course)
-        try o.encode(watch.startsAt, forKey: .start)
-        try o.encode(watch.lastState == "full", forKey: .full)
-        try o.encode(watch.freed, forKey: .seatsFreed)
-        try o.encode(watch.since, forKey: .since)
-    }
-}
-
-struct KOSWatchList: Encodable, CallResult {
-    let watches: [KOSWatchRow]
-}
-
-struct KOSUnwatched: Encodable, CallResult {
+struct KOSWatchRow: ResultObject, Sendable {
     let examID: String
-    let watched = false
+    let course: String?
+    let start: String?
+    let full: Bool
+    let freed: Int64
+    let since: String
 
-    enum CodingKeys: String, CodingKey {
-        case watched
-        case examID = "exam_id"
+    init(_ watch: ExamWatches.Watch) {
+        examID = watch.item
+        course = watch.label
+        start = watch.startsAt
+        full = watch.lastState == "full"
+        freed = watch.freed
+        since = watch.since
     }
+
+    static let members = ResultMembers<Self>(
+        .field("exam_id", \.examID),
+        .field("course", \.course),
+        .field("start", \.start, .pragueTime),
+        .field("full", \.full),
+        .field("seats_freed", \.freed),
+        .field("since", \.since, .dateTime))
+}
+
+struct KOSWatchList: ResultObject, CallResult {
+    let watches: [KOSWatchRow]
+
+    static let members = ResultMembers<Self>(.field("watches", \.watches))
+}
+
+struct KOSUnwatched: ResultObject, CallResult {
+    let examID: String
+    var watched: Bool { false }
+
+    static let members = ResultMembers<Self>(.field("exam_id", \.examID), .field("watched", \.watched))
 }
 
 // The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
@@ -106,40 +109,27 @@ struct ResultsAnswer: Codable, Sendable {
 }
 
 /// `kos.setup`: the OAuth client as saved, after the server accepted it.
-struct SetupResult: Encodable, CallResult {
+struct SetupResult: ResultObject, CallResult {
     let clientID: String
     let apiURL: String
     let authURL: String
     let redirectPort: Int64?
-    let checked = true
+    var checked: Bool { true }
 
-    enum CodingKeys: String, CodingKey {
-        case checked
-        case clientID = "client_id"
-        case apiURL = "api_url"
-        case authURL = "auth_url"
-        case redirectPort = "redirect_port"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(clientID, forKey: .clientID)
-        try o.encode(apiURL, forKey: .apiURL)
-        try o.encode(authURL, forKey: .authURL)
-        try o.encode(redirectPort, forKey: .redirectPort)
-        try o.encode(checked, forKey: .checked)
-    }
+    static let members = ResultMembers<Self>(
+        .field("client_id", \.clientID),
+        .field("api_url", \.apiURL),
+        .field("auth_url", \.authURL),
+        .field("redirect_port", \.redirectPort),
+        .field("checked", \.checked))
 }
 
 /// `kos.login`: the address to open, and how long the listener waits for the browser.
-struct KOSLoginStarted: Encodable, CallResult {
+struct KOSLoginStarted: ResultObject, CallResult {
     let loginURL: String
     let expiresIn: Int64
 
-    enum CodingKeys: String, CodingKey {
-        case loginURL = "login_url"
-        case expiresIn = "expires_in_s"
-    }
+    static let members = ResultMembers<Self>(.field("login_url", \.loginURL, "open it in a browser"), .field("expires_in_s", \.expiresIn))
 }
 
 /// `kos.status` (and what a login ends with): whether KOS is set up, the shown account's login,
@@ -196,14 +186,11 @@ struct KOSLoginPending: Encodable, CallResult {
     }
 }
 
-struct KOSLoggedOut: Encodable, CallResult {
+struct KOSLoggedOut: ResultObject, CallResult {
+    var loggedIn: Bool { false }
     let username: String
-    let loggedIn = false
 
-    enum CodingKeys: String, CodingKey {
-        case username
-        case loggedIn = "logged_in"
-    }
+    static let members = ResultMembers<Self>(.field("logged_in", \.loggedIn), .field("username", \.username))
 }
 
 /// `kos.login.wait`: still waiting or failed, or the status once logged in.

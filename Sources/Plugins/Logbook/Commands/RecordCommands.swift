@@ -68,7 +68,9 @@ extension LogbookService {
                         + "WHERE deleted_at IS NULL AND registration IS NOT NULL GROUP BY registration"
                 ).map { ($0["registration"] as String, ($0["n"] as Int, $0["t"] as Int)) })
             let list = try Aircraft.all(db).values.sorted { $0.registration < $1.registration }.map { a in
-                AircraftResult(aircraft: a, usage: (counts[a.registration]?.0 ?? 0, counts[a.registration]?.1 ?? 0))
+                AircraftUsage(
+                    aircraft: AircraftResult(aircraft: a), flights: counts[a.registration]?.0 ?? 0,
+                    totalMinutes: counts[a.registration]?.1 ?? 0)
             }
             return AircraftList(aircraft: list)
         }
@@ -93,14 +95,14 @@ extension LogbookService {
         }
     }
 
-    func aircraftDelete(_ params: Params) async throws -> Deleted<String> {
+    func aircraftDelete(_ params: Params) async throws -> AircraftDeleted {
         let reg = Aircraft.normalized(try params[LogbookParams.someRegistration])
         return try await database.write { db in
             guard try Aircraft.find(db, reg) != nil else { throw RPCError.notFound("aircraft \(reg)") }
             let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM logbook_entries WHERE registration = ?", arguments: [reg]) ?? 0
             if used > 0 { throw LogbookError.aircraftInUse(reg, flights: used) }
             try db.execute(sql: "DELETE FROM logbook_aircraft WHERE registration = ?", arguments: [reg])
-            return Deleted(deleted: reg)
+            return AircraftDeleted(deleted: reg)
         }
     }
 
@@ -192,12 +194,12 @@ extension LogbookService {
         }
     }
 
-    func certificatesDelete(_ params: Params) async throws -> Deleted<Int64> {
+    func certificatesDelete(_ params: Params) async throws -> CertificateDeleted {
         let id = try params[LogbookParams.certificateID]
         return try await database.write { db in
             try db.execute(sql: "DELETE FROM logbook_certificates WHERE id = ?", arguments: [id])
             guard db.changesCount > 0 else { throw RPCError.notFound("certificate \(id)") }
-            return Deleted(deleted: id)
+            return CertificateDeleted(deleted: id)
         }
     }
 

@@ -146,7 +146,7 @@ extension LogbookService {
         let criterion = params[P.criterion].flatMap(NightCriterion.init(rawValue:)) ?? profile.nightCriterion
         let r = NightCalculator.compute(dep: dep, arr: arr, out: out, in: inAt, off: off, on: on, criterion: criterion)
         return NightLeg(
-            dep: dep.icao, arr: arr.icao, criterion: criterion.rawValue, blockMinutes: inAt.value - out.value, nightMinutes: r.nightMinutes,
+            dep: dep.icao, arr: arr.icao, criterion: criterion, blockMinutes: inAt.value - out.value, nightMinutes: r.nightMinutes,
             nightTakeoff: r.nightTakeoff, nightLanding: r.nightLanding)
     }
 }

@@ -44,8 +44,8 @@ extension LogbookService {
         }
         return ImportResult(
             format: outcome.format.rawValue, path: path, dryRun: dryRun, rowsRead: outcome.rowsRead, duplicates: outcome.duplicates,
-            badRows: outcome.badRows, badRowCount: outcome.badRowCount, aircraftCreated: outcome.aircraftCreated,
-            imported: dryRun ? 0 : outcome.imported, wouldImport: dryRun ? outcome.imported : nil,
+            imported: dryRun ? 0 : outcome.imported, badRows: outcome.badRows, badRowCount: outcome.badRowCount,
+            aircraftCreated: outcome.aircraftCreated, wouldImport: dryRun ? outcome.imported : nil,
             sample: dryRun ? outcome.sample.map(\.json) : nil)
     }
 

@@ -1,157 +1,128 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the logbook's record commands, written straight into the reply; their
-// schemas are in LogbookSchemas. A field the schema gives as "or null" is always written.
+// Typed answers of the logbook's record commands: a `ResultObject`'s members are the declaration
+// of its result; the rest declare their schemas beside their writers (LogbookSchemas).
 
-/// `aircraft.delete`, `certificates.delete`: what went.
-struct Deleted<ID: Encodable & Sendable>: Encodable, CallResult {
-    let deleted: ID
+/// `aircraft.delete`: what went.
+struct AircraftDeleted: ResultObject, CallResult {
+    let deleted: String
+
+    static let members = ResultMembers<Self>(.field("deleted", \.deleted, "the registration"))
+}
+
+/// `certificates.delete`: what went.
+struct CertificateDeleted: ResultObject, CallResult {
+    let deleted: Int64
+
+    static let members = ResultMembers<Self>(.field("deleted", \.deleted))
 }
 
 /// `flights.delete`, `fstd.delete`: the entry, and the command that brings it back.
-struct EntryDeleted: Encodable, CallResult {
+struct EntryDeleted: ResultObject, CallResult {
     let deleted: Int64
     let undo: String
+
+    static let members = ResultMembers<Self>(.field("deleted", \.deleted), .field("undo", \.undo, "the command that restores it"))
 }
 
-struct Purged: Encodable, CallResult {
+struct Purged: ResultObject, CallResult {
     let purged: Int
+
+    static let members = ResultMembers<Self>(.field("purged", \.purged))
 }
 
-/// A certificate with its validity on a day, as `certificates.*` and `medical` show it.
-struct CertificateResult: Encodable, Sendable {
+/// A certificate with its validity on a day, as `certificates.*` and `medical` show it. A medical
+/// has its computed validity besides; any other certificate its given expiry.
+struct CertificateResult: ResultObject, CallResult {
     let certificate: LogbookService.Certificate
     let profile: Profile
     let at: Day
 
-    enum Keys: String, CodingKey {
-        case id, kind, name, remarks, status
-        case medicalClass = "medical_class"
-        case examinationDate = "examination_date"
-        case issueDate = "issue_date"
-        case validUntil = "valid_until"
-        case daysLeft = "days_left"
-        case singlePilotCAT = "single_pilot_cat_passengers"
-        case computedValidUntil = "computed_valid_until"
-        case expiryOverridden = "expiry_overridden"
-        case ageAtExamination = "age_at_examination"
-        case rule
-        case expiryDate = "expiry_date"
-    }
-
     var validUntil: Day? { certificate.validity(profile: profile).until }
     var status: ValidityStatus { ValidityStatus.of(validUntil: validUntil, at: at) }
     var lapse: String? { ValidityStatus.untilText(validUntil, at: at) }
+    var daysLeft: Int? { validUntil.map { $0.number - at.number } }
 
-    func encode(to encoder: any Encoder) throws {
-        let c = certificate
-        let (until, computed) = c.validity(profile: profile)
-        var o = encoder.container(keyedBy: Keys.self)
-        try o.encode(c.id, forKey: .id)
-        try o.encode(c.kind, forKey: .kind)
-        try o.encode(c.name, forKey: .name)
-        try o.encode(c.medicalClass, forKey: .medicalClass)
-        try o.encode(c.examination?.description, forKey: .examinationDate)
-        try o.encode(c.issue?.description, forKey: .issueDate)
-        try o.encode(c.remarks, forKey: .remarks)
-        try o.encode(until?.description, forKey: .validUntil)
-        try o.encode(ValidityStatus.of(validUntil: until, at: at).rawValue, forKey: .status)
-        try o.encode(until.map { $0.number - at.number }, forKey: .daysLeft)
-        if c.kind == "medical" {
-            try o.encode(c.singlePilotCAT, forKey: .singlePilotCAT)
-            try o.encode(computed?.validUntil.description, forKey: .computedValidUntil)
-            try o.encode(c.expiry != nil, forKey: .expiryOverridden)
-            try o.encode(computed?.ageAtExamination, forKey: .ageAtExamination)
-            try o.encode(computed?.rule, forKey: .rule)
-        } else {
-            try o.encode(c.expiry?.description, forKey: .expiryDate)
-        }
-    }
+    private var isMedical: Bool { certificate.kind == "medical" }
+    private var computed: MedicalRules.Validity? { certificate.validity(profile: profile).computed }
+    var singlePilotCATPassengers: Bool? { isMedical ? certificate.singlePilotCAT : nil }
+    var computedValidUntil: Day?? { isMedical ? .some(computed?.validUntil) : nil }
+    var expiryOverridden: Bool? { isMedical ? certificate.expiry != nil : nil }
+    var ageAtExamination: Int?? { isMedical ? .some(computed?.ageAtExamination) : nil }
+    var rule: String?? { isMedical ? .some(computed?.rule) : nil }
+    var expiryDate: Day?? { isMedical ? nil : .some(certificate.expiry) }
+
+    static let members = ResultMembers<Self>(
+        .field("id", \.certificate.id), .field("kind", \.certificate.kind), .field("name", \.certificate.name),
+        .field("medical_class", \.certificate.medicalClass), .field("examination_date", \.certificate.examination),
+        .field("issue_date", \.certificate.issue), .field("remarks", \.certificate.remarks), .field("valid_until", \.validUntil),
+        .field("status", \.status), .field("days_left", \.daysLeft), .omittedWhenNil("single_pilot_cat_passengers", \.singlePilotCATPassengers),
+        .omittedWhenNil("computed_valid_until", \.computedValidUntil), .omittedWhenNil("expiry_overridden", \.expiryOverridden),
+        .omittedWhenNil("age_at_examination", \.ageAtExamination), .omittedWhenNil("rule", \.rule),
+        .omittedWhenNil("expiry_date", \.expiryDate))
 }
 
-extension CertificateResult: CallResult {}
-
-struct CertificateList: Encodable, CallResult {
+struct CertificateList: ResultObject, CallResult {
     let at: Day
     let certificates: [CertificateResult]
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(at.description, forKey: .at)
-        try o.encode(certificates, forKey: .certificates)
-    }
-
-    enum CodingKeys: String, CodingKey { case at, certificates }
+    static let members = ResultMembers<Self>(.field("at", \.at), .field("certificates", \.certificates))
 }
 
 /// `medical`: every medical, newest first, and the first that has not lapsed.
-struct MedicalResult: Encodable, CallResult {
+struct MedicalResult: ResultObject, CallResult {
     let at: Day
     let dateOfBirth: Day?
     let medicals: [CertificateResult]
 
-    enum CodingKeys: String, CodingKey {
-        case at, medicals, current
-        case dateOfBirth = "date_of_birth"
-    }
-
-    /// The newest medical that has not lapsed.
     var current: CertificateResult? { medicals.first { $0.status != .lapsed } }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(at.description, forKey: .at)
-        try o.encode(dateOfBirth?.description, forKey: .dateOfBirth)
-        try o.encode(medicals, forKey: .medicals)
-        try o.encode(current, forKey: .current)
-    }
+    static let members = ResultMembers<Self>(
+        .field("at", \.at), .field("date_of_birth", \.dateOfBirth), .field("medicals", \.medicals),
+        .field("current", \.current, "the newest medical that has not lapsed"))
 }
 
-extension Airport: Encodable {
-    enum CodingKeys: String, CodingKey {
-        case icao, iata, name, city, country, latitude, longitude, tz, source
-        case elevationFeet = "elevation_ft"
-    }
+extension Airport: ResultObject, CallResult {
+    var source: String { userDefined ? "user" : "bundled" }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(icao, forKey: .icao)
-        try o.encode(iata, forKey: .iata)
-        try o.encode(name, forKey: .name)
-        try o.encode(city, forKey: .city)
-        try o.encode(country, forKey: .country)
-        try o.encode(latitude, forKey: .latitude)
-        try o.encode(longitude, forKey: .longitude)
-        try o.encode(elevationFeet, forKey: .elevationFeet)
-        try o.encode(timeZone, forKey: .tz)
-        try o.encode(userDefined ? "user" : "bundled", forKey: .source)
-    }
+    static let members = ResultMembers<Self>(
+        .field("icao", \.icao), .field("iata", \.iata), .field("name", \.name), .field("city", \.city), .field("country", \.country),
+        .field("latitude", \.latitude), .field("longitude", \.longitude), .field("elevation_ft", \.elevationFeet), .field("tz", \.timeZone),
+        .field("source", \.source, .enumeration(["bundled", "user"])))
 }
 
-extension Airport: CallResult {}
-
-struct AirportList: Encodable, CallResult {
+struct AirportList: ResultObject, CallResult {
     let airports: [Airport]
+
+    static let members = ResultMembers<Self>(.field("airports", \.airports))
 }
 
 /// `logbook.export`: the file written; `pages` for a PDF.
-struct ExportResult: Encodable, CallResult {
+struct ExportResult: ResultObject, CallResult {
     let path: String
     let format: String
     let entries: Int
     let pages: Int?
+
+    static let members = ResultMembers<Self>(
+        .field("path", \.path),
+        .field("format", \.format, .enumeration(["csv", "pdf"])),
+        .field("entries", \.entries),
+        .omittedWhenNil("pages", \.pages, "the logbook's pages (a PDF with flights also has a page of charts after them)"))
 }
 
 /// `logbook.report.mail`: who was mailed the PDF, of how many entries and pages.
-struct ReportMailed: Encodable, CallResult {
+struct ReportMailed: ResultObject, CallResult {
     let to: String
     let entries: Int
     let pages: Int
+
+    static let members = ResultMembers<Self>(.field("to", \.to), .field("entries", \.entries), .field("pages", \.pages))
 }
 
 /// `logbook.chart`: the picture written and what it shows.
-struct ChartResult: Encodable, CallResult {
+struct ChartResult: ResultObject, CallResult {
     let path: String
     let kind: String
     let format: String
@@ -159,35 +130,40 @@ struct ChartResult: Encodable, CallResult {
     let bars: Int
     let totalMinutes: Int
 
-    enum CodingKeys: String, CodingKey {
-        case path, kind, format, bytes, bars
-        case totalMinutes = "total_min"
-    }
+    static let members = ResultMembers<Self>(
+        .field("path", \.path),
+        .field("kind", \.kind, .enumeration(LogbookChart.names)),
+        .field("format", \.format, .enumeration(["png", "pdf"])),
+        .field("bytes", \.bytes),
+        .field("bars", \.bars, "months, years or aircraft shown"),
+        .field("total_min", \.totalMinutes, "the first series' total (flight time, or night time)"))
 }
 
 /// `logbook.import`: what was (or, in a dry run, would be) imported, and the bad rows (the
 /// first 1 000, each its line, field and reason; all counted).
-struct ImportResult: Encodable, CallResult {
+struct ImportResult: ResultObject, CallResult {
     let format: String
     let path: String
     let dryRun: Bool
     let rowsRead: Int
     let duplicates: Int
+    let imported: Int
     let badRows: [JSONValue]
     let badRowCount: Int
     let aircraftCreated: [String]
-    let imported: Int
-    /// A dry run's count of what it would import, and a sample of it (entries as `flights.get` shows them).
     let wouldImport: Int?
     let sample: [JSONValue]?
 
-    enum CodingKeys: String, CodingKey {
-        case format, path, duplicates, imported, sample
-        case dryRun = "dry_run"
-        case rowsRead = "rows_read"
-        case badRows = "bad_rows"
-        case badRowCount = "bad_row_count"
-        case aircraftCreated = "aircraft_created"
-        case wouldImport = "would_import"
-    }
+    static let members = ResultMembers<Self>(
+        .field("format", \.format, .enumeration(ImportFormat.self)),
+        .field("path", \.path),
+        .field("dry_run", \.dryRun),
+        .field("rows_read", \.rowsRead),
+        .field("duplicates", \.duplicates),
+        .field("imported", \.imported),
+        .field("bad_rows", \.badRows, .array(.object(["line": .integer, "field": .string, "reason": .string])), "the first 1 000"),
+        .field("bad_row_count", \.badRowCount),
+        .field("aircraft_created", \.aircraftCreated),
+        .omittedWhenNil("would_import", \.wouldImport),
+        .omittedWhenNil("sample", \.sample, .array(LogbookSchemas.anyEntry), "a dry run's first entries"))
 }

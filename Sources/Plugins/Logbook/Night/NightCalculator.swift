@@ -2,7 +2,7 @@ import Foundation
 import PluginKit
 
 /// Which definition of night the logbook applies.
-enum NightCriterion: String, Sendable, CaseIterable {
+enum NightCriterion: String, Sendable, CaseIterable, Encodable, ResultDescribing {
     /// EASA and FAR 1.1: from the end of evening to the start of morning civil twilight (sun ≤ −6°).
     case civilTwilight = "civil_twilight"
     /// Sunset to sunrise (upper limb on the horizon with standard refraction: centre ≤ −0.833°).

@@ -1,7 +1,7 @@
 import PluginKit
 
 /// Validity status shared by currency, certificates and medicals: `expiring_soon` under 30 days.
-enum ValidityStatus: String, Sendable, CaseIterable {
+enum ValidityStatus: String, Sendable, CaseIterable, Encodable, ResultDescribing {
     case ok
     case expiringSoon = "expiring_soon"
     case lapsed

@@ -1,67 +1,56 @@
 import PluginKit
 
-/// A member named at run time (the EASA columns' names).
-struct ColumnKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
-extension ColumnTotals: Encodable {
+extension ColumnTotals: Encodable, ResultDescribing {
     /// Every column by its name (`flights`, `total_min`, …), zero when nothing was logged in it.
     func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: ColumnKey.self)
+        var o = encoder.container(keyedBy: ResultKey.self)
         try encodeColumns(into: &o)
     }
 
-    func encodeColumns(into o: inout KeyedEncodingContainer<ColumnKey>) throws {
-        for name in ColumnTotals.names { try o.encode(self[name], forKey: ColumnKey(stringValue: name)) }
+    func encodeColumns(into o: inout KeyedEncodingContainer<ResultKey>) throws {
+        for name in ColumnTotals.names { try o.encode(self[name], forKey: ResultKey(stringValue: name)) }
     }
+
+    /// Column 4–13 totals: entries counted, minutes per time column, takeoffs, landings, approaches.
+    static let resultSchema = JSONSchema.object(
+        ordered: ColumnTotals.names.map { ($0, $0.hasSuffix("_min") ? LogbookSchemas.minutes : .integer) })
 }
 
 /// One group of `logbook.totals group_by=…`: a function's minutes, or every column of an
 /// aircraft, type, class, year or month.
-struct TotalsGroup: Encodable, Sendable {
+struct TotalsGroup: Encodable, Sendable, ResultDescribing {
     let key: String
     let minutes: Int?
     let totals: ColumnTotals?
 
     func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: ColumnKey.self)
-        try o.encode(key, forKey: ColumnKey(stringValue: "key"))
-        if let minutes { try o.encode(minutes, forKey: ColumnKey(stringValue: "minutes")) }
+        var o = encoder.container(keyedBy: ResultKey.self)
+        try o.encode(key, forKey: ResultKey(stringValue: "key"))
+        if let minutes { try o.encode(minutes, forKey: ResultKey(stringValue: "minutes")) }
         try totals?.encodeColumns(into: &o)
     }
+
+    static let resultSchema = JSONSchema.anyOf([
+        .object(["key": .string, "minutes": LogbookSchemas.minutes]).described("group_by=function"),
+        ColumnTotals.resultSchema.adding(["key": .string]),
+    ])
 }
 
 /// A paper page's totals (`page_size`): this page, brought forward, and the total to date.
-struct TotalsPage: Encodable, Sendable {
+struct TotalsPage: ResultObject, Sendable {
     let page: TotalsReport.Page
 
-    enum CodingKeys: String, CodingKey {
-        case page, pages, lines, total
-        case firstDate = "first_date"
-        case lastDate = "last_date"
-        case thisPage = "this_page"
-        case broughtForward = "brought_forward"
-    }
+    var firstDate: Day? { page.entries.first?.date }
+    var lastDate: Day? { page.entries.last?.date }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(page.number, forKey: .page)
-        try o.encode(page.count, forKey: .pages)
-        try o.encode(page.entries.count, forKey: .lines)
-        try o.encode(page.entries.first?.date.description, forKey: .firstDate)
-        try o.encode(page.entries.last?.date.description, forKey: .lastDate)
-        try o.encode(page.thisPage, forKey: .thisPage)
-        try o.encode(page.broughtForward, forKey: .broughtForward)
-        try o.encode(page.total, forKey: .total)
-    }
+    static let members = ResultMembers<Self>(
+        .field("page", \.page.number), .field("pages", \.page.count), .field("lines", \.page.entries.count),
+        .field("first_date", \.firstDate), .field("last_date", \.lastDate), .field("this_page", \.page.thisPage),
+        .field("brought_forward", \.page.broughtForward), .field("total", \.page.total))
 }
 
 /// `logbook.totals`.
-struct TotalsResult: Encodable, CallResult {
+struct TotalsResult: ResultObject, CallResult {
     let from: Day?
     let to: Day?
     let period: ColumnTotals
@@ -72,30 +61,17 @@ struct TotalsResult: Encodable, CallResult {
     let groups: [TotalsGroup]
     var page: TotalsPage?
 
-    enum CodingKeys: String, CodingKey {
-        case period, starting, groups, page
-        case fromDate = "from_date"
-        case toDate = "to_date"
-        case grandTotal = "grand_total"
-        case groupBy = "group_by"
-    }
+    var groupsWhenGrouped: [TotalsGroup]? { groupBy == nil ? nil : groups }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(from?.description, forKey: .fromDate)
-        try o.encode(to?.description, forKey: .toDate)
-        try o.encode(period, forKey: .period)
-        try o.encode(starting, forKey: .starting)
-        try o.encode(grandTotal, forKey: .grandTotal)
-        if let groupBy {
-            try o.encode(groups, forKey: .groups)
-            try o.encode(groupBy, forKey: .groupBy)
-        }
-        try o.encodeIfPresent(page, forKey: .page)
-    }
+    static let members = ResultMembers<Self>(
+        .field("from_date", \.from), .field("to_date", \.to), .field("period", \.period), .field("starting", \.starting),
+        .field("grand_total", \.grandTotal, "null when the period starts after the logbook does"), .omittedWhenNil("group_by", \.groupBy),
+        .omittedWhenNil("groups", \.groupsWhenGrouped), .omittedWhenNil("page", \.page))
 }
 
 /// `logbook.totals.starting.set`.
-struct StartingTotals: Encodable, CallResult {
+struct StartingTotals: ResultObject, CallResult {
     let starting: ColumnTotals
+
+    static let members = ResultMembers<Self>(.field("starting", \.starting))
 }

@@ -76,42 +76,30 @@ struct Aircraft: Sendable, Equatable {
     }
 }
 
-/// An aircraft as results show it, encoded straight into the reply (`aircraft.add`, `update`),
-/// and in `aircraft.list` with its flights and hours.
-struct AircraftResult: Encodable, CallResult {
+/// An aircraft as results show it, encoded straight into the reply (`aircraft.add`, `update`).
+struct AircraftResult: ResultObject, CallResult {
     let aircraft: Aircraft
-    var usage: (flights: Int, totalMinutes: Int)? = nil
 
-    enum CodingKeys: String, CodingKey {
-        case registration, make, model, variant, engine, operation, category, flights
-        case typeDesignator = "type_designator", classRating = "class_rating", currencyGroup = "currency_group", totalMinutes = "total_min"
-    }
+    static let members = ResultMembers<Self>(
+        .field("registration", \.aircraft.registration), .field("make", \.aircraft.make), .field("model", \.aircraft.model),
+        .field("variant", \.aircraft.variant), .field("type_designator", \.aircraft.typeDesignator), .field("engine", \.aircraft.engine),
+        .field("operation", \.aircraft.operation), .field("category", \.aircraft.category), .field("class_rating", \.aircraft.classRating),
+        .field("currency_group", \.aircraft.currencyGroup))
+}
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        /// The contract writes an unknown field as null, not leaves it out.
-        func optional(_ value: String?, _ key: CodingKeys) throws {
-            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
-        }
-        let a = aircraft
-        try c.encode(a.registration, forKey: .registration)
-        try optional(a.make, .make)
-        try optional(a.model, .model)
-        try optional(a.variant, .variant)
-        try optional(a.typeDesignator, .typeDesignator)
-        try c.encode(a.engine, forKey: .engine)
-        try c.encode(a.operation, forKey: .operation)
-        try c.encode(a.category, forKey: .category)
-        try optional(a.classRating, .classRating)
-        try c.encode(a.currencyGroup, forKey: .currencyGroup)
-        if let usage {
-            try c.encode(usage.flights, forKey: .flights)
-            try c.encode(usage.totalMinutes, forKey: .totalMinutes)
-        }
-    }
+/// An aircraft in `aircraft.list`, with its flights and hours.
+struct AircraftUsage: ResultObject, Sendable {
+    let aircraft: AircraftResult
+    let flights: Int
+    let totalMinutes: Int
+
+    static let members = ResultMembers<Self>(
+        .flattened(\.aircraft), .field("flights", \.flights), .field("total_min", \.totalMinutes, "minutes"))
 }
 
 /// `aircraft.list`.
-struct AircraftList: Encodable, CallResult {
-    let aircraft: [AircraftResult]
+struct AircraftList: ResultObject, CallResult {
+    let aircraft: [AircraftUsage]
+
+    static let members = ResultMembers<Self>(.field("aircraft", \.aircraft))
 }

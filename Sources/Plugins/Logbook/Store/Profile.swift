@@ -51,29 +51,12 @@ struct Profile: Sendable {
 
 /// The pilot profile as results show it (`profile.get`, `profile.set`), encoded straight into the
 /// reply; licences and ratings are as the pilot gave them (free-form JSON).
-struct ProfileResult: Encodable, CallResult {
+struct ProfileResult: ResultObject, CallResult {
     let profile: Profile
 
-    enum CodingKeys: String, CodingKey {
-        case name, address, licences, ratings
-        case dateOfBirth = "date_of_birth", instrumentRating = "instrument_rating", defaultFunction = "default_function"
-        case nightCriterion = "night_criterion"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        /// The contract writes an unknown field as null, not leaves it out.
-        func optional(_ value: String?, _ key: CodingKeys) throws {
-            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
-        }
-        let p = profile
-        try optional(p.name, .name)
-        try optional(p.address, .address)
-        try optional(p.dateOfBirth?.description, .dateOfBirth)
-        try c.encode(p.licences, forKey: .licences)
-        try c.encode(p.ratings, forKey: .ratings)
-        try c.encode(p.instrumentRating, forKey: .instrumentRating)
-        try c.encode(p.defaultFunction, forKey: .defaultFunction)
-        try c.encode(p.nightCriterion.rawValue, forKey: .nightCriterion)
-    }
+    static let members = ResultMembers<Self>(
+        .field("name", \.profile.name), .field("address", \.profile.address), .field("date_of_birth", \.profile.dateOfBirth),
+        .field("licences", \.profile.licences, .array(.any("a licence as given"))),
+        .field("ratings", \.profile.ratings, .array(.any("a rating as given"))), .field("instrument_rating", \.profile.instrumentRating),
+        .field("default_function", \.profile.defaultFunction), .field("night_criterion", \.profile.nightCriterion))
 }

@@ -103,3 +103,13 @@ struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 }
+
+/// A day in a result is its date, `YYYY-MM-DD`.
+extension Day: Encodable, ResultDescribing {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    static var resultSchema: JSONSchema { .date }
+}

@@ -19,7 +19,7 @@ extension StagService {
             .init(
                 account: session.account, item: String(term), autoRegister: auto, lastState: state.rawValue, label: found.subject,
                 since: ISO8601.string(context.clock.now)))
-        return WatchSaved(watch: .init(account: session.account, termID: term, autoRegister: auto, state: state, term: found))
+        return WatchSaved(watch: StagWatch(account: session.account, termID: term, autoRegister: auto, state: state, term: found))
     }
 
     /// The kit's watch table, this plugin's rows: a term's id as the item.

@@ -1,38 +1,26 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the login, account and watch commands, written straight into the reply;
-// their schemas are in StagSchemas. A field the schema gives as "or null" is always written.
+// Typed answers of the login, account and watch commands: a `ResultObject` is the declaration
+// of its result; the rest declare theirs in StagSchemas. A field the schema gives as "or null"
+// is always written.
 
-extension University: Encodable {
-    enum CodingKeys: String, CodingKey {
-        case id, name
-        case baseURL = "base_url"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(id, forKey: .id)
-        try o.encode(name, forKey: .name)
-        try o.encode(baseURL, forKey: .baseURL)
-    }
-}
-
-struct UniversityList: Encodable, CallResult {
+struct UniversityList: ResultObject, CallResult {
     let universities: [University]
+
+    static let members = ResultMembers<Self>(.field("universities", \.universities))
 }
 
 /// `stag.login`: the address to open, and how long the listener waits for the browser.
-struct LoginStarted: Encodable, CallResult {
+struct LoginStarted: ResultObject, CallResult {
     let loginURL: String
     let account: String
     let expiresIn: Int64
 
-    enum CodingKeys: String, CodingKey {
-        case account
-        case loginURL = "login_url"
-        case expiresIn = "expires_in_s"
-    }
+    static let members = ResultMembers<Self>(
+        .field("login_url", \.loginURL, "open it in a browser"),
+        .field("account", \.account),
+        .field("expires_in_s", \.expiresIn))
 }
 
 /// `stag.login.wait`: how the browser login ended, or that it still waits.
@@ -101,70 +89,77 @@ struct StagAccountList: Encodable, CallResult {
     let accounts: [StagAccountRow]
 }
 
-struct LoggedOut: Encodable, CallResult {
+struct LoggedOut: ResultObject, CallResult {
     let account: String
-    let loggedIn = false
+    var loggedIn: Bool { false }
     let invalidatedAtStag: Bool
 
-    enum CodingKeys: String, CodingKey {
-        case account
-        case loggedIn = "logged_in"
-        case invalidatedAtStag = "invalidated_at_stag"
-    }
+    static let members = ResultMembers<Self>(
+        .field("account", \.account),
+        .field("logged_in", \.loggedIn),
+        .field("invalidated_at_stag", \.invalidatedAtStag))
 }
 
 /// `stag.exams.watch`: the watch as saved, with the term as `stag.exams` shows it.
-struct WatchSaved: Encodable, CallResult {
-    struct Watch: Encodable, Sendable {
-        let account: String
-        let termID: Int64
-        let autoRegister: Bool
-        let state: ExamState
-        let term: ExamTerm
+struct WatchSaved: ResultObject, CallResult {
+    let watch: StagWatch
 
-        enum CodingKeys: String, CodingKey {
-            case account, state, term
-            case termID = "term_id"
-            case autoRegister = "auto_register"
-        }
-    }
+    static let members = ResultMembers<Self>(.field("watch", \.watch))
+}
 
-    let watch: Watch
+struct StagWatch: ResultObject, Sendable {
+    let account: String
+    let termID: Int64
+    let autoRegister: Bool
+    let state: ExamState
+    let term: ExamTerm
+
+    static let members = ResultMembers<Self>(
+        .field("account", \.account),
+        .field("term_id", \.termID),
+        .field("auto_register", \.autoRegister),
+        .field("state", \.state),
+        .field("term", \.term, StagSchemas.term))
 }
 
 /// A watch as `stag.exams.watches` lists it.
-struct WatchRow: Encodable, Sendable {
-    let watch: ExamWatches.Watch
-
-    enum CodingKeys: String, CodingKey {
-        case account, state, subject, since
-        case termID = "term_id"
-        case autoRegister = "auto_register"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(watch.account, forKey: .account)
-        try o.encode(Int64(watch.item) ?? 0, forKey: .termID)
-        try o.encode(watch.autoRegister, forKey: .autoRegister)
-        try o.encode(watch.lastState, forKey: .state)
-        try o.encode(watch.label, forKey: .subject)
-        try o.encode(watch.since, forKey: .since)
-    }
-}
-
-struct WatchList: Encodable, CallResult {
-    let watches: [WatchRow]
-}
-
-struct Unwatched: Encodable, CallResult {
+struct WatchRow: ResultObject, Sendable {
+    let account: String
     let termID: Int64
-    let watched = false
+    let autoRegister: Bool
+    let state: String?
+    let label: String?
+    let since: String
 
-    enum CodingKeys: String, CodingKey {
-        case watched
-        case termID = "term_id"
+    init(_ watch: ExamWatches.Watch) {
+        account = watch.account
+        termID = Int64(watch.item) ?? 0
+        autoRegister = watch.autoRegister
+        state = watch.lastState
+        label = watch.label
+        since = watch.since
     }
+
+    static let members = ResultMembers<Self>(
+        .field("account", \.account),
+        .field("term_id", \.termID),
+        .field("auto_register", \.autoRegister),
+        .field("state", \.state, .enumeration(ExamState.self)),
+        .field("subject", \.label),
+        .field("since", \.since, .dateTime))
+}
+
+struct WatchList: ResultObject, CallResult {
+    let watches: [WatchRow]
+
+    static let members = ResultMembers<Self>(.field("watches", \.watches))
+}
+
+struct Unwatched: ResultObject, CallResult {
+    let termID: Int64
+    var watched: Bool { false }
+
+    static let members = ResultMembers<Self>(.field("term_id", \.termID), .field("watched", \.watched))
 }
 
 // The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
@@ -182,13 +177,10 @@ struct GradesAnswer: Codable, Sendable {
 }
 
 /// `stag.register` and `stag.unregister`: STAG's answer to the change.
-struct RegistrationChanged: Encodable, CallResult {
+struct RegistrationChanged: ResultObject, CallResult {
     var termID: Int64
     var registered: Bool
     var message: String
 
-    enum CodingKeys: String, CodingKey {
-        case registered, message
-        case termID = "term_id"
-    }
+    static let members = ResultMembers<Self>(.field("term_id", \.termID), .field("registered", \.registered), .field("message", \.message))
 }

@@ -25,17 +25,10 @@ enum StagSchemas {
                 "last_refresh": JSONSchema.dateTime.nullable, "login?": JSONSchema.string.described("a browser login under way or failed"),
             ]))
     ])
-    static let universities = JSONSchema.object([
-        "universities": .array(.object(["id": .string, "name": .string, "base_url": .string]))
-    ])
-    static let loginStarted = JSONSchema.object([
-        "login_url": JSONSchema.string.described("open it in a browser"), "account": .string, "expires_in_s": .integer,
-    ])
     static let loginOutcome = JSONSchema.object([
         "account": .string, "logged_in": .boolean, "state": .enumeration(["logged_in", "failed", "waiting"]), "detail?": .string,
         "roles?": .array(role),
     ])
-    static let loggedOut = JSONSchema.object(["account": .string, "logged_in": .boolean, "invalidated_at_stag": .boolean])
     static let accountName = JSONSchema.object(["account": .string])
     static let removed = JSONSchema.object(["removed": .string])
 
@@ -59,20 +52,6 @@ enum StagSchemas {
     ])
     static let exams = ReadCache.schema(.object(["terms": .array(term)]))
     static let examTerm = ReadCache.schema(term)
-    static let registration = JSONSchema.object(["term_id": .integer, "registered": .boolean, "message": .string])
-    static let watch = JSONSchema.object([
-        "watch": .object([
-            "account": .string, "term_id": .integer, "auto_register": .boolean, "state": examState, "term": term,
-        ])
-    ])
-    static let watches = JSONSchema.object([
-        "watches": .array(
-            .object([
-                "account": .string, "term_id": .integer, "auto_register": .boolean, "state": examState.nullable, "subject": text,
-                "since": .dateTime,
-            ]))
-    ])
-    static let unwatched = JSONSchema.object(["term_id": .integer, "watched": .boolean])
 
     static let grade = JSONSchema.object([
         "subject": .string, "name": text, "credits": number, "year": number, "semester": text,

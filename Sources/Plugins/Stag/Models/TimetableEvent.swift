@@ -126,7 +126,7 @@ struct TimetableEvent: JSONModel, Equatable {
 
 /// Where the student stands with an exam term: what the watch, the notices and the calendar
 /// export decide on.
-enum ExamState: String, Codable, Sendable, CaseIterable {
+enum ExamState: String, Codable, Sendable, CaseIterable, ResultDescribing {
     case registered, available, full, closed
 }
 

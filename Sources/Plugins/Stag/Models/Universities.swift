@@ -1,9 +1,10 @@
+import PluginKit
+
 /// The IS/STAG instances the reference lists (§1.2), by the id a person types.
-struct University: Sendable, Equatable {
+struct University: ResultObject, Sendable, Equatable {
     var id: String
     var name: String
     var host: String
-
     var baseURL: String { "https://\(host)" }
 
     static let known: [University] = [
@@ -23,4 +24,6 @@ struct University: Sendable, Equatable {
     ]
 
     static func named(_ id: String) -> University? { known.first { $0.id == id.lowercased() } }
+
+    static let members = ResultMembers<Self>(.field("id", \.id), .field("name", \.name), .field("base_url", \.baseURL))
 }

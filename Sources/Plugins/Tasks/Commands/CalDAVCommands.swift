@@ -70,7 +70,7 @@ extension TasksService {
         }
         return CalDAVAdded(
             name: name, url: urlText, username: username, conflict: conflict, todoCalendar: todo?.name, eventCalendar: event?.name,
-            calendars: all.map { CalendarRow(name: $0.name, href: $0.href, components: $0.components) })
+            calendars: all.map { CalendarRow(href: $0.href, name: $0.name, components: $0.components) })
     }
 
     func caldavList() async throws -> CalDAVAccounts {
@@ -98,18 +98,18 @@ extension TasksService {
     func caldavSync(_ params: Params, call: CallContext) async throws -> CalDAVSyncList {
         let gate: @Sendable () throws -> Void = { try call.committing() }
         if let name = params[TasksParams.someAccount] {
-            return CalDAVSyncList(accounts: [CalDAVSynced(name: name, counts: try await sync(account: name, beforeChanging: gate), error: nil)])
+            return CalDAVSyncList(accounts: [.first(CalDAVSyncDone(name: name, try await sync(account: name, beforeChanging: gate)))])
         }
         var results: [CalDAVSynced] = []
         for account in try await context.accounts.list() {
             do {
-                results.append(CalDAVSynced(name: account.name, counts: try await sync(account: account.name, beforeChanging: gate), error: nil))
+                results.append(.first(CalDAVSyncDone(name: account.name, try await sync(account: account.name, beforeChanging: gate))))
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
                 // One account's failure is reported in its row and does not stop the others.
                 let sent = RPCError(sending: error)
-                results.append(CalDAVSynced(name: account.name, counts: nil, error: sent))
+                results.append(.second(AccountFailed(name: account.name, sent)))
             }
         }
         return CalDAVSyncList(accounts: results)

@@ -117,3 +117,22 @@ extension JSONDirectWriter {
         if wall.isDate { self.wall(wall) } else { utcInstant(zone.instant(wall)) }
     }
 }
+
+// Written by `JSONDirectWriter` (see `AgendaResult`), so declared beside the writer; the
+// result-schema check holds the writer to it.
+extension AgendaRow: ResultDescribing {
+    static let resultSchema = JSONSchema.object([
+        "id": .string, "title": .string, "kind": .enumeration(TaskKind.self), "all_day": .boolean, "tz": .string,
+        "status": .enumeration(TaskStatus.self), "overdue": .boolean, "source": .string, "category": JSONSchema.string.nullable,
+        "start": .taskWhen, "start_local": .taskLocal, "end": .taskWhen, "end_local": .taskLocal, "due?": .taskWhen, "due_local?": .taskLocal,
+        "occurrence?": .occurrenceKey, "location?": .string,
+    ])
+}
+
+extension AgendaResult: ResultDescribing {
+    static let resultSchema = JSONSchema.object([
+        "occurrences": .array(AgendaRow.resultSchema),
+        "truncated": JSONSchema.boolean.described("the limit was reached before the window's end"),
+        "next_from": JSONSchema.dateTime.nullable.described("when truncated: the from to continue with"),
+    ])
+}

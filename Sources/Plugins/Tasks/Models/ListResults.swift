@@ -1,24 +1,30 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the categories and feeds commands, written straight into the reply; their
-// schemas are in TaskSchemas. A field the schema gives as "or null" is always written.
+// Typed answers of the categories, feeds, files and accounts commands: each type is the
+// declaration of its result (`ResultObject`).
 
-struct CategoryRow: Encodable, Sendable {
+struct CategoryRow: ResultObject, Sendable {
     let name: String
     let builtin: Bool
     let tasks: Int
+
+    static let members = ResultMembers<Self>(.field("name", \.name), .field("builtin", \.builtin), .field("tasks", \.tasks))
 }
 
-struct CategoryList: Encodable, CallResult {
+struct CategoryList: ResultObject, CallResult {
     let categories: [CategoryRow]
+
+    static let members = ResultMembers<Self>(.field("categories", \.categories))
 }
 
-struct CategoryAdded: Encodable, CallResult {
+struct CategoryAdded: ResultObject, CallResult {
     let name: String
+
+    static let members = ResultMembers<Self>(.field("name", \.name))
 }
 
-struct FeedRow: Encodable, Sendable {
+struct FeedRow: ResultObject, Sendable {
     let name: String
     let url: String
     let items: Int
@@ -26,33 +32,21 @@ struct FeedRow: Encodable, Sendable {
     let problem: String?
     let skipped: FeedSkipped
 
-    enum CodingKeys: String, CodingKey {
-        case name, url, items, problem
-        case fetchedAt = "fetched_at"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(name, forKey: .name)
-        try o.encode(url, forKey: .url)
-        try o.encode(items, forKey: .items)
-        try o.encode(fetchedAt, forKey: .fetchedAt)
-        try o.encode(problem, forKey: .problem)
-        try skipped.encode(to: encoder)
-    }
+    static let members = ResultMembers<Self>(
+        .field("name", \.name),
+        .field("url", \.url),
+        .field("items", \.items),
+        .field("fetched_at", \.fetchedAt, .dateTime),
+        .field("problem", \.problem),
+        .flattened(\.skipped))
 }
 
 /// What a feed's read left out: how many events and to-dos, and the first reasons.
-struct FeedSkipped: Encodable, Sendable {
+struct FeedSkipped: ResultObject, Sendable {
     static let reasonsKept = 5
 
     let skipped: Int
     let reasons: [String]
-
-    enum CodingKeys: String, CodingKey {
-        case skipped
-        case reasons = "skipped_reasons"
-    }
 
     init(skipped: Int, reasons: [String]) {
         self.skipped = skipped
@@ -73,73 +67,83 @@ struct FeedSkipped: Encodable, Sendable {
     }
 
     var storedReasons: String { JSONValue.array(reasons.map(JSONValue.string)).encodedString() }
+
+    static let members = ResultMembers<Self>(
+        .field("skipped", \.skipped, "events and to-dos of the feed left out at its last read"),
+        .field("skipped_reasons", \.reasons, "why, the first few (without the events' text)"))
 }
 
-struct FeedList: Encodable, CallResult {
+struct FeedList: ResultObject, CallResult {
     let feeds: [FeedRow]
+
+    static let members = ResultMembers<Self>(.field("feeds", \.feeds))
 }
 
 /// One feed fetched: whether it changed and how many items it now has (null when unchanged),
 /// or why it could not be read.
-struct FeedRefreshed: Encodable, Sendable {
+struct FeedRefreshed: ResultObject, Sendable {
     let name: String
     let changed: Bool
-    let items: Int?
+    let items: Int??
     let problem: String?
 
-    enum CodingKeys: String, CodingKey { case name, changed, items, problem }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(name, forKey: .name)
-        try o.encode(changed, forKey: .changed)
-        if let problem { try o.encode(problem, forKey: .problem) } else { try o.encode(items, forKey: .items) }
+    init(name: String, changed: Bool, items: Int?, problem: String?) {
+        self.name = name
+        self.changed = changed
+        self.items = problem == nil ? .some(items) : nil
+        self.problem = problem
     }
+
+    static let members = ResultMembers<Self>(
+        .field("name", \.name),
+        .field("changed", \.changed),
+        .omittedWhenNil("items", \.items, "left out when the feed could not be read"),
+        .omittedWhenNil("problem", \.problem))
 }
 
-struct FeedRefreshList: Encodable, CallResult {
+struct FeedRefreshList: ResultObject, CallResult {
     let feeds: [FeedRefreshed]
+
+    static let members = ResultMembers<Self>(.field("feeds", \.feeds))
 }
 
 /// `tasks.delete`: the task and its sub-tasks, or one occurrence of a repeating one.
-struct TaskDeleted: Encodable, CallResult {
+struct TaskDeleted: ResultObject, CallResult {
     let deleted: String
-    /// The occurrence left out (an instant in UTC, or a date for all-day), when one was.
     let occurrence: String?
-    let withSubtasks: [String]
+    let withSubtasks: [String]?
 
-    enum CodingKeys: String, CodingKey {
-        case deleted, occurrence
-        case withSubtasks = "with_subtasks"
+    init(deleted: String, occurrence: String?, withSubtasks: [String]) {
+        self.deleted = deleted
+        self.occurrence = occurrence
+        self.withSubtasks = occurrence == nil ? withSubtasks : nil
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(deleted, forKey: .deleted)
-        if let occurrence { try o.encode(occurrence, forKey: .occurrence) } else { try o.encode(withSubtasks, forKey: .withSubtasks) }
-    }
+    static let members = ResultMembers<Self>(
+        .field("deleted", \.deleted),
+        .omittedWhenNil("occurrence", \.occurrence, .occurrenceKey, "an occurrence's original start (RECURRENCE-ID)"),
+        .omittedWhenNil("with_subtasks", \.withSubtasks))
 }
 
-struct Snoozed: Encodable, CallResult {
+struct Snoozed: ResultObject, CallResult {
     let id: String
     let remindAt: String
 
-    enum CodingKeys: String, CodingKey {
-        case id
-        case remindAt = "remind_at"
-    }
+    static let members = ResultMembers<Self>(.field("id", \.id), .field("remind_at", \.remindAt, .dateTime))
 }
 
-struct ICSExported: Encodable, CallResult {
+struct ICSExported: ResultObject, CallResult {
     let path: String
     let todos: Int
     let events: Int
     let bytes: Int
+
+    static let members = ResultMembers<Self>(.field("path", \.path), .field("todos", \.todos), .field("events", \.events), .field("bytes", \.bytes))
 }
 
 /// `tasks.import.ics`: what was (or, in a dry run, would be) added, updated and left alone, and
 /// the first problems (each the item and why, as the calendar reader words it).
-struct ICSImported: Encodable, CallResult {
+struct ICSImported: ResultObject, CallResult {
     let path: String
     let dryRun: Bool
     let added: Int
@@ -150,21 +154,31 @@ struct ICSImported: Encodable, CallResult {
     let todos: Int
     let events: Int
 
-    enum CodingKeys: String, CodingKey {
-        case path, added, updated, unchanged, skipped, problems, todos, events
-        case dryRun = "dry_run"
-    }
+    static let members = ResultMembers<Self>(
+        .field("path", \.path),
+        .field("dry_run", \.dryRun),
+        .field("added", \.added),
+        .field("updated", \.updated),
+        .field("unchanged", \.unchanged),
+        .field("skipped", \.skipped, "every problem, counted"),
+        .field(
+            "problems", \.problems, .array(.object(["uid": JSONSchema.string.nullable, "summary": JSONSchema.string.nullable, "reason": .string])),
+            "the first 1 000"),
+        .field("todos", \.todos),
+        .field("events", \.events))
 }
 
-struct CalendarRow: Encodable, Sendable {
-    let name: String
+struct CalendarRow: ResultObject, Sendable {
     let href: String
+    let name: String
     let components: [String]
+
+    static let members = ResultMembers<Self>(.field("href", \.href), .field("name", \.name), .field("components", \.components))
 }
 
 /// `tasks.caldav.add`: the account as saved, the calendars chosen for to-dos and events (null
 /// when the server has none of that kind) and every calendar the server offered.
-struct CalDAVAdded: Encodable, CallResult {
+struct CalDAVAdded: ResultObject, CallResult {
     let name: String
     let url: String
     let username: String
@@ -173,70 +187,64 @@ struct CalDAVAdded: Encodable, CallResult {
     let eventCalendar: String?
     let calendars: [CalendarRow]
 
-    enum CodingKeys: String, CodingKey {
-        case name, url, username, conflict, calendars
-        case todoCalendar = "todo_calendar"
-        case eventCalendar = "event_calendar"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(name, forKey: .name)
-        try o.encode(url, forKey: .url)
-        try o.encode(username, forKey: .username)
-        try o.encode(conflict, forKey: .conflict)
-        try o.encode(todoCalendar, forKey: .todoCalendar)
-        try o.encode(eventCalendar, forKey: .eventCalendar)
-        try o.encode(calendars, forKey: .calendars)
-    }
+    static let members = ResultMembers<Self>(
+        .field("name", \.name),
+        .field("url", \.url),
+        .field("username", \.username),
+        .field("conflict", \.conflict, .enumeration(CalDAVSync.Conflict.self)),
+        .field("todo_calendar", \.todoCalendar),
+        .field("event_calendar", \.eventCalendar),
+        .field("calendars", \.calendars))
 }
 
 /// One account's sync: what moved each way and how many requests it took, or why it failed
 /// (one account's failure does not stop the others).
-struct CalDAVSynced: Encodable, Sendable {
+typealias CalDAVSynced = OneOf<CalDAVSyncDone, AccountFailed>
+
+struct CalDAVSyncDone: ResultObject, Sendable {
     let name: String
-    let counts: CalDAVSync.Counts?
-    let error: RPCError?
+    let pulled: Int
+    let pushed: Int
+    let deleted: Int
+    let merged: Int
+    let requests: Int
 
-    enum CodingKeys: String, CodingKey { case name, pulled, pushed, deleted, merged, requests, error, code }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(name, forKey: .name)
-        if let counts {
-            try o.encode(counts.pulled, forKey: .pulled)
-            try o.encode(counts.pushed, forKey: .pushed)
-            try o.encode(counts.deleted, forKey: .deleted)
-            try o.encode(counts.merged, forKey: .merged)
-            try o.encode(counts.requests, forKey: .requests)
-        }
-        if let error {
-            try o.encode(error.message, forKey: .error)
-            try o.encode(error.code, forKey: .code)
-        }
+    init(name: String, _ counts: CalDAVSync.Counts) {
+        self.name = name
+        pulled = counts.pulled
+        pushed = counts.pushed
+        deleted = counts.deleted
+        merged = counts.merged
+        requests = counts.requests
     }
+
+    static let members = ResultMembers<Self>(
+        .field("name", \.name),
+        .field("pulled", \.pulled),
+        .field("pushed", \.pushed),
+        .field("deleted", \.deleted),
+        .field("merged", \.merged),
+        .field("requests", \.requests))
 }
 
-struct CalDAVSyncList: Encodable, CallResult {
+struct CalDAVSyncList: ResultObject, CallResult {
     let accounts: [CalDAVSynced]
+
+    static let members = ResultMembers<Self>(.field("accounts", \.accounts))
 }
 
 /// `tasks.feeds.add`: the feed (its address without credentials or tokens) and its items.
-struct FeedAdded: Encodable, CallResult {
+struct FeedAdded: ResultObject, CallResult {
     let name: String
     let url: String
     let items: Int
     let skipped: FeedSkipped
 
-    enum CodingKeys: String, CodingKey { case name, url, items }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(name, forKey: .name)
-        try o.encode(url, forKey: .url)
-        try o.encode(items, forKey: .items)
-        try skipped.encode(to: encoder)
-    }
+    static let members = ResultMembers<Self>(
+        .field("name", \.name),
+        .field("url", \.url, "its query hidden"),
+        .field("items", \.items),
+        .flattened(\.skipped))
 }
 
 /// `tasks.caldav.list`: each account as the kit shows it, with how many items it syncs.
@@ -256,4 +264,17 @@ struct CalDAVAccounts: Encodable, CallResult {
     }
 
     var accounts: [Row]
+}
+
+extension CalDAVAccounts: ResultDescribing {
+    /// An account's settings are stored as the kit's dictionary, so their schema is declared
+    /// here, once, for the kit's account schema to take in.
+    static let settings: KeyValuePairs<String, JSONSchema> = [
+        "url": .string, "username": .string, "conflict": .enumeration(CalDAVSync.Conflict.self),
+        "todo_calendar?": .string, "event_calendar?": .string,
+    ]
+
+    static var resultSchema: JSONSchema {
+        .object(["accounts": .array(Accounts.accountSchema(settings: settings).adding(["items": .integer]))])
+    }
 }

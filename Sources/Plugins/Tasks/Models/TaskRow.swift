@@ -133,3 +133,48 @@ struct TaskListResult: CallResult {
         }
     }
 }
+
+// The list's rows and a single task are written by `JSONDirectWriter` (the benchmark's Codable
+// path was most of `tasks.list`'s time), so their schemas are declared here, beside the writer;
+// the result-schema check holds the writer to them. Every other result of the plugin is a
+// `ResultObject`.
+extension JSONSchema {
+    /// A start, due or end: a date for all-day items, else an instant in UTC.
+    static let taskWhen = JSONSchema.anyOf([.date, .dateTime]).nullable
+    /// Its wall-clock twin in the task's zone (`2026-12-01T09:00`), or the date.
+    static let taskLocal = JSONSchema.string.nullable.described("wall-clock time in tz (YYYY-MM-DDTHH:MM), or the date for all-day items")
+    static let occurrenceKey = JSONSchema.anyOf([.date, .dateTime]).described("an occurrence's original start (RECURRENCE-ID)")
+}
+
+extension TaskRow: ResultDescribing {
+    static let reminder = JSONSchema.anyOf([
+        .object(["before_min": .integer, "of": .enumeration(["start", "due"])]),
+        .object(["at": .dateTime]),
+    ])
+
+    static let resultSchema = JSONSchema.object([
+        "id": .string, "title": .string, "notes": .string, "kind": .enumeration(TaskKind.self), "category": JSONSchema.string.nullable,
+        "tags": .array(.string), "priority": JSONSchema.integer.described("1 (highest) … 9, 0 = none"), "parent": JSONSchema.string.nullable,
+        "location": JSONSchema.string.nullable, "url": JSONSchema.string.nullable, "status": .enumeration(TaskStatus.self),
+        "completed_at": JSONSchema.dateTime.nullable, "created": .dateTime, "modified": .dateTime, "tz": .string, "all_day": .boolean,
+        "duration_min": JSONSchema.integer.nullable, "rrule": JSONSchema.string.nullable, "exdates": .array(.occurrenceKey),
+        "rdates": .array(.occurrenceKey), "repeat_from": .enumeration(["due", "completion"]), "reminders": .array(reminder),
+        "channels": .array(.string), "source": JSONSchema.string.described("local, feed:<name> or caldav:<account>"),
+        "read_only": .boolean, "start": .taskWhen, "start_local": .taskLocal, "due": .taskWhen, "due_local": .taskLocal, "end": .taskWhen,
+        "end_local": .taskLocal, "overdue": .boolean, "next?": AgendaRow.resultSchema.described("a repeating task's current occurrence"),
+        "overrides?": .array(
+            .object([
+                "occurrence": .occurrenceKey, "title?": .string, "status?": .enumeration(TaskStatus.self), "location?": .string,
+                "notes?": .string, "start": .taskWhen, "start_local": .taskLocal, "due?": .taskWhen, "due_local?": .taskLocal, "end?": .taskWhen,
+                "end_local?": .taskLocal,
+            ])),
+        "deleted_at?": .dateTime,
+    ]).described("the whole task: times in UTC with their *_local twins in tz, dates for all-day items")
+}
+
+extension TaskListResult: ResultDescribing {
+    static let resultSchema = JSONSchema.object([
+        "tasks": .array(TaskRow.resultSchema), "count": JSONSchema.integer.described("how many matched"),
+        "truncated": JSONSchema.boolean.described("more matched than limit"),
+    ]).described("tasks sorted by the next start or due, then priority")
+}
