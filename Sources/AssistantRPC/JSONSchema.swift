@@ -90,6 +90,7 @@ public struct JSONSchema: Sendable, Hashable {
         case .string(let type)?: copy.json["type"] = .array([.string(type), "null"])
         case .array(let types)? where !types.contains("null"): copy.json["type"] = .array(types + ["null"])
         case .array?: break
+        case nil where json["anyOf"]?.arrayValue?.contains(JSONSchema.null.value) == true: break
         default: copy = JSONSchema(json: ["anyOf": .array([value, JSONSchema.null.value])])
         }
         if case .array(let values)? = copy.json["enum"], !values.contains(.null) { copy.json["enum"] = .array(values + [.null]) }

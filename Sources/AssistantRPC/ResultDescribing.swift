@@ -22,9 +22,14 @@ extension Optional: ResultDescribing where Wrapped: ResultDescribing {
 }
 
 /// Any optional, whatever it wraps: a member declared with a schema of its own is nullable when
-/// its property is optional.
-protocol OptionalMember {}
-extension Optional: OptionalMember {}
+/// its property is optional, and one missing from a stored copy reads back as nil.
+protocol OptionalMember {
+    static var absent: Self { get }
+}
+
+extension Optional: OptionalMember {
+    static var absent: Self { nil }
+}
 
 /// Names the data chooses (a count per state).
 extension Dictionary: ResultDescribing where Key == String, Value: ResultDescribing {

@@ -162,6 +162,11 @@ public struct ResultMember<Root>: Sendable {
     /// A member's value read back; only a stored result object's members are ever read, so a type
     /// that is not `Decodable` fails here rather than at compile time.
     private static func decode<Value>(_ type: Value.Type, _ key: String, _ container: KeyedDecodingContainer<ResultKey>) throws -> Value {
+        // An optional member left out reads as nil, as synthesized decoding has it (a copy written
+        // by Foundation's encoder, which leaves nils out).
+        if let optional = type as? any OptionalMember.Type, !container.contains(ResultKey(stringValue: key)), let absent = optional.absent as? Value {
+            return absent
+        }
         guard let decodable = type as? any Decodable.Type,
             let value = try container.decode(decodable, forKey: ResultKey(stringValue: key)) as? Value
         else {

@@ -131,13 +131,17 @@ extension WeekPicture {
 }
 
 /// What a `timetable.pdf` command answers (Stag's and KOS's): the file written and what is on it.
-public struct WeekPictureWritten: Encodable, CallResult {
+public struct WeekPictureWritten: ResultObject, CallResult {
     public var path: String
     public var format: Picture.Format
     public var bytes: Int
-    /// The week's Monday, `YYYY-MM-DD`.
     public var week: String
     public var classes: Int
+
+    public static let members = ResultMembers<Self>(
+        .field("path", \.path), .field("format", \.format, .enumeration(["pdf", "png"])), .field("bytes", \.bytes),
+        .field("week", \.week, .date, "its Monday"),
+        .field("classes", \.classes))
 
     public init(path: String, format: Picture.Format, bytes: Int, week: DateOnly, classes: Int) {
         self.path = path

@@ -47,6 +47,6 @@ import Testing
         #expect(json["term_id"] == 4711)
         #expect(json.objectValue?.count == 16)
         #expect(try ExamTerm(json: json) == term)
-        #expect(StagSchemas.term.problems(in: json, strict: true).isEmpty)
+        #expect(ExamTerm.resultSchema.problems(in: json, strict: true).isEmpty)
     }
 }

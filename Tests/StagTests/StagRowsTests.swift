@@ -68,7 +68,7 @@ import Testing
         #expect(term["weighted_average"] == .null && term.objectValue?.keys.contains("weighted_average") == true)
         #expect(json["total"]?["credits_obtained"] == 4)
         #expect(
-            StagSchemas.results.problems(
+            Cached<StudyResults>.resultSchema.problems(
                 in: JSONValue.object((json.objectValue ?? [:]).merging(["stale": false, "fetched_at": "2026-11-26T00:00:00Z"]) { a, _ in a }),
                 strict: true
             ).isEmpty)

@@ -55,7 +55,7 @@ import Testing
         #expect(json["action_id"] == 991)
         #expect(json.objectValue?.count == 13)
         #expect(try TimetableEvent(json: json) == event)
-        #expect(StagSchemas.event.problems(in: json, strict: true).isEmpty)
+        #expect(TimetableEvent.resultSchema.problems(in: json, strict: true).isEmpty)
     }
 
     /// The refresh keys its timetable baseline as earlier versions did: each member as JSON text.
@@ -79,7 +79,7 @@ import Testing
             #expect(grade.json["grade"] == json, "\(stag)")
             #expect(grade.grade?.text == text)
             #expect(try GradeRow(json: grade.json) == grade, "\(stag) reads back")
-            #expect(StagSchemas.grade.problems(in: grade.json, strict: true).isEmpty)
+            #expect(GradeRow.resultSchema.problems(in: grade.json, strict: true).isEmpty)
         }
     }
 }

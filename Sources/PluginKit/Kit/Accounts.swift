@@ -12,7 +12,7 @@ import GRDB
 ///   only calls for it get -32003, naming it and the command that fixes it, and a
 ///   `<plugin>.auth.expired` notice is posted once per flip.
 public actor Accounts {
-    public enum State: String, Sendable, Codable, CaseIterable {
+    public enum State: String, Sendable, Codable, CaseIterable, ResultDescribing {
         case ready
         case needsReauth = "needs_reauth"
         case failed

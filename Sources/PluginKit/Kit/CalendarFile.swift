@@ -86,9 +86,11 @@ public struct CalendarFile: Sendable {
 }
 
 /// What an `export.ics` command answers: the file written and how many events it holds.
-public struct CalendarWritten: Encodable, CallResult {
+public struct CalendarWritten: ResultObject, CallResult {
     public var path: String
     public var events: Int
+
+    public static let members = ResultMembers<Self>(.field("path", \.path), .field("events", \.events))
 
     public init(path: String, events: Int) {
         self.path = path

@@ -168,3 +168,8 @@ public struct Cached<Value: Encodable & Sendable>: CallResult {
         out.append(UInt8(ascii: "}"))
     }
 }
+
+/// A cached read's schema is its answer's, with `stale` and `fetched_at`.
+extension Cached: ResultDescribing where Value: ResultDescribing {
+    public static var resultSchema: JSONSchema { ReadCache.schema(Value.resultSchema) }
+}

@@ -85,7 +85,7 @@ enum KOSManifest {
                     rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
             Command(
                 "timetable.pdf", "The week's classes drawn for the wall: A4 landscape PDF (or PNG), placed by the week's parity",
-                params: [KOSParams.week, KOSParams.picturePath, KOSParams.account], result: KOSSchemas.timetablePicture,
+                params: [KOSParams.week, KOSParams.picturePath, KOSParams.account],
                 effect: .write, use: KOSService.timetablePicture
             ).writesFiles(),
             Command(

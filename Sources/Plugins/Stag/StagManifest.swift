@@ -55,32 +55,28 @@ enum StagManifest {
             ),
             Command(
                 "login.wait", "Waits until a browser login started by stag.login has finished",
-                params: [StagParams.loginAccount, StagParams.timeoutS], result: StagSchemas.loginOutcome, timeout: .seconds(905),
+                params: [StagParams.loginAccount, StagParams.timeoutS], timeout: .seconds(905),
                 effect: .write, use: StagService.loginWait
             ),
             Command(
                 "login.ticket", "Logs in with a pasted callback address or ticket (for a machine without a browser)",
-                params: StagParams.instance + [StagParams.callbackURL, StagParams.ticket],
-                result: StagSchemas.oneAccount, effect: .write, use: StagService.loginTicket
+                params: StagParams.instance + [StagParams.callbackURL, StagParams.ticket], effect: .write, use: StagService.loginTicket
             ),
             Command(
                 "login.password", "Logs in once with the STAG user name and password (the password is not stored)",
-                params: StagParams.instance + [StagParams.username, StagParams.password],
-                result: StagSchemas.oneAccount, effect: .write, use: StagService.loginPassword
+                params: StagParams.instance + [StagParams.username, StagParams.password], effect: .write, use: StagService.loginPassword
             ),
             Command(
-                "status", "Shows each account: logged in, university, name, roles, last refresh", result: StagSchemas.status, effect: .read,
+                "status", "Shows each account: logged in, university, name, roles, last refresh", effect: .read,
                 use: StagService.status
             ),
-            Command("accounts.list", "Lists the accounts", result: StagSchemas.accounts, effect: .read, use: StagService.accountsList),
+            Command("accounts.list", "Lists the accounts", effect: .read, use: StagService.accountsList),
             Command(
-                "accounts.default", "Makes an account the default", params: [StagParams.accountName],
-                result: StagSchemas.oneAccount, effect: .write, use: StagService.accountsDefault
+                "accounts.default", "Makes an account the default", params: [StagParams.accountName], effect: .write, use: StagService.accountsDefault
             ),
             Command(
                 "accounts.remove", "Removes an account, its ticket and its cached data",
-                params: [StagParams.accountName],
-                result: StagSchemas.removed, effect: .destructive, use: StagService.accountsRemove
+                params: [StagParams.accountName], effect: .destructive, use: StagService.accountsRemove
             ).confirm("Remove the STAG account {account}, its login and its cached data?"),
             Command(
                 "logout", "Invalidates the ticket at STAG and forgets it", params: [StagParams.account],
@@ -89,7 +85,6 @@ enum StagManifest {
             Command(
                 "timetable", "Dated timetable events (default: this week), every role merged",
                 params: [StagParams.from, StagParams.to, StagParams.role, StagParams.account],
-                result: StagSchemas.timetable,
                 effect: .read, use: StagService.timetable
             )
             .view(
@@ -97,13 +92,12 @@ enum StagManifest {
                     rows: "events", grid: .init(day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type"))),
             Command(
                 "timetable.pdf", "The week's timetable drawn for the wall: A4 landscape PDF (or PNG), every role merged",
-                params: [StagParams.week, StagParams.picturePath, StagParams.account], result: StagSchemas.timetablePicture,
+                params: [StagParams.week, StagParams.picturePath, StagParams.account],
                 effect: .write, use: StagService.timetablePicture
             ).writesFiles(),
             Command(
                 "exams", "Exam terms visible to the student, with their state",
                 params: [StagParams.subject, StagParams.account],
-                result: StagSchemas.exams,
                 effect: .read, use: StagService.exams
             )
             .view(
@@ -115,8 +109,8 @@ enum StagManifest {
                         .init("term_id", "TERM", optional: true),
                     ])),
             Command(
-                "exams.term", "One exam term of stag.exams, by its id", params: [StagParams.termID, StagParams.account],
-                result: StagSchemas.examTerm, effect: .read, use: StagService.examTerm
+                "exams.term", "One exam term of stag.exams, by its id", params: [StagParams.termID, StagParams.account], effect: .read,
+                use: StagService.examTerm
             ),
             Command(
                 "exams.register", "Registers for an exam term (never retried)",
@@ -152,7 +146,6 @@ enum StagManifest {
             Command(
                 "grades", "One row per subject enrolment",
                 params: [StagParams.gradesYear, StagParams.account],
-                result: StagSchemas.grades,
                 effect: .read, use: StagService.grades
             )
             .view(
@@ -164,7 +157,6 @@ enum StagManifest {
                     ])),
             Command(
                 "results", "Credits and credit-weighted averages per semester and in total", params: [StagParams.account],
-                result: StagSchemas.results,
                 effect: .read, use: StagService.results
             )
             .view(
@@ -176,70 +168,65 @@ enum StagManifest {
                     ])),
             Command(
                 "subject", "A subject's details",
-                params: [StagParams.department, StagParams.code, StagParams.subjectYear, StagParams.account], result: StagSchemas.subject,
+                params: [StagParams.department, StagParams.code, StagParams.subjectYear, StagParams.account],
                 effect: .read, use: StagService.subject
             ),
             Command(
-                "teacher", "A teacher's details", params: [StagParams.teacherID, StagParams.account],
-                result: StagSchemas.teacher, effect: .read, use: StagService.teacher
+                "teacher", "A teacher's details", params: [StagParams.teacherID, StagParams.account], effect: .read, use: StagService.teacher
             ),
             Command(
                 "teachers.search", "Teachers by name or department, in Czech alphabetical order",
-                params: [StagParams.teacherName, StagParams.searchDepartment, StagParams.account], result: StagSchemas.teachersFound,
+                params: [StagParams.teacherName, StagParams.searchDepartment, StagParams.account],
                 example: "assistantctl stag.teachers.search name=Novák", effect: .read, use: StagService.teachersSearch
             ).checking(.anyOf(StagParams.teacherName, StagParams.searchDepartment)),
             Command(
                 "subjects.search", "Subjects by code, or by words of their name within a department, with credits and semester",
                 params: [StagParams.subjectQuery, StagParams.searchDepartment, StagParams.subjectYear, StagParams.subjectLimit, StagParams.account],
-                result: StagSchemas.subjectsFound, example: "assistantctl stag.subjects.search department=KIV query=programování",
+                example: "assistantctl stag.subjects.search department=KIV query=programování",
                 effect: .read, use: StagService.subjectsSearch
             ).checking(.anyOf(StagParams.subjectQuery, StagParams.searchDepartment)),
             Command(
                 "rooms.search", "Rooms with their type, capacity and building address",
-                params: [StagParams.building, StagParams.roomQuery, StagParams.roomLimit, StagParams.account], result: StagSchemas.rooms,
+                params: [StagParams.building, StagParams.roomQuery, StagParams.roomLimit, StagParams.account],
                 example: "assistantctl stag.rooms.search building=UC query=laboratoř", effect: .read, use: StagService.roomsSearch
             ),
             Command(
                 "rooms.timetable", "A room's timetable actions (default: this week)",
                 params: [StagParams.roomBuilding, StagParams.roomNumber, StagParams.from, StagParams.to, StagParams.account],
-                result: StagSchemas.roomTimetable, example: "assistantctl stag.rooms.timetable building=UC room=326", effect: .read,
+                example: "assistantctl stag.rooms.timetable building=UC room=326", effect: .read,
                 use: StagService.roomsTimetable
             ).checking(.ordered(StagParams.from, StagParams.to, maxDays: 400)),
             Command(
                 "student", "A student's details (your own by default)",
-                params: [StagParams.studentID, StagParams.account],
-                result: StagSchemas.student, effect: .read, use: StagService.student
+                params: [StagParams.studentID, StagParams.account], effect: .read, use: StagService.student
             ),
             Command(
                 "calendar", "The academic year's calendar (harmonogram)",
-                params: [StagParams.calendarYear, StagParams.account],
-                result: StagSchemas.calendar, effect: .read, use: StagService.calendar
+                params: [StagParams.calendarYear, StagParams.account], effect: .read, use: StagService.calendar
             ),
             Command(
                 "export.ics", "Writes the timetable and registered exams as an iCalendar file",
-                params: [StagParams.path, StagParams.firstDay, StagParams.lastDay, StagParams.account], result: StagSchemas.exported,
+                params: [StagParams.path, StagParams.firstDay, StagParams.lastDay, StagParams.account],
                 effect: .write, use: StagService.exportICS
             ).writesFiles().checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
             Command(
                 "canteen", "The ZČU canteen menu",
                 params: [StagParams.canteen, StagParams.day],
-                result: StagSchemas.canteen,
                 effect: .read, use: StagService.canteen
             ),
             Command(
                 "students", "Teacher: the students of a timetable action, in Czech alphabetical order",
-                params: [StagParams.actionID, StagParams.account], result: StagSchemas.students, effect: .read, use: StagService.students
+                params: [StagParams.actionID, StagParams.account], effect: .read, use: StagService.students
             ),
             Command(
                 "teacher.exams", "Teacher: the exam terms of your subjects (or one), with capacity and how many registered",
-                params: [StagParams.subject, StagParams.subjectYear, StagParams.account], result: StagSchemas.teacherExams,
+                params: [StagParams.subject, StagParams.subjectYear, StagParams.account],
                 example: "assistantctl stag.teacher.exams", effect: .read, use: StagService.teacherExams
             ),
             Command(
                 "students.mail",
                 "Teacher: mails the students of a timetable action, in Bcc; dry_run (default) only lists them, dry_run=false sends",
                 params: [StagParams.actionID, StagParams.mailSubject, StagParams.mailBody, StagParams.dryRun, StagParams.mailTo, StagParams.account],
-                result: StagSchemas.studentsMail,
                 example: "assistantctl stag.students.mail action_id=700001 subject='Room change' body='We meet in PR-102.' dry_run=false",
                 effect: .read, use: StagService.studentsMail
             ).destructive(when: .equals(StagParams.dryRun, false))
@@ -247,7 +234,6 @@ enum StagManifest {
             Command(
                 "theses", "Teacher: the theses you supervise",
                 params: [StagParams.thesesYear, StagParams.account],
-                result: StagSchemas.theses,
                 effect: .read, use: StagService.theses
             ),
         ]

@@ -24,10 +24,6 @@ enum KOSSchemas {
         "parity": .enumeration(["both", "odd", "even"]), "room": text, "teachers": .array(.string), "weeks": text,
     ])
     static let timetable = ReadCache.schema(.object(["slots": .array(slot)]))
-    static let timetablePicture = JSONSchema.object([
-        "path": .string, "format": .enumeration(["pdf", "png"]), "bytes": .integer, "week": JSONSchema.date.described("its Monday"),
-        "classes": .integer,
-    ])
     static let course = JSONSchema.object([
         "code": text, "name": text, "credits": number, "completion": text, "completed": .boolean, "assessment": .boolean, "semester": text,
         "external": JSONSchema.boolean.described("enrolled at another faculty or school"),

@@ -53,22 +53,24 @@ extension StagService {
 }
 
 /// `stag.teacher.exams`: the teacher's exam terms with their occupancy.
-struct TeacherExamTerms: Codable, Sendable {
-    struct Term: Codable, Sendable, ExplicitNulls {
-        var termID: Int64
-        var subject: String
+struct TeacherExamTerms: StoredResultObject, Sendable {
+    struct Term: StoredResultObject, Sendable {
+        var termID: Int64 = 0
+        var subject = ""
         var name, kind, date, start, end, room, examiner: String?
-        /// How many students are registered (STAG lists no names).
-        var registered: Int64
+        var registered: Int64 = 0
         var limit: Int64?
-        /// Seats left; nil without a limit.
         var free: Int64?
         var registerDeadline, note: String?
 
-        enum CodingKeys: String, CodingKey {
-            case subject, name, kind, date, start, end, room, examiner, registered, limit, free, note
-            case termID = "term_id", registerDeadline = "register_deadline"
-        }
+        static let members = ResultMembers<Self>(
+            .field("term_id", \.termID), .field("subject", \.subject, "KAT/CODE"), .field("name", \.name), .field("kind", \.kind),
+            .field("date", \.date, .date), .field("start", \.start, .clock), .field("end", \.end, .clock), .field("room", \.room),
+            .field("examiner", \.examiner), .field("registered", \.registered, "how many students are registered (STAG lists no names)"),
+            .field("limit", \.limit), .field("free", \.free, "seats left; null without a limit"),
+            .field("register_deadline", \.registerDeadline, .universityTime), .field("note", \.note))
+
+        init() {}
 
         init(_ term: ExamTerm) {
             termID = term.termID
@@ -88,7 +90,9 @@ struct TeacherExamTerms: Codable, Sendable {
         }
     }
 
-    var terms: [Term]
-    /// The teacher has more subjects than one call reads; name one with `subject`.
-    var truncated: Bool
+    var terms: [Term] = []
+    var truncated = false
+
+    static let members = ResultMembers<Self>(
+        .field("terms", \.terms), .field("truncated", \.truncated, "the teacher has more than 30 subjects; name one with subject"))
 }

@@ -74,11 +74,11 @@ extension StagService {
         }
         switch try await logins.settled(name, within: .seconds(params[StagParams.timeoutS] ?? 600)) {
         case nil: throw StagParams.account.invalid("'\(name)' has no login in progress or finished")
-        case .waiting?: return LoginWaited(account: name, state: "waiting", roles: nil, detail: nil)
+        case .waiting?: return LoginWaited(account: name, state: .waiting, roles: nil, detail: nil)
         case .succeeded?:
             let account = try await accounts.resolve(name)
-            return LoginWaited(account: name, state: "logged_in", roles: StagAccountSettings(account).roles, detail: nil)
-        case .failed(let why)?: return LoginWaited(account: name, state: "failed", roles: nil, detail: why)
+            return LoginWaited(account: name, state: .loggedIn, roles: StagAccountSettings(account).roles, detail: nil)
+        case .failed(let why)?: return LoginWaited(account: name, state: .failed, roles: nil, detail: why)
         }
     }
 
@@ -169,20 +169,19 @@ extension StagService {
         return StagAccountResult(account: StagAccountRow(account: saved, loggedIn: true))
     }
 
-    func status() async throws -> StagAccountList {
-        var rows: [StagAccountRow] = []
+    func status() async throws -> StagStatusList {
+        var rows: [StagAccountStatus] = []
         for account in try await accounts.list() {
-            var row = StagAccountRow(account: account, loggedIn: try await accounts.secret(account.name, "ticket") != nil)
+            let row = StagAccountRow(account: account, loggedIn: try await accounts.secret(account.name, "ticket") != nil)
             let login: String? =
                 switch await logins.outcome(account.name) {
                 case .waiting?: "waiting for the browser"
                 case .failed(let why)?: "last login failed: \(why)"
                 default: nil
                 }
-            row.status = (try await lastRefresh(account.name), login)
-            rows.append(row)
+            rows.append(StagAccountStatus(row: row, lastRefresh: try await lastRefresh(account.name), login: login))
         }
-        return StagAccountList(accounts: rows)
+        return StagStatusList(accounts: rows)
     }
 
     func lastRefresh(_ account: String) async throws -> String? {

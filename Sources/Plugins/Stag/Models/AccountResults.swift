@@ -1,9 +1,9 @@
 import Foundation
 import PluginKit
 
-// Typed answers of the login, account and watch commands: a `ResultObject` is the declaration
-// of its result; the rest declare theirs in StagSchemas. A field the schema gives as "or null"
-// is always written.
+// Typed answers of the login, account and watch commands, and the study reads' answers as the
+// cache keeps them: each is the declaration of its result (`ResultObject`). A field STAG may not
+// give is written as null.
 
 struct UniversityList: ResultObject, CallResult {
     let universities: [University]
@@ -24,69 +24,72 @@ struct LoginStarted: ResultObject, CallResult {
 }
 
 /// `stag.login.wait`: how the browser login ended, or that it still waits.
-struct LoginWaited: Encodable, CallResult {
+struct LoginWaited: ResultObject, CallResult {
+    enum State: String, CaseIterable, Sendable, Encodable, ResultDescribing {
+        case loggedIn = "logged_in", failed, waiting
+    }
+
     let account: String
-    let state: String
+    let state: State
     let roles: [StagRole]?
     let detail: String?
 
-    enum CodingKeys: String, CodingKey {
-        case account, state, roles, detail
-        case loggedIn = "logged_in"
-    }
+    var loggedIn: Bool { state == .loggedIn }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(account, forKey: .account)
-        try o.encode(state == "logged_in", forKey: .loggedIn)
-        try o.encode(state, forKey: .state)
-        try o.encodeIfPresent(roles, forKey: .roles)
-        try o.encodeIfPresent(detail, forKey: .detail)
-    }
+    static let members = ResultMembers<Self>(
+        .field("account", \.account), .field("logged_in", \.loggedIn), .field("state", \.state), .omittedWhenNil("detail", \.detail),
+        .omittedWhenNil("roles", \.roles))
 }
 
-/// An account as `stag.accounts.list`, `stag.status` and the login commands show it (its roles
-/// as stored at login).
-struct StagAccountRow: Encodable, Sendable {
+/// An account as `stag.accounts.list` and the login commands show it (its roles as stored at
+/// login).
+struct StagAccountRow: ResultObject, Sendable {
     let account: Accounts.Account
     let loggedIn: Bool
-    /// `stag.status` only: when the account was last refreshed, and a login under way or failed.
-    var status: (lastRefresh: String?, login: String?)?
+    let stored: StagAccountSettings
 
-    enum CodingKeys: String, CodingKey {
-        case account, university, name, email, roles, state, detail, login
-        case baseURL = "base_url"
-        case loggedIn = "logged_in"
-        case isDefault = "default"
-        case lastRefresh = "last_refresh"
+    init(account: Accounts.Account, loggedIn: Bool) {
+        self.account = account
+        self.loggedIn = loggedIn
+        stored = StagAccountSettings(account)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        let stored = StagAccountSettings(account)
-        try o.encode(account.name, forKey: .account)
-        try o.encodeOrNull(stored.university, forKey: .university)
-        try o.encodeOrNull(stored.baseURL, forKey: .baseURL)
-        try o.encodeOrNull(stored.name, forKey: .name)
-        try o.encodeOrNull(stored.email, forKey: .email)
-        try o.encode(stored.roles, forKey: .roles)
-        try o.encode(loggedIn && account.state == .ready, forKey: .loggedIn)
-        try o.encode(account.state.rawValue, forKey: .state)
-        try o.encode(account.detail, forKey: .detail)
-        try o.encode(account.isDefault, forKey: .isDefault)
-        if let status {
-            try o.encode(status.lastRefresh, forKey: .lastRefresh)
-            try o.encodeIfPresent(status.login, forKey: .login)
-        }
-    }
+    var name: String { account.name }
+    var loggedInNow: Bool { loggedIn && account.state == .ready }
+
+    static let members = ResultMembers<Self>(
+        .field("account", \.name), .field("university", \.stored.university), .field("base_url", \.stored.baseURL),
+        .field("name", \.stored.name), .field("email", \.stored.email), .field("roles", \.stored.roles), .field("logged_in", \.loggedInNow),
+        .field("state", \.account.state), .field("detail", \.account.detail), .field("default", \.account.isDefault))
 }
 
-struct StagAccountResult: Encodable, CallResult {
+/// An account as `stag.status` shows it: when it was last refreshed, and a login under way or
+/// failed.
+struct StagAccountStatus: ResultObject, Sendable {
+    let row: StagAccountRow
+    let lastRefresh: String?
+    let login: String?
+
+    static let members = ResultMembers<Self>(
+        .flattened(\.row), .field("last_refresh", \.lastRefresh, .dateTime), .omittedWhenNil("login", \.login, "a browser login under way or failed"))
+}
+
+struct StagAccountResult: ResultObject, CallResult {
     let account: StagAccountRow
+
+    static let members = ResultMembers<Self>(.field("account", \.account))
 }
 
-struct StagAccountList: Encodable, CallResult {
+struct StagAccountList: ResultObject, CallResult {
     let accounts: [StagAccountRow]
+
+    static let members = ResultMembers<Self>(.field("accounts", \.accounts))
+}
+
+struct StagStatusList: ResultObject, CallResult {
+    let accounts: [StagAccountStatus]
+
+    static let members = ResultMembers<Self>(.field("accounts", \.accounts))
 }
 
 struct LoggedOut: ResultObject, CallResult {
@@ -119,7 +122,7 @@ struct StagWatch: ResultObject, Sendable {
         .field("term_id", \.termID),
         .field("auto_register", \.autoRegister),
         .field("state", \.state),
-        .field("term", \.term, StagSchemas.term))
+        .field("term", \.term))
 }
 
 /// A watch as `stag.exams.watches` lists it.
@@ -164,16 +167,22 @@ struct Unwatched: ResultObject, CallResult {
 
 // The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
 
-struct TimetableAnswer: Codable, Sendable {
-    let events: [TimetableEvent]
+struct TimetableAnswer: StoredResultObject, Sendable {
+    var events: [TimetableEvent] = []
+
+    static let members = ResultMembers<Self>(.field("events", \.events))
 }
 
-struct ExamTermsAnswer: Codable, Sendable {
-    let terms: [ExamTerm]
+struct ExamTermsAnswer: StoredResultObject, Sendable {
+    var terms: [ExamTerm] = []
+
+    static let members = ResultMembers<Self>(.field("terms", \.terms))
 }
 
-struct GradesAnswer: Codable, Sendable {
-    let grades: [GradeRow]
+struct GradesAnswer: StoredResultObject, Sendable {
+    var grades: [GradeRow] = []
+
+    static let members = ResultMembers<Self>(.field("grades", \.grades))
 }
 
 /// `stag.register` and `stag.unregister`: STAG's answer to the change.

@@ -6,9 +6,11 @@ typealias SubjectIndex = [String: (name: String?, credits: Int64?)]
 
 /// One subject enrolment's result (`student_na_predmetu`, reference §3.11). The result is its
 /// encoding; the refresh keeps it as its baseline and reads new grades back from it.
-struct GradeRow: JSONModel, Equatable {
+struct GradeRow: StoredResultObject, JSONModel, Equatable {
     /// A number (`1`, `1.5`), `S`/`N` for a credit, or STAG's own text.
-    enum Grade: Codable, Sendable, Equatable {
+    enum Grade: Codable, Sendable, Equatable, ResultDescribing {
+        static let resultSchema = JSONSchema.anyOf([.number, .string, .null]).described("1–4 (1.5, 2.5 where used), A–F, or S/N for a credit")
+
         case number(Double)
         case credit(passed: Bool)
         case other(String)
@@ -65,7 +67,7 @@ struct GradeRow: JSONModel, Equatable {
         }
     }
 
-    var subject: String
+    var subject = ""
     var name: String?
     var credits: Int64?
     var year: Int64?
@@ -74,9 +76,17 @@ struct GradeRow: JSONModel, Equatable {
     var date: String?
     var attempt: Int64?
     var examiner: String?
-    var kind: String
+    var kind = "exam"
 
     var passed: Bool { grade?.passed ?? false }
+
+    static let members = ResultMembers<Self>(
+        .field("subject", \.subject), .field("name", \.name), .field("credits", \.credits), .field("year", \.year),
+        .field("semester", \.semester), .field("grade", \.grade), .field("passed", \.passed), .field("date", \.date, .date),
+        .field("attempt", \.attempt), .field("examiner", \.examiner), .field("kind", \.kind, .enumeration(["exam", "credit"])))
+
+    /// Empty, to be read back into (`StoredResultObject`).
+    init() {}
 
     /// `names` and `credits` come from `getPredmetyByStudent`, keyed `KAT/CODE@year`.
     init?(_ row: StagRow.Enrolment, subjects: SubjectIndex) {
@@ -108,40 +118,26 @@ struct GradeRow: JSONModel, Equatable {
         self.init(row, subjects: subjects)
     }
 
-    enum CodingKeys: String, CodingKey {
-        case subject, name, credits, year, semester, grade, date, attempt, examiner, kind
-    }
-
-    enum ResultKeys: String, CodingKey {
-        case subject, name, credits, year, semester, grade, passed, date, attempt, examiner, kind
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: ResultKeys.self)
-        try c.encode(subject, forKey: .subject)
-        try c.encodeOrNull(name, forKey: .name)
-        try c.encodeOrNull(credits, forKey: .credits)
-        try c.encodeOrNull(year, forKey: .year)
-        try c.encodeOrNull(semester, forKey: .semester)
-        try c.encodeOrNull(grade, forKey: .grade)
-        try c.encode(passed, forKey: .passed)
-        try c.encodeOrNull(date, forKey: .date)
-        try c.encodeOrNull(attempt, forKey: .attempt)
-        try c.encodeOrNull(examiner, forKey: .examiner)
-        try c.encode(kind, forKey: .kind)
-    }
-
     /// "KIV/UPA Name", for notice titles.
     var title: String { name.map { "\(subject) \($0)" } ?? subject }
 }
 
 /// `stag.results`: credits and credit-weighted averages per academic year and semester, and in
 /// total.
-struct StudyResults: Codable, Sendable {
-    struct Summary: Codable, Sendable, ExplicitNulls {
-        var creditsEnrolled, creditsObtained, subjectsEnrolled, subjectsPassed: Int64
-        /// Over passed numeric grades, weighted by credits.
+struct StudyResults: StoredResultObject, Sendable {
+    struct Summary: StoredResultObject, Sendable {
+        var creditsEnrolled: Int64 = 0
+        var creditsObtained: Int64 = 0
+        var subjectsEnrolled: Int64 = 0
+        var subjectsPassed: Int64 = 0
         var weightedAverage: Double?
+
+        static let members = ResultMembers<Self>(
+            .field("credits_enrolled", \.creditsEnrolled), .field("credits_obtained", \.creditsObtained),
+            .field("subjects_enrolled", \.subjectsEnrolled), .field("subjects_passed", \.subjectsPassed),
+            .field("weighted_average", \.weightedAverage, "over passed numeric grades, weighted by credits"))
+
+        init() {}
 
         init(_ rows: [GradeRow]) {
             let passed = rows.filter(\.passed)
@@ -151,70 +147,46 @@ struct StudyResults: Codable, Sendable {
             subjectsPassed = Int64(passed.count)
             weightedAverage = StudyResults.average(rows, includingFailed: false)
         }
-
-        enum CodingKeys: String, CodingKey {
-            case creditsEnrolled = "credits_enrolled", creditsObtained = "credits_obtained", subjectsEnrolled = "subjects_enrolled"
-            case subjectsPassed = "subjects_passed", weightedAverage = "weighted_average"
-        }
     }
 
-    /// One academic year's semester.
-    struct Term: Codable, Sendable, ExplicitNulls {
-        var summary: Summary
+    /// One academic year's semester: its summary's members, then its own, in one object.
+    struct Term: StoredResultObject, Sendable {
+        var summary = Summary()
         var year: Int64?
         var semester: String?
 
-        enum CodingKeys: String, CodingKey { case year, semester }
+        static let members = ResultMembers<Self>(.flattened(\.summary), .field("year", \.year), .field("semester", \.semester))
+
+        init() {}
 
         init(_ rows: [GradeRow]) {
             summary = Summary(rows)
             year = rows.first?.year
             semester = rows.first?.semester
         }
-
-        init(from decoder: any Decoder) throws {
-            summary = try Summary(from: decoder)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            year = try c.decodeIfPresent(Int64.self, forKey: .year)
-            semester = try c.decodeIfPresent(String.self, forKey: .semester)
-        }
-
-        /// The summary's members, then the term's, in one object.
-        func encode(to encoder: any Encoder) throws {
-            try summary.encode(to: encoder)
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(year, forKey: .year)
-            try c.encodeOrNull(semester, forKey: .semester)
-        }
     }
 
-    /// `ExplicitNulls` for its summary's members, written through the same encoder.
-    struct Total: Codable, Sendable, ExplicitNulls {
-        var summary: Summary
-        /// With the failed 4s.
+    struct Total: StoredResultObject, Sendable {
+        var summary = Summary()
         var weightedAverageAll: Double?
 
-        enum CodingKeys: String, CodingKey { case weightedAverageAll = "weighted_average_all" }
+        static let members = ResultMembers<Self>(
+            .flattened(\.summary), .field("weighted_average_all", \.weightedAverageAll, "with the failed 4s"))
+
+        init() {}
 
         init(_ rows: [GradeRow]) {
             summary = Summary(rows)
             weightedAverageAll = StudyResults.average(rows, includingFailed: true)
         }
-
-        init(from decoder: any Decoder) throws {
-            summary = try Summary(from: decoder)
-            weightedAverageAll = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Double.self, forKey: .weightedAverageAll)
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            try summary.encode(to: encoder)
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encodeOrNull(weightedAverageAll, forKey: .weightedAverageAll)
-        }
     }
 
-    var terms: [Term]
-    var total: Total
+    var terms: [Term] = []
+    var total = Total()
+
+    static let members = ResultMembers<Self>(.field("terms", \.terms), .field("total", \.total))
+
+    init() {}
 
     init(_ rows: [GradeRow]) {
         let groups = Dictionary(grouping: rows) { "\($0.year ?? 0)|\($0.semester == "LS" ? 1 : 0)|\($0.semester ?? "")" }

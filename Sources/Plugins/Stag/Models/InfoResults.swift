@@ -2,39 +2,60 @@ import Foundation
 import PluginKit
 
 // Typed answers of the subject, teacher, student, calendar, students and theses commands, each
-// read from STAG's row once (its keys and quirks stay here) and written straight into the reply;
-// their schemas are in StagSchemas. Every member is written, null when STAG gives nothing.
+// read from STAG's row once (its keys and quirks stay here), written straight into the reply and
+// kept by the offline cache: each is the declaration of its result (`StoredResultObject`). Every
+// member is written, null when STAG gives nothing.
 
 /// `stag.subject` (`predmety/getPredmetInfo`).
-struct SubjectDetails: Codable, Sendable, ExplicitNulls {
-    struct Hours: Codable, Sendable, ExplicitNulls {
-        var count: Int64
+struct SubjectDetails: StoredResultObject, Sendable {
+    struct Hours: StoredResultObject, Sendable {
+        var count: Int64 = 0
         var unit: String?
+
+        static let members = ResultMembers<Self>(.field("count", \.count), .field("unit", \.unit))
+
+        init() {}
+
+        init(count: Int64, unit: String?) {
+            self.count = count
+            self.unit = unit
+        }
     }
-    struct Teaching: Codable, Sendable, ExplicitNulls {
+    struct Teaching: StoredResultObject, Sendable {
         var lectures: Hours?
         var exercises: Hours?
         var seminars: Hours?
+
+        static let members = ResultMembers<Self>(.field("lectures", \.lectures), .field("exercises", \.exercises), .field("seminars", \.seminars))
     }
 
-    var subject: String
+    var subject = ""
     var name, longName: String?
     var year, credits: Int64?
-    var guarantors, lecturers, tutors, seminarTutors, examiners: [String]
+    var guarantors: [String] = []
+    var lecturers: [String] = []
+    var tutors: [String] = []
+    var seminarTutors: [String] = []
+    var examiners: [String] = []
     var examType, examForm: String?
     var creditBeforeExam, taughtWinter, taughtSummer: Bool?
     var languages, annotation, requirements, contents, prerequisites, literature, requiredSubjects, excludedSubjects: String?
-    var hours: Teaching
+    var hours = Teaching()
     var url, aims, teachingMethods, assessmentMethods, workload: String?
 
-    enum CodingKeys: String, CodingKey {
-        case subject, name, year, credits, guarantors, lecturers, tutors, examiners, languages, annotation, requirements, contents
-        case prerequisites, literature, hours, url, aims, workload
-        case longName = "long_name", seminarTutors = "seminar_tutors", examType = "exam_type", examForm = "exam_form"
-        case creditBeforeExam = "credit_before_exam", taughtWinter = "taught_winter", taughtSummer = "taught_summer"
-        case requiredSubjects = "required_subjects", excludedSubjects = "excluded_subjects", teachingMethods = "teaching_methods"
-        case assessmentMethods = "assessment_methods"
-    }
+    static let members = ResultMembers<Self>(
+        .field("subject", \.subject), .field("name", \.name), .field("long_name", \.longName), .field("year", \.year),
+        .field("credits", \.credits), .field("guarantors", \.guarantors), .field("lecturers", \.lecturers), .field("tutors", \.tutors),
+        .field("seminar_tutors", \.seminarTutors), .field("examiners", \.examiners), .field("exam_type", \.examType),
+        .field("exam_form", \.examForm), .field("credit_before_exam", \.creditBeforeExam), .field("taught_winter", \.taughtWinter),
+        .field("taught_summer", \.taughtSummer), .field("languages", \.languages), .field("annotation", \.annotation),
+        .field("requirements", \.requirements), .field("contents", \.contents), .field("prerequisites", \.prerequisites),
+        .field("literature", \.literature), .field("required_subjects", \.requiredSubjects), .field("excluded_subjects", \.excludedSubjects),
+        .field("hours", \.hours), .field("url", \.url),
+        .field("aims", \.aims, "what the student is able to do afterwards (ziskaneZpusobilosti)"),
+        .field("teaching_methods", \.teachingMethods), .field("assessment_methods", \.assessmentMethods), .field("workload", \.workload))
+
+    init() {}
 
     init(_ o: StagRow.SubjectInfo, subject: String) {
         func hours(_ count: Int64?, _ unit: String?) -> Hours? {
@@ -83,16 +104,18 @@ struct SubjectDetails: Codable, Sendable, ExplicitNulls {
 }
 
 /// `stag.teacher` (`ucitel/getUcitelInfo`).
-struct TeacherDetails: Codable, Sendable, ExplicitNulls {
-    var id: Int64
+struct TeacherDetails: StoredResultObject, Sendable {
+    var id: Int64 = 0
     var name, firstName, lastName, titleBefore, titleAfter, department, email, phone, phone2, url: String?
     /// `BUILDING-ROOM`.
     var office: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, department, email, phone, phone2, url, office
-        case firstName = "first_name", lastName = "last_name", titleBefore = "title_before", titleAfter = "title_after"
-    }
+    static let members = ResultMembers<Self>(
+        .field("id", \.id), .field("name", \.name), .field("first_name", \.firstName), .field("last_name", \.lastName),
+        .field("title_before", \.titleBefore), .field("title_after", \.titleAfter), .field("department", \.department),
+        .field("email", \.email), .field("phone", \.phone), .field("phone2", \.phone2), .field("url", \.url), .field("office", \.office))
+
+    init() {}
 
     init(_ o: StagRow.Teacher, id: Int64) {
         self.id = id
@@ -112,26 +135,30 @@ struct TeacherDetails: Codable, Sendable, ExplicitNulls {
 }
 
 /// `stag.student` (`student/getStudentInfo`).
-struct StudentDetails: Codable, Sendable, ExplicitNulls {
-    struct Officer: Codable, Sendable, ExplicitNulls {
+struct StudentDetails: StoredResultObject, Sendable {
+    struct Officer: StoredResultObject, Sendable {
         var name, email, phone: String?
+
+        static let members = ResultMembers<Self>(.field("name", \.name), .field("email", \.email), .field("phone", \.phone))
     }
 
-    var id: String
+    var id = ""
     var name, userName: String?
-    /// `studying`, `not_studying`, `interrupted`, or STAG's own code.
     var status: String?
     var programme, programmeCode, faculty: String?
-    /// `full_time`, `combined`, `distance`, or STAG's own code.
     var form: String?
     var yearOfStudy: Int64?
     var email: String?
     var studyOfficer: Officer?
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, status, programme, faculty, form, email
-        case userName = "user_name", programmeCode = "programme_code", yearOfStudy = "year_of_study", studyOfficer = "study_officer"
-    }
+    static let members = ResultMembers<Self>(
+        .field("id", \.id), .field("name", \.name), .field("user_name", \.userName),
+        .field("status", \.status, "studying, not_studying, interrupted, or STAG's code"), .field("programme", \.programme),
+        .field("programme_code", \.programmeCode), .field("faculty", \.faculty),
+        .field("form", \.form, "full_time, combined, distance, or STAG's code"), .field("year_of_study", \.yearOfStudy),
+        .field("email", \.email), .field("study_officer", \.studyOfficer))
+
+    init() {}
 
     init(_ o: StagRow.Student, id: String) {
         self.id = id
@@ -161,10 +188,14 @@ struct StudentDetails: Codable, Sendable, ExplicitNulls {
 }
 
 /// `stag.calendar` (`kalendar/getHarmonogramRoku`): the year's items by start.
-struct AcademicCalendar: Codable, Sendable {
-    struct Item: Codable, Sendable, ExplicitNulls {
+struct AcademicCalendar: StoredResultObject, Sendable {
+    struct Item: StoredResultObject, Sendable {
         var from, to: String?
         var description: String?
+
+        static let members = ResultMembers<Self>(.field("from", \.from, .date), .field("to", \.to, .date), .field("description", \.description))
+
+        init() {}
 
         init(_ row: StagRow.CalendarItem) {
             from = row.datumOd
@@ -173,20 +204,24 @@ struct AcademicCalendar: Codable, Sendable {
         }
     }
 
-    var year: Int64
-    var items: [Item]
+    var year: Int64 = 0
+    var items: [Item] = []
+
+    static let members = ResultMembers<Self>(.field("year", \.year), .field("items", \.items))
 }
 
 /// `stag.students`: one student of a timetable action (`studentPredmetu`).
-struct ActionStudent: Codable, Sendable, ExplicitNulls {
+struct ActionStudent: StoredResultObject, Sendable {
     var id, name, firstName, lastName, faculty, programme: String?
     var yearOfStudy: Int64?
     var email: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, faculty, programme, email
-        case firstName = "first_name", lastName = "last_name", yearOfStudy = "year_of_study"
-    }
+    static let members = ResultMembers<Self>(
+        .field("id", \.id), .field("name", \.name), .field("first_name", \.firstName), .field("last_name", \.lastName),
+        .field("faculty", \.faculty), .field("programme", \.programme), .field("year_of_study", \.yearOfStudy),
+        .field("email", \.email, "when STAG gives it"))
+
+    init() {}
 
     init(_ row: StagRow.Student) {
         id = row.osCislo
@@ -200,14 +235,18 @@ struct ActionStudent: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct ActionStudents: Codable, Sendable {
-    var students: [ActionStudent]
+struct ActionStudents: StoredResultObject, Sendable {
+    var students: [ActionStudent] = []
+
+    static let members = ResultMembers<Self>(.field("students", \.students))
 }
 
 /// `stag.theses`: one thesis the teacher supervises (`kvalifikacniPrace`).
-struct Thesis: Codable, Sendable, ExplicitNulls {
-    struct Student: Codable, Sendable, ExplicitNulls {
+struct Thesis: StoredResultObject, Sendable {
+    struct Student: StoredResultObject, Sendable {
         var id, name: String?
+
+        static let members = ResultMembers<Self>(.field("id", \.id), .field("name", \.name))
     }
 
     var title: String?
@@ -215,10 +254,12 @@ struct Thesis: Codable, Sendable, ExplicitNulls {
     var assigned, plannedSubmission: String?
     var type, department, faculty, supervisor, opponent: String?
 
-    enum CodingKeys: String, CodingKey {
-        case title, student, assigned, type, department, faculty, supervisor, opponent
-        case plannedSubmission = "planned_submission"
-    }
+    static let members = ResultMembers<Self>(
+        .field("title", \.title), .field("student", \.student), .field("assigned", \.assigned, .date),
+        .field("planned_submission", \.plannedSubmission, .date), .field("type", \.type), .field("department", \.department),
+        .field("faculty", \.faculty), .field("supervisor", \.supervisor), .field("opponent", \.opponent))
+
+    init() {}
 
     init(_ row: StagRow.Thesis) {
         title = row.temaHlavni
@@ -233,21 +274,23 @@ struct Thesis: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct ThesisList: Codable, Sendable {
-    var theses: [Thesis]
+struct ThesisList: StoredResultObject, Sendable {
+    var theses: [Thesis] = []
+
+    static let members = ResultMembers<Self>(.field("theses", \.theses))
 }
 
 // MARK: Searches
 
 /// `stag.teachers.search`: one teacher found.
-struct FoundTeacher: Codable, Sendable, ExplicitNulls {
+struct FoundTeacher: StoredResultObject, Sendable {
     var teacherID: Int64?
     var name, department, email: String?
 
-    enum CodingKeys: String, CodingKey {
-        case name, department, email
-        case teacherID = "teacher_id"
-    }
+    static let members = ResultMembers<Self>(
+        .field("teacher_id", \.teacherID), .field("name", \.name), .field("department", \.department), .field("email", \.email))
+
+    init() {}
 
     init(_ row: StagRow.Teacher) {
         teacherID = row.ucitIdno
@@ -257,18 +300,26 @@ struct FoundTeacher: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct FoundTeachers: Codable, Sendable {
-    var teachers: [FoundTeacher]
+struct FoundTeachers: StoredResultObject, Sendable {
+    var teachers: [FoundTeacher] = []
+
+    static let members = ResultMembers<Self>(.field("teachers", \.teachers))
 }
 
 /// `stag.rooms`: one room with its building's address.
-struct Room: Codable, Sendable, ExplicitNulls {
-    var building, room: String
-    /// `BUILDING-ROOM`.
-    var name: String
+struct Room: StoredResultObject, Sendable {
+    var building = ""
+    var room = ""
+    var name = ""
     var type: String?
     var capacity: Int64?
     var floor, department, address: String?
+
+    static let members = ResultMembers<Self>(
+        .field("building", \.building), .field("room", \.room), .field("name", \.name, "BUILDING-ROOM"), .field("type", \.type),
+        .field("capacity", \.capacity), .field("floor", \.floor), .field("department", \.department), .field("address", \.address))
+
+    init() {}
 
     /// nil for a row without a building or a number.
     init?(_ row: StagRow.Room, addresses: [String: String]) {
@@ -289,33 +340,48 @@ struct Room: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct RoomList: Codable, Sendable {
-    var rooms: [Room]
+struct RoomList: StoredResultObject, Sendable {
+    var rooms: [Room] = []
+
+    static let members = ResultMembers<Self>(.field("rooms", \.rooms))
 }
 
-struct FoundRooms: Codable, Sendable {
-    var rooms: [Room]
-    var truncated: Bool
+struct FoundRooms: StoredResultObject, Sendable {
+    var rooms: [Room] = []
+    var truncated = false
+
+    static let members = ResultMembers<Self>(.field("rooms", \.rooms), .field("truncated", \.truncated, "more rooms matched than limit"))
 }
 
 /// `stag.rooms.timetable`.
-struct RoomTimetable: Codable, Sendable {
-    var building, room: String
-    var events: [TimetableEvent]
+struct RoomTimetable: StoredResultObject, Sendable {
+    var building = ""
+    var room = ""
+    var events: [TimetableEvent] = []
+
+    static let members = ResultMembers<Self>(.field("building", \.building), .field("room", \.room), .field("events", \.events))
 }
 
 /// `stag.subjects.search`: one subject found, with what its detail adds.
-struct FoundSubject: Codable, Sendable, ExplicitNulls {
-    enum Semester: String, Codable, Sendable {
+struct FoundSubject: StoredResultObject, Sendable {
+    enum Semester: String, Codable, Sendable, CaseIterable, ResultDescribing {
         case winter = "ZS", summer = "LS", both
     }
 
-    var subject, department, code: String
+    var subject = ""
+    var department = ""
+    var code = ""
     var name: String?
     var year, credits: Int64?
     var semester: Semester?
-    /// STAG's exam type (Zkouška, Zápočet).
     var completion: String?
+
+    static let members = ResultMembers<Self>(
+        .field("subject", \.subject, "KAT/CODE"), .field("department", \.department), .field("code", \.code), .field("name", \.name),
+        .field("year", \.year), .field("credits", \.credits), .field("semester", \.semester, "when it is taught"),
+        .field("completion", \.completion, "STAG's exam type, e.g. Zkouška, Zápočet"))
+
+    init() {}
 
     init(row: StagRow.Subject, detail: StagRow.SubjectInfo?, department: String, code: String) {
         subject = "\(department)/\(code)"
@@ -331,29 +397,41 @@ struct FoundSubject: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct FoundSubjects: Codable, Sendable {
-    var subjects: [FoundSubject]
-    var truncated: Bool
+struct FoundSubjects: StoredResultObject, Sendable {
+    var subjects: [FoundSubject] = []
+    var truncated = false
+
+    static let members = ResultMembers<Self>(
+        .field("subjects", \.subjects), .field("truncated", \.truncated, "more subjects matched than limit"))
 }
 
 // MARK: Canteen and mail
 
 /// `stag.canteen`: a day's menu of the ZČU canteen (its own JSON, not STAG's).
-struct CanteenMenu: Codable, Sendable {
-    struct Meal: Codable, Sendable, ExplicitNulls {
-        struct Allergen: Codable, Sendable, ExplicitNulls {
+struct CanteenMenu: StoredResultObject, Sendable {
+    struct Meal: StoredResultObject, Sendable {
+        struct Allergen: StoredResultObject, Sendable {
             var number: Int64?
             var name: String?
+
+            static let members = ResultMembers<Self>(.field("number", \.number), .field("name", \.name))
         }
-        struct Price: Codable, Sendable, ExplicitNulls {
+        struct Price: StoredResultObject, Sendable {
             var type: String?
             var price: Double?
+
+            static let members = ResultMembers<Self>(.field("type", \.type), .field("price", \.price))
         }
 
         var number: Int64?
         var name: String?
-        var allergens: [Allergen]
-        var prices: [Price]
+        var allergens: [Allergen] = []
+        var prices: [Price] = []
+
+        static let members = ResultMembers<Self>(
+            .field("number", \.number), .field("name", \.name), .field("allergens", \.allergens), .field("prices", \.prices))
+
+        init() {}
 
         init(_ meal: StagRow.Menu.Meal) {
             number = meal.number
@@ -363,29 +441,29 @@ struct CanteenMenu: Codable, Sendable {
         }
     }
 
-    var canteen: String
-    var day: Int64
-    var soups, mainCourses: [Meal]
+    var canteen = ""
+    var day: Int64 = 0
+    var soups: [Meal] = []
+    var mainCourses: [Meal] = []
 
-    enum CodingKeys: String, CodingKey {
-        case canteen, day, soups
-        case mainCourses = "main_courses"
-    }
+    static let members = ResultMembers<Self>(
+        .field("canteen", \.canteen), .field("day", \.day), .field("soups", \.soups), .field("main_courses", \.mainCourses))
 }
 
 /// `stag.students.mail`: who the message goes (or would go) to.
-struct StudentsMailed: Encodable, CallResult {
+struct StudentsMailed: ResultObject, CallResult {
     var dryRun: Bool
     var actionID: Int64
     var to: String
     var bcc: [String]
     var withoutEmail: [String]
     var subject: String
-    /// How many were mailed; nil on a dry run (left out).
+    /// Nil on a dry run (left out).
     var sent: Int64?
 
-    enum CodingKeys: String, CodingKey {
-        case to, bcc, subject, sent
-        case dryRun = "dry_run", actionID = "action_id", withoutEmail = "without_email"
-    }
+    static let members = ResultMembers<Self>(
+        .field("dry_run", \.dryRun), .field("action_id", \.actionID), .field("to", \.to, "the visible recipient"),
+        .field("bcc", \.bcc, "the students' addresses, each unseen by the others"),
+        .field("without_email", \.withoutEmail, "students STAG has no e-mail for"), .field("subject", \.subject),
+        .omittedWhenNil("sent", \.sent, "how many were mailed (not on a dry run)"))
 }

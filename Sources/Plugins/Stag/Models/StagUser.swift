@@ -4,19 +4,22 @@ import PluginKit
 /// One of a person's STAG roles (a student with `osCislo`, a teacher with `ucitIdno`, …). Every
 /// request acts as one of them through `stagUser=<userName>`. Its encoding is how the account's
 /// settings keep it and `stag.status` shows it.
-struct StagRole: JSONModel, ExplicitNulls, Equatable {
-    var userName: String
-    var role: String
+struct StagRole: StoredResultObject, JSONModel, Equatable {
+    var userName = ""
+    var role = ""
     var roleName: String?
     var faculty: String?
     var department: String?
     var studentID: String?
     var teacherID: Int64?
 
-    enum CodingKeys: String, CodingKey {
-        case role, faculty, department
-        case userName = "user_name", roleName = "role_name", studentID = "osCislo", teacherID = "ucitIdno"
-    }
+    static let members = ResultMembers<Self>(
+        .field("user_name", \.userName), .field("role", \.role, "ST student, VY teacher, …"), .field("role_name", \.roleName),
+        .field("faculty", \.faculty), .field("department", \.department), .field("osCislo", \.studentID, "student number"),
+        .field("ucitIdno", \.teacherID, "teacher id"))
+
+    /// Empty, to be read back into (`StoredResultObject`).
+    init() {}
 
     var isStudent: Bool { role == "ST" && studentID != nil }
     var isTeacher: Bool { teacherID != nil }

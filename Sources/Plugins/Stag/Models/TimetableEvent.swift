@@ -5,27 +5,32 @@ import PluginKit
 /// STAG's row into fields; the result is its encoding (every member present, null when STAG
 /// gives nothing). The refresh's room-change and cancellation notices and the `.ics` export read
 /// the fields.
-struct TimetableEvent: JSONModel, Equatable {
-    var date: String
+struct TimetableEvent: StoredResultObject, JSONModel, Equatable {
+    var date = ""
     var start: String?
     var end: String?
-    /// `KAT/CODE`.
     var subject: String?
     var name: String?
-    /// STAG's action type (`Př`, `Cv`, …), or `exam`.
     var type: String?
-    /// `BUILDING-ROOM`.
     var room: String?
-    var teachers: [String]
+    var teachers: [String] = []
     var weekParity: WeekParity?
     var note: String?
-    /// `student` or `teacher`: whose timetable it came from.
-    var role: String
+    var role = ""
     var actionID: Int64?
-    /// The exam term, for an exam.
     var termID: Int64?
 
-    enum WeekParity: String, Codable, Sendable {
+    static let members = ResultMembers<Self>(
+        .field("date", \.date, .date), .field("start", \.start, .clock), .field("end", \.end, .clock),
+        .field("subject", \.subject, "KAT/CODE"), .field("name", \.name), .field("type", \.type, "Př, Cv, Se, …, or exam"),
+        .field("room", \.room, "BUILDING-ROOM"), .field("teachers", \.teachers), .field("week_parity", \.weekParity), .field("note", \.note),
+        .field("role", \.role, .enumeration(["student", "teacher", "room"]), "whose timetable it came from"),
+        .field("action_id", \.actionID), .field("term_id", \.termID, "an exam's term"))
+
+    /// Empty, to be read back into (`StoredResultObject`).
+    init() {}
+
+    enum WeekParity: String, Codable, Sendable, CaseIterable, ResultDescribing {
         case every, odd, even
 
         init?(stag code: String?) {
@@ -36,11 +41,6 @@ struct TimetableEvent: JSONModel, Equatable {
             default: return nil
             }
         }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case date, start, end, subject, name, type, room, teachers, note, role
-        case weekParity = "week_parity", actionID = "action_id", termID = "term_id"
     }
 
     var isExam: Bool { type == "exam" }
@@ -89,23 +89,6 @@ struct TimetableEvent: JSONModel, Equatable {
         termID = term.termID
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(date, forKey: .date)
-        try c.encodeOrNull(start, forKey: .start)
-        try c.encodeOrNull(end, forKey: .end)
-        try c.encodeOrNull(subject, forKey: .subject)
-        try c.encodeOrNull(name, forKey: .name)
-        try c.encodeOrNull(type, forKey: .type)
-        try c.encodeOrNull(room, forKey: .room)
-        try c.encode(teachers, forKey: .teachers)
-        try c.encodeOrNull(weekParity, forKey: .weekParity)
-        try c.encodeOrNull(note, forKey: .note)
-        try c.encode(role, forKey: .role)
-        try c.encodeOrNull(actionID, forKey: .actionID)
-        try c.encodeOrNull(termID, forKey: .termID)
-    }
-
     /// Date, start, subject: the order of the result.
     var sortKey: String { date + (start ?? "99:99") + (subject ?? "") }
     /// "KIV/UPA Name", for notice titles.
@@ -134,31 +117,34 @@ enum ExamState: String, Codable, Sendable, CaseIterable, ResultDescribing {
 /// dates, numbers sent as strings, `A`/`N` flags) into fields. Jobs, notices and the `.ics`
 /// export read the fields; the result is its encoding (every member present, null when STAG
 /// gives nothing).
-struct ExamTerm: JSONModel, Equatable {
-    var termID: Int64
-    /// `KAT/CODE`.
-    var subject: String
+struct ExamTerm: StoredResultObject, JSONModel, Equatable {
+    var termID: Int64 = 0
+    var subject = ""
     var name: String?
     var kind: String?
     var date: String?
     var start: String?
     var end: String?
-    /// `BUILDING-ROOM`.
     var room: String?
     var examiner: String?
-    var occupied: Int64
+    var occupied: Int64 = 0
     var limit: Int64?
-    var state: ExamState
-    /// Why the registration cannot be changed (null when it can, or when STAG says nothing).
+    var state = ExamState.closed
+    /// Null when it can be changed, or when STAG says nothing.
     var reason: String?
     var registerDeadline: String?
     var unregisterDeadline: String?
     var note: String?
 
-    enum CodingKeys: String, CodingKey {
-        case termID = "term_id", subject, name, kind, date, start, end, room, examiner, occupied, limit, state, reason
-        case registerDeadline = "register_deadline", unregisterDeadline = "unregister_deadline", note
-    }
+    static let members = ResultMembers<Self>(
+        .field("term_id", \.termID), .field("subject", \.subject, "KAT/CODE"), .field("name", \.name), .field("kind", \.kind),
+        .field("date", \.date, .date), .field("start", \.start, .clock), .field("end", \.end, .clock), .field("room", \.room),
+        .field("examiner", \.examiner), .field("occupied", \.occupied), .field("limit", \.limit), .field("state", \.state),
+        .field("reason", \.reason, "why it cannot be changed"), .field("register_deadline", \.registerDeadline, .universityTime),
+        .field("unregister_deadline", \.unregisterDeadline, .universityTime), .field("note", \.note))
+
+    /// Empty, to be read back into (`StoredResultObject`).
+    init() {}
 
     init?(_ row: StagRow.Term, names: [String: String]) {
         guard let id = row.termIdno else { return nil }
@@ -193,26 +179,6 @@ struct ExamTerm: JSONModel, Equatable {
         self.init(row, names: names)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(termID, forKey: .termID)
-        try c.encode(subject, forKey: .subject)
-        try c.encodeOrNull(name, forKey: .name)
-        try c.encodeOrNull(kind, forKey: .kind)
-        try c.encodeOrNull(date, forKey: .date)
-        try c.encodeOrNull(start, forKey: .start)
-        try c.encodeOrNull(end, forKey: .end)
-        try c.encodeOrNull(room, forKey: .room)
-        try c.encodeOrNull(examiner, forKey: .examiner)
-        try c.encode(occupied, forKey: .occupied)
-        try c.encodeOrNull(limit, forKey: .limit)
-        try c.encode(state, forKey: .state)
-        try c.encodeOrNull(reason, forKey: .reason)
-        try c.encodeOrNull(registerDeadline, forKey: .registerDeadline)
-        try c.encodeOrNull(unregisterDeadline, forKey: .unregisterDeadline)
-        try c.encodeOrNull(note, forKey: .note)
-    }
-
     /// "KAT/CODE Name", for notice titles.
     var title: String { name.map { "\(subject) \($0)" } ?? subject }
     /// "2026-01-20 09:00".
@@ -221,4 +187,11 @@ struct ExamTerm: JSONModel, Equatable {
     var inRoom: String { room.map { " in \($0)" } ?? "" }
     var seats: String { limit.map { "\(occupied)/\($0) seats taken" } ?? "\(occupied) registered, no limit" }
     var day: DateOnly? { date.flatMap(DateOnly.init) }
+}
+
+extension JSONSchema {
+    /// `HH:MM`, as STAG gives a class's or a term's time.
+    static let clock = JSONSchema.string.described("HH:MM")
+    /// A deadline as STAG gives it.
+    static let universityTime = JSONSchema.string.described("YYYY-MM-DDTHH:MM, the university's wall clock")
 }
