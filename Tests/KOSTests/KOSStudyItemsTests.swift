@@ -42,7 +42,7 @@ import Testing
         #expect(tuesday.weeks == "1-7,9")
         for slot in slots {
             #expect(try KOSTimetableSlot(json: slot.json) == slot)
-            #expect(KOSSchemas.slot.problems(in: slot.json, strict: true).isEmpty)
+            #expect(KOSTimetableSlot.resultSchema.problems(in: slot.json, strict: true).isEmpty)
         }
         #expect(monday.json["room"] == .null, "no room is null, not absent")
     }
@@ -64,7 +64,7 @@ import Testing
         #expect(event.seats == "12/30 seats taken")
         #expect(try KOSCourseEvent(json: event.json) == event)
         let result: JSONValue = ["events": [event.json], "stale": false, "fetched_at": "2026-11-26T08:00:00Z"]
-        #expect(KOSSchemas.events.problems(in: result, strict: true).isEmpty)
+        #expect(Cached<EventsAnswer>.resultSchema.problems(in: result, strict: true).isEmpty)
         let unlimited = KOSCourseEvent(id: "1", course: nil, name: nil, start: nil, end: nil, room: nil, capacity: nil, occupied: nil)
         #expect(unlimited.when == "?")
         #expect(unlimited.seats == "0 registered")
@@ -82,7 +82,7 @@ import Testing
         #expect(external.snapshotKey == "|external:Spanish 5")
         for row in [enrolled, external] {
             #expect(try KOSEnrolment(json: row.json) == row)
-            #expect(KOSSchemas.course.problems(in: row.json, strict: true).isEmpty)
+            #expect(KOSEnrolment.resultSchema.problems(in: row.json, strict: true).isEmpty)
             #expect(row.json.objectValue?.count == 8, "every member, null when KOSapi gives nothing")
         }
     }

@@ -25,6 +25,9 @@ public enum OneOf<First: ResultDescribing & Encodable & Sendable, Second: Result
     public static var resultSchema: JSONSchema { .anyOf([First.resultSchema, Second.resultSchema]) }
 }
 
+/// A command may answer either shape (`kos.login.wait`: the status, or still waiting).
+extension OneOf: CallResult {}
+
 /// One account's part of a command over every account, failed: its name and the error (one
 /// account's failure does not stop the others).
 public struct AccountFailed: ResultObject, Sendable {

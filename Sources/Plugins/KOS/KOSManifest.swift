@@ -57,15 +57,15 @@ enum KOSManifest {
             ),
             Command(
                 "login.wait", "Waits until the browser login has finished",
-                params: [KOSParams.timeoutS], result: KOSSchemas.loginOutcome, timeout: .seconds(905), effect: .write, use: KOSService.loginWait
+                params: [KOSParams.timeoutS], timeout: .seconds(905), effect: .write, use: KOSService.loginWait
             ),
             Command(
                 "login.code", "Completes a login with the pasted address the browser was redirected to",
-                params: [KOSParams.callbackURL], result: KOSSchemas.status, effect: .write, use: KOSService.loginCode
+                params: [KOSParams.callbackURL], effect: .write, use: KOSService.loginCode
             ),
             Command(
                 "status", "Shows whether you are logged in, as whom, and the token's expiry; every account with its state",
-                params: [KOSParams.account], result: KOSSchemas.status, effect: .read, use: KOSService.status
+                params: [KOSParams.account], effect: .read, use: KOSService.status
             ),
             Command(
                 "logout", "Forgets an account's login and tokens (the default account's when none is named)", params: [KOSParams.account],
@@ -73,11 +73,11 @@ enum KOSManifest {
             ).confirm("Log out of KOS[ as {account}] and forget its tokens? You would log in again in a browser."),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
-                params: [KOSParams.which], result: KOSSchemas.semester, effect: .read, use: KOSService.semester
+                params: [KOSParams.which], effect: .read, use: KOSService.semester
             ),
             Command(
                 "timetable", "My timetable slots, by day and start, filtered by week parity",
-                params: [KOSParams.semester, KOSParams.parity, KOSParams.account], result: KOSSchemas.timetable,
+                params: [KOSParams.semester, KOSParams.parity, KOSParams.account],
                 effect: .read, use: KOSService.timetable
             )
             .view(
@@ -90,52 +90,51 @@ enum KOSManifest {
             ).writesFiles(),
             Command(
                 "courses", "My enrolled courses in a semester, with credits",
-                params: [KOSParams.anySemester, KOSParams.account], result: KOSSchemas.courses,
+                params: [KOSParams.anySemester, KOSParams.account],
                 effect: .read, use: KOSService.courses
             ),
             Command(
                 "results", "Credits enrolled and obtained per semester and in total (external enrolments count)",
-                params: [KOSParams.account], result: KOSSchemas.results,
+                params: [KOSParams.account],
                 effect: .read, use: KOSService.results
             ),
             Command(
                 "course", "A course's details (public data)",
-                params: [KOSParams.code, KOSParams.courseSemester], result: KOSSchemas.courseDetail,
+                params: [KOSParams.code, KOSParams.courseSemester],
                 effect: .read, use: KOSService.course
             ),
             Command(
                 "studyplan", "My study plan checked: per course group its role, credits and courses required and done, compulsory ones missing",
-                params: [KOSParams.account], result: KOSSchemas.studyPlan, example: "assistantctl kos.studyplan", effect: .read,
+                params: [KOSParams.account], example: "assistantctl kos.studyplan", effect: .read,
                 use: KOSService.studyPlanCheck
             ),
             Command(
                 "courses.available", "The courses of my study plan not yet completed that are taught in a semester",
-                params: [KOSParams.requiredSemester, KOSParams.account], result: KOSSchemas.available,
+                params: [KOSParams.requiredSemester, KOSParams.account],
                 example: "assistantctl kos.courses.available sem=next", effect: .read, use: KOSService.coursesAvailable
             ),
             Command(
                 "courses.search", "Courses by words of their name or code, accents optional (public data)",
-                params: [KOSParams.courseQuery, KOSParams.courseSemester, KOSParams.courseLimit], result: KOSSchemas.coursesFound,
+                params: [KOSParams.courseQuery, KOSParams.courseSemester, KOSParams.courseLimit],
                 example: "assistantctl kos.courses.search query='programovani'", effect: .read, use: KOSService.coursesSearch
             ),
             Command(
                 "course.parallels", "A course's parallels: type, number, teachers, slots, capacity and occupied seats (public data)",
-                params: [KOSParams.code, KOSParams.semester], result: KOSSchemas.parallels,
+                params: [KOSParams.code, KOSParams.semester],
                 example: "assistantctl kos.course.parallels code=BI-OPT", effect: .read, use: KOSService.courseParallels
             ),
             Command(
                 "teacher.timetable", "A teacher's timetable slots (public data)",
-                params: [KOSParams.teacherUsername, KOSParams.semester], result: KOSSchemas.teacherTimetable,
+                params: [KOSParams.teacherUsername, KOSParams.semester],
                 example: "assistantctl kos.teacher.timetable username=novakpet", effect: .read, use: KOSService.teacherTimetable
             ),
             Command(
                 "room", "A room: name, locality, type and capacities (public data)", params: [KOSParams.roomCode],
-                result: KOSSchemas.room, example: "assistantctl kos.room code=TH:A-1442", effect: .read, use: KOSService.room
+                example: "assistantctl kos.room code=TH:A-1442", effect: .read, use: KOSService.room
             ),
             Command(
                 "exams", "Exams: of a course, mine only, or of all my enrolled courses",
                 params: [KOSParams.course, KOSParams.mine, KOSParams.examSemester, KOSParams.account],
-                result: KOSSchemas.exams,
                 effect: .read, use: KOSService.exams
             )
             .view(
@@ -148,20 +147,19 @@ enum KOSManifest {
                     ])),
             Command(
                 "events", "The course events (tests and similar) of my enrolled courses", params: [KOSParams.semester, KOSParams.account],
-                result: KOSSchemas.events, effect: .read, use: KOSService.events
+                effect: .read, use: KOSService.events
             ),
             Command(
                 "people.search", "Finds people and teachers by name or username (accents optional), or lists a division's teachers",
-                params: [KOSParams.query, KOSParams.division, KOSParams.limit], result: KOSSchemas.people,
+                params: [KOSParams.query, KOSParams.division, KOSParams.limit],
                 example: "assistantctl kos.people.search q=dvorak", effect: .read, use: KOSService.peopleSearch
             ),
             Command(
-                "office", "The study office's hours (from the config: KOSapi does not serve them)",
-                result: KOSSchemas.office, effect: .read, use: KOSService.office
+                "office", "The study office's hours (from the config: KOSapi does not serve them)", effect: .read, use: KOSService.office
             ),
             Command(
                 "export.ics", "Writes the semester's classes, week by week, and my registered exams to an .ics file",
-                params: [KOSParams.path, KOSParams.semester, KOSParams.account], result: KOSSchemas.exported, effect: .write,
+                params: [KOSParams.path, KOSParams.semester, KOSParams.account], effect: .write,
                 use: KOSService.exportICS
             ).writesFiles(),
             Command(
@@ -177,7 +175,7 @@ enum KOSManifest {
                 use: KOSService.unwatch),
             Command(
                 "profile", "Your name, username, study programme, study group, grade and status",
-                params: [KOSParams.account], result: KOSSchemas.profile, effect: .read, use: KOSService.profile
+                params: [KOSParams.account], effect: .read, use: KOSService.profile
             ),
         ]
     }

@@ -116,23 +116,13 @@ extension KOSService {
 }
 
 /// `kos.export.ics`: the file, and the semester and week numbering it was laid out by.
-struct SemesterCalendarWritten: Encodable, CallResult {
+struct SemesterCalendarWritten: ResultObject, CallResult {
     var written: CalendarWritten
     var semester: String
     var firstWeekParity: String
     var teachingWeeks: Int64
 
-    enum CodingKeys: String, CodingKey {
-        case semester
-        case firstWeekParity = "first_week_parity", teachingWeeks = "teaching_weeks"
-    }
-
-    /// The file's members, then these, in one object.
-    func encode(to encoder: any Encoder) throws {
-        try written.encode(to: encoder)
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(semester, forKey: .semester)
-        try c.encode(firstWeekParity, forKey: .firstWeekParity)
-        try c.encode(teachingWeeks, forKey: .teachingWeeks)
-    }
+    static let members = ResultMembers<Self>(
+        .flattened(\.written), .field("semester", \.semester), .field("first_week_parity", \.firstWeekParity, .enumeration(["odd", "even"])),
+        .field("teaching_weeks", \.teachingWeeks))
 }

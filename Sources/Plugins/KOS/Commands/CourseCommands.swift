@@ -20,7 +20,7 @@ extension KOSService {
             let rows = try await enrolments(username, sem: "none")
             let bySemester = Dictionary(grouping: rows) { $0.semester ?? "" }
             return ResultsAnswer(
-                semesters: bySemester.keys.sorted().map { ResultsAnswer.Summary(bySemester[$0]!, semester: $0) }, total: .init(rows))
+                semesters: bySemester.keys.sorted().map { ResultsAnswer.Semester(summary: .init(bySemester[$0]!), semester: $0) }, total: .init(rows))
         }
     }
 

@@ -88,9 +88,9 @@ extension KOSService {
     func loginWait(_ params: Params) async throws -> KOSLoginWaited {
         switch try await logins.settled("user", within: .seconds(params[KOSParams.timeoutS] ?? 600)) {
         case nil: throw RPCError.invalidParams("no login was started; run kos.login")
-        case .waiting?: return .pending(KOSLoginPending(state: "waiting", detail: nil))
-        case .succeeded?: return .loggedIn(try await status(account: nil))
-        case .failed(let why)?: return .pending(KOSLoginPending(state: "failed", detail: why))
+        case .waiting?: return .second(KOSLoginPending(state: .waiting, detail: nil))
+        case .succeeded?: return .first(try await status(account: nil))
+        case .failed(let why)?: return .second(KOSLoginPending(state: .failed, detail: why))
         }
     }
 

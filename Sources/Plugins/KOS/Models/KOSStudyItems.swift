@@ -4,8 +4,8 @@ import PluginKit
 /// A slot of one of my parallels (`students/{username}/parallels`, its `timetableSlot`s), times
 /// from the teaching-hour grid unless the slot carries its own. The result is its encoding; the
 /// `.ics` export reads the fields.
-struct KOSTimetableSlot: JSONModel, Equatable {
-    enum Parity: String, Codable, Sendable, CaseIterable {
+struct KOSTimetableSlot: StoredResultObject, JSONModel, Equatable {
+    enum Parity: String, Codable, Sendable, CaseIterable, ResultDescribing {
         case both, odd, even
     }
 
@@ -19,31 +19,16 @@ struct KOSTimetableSlot: JSONModel, Equatable {
     /// `lecture`, `tutorial`, `lab`, or KOSapi's own type in lower case.
     var kind: String?
     var parallel: String?
-    var parity: Parity
+    var parity = Parity.both
     var room: String?
-    var teachers: [String]
+    var teachers: [String] = []
     /// KOSapi's week list ("1-7,9"), when the slot is not in every teaching week.
     var weeks: String?
 
-    enum CodingKeys: String, CodingKey {
-        case day, start, end, course, kind, parallel, parity, room, teachers, weeks
-        case courseName = "course_name"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeOrNull(day, forKey: .day)
-        try c.encodeOrNull(start, forKey: .start)
-        try c.encodeOrNull(end, forKey: .end)
-        try c.encodeOrNull(course, forKey: .course)
-        try c.encodeOrNull(courseName, forKey: .courseName)
-        try c.encodeOrNull(kind, forKey: .kind)
-        try c.encodeOrNull(parallel, forKey: .parallel)
-        try c.encode(parity, forKey: .parity)
-        try c.encodeOrNull(room, forKey: .room)
-        try c.encode(teachers, forKey: .teachers)
-        try c.encodeOrNull(weeks, forKey: .weeks)
-    }
+    static let members = ResultMembers<Self>(
+        .field("day", \.day, "1 = Monday"), .field("start", \.start, .clock), .field("end", \.end, .clock), .field("course", \.course),
+        .field("course_name", \.courseName), .field("kind", \.kind), .field("parallel", \.parallel), .field("parity", \.parity),
+        .field("room", \.room), .field("teachers", \.teachers), .field("weeks", \.weeks))
 
     /// Whether the slot takes place in a week of this parity.
     func isIn(_ weekParity: Parity) -> Bool { parity == .both || parity == weekParity }
@@ -53,8 +38,8 @@ struct KOSTimetableSlot: JSONModel, Equatable {
 }
 
 /// A course event (a test, a presentation: `courses/{code}/events`), decoded from its Atom entry.
-struct KOSCourseEvent: JSONModel, Equatable {
-    var id: String
+struct KOSCourseEvent: StoredResultObject, JSONModel, Equatable {
+    var id = ""
     var course: String?
     var name: String?
     /// `YYYY-MM-DDTHH:MM`, Prague wall time.
@@ -64,17 +49,9 @@ struct KOSCourseEvent: JSONModel, Equatable {
     var capacity: Int64?
     var occupied: Int64?
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encodeOrNull(course, forKey: .course)
-        try c.encodeOrNull(name, forKey: .name)
-        try c.encodeOrNull(start, forKey: .start)
-        try c.encodeOrNull(end, forKey: .end)
-        try c.encodeOrNull(room, forKey: .room)
-        try c.encodeOrNull(capacity, forKey: .capacity)
-        try c.encodeOrNull(occupied, forKey: .occupied)
-    }
+    static let members = ResultMembers<Self>(
+        .field("id", \.id), .field("course", \.course), .field("name", \.name), .field("start", \.start, .pragueTime),
+        .field("end", \.end, .pragueTime), .field("room", \.room), .field("capacity", \.capacity), .field("occupied", \.occupied))
 
     /// "2026-12-03 14:30–16:00", as notices write it.
     var when: String {
@@ -90,29 +67,21 @@ struct KOSCourseEvent: JSONModel, Equatable {
 
 /// One course enrolment (`students/{username}/enrolledCourses`), with the course's name, credits
 /// and completion from `courses` (or, for a course at another school, from the enrolment).
-struct KOSEnrolment: JSONModel, Equatable {
+struct KOSEnrolment: StoredResultObject, JSONModel, Equatable {
     var code: String?
     var name: String?
     var credits: Int64?
     /// KOSapi's completion in lower case (`credit_exam`, `clfd_credit`, …).
     var completion: String?
-    var completed: Bool
-    var assessment: Bool
+    var completed = false
+    var assessment = false
     var semester: String?
-    /// Enrolled at another faculty or school.
-    var external: Bool
+    var external = false
 
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeOrNull(code, forKey: .code)
-        try c.encodeOrNull(name, forKey: .name)
-        try c.encodeOrNull(credits, forKey: .credits)
-        try c.encodeOrNull(completion, forKey: .completion)
-        try c.encode(completed, forKey: .completed)
-        try c.encode(assessment, forKey: .assessment)
-        try c.encodeOrNull(semester, forKey: .semester)
-        try c.encode(external, forKey: .external)
-    }
+    static let members = ResultMembers<Self>(
+        .field("code", \.code), .field("name", \.name), .field("credits", \.credits), .field("completion", \.completion),
+        .field("completed", \.completed), .field("assessment", \.assessment), .field("semester", \.semester),
+        .field("external", \.external, "enrolled at another faculty or school"))
 
     /// The refresh's baseline key, as earlier versions stored it.
     var snapshotKey: String { "\(semester ?? "")|\(code ?? "external:\(name ?? "?")")" }

@@ -2,15 +2,22 @@ import Foundation
 import PluginKit
 
 // Typed answers of the course search, a course's parallels, a teacher's timetable and a room,
-// each read from its KOSapi Atom entry once and written straight into the reply; their schemas
-// are in KOSSchemas. Every member is written, null when KOSapi gives nothing.
+// each read from its KOSapi Atom entry once, written straight into the reply and kept by the
+// offline cache: each is the declaration of its result (`StoredResultObject`). Every member is
+// written, null when KOSapi gives nothing.
 
 /// `kos.courses.search`: one course found.
-struct FoundCourse: Codable, Sendable, ExplicitNulls {
-    var code: String
+struct FoundCourse: StoredResultObject, Sendable {
+    var code = ""
     var name: String?
     var credits: Int64?
     var completion, season: String?
+
+    static let members = ResultMembers<Self>(
+        .field("code", \.code), .field("name", \.name), .field("credits", \.credits), .field("completion", \.completion),
+        .field("season", \.season))
+
+    init() {}
 
     /// nil for an entry without content or a code.
     init?(_ entry: AtomDocument.Entry, language: String) {
@@ -23,19 +30,25 @@ struct FoundCourse: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct FoundCourses: Codable, Sendable {
-    var courses: [FoundCourse]
+struct FoundCourses: StoredResultObject, Sendable {
+    var courses: [FoundCourse] = []
+
+    static let members = ResultMembers<Self>(.field("courses", \.courses))
 }
 
 /// `kos.course.parallels`: one parallel with its seats and slots.
-struct CourseParallel: Codable, Sendable, ExplicitNulls {
-    struct Slot: Codable, Sendable, ExplicitNulls {
-        /// 1 = Monday.
+struct CourseParallel: StoredResultObject, Sendable {
+    struct Slot: StoredResultObject, Sendable {
         var day: Int64?
-        /// `HH:MM`.
         var start, end: String?
-        var parity: KOSTimetableSlot.Parity
+        var parity = KOSTimetableSlot.Parity.both
         var room, weeks: String?
+
+        static let members = ResultMembers<Self>(
+            .field("day", \.day, "1 = Monday"), .field("start", \.start, .clock), .field("end", \.end, .clock), .field("parity", \.parity),
+            .field("room", \.room), .field("weeks", \.weeks))
+
+        init() {}
 
         init(_ slot: KOSTimetableSlot) {
             (day, start, end, parity, room, weeks) = (slot.day, slot.start, slot.end, slot.parity, slot.room, slot.weeks)
@@ -43,11 +56,16 @@ struct CourseParallel: Codable, Sendable, ExplicitNulls {
     }
 
     var parallel, kind: String?
-    var teachers: [String]
+    var teachers: [String] = []
     var capacity, occupied: Int64?
-    /// Seats left; nil without a capacity.
     var free: Int64?
-    var slots: [Slot]
+    var slots: [Slot] = []
+
+    static let members = ResultMembers<Self>(
+        .field("parallel", \.parallel), .field("kind", \.kind), .field("teachers", \.teachers), .field("capacity", \.capacity),
+        .field("occupied", \.occupied), .field("free", \.free, "seats left; null without a capacity"), .field("slots", \.slots))
+
+    init() {}
 
     /// nil for an entry without content.
     init?(_ entry: AtomDocument.Entry, course: String, slots: [KOSTimetableSlot]) {
@@ -63,19 +81,26 @@ struct CourseParallel: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct CourseParallels: Codable, Sendable {
-    var code, semester: String
-    var parallels: [CourseParallel]
+struct CourseParallels: StoredResultObject, Sendable {
+    var code = ""
+    var semester = ""
+    var parallels: [CourseParallel] = []
+
+    static let members = ResultMembers<Self>(.field("code", \.code), .field("semester", \.semester), .field("parallels", \.parallels))
 }
 
 /// `kos.teacher.timetable`: one of the teacher's slots.
-struct TeacherSlot: Codable, Sendable, ExplicitNulls {
-    /// 1 = Monday.
+struct TeacherSlot: StoredResultObject, Sendable {
     var day: Int64?
-    /// `HH:MM`.
     var start, end: String?
-    var parity: KOSTimetableSlot.Parity
+    var parity = KOSTimetableSlot.Parity.both
     var title, weeks: String?
+
+    static let members = ResultMembers<Self>(
+        .field("day", \.day, "1 = Monday"), .field("start", \.start, .clock), .field("end", \.end, .clock), .field("parity", \.parity),
+        .field("title", \.title), .field("weeks", \.weeks))
+
+    init() {}
 
     /// nil for an entry without content. Times from the hour grid unless the slot has its own.
     init?(_ entry: AtomDocument.Entry, grid: HourGrid) {
@@ -88,17 +113,26 @@ struct TeacherSlot: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct TeacherTimetable: Codable, Sendable {
-    var username, semester: String
-    var slots: [TeacherSlot]
+struct TeacherTimetable: StoredResultObject, Sendable {
+    var username = ""
+    var semester = ""
+    var slots: [TeacherSlot] = []
+
+    static let members = ResultMembers<Self>(.field("username", \.username), .field("semester", \.semester), .field("slots", \.slots))
 }
 
 /// `kos.room`.
-struct RoomDetails: Codable, Sendable, ExplicitNulls {
-    var code: String
+struct RoomDetails: StoredResultObject, Sendable {
+    var code = ""
     var name, locality, type: String?
-    /// Seats by purpose (`for="lecture"`, `for="exam"`…; `default` without one).
-    var capacity: [String: Int64]
+    /// `default` for seats without a purpose.
+    var capacity: [String: Int64] = [:]
+
+    static let members = ResultMembers<Self>(
+        .field("code", \.code), .field("name", \.name), .field("locality", \.locality), .field("type", \.type),
+        .field("capacity", \.capacity, "seats by purpose, as KOSapi lists them (for=…)"))
+
+    init() {}
 
     init(_ row: KOSRow.Room, code: String) {
         self.code = row.code ?? code
@@ -110,21 +144,27 @@ struct RoomDetails: Codable, Sendable, ExplicitNulls {
 }
 
 /// `kos.course`: one course with its detail texts.
-struct CourseDetail: Codable, Sendable, ExplicitNulls {
-    struct Details: Codable, Sendable, ExplicitNulls {
+struct CourseDetail: StoredResultObject, Sendable {
+    struct Details: StoredResultObject, Sendable {
         var lectures, tutorials, requirements, literature, objectives: String?
+
+        static let members = ResultMembers<Self>(
+            .field("lectures", \.lectures), .field("tutorials", \.tutorials), .field("requirements", \.requirements),
+            .field("literature", \.literature), .field("objectives", \.objectives))
     }
 
-    var code: String
+    var code = ""
     var name: String?
     var credits: Int64?
     var completion, season, range, programmeType, annotation: String?
-    var details: Details
+    var details = Details()
 
-    enum CodingKeys: String, CodingKey {
-        case code, name, credits, completion, season, range, annotation, details
-        case programmeType = "programme_type"
-    }
+    static let members = ResultMembers<Self>(
+        .field("code", \.code), .field("name", \.name), .field("credits", \.credits), .field("completion", \.completion),
+        .field("season", \.season), .field("range", \.range), .field("programme_type", \.programmeType), .field("annotation", \.annotation),
+        .field("details", \.details))
+
+    init() {}
 
     init(_ row: KOSRow.Course, code: String) {
         self.code = code
@@ -142,16 +182,18 @@ struct CourseDetail: Codable, Sendable, ExplicitNulls {
 }
 
 /// `kos.profile`: the logged-in student.
-struct StudentProfile: Codable, Sendable, ExplicitNulls {
-    var name, username: String
+struct StudentProfile: StoredResultObject, Sendable {
+    var name = ""
+    var username = ""
     var programme: String?
     var studyGroup, grade: Int64?
     var status: String?
 
-    enum CodingKeys: String, CodingKey {
-        case name, username, programme, grade, status
-        case studyGroup = "study_group"
-    }
+    static let members = ResultMembers<Self>(
+        .field("name", \.name), .field("username", \.username), .field("programme", \.programme), .field("study_group", \.studyGroup),
+        .field("grade", \.grade), .field("status", \.status))
+
+    init() {}
 
     init(_ row: KOSRow.Student, username: String) {
         name = [row.titlesPre, row.firstName, row.lastName, row.titlesPost].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
@@ -165,15 +207,24 @@ struct StudentProfile: Codable, Sendable, ExplicitNulls {
 
 /// `kos.people.search`: one person, with a teacher's e-mail, phone and division when KOSapi's
 /// /teachers has them.
-struct Person: Codable, Sendable, ExplicitNulls {
-    struct Titles: Codable, Sendable, ExplicitNulls {
+struct Person: StoredResultObject, Sendable {
+    struct Titles: StoredResultObject, Sendable {
         var before, after: String?
+
+        static let members = ResultMembers<Self>(.field("before", \.before), .field("after", \.after))
     }
 
-    var username, name: String
-    var titles: Titles
+    var username = ""
+    var name = ""
+    var titles = Titles()
     var email, phone, division: String?
-    var roles: [String]
+    var roles: [String] = []
+
+    static let members = ResultMembers<Self>(
+        .field("username", \.username), .field("name", \.name), .field("titles", \.titles), .field("email", \.email),
+        .field("phone", \.phone, "a teacher's, when KOSapi gives it"), .field("division", \.division), .field("roles", \.roles))
+
+    init() {}
 
     /// nil for a person without a username.
     init?(_ row: KOSRow.Person, teacher: KOSRow.Person?, roles: [String]) {
@@ -189,76 +240,88 @@ struct Person: Codable, Sendable, ExplicitNulls {
     }
 }
 
-struct People: Codable, Sendable {
-    var people: [Person]
+struct People: StoredResultObject, Sendable {
+    var people: [Person] = []
+
+    static let members = ResultMembers<Self>(.field("people", \.people))
 }
 
 /// `kos.studyplan`: my plan's groups checked against my completed courses.
-struct StudyPlanCheck: Codable, Sendable {
-    struct Plan: Codable, Sendable, ExplicitNulls {
-        var code: String
+struct StudyPlanCheck: StoredResultObject, Sendable {
+    struct Plan: StoredResultObject, Sendable {
+        var code = ""
         var name: String?
+
+        static let members = ResultMembers<Self>(.field("code", \.code), .field("name", \.name))
     }
 
-    struct Group: Codable, Sendable, ExplicitNulls {
-        var code: String
+    struct Group: StoredResultObject, Sendable {
+        var code = ""
         var name: String?
-        /// compulsory, elective, optional, or KOS's own letter.
-        var role: String
+        var role = ""
         var creditsRequired: Int64?
-        var creditsObtained, creditsShort: Int64
+        var creditsObtained: Int64 = 0
+        var creditsShort: Int64 = 0
         var coursesRequired: Int64?
-        var coursesCompleted: Int64
-        /// Compulsory courses not completed.
-        var missing: [String]
+        var coursesCompleted: Int64 = 0
+        var missing: [String] = []
 
-        enum CodingKeys: String, CodingKey {
-            case code, name, role, missing
-            case creditsRequired = "credits_required", creditsObtained = "credits_obtained", creditsShort = "credits_short"
-            case coursesRequired = "courses_required", coursesCompleted = "courses_completed"
-        }
+        static let members = ResultMembers<Self>(
+            .field("code", \.code), .field("name", \.name),
+            .field("role", \.role, "compulsory (Z), elective (PV: some of them), optional (V), or KOS's own letter"),
+            .field("credits_required", \.creditsRequired), .field("credits_obtained", \.creditsObtained),
+            .field("credits_short", \.creditsShort), .field("courses_required", \.coursesRequired),
+            .field("courses_completed", \.coursesCompleted), .field("missing", \.missing, "compulsory courses not completed"))
 
         /// Has what it asks for.
         var isComplete: Bool { creditsShort == 0 && (coursesRequired ?? 0) <= coursesCompleted && missing.isEmpty }
     }
 
-    var studyPlan: Plan
-    var groups: [Group]
-    /// Every group has what it asks for.
-    var complete: Bool
+    var studyPlan = Plan()
+    var groups: [Group] = []
+    var complete = false
 
-    enum CodingKeys: String, CodingKey {
-        case groups, complete
-        case studyPlan = "study_plan"
-    }
+    static let members = ResultMembers<Self>(
+        .field("study_plan", \.studyPlan), .field("groups", \.groups), .field("complete", \.complete, "every group has what it asks for"))
 }
 
 /// `kos.courses.available`: the plan's courses not completed that are offered in a semester.
-struct AvailableCourses: Codable, Sendable {
-    struct Course: Codable, Sendable, ExplicitNulls {
-        var code: String
+struct AvailableCourses: StoredResultObject, Sendable {
+    struct Course: StoredResultObject, Sendable {
+        var code = ""
         var name: String?
         var credits: Int64?
-        var group, role: String
+        var group = ""
+        var role = ""
+
+        static let members = ResultMembers<Self>(
+            .field("code", \.code), .field("name", \.name), .field("credits", \.credits), .field("group", \.group), .field("role", \.role))
     }
 
-    var semester: String
-    var courses: [Course]
-    /// The plan has more courses not completed than one call asks about.
-    var truncated: Bool
+    var semester = ""
+    var courses: [Course] = []
+    var truncated = false
+
+    static let members = ResultMembers<Self>(
+        .field("semester", \.semester), .field("courses", \.courses),
+        .field("truncated", \.truncated, "the plan has more than 100 courses not completed; the first 100 were asked about"))
 }
 
 /// `kos.office`: the study office's hours from the config.
-struct OfficeHours: Encodable, CallResult {
-    struct Day: Encodable, Sendable {
+struct OfficeHours: ResultObject, CallResult {
+    struct Day: ResultObject, Sendable {
         var day: String
-        /// 1 = Monday.
         var weekday: Int
         var hours: String
+
+        static let members = ResultMembers<Self>(.field("day", \.day), .field("weekday", \.weekday, "1 = Monday"), .field("hours", \.hours))
     }
 
     var configured: Bool
     var hours: [Day]
     /// Where to set them, when they are not.
     var message: String?
+
+    static let members = ResultMembers<Self>(
+        .field("configured", \.configured), .field("hours", \.hours), .omittedWhenNil("message", \.message))
 }

@@ -60,43 +60,47 @@ struct KOSUnwatched: ResultObject, CallResult {
 
 // The answers of the study reads, cached as they are and answered with `stale` and `fetched_at`.
 
-struct SlotsAnswer: Codable, Sendable {
-    let slots: [KOSTimetableSlot]
+struct SlotsAnswer: StoredResultObject, Sendable {
+    var slots: [KOSTimetableSlot] = []
+
+    static let members = ResultMembers<Self>(.field("slots", \.slots))
 }
 
-struct KOSExamsAnswer: Codable, Sendable {
-    let exams: [KOSExam]
+struct KOSExamsAnswer: StoredResultObject, Sendable {
+    var exams: [KOSExam] = []
+
+    static let members = ResultMembers<Self>(.field("exams", \.exams))
 }
 
-struct CoursesAnswer: Codable, Sendable {
-    let courses: [KOSEnrolment]
-    let credits: Int64
+struct CoursesAnswer: StoredResultObject, Sendable {
+    var courses: [KOSEnrolment] = []
+    var credits: Int64 = 0
+
+    static let members = ResultMembers<Self>(.field("courses", \.courses), .field("credits", \.credits))
 }
 
-struct EventsAnswer: Codable, Sendable {
-    let events: [KOSCourseEvent]
+struct EventsAnswer: StoredResultObject, Sendable {
+    var events: [KOSCourseEvent] = []
+
+    static let members = ResultMembers<Self>(.field("events", \.events))
 }
 
 /// `kos.results`: credits and courses per semester and in total.
-struct ResultsAnswer: Codable, Sendable {
-    struct Summary: Codable, Sendable {
-        var semester: String?
-        let creditsEnrolled: Int64
-        let creditsObtained: Int64
-        let coursesEnrolled: Int64
-        let coursesCompleted: Int64
+struct ResultsAnswer: StoredResultObject, Sendable {
+    struct Summary: StoredResultObject, Sendable {
+        var creditsEnrolled: Int64 = 0
+        var creditsObtained: Int64 = 0
+        var coursesEnrolled: Int64 = 0
+        var coursesCompleted: Int64 = 0
 
-        enum CodingKeys: String, CodingKey {
-            case semester
-            case creditsEnrolled = "credits_enrolled"
-            case creditsObtained = "credits_obtained"
-            case coursesEnrolled = "courses_enrolled"
-            case coursesCompleted = "courses_completed"
-        }
+        static let members = ResultMembers<Self>(
+            .field("credits_enrolled", \.creditsEnrolled), .field("credits_obtained", \.creditsObtained),
+            .field("courses_enrolled", \.coursesEnrolled), .field("courses_completed", \.coursesCompleted))
 
-        init(_ rows: [KOSEnrolment], semester: String? = nil) {
+        init() {}
+
+        init(_ rows: [KOSEnrolment]) {
             let done = rows.filter(\.completed)
-            self.semester = semester
             creditsEnrolled = rows.reduce(0) { $0 + ($1.credits ?? 0) }
             creditsObtained = done.reduce(0) { $0 + ($1.credits ?? 0) }
             coursesEnrolled = Int64(rows.count)
@@ -104,8 +108,18 @@ struct ResultsAnswer: Codable, Sendable {
         }
     }
 
-    let semesters: [Summary]
-    let total: Summary
+    /// One semester's summary, with the semester.
+    struct Semester: StoredResultObject, Sendable {
+        var summary = Summary()
+        var semester = ""
+
+        static let members = ResultMembers<Self>(.flattened(\.summary), .field("semester", \.semester))
+    }
+
+    var semesters: [Semester] = []
+    var total = Summary()
+
+    static let members = ResultMembers<Self>(.field("semesters", \.semesters), .field("total", \.total))
 }
 
 /// `kos.setup`: the OAuth client as saved, after the server accepted it.
@@ -133,57 +147,43 @@ struct KOSLoginStarted: ResultObject, CallResult {
 }
 
 /// `kos.status` (and what a login ends with): whether KOS is set up, the shown account's login,
-/// and every account with its state.
-struct KOSStatus: Encodable, CallResult {
+/// and every account with its state; only the first two when KOS is not set up.
+struct KOSStatus: ResultObject, CallResult {
     /// nil: `kos.setup` has not been run.
     let client: (id: String, apiURL: String)?
     let shown: Accounts.Account?
     let accounts: [Accounts.Account]
 
-    enum CodingKeys: String, CodingKey {
-        case username, state, detail, accounts
-        case setUp = "set_up"
-        case clientID = "client_id"
-        case apiURL = "api_url"
-        case loggedIn = "logged_in"
-        case expiresAt = "expires_at"
-    }
+    var setUp: Bool { client != nil }
+    var loggedIn: Bool { client != nil && shown?.state == .ready }
+    var clientID: String? { client?.id }
+    var apiURL: String? { client?.apiURL }
+    var username: String?? { client == nil ? nil : .some(shown?.name) }
+    var expiresAt: JSONValue? { client == nil ? nil : shown?["expires_at"] ?? .null }
+    var state: String? { client == nil ? nil : shown?.state.rawValue ?? "logged_out" }
+    var detail: String?? { client == nil ? nil : .some(shown?.detail) }
+    var accountsWhenSetUp: [Accounts.Account]? { client == nil ? nil : accounts }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        guard let client else {
-            try o.encode(false, forKey: .setUp)
-            try o.encode(false, forKey: .loggedIn)
-            return
-        }
-        try o.encode(true, forKey: .setUp)
-        try o.encode(client.id, forKey: .clientID)
-        try o.encode(client.apiURL, forKey: .apiURL)
-        try o.encode(shown?.state == .ready, forKey: .loggedIn)
-        try o.encode(shown?.name, forKey: .username)
-        try o.encode(shown?["expires_at"] ?? .null, forKey: .expiresAt)
-        try o.encode(shown?.state.rawValue ?? "logged_out", forKey: .state)
-        try o.encode(shown?.detail, forKey: .detail)
-        try o.encode(accounts, forKey: .accounts)
-    }
+    static let members = ResultMembers<Self>(
+        .field("set_up", \.setUp), .field("logged_in", \.loggedIn), .omittedWhenNil("client_id", \.clientID),
+        .omittedWhenNil("api_url", \.apiURL), .omittedWhenNil("username", \.username),
+        .omittedWhenNil("expires_at", \.expiresAt, JSONSchema.dateTime.nullable),
+        .omittedWhenNil("state", \.state, .enumeration(["ready", "needs_reauth", "failed", "logged_out"])),
+        .omittedWhenNil("detail", \.detail),
+        .omittedWhenNil("accounts", \.accountsWhenSetUp, .array(Accounts.accountSchema(settings: ["expires_at": .dateTime]))))
 }
 
 /// `kos.login.wait` while the browser has not come back, or when the login failed.
-struct KOSLoginPending: Encodable, CallResult {
-    let state: String
+struct KOSLoginPending: ResultObject, CallResult {
+    enum State: String, CaseIterable, Sendable, Encodable, ResultDescribing {
+        case waiting, failed
+    }
+
+    let state: State
     let detail: String?
+    var loggedIn: Bool { false }
 
-    enum CodingKeys: String, CodingKey {
-        case state, detail
-        case loggedIn = "logged_in"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(false, forKey: .loggedIn)
-        try o.encode(state, forKey: .state)
-        try o.encodeIfPresent(detail, forKey: .detail)
-    }
+    static let members = ResultMembers<Self>(.field("logged_in", \.loggedIn), .field("state", \.state), .omittedWhenNil("detail", \.detail))
 }
 
 struct KOSLoggedOut: ResultObject, CallResult {
@@ -193,44 +193,20 @@ struct KOSLoggedOut: ResultObject, CallResult {
     static let members = ResultMembers<Self>(.field("logged_in", \.loggedIn), .field("username", \.username))
 }
 
-/// `kos.login.wait`: still waiting or failed, or the status once logged in.
-enum KOSLoginWaited: Encodable, CallResult {
-    case pending(KOSLoginPending)
-    case loggedIn(KOSStatus)
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .pending(let pending): try pending.encode(to: encoder)
-        case .loggedIn(let status): try status.encode(to: encoder)
-        }
-    }
-}
+/// `kos.login.wait`: the status once logged in, or still waiting or failed.
+typealias KOSLoginWaited = OneOf<KOSStatus, KOSLoginPending>
 
 /// `kos.semester`: a semester's code, name and first and last day.
-struct SemesterAnswer: Codable, Sendable {
-    let code: String
-    let name: String?
+struct SemesterAnswer: StoredResultObject, Sendable {
+    var code = ""
+    var name: String?
     /// ISO dates (KOS may add a time; the first ten characters are the day).
-    let start: String
-    let end: String
+    var start = ""
+    var end = ""
 
     var startDay: DateOnly? { DateOnly(String(start.prefix(10))) }
     var endDay: DateOnly? { DateOnly(String(end.prefix(10))) }
 
-    enum CodingKeys: String, CodingKey { case code, name, start, end }
-
-    init(code: String, name: String?, start: String, end: String) {
-        self.code = code
-        self.name = name
-        self.start = start
-        self.end = end
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        try o.encode(code, forKey: .code)
-        try o.encode(name, forKey: .name)
-        try o.encode(start, forKey: .start)
-        try o.encode(end, forKey: .end)
-    }
+    static let members = ResultMembers<Self>(
+        .field("code", \.code), .field("name", \.name), .field("start", \.start, .date), .field("end", \.end, .date))
 }
