@@ -72,17 +72,16 @@ enum LogbookManifest {
 
             Command(
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
-                params: P.flight(required: true), result: LogbookSchemas.flight,
+                params: P.flight(required: true), result: Entry.flightSchema,
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
                 effect: .write, use: LogbookService.flightsAdd
             ),
             Command(
-                "flights.get", "Show one flight or FSTD session", params: [P.entryID],
-                result: LogbookSchemas.anyEntry, effect: .read, use: LogbookService.flightsGet
+                "flights.get", "Show one flight or FSTD session", params: [P.entryID], effect: .read, use: LogbookService.flightsGet
             ),
             Command(
                 "flights.update", "Change a flight (only the given fields; derived times follow changed block times)",
-                params: [P.flightID] + P.flight(required: false), result: LogbookSchemas.flight,
+                params: [P.flightID] + P.flight(required: false), result: Entry.flightSchema,
                 effect: .write, use: LogbookService.flightsUpdate
             ),
             Command(
@@ -94,8 +93,7 @@ enum LogbookManifest {
                 "Delete the {fstd_type} session of {date:day}? It is kept until purged.", "Delete logbook entry {id}? It is kept until purged.",
                 details: "logbook.flights.get"),
             Command(
-                "flights.restore", "Undo the deletion of an entry", params: [P.entryID],
-                result: LogbookSchemas.anyEntry, effect: .write, use: LogbookService.flightsRestore
+                "flights.restore", "Undo the deletion of an entry", params: [P.entryID], effect: .write, use: LogbookService.flightsRestore
             ),
             Command(
                 "flights.purge", "Remove deleted entries for good", params: [P.purgeID], effect: .destructive, use: LogbookService.flightsPurge
@@ -105,7 +103,7 @@ enum LogbookManifest {
                 params: [
                     P.text, P.kind, P.aircraftFilter, P.firstDate, P.lastDate, P.minTotal, P.maxTotal, P.withFunction, P.night, P.ifr, P.deleted,
                     P.limit, P.offset,
-                ], result: LogbookSchemas.page, example: "assistantctl logbook.flights.list text=LKTB night=true",
+                ], example: "assistantctl logbook.flights.list text=LKTB night=true",
                 effect: .read, use: LogbookService.flightsList
             )
             .view(
@@ -120,13 +118,13 @@ enum LogbookManifest {
 
             Command(
                 "fstd.add", "Log an FSTD session (EASA column 11)",
-                params: [P.sessionDate, P.fstdType, P.qualification, P.sessionTotal, P.sessionRemarks], result: LogbookSchemas.fstd,
+                params: [P.sessionDate, P.fstdType, P.qualification, P.sessionTotal, P.sessionRemarks], result: Entry.fstdSchema,
                 example: "assistantctl logbook.fstd.add date=2026-02-10 fstd_type='A320 FFS' qualification=DE-123 total=4:00",
                 effect: .write, use: LogbookService.fstdAdd
             ),
             Command(
                 "fstd.list", "List FSTD sessions",
-                params: P.dateRange + [P.limit, P.offset], result: LogbookSchemas.page, effect: .read, use: LogbookService.fstdList
+                params: P.dateRange + [P.limit, P.offset], effect: .read, use: LogbookService.fstdList
             ),
             Command(
                 "fstd.delete", "Delete an FSTD session (kept until purged)", params: [P.entryID], effect: .destructive, use: LogbookService.fstdDelete

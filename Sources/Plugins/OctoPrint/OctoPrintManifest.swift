@@ -5,45 +5,24 @@ enum OctoPrintManifest {
     typealias Command = PluginCommand<OctoPrintService>
 
     static var custom: [Command] {
-        func c<Result: CallResult>(
-            _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
-            timeout: Duration = .seconds(120), effect: CommandEffect,
-            use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params) async throws -> Result
-        ) -> Command {
-            Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
-        }
-        func c<Result: CallResult>(
-            _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
-            timeout: Duration = .seconds(120), effect: CommandEffect,
-            use method: @escaping @Sendable (OctoPrintService) -> @Sendable (Params, CallContext) async throws -> Result
-        ) -> Command {
-            Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, use: method)
-        }
-        func c<Result: CallResult>(
-            _ name: String, _ summary: String, _ params: [any ParamDeclaration], result: JSONSchema, example: String? = nil,
-            timeout: Duration = .seconds(120), effect: CommandEffect,
-            run: @escaping @Sendable (OctoPrintService, Params, CallContext) async throws -> Result
-        ) -> Command {
-            Command(name, summary, params: params, result: result, example: example, timeout: timeout, effect: effect, typed: run)
-        }
         typealias P = OctoPrintParams
         let connectionParams = P.connection
         return [
-            c(
+            Command(
                 "printers.add", "Add a printer after checking it is OctoPrint and the key works",
-                [P.newPrinter, P.url, P.apiKey] + connectionParams, result: OctoPrintSchemas.added,
+                params: [P.newPrinter, P.url, P.apiKey] + connectionParams,
                 example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # asks for the API key unless the vault has it",
                 effect: .write, use: OctoPrintService.printersAdd
             ),
-            c(
+            Command(
                 "printers.request_key", "Ask OctoPrint for an application key (approve it in OctoPrint's web interface), then add the printer",
-                [P.keyPrinter, P.keyURL, P.approver, P.app, P.approvalTimeout] + connectionParams, result: OctoPrintSchemas.granted,
+                params: [P.keyPrinter, P.keyURL, P.approver, P.app, P.approvalTimeout] + connectionParams,
                 example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700),
                 effect: .write, use: OctoPrintService.requestKey
             ),
-            c(
+            Command(
                 "discover", "Find OctoPrint servers on the LAN (DNS-SD _octoprint._tcp over mDNS)",
-                [P.listenTimeout, P.interface], result: OctoPrintSchemas.discovered, example: "assistantctl octoprint.discover",
+                params: [P.listenTimeout, P.interface], result: OctoPrintDocuments.discovered, example: "assistantctl octoprint.discover",
                 effect: .read,
                 run: { _, params, _ in
                     let found = try await Discovery.browse(
@@ -51,9 +30,9 @@ enum OctoPrintManifest {
                     return JSONValue.object(["printers": .array(found)])
                 }
             ),
-            c(
-                "printers.list", "The printers", [], result: OctoPrintSchemas.printers,
-                effect: .read, run: { octoprint, _, _ in PrinterList(printers: try await octoprint.printers()) }
+            Command(
+                "printers.list", "The printers", params: [],
+                effect: .read, typed: { octoprint, _, _ in PrinterList(printers: try await octoprint.printers()) }
             )
             .view(
                 ResultView(
@@ -62,27 +41,25 @@ enum OctoPrintManifest {
                         .init("name", "PRINTER"), .init("state", "STATE"), .init("url", "URL"), .init("default", "DEFAULT", optional: true),
                         .init("problem", "PROBLEM", optional: true),
                     ])),
-            c(
+            Command(
                 "printers.update", "Change a printer's address or credentials (checked before saving)",
-                [P.printerName, P.newURL, P.newAPIKey] + connectionParams, result: OctoPrintSchemas.added, effect: .write,
+                params: [P.printerName, P.newURL, P.newAPIKey] + connectionParams, effect: .write,
                 use: OctoPrintService.printersUpdate
             ),
-            c(
-                "printers.remove", "Forget a printer and its stored credentials", [P.printerName],
-                result: OctoPrintSchemas.removed, effect: .destructive, use: OctoPrintService.printersRemove
+            Command(
+                "printers.remove", "Forget a printer and its stored credentials", params: [P.printerName], effect: .destructive,
+                use: OctoPrintService.printersRemove
             ).confirm("Forget the printer {name} and its stored credentials?"),
-            c(
-                "printers.default", "Make a printer the default", [P.printerName],
-                result: OctoPrintSchemas.printer, effect: .write, use: OctoPrintService.printersDefault
+            Command(
+                "printers.default", "Make a printer the default", params: [P.printerName], effect: .write, use: OctoPrintService.printersDefault
             ),
-            c(
+            Command(
                 "temperature.chart", "Draw the last minutes of each heater's temperature (actual and target) as a PNG or PDF",
-                [OctoPrintParams.printer, OctoPrintParams.chartMinutes, OctoPrintParams.chartPath], result: OctoPrintSchemas.temperatureChart,
+                params: [OctoPrintParams.printer, OctoPrintParams.chartMinutes, OctoPrintParams.chartPath],
                 example: "assistantctl octoprint.temperature.chart minutes=60 path=temps.png", effect: .write, use: OctoPrintService.temperatureChart
             ).writesFiles(),
-            c(
-                "status", "State flags, temperatures, job and progress in one call", [OctoPrintParams.printer],
-                result: OctoPrintSchemas.status,
+            Command(
+                "status", "State flags, temperatures, job and progress in one call", params: [OctoPrintParams.printer],
                 example: "assistantctl octoprint.status", effect: .read, use: OctoPrintService.status
             )
             .view(
@@ -91,27 +68,27 @@ enum OctoPrintManifest {
                     .init("progress.completion", "Progress", .bar), .init("progress.printTimeLeft", "Time left", .seconds),
                     .init("progress.printTime", "Printing for", .seconds), .init("temperatures", "Temperatures", .temperatures),
                 ])),
-            c(
+            Command(
                 "files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it",
-                [
+                params: [
                     OctoPrintParams.printer, P.file, OctoPrintParams.location, P.uploadFolder, P.select, P.print,
-                ], result: OctoPrintSchemas.uploaded,
+                ], result: OctoPrintDocuments.uploaded,
                 example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), effect: .destructive,
                 use: OctoPrintService.upload
             ).confirm("Upload {file} to[ {printer}'s] OctoPrint[ as {path}][ (then select it: {select})][ (then print it: {print})]?"),
-            c(
+            Command(
                 "files.mkdir", "Create a folder",
-                [
+                params: [
                     OctoPrintParams.printer, P.folderName, P.parentFolder,
-                ], result: OctoPrintSchemas.folder, effect: .write, use: OctoPrintService.mkdir
+                ], result: OctoPrintDocuments.folder, effect: .write, use: OctoPrintService.mkdir
             ),
-            c(
+            Command(
                 "files.download", "Download a file from OctoPrint to disk",
-                [
+                params: [
                     OctoPrintParams.printer, OctoPrintParams.filePath, P.out,
-                ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
+                ], timeout: .seconds(3600),
                 effect: .write,
-                run: { octoprint, params, _ in
+                typed: { octoprint, params, _ in
                     try await octoprint.download(
                         params,
                         path:
@@ -120,40 +97,40 @@ enum OctoPrintManifest {
                     )
                 }
             ).writesFiles(),
-            c(
+            Command(
                 "timelapse.download", "Download a rendered timelapse",
-                [
+                params: [
                     OctoPrintParams.printer, P.fileName, P.out,
-                ], result: OctoPrintSchemas.saved, timeout: .seconds(3600),
+                ], timeout: .seconds(3600),
                 effect: .write,
-                run: { octoprint, params, _ in
+                typed: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, P.fileName)))")
                 }
             ).writesFiles(),
-            c(
-                "webcam.info", "The printer's webcams (pick one by name)", [OctoPrintParams.printer, P.webcam],
-                result: OctoPrintSchemas.webcams, effect: .read, use: OctoPrintService.webcamInfo
+            Command(
+                "webcam.info", "The printer's webcams (pick one by name)", params: [OctoPrintParams.printer, P.webcam], effect: .read,
+                use: OctoPrintService.webcamInfo
             ),
-            c(
+            Command(
                 "webcam.snapshot", "Save a JPEG snapshot",
-                [
+                params: [
                     OctoPrintParams.printer, P.jpegOut, P.firstWebcam,
-                ], result: OctoPrintSchemas.snapshot,
+                ],
                 example: "assistantctl octoprint.webcam.snapshot out=now.jpg", effect: .write, use: OctoPrintService.webcamSnapshot
             ).writesFiles(),
-            c(
+            Command(
                 "webcam.frames", "Save frames from the MJPEG stream",
-                [
+                params: [
                     OctoPrintParams.printer, P.outDir, P.count, P.firstWebcam,
-                ], result: OctoPrintSchemas.frames, effect: .write, use: OctoPrintService.webcamFrames
+                ], effect: .write, use: OctoPrintService.webcamFrames
             ).writesFiles().confirm("Replace the frames already in {out_dir}?"),
-            c(
+            Command(
                 "logs.download", "Download a log file",
-                [
+                params: [
                     OctoPrintParams.printer, P.logName, P.out,
-                ], result: OctoPrintSchemas.saved,
+                ],
                 effect: .write,
-                run: { octoprint, params, _ in
+                typed: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, P.logName)))")
                 }
             ).writesFiles(),
@@ -189,7 +166,7 @@ enum OctoPrintManifest {
             + RESTCatalog.all.map { r in
                 Command(
                     r.name, r.summary, params: [OctoPrintParams.printer] + r.params,
-                    result: r.result ?? OctoPrintSchemas.answer(r.method.rawValue, r.summary), example: r.example, effect: r.effect
+                    result: r.result ?? OctoPrintDocuments.answer(r.method.rawValue, r.summary), example: r.example, effect: r.effect
                 ) { octoprint, params, _ in try await octoprint.rest(r, params) }
                 .effectReason(RESTCatalog.writes[r.name])
                 .mapDescriptor {

@@ -2,7 +2,7 @@ import Foundation
 import PluginKit
 
 // Typed answers of the logbook's record commands: a `ResultObject`'s members are the declaration
-// of its result; the rest declare their schemas beside their writers (LogbookSchemas).
+// of its result; the entries declare their schemas beside their writer (Entry.swift).
 
 /// `aircraft.delete`: what went.
 struct AircraftDeleted: ResultObject, CallResult {
@@ -165,5 +165,5 @@ struct ImportResult: ResultObject, CallResult {
         .field("bad_row_count", \.badRowCount),
         .field("aircraft_created", \.aircraftCreated),
         .omittedWhenNil("would_import", \.wouldImport),
-        .omittedWhenNil("sample", \.sample, .array(LogbookSchemas.anyEntry), "a dry run's first entries"))
+        .omittedWhenNil("sample", \.sample, .array(Entry.schema), "a dry run's first entries"))
 }

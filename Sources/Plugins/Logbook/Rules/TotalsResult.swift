@@ -13,7 +13,7 @@ extension ColumnTotals: Encodable, ResultDescribing {
 
     /// Column 4–13 totals: entries counted, minutes per time column, takeoffs, landings, approaches.
     static let resultSchema = JSONSchema.object(
-        ordered: ColumnTotals.names.map { ($0, $0.hasSuffix("_min") ? LogbookSchemas.minutes : .integer) })
+        ordered: ColumnTotals.names.map { ($0, $0.hasSuffix("_min") ? .minutes : .integer) })
 }
 
 /// One group of `logbook.totals group_by=…`: a function's minutes, or every column of an
@@ -31,7 +31,7 @@ struct TotalsGroup: Encodable, Sendable, ResultDescribing {
     }
 
     static let resultSchema = JSONSchema.anyOf([
-        .object(["key": .string, "minutes": LogbookSchemas.minutes]).described("group_by=function"),
+        .object(["key": .string, "minutes": .minutes]).described("group_by=function"),
         ColumnTotals.resultSchema.adding(["key": .string]),
     ])
 }

@@ -239,8 +239,44 @@ struct Entry: Sendable, Equatable {
     }
 }
 
-/// One entry as a command's result (`logbook.flights.get`, `add`, `update`).
-struct EntryResult: CallResult {
+// Entries are written by `JSONDirectWriter` (a page of flights is the logbook's large answer, and
+// `scripts/bench-logbook` measures it), so their schemas are declared here, beside the writer; the
+// result-schema check holds the writer to them. Column lists come from the column enums, so a new
+// column joins its schema by being declared.
+extension Entry {
+    private static var timeColumns: [(String, JSONSchema)] { TimeColumn.allCases.map { ($0.column, .minutes) } }
+    private static var countColumns: [(String, JSONSchema)] { CountColumn.allCases.map { ($0.name, JSONSchema.integer) } }
+
+    private static func entrySchema(kind: String, _ specific: [(String, JSONSchema)]) -> JSONSchema {
+        let common: [(String, JSONSchema)] = [
+            ("id", JSONSchema.integer.nullable.described("null in an import's dry-run sample")), ("kind", .constant(.string(kind))),
+            ("date", .date), ("remarks", .string), ("deleted", .boolean),
+        ]
+        return .object(ordered: common + timeColumns + specific)
+    }
+
+    static let flightSchema = entrySchema(
+        kind: "flight",
+        [
+            ("dep", JSONSchema.string.nullable), ("arr", JSONSchema.string.nullable), ("out", JSONSchema.dateTime.nullable),
+            ("off", JSONSchema.dateTime.nullable), ("on", JSONSchema.dateTime.nullable), ("in", JSONSchema.dateTime.nullable),
+            ("aircraft", JSONSchema.string.nullable.described("registration")), ("pic_name", JSONSchema.string.nullable),
+            ("duty_start", JSONSchema.dateTime.nullable), ("duty_end", JSONSchema.dateTime.nullable),
+        ] + countColumns)
+    static let fstdSchema = entrySchema(
+        kind: "fstd", [("fstd_type", JSONSchema.string.nullable), ("fstd_qualification", JSONSchema.string.nullable)])
+    static let schema = JSONSchema.anyOf([flightSchema, fstdSchema])
+}
+
+extension JSONSchema {
+    static let minutes = JSONSchema.integer.described("minutes")
+}
+
+/// One entry as a command's result (`logbook.flights.get`, `add`, `update`): a flight or an FSTD
+/// session (`flights.add` and `fstd.add` declare which).
+struct EntryResult: CallResult, ResultDescribing {
+    static let resultSchema = Entry.schema
+
     let entry: Entry
 
     func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
@@ -249,7 +285,11 @@ struct EntryResult: CallResult {
 }
 
 /// A page of entries (`logbook.flights.list`), written straight into the reply.
-struct EntryPage: CallResult {
+struct EntryPage: CallResult, ResultDescribing {
+    static let resultSchema = JSONSchema.object([
+        "entries": .array(Entry.schema), "total_count": .integer, "limit": .integer, "offset": .integer,
+    ])
+
     let entries: [Entry]
     let totalCount: Int
     let limit: Int

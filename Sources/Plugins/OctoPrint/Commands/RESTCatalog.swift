@@ -117,7 +117,7 @@ enum RESTCatalog {
             jobCommand("toggle", "Pause or resume", REST.command("pause", ["action": "toggle"])),
             RESTCommand(
                 name: "job.status", summary: "The job: file, estimates, progress, state", params: [], method: .GET,
-                path: REST.fixed("/api/job"), result: OctoPrintSchemas.job),
+                path: REST.fixed("/api/job"), result: OctoPrintDocuments.job),
         ]
     }
 
@@ -192,7 +192,7 @@ enum RESTCatalog {
                 conflict: .printerNotOperational),
             RESTCommand(
                 name: "tool.state", summary: "Hotend temperatures", params: [], method: .GET, path: REST.fixed("/api/printer/tool"),
-                conflict: .printerNotOperational, result: OctoPrintSchemas.heaters),
+                conflict: .printerNotOperational, result: OctoPrintDocuments.heaters),
         ]
         for (part, max) in [("bed", \TemperatureLimits.bed), ("chamber", \TemperatureLimits.chamber)] {
             list += [
@@ -449,7 +449,7 @@ enum RESTCatalog {
             RESTCommand(name: "server.info", summary: "OctoPrint's version and safe mode", params: [], method: .GET, path: REST.fixed("/api/server")),
             RESTCommand(
                 name: "server.version", summary: "OctoPrint's server and API versions", params: [], method: .GET, path: REST.fixed("/api/version"),
-                result: OctoPrintSchemas.version),
+                result: OctoPrintDocuments.version),
         ]
         return list
     }

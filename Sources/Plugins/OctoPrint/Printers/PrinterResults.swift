@@ -6,39 +6,34 @@ import PluginKit
 // What OctoPrint itself says (its version, state, temperatures, job) is carried as OctoPrint's
 // own JSON: those documents belong to OctoPrint, and their schemas say so.
 
-extension Printer: Encodable, CallResult {
-    enum CodingKeys: String, CodingKey {
-        case name, url, state, problem
-        case caFile = "ca_file"
-        case basicUser = "basic_user"
-        case isDefault = "default"
+extension Printer: ResultObject, CallResult {
+    enum State: String, CaseIterable, Sendable, Encodable, ResultDescribing {
+        case ready, failed
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var o = encoder.container(keyedBy: CodingKeys.self)
-        let problem = self.problem
-        try o.encode(name, forKey: .name)
-        try o.encode(url, forKey: .url)
-        try o.encode(caFile, forKey: .caFile)
-        try o.encode(basicUser, forKey: .basicUser)
-        try o.encode(isDefault, forKey: .isDefault)
-        try o.encode(problem == nil ? "ready" : "failed", forKey: .state)
-        try o.encode(problem, forKey: .problem)
-    }
+    var state: State { problem == nil ? .ready : .failed }
+
+    static let members = ResultMembers<Self>(
+        .field("name", \.name), .field("url", \.url), .field("ca_file", \.caFile), .field("basic_user", \.basicUser),
+        .field("default", \.isDefault), .field("state", \.state), .field("problem", \.problem))
 }
 
-struct PrinterList: Encodable, CallResult {
+struct PrinterList: ResultObject, CallResult {
     let printers: [Printer]
+
+    static let members = ResultMembers<Self>(.field("printers", \.printers))
 }
 
 /// `printers.add`, `printers.update`: the printer as saved, and OctoPrint's `/api/version`.
-struct PrinterSaved: Encodable, CallResult {
+struct PrinterSaved: ResultObject, CallResult {
     let printer: Printer
     let octoprint: JSONValue
+
+    static let members = ResultMembers<Self>(.field("printer", \.printer), .field("octoprint", \.octoprint, OctoPrintDocuments.version))
 }
 
-/// `octoprint.status`: connection, printer and job in one answer.
-struct PrinterStatus: Encodable, CallResult {
+/// `octoprint.status`: connection, printer and job in one answer; the rest is OctoPrint's own.
+struct PrinterStatus: ResultObject, CallResult {
     let printer: String
     let state: JSONValue
     let connected: Bool
@@ -47,36 +42,53 @@ struct PrinterStatus: Encodable, CallResult {
     let job: JSONValue
     let progress: JSONValue
     let connection: JSONValue
+
+    static let members = ResultMembers<Self>(
+        .field("printer", \.printer), .field("state", \.state, JSONSchema.string.nullable, "OctoPrint's state text (Operational, Printing, …)"),
+        .field("connected", \.connected),
+        .field("flags", \.flags, JSONSchema.map(.boolean).nullable, "printing, paused, error, ready, … (null when disconnected)"),
+        .field("temperatures", \.temperatures, JSONSchema.anyObject("heaters by name: {actual, target, offset}").nullable),
+        .field("job", \.job, JSONSchema.anyObject("OctoPrint's job: file, estimatedPrintTime, filament, …").nullable),
+        .field("progress", \.progress, JSONSchema.anyObject("completion (%), printTime and printTimeLeft (s), filepos").nullable),
+        .field("connection", \.connection, JSONSchema.anyObject("port, baudrate, printerProfile, state").nullable))
 }
 
-struct SnapshotSaved: Encodable, CallResult {
+struct SnapshotSaved: ResultObject, CallResult {
     let path: String
     let bytes: Int
     let webcam: String
+
+    static let members = ResultMembers<Self>(.field("path", \.path), .field("bytes", \.bytes), .field("webcam", \.webcam))
 }
 
-struct FramesSaved: Encodable, CallResult {
+struct FramesSaved: ResultObject, CallResult {
     let files: [String]
     let webcam: String
+
+    static let members = ResultMembers<Self>(.field("files", \.files), .field("webcam", \.webcam))
 }
 
 /// `printers.request_key`: the key was granted and the printer saved.
-struct PrinterGranted: Encodable, CallResult {
+struct PrinterGranted: ResultObject, CallResult {
     let printer: Printer
     let octoprint: JSONValue
-    let granted = true
+    var granted: Bool { true }
+
+    static let members = ResultMembers<Self>(
+        .field("printer", \.printer), .field("octoprint", \.octoprint, OctoPrintDocuments.version), .field("granted", \.granted))
 }
 
 /// A download written to disk.
-struct FileSaved: Encodable, CallResult {
+struct FileSaved: ResultObject, CallResult {
     let path: String
     let bytes: Int64
+
+    static let members = ResultMembers<Self>(.field("path", \.path), .field("bytes", \.bytes))
 }
 
 /// `octoprint.temperature.chart`: the picture written and what it shows.
-struct TemperatureChartSaved: Encodable, CallResult {
-    /// Where the readings came from: the live monitor's, or OctoPrint's own history.
-    enum Source: String, Encodable {
+struct TemperatureChartSaved: ResultObject, CallResult {
+    enum Source: String, CaseIterable, Sendable, Encodable, ResultDescribing {
         case monitor, octoprint
     }
 
@@ -88,4 +100,9 @@ struct TemperatureChartSaved: Encodable, CallResult {
     let heaters: [String]
     let from, to: String
     let source: Source
+
+    static let members = ResultMembers<Self>(
+        .field("path", \.path), .field("bytes", \.bytes), .field("printer", \.printer), .field("format", \.format, .enumeration(["png", "pdf"])),
+        .field("readings", \.readings), .field("heaters", \.heaters), .field("from", \.from, .dateTime), .field("to", \.to, .dateTime),
+        .field("source", \.source, "the live monitor's readings, or OctoPrint's own history"))
 }

@@ -6,7 +6,7 @@ import PluginKit
 
 /// A webcam as OctoPrint (1.9+, webcam provider plugins) describes it in `/api/settings`; the
 /// result of `octoprint.webcam` naming one. A member of the wrong type is taken as absent.
-struct WebcamInfo: Encodable, CallResult, ExplicitNulls {
+struct WebcamInfo: ResultObject, CallResult {
     var name: String
     var displayName: String
     var canSnapshot: Bool
@@ -14,11 +14,10 @@ struct WebcamInfo: Encodable, CallResult, ExplicitNulls {
     var streamURL: String?
     var flipH, flipV, rotate90: Bool
 
-    enum CodingKeys: String, CodingKey {
-        case name, rotate90
-        case displayName = "display_name", canSnapshot = "can_snapshot", snapshotURL = "snapshot_url", streamURL = "stream_url"
-        case flipH = "flip_h", flipV = "flip_v"
-    }
+    static let members = ResultMembers<Self>(
+        .field("name", \.name), .field("display_name", \.displayName), .field("can_snapshot", \.canSnapshot),
+        .field("snapshot_url", \.snapshotURL), .field("stream_url", \.streamURL), .field("flip_h", \.flipH), .field("flip_v", \.flipV),
+        .field("rotate90", \.rotate90))
 
     /// nil for an entry without a name.
     init?(settings w: JSONValue) {
@@ -36,25 +35,14 @@ struct WebcamInfo: Encodable, CallResult, ExplicitNulls {
     }
 }
 
-/// `octoprint.webcam.info`: the webcam named, or every webcam.
-enum WebcamAnswer: Encodable, CallResult {
-    case one(WebcamInfo)
-    case all([WebcamInfo])
+struct WebcamList: ResultObject, Sendable {
+    let webcams: [WebcamInfo]
 
-    enum CodingKeys: String, CodingKey { case webcams }
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .one(let webcam):
-            // Through a container, so the webcam is written as itself (every member).
-            var c = encoder.singleValueContainer()
-            try c.encode(webcam)
-        case .all(let webcams):
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(webcams, forKey: .webcams)
-        }
-    }
+    static let members = ResultMembers<Self>(.field("webcams", \.webcams))
 }
+
+/// `octoprint.webcam.info`: every webcam, or the one named.
+typealias WebcamAnswer = OneOf<WebcamList, WebcamInfo>
 
 /// Splits an MJPEG stream (`multipart/x-mixed-replace`) into its JPEG frames by the multipart
 /// boundary and each part's `Content-Length`, or, for a part without one, by the next boundary.
@@ -200,8 +188,8 @@ extension OctoPrintService {
 
     func webcamInfo(_ params: Params) async throws -> WebcamAnswer {
         let c = try await client(params)
-        if let name = params[OctoPrintParams.webcam] { return .one(try await webcam(c, named: name)) }
-        return .all(try await webcams(c))
+        if let name = params[OctoPrintParams.webcam] { return .second(try await webcam(c, named: name)) }
+        return .first(WebcamList(webcams: try await webcams(c)))
     }
 
     func webcamSnapshot(_ params: Params) async throws -> SnapshotSaved {
