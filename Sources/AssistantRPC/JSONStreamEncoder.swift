@@ -155,7 +155,7 @@ final class StreamWriter {
         default:
             let before = bytes.count
             let encoder = StreamEncoder(
-                writer: self, depth: depth, key: key, credential: credential, codingPath: path(), explicitNulls: value is any ExplicitNulls)
+                writer: self, depth: depth, key: key, credential: credential, codingPath: path())
             try value.encode(to: encoder)
             close(above: depth)
             if bytes.count == before { bytes.append(contentsOf: "{}".utf8) }
@@ -171,8 +171,6 @@ struct StreamEncoder: Encoder {
     let key: String?
     let credential: Bool
     let codingPath: [any CodingKey]
-    /// The value is `ExplicitNulls`: its keyed container writes an absent optional as `null`.
-    var explicitNulls = false
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -180,12 +178,12 @@ struct StreamEncoder: Encoder {
             // The same value asking again (a subclass and its superclass): go on in the one object.
             return KeyedEncodingContainer(
                 StreamKeyedContainer(
-                    writer: writer, depth: depth + 1, serial: writer.frames[depth].serial, codingPath: codingPath, explicitNulls: explicitNulls))
+                    writer: writer, depth: depth + 1, serial: writer.frames[depth].serial, codingPath: codingPath))
         }
         writer.close(above: depth)
         let serial = writer.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
         return KeyedEncodingContainer(
-            StreamKeyedContainer(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath, explicitNulls: explicitNulls))
+            StreamKeyedContainer(writer: writer, depth: depth + 1, serial: serial, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -205,7 +203,6 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let depth: Int
     let serial: Int
     let codingPath: [any CodingKey]
-    var explicitNulls = false
 
     /// Starts a member; whether its key names a credential.
     @discardableResult
@@ -242,53 +239,53 @@ struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try writer.value(value, depth: depth, key: key.stringValue, credential: credential, path: codingPath + [key])
     }
 
-    // An absent optional: left out, or `null` for an `ExplicitNulls` value. Synthesized
-    // `encode(to:)` calls the overload for the member's type, so each is here, and each present
-    // value goes to its own `encode` (the leaf types' fast paths, not the generic one).
+    // An absent optional is left out (a result object writes its nulls itself, `ResultMembers`).
+    // Synthesized `encode(to:)` calls the overload for the member's type, so each is here, and
+    // each present value goes to its own `encode` (the leaf types' fast paths, not the generic one).
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else if explicitNulls { try encodeNil(forKey: key) }
+        if let value { try encode(value, forKey: key) }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -425,14 +422,6 @@ extension JSONValue {
         return out
     }
 }
-
-/// A result whose contract lists every member, absent or not: JSONStreamEncoder writes an optional
-/// member that is nil as `null` (`"name": null`) where synthesized encoding leaves it out. Only
-/// the type's own members: a nested type says so itself. A value spliced into another's object
-/// (`inner.encode(to: encoder)`) is written as the outer type says, so the outer one conforms too
-/// (Stag's results total). Foundation's `JSONEncoder` does not know it, so such a value is
-/// written only through JSONStreamEncoder (the reply and the cache).
-public protocol ExplicitNulls: Encodable {}
 
 /// A typed model that is also part of a result or a stored snapshot (an exam term, an exam
 /// date): its encoding as a value, and back from one.

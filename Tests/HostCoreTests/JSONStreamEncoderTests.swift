@@ -111,32 +111,6 @@ struct JSONStreamEncoderTests {
         }
     }
 
-    struct Listed: Codable, Equatable, ExplicitNulls {
-        var name: String?
-        var count: Int64?
-        var ok: Bool?
-        var tags: [String]?
-        var inner: Leaf?
-    }
-
-    /// An `ExplicitNulls` value writes each absent optional as `null` (its own members only: the
-    /// nested `Leaf` still leaves its `maybe` out), and reads back the same.
-    @Test func explicitNullsWriteEveryMember() throws {
-        let empty = Listed(name: nil, count: nil, ok: nil, tags: nil, inner: nil)
-        #expect(
-            String(decoding: try JSONStreamEncoder.encode(empty), as: UTF8.self) == #"{"name":null,"count":null,"ok":null,"tags":null,"inner":null}"#)
-        let full = Listed(name: "n", count: 2, ok: false, tags: [], inner: Leaf(name: "l", count: 1, ratio: 1, ok: true, maybe: nil))
-        #expect(
-            String(decoding: try JSONStreamEncoder.encode(full), as: UTF8.self)
-                == #"{"name":"n","count":2,"ok":false,"tags":[],"inner":{"name":"l","count":1,"ratio":1,"ok":true}}"#)
-        for value in [empty, full] {
-            #expect(try JSONDecoder().decode(Listed.self, from: Data(try JSONStreamEncoder.encode(value))) == value)
-        }
-        // A type that does not say so still leaves an absent member out.
-        let leaf = Leaf(name: "", count: 0, ratio: 0, ok: true, maybe: nil)
-        #expect(String(decoding: try JSONStreamEncoder.encode(leaf), as: UTF8.self) == #"{"name":"","count":0,"ratio":0,"ok":true}"#)
-    }
-
     @Test func goingBackToALeftContainerIsRefused() {
         #expect(throws: EncodingError.self) { try JSONStreamEncoder.encode(BackAndForth()) }
         #expect(throws: EncodingError.self) { try JSONStreamEncoder.encode(BackToAReplacedContainer()) }

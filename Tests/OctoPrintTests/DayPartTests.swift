@@ -23,7 +23,7 @@ struct DayPartTests {
             #expect(print["title"] == "mk3: long.gcode")
             #expect(print["place"] == "mk3")
             #expect(print["detail"]?.stringValue?.hasPrefix("Paused") == true, "\(print)")
-            #expect(DayItem.schema.problems(in: print, strict: true).isEmpty)
+            #expect(DayItem.resultSchema.problems(in: print, strict: true).isEmpty)
             // Tomorrow has no prints: a print is now.
             let tomorrow = DateOnly(Date(), in: .current).adding(days: 1).description
             #expect(try await op.call("today", ["date": .string(tomorrow)])["items"] == [])

@@ -178,7 +178,7 @@ public struct PluginStatus: Encodable, Sendable {
         try o.encode(version, forKey: .version)
         try o.encode(state, forKey: .state)
         try o.encode(summary, forKey: .summary)
-        try o.encodeOrNull(detail, forKey: .detail)
+        try o.encode(detail, forKey: .detail)
         try o.encodeIfPresent(nextRetry, forKey: .nextRetry)
         try o.encodeIfPresent(accounts, forKey: .accounts)
     }

@@ -1,7 +1,7 @@
 /// The JSON Schemas of the host's own methods' results.
 enum HostSchemas {
     static let today = JSONSchema.object([
-        "date": .date, "time_zone": .string, "items": .array(DayItem.schema),
+        "date": .date, "time_zone": .string, "items": .array(DayItem.resultSchema),
         "problems": .array(.object(["plugin": .string, "message": .string]))
             .described("plugins whose part could not be read (the others are shown)"),
     ])

@@ -256,6 +256,6 @@ extension Accounts.Account: Encodable {
         try o.encode(name, forKey: .init(stringValue: "name"))
         try o.encode(isDefault, forKey: .init(stringValue: "default"))
         try o.encode(state.rawValue, forKey: .init(stringValue: "state"))
-        try o.encodeOrNull(detail, forKey: .init(stringValue: "detail"))
+        try o.encode(detail, forKey: .init(stringValue: "detail"))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A class as the reminders read it: one dated occurrence of a timetable slot.
-public struct StudyClass: JSONModel, Equatable {
+public struct StudyClass: StoredResultObject, JSONModel, Equatable {
     /// Stable across refreshes for the same occurrence (its date, slot and start): a reminder is
     /// armed once per key and cancelled when the key disappears.
     public var key: String
@@ -19,28 +19,22 @@ public struct StudyClass: JSONModel, Equatable {
         self.room = room
     }
 
-    enum CodingKeys: String, CodingKey {
-        case key, start, end, title, room
-    }
+    /// Empty, to be read back into (`StoredResultObject`).
+    public init() { self.init(key: "", start: .distantPast, title: "") }
 
     // Instants as ISO 8601 text, as everything the daemon stores.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(key, forKey: .key)
-        try c.encode(ISO8601.string(start), forKey: .start)
-        try c.encodeOrNull(end.map(ISO8601.string), forKey: .end)
-        try c.encode(title, forKey: .title)
-        try c.encodeOrNull(room, forKey: .room)
+    var startText: String {
+        get { ISO8601.string(start) }
+        set { start = ISO8601.date(newValue) ?? .distantPast }
+    }
+    var endText: String? {
+        get { end.map(ISO8601.string) }
+        set { end = newValue.flatMap(ISO8601.date) }
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        key = try c.decode(String.self, forKey: .key)
-        start = try c.decodeInstant(forKey: .start)
-        end = try c.decodeInstantIfPresent(forKey: .end)
-        title = try c.decode(String.self, forKey: .title)
-        room = try c.decodeIfPresent(String.self, forKey: .room)
-    }
+    public static let members = ResultMembers<Self>(
+        .field("key", \.key), .field("start", \.startText, .dateTime), .field("end", \.endText, .dateTime), .field("title", \.title),
+        .field("room", \.room))
 }
 
 /// A reminder before each class (`<plugin>.class.soon`), for every study plugin. The plugin hands

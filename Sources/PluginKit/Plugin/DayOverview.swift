@@ -30,8 +30,8 @@ public struct DayQuery: Sendable {
 
 /// One entry of a day's overview (`today`): a task, an event, a class, an exam, a running print,
 /// or a warning (currency, medical).
-public struct DayItem: JSONModel, Equatable {
-    public enum Kind: String, Codable, Sendable, CaseIterable {
+public struct DayItem: StoredResultObject, JSONModel, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable, ResultDescribing {
         case task, event, `class`, exam, print, warning
     }
 
@@ -67,46 +67,24 @@ public struct DayItem: JSONModel, Equatable {
         self.overdue = overdue
     }
 
-    enum CodingKeys: String, CodingKey {
-        case kind, plugin, title, start, end, place, detail, account, overdue
-        case allDay = "all_day"
+    /// Empty, to be read back into (`StoredResultObject`).
+    public init() { self.init(kind: .task, title: "") }
+
+    /// The instants as written: ISO 8601 in UTC, and back.
+    var startText: String? {
+        get { start.map(ISO8601.string) }
+        set { start = newValue.flatMap(ISO8601.date) }
+    }
+    var endText: String? {
+        get { end.map(ISO8601.string) }
+        set { end = newValue.flatMap(ISO8601.date) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(plugin, forKey: .plugin)
-        try c.encode(title, forKey: .title)
-        try c.encodeOrNull(start.map(ISO8601.string), forKey: .start)
-        try c.encodeOrNull(end.map(ISO8601.string), forKey: .end)
-        try c.encode(allDay, forKey: .allDay)
-        try c.encodeOrNull(place, forKey: .place)
-        try c.encodeOrNull(detail, forKey: .detail)
-        try c.encodeOrNull(account, forKey: .account)
-        try c.encode(overdue, forKey: .overdue)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        kind = try c.decode(Kind.self, forKey: .kind)
-        plugin = try c.decode(String.self, forKey: .plugin)
-        title = try c.decode(String.self, forKey: .title)
-        start = try c.decodeInstantIfPresent(forKey: .start)
-        end = try c.decodeInstantIfPresent(forKey: .end)
-        allDay = try c.decode(Bool.self, forKey: .allDay)
-        place = try c.decodeIfPresent(String.self, forKey: .place)
-        detail = try c.decodeIfPresent(String.self, forKey: .detail)
-        account = try c.decodeIfPresent(String.self, forKey: .account)
-        overdue = try c.decode(Bool.self, forKey: .overdue)
-    }
-
-    /// The schema of one item, as `today` publishes it.
-    public static let schema = JSONSchema.object([
-        "kind": .enumeration(Kind.self), "plugin": .string, "title": .string,
-        "start": JSONSchema.dateTime.nullable.described("when it begins; a task: when it is due; a print: its estimated finish"),
-        "end": JSONSchema.dateTime.nullable, "all_day": .boolean, "place": JSONSchema.string.nullable, "detail": JSONSchema.string.nullable,
-        "account": JSONSchema.string.nullable, "overdue": .boolean,
-    ])
+    public static let members = ResultMembers<Self>(
+        .field("kind", \.kind), .field("plugin", \.plugin), .field("title", \.title),
+        .field("start", \.startText, .dateTime, "when it begins; a task: when it is due; a print: its estimated finish"),
+        .field("end", \.endText, .dateTime), .field("all_day", \.allDay), .field("place", \.place), .field("detail", \.detail),
+        .field("account", \.account), .field("overdue", \.overdue))
 }
 
 /// A plugin's part of the day. A plugin's service conforms to it to appear in `today`; a plugin

@@ -109,7 +109,7 @@ struct StagCallback: Sendable, Equatable {
 /// What a Stag account keeps in the kit's settings (written at login), read and written typed:
 /// the instance, the university it was chosen as, who logged in, and their roles. A setting that
 /// does not read (an older or edited row) is nil, a role that does not read is left out.
-struct StagAccountSettings: Codable, Sendable, Equatable, ExplicitNulls {
+struct StagAccountSettings: ResultObject, Decodable, Sendable, Equatable {
     var baseURL: String?
     var university: String?
     var name: String?
@@ -117,10 +117,9 @@ struct StagAccountSettings: Codable, Sendable, Equatable, ExplicitNulls {
     var roles: [StagRole]
     var loggedInAt: String?
 
-    enum CodingKeys: String, CodingKey {
-        case university, name, email, roles
-        case baseURL = "base_url", loggedInAt = "logged_in_at"
-    }
+    static let members = ResultMembers<Self>(
+        .field("base_url", \.baseURL), .field("university", \.university), .field("name", \.name), .field("email", \.email),
+        .field("roles", \.roles), .field("logged_in_at", \.loggedInAt))
 
     init(baseURL: String?, university: String?, name: String?, email: String?, roles: [StagRole], loggedInAt: String?) {
         self.baseURL = baseURL
@@ -131,16 +130,19 @@ struct StagAccountSettings: Codable, Sendable, Equatable, ExplicitNulls {
         self.loggedInAt = loggedInAt
     }
 
+    /// Read leniently, not through the members: a setting of the wrong type is nil and a role that
+    /// does not read is left out, so an older or edited row still gives the account.
     init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        func text(_ key: CodingKeys) -> String? { (try? c.decodeIfPresent(String.self, forKey: key)) ?? nil }
-        baseURL = text(.baseURL)
-        university = text(.university)
-        name = text(.name)
-        email = text(.email)
-        loggedInAt = text(.loggedInAt)
+        let c = try decoder.container(keyedBy: ResultKey.self)
+        func text(_ key: String) -> String? { (try? c.decodeIfPresent(String.self, forKey: ResultKey(stringValue: key))) ?? nil }
+        baseURL = text("base_url")
+        university = text("university")
+        name = text("name")
+        email = text("email")
+        loggedInAt = text("logged_in_at")
         // Each role from the tree as it stands: this runs for every command's session.
-        roles = JSONTreeDecoder.rows(((try? c.decodeIfPresent([JSONValue].self, forKey: .roles)) ?? nil) ?? [], as: StagRole.self)
+        let roleRows = (try? c.decodeIfPresent([JSONValue].self, forKey: ResultKey(stringValue: "roles"))) ?? nil
+        roles = JSONTreeDecoder.rows(roleRows ?? [], as: StagRole.self)
     }
 
     /// The account's settings.
