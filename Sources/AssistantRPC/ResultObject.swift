@@ -1,3 +1,5 @@
+import Foundation
+
 /// A result type that is the only declaration of its result: its `members` list says, once per
 /// field, the key, the property it is read from, and (when the property's type says too little)
 /// its schema and description. The encoding and the JSON Schema both come from that list, so what
@@ -126,6 +128,46 @@ public struct ResultMember<Root>: Sendable {
             read: reader(property) { container in
                 container.contains(ResultKey(stringValue: key)) ? .some(try decode(Wrapped.self, key, container)) : nil
             })
+    }
+
+    /// An instant, written as ISO 8601 text (`ISO8601.string`); text that is not one does not
+    /// read back (an error naming the key).
+    public static func instant(_ key: String, _ property: any KeyPath<Root, Date> & Sendable, _ description: String? = nil) -> Self {
+        var read: Reader?
+        if let writable = writable(property) {
+            read = { value, container in value[keyPath: writable.path] = try instant(key, container) }
+        }
+        return ResultMember(
+            schemaMembers: [(key, described(.dateTime, description))],
+            write: { value, container in try container.encode(ISO8601.string(value[keyPath: property]), forKey: ResultKey(stringValue: key)) },
+            read: read)
+    }
+
+    /// The same for an instant that may be missing, written as `null`.
+    public static func instant(_ key: String, _ property: any KeyPath<Root, Date?> & Sendable, _ description: String? = nil) -> Self {
+        var read: Reader?
+        if let writable = writable(property) {
+            read = { value, container in
+                let member = ResultKey(stringValue: key)
+                let present = container.contains(member) ? try !container.decodeNil(forKey: member) : false
+                value[keyPath: writable.path] = present ? try instant(key, container) : nil
+            }
+        }
+        return ResultMember(
+            schemaMembers: [(key, described(JSONSchema.dateTime.nullable, description))],
+            write: { value, container in
+                try container.encode(value[keyPath: property].map(ISO8601.string), forKey: ResultKey(stringValue: key))
+            },
+            read: read)
+    }
+
+    private static func instant(_ key: String, _ container: KeyedDecodingContainer<ResultKey>) throws -> Date {
+        let text = try container.decode(String.self, forKey: ResultKey(stringValue: key))
+        guard let date = ISO8601.date(text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: ResultKey(stringValue: key), in: container, debugDescription: "'\(text)' is not an ISO 8601 instant")
+        }
+        return date
     }
 
     /// Another result object's members, written into this one (a group of fields shared by

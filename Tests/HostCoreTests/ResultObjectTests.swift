@@ -46,11 +46,13 @@ import Testing
         var items: Int??
         var seen: [String] = []
         var place = Place()
+        var at = Date(timeIntervalSince1970: 0)
+        var until: Date?
         var noteLength: Int { note?.count ?? 0 }
 
         static let members = ResultMembers<Self>(
             .field("id", \.id), .field("note", \.note), .omittedWhenNil("items", \.items), .field("seen_by", \.seen), .flattened(\.place),
-            .field("note_length", \.noteLength))
+            .instant("at", \.at), .instant("until", \.until), .field("note_length", \.noteLength))
     }
 
     static let row = SampleRow(
@@ -114,9 +116,20 @@ import Testing
             let bytes = try JSONStreamEncoder.encode(value)
             #expect(try JSONDecoder().decode(StoredRow.self, from: Data(bytes)) == value)
         }
+        absent.until = Date(timeIntervalSince1970: 2_051_222_400)
+        let bytes = try JSONStreamEncoder.encode(absent)
+        #expect(try JSONDecoder().decode(StoredRow.self, from: Data(bytes)) == absent)
         let written = try JSONValue.decode(bytes: JSONStreamEncoder.encode(row))
         #expect(
-            written == .object(["id": "x", "note": .null, "items": .null, "seen_by": ["a", "b"], "room": "UP-105", "floor": 1, "note_length": 0]))
+            written
+                == .object([
+                    "id": "x", "note": .null, "items": .null, "seen_by": ["a", "b"], "room": "UP-105", "floor": 1, "at": "1970-01-01T00:00:00Z",
+                    "until": .null, "note_length": 0,
+                ]))
+        #expect(StoredRow.resultSchema.json["properties"]?["until"] == JSONSchema.dateTime.nullable.value)
+        // An instant that is not one does not read back.
+        let badInstant = #"{"id":"x","note":null,"seen_by":[],"room":"","floor":null,"at":"tomorrow","until":null}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(StoredRow.self, from: Data(badInstant.utf8)) }
         // A stored copy missing a member it always writes does not read back (the cache then counts it as no copy).
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(StoredRow.self, from: Data(#"{"id":"x","note":null}"#.utf8)) }
     }

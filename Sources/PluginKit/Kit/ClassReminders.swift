@@ -22,18 +22,8 @@ public struct StudyClass: StoredResultObject, JSONModel, Equatable {
     /// Empty, to be read back into (`StoredResultObject`).
     public init() { self.init(key: "", start: .distantPast, title: "") }
 
-    // Instants as ISO 8601 text, as everything the daemon stores.
-    var startText: String {
-        get { ISO8601.string(start) }
-        set { start = ISO8601.date(newValue) ?? .distantPast }
-    }
-    var endText: String? {
-        get { end.map(ISO8601.string) }
-        set { end = newValue.flatMap(ISO8601.date) }
-    }
-
     public static let members = ResultMembers<Self>(
-        .field("key", \.key), .field("start", \.startText, .dateTime), .field("end", \.endText, .dateTime), .field("title", \.title),
+        .field("key", \.key), .instant("start", \.start), .instant("end", \.end), .field("title", \.title),
         .field("room", \.room))
 }
 

@@ -70,20 +70,10 @@ public struct DayItem: StoredResultObject, JSONModel, Equatable {
     /// Empty, to be read back into (`StoredResultObject`).
     public init() { self.init(kind: .task, title: "") }
 
-    /// The instants as written: ISO 8601 in UTC, and back.
-    var startText: String? {
-        get { start.map(ISO8601.string) }
-        set { start = newValue.flatMap(ISO8601.date) }
-    }
-    var endText: String? {
-        get { end.map(ISO8601.string) }
-        set { end = newValue.flatMap(ISO8601.date) }
-    }
-
     public static let members = ResultMembers<Self>(
         .field("kind", \.kind), .field("plugin", \.plugin), .field("title", \.title),
-        .field("start", \.startText, .dateTime, "when it begins; a task: when it is due; a print: its estimated finish"),
-        .field("end", \.endText, .dateTime), .field("all_day", \.allDay), .field("place", \.place), .field("detail", \.detail),
+        .instant("start", \.start, "when it begins; a task: when it is due; a print: its estimated finish"),
+        .instant("end", \.end), .field("all_day", \.allDay), .field("place", \.place), .field("detail", \.detail),
         .field("account", \.account), .field("overdue", \.overdue))
 }
 
