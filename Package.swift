@@ -369,6 +369,12 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "result-bench",
+            dependencies: ["AssistantRPC"],
+            path: "Benchmarks/ResultBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "mcp-bench",
             dependencies: ["AssistantClient"],
             path: "Benchmarks/MCPBench",

@@ -105,8 +105,7 @@ public struct ResultMember<Root>: Sendable {
         let declared = Value.self is any OptionalMember.Type ? schema.nullable : schema
         return ResultMember(
             schemaMembers: [(key, described(declared, description))],
-            write: { value, container in try container.encode(value[keyPath: property], forKey: ResultKey(stringValue: key)) },
-            read: reader(property) { container in try decode(Value.self, key, container) })
+            write: writer(key, property), read: reader(property, decoding(Value.self, key)))
     }
 
     /// An optional member left out when missing, rather than written as `null` (`key?`). `Int??`
@@ -125,9 +124,7 @@ public struct ResultMember<Root>: Sendable {
             schemaMembers: [(key + "?", described(schema, description))],
             write: { value, container in try container.encodeIfPresent(value[keyPath: property], forKey: ResultKey(stringValue: key)) },
             // Present is `.some`, even when null: `Int??` read back as "present and null".
-            read: reader(property) { container in
-                container.contains(ResultKey(stringValue: key)) ? .some(try decode(Wrapped.self, key, container)) : nil
-            })
+            read: reader(property, present: key, decoding(Wrapped.self, key)))
     }
 
     /// An instant, written as ISO 8601 text (`ISO8601.string`); text that is not one does not
@@ -193,29 +190,87 @@ public struct ResultMember<Root>: Sendable {
         let path: WritableKeyPath<Root, Value>
     }
 
-    /// Writes what `decoded` reads into a stored (writable) property; nil for a computed one.
-    private static func reader<Value>(
-        _ property: any KeyPath<Root, Value> & Sendable, _ decoded: @escaping @Sendable (KeyedDecodingContainer<ResultKey>) throws -> Value
-    ) -> Reader? {
+    /// Writes what `decoding` reads into a stored (writable) property; nil for a computed one.
+    private static func reader<Value>(_ property: any KeyPath<Root, Value> & Sendable, _ decoding: Decoding<Value>) -> Reader? {
         guard let writable = writable(property) else { return nil }
-        return { value, container in value[keyPath: writable.path] = try decoded(container) }
+        return { value, container in value[keyPath: writable.path] = try decoding.read(container) }
     }
 
-    /// A member's value read back; only a stored result object's members are ever read, so a type
-    /// that is not `Decodable` fails here rather than at compile time.
-    private static func decode<Value>(_ type: Value.Type, _ key: String, _ container: KeyedDecodingContainer<ResultKey>) throws -> Value {
+    /// The same for a member left out when nil: present is `.some`, even when null (`Int??` read
+    /// back as "present and null").
+    private static func reader<Wrapped>(
+        _ property: any KeyPath<Root, Wrapped?> & Sendable, present key: String, _ decoding: Decoding<Wrapped>
+    ) -> Reader? {
+        guard let writable = writable(property) else { return nil }
+        let member = ResultKey(stringValue: key)
+        return { value, container in value[keyPath: writable.path] = container.contains(member) ? .some(try decoding.read(container)) : nil }
+    }
+
+    typealias Writer = @Sendable (Root, inout KeyedEncodingContainer<ResultKey>) throws -> Void
+
+    /// How a member is written, worked out once per member: the leaf types go to the container's
+    /// own overloads, as synthesized `encode(to:)` does, rather than through its generic path
+    /// (which asks the value's type again for every row; `result-bench` measures the difference).
+    private static func writer<Value: Encodable & SendableMetatype>(_ key: String, _ property: any KeyPath<Root, Value> & Sendable) -> Writer {
+        let member = ResultKey(stringValue: key)
+        func leaf<Leaf>(_ type: Leaf.Type, _ write: @escaping (inout KeyedEncodingContainer<ResultKey>, Leaf) throws -> Void) -> Writer? {
+            guard let path = property as? KeyPath<Root, Leaf> else { return nil }
+            let fixed = Fixed(path: path, write: write)
+            return { value, container in try fixed.write(&container, value[keyPath: fixed.path]) }
+        }
+        func optional<Leaf>(_ type: Leaf.Type, _ write: @escaping (inout KeyedEncodingContainer<ResultKey>, Leaf) throws -> Void) -> Writer? {
+            leaf(Leaf?.self) { container, value in
+                if let value { try write(&container, value) } else { try container.encodeNil(forKey: member) }
+            }
+        }
+        return leaf(String.self) { try $0.encode($1, forKey: member) } ?? optional(String.self) { try $0.encode($1, forKey: member) }
+            ?? leaf(Int64.self) { try $0.encode($1, forKey: member) } ?? optional(Int64.self) { try $0.encode($1, forKey: member) }
+            ?? leaf(Int.self) { try $0.encode($1, forKey: member) } ?? optional(Int.self) { try $0.encode($1, forKey: member) }
+            ?? leaf(Bool.self) { try $0.encode($1, forKey: member) } ?? optional(Bool.self) { try $0.encode($1, forKey: member) }
+            ?? leaf(Double.self) { try $0.encode($1, forKey: member) } ?? optional(Double.self) { try $0.encode($1, forKey: member) }
+            ?? { value, container in try container.encode(value[keyPath: property], forKey: member) }
+    }
+
+    /// A key path and how its value is written, fixed when the members are declared: immutable, so
+    /// shared by every call.
+    private struct Fixed<Leaf>: @unchecked Sendable {
+        let path: KeyPath<Root, Leaf>
+        let write: (inout KeyedEncodingContainer<ResultKey>, Leaf) throws -> Void
+    }
+
+    /// How a member's value is read back, worked out once per member (the casts cost more than the
+    /// decoding when done for every row). Only a stored result object's members are ever read, so
+    /// a type that is not `Decodable` fails when read rather than at compile time.
+    private static func decoding<Value>(_ type: Value.Type, _ key: String) -> Decoding<Value> {
+        let member = ResultKey(stringValue: key)
+        guard let decodable = type as? any Decodable.Type else {
+            return Decoding { container in
+                throw DecodingError.typeMismatch(type, .init(codingPath: container.codingPath, debugDescription: "\(key) is not read back"))
+            }
+        }
+        // The leaf types through the container's own overloads, as synthesized decoding reads them.
+        func leaf<Leaf: Decodable>(_: Leaf.Type) -> Decoding<Value>? {
+            if Value.self == Leaf.self { return Decoding { try $0.decode(Leaf.self, forKey: member) as! Value } }
+            if Value.self == Leaf?.self { return Decoding { try $0.decodeIfPresent(Leaf.self, forKey: member) as! Value } }
+            return nil
+        }
+        if let known = leaf(String.self) ?? leaf(Int64.self) ?? leaf(Int.self) ?? leaf(Bool.self) ?? leaf(Double.self) { return known }
         // An optional member left out reads as nil, as synthesized decoding has it (a copy written
         // by Foundation's encoder, which leaves nils out).
-        if let optional = type as? any OptionalMember.Type, !container.contains(ResultKey(stringValue: key)), let absent = optional.absent as? Value {
-            return absent
+        let isOptional = type is any OptionalMember.Type
+        func opened<Member: Decodable>(_: Member.Type) -> Decoding<Value> {
+            Decoding { container in
+                if isOptional, !container.contains(member), let none = (Value.self as? any OptionalMember.Type)?.absent as? Value { return none }
+                // `Member` is `Value`, opened from the existential: the cast always holds.
+                return try container.decode(Member.self, forKey: member) as! Value
+            }
         }
-        guard let decodable = type as? any Decodable.Type,
-            let value = try container.decode(decodable, forKey: ResultKey(stringValue: key)) as? Value
-        else {
-            throw DecodingError.typeMismatch(
-                type, .init(codingPath: container.codingPath, debugDescription: "\(key): \(type) is not read back"))
-        }
-        return value
+        return opened(decodable)
+    }
+
+    /// A member's reading, made once: it captures only metatypes and the key, which never change.
+    struct Decoding<Value>: @unchecked Sendable {
+        let read: (KeyedDecodingContainer<ResultKey>) throws -> Value
     }
 
     private static func described(_ schema: JSONSchema, _ description: String?) -> JSONSchema {
