@@ -65,9 +65,6 @@ public struct ToolCatalog: Sendable {
     let hidden: [String: String]
     let byName: [String: Tool]
 
-    /// Plugins that talk to a remote service (`openWorldHint`).
-    static let remotePlugins: Set<String> = ["stag", "kos", "octoprint"]
-
     /// `tools`: method names or prefixes ending in `*`; empty offers every method that may be.
     /// `offerDestructive`: list the destructive tools too (the session asks the person before
     /// each call, or `allow_destructive` lets them run).
@@ -117,10 +114,8 @@ public struct ToolCatalog: Sendable {
                 let isPath = schema?["format"] == "path" || schema?["items"]?["format"] == "path"
                 return isPath ? param["name"]?.stringValue : nil
             }
-            let plugin = method["tags"]?.arrayValue?.first?["name"]?.stringValue ?? ""
-            let open =
-                Self.remotePlugins.contains(plugin) || name.hasPrefix("tasks.caldav.") || name.hasPrefix("tasks.feeds.")
-                || name == "notifications.send"
+            // The method's own declaration says whether it reaches beyond this machine.
+            let open = method["x-open-world"] == true
             tools.append(
                 Tool(
                     name: name, description: method["summary"]?.stringValue ?? name, inputSchema: input, outputSchema: output,

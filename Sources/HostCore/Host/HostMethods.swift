@@ -286,7 +286,7 @@ enum HostMethods {
                     ParamSpec("link", .string, help: "an http(s) address the notice points to (a phone opens it on a tap)"),
                 ], result: JSONSchema.anyOf([HostSchemas.notice, .object(["duplicate": .constant(true)])]),
                 example: "assistantctl notifications.send title=Hello body='It works'", effect: .write,
-                destructiveWhen: [.given("to"), .given("attachments")],
+                destructiveWhen: [.given("to"), .given("attachments")], reachesOutside: true,
                 confirm: ConfirmSentence([
                     "Mail {attachments} to {to} (subject “{title}”)?", "Mail “{title}” to {to}?",
                     "Send {attachments} with the notice “{title}” through the configured sinks[ of topic {topic}]?",

@@ -123,6 +123,7 @@ enum ManifestJSON {
             if let rule = d.effectRule { method["x-effect-rule"] = .string(rule) }
             if !d.destructiveWhen.isEmpty { method["x-destructive-when"] = .array(d.destructiveWhen.map(\.json)) }
             if let reason = d.personOnly { method["x-person-only"] = .string(reason) }
+            if d.reachesOutside { method["x-open-world"] = true }
             if let confirm = d.confirm { method["x-confirm"] = confirm.json }
             if let view = d.view { method["x-view"] = view.json }
             return .object(method)

@@ -109,6 +109,11 @@ public struct PluginCommand<Service: Sendable>: Sendable {
         mapDescriptor { $0.confirm = ConfirmSentence(sentences, details: details) }
     }
 
+    /// The same command, talking to a service beyond this machine (`CommandDescriptor.reachesOutside`).
+    public func reachesOutside() -> PluginCommand {
+        mapDescriptor { $0.reachesOutside = true }
+    }
+
     /// The same command, never offered to an AI assistant: a person calls it with assistantctl.
     public func personOnly(because reason: String) -> PluginCommand {
         mapDescriptor { $0.personOnly = reason }

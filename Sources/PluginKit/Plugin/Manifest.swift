@@ -112,6 +112,10 @@ public struct CommandDescriptor: Sendable {
     /// any address, holds the host's shell commands, hands out accounts); nil: it may be offered.
     /// `rpc.discover` says it as `x-person-only`.
     public var personOnly: String?
+    /// The call talks to a service beyond this machine (a study system, a printer, a CalDAV server,
+    /// a mail server): MCP's `openWorldHint`, said as `x-open-world` by `rpc.discover`. A plugin
+    /// whose every command does says so once (`PluginInfo(reachesOutside:)`).
+    public var reachesOutside = false
     /// How a person sees the result in a terminal (`PluginCommand.view`); nil: the generic table.
     public var view: ResultView?
     /// The question a person answers before a destructive call (`PluginCommand.confirm`):
@@ -121,8 +125,9 @@ public struct CommandDescriptor: Sendable {
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,
         timeout: Duration = .seconds(120), effect: CommandEffect, destructiveWhen: [DestructiveWhen] = [], personOnly: String? = nil,
-        view: ResultView? = nil, confirm: ConfirmSentence? = nil
+        reachesOutside: Bool = false, view: ResultView? = nil, confirm: ConfirmSentence? = nil
     ) {
+        self.reachesOutside = reachesOutside
         self.confirm = confirm
         self.effect = effect
         self.destructiveWhen = destructiveWhen

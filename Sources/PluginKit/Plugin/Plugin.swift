@@ -50,6 +50,7 @@ extension AssistantPlugin {
             commands: commands.map { command in
                 var descriptor = command.descriptor
                 descriptor.name = "\(info.id).\(descriptor.name)"
+                descriptor.reachesOutside = descriptor.reachesOutside || info.reachesOutside
                 return descriptor
             },
             jobs: jobs.map(\.descriptor), topics: info.topics, vaultNames: info.vaultNames,
@@ -72,14 +73,17 @@ public struct PluginInfo: Sendable {
     /// enough to have them (nil: ready is enough).
     public var resources: [ResourceDeclaration]
     public var resourcesSetUp: ResourceDeclaration.SetUp?
+    /// Every command talks to a service beyond this machine (`CommandDescriptor.reachesOutside`).
+    public var reachesOutside: Bool
 
     /// `topics` is the plugin's topic enum and `options` its configuration keys: the manifest
     /// lists the cases and the keys.
     public init<Topic: PluginTopic, Options: PluginOptions>(
         id: String, version: String, summary: String, topics: Topic.Type = NoTopics.self, errors: ErrorBlock? = nil,
         vaultNames: [String] = [], options: Options.Type = NoOptions.self, resources: [ResourceDeclaration] = [],
-        resourcesSetUp: ResourceDeclaration.SetUp? = nil
+        resourcesSetUp: ResourceDeclaration.SetUp? = nil, reachesOutside: Bool = false
     ) {
+        self.reachesOutside = reachesOutside
         self.errors = errors
         self.resources = resources
         self.resourcesSetUp = resourcesSetUp

@@ -11,7 +11,7 @@ enum KOSManifest {
             summary: "CTU KOSapi: timetable by week parity, courses, results, exams, course events, people search, office hours; notices",
             topics: KOSTopic.self, errors: KOSError.block,
             vaultNames: ["client_secret", "<account>/access_token", "<account>/refresh_token", "pending_login"], options: KOSConfig.self,
-            resources: resources, resourcesSetUp: .init(method: "kos.status", member: "set_up"))
+            resources: resources, resourcesSetUp: .init(method: "kos.status", member: "set_up"), reachesOutside: true)
     }
 
     /// The views an AI assistant can attach, once KOS is set up. The registered exams share their

@@ -11,7 +11,7 @@ enum StagManifest {
             summary: "IS/STAG: timetable, exam terms and registration, grades and results, subjects, teachers, calendar, ZČU canteen; notices",
             topics: StagTopic.self, errors: StagError.block,
             vaultNames: ["<account>/ticket"],
-            options: StagConfig.self, resources: resources, resourcesSetUp: .init(method: "stag.status", member: "accounts"))
+            options: StagConfig.self, resources: resources, resourcesSetUp: .init(method: "stag.status", member: "accounts"), reachesOutside: true)
     }
 
     /// The views an AI assistant can attach, once an account is added. The registered exams share

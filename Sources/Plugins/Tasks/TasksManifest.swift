@@ -129,33 +129,33 @@ enum TasksManifest {
                 "feeds.add", "Subscribes to a read-only ICS feed (https, http or file); its events show in the agenda",
                 params: [TasksParams.newName, TasksParams.feedURL, TasksParams.feedUsername, TasksParams.feedPassword], effect: .write,
                 use: TasksService.feedsAdd
-            ),
-            Command("feeds.list", "Lists the feeds", effect: .read, use: TasksService.feedsList),
+            ).reachesOutside(),
+            Command("feeds.list", "Lists the feeds", effect: .read, use: TasksService.feedsList).reachesOutside(),
             Command(
                 "feeds.remove", "Unsubscribes from a feed", params: [TasksParams.feed], effect: .destructive, use: TasksService.feedsRemove
-            ).confirm("Unsubscribe from the feed {name} and drop its events?"),
+            ).reachesOutside().confirm("Unsubscribe from the feed {name} and drop its events?"),
             Command(
                 "feeds.refresh", "Fetches one feed or all now", params: [TasksParams.someFeed], effect: .write, use: TasksService.feedsRefresh
-            ),
+            ).reachesOutside(),
             Command(
                 "caldav.add", "Adds a CalDAV account (checked before it is saved): Radicale, Nextcloud, Fastmail, iCloud (events), …",
                 params: [
                     TasksParams.newName, TasksParams.caldavURL, TasksParams.caldavUsername, TasksParams.caldavPassword, TasksParams.calendar,
                     TasksParams.conflict,
                 ], effect: .write, use: TasksService.caldavAdd
-            ),
+            ).reachesOutside(),
             Command(
                 "caldav.list", "Lists the CalDAV accounts and their state",
                 effect: .read, use: TasksService.caldavList
-            ),
+            ).reachesOutside(),
             Command(
                 "caldav.remove", "Removes a CalDAV account (its items stay here as local tasks)",
                 params: [TasksParams.account], effect: .destructive, use: TasksService.caldavRemove
-            ).confirm("Remove the CalDAV account {name}? Its items stay here as local tasks."),
+            ).reachesOutside().confirm("Remove the CalDAV account {name}? Its items stay here as local tasks."),
             Command(
                 "caldav.sync", "Syncs one account or all now", params: [TasksParams.someAccount], timeout: .seconds(600),
                 effect: .write, use: TasksService.caldavSync
-            ),
+            ).reachesOutside(),
             Command("categories.list", "Lists the categories", effect: .read, use: TasksService.categoriesList),
             Command(
                 "categories.add", "Adds a category of your own", params: [TasksParams.newCategory], effect: .write, use: TasksService.categoriesAdd
