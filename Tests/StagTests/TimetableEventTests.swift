@@ -82,4 +82,16 @@ import Testing
             #expect(GradeRow.resultSchema.problems(in: grade.json, strict: true).isEmpty)
         }
     }
+
+    /// A stored copy edited to a number no grade is reads back and is written again, not a crash.
+    @Test func aHugeStoredGradeIsWrittenAsANumber() throws {
+        let stored: JSONValue = [
+            "subject": "KIV/UPA", "name": .null, "credits": .null, "year": .null, "semester": .null, "grade": 1e300, "passed": false,
+            "date": .null, "attempt": .null, "examiner": .null, "kind": "exam",
+        ]
+        let row = try GradeRow(json: stored)
+        #expect(row.grade == .number(1e300))
+        #expect(row.grade?.text == String(1e300))
+        #expect(row.json["grade"] == 1e300)
+    }
 }

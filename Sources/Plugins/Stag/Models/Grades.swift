@@ -18,7 +18,7 @@ struct GradeRow: StoredResultObject, JSONModel, Equatable {
         func encode(to encoder: any Encoder) throws {
             var c = encoder.singleValueContainer()
             switch self {
-            case .number(let n): if n == n.rounded() { try c.encode(Int64(n)) } else { try c.encode(n) }
+            case .number(let n): if let whole = Self.whole(n) { try c.encode(whole) } else { try c.encode(n) }
             case .credit(let passed): try c.encode(passed ? "S" : "N")
             case .other(let text): try c.encode(text)
             }
@@ -34,10 +34,16 @@ struct GradeRow: StoredResultObject, JSONModel, Equatable {
             }
         }
 
+        /// `2` for 2.0; nil for a fraction, and for a number no grade is (a stored copy that was
+        /// edited: `Int64(_:)` would trap on it).
+        static func whole(_ n: Double) -> Int64? {
+            n == n.rounded() && abs(n) < 1e15 ? Int64(n) : nil
+        }
+
         /// As the notices write it: `1.5`, `S`.
         var text: String {
             switch self {
-            case .number(let n): n == n.rounded() ? String(Int64(n)) : String(n)
+            case .number(let n): Self.whole(n).map(String.init) ?? String(n)
             case .credit(let passed): passed ? "S" : "N"
             case .other(let text): text
             }
