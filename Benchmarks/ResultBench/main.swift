@@ -6,6 +6,8 @@ import Foundation
 // same run: writing a timetable of rows into a reply (`JSONStreamEncoder`), and reading it back as
 // the offline cache does (Foundation's `JSONDecoder`). Run: swift run -c release result-bench [rows]
 
+// The row is Stag's timetable event in shape (its type is internal to the plugin, and the floor
+// needs a twin declared the old way anyway).
 struct MemberRow: StoredResultObject, Equatable {
     var date = ""
     var start: String?

@@ -23,6 +23,8 @@ public struct JSONSchema: Sendable, Hashable {
     public static let date = JSONSchema(json: ["type": "string", "format": "date"])
     /// An instant, ISO 8601 with a zone (`2026-12-01T08:00:00Z`).
     public static let dateTime = JSONSchema(json: ["type": "string", "format": "date-time"])
+    /// A time of day on the wall clock, `HH:MM` (a class's start, a term's end).
+    public static let clock = JSONSchema.string.described("HH:MM")
     /// Any JSON value: only for what truly is free-form (a printer's own settings), and said so.
     public static func any(_ why: String) -> JSONSchema { JSONSchema(json: ["description": .string(why)]) }
 

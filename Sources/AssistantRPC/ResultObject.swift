@@ -120,9 +120,10 @@ public struct ResultMember<Root>: Sendable {
     public static func omittedWhenNil<Wrapped: Encodable & SendableMetatype>(
         _ key: String, _ property: any KeyPath<Root, Wrapped?> & Sendable, _ schema: JSONSchema, _ description: String? = nil
     ) -> Self {
-        ResultMember(
+        let member = ResultKey(stringValue: key)
+        return ResultMember(
             schemaMembers: [(key + "?", described(schema, description))],
-            write: { value, container in try container.encodeIfPresent(value[keyPath: property], forKey: ResultKey(stringValue: key)) },
+            write: { value, container in try container.encodeIfPresent(value[keyPath: property], forKey: member) },
             // Present is `.some`, even when null: `Int??` read back as "present and null".
             read: reader(property, present: key, decoding(Wrapped.self, key)))
     }
@@ -130,39 +131,33 @@ public struct ResultMember<Root>: Sendable {
     /// An instant, written as ISO 8601 text (`ISO8601.string`); text that is not one does not
     /// read back (an error naming the key).
     public static func instant(_ key: String, _ property: any KeyPath<Root, Date> & Sendable, _ description: String? = nil) -> Self {
-        var read: Reader?
-        if let writable = writable(property) {
-            read = { value, container in value[keyPath: writable.path] = try instant(key, container) }
-        }
+        let member = ResultKey(stringValue: key)
         return ResultMember(
             schemaMembers: [(key, described(.dateTime, description))],
-            write: { value, container in try container.encode(ISO8601.string(value[keyPath: property]), forKey: ResultKey(stringValue: key)) },
-            read: read)
+            write: { value, container in try container.encode(ISO8601.string(value[keyPath: property]), forKey: member) },
+            read: reader(property, Decoding { try instant(member, $0) }))
     }
 
     /// The same for an instant that may be missing, written as `null`.
     public static func instant(_ key: String, _ property: any KeyPath<Root, Date?> & Sendable, _ description: String? = nil) -> Self {
-        var read: Reader?
-        if let writable = writable(property) {
-            read = { value, container in
-                let member = ResultKey(stringValue: key)
-                let present = container.contains(member) ? try !container.decodeNil(forKey: member) : false
-                value[keyPath: writable.path] = present ? try instant(key, container) : nil
-            }
-        }
+        let member = ResultKey(stringValue: key)
         return ResultMember(
             schemaMembers: [(key, described(JSONSchema.dateTime.nullable, description))],
-            write: { value, container in
-                try container.encode(value[keyPath: property].map(ISO8601.string), forKey: ResultKey(stringValue: key))
-            },
-            read: read)
+            write: { value, container in try container.encode(value[keyPath: property].map(ISO8601.string), forKey: member) },
+            read: reader(
+                property,
+                Decoding { container in
+                    let present = container.contains(member) ? try !container.decodeNil(forKey: member) : false
+                    return present ? try instant(member, container) : nil
+                }))
     }
 
-    private static func instant(_ key: String, _ container: KeyedDecodingContainer<ResultKey>) throws -> Date {
-        let text = try container.decode(String.self, forKey: ResultKey(stringValue: key))
+    private static func instant(_ member: ResultKey, _ container: KeyedDecodingContainer<ResultKey>) throws -> Date {
+        let text = try container.decode(String.self, forKey: member)
         guard let date = ISO8601.date(text) else {
+            // Says the key, not the text: a stored copy's content stays out of errors and logs.
             throw DecodingError.dataCorruptedError(
-                forKey: ResultKey(stringValue: key), in: container, debugDescription: "'\(text)' is not an ISO 8601 instant")
+                forKey: member, in: container, debugDescription: "\(member.stringValue) is not an ISO 8601 instant")
         }
         return date
     }

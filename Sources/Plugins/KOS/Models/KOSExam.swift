@@ -79,6 +79,4 @@ struct KOSExam: StoredResultObject, JSONModel, Equatable {
 extension JSONSchema {
     /// `YYYY-MM-DDTHH:MM`, Prague wall time, as KOSapi gives an exam's or event's time.
     static let pragueTime = JSONSchema.string.nullable.described("YYYY-MM-DDTHH:MM, Prague time")
-    /// `HH:MM`, from the teaching-hour grid unless a slot has its own.
-    static let clock = JSONSchema.string.described("HH:MM")
 }

@@ -36,16 +36,21 @@ struct Purged: ResultObject, CallResult {
 /// has its computed validity besides; any other certificate its given expiry.
 struct CertificateResult: ResultObject, CallResult {
     let certificate: LogbookService.Certificate
-    let profile: Profile
     let at: Day
+    let validUntil: Day?
+    private let computed: MedicalRules.Validity?
 
-    var validUntil: Day? { certificate.validity(profile: profile).until }
+    init(certificate: LogbookService.Certificate, profile: Profile, at: Day) {
+        self.certificate = certificate
+        self.at = at
+        (validUntil, computed) = certificate.validity(profile: profile)
+    }
+
     var status: ValidityStatus { ValidityStatus.of(validUntil: validUntil, at: at) }
     var lapse: String? { ValidityStatus.untilText(validUntil, at: at) }
     var daysLeft: Int? { validUntil.map { $0.number - at.number } }
 
     private var isMedical: Bool { certificate.kind == "medical" }
-    private var computed: MedicalRules.Validity? { certificate.validity(profile: profile).computed }
     var singlePilotCATPassengers: Bool? { isMedical ? certificate.singlePilotCAT : nil }
     var computedValidUntil: Day?? { isMedical ? .some(computed?.validUntil) : nil }
     var expiryOverridden: Bool? { isMedical ? certificate.expiry != nil : nil }

@@ -7,15 +7,23 @@ import PluginKit
 // own JSON: those documents belong to OctoPrint, and their schemas say so.
 
 extension Printer: ResultObject, CallResult {
+    static let members = ResultMembers<Self>(
+        .field("name", \.name), .field("url", \.url), .field("ca_file", \.caFile), .field("basic_user", \.basicUser),
+        .field("default", \.isDefault), .flattened(\.health))
+
+    /// Its state and problem, from one look at its CA file (`problem` reads the file system).
+    var health: PrinterHealth { PrinterHealth(problem: problem) }
+}
+
+struct PrinterHealth: ResultObject, Sendable {
     enum State: String, CaseIterable, Sendable, Encodable, ResultDescribing {
         case ready, failed
     }
 
+    let problem: String?
     var state: State { problem == nil ? .ready : .failed }
 
-    static let members = ResultMembers<Self>(
-        .field("name", \.name), .field("url", \.url), .field("ca_file", \.caFile), .field("basic_user", \.basicUser),
-        .field("default", \.isDefault), .field("state", \.state), .field("problem", \.problem))
+    static let members = ResultMembers<Self>(.field("state", \.state), .field("problem", \.problem))
 }
 
 struct PrinterList: ResultObject, CallResult {

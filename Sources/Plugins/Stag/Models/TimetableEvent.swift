@@ -190,8 +190,6 @@ struct ExamTerm: StoredResultObject, JSONModel, Equatable {
 }
 
 extension JSONSchema {
-    /// `HH:MM`, as STAG gives a class's or a term's time.
-    static let clock = JSONSchema.string.described("HH:MM")
     /// A deadline as STAG gives it.
     static let universityTime = JSONSchema.string.described("YYYY-MM-DDTHH:MM, the university's wall clock")
 }
