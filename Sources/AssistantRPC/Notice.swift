@@ -7,10 +7,10 @@ public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 }
 
-public struct NoticeAttachment: Sendable, Codable, Hashable {
-    public var name: String
-    public var contentType: String
-    public var size: Int
+public struct NoticeAttachment: Sendable, Hashable, StoredResultObject {
+    public var name = ""
+    public var contentType = ""
+    public var size = 0
 
     public init(name: String, contentType: String, size: Int) {
         self.name = name
@@ -18,25 +18,27 @@ public struct NoticeAttachment: Sendable, Codable, Hashable {
         self.size = size
     }
 
-    enum CodingKeys: String, CodingKey {
-        case name
-        case contentType = "content_type"
-        case size
-    }
+    public init() {}
+
+    public static let members = ResultMembers<Self>(.field("name", \.name), .field("content_type", \.contentType), .field("size", \.size))
 }
 
+extension Severity: ResultDescribing {}
+
 /// A notice as it appears on the wire, in `notifications.list`, and in the stdout JSON format.
-public struct Notice: Sendable, Codable, Hashable {
-    public var id: String
-    public var topic: String
-    public var plugin: String
-    public var title: String
-    public var body: String
-    public var severity: Severity
+/// Every notice has the same keys (`dedupe_key` is null when it has none); `link` is there only
+/// when the notice points somewhere.
+public struct Notice: Sendable, Hashable, StoredResultObject {
+    public var id = ""
+    public var topic = ""
+    public var plugin = ""
+    public var title = ""
+    public var body = ""
+    public var severity = Severity.info
     /// ISO 8601 UTC.
-    public var time: String
+    public var time = ""
     public var dedupeKey: String?
-    public var attachments: [NoticeAttachment]
+    public var attachments: [NoticeAttachment] = []
     /// Where the notice points (a printer's page, an exam term in the study system), if anywhere:
     /// a phone opens it on a tap.
     public var link: String?
@@ -57,26 +59,13 @@ public struct Notice: Sendable, Codable, Hashable {
         self.attachments = attachments
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, topic, plugin, title, body, severity, time
-        case dedupeKey = "dedupe_key"
-        case attachments, link
-    }
+    public init() {}
 
-    // Always write dedupe_key (null when absent) so every notice has the same keys.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(topic, forKey: .topic)
-        try c.encode(plugin, forKey: .plugin)
-        try c.encode(title, forKey: .title)
-        try c.encode(body, forKey: .body)
-        try c.encode(severity, forKey: .severity)
-        try c.encode(time, forKey: .time)
-        try c.encode(dedupeKey, forKey: .dedupeKey)
-        try c.encode(attachments, forKey: .attachments)
-        try c.encodeIfPresent(link, forKey: .link)
-    }
+    public static let members = ResultMembers<Self>(
+        .field("id", \.id), .field("topic", \.topic), .field("plugin", \.plugin), .field("title", \.title), .field("body", \.body),
+        .field("severity", \.severity), .field("time", \.time, .dateTime), .field("dedupe_key", \.dedupeKey),
+        .field("attachments", \.attachments),
+        .omittedWhenNil("link", \.link, "where the notice points (a printer's page, an exam term)"))
 }
 
 /// Topic patterns match exactly or by a trailing `*` (`octoprint.print.*`, `octoprint.*`, `*`).

@@ -8,9 +8,9 @@
 /// `assistant://octoprint/{printer}/status`) and `{file}` (a private temporary file the read
 /// writes a binary view to, as a webcam's snapshot). Views of two plugins may share a URI: each
 /// then adds its read under its own `part` (the exams registered in IS/STAG and in KOS).
-public struct ResourceDeclaration: Sendable, Equatable {
+public struct ResourceDeclaration: Sendable, Equatable, ResultObject {
     /// One daemon call of a view.
-    public struct Read: Sendable, Equatable {
+    public struct Read: Sendable, Equatable, ResultObject {
         public var method: String
         public var params: JSONValue
         /// Where its result goes in the view (nil: the view is this result).
@@ -21,6 +21,10 @@ public struct ResourceDeclaration: Sendable, Equatable {
         public init(method: String, params: JSONValue = [:], part: String? = nil, onlyState: String? = nil) {
             (self.method, self.params, self.part, self.onlyState) = (method, params, part, onlyState)
         }
+
+        public static let members = ResultMembers<Self>(
+            .field("method", \.method), .field("params", \.params, .any("the read's arguments, with {today}-style placeholders")),
+            .omittedWhenNil("part", \.part), .omittedWhenNil("only_state", \.onlyState))
     }
 
     public var uri: String
@@ -44,20 +48,10 @@ public struct ResourceDeclaration: Sendable, Equatable {
     /// Whether its URI has a `{printer}`-style segment (an MCP resource template).
     public var isTemplate: Bool { uri.contains("{") }
 
-    public var json: JSONValue {
-        var object: [String: JSONValue] = [
-            "uri": .string(uri), "name": .string(name), "description": .string(description), "mime_type": .string(mimeType),
-            "topics": .array(topics.map { .string($0) }), "prompts": .array(prompts.map { .string($0) }),
-        ]
-        object["reads"] = .array(
-            reads.map { read in
-                var member: [String: JSONValue] = ["method": .string(read.method), "params": read.params]
-                if let part = read.part { member["part"] = .string(part) }
-                if let state = read.onlyState { member["only_state"] = .string(state) }
-                return .object(member)
-            })
-        return .object(object)
-    }
+    /// As `plugins.list` publishes it, and `init?(json:)` reads it back.
+    public static let members = ResultMembers<Self>(
+        .field("uri", \.uri), .field("name", \.name), .field("description", \.description), .field("mime_type", \.mimeType),
+        .field("reads", \.reads), .field("topics", \.topics), .field("prompts", \.prompts))
 
     public init?(json: JSONValue) {
         guard let uri = json["uri"]?.stringValue, let name = json["name"]?.stringValue else { return nil }
@@ -76,13 +70,14 @@ public struct ResourceDeclaration: Sendable, Equatable {
 
     /// How a plugin says it is set up enough to have views: a member of one of its reads (a
     /// list that is not empty, or true). Without one, a plugin that is ready has its views.
-    public struct SetUp: Sendable, Equatable {
+    public struct SetUp: Sendable, Equatable, ResultObject {
         public var method: String
         public var member: String
 
         public init(method: String, member: String) { (self.method, self.member) = (method, member) }
 
-        public var json: JSONValue { ["method": .string(method), "member": .string(member)] }
+        public static let members = ResultMembers<Self>(.field("method", \.method), .field("member", \.member))
+
         public init?(json: JSONValue?) {
             guard let method = json?["method"]?.stringValue, let member = json?["member"]?.stringValue else { return nil }
             self.init(method: method, member: member)

@@ -44,7 +44,8 @@ public struct ScheduledJob: Sendable {
     }
 }
 
-public struct VaultEntryInfo: Sendable, Codable, Equatable {
+/// A vault entry's name and times, never its value (`vault.list`).
+public struct VaultEntryInfo: Sendable, Equatable, ResultObject {
     public var name: String
     public var createdAt: String
     public var updatedAt: String
@@ -55,9 +56,6 @@ public struct VaultEntryInfo: Sendable, Codable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    enum CodingKeys: String, CodingKey {
-        case name
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-    }
+    public static let members = ResultMembers<Self>(
+        .field("name", \.name), .field("created_at", \.createdAt, .dateTime), .field("updated_at", \.updatedAt, .dateTime))
 }

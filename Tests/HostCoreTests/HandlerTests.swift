@@ -66,7 +66,7 @@ import Testing
             #expect(error.message == "'slow' did not finish within 100 ms")
             #expect(error.data?["method"] == "slow")
         }
-        #expect(dispatcher.callsInFlight["total"] == 0)
+        #expect(dispatcher.callsInFlight.total == 0)
     }
 
     static func lines(_ channel: EmbeddedChannel) throws -> [JSONValue] {

@@ -182,19 +182,20 @@ public final class AssistantHost: Sendable {
         var table = MethodTable()
         var fromTable: [(name: String, make: @Sendable (MethodTable, String) -> MethodHandler)] = []
         var entries: [MethodEntry] = HostMethods.all.map { method in
-            switch method.body {
-            case .immediate(let run):
-                return MethodEntry(pluginID: "host", descriptor: method.descriptor, handler: .immediate(run))
+            switch method.answer {
+            case .atOnce(let answer):
+                return MethodEntry(pluginID: "host", descriptor: method.descriptor, handler: .immediate(answer))
             case .fromTable(let make):
                 fromTable.append((method.descriptor.name, make))
                 // Listed now so that the documents describe it; its handler is made below.
                 return MethodEntry(pluginID: "host", descriptor: method.descriptor, handler: .constant(.null, encoded: []))
-            case .call(let run):
+            case .byHandler:
+                let handler = method.command.handler
                 return MethodEntry(
                     pluginID: "host", descriptor: method.descriptor,
                     handler: .host({ params, context in
                         guard let host = box.host else { throw RPCError(code: RPCErrorCode.shuttingDown, message: "The daemon is shutting down") }
-                        return try await run(host, params, context)
+                        return try await handler(host, params, context)
                     }))
             }
         }
@@ -268,7 +269,7 @@ public final class AssistantHost: Sendable {
             options.logger.info("open files limit", metadata: ["soft": "\(files.after)", "was": "\(files.before)"])
         }
         try await server.start()
-        try await scheduler.activate(HostMethods.hostJobs(self))
+        try await scheduler.activate(JobMethods.hostJobs(self))
         await scheduler.onStateFlip { [notices] id, failed, error in
             _ = try? await notices.post(
                 NoticeDraft(

@@ -149,11 +149,18 @@ public actor NoticeCenter {
     }
 
     /// Outbox statistics for `status`.
-    public func outboxStatus() async throws -> JSONValue {
+    public struct OutboxCounts: Sendable, ResultObject {
+        public let pending: Int
+        public let retrying: Int
+
+        public static let members = ResultMembers<Self>(.field("pending", \.pending), .field("retrying", \.retrying))
+    }
+
+    public func outboxStatus() async throws -> OutboxCounts {
         try await pool.read { db in
             let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_outbox WHERE delivered_at IS NULL") ?? 0
             let failing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM host_outbox WHERE delivered_at IS NULL AND attempts > 0") ?? 0
-            return ["pending": .int(Int64(pending)), "retrying": .int(Int64(failing))]
+            return OutboxCounts(pending: pending, retrying: failing)
         }
     }
 
@@ -362,8 +369,26 @@ public actor NoticeCenter {
 
     public static let sinkFailedTopic = "host.sink.failed"
 
+    /// A sink with its last delivery and its last failure, as `status` shows it.
+    public struct SinkStanding: Sendable, ResultObject {
+        public let name: String
+        public let failed: Bool
+        public let lastSuccess: String?
+        public let lastError: String?
+        public let lastErrorAt: String?
+        public let failedDeliveries: Int
+
+        public var state: String { failed ? "failed" : "ok" }
+
+        public static let members = ResultMembers<Self>(
+            .field("name", \.name),
+            .field("state", \.state, .enumeration(["ok", "failed"]), "failed: refused a notice for good, until reloaded"),
+            .field("last_success", \.lastSuccess, .dateTime), .field("last_error", \.lastError),
+            .field("last_error_at", \.lastErrorAt, .dateTime), .field("failed_deliveries", \.failedDeliveries))
+    }
+
     /// Each sink with its last delivery and its last failure, for `status`.
-    public func sinkStatus() async throws -> JSONValue {
+    public func sinkStatus() async throws -> [SinkStanding] {
         let names = sinks.map(\.sink.name)
         let stored = try await pool.read { db -> [String: (success: String?, error: String?, errorAt: String?, failed: Int)] in
             var result: [String: (success: String?, error: String?, errorAt: String?, failed: Int)] = [:]
@@ -381,18 +406,13 @@ public actor NoticeCenter {
             }
             return result
         }
-        return .array(
-            names.map { name in
-                let row = stored[name]
-                let lastError = lastErrors[name]
-                return [
-                    "name": .string(name), "state": .string(disabled.contains(name) ? "failed" : "ok"),
-                    "last_success": row?.success.map(JSONValue.string) ?? .null,
-                    "last_error": (lastError?.message ?? row?.error).map(JSONValue.string) ?? .null,
-                    "last_error_at": (lastError?.time ?? row?.errorAt).map(JSONValue.string) ?? .null,
-                    "failed_deliveries": .count(row?.failed ?? 0),
-                ]
-            })
+        return names.map { name in
+            let row = stored[name]
+            let lastError = lastErrors[name]
+            return SinkStanding(
+                name: name, failed: disabled.contains(name), lastSuccess: row?.success, lastError: lastError?.message ?? row?.error,
+                lastErrorAt: lastError?.time ?? row?.errorAt, failedDeliveries: row?.failed ?? 0)
+        }
     }
 
     /// `notifications.test`: a test notice delivered straight to each sink (or the one named),

@@ -14,12 +14,17 @@ public final class Dispatcher: Sendable {
     /// Calls running now, by plugin id (`host` for the host's own methods): a stuck call shows.
     private let running = NIOLockedValueBox([String: Int]())
 
-    /// `{"total": N, "plugins": {"<id>": N, …}}`, plugins with a call running only.
-    public var callsInFlight: JSONValue {
+    /// Calls running now: in all, and by plugin (plugins with a call running only).
+    public struct CallsInFlight: Sendable, ResultObject {
+        public let total: Int
+        public let plugins: [String: Int]
+
+        public static let members = ResultMembers<Self>(.field("total", \.total), .field("plugins", \.plugins))
+    }
+
+    public var callsInFlight: CallsInFlight {
         let counts = running.withLockedValue { $0 }
-        var plugins: [String: JSONValue] = [:]
-        for (id, count) in counts where count > 0 { plugins[id] = .int(Int64(count)) }
-        return ["total": .int(Int64(counts.values.reduce(0, +))), "plugins": .object(plugins)]
+        return CallsInFlight(total: counts.values.reduce(0, +), plugins: counts.filter { $0.value > 0 })
     }
 
     public init(methods: MethodTable, redactor: SecretRedactor, logger: Logger) {

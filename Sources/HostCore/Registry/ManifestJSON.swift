@@ -71,6 +71,31 @@ enum ManifestJSON {
         }
     }
 
+    /// The schema of `help`'s answer (the documents below are written as JSON, from the descriptors).
+    static let helpSchema: JSONSchema = {
+        let param = JSONSchema.object([
+            "name": .string, "type": .string, "required": .boolean, "help": .string, "default?": .any("the value used when it is not given"),
+            "minimum?": .number, "maximum?": .number, "choices?": .array(.string), "items?": .string,
+        ])
+        let methodLine = JSONSchema.object(["name": .string, "plugin": .string, "summary": .string, "usage": .string])
+        return JSONSchema.anyOf([
+            .object(["methods": .array(methodLine)]).described("without method: every method"),
+            methodLine.adding([
+                "params": .array(param), "result": JSONSchema.string.described("the result in words"),
+                "result_schema": JSONSchema.any("the JSON Schema of the result"), "rules?": .array(.string), "example?": .string,
+                "effect?": JSONSchema.enumeration(CommandEffect.self).described("what calling it does to the world, where declared"),
+                "effect_rule?": JSONSchema.string.described("when its arguments make it destructive, or why its effect is what it is"),
+                "destructive_when?": JSONSchema.array(JSONSchema.any("{param, given: true} or {param, equals: value}"))
+                    .described("arguments that make a call destructive"),
+                "person_only?": JSONSchema.string.described("why only a person calls it, and an AI assistant is never offered it"),
+                "confirm?": JSONSchema.object(["sentences": .array(.string), "details?": .string]).described(
+                    "what a person is asked before a destructive call: templates over its arguments ({name}, {name:day}, optional […]), "
+                        + "the first that fills; details names a read whose answer fills the rest"),
+                "view?": JSONSchema.any(ResultView.schemaDescription),
+            ]).described("with method: that method whole"),
+        ])
+    }()
+
     /// `help`, answered from documents built once: the list, and each method whole.
     static func help(_ table: MethodTable) -> @Sendable (Params) throws -> JSONValue {
         let list: JSONValue = [
@@ -86,9 +111,9 @@ enum ManifestJSON {
         ]
         let described = Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, command($0.value.descriptor, plugin: $0.value.pluginID)) })
         return { params in
-            guard let name = params.string("method") else { return list }
+            guard let name = params[HostParams.method] else { return list }
             guard let document = described[name] else {
-                throw RPCError.invalidParam("method", "names no method ('\(name)'); run 'assistantctl help' for the list")
+                throw HostParams.method.invalid("names no method ('\(name)'); run 'assistantctl help' for the list")
             }
             return document
         }

@@ -290,10 +290,10 @@ public actor PluginSupervisor {
 
     public func status() async -> PluginStatus {
         // Per-account states, for plugins that have accounts.
-        var accounts: JSONValue? = try? await accounts.statusJSON()
-        if accounts == [] { accounts = nil }
+        var accounts = try? await accounts.standings()
+        if accounts?.isEmpty == true { accounts = nil }
         return PluginStatus(
-            id: id, version: manifest.version, state: state.rawValue, summary: manifest.summary, detail: detail,
+            id: id, version: manifest.version, state: state, summary: manifest.summary, detail: detail,
             nextRetry: nextRetry.map(ISO8601.string), accounts: accounts)
     }
 

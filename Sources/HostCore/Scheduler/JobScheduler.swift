@@ -4,7 +4,8 @@ import HeapModule
 import Logging
 import NIOConcurrencyHelpers
 
-public struct JobStatus: Sendable, Codable, Equatable {
+/// A job as `jobs.list`, `jobs.run` and `status` show it.
+public struct JobStatus: Sendable, Equatable, CallResult, ResultObject {
     public var id: String
     public var summary: String
     public var schedule: String
@@ -16,15 +17,11 @@ public struct JobStatus: Sendable, Codable, Equatable {
     public var consecutiveFailures: Int
     public var nextRun: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, summary, schedule, running
-        case lastRun = "last_run"
-        case lastSuccess = "last_success"
-        case lastOutcome = "last_outcome"
-        case lastError = "last_error"
-        case consecutiveFailures = "consecutive_failures"
-        case nextRun = "next_run"
-    }
+    public static let members = ResultMembers<Self>(
+        .field("id", \.id, "<plugin>.<job>"), .field("summary", \.summary), .field("schedule", \.schedule), .field("running", \.running),
+        .omittedWhenNil("last_run", \.lastRun, .dateTime), .omittedWhenNil("last_success", \.lastSuccess, .dateTime),
+        .omittedWhenNil("last_outcome", \.lastOutcome, "ok, failed or timed out"), .omittedWhenNil("last_error", \.lastError),
+        .field("consecutive_failures", \.consecutiveFailures), .omittedWhenNil("next_run", \.nextRun, .dateTime))
 }
 
 public struct JobTimeoutError: Error, CustomStringConvertible {
@@ -179,7 +176,7 @@ public actor JobScheduler {
     /// `jobs.run`: runs the job now and returns its outcome; refuses while it is running.
     public func runNow(_ id: String) async throws -> JobStatus {
         guard let state = jobs[id] else {
-            throw RPCError.invalidParam("id", "is not a known job (see 'jobs.list'), got '\(id)'")
+            throw HostParams.jobID.invalid("is not a known job (see 'jobs.list'), got '\(id)'")
         }
         if state.running {
             throw RPCError(code: RPCErrorCode.conflict, message: "Job '\(id)' is already running", data: ["id": .string(id)])

@@ -228,12 +228,18 @@ public actor Accounts {
         }
     }
 
+    /// An account as `status` and `plugins.list` show it: its name and state, never its settings.
+    public struct Standing: Sendable, ResultObject {
+        public let name: String
+        public let state: State
+        public let detail: String?
+
+        public static let members = ResultMembers<Self>(.field("name", \.name), .field("state", \.state), .field("detail", \.detail))
+    }
+
     /// For `status`: each account with its state.
-    public func statusJSON() async throws -> JSONValue {
-        .array(
-            try await list().map {
-                ["name": .string($0.name), "state": .string($0.state.rawValue), "detail": $0.detail.map(JSONValue.string) ?? .null]
-            })
+    public func standings() async throws -> [Standing] {
+        try await list().map { Standing(name: $0.name, state: $0.state, detail: $0.detail) }
     }
 
     static func account(_ row: Row) -> Account {

@@ -256,7 +256,7 @@ public struct JobDescriptor: Sendable {
 
 /// A topic as the manifest lists it (`help`, `plugins.list`, the README); its encoding is how
 /// `plugins.list` shows it.
-public struct TopicDescriptor: Sendable, Encodable {
+public struct TopicDescriptor: Sendable, ResultObject {
     public var topic: String
     public var summary: String
     /// The severity a notice of this topic has unless the plugin says otherwise.
@@ -266,6 +266,8 @@ public struct TopicDescriptor: Sendable, Encodable {
         self.summary = summary
         self.severity = severity
     }
+
+    public static let members = ResultMembers<Self>(.field("topic", \.topic), .field("summary", \.summary), .field("severity", \.severity))
 }
 
 /// The notice topics of one plugin, declared once as the cases of an enum:

@@ -9,10 +9,12 @@ enum DayOverview {
     static let perPlugin: Duration = .seconds(10)
 
     /// `today`'s answer.
-    struct Day: Encodable, CallResult {
-        struct Problem: Encodable, Sendable {
+    struct Day: CallResult, ResultObject {
+        struct Problem: Sendable, ResultObject {
             let plugin: String
             let message: String
+
+            static let members = ResultMembers<Self>(.field("plugin", \.plugin), .field("message", \.message))
         }
 
         let date: String
@@ -20,22 +22,16 @@ enum DayOverview {
         let items: [DayItem]
         let problems: [Problem]
 
-        enum CodingKeys: String, CodingKey {
-            case date, items, problems
-            case timeZone = "time_zone"
-        }
+        static let members = ResultMembers<Self>(
+            .field("date", \.date, .date), .field("time_zone", \.timeZone), .field("items", \.items),
+            .field("problems", \.problems, "plugins whose part could not be read (the others are shown)"))
     }
 
-    static func today(_ host: AssistantHost, _ params: Params) async throws -> Day {
+    /// The day asked for (the validator has read it as a date), else today in the daemon's zone.
+    static func today(_ host: AssistantHost, day: DateOnly?) async -> Day {
         let zone = host.configuration.timeZone
         let now = host.clock.now
-        let date: DateOnly
-        if let text = params.string("date") {
-            guard let day = DateOnly(text) else { throw RPCError.invalidParam("date", "'\(text)' is not a date (YYYY-MM-DD)") }
-            date = day
-        } else {
-            date = DateOnly(now, in: zone)
-        }
+        let date = day ?? DateOnly(now, in: zone)
         let query = DayQuery(date: date, zone: zone, now: now)
         var contributors: [(String, any DayContributing)] = []
         for supervisor in host.supervisors {
