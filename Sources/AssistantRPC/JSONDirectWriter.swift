@@ -101,9 +101,7 @@ public final class JSONDirectWriter {
         }
         let text = name.description
         var written: [UInt8] = []
-        JSONWriter.writeString(scrubber.scrubbed(text) ?? text, into: &written)
-        written.append(UInt8(ascii: ":"))
-        keyIsCredential = scrubber.isCredentialKey(text)
+        keyIsCredential = scrubber.writeKey(text, into: &written)
         bytes.append(contentsOf: written)
         // Three quarters full at most, so a probe always ends at an empty slot.
         guard keysKept < 48 else { return }
@@ -204,16 +202,12 @@ public final class JSONDirectWriter {
     }
 
     private func writeKey(_ text: String) {
-        JSONWriter.writeString(scrubber.scrubbed(text) ?? text, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        keyIsCredential = scrubber.isCredentialKey(text)
+        keyIsCredential = scrubber.writeKey(text, into: &bytes)
     }
 
     public func string(_ s: String) {
-        if keyIsCredential, !s.isEmpty {
-            JSONWriter.writeString(scrubber.placeholder, into: &bytes)
-        } else if scrubsText {
-            JSONWriter.writeString(scrubber.scrubbed(s) ?? s, into: &bytes)
+        if keyIsCredential || scrubsText {
+            scrubber.writeString(s, credential: keyIsCredential, into: &bytes)
         } else {
             JSONWriter.writeString(s, into: &bytes)
         }

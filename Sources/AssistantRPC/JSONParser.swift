@@ -261,24 +261,6 @@ struct JSONParser {
     }
 }
 
-/// What a writer scrubs as it writes: HostCore's secret redactor. Scrubbing while writing walks
-/// a reply once; redacting it first walked the whole value a second time, a ninth of a month's
-/// agenda (tasks-bench).
-public protocol JSONScrubber: Sendable {
-    /// Whether a member with this key holds a credential: a non-empty string there is replaced.
-    func isCredentialKey(_ key: String) -> Bool
-    /// What a credential member's string is written as.
-    var placeholder: String { get }
-    /// `text` with the secrets in it replaced, or nil when it has none (the common case).
-    func scrubbed(_ text: String) -> String?
-    /// False when `scrubbed` can only answer nil (no secret is known): writers then skip it.
-    var scrubsText: Bool { get }
-}
-
-extension JSONScrubber {
-    public var scrubsText: Bool { true }
-}
-
 /// Compact, key-sorted JSON text: never a raw newline, so one value fits one line.
 ///
 /// Hand-written like the parser: it writes `JSONValue` straight into bytes
@@ -289,7 +271,7 @@ enum JSONWriter {
     /// allocation for it.
     static func write<Scrubber: JSONScrubber>(_ value: JSONValue, into out: inout [UInt8], scrubber: Scrubber) {
         switch value {
-        case .string(let s): writeString(scrubber.scrubbed(s) ?? s, into: &out)
+        case .string(let s): scrubber.writeString(s, credential: false, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
             var first = true
@@ -346,8 +328,8 @@ enum JSONWriter {
     ) {
         writeString(written, into: &out)
         out.append(UInt8(ascii: ":"))
-        if case .string(let s) = member, !s.isEmpty, scrubber.isCredentialKey(key) {
-            writeString(scrubber.placeholder, into: &out)
+        if case .string(let s) = member {
+            scrubber.writeString(s, credential: scrubber.isCredentialKey(key), into: &out)
         } else {
             write(member, into: &out, scrubber: scrubber)
         }

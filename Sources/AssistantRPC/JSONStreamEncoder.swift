@@ -96,9 +96,7 @@ final class StreamWriter {
             return layouts[depth - 1][position].credential
         }
         var written: [UInt8] = []
-        JSONWriter.writeString(scrubber.scrubbed(key) ?? key, into: &written)
-        written.append(UInt8(ascii: ":"))
-        let credential = scrubber.isCredentialKey(key)
+        let credential = scrubber.writeKey(key, into: &written)
         bytes.append(contentsOf: written)
         // Bounded: an object with thousands of members (a dictionary's keys are data) is not kept.
         guard position < 64 else { return credential }
@@ -121,11 +119,7 @@ final class StreamWriter {
 
     /// A credential member's non-empty string is written as the placeholder.
     func string(_ s: String, credential: Bool) {
-        if credential, !s.isEmpty {
-            JSONWriter.writeString(scrubber.placeholder, into: &bytes)
-        } else {
-            JSONWriter.writeString(scrubber.scrubbed(s) ?? s, into: &bytes)
-        }
+        scrubber.writeString(s, credential: credential, into: &bytes)
     }
 
     func double(_ d: Double) {

@@ -182,20 +182,20 @@ public final class SecretRedactor: Sendable {
     }
 
     /// The value itself when nothing in it needs scrubbing (the common case): nothing is copied.
+    /// The same step as the writers take (`JSONScrubber.written`), for a value a library writes.
     public func redact(_ value: JSONValue) -> JSONValue {
-        return Self.redact(value, patterns) ?? value
+        Self.redact(value, Scrubber(known: patterns)) ?? value
     }
 
     /// nil when unchanged.
-    private static func redact(_ value: JSONValue, _ known: Patterns) -> JSONValue? {
+    private static func redact(_ value: JSONValue, _ scrubber: Scrubber) -> JSONValue? {
         switch value {
         case .string(let s):
-            let r = redact(s, known)
-            return r == s ? nil : .string(r)
+            return scrubber.written(s, credential: false).map(JSONValue.string)
         case .array(let items):
             var out: [JSONValue]?
             for (index, item) in items.enumerated() {
-                guard let changed = redact(item, known) else { continue }
+                guard let changed = redact(item, scrubber) else { continue }
                 if out == nil { out = items }
                 out![index] = changed
             }
@@ -203,14 +203,14 @@ public final class SecretRedactor: Sendable {
         case .object(let object):
             var out: [String: JSONValue]?
             for (key, item) in object {
-                let changed: JSONValue?
-                if isCredentialKey(key), case .string(let s) = item, !s.isEmpty {
-                    changed = s == placeholder ? nil : .string(placeholder)
-                } else {
-                    changed = redact(item, known)
-                }
+                let changed: JSONValue? =
+                    if case .string(let s) = item {
+                        scrubber.written(s, credential: scrubber.isCredentialKey(key)).map(JSONValue.string)
+                    } else {
+                        redact(item, scrubber)
+                    }
                 // A key is text like any other: a secret in it is scrubbed too.
-                let scrubbedKey = redact(key, known)
+                let scrubbedKey = scrubber.scrubbed(key) ?? key
                 guard changed != nil || scrubbedKey != key else { continue }
                 if out == nil { out = object }
                 if scrubbedKey != key { out![key] = nil }
