@@ -81,11 +81,17 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // What a plugin builds on: the plugin protocol, commands, parameters, results, errors,
-        // topics, options, accounts, the upstream client, refresh and cache, study alerts and
-        // calendar output.
+        // topics, options, accounts, the upstream client, refresh and cache, and calendar output.
         .target(
             name: "PluginKit",
             dependencies: ["AssistantRPC", "CICal"] + kitDependencies,
+            swiftSettings: strictSwift
+        ),
+        // What only the study systems (Stag, KOS) share: exam alerts, watched exams and their
+        // table, class reminders, their options and views.
+        .target(
+            name: "StudyKit",
+            dependencies: ["PluginKit", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSwift
         ),
         // The runtime: server, dispatcher, registry, scheduler, vault, store and notices. Plugins
@@ -151,7 +157,7 @@ let package = Package(
         .target(
             name: "KOS",
             dependencies: [
-                "PluginKit", "PictureKit",
+                "PluginKit", "StudyKit", "PictureKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -161,7 +167,7 @@ let package = Package(
         .target(
             name: "Stag",
             dependencies: [
-                "PluginKit", "PictureKit",
+                "PluginKit", "StudyKit", "PictureKit",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -201,7 +207,7 @@ let package = Package(
         .target(
             name: "AssistantTesting",
             dependencies: [
-                "HostCore", "AssistantClient", "CCairo",
+                "HostCore", "StudyKit", "AssistantClient", "CCairo",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -220,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "HostCoreTests",
             dependencies: [
-                "HostCore", "AssistantClient", "AssistantTesting",
+                "HostCore", "StudyKit", "AssistantClient", "AssistantTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import HostCore
+import StudyKit
 
 /// A small study system for the kit's `StudyAlerts` and `ClassReminders`: its exams come in the
 /// call (`id`, `subject`, `registered`, `free`, `day`, `leave_by`, `signup_by`), and each command

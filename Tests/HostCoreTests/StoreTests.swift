@@ -2,6 +2,7 @@ import AssistantTesting
 import Foundation
 import GRDB
 import HostCore
+import StudyKit
 import Testing
 
 @Suite(.stopsTestHosts, .timeLimit(.minutes(3))) struct StoreTests {
@@ -27,7 +28,7 @@ import Testing
         v2.register("v2") { db in try db.execute(sql: "ALTER TABLE demo_items ADD COLUMN name TEXT") }
         let store = try Store(path: path, migrations: [v2], logger: Logger(label: "t"))
         let applied = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        #expect(applied == ["demo/v1", "demo/v2", "host/v1", "host/v2", "host/v3", "host/v4", "host/v5"])
+        #expect(applied == ["demo/v1", "demo/v2", "host/v1", "host/v2", "host/v3", "host/v4", "host/v5", "kit/v1"])
         let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.contains("pre-migration") && $0.hasSuffix(".sqlite")
         }
@@ -36,6 +37,41 @@ import Testing
         let old = try DatabaseQueue(path: directory.file(backups[0]))
         let columns = try old.read { db in try db.columns(in: "demo_items").map(\.name) }
         #expect(columns == ["id"])
+    }
+
+    /// The kit's and the study kit's tables were made by the host's `host/v2` and `host/v5` before
+    /// their owners' migrations (`kit/v1`, `study/v1`) made them: a database from then opens with
+    /// its rows, and a shared part included by two plugins runs once.
+    @Test func aDatabaseFromBeforeTheKitsOwnedTheirTablesKeepsItsRows() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("s.sqlite")
+        var first = PluginMigrations(pluginID: "first")
+        first.include(ExamWatches.migrations)
+        first.register("v1") { db in try db.execute(sql: "INSERT INTO host_exam_watches VALUES ('first', 'a', '7', 0, NULL, NULL, NULL, 2, 'now')") }
+        var second = PluginMigrations(pluginID: "second")
+        second.include(ExamWatches.migrations)
+        do {
+            let store = try Store(path: path, migrations: [first, second], logger: Logger(label: "t"))
+            let applied = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+            #expect(applied == ["first/v1", "host/v1", "host/v2", "host/v3", "host/v4", "host/v5", "kit/v1", "study/v1"])
+            // As the host left such a database: its tables and rows, and no record of their owners' migrations.
+            try store.pool.write { db in
+                try db.execute(sql: "INSERT INTO host_accounts(plugin, name, created_at) VALUES ('first', 'a', 'now')")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN ('kit/v1', 'study/v1')")
+            }
+            try store.close()
+        }
+        let store = try Store(path: path, migrations: [first, second], logger: Logger(label: "t"))
+        let (accounts, freed, applied) = try store.pool.read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT name FROM host_accounts"),
+                try Int.fetchOne(db, sql: "SELECT freed_count FROM host_exam_watches WHERE plugin = 'first'"),
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier IN ('kit/v1', 'study/v1') ORDER BY 1")
+            )
+        }
+        #expect(accounts == ["a"])
+        #expect(freed == 2)
+        #expect(applied == ["kit/v1", "study/v1"])
     }
 
     @Test func aDatabaseFromANewerVersionIsRefused() throws {

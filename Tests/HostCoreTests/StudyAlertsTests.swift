@@ -1,6 +1,7 @@
 import AssistantTesting
 import Foundation
 import HostCore
+import StudyKit
 import Testing
 
 /// The kit's study alerts and class reminders on a small study system (`StudyPlugin`): which

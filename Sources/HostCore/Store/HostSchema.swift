@@ -1,6 +1,8 @@
 import GRDB
 
-/// The host's own tables. Identifiers are `host/<name>`; never edit an applied migration.
+/// The host's own tables. Identifiers are `host/<name>`; never edit an applied migration (v2 and
+/// v5 were emptied when their tables moved to their owners, whose migrations make them only if
+/// they are not there).
 enum HostSchema {
     static var migrations: PluginMigrations {
         var m = PluginMigrations(pluginID: "host")
@@ -64,40 +66,9 @@ enum HostSchema {
                     );
                     """)
         }
-        // The plugin kit: accounts, the offline read cache, refresh baselines.
-        m.register("v2") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE host_accounts (
-                        plugin TEXT NOT NULL,
-                        name TEXT NOT NULL,
-                        settings TEXT NOT NULL DEFAULT '{}',
-                        is_default INTEGER NOT NULL DEFAULT 0,
-                        state TEXT NOT NULL DEFAULT 'ready',
-                        detail TEXT,
-                        created_at TEXT NOT NULL,
-                        PRIMARY KEY (plugin, name)
-                    );
-                    CREATE TABLE host_cache (
-                        plugin TEXT NOT NULL,
-                        account TEXT NOT NULL,
-                        key TEXT NOT NULL,
-                        value TEXT NOT NULL,
-                        fetched_at TEXT NOT NULL,
-                        PRIMARY KEY (plugin, account, key)
-                    );
-                    CREATE INDEX host_cache_age ON host_cache(plugin, fetched_at);
-                    CREATE TABLE host_refresh (
-                        plugin TEXT NOT NULL,
-                        name TEXT NOT NULL,
-                        account TEXT NOT NULL,
-                        items TEXT NOT NULL,
-                        state TEXT NOT NULL DEFAULT 'ok',
-                        updated_at TEXT NOT NULL,
-                        PRIMARY KEY (plugin, name, account)
-                    );
-                    """)
-        }
+        // Made the plugin kit's tables until the kit owned them (`KitSchema`, `kit/v1`). Kept,
+        // empty, so that a database where it ran still knows every identifier it holds.
+        m.register("v2") { _ in }
         // Blind copies of a direct mail (a teacher's message to a class's students).
         m.register("v3") { db in
             try db.execute(sql: "ALTER TABLE host_notices ADD COLUMN direct_bcc TEXT")
@@ -108,10 +79,9 @@ enum HostSchema {
             try db.execute(sql: "ALTER TABLE host_outbox ADD COLUMN failed_at TEXT")
             try db.execute(sql: "ALTER TABLE host_notices ADD COLUMN link TEXT")
         }
-        // The study kit's watch table, shared by the study plugins (each moves its own rows in).
-        m.register("v5") { db in
-            try db.execute(sql: ExamWatches.tableSQL)
-        }
+        // Made the study kit's watch table until the study kit owned it (`ExamWatches.migrations`,
+        // `study/v1`); kept, empty, for the same reason as v2.
+        m.register("v5") { _ in }
         return m
     }
 }

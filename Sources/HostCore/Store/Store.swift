@@ -42,14 +42,14 @@ public final class Store: Sendable {
         chmod(path, 0o600)
 
         var migrator = DatabaseMigrator()
-        var all = [HostSchema.migrations]
-        all.append(contentsOf: migrations)
-        for group in all {
-            for (identifier, migrate) in group.entries {
+        var registered: Set<String> = []
+        for group in [HostSchema.migrations, KitSchema.migrations] + migrations {
+            // A shared part's migrations come with each plugin that includes them: run once.
+            for (identifier, migrate) in group.entries where registered.insert(identifier).inserted {
                 migrator.registerMigration(identifier, migrate: migrate)
             }
         }
-        let namespaces = Set(all.map(\.pluginID))
+        let namespaces = Set(registered.map { String($0.prefix { $0 != "/" }) })
         let known = Set(migrator.migrations)
         let (applied, pending) = try pool.read { db in
             (try migrator.appliedIdentifiers(db), try !migrator.hasCompletedMigrations(db))

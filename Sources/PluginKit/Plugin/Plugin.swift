@@ -165,4 +165,11 @@ public struct PluginMigrations: Sendable {
     public mutating func register(_ name: String, _ migrate: @escaping @Sendable (Database) throws -> Void) {
         entries.append(("\(pluginID)/\(name)", migrate))
     }
+
+    /// The migrations of a part several plugins share (the study kit's tables), under that part's
+    /// own namespace, run before this plugin's next ones; the store runs each identifier once,
+    /// whichever plugin includes it first.
+    public mutating func include(_ shared: PluginMigrations) {
+        entries += shared.entries
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PluginKit
+import StudyKit
 
 /// CTU's KOSapi for a student: OAuth login through the loopback capture, the timetable by week
 /// parity, courses, results, exams and course events, people search, study-office hours, a
@@ -13,6 +14,7 @@ public struct KOSPlugin: AssistantPlugin {
     public var jobs: [PluginJob<KOSService>] { KOSManifest.jobs }
 
     public func registerMigrations(_ migrations: inout PluginMigrations) {
+        migrations.include(ExamWatches.migrations)
         KOSSchema.register(&migrations)
     }
 

@@ -1,4 +1,5 @@
 import PluginKit
+import StudyKit
 
 @dynamicMemberLookup
 struct StagConfig: PluginOptions {

@@ -1,4 +1,5 @@
 import PluginKit
+import StudyKit
 
 /// Every Stag command, declared once with its parameters and its handler.
 enum StagManifest {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PluginKit
+import StudyKit
 
 /// IS/STAG for students and teachers: timetable, exam terms with registration, grades and
 /// results, subject and teacher details, the year's calendar, the ZČU canteen, and notices when
@@ -13,6 +14,7 @@ public struct StagPlugin: AssistantPlugin {
     public var jobs: [PluginJob<StagService>] { StagManifest.jobs }
 
     public func registerMigrations(_ migrations: inout PluginMigrations) {
+        migrations.include(ExamWatches.migrations)
         StagSchema.register(&migrations)
     }
 

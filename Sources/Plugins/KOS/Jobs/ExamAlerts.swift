@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 extension KOSExam: StudyExam {
     var examID: String { id }

@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 /// `kos.refresh` (every `refresh_every_min`): for each account whose login is usable, the kit's
 /// refresh coordinator compares its enrolled courses' exams, their course events and its

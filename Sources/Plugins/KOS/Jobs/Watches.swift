@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PluginKit
+import StudyKit
 
 /// Watching a full exam: checked every `watch_every_min`; each time it goes from full to free,
 /// `kos.exam.seat_freed` is posted with the KOS link (KOSapi is read-only, so registering stays

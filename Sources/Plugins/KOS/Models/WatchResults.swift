@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 // Typed answers of the exam watch commands: each type is the declaration of its result.
 

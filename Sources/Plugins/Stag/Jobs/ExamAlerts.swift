@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 extension ExamTerm: StudyExam {
     var examID: String { String(termID) }

@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 /// `stag.refresh`: for each account, the kit's refresh coordinator compares exam terms, grades
 /// and the next 14 days of the timetable with the stored baseline and the plugin posts what is

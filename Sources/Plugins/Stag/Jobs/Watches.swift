@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PluginKit
+import StudyKit
 
 /// Watching a full exam term: checked every `watch_every_min`; each time it goes from full to
 /// free, `stag.exam.seat_freed` is posted, and with `auto_register` the plugin registers at once

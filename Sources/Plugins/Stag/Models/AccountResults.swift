@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 // Typed answers of the login, account and watch commands, and the study reads' answers as the
 // cache keeps them: each is the declaration of its result (`ResultObject`). A field STAG may not

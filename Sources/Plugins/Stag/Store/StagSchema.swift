@@ -1,5 +1,6 @@
 import GRDB
 import PluginKit
+import StudyKit
 
 /// The Stag plugin's own tables. Refresh baselines live in the kit's `host_refresh`, cached
 /// reads in `host_cache`, accounts in `host_accounts`.

@@ -1,3 +1,5 @@
+import PluginKit
+
 /// The views the study systems share with an AI assistant.
 extension ResourceDeclaration {
     /// The exams registered for in every study system, one view: each plugin declares it with its

@@ -1,4 +1,5 @@
 import Foundation
+import PluginKit
 
 /// An exam in a study system (an IS/STAG term, a KOS exam date), as the kit's study alerts read
 /// it. Each study plugin decodes its upstream's exams into its own type and conforms it here.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PluginKit
 
 /// The study kit's watch table: exam terms (IS/STAG) or exams (KOS) watched for a seat that
 /// frees, for every study plugin in one table (`host_exam_watches`), each row its plugin's. The
@@ -89,20 +90,28 @@ public struct ExamWatches: Sendable {
         try db.execute(sql: "DELETE FROM host_exam_watches WHERE plugin = ? AND account = ?", arguments: [plugin, account])
     }
 
-    /// The table, made by the host's schema (`v5`), and what a study plugin's own migration runs to
-    /// move its earlier table's rows into it.
-    public static let tableSQL = """
-        CREATE TABLE host_exam_watches (
-            plugin TEXT NOT NULL,
-            account TEXT NOT NULL,
-            item TEXT NOT NULL,
-            auto_register INTEGER NOT NULL DEFAULT 0,
-            last_state TEXT,
-            label TEXT,
-            starts_at TEXT,
-            freed_count INTEGER NOT NULL DEFAULT 0,
-            created_at TEXT NOT NULL,
-            PRIMARY KEY (plugin, account, item)
-        )
-        """
+    /// The study kit's own migrations (`study/…`): each study plugin includes them
+    /// (`PluginMigrations.include`) and the store runs them once. `IF NOT EXISTS`: a database from
+    /// before the study kit owned the table has it already (the host made it, as `host/v5`).
+    public static var migrations: PluginMigrations {
+        var migrations = PluginMigrations(pluginID: "study")
+        migrations.register("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS host_exam_watches (
+                        plugin TEXT NOT NULL,
+                        account TEXT NOT NULL,
+                        item TEXT NOT NULL,
+                        auto_register INTEGER NOT NULL DEFAULT 0,
+                        last_state TEXT,
+                        label TEXT,
+                        starts_at TEXT,
+                        freed_count INTEGER NOT NULL DEFAULT 0,
+                        created_at TEXT NOT NULL,
+                        PRIMARY KEY (plugin, account, item)
+                    )
+                    """)
+        }
+        return migrations
+    }
 }

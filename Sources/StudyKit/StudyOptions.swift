@@ -1,3 +1,5 @@
+import PluginKit
+
 /// The options every study plugin has for the kit's study parts, declared once: a plugin lists
 /// them among its own (`let classReminderMin = StudyOptions.classReminderMin`).
 public enum StudyOptions {

@@ -1,4 +1,5 @@
 import Foundation
+import PluginKit
 
 /// A class as the reminders read it: one dated occurrence of a timetable slot.
 public struct StudyClass: StoredResultObject, JSONModel, Equatable {
