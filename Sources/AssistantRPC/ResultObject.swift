@@ -105,7 +105,7 @@ public struct ResultMember<Root>: Sendable {
         let declared = Value.self is any OptionalMember.Type ? schema.nullable : schema
         return ResultMember(
             schemaMembers: [(key, described(declared, description))],
-            write: writer(key, property), read: reader(property, decoding(Value.self, key)))
+            write: writer(key, property), read: reader(property, key, decoding(Value.self, key)))
     }
 
     /// An optional member left out when missing, rather than written as `null` (`key?`). `Int??`
@@ -135,7 +135,7 @@ public struct ResultMember<Root>: Sendable {
         return ResultMember(
             schemaMembers: [(key, described(.dateTime, description))],
             write: { value, container in try container.encode(ISO8601.string(value[keyPath: property]), forKey: member) },
-            read: reader(property, Decoding { try instant(member, $0) }))
+            read: reader(property, key, Decoding { try instant(member, $0) }))
     }
 
     /// The same for an instant that may be missing, written as `null`.
@@ -145,7 +145,7 @@ public struct ResultMember<Root>: Sendable {
             schemaMembers: [(key, described(JSONSchema.dateTime.nullable, description))],
             write: { value, container in try container.encode(value[keyPath: property].map(ISO8601.string), forKey: member) },
             read: reader(
-                property,
+                property, key,
                 Decoding { container in
                     let present = container.contains(member) ? try !container.decodeNil(forKey: member) : false
                     return present ? try instant(member, container) : nil
@@ -165,13 +165,24 @@ public struct ResultMember<Root>: Sendable {
     /// Another result object's members, written into this one (a group of fields shared by
     /// several results).
     public static func flattened<Value: ResultObject & SendableMetatype>(_ property: any KeyPath<Root, Value> & Sendable) -> Self {
-        var read: Reader?
+        var read = unreadable(property, "the members flattened from \(Value.self)")
         if let writable = writable(property) {
             read = { value, container in try Value.members.read(into: &value[keyPath: writable.path], from: container) }
         }
         return ResultMember(
             schemaMembers: Value.members.schemaMembers,
             write: { value, container in try Value.members.write(value[keyPath: property], into: &container) }, read: read)
+    }
+
+    /// A computed member has nothing to restore (nil); a stored `let` would be silently left as
+    /// `init()` made it, so reading one back fails, naming it: a stored result object's members
+    /// are `var`s.
+    private static func unreadable(_ property: PartialKeyPath<Root>, _ member: String) -> Reader? {
+        guard MemoryLayout<Root>.offset(of: property) != nil else { return nil }
+        return { _, container in
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: container.codingPath, debugDescription: "\(member) is a stored let and cannot be read back; declare it var"))
+        }
     }
 
     /// The same key path, writable, when the member is stored.
@@ -186,8 +197,8 @@ public struct ResultMember<Root>: Sendable {
     }
 
     /// Writes what `decoding` reads into a stored (writable) property; nil for a computed one.
-    private static func reader<Value>(_ property: any KeyPath<Root, Value> & Sendable, _ decoding: Decoding<Value>) -> Reader? {
-        guard let writable = writable(property) else { return nil }
+    private static func reader<Value>(_ property: any KeyPath<Root, Value> & Sendable, _ key: String, _ decoding: Decoding<Value>) -> Reader? {
+        guard let writable = writable(property) else { return unreadable(property, key) }
         return { value, container in value[keyPath: writable.path] = try decoding.read(container) }
     }
 
@@ -196,7 +207,7 @@ public struct ResultMember<Root>: Sendable {
     private static func reader<Wrapped>(
         _ property: any KeyPath<Root, Wrapped?> & Sendable, present key: String, _ decoding: Decoding<Wrapped>
     ) -> Reader? {
-        guard let writable = writable(property) else { return nil }
+        guard let writable = writable(property) else { return unreadable(property, key) }
         let member = ResultKey(stringValue: key)
         return { value, container in value[keyPath: writable.path] = container.contains(member) ? .some(try decoding.read(container)) : nil }
     }

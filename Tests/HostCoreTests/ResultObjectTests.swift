@@ -134,6 +134,34 @@ import Testing
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(StoredRow.self, from: Data(#"{"id":"x","note":null}"#.utf8)) }
     }
 
+    /// A stored member declared `let` would be left as `init()` made it: reading it back fails and
+    /// names it, while a computed member (nothing to restore) reads back as before.
+    struct StoredWithALet: StoredResultObject {
+        var id = ""
+        let kind = "fixed"
+        var idLength: Int { id.count }
+
+        static let members = ResultMembers<Self>(.field("id", \.id), .field("kind", \.kind), .field("id_length", \.idLength))
+    }
+
+    struct StoredWithComputed: StoredResultObject {
+        var id = ""
+        var idLength: Int { id.count }
+
+        static let members = ResultMembers<Self>(.field("id", \.id), .field("id_length", \.idLength))
+    }
+
+    @Test func aStoredLetIsNotSilentlyLeftUnread() throws {
+        let copy = Data(#"{"id":"x","kind":"other","id_length":1}"#.utf8)
+        #expect {
+            try JSONDecoder().decode(StoredWithALet.self, from: copy)
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.debugDescription == "kind is a stored let and cannot be read back; declare it var"
+        }
+        #expect(try JSONDecoder().decode(StoredWithComputed.self, from: copy).id == "x")
+    }
+
     @Test func eitherShapeIsDeclaredAsAnyOf() throws {
         typealias Outcome = OneOf<SampleGroup, AccountFailed>
         let failed = Outcome.second(AccountFailed(name: "work", RPCError(code: -32010, message: "down")))
