@@ -36,6 +36,7 @@ public enum MethodHelp {
             lines += rules.compactMap(\.stringValue).map { "  \($0)" }
         }
         lines.append("")
+        if let says = ShortAnswer(json: help["says"]) { lines.append("says: " + says.sentences.joined(separator: " or ")) }
         lines.append("result: \(help["result"]?.stringValue ?? "")")
         if let schema = help["result_schema"] { lines += JSONSchema.outline(schema).dropFirst() }
         if let example = help["example"]?.stringValue { lines.append("example: \(example)") }

@@ -70,18 +70,27 @@ public struct ViewRenderer {
         return parts.joined(separator: "\n\n")
     }
 
-    /// "Label  value" lines, headings on their own after a blank line; a line never wraps.
+    /// "Label  value" lines, headings on their own after a blank line; a line never wraps. A field
+    /// with nothing to say (missing, empty, or false unless it is a yes/no field) is left out, and
+    /// so is a heading with nothing under it: a card shows what a person reads.
     func fields(_ result: JSONValue) -> String {
         let object = result.objectValue ?? [:]
-        let labelWidth = view.fields.filter { $0.key != nil }.map(\.label.count).max() ?? 0
+        let shown = view.fields.compactMap { field -> (field: ResultView.Field, value: String?)? in
+            guard let key = field.key else { return (field, nil) }
+            let member = Self.member(object, key)
+            if member == false, field.format != .flag { return nil }
+            let value = Self.oneLine(formatted(member, field.format))
+            return value.isEmpty ? nil : (field, value)
+        }
+        let labelWidth = shown.filter { $0.value != nil }.map(\.field.label.count).max() ?? 0
         var lines: [String] = []
-        for field in view.fields {
-            guard let key = field.key else {
+        for (index, (field, value)) in shown.enumerated() {
+            guard let value else {
+                guard index + 1 < shown.count, shown[index + 1].value != nil else { continue }
                 if !lines.isEmpty { lines.append("") }
                 lines.append(colour ? Self.paint(field.label, .bold) : field.label)
                 continue
             }
-            let value = Self.oneLine(formatted(Self.member(object, key), field.format))
             lines.append(Self.shorten(field.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  " + value, max(width, 2)))
         }
         return lines.joined(separator: "\n")
@@ -229,7 +238,7 @@ public struct ViewRenderer {
         case .shortID:
             guard let id = value?.stringValue else { return "" }
             return shortIDs[id] ?? id
-        case .list, .priority, .duration, .when, .bar, .seconds, .temperatures, .flag: return formatted(value, column.format)
+        case .list, .priority, .duration, .when, .bar, .seconds, .temperatures, .flag, .count: return formatted(value, column.format)
         }
     }
 
@@ -257,6 +266,7 @@ public struct ViewRenderer {
         case .when: return value.stringValue.map(when) ?? ""
         case .time: return value.stringValue.map(clock) ?? ""
         case .list: return value.arrayValue?.map(HumanOutput.scalar).joined(separator: ", ") ?? ""
+        case .count: return value.arrayValue.map { String($0.count) } ?? ""
         case .priority: return value.intValue.map { $0 == 0 ? "" : String($0) } ?? ""
         case .text, .shortID: return HumanOutput.scalar(value)
         }

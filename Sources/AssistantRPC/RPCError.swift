@@ -50,10 +50,12 @@ extension RPCError {
     public static func invalidRequest(_ detail: String) -> RPCError {
         RPCError(code: RPCErrorCode.invalidRequest, message: "Invalid request: \(detail)")
     }
-    public static func methodNotFound(_ method: String) -> RPCError {
-        RPCError(
-            code: RPCErrorCode.methodNotFound, message: "Method not found: '\(method)'",
-            data: ["method": .string(method), "hint": "run 'assistantctl help' for the list of methods"])
+    /// -32601, naming the nearest method when one is a likely typo (`data.did_you_mean`).
+    public static func methodNotFound(_ method: String, didYouMean nearest: String? = nil) -> RPCError {
+        var data: [String: JSONValue] = ["method": .string(method), "hint": "run 'assistantctl help' for the list of methods"]
+        data["did_you_mean"] = nearest.map(JSONValue.string)
+        let guess = nearest.map { "; did you mean \($0)?" } ?? ""
+        return RPCError(code: RPCErrorCode.methodNotFound, message: "Method not found: '\(method)'\(guess)", data: .object(data))
     }
     /// -32602 naming the parameter and what was wrong with it.
     public static func invalidParam(_ name: String, _ problem: String) -> RPCError {

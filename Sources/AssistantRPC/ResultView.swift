@@ -25,6 +25,8 @@ public struct ResultView: Sendable, Equatable {
         case temperatures
         /// A true or false as `yes` or `no`.
         case flag
+        /// How many items a list has.
+        case count
     }
 
     public struct Column: Sendable, Equatable {
@@ -115,6 +117,13 @@ public struct ResultView: Sendable, Equatable {
         columns.flatMap { [$0.key] + ($0.until.map { [$0] } ?? []) } + (grid?.keys ?? []) + highlights.map(\.key) + (groupByDay.map { [$0] } ?? [])
     }
     public var fieldKeys: [String] { fields.compactMap(\.key) }
+
+    /// The same view without its fields: its rows alone.
+    public var rowsOnly: ResultView {
+        var rows = self
+        rows.fields = []
+        return rows
+    }
 
     public var json: JSONValue {
         var object: [String: JSONValue] = [

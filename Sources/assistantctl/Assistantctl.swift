@@ -102,17 +102,40 @@ struct Call: AsyncParsableCommand {
             throw ValidationError("name a method, e.g. 'assistantctl ping'; 'assistantctl help' lists them")
         }
         let connection = try await options.connect()
-        let (result, view) = try await Invocation(connection: connection, options: options).callWithView(method, Array(words.dropFirst()))
+        let answer = try await Invocation(connection: connection, options: options).callWithView(method, Array(words.dropFirst()))
         let zone = options.wantsJSON ? nil : await Output.daemonTimeZone(connection)
         await connection.close()
-        // A person at a terminal sees the method's view; `-o wide` every field, a pipe the JSON.
-        if !options.wantsJSON, !wide, let view,
-            let text = ViewRenderer(
-                view: view, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date(),
-                colour: ViewRenderer.wantsColour(noColorFlag: options.noColor)
-            ).render(result)
-        {
-            return print(text)
+        answer.show(options: options, zone: zone, wide: wide)
+    }
+}
+
+extension Invocation.Answer {
+    /// A person at a terminal is told what a change did, or sees the method's view; `-o wide`
+    /// every field, a pipe or `--json` the JSON.
+    func show(options: GlobalOptions, zone: TimeZone?, wide: Bool = false) {
+        if !options.wantsJSON, !wide {
+            if let said = says?.said(result: result, arguments: arguments, zone: zone ?? .current) {
+                print(said)
+                // A change that answers with a list (each sink's answer, each feed's count) shows
+                // it under its line: a failure in it stays in sight.
+                if let view, !view.columns.isEmpty,
+                    let rows = ViewRenderer(
+                        view: view.rowsOnly, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date(),
+                        colour: ViewRenderer.wantsColour(noColorFlag: options.noColor)
+                    ).render(result)
+                {
+                    print(rows)
+                }
+                return
+            }
+            if let view,
+                let text = ViewRenderer(
+                    view: view, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date(),
+                    colour: ViewRenderer.wantsColour(noColorFlag: options.noColor)
+                ).render(result)
+            {
+                return print(text)
+            }
         }
         Output.result(result, json: options.wantsJSON, timeZone: zone)
     }
@@ -128,15 +151,25 @@ struct Invocation {
         try await callWithView(method, arguments, secrets: secrets).result
     }
 
-    /// The result, and the view the method declares for people (nil: the generic table).
-    func callWithView(_ method: String, _ arguments: [String], secrets: [String: String] = [:]) async throws -> (
-        result: JSONValue, view: ResultView?
-    ) {
+    /// A call's result, with how the method shows it to a person.
+    struct Answer {
+        var result: JSONValue
+        /// The view the method declares (nil: the generic table).
+        var view: ResultView?
+        /// What a change says it did (nil: a read, or the view).
+        var says: ShortAnswer?
+        /// The arguments as sent, which the short answer may name.
+        var arguments: [String: JSONValue]
+    }
+
+    func callWithView(_ method: String, _ arguments: [String], secrets: [String: String] = [:]) async throws -> Answer {
         var params: [ParamInfo]? = nil
         var view: ResultView? = nil
+        var says: ShortAnswer? = nil
         if case .success(let help) = try await connection.callResult("help", params: ["method": .string(method)]) {
             params = ParamInfo.list(fromHelp: help)
             view = help["view"].flatMap(ResultView.init(json:))
+            says = ShortAnswer(json: help["says"])
         }
         var built: JSONValue?
         do {
@@ -166,7 +199,9 @@ struct Invocation {
         }
         switch outcome {
         case .success(let result):
-            return (result, view)
+            // A secret is never said back, whatever a template names.
+            let secretNames = Set((params ?? []).filter { $0.type == "secret" }.map(\.name))
+            return Answer(result: result, view: view, says: says, arguments: (call?.objectValue ?? [:]).filter { !secretNames.contains($0.key) })
         case .failure(let error):
             // An optional secret the daemon could not find elsewhere (a printer's API key not in
             // the vault yet): asked for once, as a required one is, and the call made again.
@@ -175,6 +210,12 @@ struct Invocation {
             {
                 let secret = try SecretInput.read(prompt: "\(name) for \(method): ")
                 return try await callWithView(method, arguments, secrets: secrets.merging([name: secret]) { $1 })
+            }
+            // A word that is no method may be one of assistantctl's own commands, mistyped.
+            if error.code == RPCErrorCode.methodNotFound, error.data?["did_you_mean"] == nil, !options.wantsJSON,
+                let nearest = Nearest.word(to: method, among: Assistantctl.configuration.subcommands.map { $0._commandName }, within: nil)
+            {
+                Output.fail("assistantctl: no method or command '\(method)'; did you mean 'assistantctl \(nearest)'?", code: 1)
             }
             Output.error(error, json: options.wantsJSON)
         }
@@ -215,10 +256,11 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try await options.connect()
-        let result = try await Invocation(connection: connection, options: options).call("status", [])
+        let answer = try await Invocation(connection: connection, options: options).callWithView("status", [])
         let zone = options.wantsJSON ? nil : await Output.daemonTimeZone(connection)
         await connection.close()
-        Output.result(result, json: options.wantsJSON, timeZone: zone)
+        // Its declared view, fitted to the terminal; jobs.list has the jobs whole.
+        answer.show(options: options, zone: zone)
     }
 }
 
@@ -316,10 +358,10 @@ struct Vault: AsyncParsableCommand {
         func run() async throws {
             let connection = try await options.connect()
             let secret = try SecretInput.read(prompt: "secret for \(name): ")
-            let result = try await Invocation(connection: connection, options: options).call(
+            let answer = try await Invocation(connection: connection, options: options).callWithView(
                 "vault.set", ["name=\(name)"], secrets: ["secret": secret])
             await connection.close()
-            Output.result(result, json: options.wantsJSON)
+            answer.show(options: options, zone: nil)
         }
     }
 
@@ -330,9 +372,10 @@ struct Vault: AsyncParsableCommand {
         func run() async throws {
             let connection = try await options.connect()
             let passphrase = try SecretInput.read(prompt: "vault passphrase: ")
-            let result = try await Invocation(connection: connection, options: options).call("vault.unlock", [], secrets: ["passphrase": passphrase])
+            let answer = try await Invocation(connection: connection, options: options).callWithView(
+                "vault.unlock", [], secrets: ["passphrase": passphrase])
             await connection.close()
-            Output.result(result, json: options.wantsJSON)
+            answer.show(options: options, zone: nil)
         }
     }
 
@@ -345,9 +388,9 @@ struct Vault: AsyncParsableCommand {
             let connection = try await options.connect()
             var secrets: [String: String] = [:]
             if passphrase { secrets["passphrase"] = try SecretInput.read(prompt: "new vault passphrase: ") }
-            let result = try await Invocation(connection: connection, options: options).call("vault.rekey", [], secrets: secrets)
+            let answer = try await Invocation(connection: connection, options: options).callWithView("vault.rekey", [], secrets: secrets)
             await connection.close()
-            Output.result(result, json: options.wantsJSON)
+            answer.show(options: options, zone: nil)
         }
     }
 }

@@ -150,4 +150,63 @@ import Testing
         await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()
     }
+
+    /// Every method that changes something says what it did in a line (`x-says`): each name in
+    /// its sentences is one of its arguments or a member of its result, each format is known, and
+    /// the last sentence needs only what every call has (so some sentence always fills).
+    @Test func everyChangeSaysWhatItDid() async throws {
+        let daemon = try await DaemonProcess.started()
+        let connection = try await daemon.connect()
+        let methods = try #require(try await connection.call("rpc.discover")["methods"]?.arrayValue)
+        /// Every member path of a result schema, and those always there (required and not null).
+        func members(_ schema: JSONValue?, _ prefix: String = "", required inherited: Bool = true) -> (all: Set<String>, always: Set<String>) {
+            guard let schema else { return ([], []) }
+            var all: Set<String> = []
+            var always: Set<String> = []
+            let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            for (key, member) in schema["properties"]?.objectValue ?? [:] {
+                all.insert(prefix + key)
+                let nullable = member["type"]?.arrayValue?.contains("null") ?? false
+                let present = inherited && required.contains(key) && !nullable
+                if present { always.insert(prefix + key) }
+                let inner = members(member, prefix + key + ".", required: present)
+                all.formUnion(inner.all)
+                always.formUnion(inner.always)
+            }
+            for key in ["anyOf", "oneOf"] {
+                for branch in schema[key]?.arrayValue ?? [] { all.formUnion(members(branch, prefix, required: false).all) }
+            }
+            return (all, always)
+        }
+        var saying: [String] = []
+        for method in methods {
+            guard let name = method["name"]?.stringValue, method["x-effect"] != "read" else { continue }
+            let says = try #require(ShortAnswer(json: method["x-says"]), "\(name) changes something and does not say what it did")
+            saying.append(name)
+            let params = method["params"]?.arrayValue ?? []
+            let arguments = Set(params.compactMap { $0["name"]?.stringValue })
+            let required = Set(params.filter { $0["required"] == true }.compactMap { $0["name"]?.stringValue })
+            let result = members(method["result"]?["schema"])
+            for sentence in says.sentences {
+                for (placeholder, format) in ShortAnswer.names(in: sentence) {
+                    #expect(
+                        placeholder == "#" || arguments.contains(placeholder) || result.all.contains(placeholder),
+                        "\(name): {\(placeholder)} is neither an argument nor a member of the result")
+                    #expect(format.map(ShortAnswer.formats.contains) ?? true, "\(name): {\(placeholder):\(format ?? "")} is no format")
+                }
+                #expect(sentence.filter { $0 == "[" }.count == sentence.filter { $0 == "]" }.count, "\(name): unbalanced [ ] in \(sentence)")
+            }
+            let last = try #require(says.sentences.last)
+            let outside = last.replacing(/\[[^\]]*\]/, with: "")
+            for (placeholder, _) in ShortAnswer.names(in: outside) {
+                #expect(
+                    placeholder == "#" || required.contains(placeholder) || result.always.contains(placeholder),
+                    "\(name): its last sentence needs {\(placeholder)}, which a call may not have")
+            }
+        }
+        #expect(saying.count > 130, "\(saying.count)")
+        await connection.close()
+        await daemon.signal(SIGTERM)
+        _ = try await daemon.exitStatus()
+    }
 }

@@ -318,7 +318,9 @@ public final class Dispatcher: Sendable {
     public func call(
         _ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?, admitted: Bool = false
     ) async throws -> any CallResult {
-        guard let entry = methods[method] else { throw RPCError.methodNotFound(method) }
+        guard let entry = methods[method] else {
+            throw RPCError.methodNotFound(method, didYouMean: Nearest.word(to: method, among: methods.sortedNames))
+        }
         try admit(admitted)
         running.withLockedValue { $0[entry.pluginID, default: 0] += 1 }
         defer { running.withLockedValue { $0[entry.pluginID, default: 1] -= 1 } }

@@ -40,6 +40,7 @@ enum ManifestJSON {
         if let reason = command.personOnly { object["person_only"] = .string(reason) }
         if let confirm = command.confirm { object["confirm"] = confirm.json }
         if let view = command.view { object["view"] = view.json }
+        if let says = command.says { object["says"] = says.json }
         if let example = command.example { object["example"] = .string(example) }
         return .object(object)
     }
@@ -92,6 +93,8 @@ enum ManifestJSON {
                     "what a person is asked before a destructive call: templates over its arguments ({name}, {name:day}, optional […]), "
                         + "the first that fills; details names a read whose answer fills the rest"),
                 "view?": JSONSchema.any(ResultView.schemaDescription),
+                "says?": JSONSchema.array(.string).described(
+                    "what a command that changes something says it did: templates over its result and arguments, the first that fills"),
             ]).described("with method: that method whole"),
         ])
     }()
@@ -151,6 +154,7 @@ enum ManifestJSON {
             if d.reachesOutside { method["x-open-world"] = true }
             if let confirm = d.confirm { method["x-confirm"] = confirm.json }
             if let view = d.view { method["x-view"] = view.json }
+            if let says = d.says { method["x-says"] = says.json }
             return .object(method)
         }
         return [

@@ -109,6 +109,12 @@ public struct PluginCommand<Service: Sendable>: Sendable {
         mapDescriptor { $0.confirm = ConfirmSentence(sentences, details: details) }
     }
 
+    /// What the command says it did, in the person's terms (`ShortAnswer`): templates over its
+    /// result and its arguments, the first that fills: `"Added {id:short} “{title}”[: {start:when}]"`.
+    public func says(_ sentences: String...) -> PluginCommand {
+        mapDescriptor { $0.says = ShortAnswer(sentences) }
+    }
+
     /// The same command, talking to a service beyond this machine (`CommandDescriptor.reachesOutside`).
     public func reachesOutside() -> PluginCommand {
         mapDescriptor { $0.reachesOutside = true }

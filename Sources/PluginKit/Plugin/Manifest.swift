@@ -121,6 +121,9 @@ public struct CommandDescriptor: Sendable {
     /// The question a person answers before a destructive call (`PluginCommand.confirm`):
     /// every command that may be destructive declares one.
     public var confirm: ConfirmSentence?
+    /// What the command says it did, in a line or two (`PluginCommand.says`): every command whose
+    /// effect is not `read` declares one.
+    public var says: ShortAnswer?
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,

@@ -158,7 +158,9 @@ public enum ParamValidator {
         case .oneOf(let choices):
             guard case .string(let s) = value else { throw wrong("one of \(choices.joined(separator: ", "))") }
             guard choices.contains(s) else {
-                throw RPCError.invalidParam(name, "must be one of \(choices.joined(separator: ", ")), got '\(s)'")
+                // The choices are all listed: the closest is named unless nothing in it is kept.
+                let guess = Nearest.word(to: s, among: choices, within: s.count - 1).map { "; did you mean \($0)?" } ?? ""
+                throw RPCError.invalidParam(name, "must be one of \(choices.joined(separator: ", ")), got '\(s)'\(guess)")
             }
             return value
         case .duration:

@@ -50,20 +50,22 @@ enum KOSManifest {
                 "setup", "Stores the OAuth application (checked with a client-credentials token first)",
                 params: [KOSParams.clientID, KOSParams.clientSecret, KOSParams.apiURL, KOSParams.authURL, KOSParams.redirectPort],
                 effect: .write, use: KOSService.setup
-            ),
+            ).says("Checked and saved the KOS application {client_id}[ (redirect port {redirect_port})]"),
             Command(
                 "login", "Starts a login (another account for another username); open the printed address in a browser on this machine",
 
                 effect: .write, use: KOSService.login
-            ),
+            ).says("To log in to KOS, open this address in a browser on this machine within {expires_in_s} s:\n{login_url:link}"),
             Command(
                 "login.wait", "Waits until the browser login has finished",
                 params: [KOSParams.timeoutS], timeout: .seconds(905), effect: .write, use: KOSService.loginWait
-            ),
+            ).says(
+                "Logged in to KOS (default account: {username})", "The KOS login failed: {detail}",
+                "The KOS login has not finished yet; run kos.login.wait again"),
             Command(
                 "login.code", "Completes a login with the pasted address the browser was redirected to",
                 params: [KOSParams.callbackURL], effect: .write, use: KOSService.loginCode
-            ),
+            ).says("Logged in to KOS as {username}", "Logged in to KOS"),
             Command(
                 "status", "Shows whether you are logged in, as whom, and the token's expiry; every account with its state",
                 params: [KOSParams.account], effect: .read, use: KOSService.status
@@ -71,7 +73,8 @@ enum KOSManifest {
             Command(
                 "logout", "Forgets an account's login and tokens (the default account's when none is named)", params: [KOSParams.account],
                 effect: .destructive, use: KOSService.logout
-            ).confirm("Log out of KOS[ as {account}] and forget its tokens? You would log in again in a browser."),
+            ).says("Logged {username} out of KOS and forgot its tokens").confirm(
+                "Log out of KOS[ as {account}] and forget its tokens? You would log in again in a browser."),
             Command(
                 "semester", "A semester's code, name, start and end (public data)",
                 params: [KOSParams.which], effect: .read, use: KOSService.semester
@@ -88,7 +91,7 @@ enum KOSManifest {
                 "timetable.pdf", "The week's classes drawn for the wall: A4 landscape PDF (or PNG), placed by the week's parity",
                 params: [KOSParams.week, KOSParams.picturePath, KOSParams.account],
                 effect: .write, use: KOSService.timetablePicture
-            ).writesFiles(),
+            ).says("Drew {classes} classes of the week of {week:day} to {path} ({bytes:bytes})").writesFiles(),
             Command(
                 "courses", "My enrolled courses in a semester, with credits",
                 params: [KOSParams.anySemester, KOSParams.account],
@@ -103,7 +106,13 @@ enum KOSManifest {
                 "course", "A course's details (public data)",
                 params: [KOSParams.code, KOSParams.courseSemester],
                 effect: .read, use: KOSService.course
-            ),
+            )
+            .view(
+                ResultView(fields: [
+                    .init("code", "Course"), .init("name", "Name"), .init("credits", "Credits"), .init("completion", "Completion"),
+                    .init("range", "Hours"), .init("season", "Semester"), .init("programme_type", "Programme"), .init(heading: "About"),
+                    .init("annotation", "Annotation"), .init("details.objectives", "Objectives"), .init("details.requirements", "Requirements"),
+                ])),
             Command(
                 "studyplan", "My study plan checked: per course group its role, credits and courses required and done, compulsory ones missing",
                 params: [KOSParams.account], example: "assistantctl kos.studyplan", effect: .read,
@@ -162,18 +171,22 @@ enum KOSManifest {
                 "export.ics", "Writes the semester's classes, week by week, and my registered exams to an .ics file",
                 params: [KOSParams.path, KOSParams.semester, KOSParams.account], effect: .write,
                 use: KOSService.exportICS
-            ).writesFiles(),
+            ).says("Wrote {events} events of {semester} ({teaching_weeks} teaching weeks) to {path}").writesFiles(),
             Command(
                 "exams.watch", "Watches a full exam for a free seat (checked every watch_every_min)", params: [KOSParams.examID],
                 effect: .write, use: KOSService.watch
-            ),
+            ).says(
+                "Watching {watch.exam.course}, exam on {watch.exam.start:when}, for a free seat"
+                    + "[ ({watch.exam.occupied} of {watch.exam.capacity} taken)]",
+                "Watching exam {exam_id} for a free seat"),
             Command(
                 "exams.watches", "Lists the watched exams",
                 effect: .read, use: KOSService.watches
             ),
             Command(
                 "exams.unwatch", "Stops watching an exam", params: [KOSParams.examID], effect: .write,
-                use: KOSService.unwatch),
+                use: KOSService.unwatch
+            ).says("Stopped watching exam {exam_id}"),
             Command(
                 "profile", "Your name, username, study programme, study group, grade and status",
                 params: [KOSParams.account], effect: .read, use: KOSService.profile

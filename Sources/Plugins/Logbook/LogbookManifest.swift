@@ -49,13 +49,13 @@ enum LogbookManifest {
                 params: [P.name, P.address, P.dateOfBirth, P.licences, P.ratings, P.instrumentRating, P.defaultFunction, P.nightCriterion],
                 example: "assistantctl logbook.profile.set name='Jana Nováková' date_of_birth=1990-04-02",
                 effect: .write, use: LogbookService.profileSet
-            ),
+            ).says("Updated the pilot profile[ of {name}]"),
 
             Command(
                 "aircraft.add", "Add an aircraft", params: P.aircraftFields,
                 example: "assistantctl logbook.aircraft.add registration=OK-SKA make=Cessna model=172 type_designator=C172 class_rating='SEP(land)'",
                 effect: .write, use: LogbookService.aircraftAdd
-            ),
+            ).says("Added aircraft {registration}[: {make}][ {model}][ {variant}][ ({type_designator})][, rating {class_rating}]"),
             Command(
                 "aircraft.list", "List aircraft with their flight counts", effect: .read,
                 use: LogbookService.aircraftList),
@@ -63,41 +63,56 @@ enum LogbookManifest {
                 "aircraft.update", "Change an aircraft (only the given fields)",
                 params: P.aircraftFields + [P.newRegistration],
                 effect: .write, use: LogbookService.aircraftUpdate
-            ),
+            ).says("Changed aircraft {registration}[: {make}][ {model}][ {variant}][ ({type_designator})][, rating {class_rating}]"),
             Command(
                 "aircraft.delete", "Delete an aircraft that no flight uses",
                 params: [P.someRegistration],
                 effect: .destructive, use: LogbookService.aircraftDelete
-            ).confirm("Delete the aircraft {registration}?"),
+            ).says("Deleted aircraft {deleted}").confirm("Delete the aircraft {registration}?"),
 
             Command(
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
                 params: P.flight(required: true), result: Entry.flightSchema,
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
                 effect: .write, use: LogbookService.flightsAdd
-            ),
+            ).says(
+                "Logged flight {id} on {date:day}: {dep} → {arr}[ in {aircraft}], {total_min:hm}", "Logged a flight on {date:day}, {total_min:hm}"),
             Command(
                 "flights.get", "Show one flight or FSTD session", params: [P.entryID], effect: .read, use: LogbookService.flightsGet
-            ),
+            )
+            .view(
+                ResultView(fields: [
+                    .init("id", "Record"), .init("date", "Date"), .init("aircraft", "Aircraft"), .init("dep", "From"), .init("arr", "To"),
+                    .init("out", "Off blocks", .when), .init("in", "On blocks", .when), .init("fstd_type", "FSTD"),
+                    .init("pic_name", "PIC"), .init("remarks", "Remarks"), .init(heading: "Times"), .init("total_min", "Total", .duration),
+                    .init("pic_min", "PIC", .duration), .init("copilot_min", "Co-pilot", .duration), .init("dual_min", "Dual", .duration),
+                    .init("instructor_min", "Instructor", .duration), .init("night_min", "Night", .duration), .init("ifr_min", "IFR", .duration),
+                    .init("mp_min", "Multi-pilot", .duration), .init(heading: "Take-offs and landings"),
+                    .init("takeoffs_day", "Take-offs by day"), .init("takeoffs_night", "Take-offs at night"),
+                    .init("landings_day", "Landings by day"), .init("landings_night", "Landings at night"), .init("approaches", "Approaches"),
+                ])),
             Command(
                 "flights.update", "Change a flight (only the given fields; derived times follow changed block times)",
                 params: [P.flightID] + P.flight(required: false), result: Entry.flightSchema,
                 effect: .write, use: LogbookService.flightsUpdate
-            ),
+            ).says("Changed flight {id} on {date:day}: {dep} → {arr}[ in {aircraft}], {total_min:hm}", "Changed the flight[ {id}]"),
             Command(
                 "flights.delete", "Delete a flight or FSTD session (kept until purged; undo with flights.restore)",
                 params: [P.entryID],
                 effect: .destructive, use: LogbookService.flightsDelete
-            ).confirm(
+            ).says("Deleted logbook entry {deleted}; it is kept until purged (undo: {undo})").confirm(
                 "Delete the flight of {date:day}, {dep} → {arr}[ in {aircraft}]? It is kept until purged.",
                 "Delete the {fstd_type} session of {date:day}? It is kept until purged.", "Delete logbook entry {id}? It is kept until purged.",
                 details: "logbook.flights.get"),
             Command(
                 "flights.restore", "Undo the deletion of an entry", params: [P.entryID], effect: .write, use: LogbookService.flightsRestore
-            ),
+            ).says(
+                "Restored flight {id} on {date:day}: {dep} → {arr}[ in {aircraft}], {total_min:hm}",
+                "Restored the {fstd_type} session {id} on {date:day}, {total_min:hm}", "Restored the logbook entry[ {id}]"),
             Command(
                 "flights.purge", "Remove deleted entries for good", params: [P.purgeID], effect: .destructive, use: LogbookService.flightsPurge
-            ).confirm("Remove the deleted logbook entry {id} for good?", "Remove every deleted logbook entry for good?"),
+            ).says("Removed deleted logbook entries for good: {purged}").confirm(
+                "Remove the deleted logbook entry {id} for good?", "Remove every deleted logbook entry for good?"),
             Command(
                 "flights.list", "Search the logbook",
                 params: [
@@ -121,14 +136,14 @@ enum LogbookManifest {
                 params: [P.sessionDate, P.fstdType, P.qualification, P.sessionTotal, P.sessionRemarks], result: Entry.fstdSchema,
                 example: "assistantctl logbook.fstd.add date=2026-02-10 fstd_type='A320 FFS' qualification=DE-123 total=4:00",
                 effect: .write, use: LogbookService.fstdAdd
-            ),
+            ).says("Logged the {fstd_type} session {id} on {date:day}, {total_min:hm}", "Logged an FSTD session on {date:day}, {total_min:hm}"),
             Command(
                 "fstd.list", "List FSTD sessions",
                 params: P.dateRange + [P.limit, P.offset], effect: .read, use: LogbookService.fstdList
             ),
             Command(
                 "fstd.delete", "Delete an FSTD session (kept until purged)", params: [P.entryID], effect: .destructive, use: LogbookService.fstdDelete
-            ).confirm(
+            ).says("Deleted FSTD session {deleted}; it is kept until purged (undo: {undo})").confirm(
                 "Delete the {fstd_type} session of {date:day}? It is kept until purged.", "Delete FSTD session {id}? It is kept until purged.",
                 details: "logbook.flights.get"),
 
@@ -140,14 +155,14 @@ enum LogbookManifest {
                 ],
                 example: "assistantctl logbook.certificates.add kind=medical medical_class=class2 examination_date=2026-05-04",
                 effect: .write, use: LogbookService.certificatesAdd
-            ),
+            ).says("Recorded {name} (certificate {id})[, valid until {valid_until:day}]"),
             Command(
                 "certificates.list", "List certificates with validity", params: [P.at],
                 effect: .read, use: LogbookService.certificatesList
             ),
             Command(
                 "certificates.delete", "Delete a certificate", params: [P.certificateID], effect: .destructive, use: LogbookService.certificatesDelete
-            ).confirm("Delete certificate {id} from the logbook?"),
+            ).says("Deleted certificate {deleted}").confirm("Delete certificate {id} from the logbook?"),
 
             Command(
                 "airports.search", "Find airports by ICAO/IATA code or name",
@@ -158,7 +173,7 @@ enum LogbookManifest {
                 "airports.add", "Add a private strip or correct an airport",
                 params: [P.icao, P.airportName, P.latitude, P.longitude, P.elevation, P.airportTZ, P.iata],
                 effect: .write, use: LogbookService.airportsAdd
-            ),
+            ).says("Saved airport {icao} “{name}”[ ({iata})][, {city}][, {country}], {tz}"),
 
             Command(
                 "totals", "EASA column totals for a period, with starting totals, groups and paper-style page totals",
@@ -171,7 +186,7 @@ enum LogbookManifest {
                 "totals.starting.set", "Set the totals brought forward from a previous (paper) logbook", params: ColumnTotals.names.map(P.starting),
                 example: "assistantctl logbook.totals.starting.set total=250:30 pic=180:00 landings_day=412",
                 effect: .write, use: LogbookService.startingTotalsSet
-            ),
+            ).says("Set the totals brought forward: {starting.flights} flights, {starting.total_min:hm} total"),
             Command(
                 "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", params: [P.at],
                 effect: .read, use: LogbookService.limits
@@ -203,25 +218,30 @@ enum LogbookManifest {
                 params: [P.importPath, P.importFormat, P.dryRun, P.skipInvalid],
                 example: "assistantctl logbook.import path=~/Downloads/logbook.csv dry_run=true", timeout: .seconds(600),
                 effect: .write, use: LogbookService.importFile
-            ),
+            ).says(
+                "Dry run, nothing written: {would_import} of {rows_read} rows to import, {duplicates} duplicates, {bad_row_count} bad",
+                "Imported {imported} of {rows_read} rows; {duplicates} duplicates, {bad_row_count} bad[; new aircraft {aircraft_created:list}]"),
             Command(
                 "export", "Export the native CSV or an EASA-layout PDF",
                 params: [P.exportPath, P.exportFormat] + P.dateRange,
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
                 timeout: .seconds(600), effect: .write, use: LogbookService.export
-            ).writesFiles().checking(.ordered(P.fromDate, P.toDate)),
+            ).says("Exported {entries} entries to {path}[ ({pages} pages)]").writesFiles().checking(.ordered(P.fromDate, P.toDate)),
             Command(
                 "chart", "Draw flight time by month or by aircraft, or night and IFR time by month, as a PNG or PDF",
                 params: [P.chartKind, P.chartFrom, P.chartTo, P.chartPath],
                 example: "assistantctl logbook.chart kind=hours_by_month path=hours.png", timeout: .seconds(120), effect: .write,
                 use: LogbookService.chart
-            ).writesFiles().checking(.ordered(P.chartFrom, P.chartTo)),
+            ).says("Drew the chart to {path} ({bars} bars, {total_min:hm} in all, {bytes:bytes})").writesFiles().checking(
+                .ordered(P.chartFrom, P.chartTo)),
             Command(
                 "report.mail", "Mail the logbook as an EASA PDF",
                 params: [P.mailTo] + P.dateRange,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
                 effect: .destructive, use: LogbookService.reportMail
-            ).confirm("Mail the logbook as a PDF[ from {from_date}][ to {to_date}] to {to}?").checking(.ordered(P.fromDate, P.toDate)),
+            ).says("Mailed the logbook to {to}: {entries} entries on {pages} pages[ from {from_date:day}][ to {to_date:day}]").confirm(
+                "Mail the logbook as a PDF[ from {from_date}][ to {to_date}] to {to}?"
+            ).checking(.ordered(P.fromDate, P.toDate)),
         ]
     }
 }

@@ -13,13 +13,13 @@ enum OctoPrintManifest {
                 params: [P.newPrinter, P.url, P.apiKey] + connectionParams,
                 example: "assistantctl octoprint.printers.add name=prusa url=http://octopi.local   # asks for the API key unless the vault has it",
                 effect: .write, use: OctoPrintService.printersAdd
-            ),
+            ).says("Added printer {printer.name}: {octoprint.text} at {printer.url}[; problem: {printer.problem}]"),
             Command(
                 "printers.request_key", "Ask OctoPrint for an application key (approve it in OctoPrint's web interface), then add the printer",
                 params: [P.keyPrinter, P.keyURL, P.approver, P.app, P.approvalTimeout] + connectionParams,
                 example: "assistantctl octoprint.printers.request_key name=mk3 url=http://octopi.local", timeout: .seconds(3700),
                 effect: .write, use: OctoPrintService.requestKey
-            ),
+            ).says("Got an API key and added printer {printer.name}: {octoprint.text} at {printer.url}[; problem: {printer.problem}]"),
             Command(
                 "discover", "Find OctoPrint servers on the LAN (DNS-SD _octoprint._tcp over mDNS)",
                 params: [P.listenTimeout, P.interface], result: OctoPrintDocuments.discovered, example: "assistantctl octoprint.discover",
@@ -45,18 +45,21 @@ enum OctoPrintManifest {
                 "printers.update", "Change a printer's address or credentials (checked before saving)",
                 params: [P.printerName, P.newURL, P.newAPIKey] + connectionParams, effect: .write,
                 use: OctoPrintService.printersUpdate
-            ),
+            ).says("Changed printer {printer.name}: {octoprint.text} at {printer.url}[; problem: {printer.problem}]"),
             Command(
                 "printers.remove", "Forget a printer and its stored credentials", params: [P.printerName], effect: .destructive,
                 use: OctoPrintService.printersRemove
-            ).confirm("Forget the printer {name} and its stored credentials?"),
+            ).says("Forgot the printer {removed} and its stored credentials").confirm("Forget the printer {name} and its stored credentials?"),
             Command(
                 "printers.default", "Make a printer the default", params: [P.printerName], effect: .write, use: OctoPrintService.printersDefault
-            ),
+            ).says("{name} is now the default printer"),
             Command(
                 "temperature.chart", "Draw the last minutes of each heater's temperature (actual and target) as a PNG or PDF",
                 params: [OctoPrintParams.printer, OctoPrintParams.chartMinutes, OctoPrintParams.chartPath],
                 example: "assistantctl octoprint.temperature.chart minutes=60 path=temps.png", effect: .write, use: OctoPrintService.temperatureChart
+            ).says(
+                "Drew the temperatures of {heaters:list}, {from:time}–{to:time}, to {path} ({bytes:bytes})",
+                "Drew the temperatures of {printer} to {path} ({bytes:bytes})"
             ).writesFiles(),
             Command(
                 "status", "State flags, temperatures, job and progress in one call", params: [OctoPrintParams.printer],
@@ -75,13 +78,14 @@ enum OctoPrintManifest {
                 ], result: OctoPrintDocuments.uploaded,
                 example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), effect: .destructive,
                 use: OctoPrintService.upload
-            ).confirm("Upload {file} to[ {printer}'s] OctoPrint[ as {path}][ (then select it: {select})][ (then print it: {print})]?"),
+            ).says("Uploaded {file}[ into {path}][ on {printer}][ (selected: {select})][ (printing: {print})]").confirm(
+                "Upload {file} to[ {printer}'s] OctoPrint[ as {path}][ (then select it: {select})][ (then print it: {print})]?"),
             Command(
                 "files.mkdir", "Create a folder",
                 params: [
                     OctoPrintParams.printer, P.folderName, P.parentFolder,
                 ], result: OctoPrintDocuments.folder, effect: .write, use: OctoPrintService.mkdir
-            ),
+            ).says("Created the folder {name}[ in {path}][ on {printer}]"),
             Command(
                 "files.download", "Download a file from OctoPrint to disk",
                 params: [
@@ -96,7 +100,7 @@ enum OctoPrintManifest {
                             + REST.encoded(try REST.required(params, OctoPrintParams.filePath))
                     )
                 }
-            ).writesFiles(),
+            ).says("Downloaded to {path} ({bytes:bytes})[ from {printer}]").writesFiles(),
             Command(
                 "timelapse.download", "Download a rendered timelapse",
                 params: [
@@ -106,7 +110,7 @@ enum OctoPrintManifest {
                 typed: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/timelapse/\(REST.encoded(try REST.required(params, P.fileName)))")
                 }
-            ).writesFiles(),
+            ).says("Saved the timelapse {name} to {path} ({bytes:bytes})").writesFiles(),
             Command(
                 "webcam.info", "The printer's webcams (pick one by name)", params: [OctoPrintParams.printer, P.webcam], effect: .read,
                 use: OctoPrintService.webcamInfo
@@ -117,13 +121,13 @@ enum OctoPrintManifest {
                     OctoPrintParams.printer, P.jpegOut, P.firstWebcam,
                 ],
                 example: "assistantctl octoprint.webcam.snapshot out=now.jpg", effect: .write, use: OctoPrintService.webcamSnapshot
-            ).writesFiles(),
+            ).says("Saved a snapshot from {webcam} to {path} ({bytes:bytes})").writesFiles(),
             Command(
                 "webcam.frames", "Save frames from the MJPEG stream",
                 params: [
                     OctoPrintParams.printer, P.outDir, P.count, P.firstWebcam,
                 ], effect: .write, use: OctoPrintService.webcamFrames
-            ).writesFiles().confirm("Replace the frames already in {out_dir}?"),
+            ).says("Saved {files:count} frames from {webcam} in {out_dir}").writesFiles().confirm("Replace the frames already in {out_dir}?"),
             Command(
                 "logs.download", "Download a log file",
                 params: [
@@ -133,7 +137,7 @@ enum OctoPrintManifest {
                 typed: { octoprint, params, _ in
                     try await octoprint.download(params, path: "/downloads/logs/\(REST.encoded(try REST.required(params, P.logName)))")
                 }
-            ).writesFiles(),
+            ).says("Saved the log {name} to {path} ({bytes:bytes})").writesFiles(),
         ]
     }
 
@@ -172,6 +176,7 @@ enum OctoPrintManifest {
                 .mapDescriptor {
                     $0.personOnly = r.personOnly
                     $0.confirm = RESTCatalog.questions[r.name].map { ConfirmSentence($0) }
+                    $0.says = RESTCatalog.said[r.name].map(ShortAnswer.init)
                 }
             }).map(withExample)
     }

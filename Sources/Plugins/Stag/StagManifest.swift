@@ -53,20 +53,22 @@ enum StagManifest {
                 "login", "Starts the login through the university's page; open the printed address in a browser on this machine",
                 params: StagParams.instance,
                 example: "assistantctl stag.login university=zcu", effect: .write, use: StagService.login
-            ),
+            ).says("To log in to STAG as {account}, open this address in a browser on this machine within {expires_in_s} s:\n{login_url:link}"),
             Command(
                 "login.wait", "Waits until a browser login started by stag.login has finished",
                 params: [StagParams.loginAccount, StagParams.timeoutS], timeout: .seconds(905),
                 effect: .write, use: StagService.loginWait
-            ),
+            ).says(
+                "Logged in to STAG as {account}; roles found: {roles:count}", "The STAG login of {account} failed: {detail}",
+                "The STAG login of {account} has not finished yet; run stag.login.wait again"),
             Command(
                 "login.ticket", "Logs in with a pasted callback address or ticket (for a machine without a browser)",
                 params: StagParams.instance + [StagParams.callbackURL, StagParams.ticket], effect: .write, use: StagService.loginTicket
-            ),
+            ).says("Logged in to STAG as {account.account}[ ({account.name})]"),
             Command(
                 "login.password", "Logs in once with the STAG user name and password (the password is not stored)",
                 params: StagParams.instance + [StagParams.username, StagParams.password], effect: .write, use: StagService.loginPassword
-            ),
+            ).says("Logged in to STAG as {account.account}[ ({account.name})]"),
             Command(
                 "status", "Shows each account: logged in, university, name, roles, last refresh", effect: .read,
                 use: StagService.status
@@ -74,15 +76,17 @@ enum StagManifest {
             Command("accounts.list", "Lists the accounts", effect: .read, use: StagService.accountsList),
             Command(
                 "accounts.default", "Makes an account the default", params: [StagParams.accountName], effect: .write, use: StagService.accountsDefault
-            ),
+            ).says("{account.account} is now the default STAG account"),
             Command(
                 "accounts.remove", "Removes an account, its ticket and its cached data",
                 params: [StagParams.accountName], effect: .destructive, use: StagService.accountsRemove
-            ).confirm("Remove the STAG account {account}, its login and its cached data?"),
+            ).says("Removed the STAG account {removed} with its login and cached data").confirm(
+                "Remove the STAG account {account}, its login and its cached data?"),
             Command(
                 "logout", "Invalidates the ticket at STAG and forgets it", params: [StagParams.account],
                 effect: .destructive, use: StagService.logout
-            ).confirm("Log out of STAG[ as {account}]? You would log in again in a browser."),
+            ).says("Logged {account} out of STAG[ (ticket invalidated at STAG: {invalidated_at_stag})]").confirm(
+                "Log out of STAG[ as {account}]? You would log in again in a browser."),
             Command(
                 "timetable", "Dated timetable events (default: this week), every role merged",
                 params: [StagParams.from, StagParams.to, StagParams.role, StagParams.account],
@@ -95,7 +99,7 @@ enum StagManifest {
                 "timetable.pdf", "The week's timetable drawn for the wall: A4 landscape PDF (or PNG), every role merged",
                 params: [StagParams.week, StagParams.picturePath, StagParams.account],
                 effect: .write, use: StagService.timetablePicture
-            ).writesFiles(),
+            ).says("Drew {classes} classes of the week of {week:day} to {path} ({bytes:bytes})").writesFiles(),
             Command(
                 "exams", "Exam terms visible to the student, with their state",
                 params: [StagParams.subject, StagParams.account],
@@ -117,20 +121,24 @@ enum StagManifest {
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
                 effect: .destructive, use: StagService.register
-            ).confirm(
+            ).says("Registered for exam term {term_id}").confirm(
                 "Register for {subject}[ {name}], exam on {date:day}[ {start}][ in {room}]?", "Register for exam term {term_id}?",
                 details: "stag.exams.term"),
             Command(
                 "exams.unregister", "Unregisters from an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
                 effect: .destructive, use: StagService.unregister
-            ).confirm(
+            ).says("Unregistered from exam term {term_id}").confirm(
                 "Unregister from {subject}[ {name}], exam on {date:day}[ {start}]?", "Unregister from exam term {term_id}?",
                 details: "stag.exams.term"),
             Command(
                 "exams.watch", "Watches a full term for a free seat (checked every watch_every_min)",
                 params: [StagParams.termID, StagParams.autoRegister, StagParams.account], effect: .write,
                 use: StagService.watch
+            ).says(
+                "Watching {watch.term.subject}[ {watch.term.name}], exam on {watch.term.date:day}[ {watch.term.start}]"
+                    + "[ (auto-register: {watch.auto_register})]",
+                "Watching exam term {term_id}[ (auto-register: {watch.auto_register})]"
             ).destructive(when: .equals(StagParams.autoRegister, true))
                 .confirm(
                     "Watch {subject}[ {name}], exam on {date:day}[ {start}], and register you as soon as a seat is free?",
@@ -143,7 +151,7 @@ enum StagManifest {
                 "exams.unwatch", "Stops watching a term",
                 params: [StagParams.termID, StagParams.account],
                 effect: .write, use: StagService.unwatch
-            ),
+            ).says("Stopped watching exam term {term_id}"),
             Command(
                 "grades", "One row per subject enrolment",
                 params: [StagParams.gradesYear, StagParams.account],
@@ -171,7 +179,16 @@ enum StagManifest {
                 "subject", "A subject's details",
                 params: [StagParams.department, StagParams.code, StagParams.subjectYear, StagParams.account],
                 effect: .read, use: StagService.subject
-            ),
+            )
+            .view(
+                ResultView(fields: [
+                    .init("subject", "Subject"), .init("name", "Name"), .init("credits", "Credits"), .init("exam_type", "Completion"),
+                    .init("exam_form", "Exam"), .init("hours.lectures.count", "Lectures"), .init("hours.seminars.count", "Seminars"),
+                    .init("hours.exercises.count", "Exercises"), .init("languages", "Languages"), .init("guarantors", "Guarantors", .list),
+                    .init("lecturers", "Lecturers", .list), .init("seminar_tutors", "Seminar tutors", .list), .init("url", "Link"),
+                    .init(heading: "About"), .init("annotation", "Annotation"), .init("requirements", "Requirements"),
+                    .init("prerequisites", "Prerequisites"),
+                ])),
             Command(
                 "teacher", "A teacher's details", params: [StagParams.teacherID, StagParams.account], effect: .read, use: StagService.teacher
             ),
@@ -209,7 +226,8 @@ enum StagManifest {
                 "export.ics", "Writes the timetable and registered exams as an iCalendar file",
                 params: [StagParams.path, StagParams.firstDay, StagParams.lastDay, StagParams.account],
                 effect: .write, use: StagService.exportICS
-            ).writesFiles().checking(.ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
+            ).says("Wrote {events} events ({from:day} – {to:day}) to {path}").writesFiles().checking(
+                .ordered(StagParams.firstDay, StagParams.lastDay, maxDays: 400)),
             Command(
                 "canteen", "The ZČU canteen menu",
                 params: [StagParams.canteen, StagParams.day],

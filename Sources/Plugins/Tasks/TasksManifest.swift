@@ -61,30 +61,48 @@ enum TasksManifest {
                 "add", "Adds a task or an event", params: addSpecs,
                 example: "assistantctl tasks.add title='Exam prep' start='2026-12-01 09:00' reminders='[{\"before_min\":15,\"of\":\"start\"}]'",
                 effect: .write, use: TasksService.add
-            ),
-            Command("get", "Shows one task", params: [TasksParams.id], effect: .read, use: TasksService.get),
+            ).says("Added {id:short} “{title}”[: {start:when}][, due {due:when}][, repeats {rrule}]"),
+            Command("get", "Shows one task", params: [TasksParams.id], effect: .read, use: TasksService.get)
+                .view(
+                    ResultView(fields: [
+                        .init("title", "Title"), .init("id", "Id"), .init("kind", "Kind"), .init("status", "Status"),
+                        .init("start", "Starts", .when), .init("end", "Ends", .when), .init("due", "Due", .when),
+                        .init("completed_at", "Completed", .when), .init("rrule", "Repeats"), .init("location", "Place"),
+                        .init("category", "Category"), .init("tags", "Tags", .list), .init("priority", "Priority", .priority),
+                        .init("url", "Link"), .init("notes", "Notes"), .init(heading: "Next"), .init("next.start", "Starts", .when),
+                        .init("next.due", "Due", .when),
+                    ])),
             Command(
                 "update", "Changes fields of a task, or of one occurrence of a repeating one", params: updateSpecs,
                 example: "assistantctl tasks.update id=… clear='[\"due\",\"location\"]'", effect: .write, use: TasksService.update
-            ),
+            ).says(
+                "Changed {id:short} “{title}”, only its occurrence of {occurrence:when}",
+                "Changed {id:short} “{title}”[: {start:when}][, due {due:when}][, repeats {rrule}]"),
             Command(
                 "delete", "Deletes a task (kept 30 days for tasks.restore), or one occurrence", params: [TasksParams.id, TasksParams.occurrence],
                 effect: .destructive, use: TasksService.delete
+            ).says(
+                "Deleted the occurrence of {occurrence:when} of {deleted:short}",
+                "Deleted {deleted:short}; tasks.restore brings it back within 30 days"
             ).confirm(
                 "Delete “{title}”[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.",
                 "Delete task {id}[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.", details: "tasks.get"),
-            Command("restore", "Undoes a delete", params: [TasksParams.id], effect: .write, use: TasksService.restore),
+            Command("restore", "Undoes a delete", params: [TasksParams.id], effect: .write, use: TasksService.restore).says(
+                "Restored {id:short} “{title}”[: {start:when}][, due {due:when}]"),
             Command(
                 "complete", "Completes a to-do; a repeating one moves to its next occurrence", params: [TasksParams.id],
                 effect: .write, use: TasksService.complete
-            ),
+            ).says(
+                "Completed {id:short} “{title}”; next: {next.start:when}[, due {next.due:when}]",
+                "Completed {id:short} “{title}”[; next due {next.due:when}]"),
             Command(
                 "reopen", "Marks a completed or cancelled task as needing action again", params: [TasksParams.id], effect: .write,
-                use: TasksService.reopen),
+                use: TasksService.reopen
+            ).says("Reopened {id:short} “{title}”"),
             Command(
                 "snooze", "Delivers the last reminder again in N minutes (or moves the next one)",
                 params: [TasksParams.id, TasksParams.minutes], effect: .write, use: TasksService.snooze
-            ),
+            ).says("Snoozed {id:short}: the reminder comes again at {remind_at:when}"),
             Command(
                 "list", "Lists tasks: today, overdue, upcoming or all, with filters",
                 params: [
@@ -118,24 +136,29 @@ enum TasksManifest {
                 "export.ics", "Writes tasks and events to an iCalendar (.ics) file",
                 params: [TasksParams.exportPath, TasksParams.exportFrom, TasksParams.exportTo, TasksParams.onlyCategory, TasksParams.onlyStatus],
                 effect: .write, use: TasksService.exportICS
-            ).writesFiles(),
+            ).says("Wrote {todos} to-dos and {events} events to {path} ({bytes:bytes})").writesFiles(),
             Command(
                 "import.ics", "Reads VTODOs and VEVENTs from an iCalendar file (one transaction; same UID = same task)",
                 params: [TasksParams.importPath, TasksParams.dryRun, TasksParams.skipInvalid],
                 timeout: .seconds(1800),
                 effect: .write, use: TasksService.importICS
-            ),
+            ).says(
+                "Nothing written (dry run: {dry_run}): {added} to add, {updated} to update, {unchanged} unchanged, {skipped} bad",
+                "Imported {todos} to-dos and {events} events: {added} new, {updated} updated, {unchanged} unchanged, {skipped} skipped"),
             Command(
                 "feeds.add", "Subscribes to a read-only ICS feed (https, http or file); its events show in the agenda",
                 params: [TasksParams.newName, TasksParams.feedURL, TasksParams.feedUsername, TasksParams.feedPassword], effect: .write,
                 use: TasksService.feedsAdd
-            ).reachesOutside(),
+            ).says("Subscribed to {name}: {items} items[, {skipped} left out ({skipped_reasons:list})]").reachesOutside(),
             Command("feeds.list", "Lists the feeds", effect: .read, use: TasksService.feedsList).reachesOutside(),
             Command(
                 "feeds.remove", "Unsubscribes from a feed", params: [TasksParams.feed], effect: .destructive, use: TasksService.feedsRemove
-            ).reachesOutside().confirm("Unsubscribe from the feed {name} and drop its events?"),
+            ).says("Unsubscribed from the feed {removed}").reachesOutside().confirm("Unsubscribe from the feed {name} and drop its events?"),
             Command(
                 "feeds.refresh", "Fetches one feed or all now", params: [TasksParams.someFeed], effect: .write, use: TasksService.feedsRefresh
+            ).says(
+                "Fetched the feed {name}; -o wide shows whether it changed or failed",
+                "Fetched {feeds:count} feed(s); -o wide shows which changed or failed"
             ).reachesOutside(),
             Command(
                 "caldav.add", "Adds a CalDAV account (checked before it is saved): Radicale, Nextcloud, Fastmail, iCloud (events), …",
@@ -143,7 +166,7 @@ enum TasksManifest {
                     TasksParams.newName, TasksParams.caldavURL, TasksParams.caldavUsername, TasksParams.caldavPassword, TasksParams.calendar,
                     TasksParams.conflict,
                 ], effect: .write, use: TasksService.caldavAdd
-            ).reachesOutside(),
+            ).says("Added the CalDAV account {name} for {username} ({calendars:count} calendars)").reachesOutside(),
             Command(
                 "caldav.list", "Lists the CalDAV accounts and their state",
                 effect: .read, use: TasksService.caldavList
@@ -151,19 +174,23 @@ enum TasksManifest {
             Command(
                 "caldav.remove", "Removes a CalDAV account (its items stay here as local tasks)",
                 params: [TasksParams.account], effect: .destructive, use: TasksService.caldavRemove
-            ).reachesOutside().confirm("Remove the CalDAV account {name}? Its items stay here as local tasks."),
+            ).says("Removed the CalDAV account {removed}; its items stay here as local tasks").reachesOutside().confirm(
+                "Remove the CalDAV account {name}? Its items stay here as local tasks."),
             Command(
                 "caldav.sync", "Syncs one account or all now", params: [TasksParams.someAccount], timeout: .seconds(600),
                 effect: .write, use: TasksService.caldavSync
+            ).says(
+                "Synced the CalDAV account {name}; -o wide shows what moved or what failed",
+                "Synced {accounts:count} CalDAV account(s); -o wide shows what moved or what failed"
             ).reachesOutside(),
             Command("categories.list", "Lists the categories", effect: .read, use: TasksService.categoriesList),
             Command(
                 "categories.add", "Adds a category of your own", params: [TasksParams.newCategory], effect: .write, use: TasksService.categoriesAdd
-            ),
+            ).says("Added the category {name}"),
             Command(
                 "categories.remove", "Removes a category of your own that no task uses",
                 params: [TasksParams.categoryName], effect: .destructive, use: TasksService.categoriesRemove
-            ).confirm("Remove the category {name}?"),
+            ).says("Removed the category {removed}").confirm("Remove the category {name}?"),
         ]
     }
 }

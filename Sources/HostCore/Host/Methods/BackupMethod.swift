@@ -13,9 +13,9 @@ enum BackupMethod {
         HostCommand(
             "backup", "Write a consistent copy of the database while the daemon runs", params: [HostParams.backupPath, HostParams.overwrite],
             example: "assistantctl backup path=backup.sqlite", timeout: .seconds(3600), effect: .write, typed: write
-        )
-        .destructive(when: .equals(HostParams.overwrite, true))
-        .personOnly(because: HostMethods.PersonOnly.backup))
+        ).says("Backed up the database to {path} ({bytes:bytes})")
+            .destructive(when: .equals(HostParams.overwrite, true))
+            .personOnly(because: HostMethods.PersonOnly.backup))
 
     static func write(_ host: AssistantHost, _ params: Params, _: CallContext) async throws -> Written {
         let path = try params[HostParams.backupPath]

@@ -43,7 +43,7 @@ enum DaemonMethods {
                     .init("version", "Version"), .init("uptime_s", "Up", .seconds), .init("time_zone", "Time zone"), .init("socket", "Socket"),
                     .init("database", "Database"), .init("vault.locked", "Vault locked", .flag), .init("connections", "Connections"),
                     .init("calls_in_flight.total", "Calls running"), .init("sinks", "Notices to", .list), .init("outbox.pending", "Outbox"),
-                    .init("dropped_notices", "Dropped notices"),
+                    .init("dropped_notices", "Dropped notices"), .init("jobs", "Jobs", .count), .init("jobs_failing", "Jobs failing", .list),
                 ],
                 highlights: [.init("state", is: "failed", .red)])))
 

@@ -19,7 +19,8 @@ enum JobMethods {
             result: JobStatus.resultSchema.described("the job's status after the run"), example: "assistantctl jobs.run id=host.prune",
             // A job keeps its own time limit; the call outlasts the longest.
             timeout: .seconds(3600), effect: .write
-        ) { host, params, _ in try await host.scheduler.runNow(try params[HostParams.jobID]) })
+        ) { host, params, _ in try await host.scheduler.runNow(try params[HostParams.jobID]) }.says(
+            "Ran {id}: {last_outcome}[ ({last_error})][; next run {next_run:when}]", "Ran {id}[; next run {next_run:when}]"))
 
     /// The host's own jobs.
     static func hostJobs(_ host: AssistantHost) -> [ScheduledJob] {

@@ -11,6 +11,9 @@ enum NoticeMethods {
                 HostParams.title, HostParams.body, HostParams.topic, HostParams.severity, HostParams.to, HostParams.attachments,
                 HostParams.dedupeKey, HostParams.link,
             ], example: "assistantctl notifications.send title=Hello body='It works'", effect: .write, typed: send
+        ).says(
+            "Mailed “{title}” to {to} (notice {id:short})", "Sent “{title}”[ on topic {topic}] (notice {id:short})",
+            "Dropped “{title}”: a notice with the same dedupe key was sent before"
         )
         .destructive(when: .given(HostParams.to), .given(HostParams.attachments))
         .reachesOutside()
@@ -43,7 +46,9 @@ enum NoticeMethods {
             params: [HostParams.sink], example: "assistantctl notifications.test sink=ntfy", effect: .write
         ) { host, params, _ in
             SinkTests(sinks: try await host.notices.test(sink: params[HostParams.sink], hostName: ProcessInfo.processInfo.hostName))
-        }
+        }.says(
+            "Sent a test notice to {sink}:", "Sent a test notice to {sinks:count} sink(s):"
+        )
         .view(
             ResultView(
                 rows: "sinks", columns: [.init("sink", "SINK"), .init("ok", "OK", .flag), .init("ms", "MS"), .init("error", "ERROR")],

@@ -24,8 +24,8 @@ enum VaultMethods {
             try await vaultCall { try await host.vault.set(name, secret: secret) }
             await host.supervisor(scope)?.credentialsChanged()
             return VaultStored(name: name)
-        }
-        .personOnly(because: HostMethods.PersonOnly.vault))
+        }.says("Stored the secret {name} in the vault")
+            .personOnly(because: HostMethods.PersonOnly.vault))
 
     static let list = HostMethod(
         HostCommand("vault.list", "Vault entry names and timestamps (never values)", params: [HostParams.prefix], effect: .read) { host, params, _ in
@@ -44,8 +44,8 @@ enum VaultMethods {
                 throw HostParams.entryName.invalid("names no vault entry ('\(name)'); see 'vault.list'")
             }
             return VaultDeleted(name: name)
-        }
-        .personOnly(because: HostMethods.PersonOnly.vault))
+        }.says("Deleted the vault entry {name}")
+            .personOnly(because: HostMethods.PersonOnly.vault))
 
     static let status = HostMethod(
         HostCommand("vault.status", "Whether the vault is locked, and its key mode", effect: .read) { host, _, _ in
@@ -62,15 +62,15 @@ enum VaultMethods {
             try await vaultCall { try await host.vault.unlock(passphrase: passphrase) }
             for supervisor in host.supervisors { await supervisor.credentialsChanged() }
             return VaultUnlocked()
-        }
-        .personOnly(because: HostMethods.PersonOnly.vault))
+        }.says("Unlocked the vault")
+            .personOnly(because: HostMethods.PersonOnly.vault))
 
     static let lock = HostMethod(
         HostCommand("vault.lock", "Forget the key of a passphrase vault until the next unlock", effect: .write) { host, _, _ in
             try await vaultCall { try await host.vault.lock() }
             return VaultLocked()
-        }
-        .personOnly(because: HostMethods.PersonOnly.vault))
+        }.says("Locked the vault until the next unlock")
+            .personOnly(because: HostMethods.PersonOnly.vault))
 
     static let rekey = HostMethod(
         HostCommand(
@@ -79,8 +79,8 @@ enum VaultMethods {
         ) { host, params, _ in
             try await vaultCall { try await host.vault.rekey(newPassphrase: params[HostParams.newPassphrase]) }
             return VaultRekeyed(rekeyed: try await host.vault.list(prefix: nil).count)
-        }
-        .personOnly(because: HostMethods.PersonOnly.vault))
+        }.says("Re-encrypted {rekeyed} vault entries under the new key")
+            .personOnly(because: HostMethods.PersonOnly.vault))
 
     /// A vault failure as the error a caller reads.
     static func vaultCall<T>(_ body: () async throws -> T) async throws -> T {

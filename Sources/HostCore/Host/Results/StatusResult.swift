@@ -23,13 +23,16 @@ struct StatusResult: CallResult, ResultObject {
     let plugins: [PluginStatus]
     let jobs: [JobStatus]
 
+    /// The jobs whose last run did not succeed, by id.
+    var jobsFailing: [String] { jobs.filter { $0.lastOutcome.map { $0 != "ok" } ?? false }.map(\.id) }
+
     static let members = ResultMembers<Self>(
         .field("version", \.version), .field("api_version", \.apiVersion), .field("pid", \.pid, .integer), .field("time_zone", \.timeZone),
         .instant("now", \.now), .instant("started", \.started), .field("uptime_s", \.uptime), .field("socket", \.socket),
         .field("database", \.database), .field("config_file", \.configFile), .field("vault", \.vault), .field("connections", \.connections),
         .field("calls_in_flight", \.callsInFlight), .field("subscribers", \.subscribers), .field("dropped_notices", \.droppedNotices),
         .field("sinks", \.sinks), .field("sink_status", \.sinkStatus), .field("outbox", \.outbox), .field("plugins", \.plugins),
-        .field("jobs", \.jobs))
+        .field("jobs", \.jobs), .field("jobs_failing", \.jobsFailing, "the jobs whose last run did not succeed (jobs.list has them all)"))
 }
 
 /// The vault's key mode and whether it is locked (`status`).

@@ -1,0 +1,65 @@
+import AssistantRPC
+import Foundation
+import Testing
+
+/// What a change says it did, filled from its result and its arguments, and "did you mean".
+struct ShortAnswerTests {
+    let prague = TimeZone(identifier: "Europe/Prague")!
+
+    @Test func theFirstSentenceThatFillsIsSaidInThePersonsTerms() {
+        let added = ShortAnswer([
+            "Added {id:short} “{title}”: {start:when}[–{end:time}][, {rrule}]", "Added {id:short} “{title}”",
+        ])
+        let event: JSONValue = [
+            "id": "55d1f2a9-0000", "title": "Linear algebra", "start": "2035-01-08T09:00:00Z", "end": "2035-01-08T10:30:00Z", "rrule": .null,
+        ]
+        #expect(added.said(result: event, arguments: [:], zone: prague) == "Added 55d1f2 “Linear algebra”: Mon 8 Jan 2035 10:00–11:30")
+        // Without a start the first sentence does not fill; the second does.
+        let task: JSONValue = ["id": "3fa9c1ee", "title": "Hand in the thesis", "start": .null]
+        #expect(added.said(result: task, arguments: [:], zone: prague) == "Added 3fa9c1 “Hand in the thesis”")
+        // Nothing fills: nil, and the caller shows the record.
+        #expect(added.said(result: [:], arguments: [:], zone: prague) == nil)
+    }
+
+    @Test func namesReachIntoTheResultThenTheArguments() {
+        let completed = ShortAnswer(["Completed {id:short} “{title}”[ (next: {next.start:day})][ on {printer}]"])
+        let result: JSONValue = ["id": "3fa9c1ee", "title": "Thesis", "next": ["start": "2035-01-15"]]
+        #expect(
+            completed.said(result: result, arguments: ["printer": "mk4"], zone: prague)
+                == "Completed 3fa9c1 “Thesis” (next: Mon 15 Jan 2035) on mk4")
+        // A member of the result wins over an argument of the same name.
+        #expect(ShortAnswer(["{id}"]).said(result: ["id": 31], arguments: ["id": 7], zone: prague) == "31")
+    }
+
+    @Test func formatsSayTimesCountsAndSizesAsPeopleDo() {
+        func say(_ template: String, _ value: JSONValue) -> String? {
+            ShortAnswer([template]).said(result: ["v": value], arguments: [:], zone: prague)
+        }
+        #expect(say("{v:hm}", 65) == "1:05")
+        #expect(say("{v:count}", ["a", "b", "c"]) == "3")
+        #expect(say("{v:bytes}", 34_816) == "34 KB")
+        #expect(say("{v:bytes}", 3_145_728) == "3.0 MB")
+        #expect(say("{v:time}", "2035-01-08T09:00:00Z") == "10:00")
+        #expect(say("{v:when}", "2035-01-08T09:00") == "Mon 8 Jan 2035 09:00", "a wall time is already the zone's")
+        #expect(say("{v:day}", "2035-01-08") == "Mon 8 Jan 2035")
+        #expect(say("{v}", ["a", "b", "c"]) == "a, b and c")
+        // False and null are missing: an optional part that holds one is left out.
+        #expect(say("Done[ (selected: {v})]", false) == "Done")
+        #expect(say("Done[ (selected: {v})]", true) == "Done (selected: yes)")
+        // A value from outside stays on one line and bounded.
+        #expect(say("{v}", .string("a\nb")) == "a b")
+    }
+
+    @Test func theNearestKnownWordIsNamedOnlyWhenItIsNear() {
+        let methods = ["tasks.list", "tasks.add", "tasks.agenda", "status", "logbook.flights.add"]
+        #expect(Nearest.word(to: "tasks.lst", among: methods) == "tasks.list")
+        #expect(Nearest.word(to: "stauts", among: methods) == "status", "two letters swapped are one edit")
+        #expect(Nearest.word(to: "weather.today", among: methods) == nil)
+        #expect(Nearest.word(to: "tasks.list", among: methods) == nil, "a known word is no typo")
+        #expect(Nearest.word(to: String(repeating: "x", count: 65), among: methods) == nil)
+        // Among a command's few choices, the closest is named unless nothing of it is kept.
+        let choices = ["today", "overdue", "upcoming", "all"]
+        #expect(Nearest.word(to: "tomorow", among: choices, within: 6) == "today")
+        #expect(Nearest.word(to: "xyz", among: choices, within: 2) == nil)
+    }
+}
