@@ -65,7 +65,7 @@ public struct ShortAnswer: Sendable, Equatable {
         switch (format, value) {
         case (_, .null), (_, .bool(false)): return nil
         case ("count", .array(let items)): return String(items.count)
-        case ("short", .string(let id)): return id.isEmpty ? nil : String(id.prefix(6))
+        case ("short", .string(let id)): return id.isEmpty ? nil : OneLine.flattened(String(id.prefix(6)))
         // Bounded all the same: an address is no place for a novel.
         case ("link", .string(let address)): return address.isEmpty ? nil : OneLine.bounded(address, 4096)
         case ("hm", _):

@@ -114,28 +114,20 @@ extension Invocation.Answer {
     /// every field, a pipe or `--json` the JSON.
     func show(options: GlobalOptions, zone: TimeZone?, wide: Bool = false) {
         if !options.wantsJSON, !wide {
+            func rendered(_ view: ResultView) -> String? {
+                ViewRenderer(
+                    view: view, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date(),
+                    colour: ViewRenderer.wantsColour(noColorFlag: options.noColor)
+                ).render(result)
+            }
             if let said = says?.said(result: result, arguments: arguments, zone: zone ?? .current) {
                 print(said)
                 // A change that answers with a list (each sink's answer, each feed's count) shows
                 // it under its line: a failure in it stays in sight.
-                if let view, !view.columns.isEmpty,
-                    let rows = ViewRenderer(
-                        view: view.rowsOnly, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date(),
-                        colour: ViewRenderer.wantsColour(noColorFlag: options.noColor)
-                    ).render(result)
-                {
-                    print(rows)
-                }
+                if let view, !view.columns.isEmpty, let rows = rendered(view.rowsOnly) { print(rows) }
                 return
             }
-            if let view,
-                let text = ViewRenderer(
-                    view: view, width: ViewRenderer.terminalWidth(), zone: zone ?? .current, now: Date(),
-                    colour: ViewRenderer.wantsColour(noColorFlag: options.noColor)
-                ).render(result)
-            {
-                return print(text)
-            }
+            if let view, let text = rendered(view) { return print(text) }
         }
         Output.result(result, json: options.wantsJSON, timeZone: zone)
     }

@@ -48,6 +48,7 @@ struct ShortAnswerTests {
         #expect(say("Done[ (selected: {v})]", true) == "Done (selected: yes)")
         // A value from outside stays on one line and bounded.
         #expect(say("{v}", .string("a\nb")) == "a b")
+        #expect(say("{v:short}", .string("ab\u{1B}[2J")) == "ab [2J", "an upstream's id cannot move the terminal's cursor")
     }
 
     @Test func theNearestKnownWordIsNamedOnlyWhenItIsNear() {

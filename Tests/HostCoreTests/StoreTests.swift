@@ -132,6 +132,13 @@ import Testing
             return
         }
         #expect(relativeError.code == -32602)
+        let nowhere = try await host.call("backup", ["path": .string(host.directory.file("missing/copy.sqlite"))])
+        guard case .failure(let nowhereError) = nowhere else {
+            Issue.record("wrote into a folder that is not there")
+            return
+        }
+        #expect(nowhereError.data?["param"] == "path")
+        #expect(nowhereError.message.contains("does not exist"), "\(nowhereError.message)")
         await connection.close()
         await host.stop()
     }

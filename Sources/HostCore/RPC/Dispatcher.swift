@@ -27,8 +27,13 @@ public final class Dispatcher: Sendable {
         return CallsInFlight(total: counts.values.reduce(0, +), plugins: counts.filter { $0.value > 0 })
     }
 
+    /// Every method's name in order, for "did you mean" (sorted once: a caller may send unknown
+    /// names as fast as it likes).
+    private let methodNames: [String]
+
     public init(methods: MethodTable, redactor: SecretRedactor, logger: Logger) {
         self.methods = methods
+        methodNames = methods.sortedNames
         self.redactor = redactor
         self.logger = logger
     }
@@ -319,7 +324,7 @@ public final class Dispatcher: Sendable {
         _ method: String, params: JSONValue?, id: RPCID?, connection: (any ConnectionHandle)?, admitted: Bool = false
     ) async throws -> any CallResult {
         guard let entry = methods[method] else {
-            throw RPCError.methodNotFound(method, didYouMean: Nearest.word(to: method, among: methods.sortedNames))
+            throw RPCError.methodNotFound(method, didYouMean: Nearest.word(to: method, among: methodNames))
         }
         try admit(admitted)
         running.withLockedValue { $0[entry.pluginID, default: 0] += 1 }

@@ -19,12 +19,7 @@ enum BackupMethod {
 
     static func write(_ host: AssistantHost, _ params: Params, _: CallContext) async throws -> Written {
         let path = try params[HostParams.backupPath]
-        if !params[HostParams.overwrite] { try FileOutput.checkFree(path, param: HostParams.backupPath.name) }
-        let directory = (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw HostParams.backupPath.invalid("the directory '\(directory)' does not exist")
-        }
+        try FileOutput.checkTarget(path, param: HostParams.backupPath.name, overwrite: params[HostParams.overwrite])
         // A whole-database copy: on NIO's thread pool, not a cooperative thread.
         let store = host.store
         do { try await runBlocking { try store.backup(to: path) } } catch {
