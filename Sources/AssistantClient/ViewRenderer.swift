@@ -238,7 +238,7 @@ public struct ViewRenderer {
         case .shortID:
             guard let id = value?.stringValue else { return "" }
             return shortIDs[id] ?? id
-        case .list, .priority, .duration, .when, .bar, .seconds, .temperatures, .flag, .count: return formatted(value, column.format)
+        case .list, .priority, .duration, .when, .bar, .seconds, .temperatures, .flag, .count, .rule: return formatted(value, column.format)
         }
     }
 
@@ -267,6 +267,7 @@ public struct ViewRenderer {
         case .time: return value.stringValue.map(clock) ?? ""
         case .list: return value.arrayValue?.map(HumanOutput.scalar).joined(separator: ", ") ?? ""
         case .count: return value.arrayValue.map { String($0.count) } ?? ""
+        case .rule: return value.stringValue.map { RuleSpeech.spoken($0) ?? $0 } ?? ""
         case .priority: return value.intValue.map { $0 == 0 ? "" : String($0) } ?? ""
         case .text, .shortID: return HumanOutput.scalar(value)
         }
@@ -339,7 +340,7 @@ public struct ViewRenderer {
         case 1: return "tomorrow" + time
         case -1: return "yesterday" + time
         case -180...180: return format(date, "EEE d MMM") + time
-        default: return format(date, "d MMM yyyy")
+        default: return format(date, "d MMM yyyy") + time
         }
     }
 

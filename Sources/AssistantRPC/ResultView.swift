@@ -27,6 +27,8 @@ public struct ResultView: Sendable, Equatable {
         case flag
         /// How many items a list has.
         case count
+        /// A recurrence rule as said: "every Monday" (as written when it cannot be said).
+        case rule
     }
 
     public struct Column: Sendable, Equatable {

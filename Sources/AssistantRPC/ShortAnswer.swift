@@ -9,9 +9,10 @@ import Foundation
 /// path, `next.start`), else the call's argument; `{#}` is the whole result; `[…]` is left out
 /// when a value in it is missing (null, false, empty); the first sentence that fills is said.
 /// Formats: `short` (an id's first 6 characters), `day` ("Mon 8 Jan 2035"), `when` ("Mon 8 Jan
-/// 2035 10:00", in the daemon's zone), `time` ("10:00"), `hm` (minutes as "1:05"), `count` (a
-/// list's length), `bytes` ("34 KB"), `list` (items joined), `link` (an address whole, on one
-/// line: any other value is cut at 120 characters).
+/// 2035 10:00", in the daemon's zone), `until` (the end of a span begun by the `when` before it:
+/// "11:30" on the same day), `time` ("10:00"), `hm` (minutes as "1:05"), `count` (a list's
+/// length), `bytes` ("34 KB"), `list` (items joined), `rule` (a recurrence rule said: "every
+/// Monday"), `link` (an address whole, on one line: any other value is cut at 120 characters).
 public struct ShortAnswer: Sendable, Equatable {
     public var sentences: [String]
 
@@ -36,19 +37,31 @@ public struct ShortAnswer: Sendable, Equatable {
         return names
     }
 
-    public static let formats: Set<String> = ["short", "day", "when", "time", "hm", "count", "bytes", "list", "link"]
+    public static let formats: Set<String> = ["short", "day", "when", "until", "time", "hm", "count", "bytes", "list", "link", "rule"]
 
     /// What the call did: the first sentence that fills from its result and its arguments; nil
     /// when none does (the caller then shows the record).
     public func said(result: JSONValue, arguments: [String: JSONValue], zone: TimeZone) -> String? {
-        let lookup = { (name: String, format: String?) -> String? in
-            let value = name == "#" ? result : Self.member(name, of: result) ?? arguments[name]
-            return value.flatMap { Self.text($0, format, zone) }
-        }
         for sentence in sentences {
+            // The day the last `day` or `when` value fell on, so that an `until` on the same day says only its time.
+            var spanDay: Int?
+            let lookup = { (name: String, format: String?) -> String? in
+                guard let value = name == "#" ? result : Self.member(name, of: result) ?? arguments[name] else { return nil }
+                if format == "until" { return Self.until(value, sameDayAs: spanDay, zone) }
+                if format == "when" || format == "day" { spanDay = value.stringValue.flatMap { Self.local($0, zone)?.day } }
+                return Self.text(value, format, zone)
+            }
             if let text = ConfirmSentence.fill(sentence, lookup) { return text }
         }
         return nil
+    }
+
+    /// The end of a span: its time alone on the day the span began, else its day and time; nil for
+    /// a date alone (an all-day end, exclusive in iCalendar, would name the day after).
+    static func until(_ value: JSONValue, sameDayAs start: Int?, _ zone: TimeZone) -> String? {
+        guard let text = value.stringValue, let (day, minute) = local(text, zone), let minute else { return nil }
+        let time = String(format: "%02d:%02d", minute / 60, minute % 60)
+        return day == start ? time : CivilDate.spoken(days: day) + " " + time
     }
 
     static func member(_ path: String, of value: JSONValue) -> JSONValue? {
@@ -68,6 +81,7 @@ public struct ShortAnswer: Sendable, Equatable {
         case ("short", .string(let id)): return id.isEmpty ? nil : OneLine.flattened(String(id.prefix(6)))
         // Bounded all the same: an address is no place for a novel.
         case ("link", .string(let address)): return address.isEmpty ? nil : OneLine.bounded(address, 4096)
+        case ("rule", .string(let rule)): return rule.isEmpty ? nil : RuleSpeech.spoken(rule) ?? "repeats " + OneLine.bounded(rule, 120)
         case ("hm", _):
             guard let minutes = value.intValue ?? value.doubleValue.map({ Int64($0.rounded()) }) else { return nil }
             return "\(minutes / 60):" + String(format: "%02d", abs(minutes % 60))

@@ -31,7 +31,7 @@ struct CLIShortAnswerTests {
                     "rrule=FREQ=WEEKLY;BYDAY=MO",
                 ], columns: columns, environment: environment)
             let said = try #require(added.wholeMatch(of: /Added ([0-9a-f]{6}) (.*)/), "one line: \(added)")
-            #expect(said.output.2 == "“Linear algebra”: Mon 8 Jan 2035 10:00, repeats FREQ=WEEKLY;BYDAY=MO", "\(added)")
+            #expect(said.output.2 == "“Linear algebra”: Mon 8 Jan 2035 10:00–11:30, every Monday", "\(added)")
             let id = String(said.output.1)
             // The card of what was added: the fields a person reads, bookkeeping left out.
             let connection = try await AssistantConnection.connect(socketPath: daemon.socketPath)
@@ -45,12 +45,12 @@ struct CLIShortAnswerTests {
                     Id       \(wholeID)
                     Kind     event
                     Status   needs-action
-                    Starts   8 Jan 2035
-                    Ends     8 Jan 2035
-                    Repeats  FREQ=WEEKLY;BYDAY=MO
+                    Starts   8 Jan 2035 10:00
+                    Ends     8 Jan 2035 11:30
+                    Repeats  every Monday
 
                     Next
-                    Starts   8 Jan 2035
+                    Starts   8 Jan 2035 10:00
                     """, "\(card)")
             #expect(!card.contains("created") && !card.contains("read_only") && !card.contains("_local"))
             // -o wide: the whole record as before.
@@ -58,6 +58,14 @@ struct CLIShortAnswerTests {
             #expect(wide.contains("start_local") && wide.contains("modified"), "\(wide.prefix(400))")
             let deleted = try await Self.onTerminal(["tasks.delete", "id=\(wholeID)"], columns: columns, environment: environment)
             #expect(deleted == "Deleted \(id); tasks.restore brings it back within 30 days", "\(deleted)")
+            // A repeating to-do completed moves on, and says where to.
+            let thesis = try await Self.onTerminal(
+                ["tasks.add", "title=Hand in the thesis", "due=2035-01-08", "rrule=FREQ=WEEKLY"], columns: columns, environment: environment)
+            let thesisAdded = /Added ([0-9a-f]{6}) “Hand in the thesis”, due Mon 8 Jan 2035, weekly/
+            let thesisID = try #require(thesis.wholeMatch(of: thesisAdded), "\(thesis)")
+                .output.1
+            let completed = try await Self.onTerminal(["tasks.complete", "id=\(thesisID)"], columns: columns, environment: environment)
+            #expect(completed == "Completed \(thesisID) “Hand in the thesis” (next due Mon 15 Jan 2035)", "\(completed)")
         }
         await daemon.signal(SIGTERM)
         _ = try await daemon.exitStatus()

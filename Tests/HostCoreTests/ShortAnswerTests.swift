@@ -51,6 +51,51 @@ struct ShortAnswerTests {
         #expect(say("{v:short}", .string("ab\u{1B}[2J")) == "ab [2J", "an upstream's id cannot move the terminal's cursor")
     }
 
+    @Test func aSpanEndsWithItsTimeOnTheSameDayAndItsDayOnAnother() {
+        let span = ShortAnswer(["{start:when}[–{end:until}]"])
+        func said(_ start: String, _ end: JSONValue) -> String? {
+            span.said(result: ["start": .string(start), "end": end], arguments: [:], zone: prague)
+        }
+        #expect(said("2035-01-08T09:00:00Z", "2035-01-08T10:30:00Z") == "Mon 8 Jan 2035 10:00–11:30")
+        #expect(said("2035-01-08T22:00:00Z", "2035-01-09T01:00:00Z") == "Mon 8 Jan 2035 23:00–Tue 9 Jan 2035 02:00", "past midnight")
+        // An all-day end is exclusive in iCalendar: saying it would name the day after.
+        #expect(said("2035-01-08", "2035-01-09") == "Mon 8 Jan 2035")
+        #expect(said("2035-01-08T09:00:00Z", .null) == "Mon 8 Jan 2035 10:00")
+        // An `until` with no `when` before it says its day.
+        #expect(
+            ShortAnswer(["ends {end:until}"]).said(result: ["end": "2035-01-08T10:30"], arguments: [:], zone: prague) == "ends Mon 8 Jan 2035 10:30")
+    }
+
+    @Test func aRecurrenceRuleIsSaidOrShownAsWritten() {
+        let expected: [(String, String?)] = [
+            ("FREQ=WEEKLY;BYDAY=MO", "every Monday"),
+            ("FREQ=WEEKLY;BYDAY=MO,WE", "every Mon and Wed"),
+            ("FREQ=WEEKLY;BYDAY=FR,MO,WE;WKST=MO", "every Mon, Wed and Fri"),
+            ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "every weekday"),
+            ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU", "every 2 weeks on Tuesday"),
+            ("FREQ=WEEKLY", "weekly"),
+            ("FREQ=DAILY", "daily"),
+            ("FREQ=DAILY;INTERVAL=3;COUNT=10", "every 3 days, 10 times"),
+            ("FREQ=MONTHLY;BYMONTHDAY=15", "monthly on the 15th"),
+            ("FREQ=MONTHLY;BYMONTHDAY=-1", "monthly on the last day"),
+            ("FREQ=MONTHLY;BYDAY=-1FR;COUNT=6", "monthly on the last Friday, 6 times"),
+            ("FREQ=MONTHLY;INTERVAL=2;BYDAY=2TU", "every 2 months on the second Tuesday"),
+            ("FREQ=YEARLY;BYMONTH=6;BYMONTHDAY=1", "yearly on 1 Jun"),
+            ("freq=yearly;until=20400101T000000Z", "yearly, until Sun 1 Jan 2040"),
+            ("FREQ=WEEKLY;BYDAY=MO;UNTIL=20350601", "every Monday, until Fri 1 Jun 2035"),
+            // Shapes it cannot say are left as written, never said wrongly.
+            ("FREQ=MONTHLY;BYDAY=MO,TU;BYSETPOS=-1", nil),
+            ("FREQ=HOURLY", nil),
+            ("FREQ=WEEKLY;BYDAY=XX", nil),
+            ("FREQ=WEEKLY;INTERVAL=0", nil),
+            ("FREQ=WEEKLY;COUNT=3;UNTIL=20350601", nil),
+            ("FREQ=WEEKLY;FREQ=DAILY", nil),
+            ("BYDAY=MO", nil),
+        ]
+        for (rule, said) in expected { #expect(RuleSpeech.spoken(rule) == said, "\(rule)") }
+        #expect(ShortAnswer(["{v:rule}"]).said(result: ["v": "FREQ=MINUTELY"], arguments: [:], zone: prague) == "repeats FREQ=MINUTELY")
+    }
+
     @Test func theNearestKnownWordIsNamedOnlyWhenItIsNear() {
         let methods = ["tasks.list", "tasks.add", "tasks.agenda", "status", "logbook.flights.add"]
         #expect(Nearest.word(to: "tasks.lst", among: methods) == "tasks.list")

@@ -161,6 +161,21 @@ import Testing
         await bench.stop()
     }
 
+    @Test func aSecondLoginsWaitAnswersWhoSignedInNotTheDefault() async throws {
+        let bench = try await Self.start()
+        try await bench.setUp()
+        for user in ["novakjan", "obriesea"] {
+            try await bench.admin("authorize", ["mode": "normal", "user": .string(user)])
+            let started = try await bench.host.call("kos.login").get()
+            _ = try await Browser.open(try #require(started["login_url"]?.stringValue))
+            let done = try await bench.host.call("kos.login.wait").get()
+            #expect(done["logged_in"] == true && done["username"] == .string(user), "\(done)")
+        }
+        // The first login stays the default account.
+        #expect(try await bench.host.call("kos.status").get()["username"] == "novakjan")
+        await bench.stop()
+    }
+
     @Test func aDeniedLoginAndAWrongStateLogNobodyIn() async throws {
         let bench = try await Self.start()
         try await bench.setUp()

@@ -101,11 +101,19 @@ import Testing
 
     @Test func registrationSucceedsOnlyOnOKAndIsNeverRetried() async throws {
         let bench = try await Self.student()
+        // Listed (and so cached) before the change: the list must not go on showing the term as it was.
+        let listed = try await bench.host.call("stag.exams").get()["terms"]?.arrayValue?.first { $0["term_id"] == 1_118_483 }
+        #expect(listed?["state"] != "registered" && listed?["occupied"] == 3)
         let done = try await bench.host.call("stag.exams.register", ["term_id": 1_118_483]).get()
-        #expect(done == ["term_id": 1_118_483, "registered": true, "message": "OK"])
+        #expect(done["term_id"] == 1_118_483 && done["registered"] == true && done["message"] == "OK")
+        #expect(done["term"]?["state"] == "registered" && done["term"]?["occupied"] == 4)
         let after = try await bench.host.call("stag.exams").get()["terms"]?.arrayValue?.first { $0["term_id"] == 1_118_483 }
         #expect(after?["state"] == "registered")
         #expect(after?["occupied"] == 4)
+        let says = try require(ShortAnswer(json: try await bench.host.call("help", ["method": "stag.exams.register"]).get()["says"]))
+        #expect(
+            says.said(result: done, arguments: ["term_id": 1_118_483], zone: .gmt)
+                == "Registered for KIV/DB1 Databázové systémy 1 on Thu 3 Dec 2026 09:00 (4 of 10 seats taken)")
 
         for (method, term, reason) in [
             ("stag.exams.register", 1_118_483, "Na termín jste již přihlášen(a)."),

@@ -13,7 +13,8 @@ public actor PendingLogins {
     /// How the last login for a key ended, for `status`.
     public enum Outcome: Sendable, Equatable {
         case waiting(since: Date)
-        case succeeded(at: Date)
+        /// `account`: who signed in, when the login learns it only from the upstream (an OAuth username).
+        case succeeded(at: Date, account: String?)
         case failed(String)
     }
 
@@ -39,10 +40,11 @@ public actor PendingLogins {
         self.background = background
     }
 
-    /// Waits for `capture`'s redirect in the background and runs `complete` with it. `complete`
-    /// throwing (a cancelled login, a refused ticket) records the failure's message.
+    /// Waits for `capture`'s redirect in the background and runs `complete` with it, which returns
+    /// the account that signed in when only the upstream knows it. `complete` throwing (a cancelled
+    /// login, a refused ticket) records the failure's message.
     public func start(
-        _ key: String, capture: LoopbackCapture, complete: @escaping @Sendable (LoopbackCapture.Redirect) async throws -> Void
+        _ key: String, capture: LoopbackCapture, complete: @escaping @Sendable (LoopbackCapture.Redirect) async throws -> String?
     ) async {
         if let old = waits.removeValue(forKey: key) {
             background.requestCancel(old.task)
@@ -54,8 +56,8 @@ public actor PendingLogins {
             let outcome: Outcome
             do {
                 let redirect = try await capture.redirect()
-                try await complete(redirect)
-                outcome = .succeeded(at: self?.clock.now ?? Date())
+                let account = try await complete(redirect)
+                outcome = .succeeded(at: self?.clock.now ?? Date(), account: account)
             } catch {
                 outcome = .failed(Self.describe(error))
             }

@@ -60,7 +60,7 @@ enum KOSManifest {
                 "login.wait", "Waits until the browser login has finished",
                 params: [KOSParams.timeoutS], timeout: .seconds(905), effect: .write, use: KOSService.loginWait
             ).says(
-                "Logged in to KOS (default account: {username})", "The KOS login failed: {detail}",
+                "Logged in to KOS as {username}", "The KOS login failed: {detail}",
                 "The KOS login has not finished yet; run kos.login.wait again"),
             Command(
                 "login.code", "Completes a login with the pasted address the browser was redirected to",

@@ -121,14 +121,19 @@ enum StagManifest {
                 "exams.register", "Registers for an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
                 effect: .destructive, use: StagService.register
-            ).says("Registered for exam term {term_id}").confirm(
+            ).says(
+                "Registered for {term.subject}[ {term.name}] on {term.date:day}[ {term.start}][ ({term.occupied} of {term.limit} seats taken)]",
+                "Registered for exam term {term_id}"
+            ).confirm(
                 "Register for {subject}[ {name}], exam on {date:day}[ {start}][ in {room}]?", "Register for exam term {term_id}?",
                 details: "stag.exams.term"),
             Command(
                 "exams.unregister", "Unregisters from an exam term (never retried)",
                 params: [StagParams.termID, StagParams.account],
                 effect: .destructive, use: StagService.unregister
-            ).says("Unregistered from exam term {term_id}").confirm(
+            ).says(
+                "Unregistered from {term.subject}[ {term.name}] on {term.date:day}[ {term.start}]", "Unregistered from exam term {term_id}"
+            ).confirm(
                 "Unregister from {subject}[ {name}], exam on {date:day}[ {start}]?", "Unregister from exam term {term_id}?",
                 details: "stag.exams.term"),
             Command(

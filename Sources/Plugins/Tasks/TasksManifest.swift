@@ -61,13 +61,13 @@ enum TasksManifest {
                 "add", "Adds a task or an event", params: addSpecs,
                 example: "assistantctl tasks.add title='Exam prep' start='2026-12-01 09:00' reminders='[{\"before_min\":15,\"of\":\"start\"}]'",
                 effect: .write, use: TasksService.add
-            ).says("Added {id:short} “{title}”[: {start:when}][, due {due:when}][, repeats {rrule}]"),
+            ).says("Added {id:short} “{title}”[: {start:when}][–{end:until}][, due {due:when}][, {rrule:rule}]"),
             Command("get", "Shows one task", params: [TasksParams.id], effect: .read, use: TasksService.get)
                 .view(
                     ResultView(fields: [
                         .init("title", "Title"), .init("id", "Id"), .init("kind", "Kind"), .init("status", "Status"),
                         .init("start", "Starts", .when), .init("end", "Ends", .when), .init("due", "Due", .when),
-                        .init("completed_at", "Completed", .when), .init("rrule", "Repeats"), .init("location", "Place"),
+                        .init("completed_at", "Completed", .when), .init("rrule", "Repeats", .rule), .init("location", "Place"),
                         .init("category", "Category"), .init("tags", "Tags", .list), .init("priority", "Priority", .priority),
                         .init("url", "Link"), .init("notes", "Notes"), .init(heading: "Next"), .init("next.start", "Starts", .when),
                         .init("next.due", "Due", .when),
@@ -77,7 +77,7 @@ enum TasksManifest {
                 example: "assistantctl tasks.update id=… clear='[\"due\",\"location\"]'", effect: .write, use: TasksService.update
             ).says(
                 "Changed {id:short} “{title}”, only its occurrence of {occurrence:when}",
-                "Changed {id:short} “{title}”[: {start:when}][, due {due:when}][, repeats {rrule}]"),
+                "Changed {id:short} “{title}”[: {start:when}][–{end:until}][, due {due:when}][, {rrule:rule}]"),
             Command(
                 "delete", "Deletes a task (kept 30 days for tasks.restore), or one occurrence", params: [TasksParams.id, TasksParams.occurrence],
                 effect: .destructive, use: TasksService.delete
@@ -93,8 +93,7 @@ enum TasksManifest {
                 "complete", "Completes a to-do; a repeating one moves to its next occurrence", params: [TasksParams.id],
                 effect: .write, use: TasksService.complete
             ).says(
-                "Completed {id:short} “{title}”; next: {next.start:when}[, due {next.due:when}]",
-                "Completed {id:short} “{title}”[; next due {next.due:when}]"),
+                "Completed {id:short} “{title}” (next due {next.due:when})", "Completed {id:short} “{title}”[ (next: {next.start:when})]"),
             Command(
                 "reopen", "Marks a completed or cancelled task as needing action again", params: [TasksParams.id], effect: .write,
                 use: TasksService.reopen

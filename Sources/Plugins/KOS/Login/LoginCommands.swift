@@ -45,7 +45,7 @@ extension KOSService {
         let url = (components.url?.absoluteString ?? "").replacingOccurrences(of: "+", with: "%2B")
         try await rememberPending(state: state, redirectURI: redirectURI)
         await logins.start("user", capture: capture) { [self] redirect in
-            _ = try await complete(items: redirect.items)
+            try await complete(items: redirect.items).shown?.name
         }
         return KOSLoginStarted(loginURL: url, expiresIn: timeout.components.seconds)
     }
@@ -89,7 +89,7 @@ extension KOSService {
         switch try await logins.settled("user", within: .seconds(params[KOSParams.timeoutS] ?? 600)) {
         case nil: throw RPCError.invalidParams("no login was started; run kos.login")
         case .waiting?: return .second(KOSLoginPending(state: .waiting, detail: nil))
-        case .succeeded?: return .first(try await status(account: nil))
+        case .succeeded(_, let username)?: return .first(try await status(account: username))
         case .failed(let why)?: return .second(KOSLoginPending(state: .failed, detail: why))
         }
     }

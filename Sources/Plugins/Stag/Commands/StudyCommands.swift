@@ -131,7 +131,13 @@ extension StagService {
         let session = try await session(params[StagParams.account])
         let student = try session.student()
         let text = try await registration(session, student, term: term, registering: registering)
-        return RegistrationChanged(termID: term, registered: registering, message: text)
+        // Read once more so stag.exams shows the change at once, and the answer can say which term and how full it is.
+        // The registration has happened: a failed read leaves the term out of the answer and is no error.
+        let fresh = try? await cachedModel(session, "exams", [:], fresherThan: .zero) {
+            ExamTermsAnswer(terms: try await examTerms(session, student))
+        }
+        return RegistrationChanged(
+            termID: term, registered: registering, message: text, term: fresh?.value.terms.first { $0.termID == term })
     }
 
     func registration(_ session: StagSession, _ student: StagRole, term: Int64, registering: Bool) async throws -> String {

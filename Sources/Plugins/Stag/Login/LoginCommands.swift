@@ -57,6 +57,7 @@ extension StagService {
         await logins.start(target.account, capture: capture) { [self] redirect in
             let callback = try StagCallback.parse(items: Self.repairedItems(redirect))
             _ = try await completeLogin(target, ticket: callback.ticket, callbackIdentity: callback.identity)
+            return target.account
         }
         return LoginStarted(loginURL: loginURL, account: target.account, expiresIn: timeout.components.seconds)
     }

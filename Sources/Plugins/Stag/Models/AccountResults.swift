@@ -191,6 +191,10 @@ struct RegistrationChanged: ResultObject, CallResult {
     var termID: Int64
     var registered: Bool
     var message: String
+    /// The term as STAG lists it after the change; nil when it could not be read again.
+    var term: ExamTerm?
 
-    static let members = ResultMembers<Self>(.field("term_id", \.termID), .field("registered", \.registered), .field("message", \.message))
+    static let members = ResultMembers<Self>(
+        .field("term_id", \.termID), .field("registered", \.registered), .field("message", \.message),
+        .field("term", \.term, "the term as STAG lists it after the change; null when it could not be read again"))
 }
