@@ -76,7 +76,8 @@ enum LogbookManifest {
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
                 effect: .write, use: LogbookService.flightsAdd
             ).says(
-                "Logged flight {id} on {date:day}: {dep} → {arr}[ in {aircraft}], {total_min:hm}", "Logged a flight on {date:day}, {total_min:hm}"),
+                "Logged flight {id} on {date:day}: {dep} → {arr}[ in {aircraft}], {total_min:hm}[ (PIC {pic_min:hm}, night {night_min:hm})]",
+                "Logged a flight on {date:day}, {total_min:hm}"),
             Command(
                 "flights.get", "Show one flight or FSTD session", params: [P.entryID], effect: .read, use: LogbookService.flightsGet
             )
