@@ -60,6 +60,9 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // Pre-1.0: pinned to its minor version; its types stay in assistantctl's MCP/MCPServer.swift.
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", .upToNextMinor(from: "0.12.1")),
     ],
@@ -106,6 +109,12 @@ let package = Package(
             name: "CCairo",
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
+        ),
+        // libqrencode, for the pairing address drawn in the terminal (Debian: libqrencode-dev).
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
         ),
         // Charts and timetables drawn with Cairo, for the plugins that draw (not part of the kit
         // every plugin links).
@@ -174,10 +183,36 @@ let package = Package(
             path: "Sources/Plugins/Stag",
             swiftSettings: strictSwift
         ),
+        // The web app served to paired phones (`[web]`): pages over the daemon's methods, through
+        // the same dispatcher. Templates, styles and words are embedded in the binary.
+        .target(
+            name: "WebApp",
+            dependencies: [
+                "HostCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Resources/app.css"), .embedInCode("Resources/app.js"), .embedInCode("Resources/icon.svg"),
+                .embedInCode("Resources/en.json"), .embedInCode("Resources/cs.json"),
+                .embedInCode("Resources/templates/head.mustache"), .embedInCode("Resources/templates/foot.mustache"),
+                .embedInCode("Resources/templates/hidden.mustache"), .embedInCode("Resources/templates/today.mustache"),
+                .embedInCode("Resources/templates/message.mustache"), .embedInCode("Resources/templates/pair.mustache"),
+                .embedInCode("Resources/templates/confirm.mustache"), .embedInCode("Resources/templates/settings.mustache"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "assistantd",
             dependencies: [
-                "HostCore", "Logbook", "OctoPrint", "Tasks", "Stag", "KOS",
+                "HostCore", "WebApp", "Logbook", "OctoPrint", "Tasks", "Stag", "KOS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -188,7 +223,7 @@ let package = Package(
         .executableTarget(
             name: "assistantctl",
             dependencies: [
-                "AssistantClient",
+                "AssistantClient", "CQREncode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
@@ -291,6 +326,16 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: ["HostCore", "AssistantClient", "AssistantTesting"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "WebAppTests",
+            dependencies: [
+                "WebApp", "HostCore", "Tasks", "AssistantTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         // Benchmarks: run with `swift run -c release ping-bench` (see README).

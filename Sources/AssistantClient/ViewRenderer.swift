@@ -238,7 +238,7 @@ public struct ViewRenderer {
         case .shortID:
             guard let id = value?.stringValue else { return "" }
             return shortIDs[id] ?? id
-        case .list, .priority, .duration, .when, .bar, .seconds, .temperatures, .flag, .count, .rule: return formatted(value, column.format)
+        case .list, .priority, .duration, .when, .bar, .seconds, .temperatures, .flag, .count, .rule, .qr: return formatted(value, column.format)
         }
     }
 
@@ -269,7 +269,7 @@ public struct ViewRenderer {
         case .count: return value.arrayValue.map { String($0.count) } ?? ""
         case .rule: return value.stringValue.map { RuleSpeech.spoken($0) ?? $0 } ?? ""
         case .priority: return value.intValue.map { $0 == 0 ? "" : String($0) } ?? ""
-        case .text, .shortID: return HumanOutput.scalar(value)
+        case .text, .shortID, .qr: return HumanOutput.scalar(value)
         }
     }
 

@@ -29,6 +29,9 @@ public struct ResultView: Sendable, Equatable {
         case count
         /// A recurrence rule as said: "every Monday" (as written when it cannot be said).
         case rule
+        /// An address drawn as a QR code under the short answer, at a terminal (a phone's camera
+        /// reads it); as text elsewhere.
+        case qr
     }
 
     public struct Column: Sendable, Equatable {

@@ -125,6 +125,10 @@ extension Invocation.Answer {
                 // A change that answers with a list (each sink's answer, each feed's count) shows
                 // it under its line: a failure in it stays in sight.
                 if let view, !view.columns.isEmpty, let rows = rendered(view.rowsOnly) { print(rows) }
+                for field in view?.fields ?? [] where field.format == .qr {
+                    guard let text = field.key.flatMap({ result[$0]?.stringValue }), let code = QRCode.lines(text) else { continue }
+                    print(code.joined(separator: "\n"))
+                }
                 return
             }
             if let view, let text = rendered(view) { return print(text) }

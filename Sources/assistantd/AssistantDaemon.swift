@@ -4,6 +4,7 @@ import HostCore
 import Logging
 import ServiceLifecycle
 import UnixSignals
+import WebApp
 
 @main
 struct AssistantDaemon: AsyncParsableCommand {
@@ -69,9 +70,16 @@ struct AssistantDaemon: AsyncParsableCommand {
         } catch let error as StartupError {
             Self.fail("assistantd: \(error.message)", code: error.exitCode)
         }
-        // One service group: the host's parts, then readiness and reload, which stop first.
+        // One service group: the host's parts, the web app when it is on, then readiness and
+        // reload, which stop first.
+        let web: (any Service)?
+        do {
+            web = try WebApp.service(host: host, logger: Logger(label: "assistantd.web"))
+        } catch {
+            Self.fail("assistantd: the web app cannot start: \(ErrorText.sentence(error))", code: 78)
+        }
         try await host.run(
-            alongside: [
+            alongside: (web.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
                 .init(service: ReadinessService(readiness: "READY=1\nSTATUS=serving \(socketPath)\nMAINPID=\(getpid())")),
                 .init(service: ReloadService(host: host, configPath: explicitConfig, logLevelOverride: logLevel, logger: logger)),
             ],

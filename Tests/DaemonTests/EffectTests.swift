@@ -93,6 +93,7 @@ import Testing
         let expected: Set<String> = [
             "backup", "subscribe", "unsubscribe", "mcp.settings", "vault.set", "vault.list", "vault.delete", "vault.status", "vault.unlock",
             "vault.lock", "vault.rekey", "octoprint.util.test", "octoprint.settings.patch", "octoprint.system.list", "octoprint.system.run",
+            "web.pair",
         ]
         let access = personOnly.filter { $0.hasPrefix("octoprint.access.") }
         #expect(personOnly.subtracting(access) == expected)

@@ -28,7 +28,7 @@ import Testing
         v2.register("v2") { db in try db.execute(sql: "ALTER TABLE demo_items ADD COLUMN name TEXT") }
         let store = try Store(path: path, migrations: [v2], logger: Logger(label: "t"))
         let applied = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        #expect(applied == ["demo/v1", "demo/v2", "host/v1", "host/v2", "host/v3", "host/v4", "host/v5", "kit/v1"])
+        #expect(applied == ["demo/v1", "demo/v2", "host/v1", "host/v2", "host/v3", "host/v4", "host/v5", "host/v6", "kit/v1"])
         let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.contains("pre-migration") && $0.hasSuffix(".sqlite")
         }
@@ -53,7 +53,7 @@ import Testing
         do {
             let store = try Store(path: path, migrations: [first, second], logger: Logger(label: "t"))
             let applied = try store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-            #expect(applied == ["first/v1", "host/v1", "host/v2", "host/v3", "host/v4", "host/v5", "kit/v1", "study/v1"])
+            #expect(applied == ["first/v1", "host/v1", "host/v2", "host/v3", "host/v4", "host/v5", "host/v6", "kit/v1", "study/v1"])
             // As the host left such a database: its tables and rows, and no record of their owners' migrations.
             try store.pool.write { db in
                 try db.execute(sql: "INSERT INTO host_accounts(plugin, name, created_at) VALUES ('first', 'a', 'now')")

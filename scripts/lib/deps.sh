@@ -20,9 +20,10 @@ ensure_debian_packages() {
 # What building the package needs, named once for every script that builds: libsqlite3-dev
 # (GRDB), libcairo2-dev and fonts-dejavu-core (the PDFs and charts), libical-dev (iCalendar and
 # RRULE), libcurl4-openssl-dev (the libcurl that assistantctl links for the MCP SDK's
-# FoundationNetworking; see Package.swift). The installed programs need only the shared
-# libraries of these at run time: libsqlite3-0, libcairo2, libical3 and libcurl4.
-build_packages=(libsqlite3-dev libcairo2-dev libical-dev libcurl4-openssl-dev fonts-dejavu-core)
+# FoundationNetworking; see Package.swift), libqrencode-dev (the pairing address as a QR code).
+# The installed programs need only the shared libraries of these at run time: libsqlite3-0,
+# libcairo2, libical3, libcurl4 and libqrencode4.
+build_packages=(libsqlite3-dev libcairo2-dev libical-dev libcurl4-openssl-dev libqrencode-dev fonts-dejavu-core)
 
 # ensure_build_packages [PKG...]: the build's packages, and any others the caller names.
 ensure_build_packages() {

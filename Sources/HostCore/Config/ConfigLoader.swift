@@ -329,6 +329,44 @@ struct Reader {
             c.mcp.filesDir = folder
         }
 
+        let web = try table(top["web"], "", "web")
+        warnUnknown(web, known: HostConfigKeys.known(in: "web"), section: "web")
+        if let enabled = try bool(web, "web", "enabled") { c.web.enabled = enabled }
+        if let listen = try string(web, "web", "listen") {
+            guard let (host, port) = WebSettings.listenAddress(listen) else {
+                throw fail("web", "listen", "must be host:port (127.0.0.1:8470, [::1]:8470), got '\(listen)'")
+            }
+            (c.web.host, c.web.port) = (host, port)
+        }
+        for (key, path) in [("tls_cert", try string(web, "web", "tls_cert")), ("tls_key", try string(web, "web", "tls_key"))] {
+            guard let path else { continue }
+            guard path.hasPrefix("/") else { throw fail("web", key, "must be an absolute path, got '\(path)'") }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw fail("web", key, "names a file that cannot be read: \(path)") }
+        }
+        c.web.tlsCertificate = try string(web, "web", "tls_cert")
+        c.web.tlsKey = try string(web, "web", "tls_key")
+        if (c.web.tlsCertificate == nil) != (c.web.tlsKey == nil) {
+            throw fail("web", c.web.tlsCertificate == nil ? "tls_cert" : "tls_key", "is needed too: TLS takes both a certificate and its key")
+        }
+        // Cookies and pages would cross the network in clear, readable by anyone on it.
+        if !WebSettings.isLoopback(c.web.host), c.web.tlsCertificate == nil {
+            throw fail(
+                "web", "tls_cert",
+                "is required to listen on \(c.web.host), which is not loopback (or put a reverse proxy with TLS in front and listen on 127.0.0.1)")
+        }
+        do {
+            _ = try c.web.tlsConfiguration()
+        } catch {
+            // The library's error text names the file, never its contents.
+            throw fail("web", "tls_cert", "and tls_key must be a PEM certificate chain and its PEM private key: \(error)")
+        }
+        if let address = try string(web, "web", "public_url") {
+            guard let url = URLComponents(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+                url.query == nil, url.fragment == nil, url.user == nil
+            else { throw fail("web", "public_url", "must be an http(s) address without a query (https://phone.example.ts.net), got '\(address)'") }
+            c.web.publicURL = address
+        }
+
         let http = try table(top["http"], "", "http")
         warnUnknown(http, known: HostConfigKeys.known(in: "http"), section: "http")
         if let t = try int(http, HostConfigKeys.httpTimeout) { c.http.timeoutSeconds = t }

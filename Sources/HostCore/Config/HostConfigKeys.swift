@@ -117,10 +117,15 @@ enum HostConfigKeys {
         .init(
             "mcp", "files_dir", "string", "$XDG_DATA_HOME/assistant/files",
             "the one folder an assistant's file paths may name when its client declares no roots (created 0700)"),
+        .init("web", "enabled", "boolean", "false", "serve the web app to paired devices (assistantctl web.pair)"),
+        .init("web", "listen", "string", "\"127.0.0.1:8470\"", "host:port; an address that is not loopback needs tls_cert and tls_key"),
+        .init("web", "tls_cert", "string", "none", "PEM certificate chain (absolute path); with tls_key, the app is served over HTTPS"),
+        .init("web", "tls_key", "string", "none", "PEM private key of tls_cert (absolute path)"),
+        .init("web", "public_url", "string", "the listen address", "where a phone reaches the app (a reverse proxy's or Tailscale's), for pairing"),
     ]
 
     /// The sections the top level may hold besides its own keys.
-    static let sections = ["socket", "store", "vault", "notify", "http", "plugins", "mcp"]
+    static let sections = ["socket", "store", "vault", "notify", "http", "plugins", "mcp", "web"]
 
     /// The keys declared in one section (for the loader's unknown-key warnings).
     static func known(in section: String) -> Set<String> {

@@ -13,6 +13,7 @@ public struct HostConfiguration: Sendable {
     public var notify = NotifySettings()
     public var http = HTTPSettings()
     public var mcp = MCPSettings()
+    public var web = WebSettings()
     /// Raw `[plugins.<id>]` sections (`enabled` included).
     public var plugins: [String: [String: JSONValue]] = [:]
     public var shutdownGrace: Duration = .seconds(10)

@@ -23,6 +23,8 @@ public final class AssistantHost: Sendable {
     public let store: Store
     public let vault: Vault
     public let notices: NoticeCenter
+    /// The web app's paired devices (`web.pair`); the `WebApp` module serves them.
+    public let webDevices: WebDevices
     public let scheduler: JobScheduler
     public let subscribers = SubscriberRegistry()
     public let supervisors: [PluginSupervisor]
@@ -84,6 +86,8 @@ public final class AssistantHost: Sendable {
         } catch let error as StoreError {
             throw StartupError(.configuration, error.description)
         }
+
+        webDevices = WebDevices(pool: store.pool, clock: options.clock)
 
         let keySource = VaultKeySource.resolve(
             environment: options.environment, mode: configuration.vault.mode,

@@ -82,6 +82,29 @@ enum HostSchema {
         // Made the study kit's watch table until the study kit owned it (`ExamWatches.migrations`,
         // `study/v1`); kept, empty, for the same reason as v2.
         m.register("v5") { _ in }
+        // The web app's paired devices and its one-time pairing addresses; secrets only as hashes.
+        m.register("v6") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE host_web_pairings (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        secret_hash BLOB NOT NULL,
+                        name TEXT NOT NULL,
+                        role TEXT NOT NULL,
+                        created_at TEXT NOT NULL,
+                        expires_at TEXT NOT NULL
+                    );
+                    CREATE TABLE host_web_devices (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        role TEXT NOT NULL,
+                        session_hash BLOB NOT NULL,
+                        paired_at TEXT NOT NULL,
+                        last_seen TEXT,
+                        session_expires_at TEXT NOT NULL
+                    );
+                    """)
+        }
         return m
     }
 }

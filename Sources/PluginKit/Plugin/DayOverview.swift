@@ -50,6 +50,11 @@ public struct DayItem: StoredResultObject, JSONModel, Equatable {
     public var account: String?
     /// A task past its due, a warning that has come due.
     public var overdue: Bool
+    /// The item's id in its plugin, for `completes`.
+    public var id: String?
+    /// The method that marks it done, called with `id` (a to-do's `tasks.complete`): a page
+    /// offers it as a button without knowing the plugin.
+    public var completes: String?
 
     public init(
         kind: Kind, title: String, start: Date? = nil, end: Date? = nil, allDay: Bool = false, place: String? = nil, detail: String? = nil,
@@ -74,7 +79,8 @@ public struct DayItem: StoredResultObject, JSONModel, Equatable {
         .field("kind", \.kind), .field("plugin", \.plugin), .field("title", \.title),
         .instant("start", \.start, "when it begins; a task: when it is due; a print: its estimated finish"),
         .instant("end", \.end), .field("all_day", \.allDay), .field("place", \.place), .field("detail", \.detail),
-        .field("account", \.account), .field("overdue", \.overdue))
+        .field("account", \.account), .field("overdue", \.overdue), .omittedWhenNil("id", \.id, "the item's id in its plugin"),
+        .omittedWhenNil("completes", \.completes, "the method that marks it done, called with id"))
 }
 
 /// A plugin's part of the day. A plugin's service conforms to it to appear in `today`; a plugin

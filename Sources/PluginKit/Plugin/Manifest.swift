@@ -75,6 +75,15 @@ public struct DestructiveWhen: Sendable, Hashable {
         }
     }
 
+    /// Whether the call's arguments meet the condition: given (a list must not be empty), or equal.
+    public func holds(for arguments: [String: JSONValue]) -> Bool {
+        guard let value = arguments[param], value != .null else { return false }
+        switch test {
+        case .given: return value.arrayValue.map { !$0.isEmpty } ?? true
+        case .equals(let expected): return value == expected
+        }
+    }
+
     /// The rule in words: "destructive when to or attachments is given".
     public static func words(_ conditions: [DestructiveWhen]) -> String? {
         guard !conditions.isEmpty else { return nil }

@@ -33,7 +33,9 @@ struct HostMethod: Sendable {
 
 /// Every method of the host's own, declared by concern in the files beside this one.
 enum HostMethods {
-    static let all: [HostMethod] = DaemonMethods.all + JobMethods.all + VaultMethods.all + NoticeMethods.all + [BackupMethod.backup]
+    static let all: [HostMethod] =
+        DaemonMethods.all + JobMethods.all + VaultMethods.all + NoticeMethods.all + [BackupMethod.backup]
+        + WebMethods.all
 
     /// Why a host method is never offered to an AI assistant (`CommandDescriptor.personOnly`).
     enum PersonOnly {
@@ -41,5 +43,6 @@ enum HostMethods {
         static let policy = "it is the policy itself"
         static let stream = "it streams notices to a connection"
         static let backup = "it copies the whole database"
+        static let pairing = "a paired device reaches every method its role allows"
     }
 }

@@ -30,4 +30,11 @@ enum HostParams {
 
     static let backupPath = Param<String>.required("path", .path, help: "where to write the copy")
     static let overwrite = Param<Bool>.defaulted("overwrite", default: false, help: "replace an existing file")
+
+    static let deviceName = Param<String>.defaulted("name", default: "phone", help: "what to call the device (1–64 characters)")
+    static let deviceRole = Param<String>.defaulted(
+        "role", .oneOf(WebDevices.Role.allCases.map(\.rawValue)), default: WebDevices.Role.read.rawValue,
+        help: "read: read methods only; full: reads and writes, each destructive one confirmed on the page")
+    static let deviceID = Param<String>.required("id", help: "the device's id as web.devices lists it (a unique start of it will do)")
+    static let newDeviceName = Param<String>.required("name", help: "the device's new name (1–64 characters)")
 }

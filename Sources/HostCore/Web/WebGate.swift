@@ -1,0 +1,63 @@
+import Foundation
+
+/// What a paired device may call, checked before the dispatcher, which then validates, runs and
+/// redacts as it does for the socket: the web app implements no command of its own.
+///
+/// A phone is not the daemon's user at its keyboard: it names no file on this machine, reaches no
+/// person-only method (the vault, pairing itself), a `read` device calls only reads, and a call
+/// that is destructive with its arguments runs only once the page's confirmation step was taken.
+public struct WebGate: Sendable {
+    let host: AssistantHost
+
+    public init(host: AssistantHost) { self.host = host }
+
+    /// Why a call is not made.
+    public enum Refusal: Error, Equatable {
+        case unknownMethod(String)
+        /// Person-only, or naming a file: never from a device.
+        case notForDevices(String)
+        /// A `read` device's write.
+        case readOnly(String)
+        /// Destructive with these arguments: the question the confirmation step asks.
+        case needsConfirmation(question: String)
+    }
+
+    /// The method's declaration, for a page that shows its form or its question.
+    public func descriptor(_ method: String) -> CommandDescriptor? { host.dispatcher.methods[method]?.descriptor }
+
+    /// Whether the call is destructive with these arguments (declared so, or made so by them).
+    public static func isDestructive(_ descriptor: CommandDescriptor, _ arguments: [String: JSONValue]) -> Bool {
+        descriptor.effect == .destructive || descriptor.destructiveWhen.contains { $0.holds(for: arguments) }
+    }
+
+    /// Checks the call against the device's role, then makes it; the result as the socket would
+    /// answer it (redacted).
+    public func call(_ method: String, _ arguments: [String: JSONValue], role: WebDevices.Role, confirmed: Bool) async throws -> JSONValue {
+        guard let descriptor = descriptor(method) else { throw Refusal.unknownMethod(method) }
+        if let reason = descriptor.personOnly { throw Refusal.notForDevices("\(method) is not offered to devices: \(reason)") }
+        for spec in descriptor.params where spec.type == .path || spec.type == .array(of: .path) {
+            guard arguments[spec.name] != nil else { continue }
+            throw Refusal.notForDevices("'\(spec.name)' names a file on the daemon's machine, which a device may not do")
+        }
+        if role == .read, descriptor.effect != .read { throw Refusal.readOnly("this device may only read (paired with role read)") }
+        if Self.isDestructive(descriptor, arguments), !confirmed {
+            throw Refusal.needsConfirmation(question: await question(descriptor, arguments))
+        }
+        let result = try await host.dispatcher.call(method, params: .object(arguments), id: nil, connection: nil)
+        return host.redactor.redact(try result.jsonValue())
+    }
+
+    /// The question the confirmation step asks, filled from the arguments and, where the command
+    /// names one, from the read that describes what it acts on (the exam term, the task).
+    func question(_ descriptor: CommandDescriptor, _ arguments: [String: JSONValue]) async -> String {
+        guard let confirm = descriptor.confirm else { return "Run \(descriptor.name)?" }
+        var details: [String: JSONValue] = [:]
+        if let method = confirm.details, let read = self.descriptor(method), read.effect == .read, read.personOnly == nil {
+            let known = Set(read.params.map(\.name))
+            let answer = try? await host.dispatcher.call(
+                method, params: .object(arguments.filter { known.contains($0.key) }), id: nil, connection: nil)
+            details = (try? answer?.jsonValue()).flatMap { host.redactor.redact($0).objectValue } ?? [:]
+        }
+        return confirm.filled(arguments: arguments, details: details) ?? "Run \(descriptor.name)?"
+    }
+}

@@ -1,0 +1,75 @@
+import Crypto
+import Foundation
+import HostCore
+import Hummingbird
+
+/// Nothing is served to a device that is not paired: the session cookie names a paired device,
+/// or the answer is the "not paired" page (401). A request that changes state must come from a
+/// page of this app (`Origin`); its form's CSRF token is checked where the form is read.
+struct DeviceSessions: RouterMiddleware {
+    typealias Context = WebContext
+    static let cookieName = "assistant_session"
+    static let languageCookie = "assistant_language"
+
+    let devices: WebDevices
+    let pages: Pages
+    let settings: WebSettings
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.language =
+            request.cookies[Self.languageCookie].flatMap { Language(rawValue: $0.value) }
+            ?? Language.preferred(request.headers[.acceptLanguage])
+        if request.method == .post, !Self.sameOrigin(request, settings) {
+            return pages.message(.forbidden, "error.heading", "error.forbidden", context)
+        }
+        let path = request.uri.path
+        if path == "/pair" || path.hasPrefix("/pair/") { return try await next(request, context) }
+        guard let token = request.cookies[Self.cookieName]?.value, let (device, renew) = try await devices.device(session: token) else {
+            return pages.message(.unauthorized, "unpaired.heading", "unpaired.text", context)
+        }
+        context.device = device
+        context.session = token
+        var response = try await next(request, context)
+        if renew { response.setCookie(Self.sessionCookie(token, secure: settings.usesTLS)) }
+        return response
+    }
+
+    /// `HttpOnly`, `SameSite=Strict`, `Secure` under TLS; 30 days from the last visit.
+    static func sessionCookie(_ token: String, secure: Bool) -> Cookie {
+        Cookie(
+            name: cookieName, value: token, maxAge: Int(WebDevices.sessionLifetime), path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    /// The request's `Origin` is this app's own: the address it was asked at (`Host`), or
+    /// `public_url`'s. A browser sends `Origin` with every form it posts; a request without one
+    /// did not come from a page of this app.
+    static func sameOrigin(_ request: Request, _ settings: WebSettings) -> Bool {
+        guard let origin = request.headers[.origin]?.lowercased() else { return false }
+        var allowed: [String] = []
+        if let authority = request.head.authority {
+            allowed.append("\(settings.usesTLS ? "https" : "http")://\(authority.lowercased())")
+        }
+        if let publicURL = settings.publicURL, let url = URLComponents(string: publicURL), let scheme = url.scheme, let host = url.host {
+            allowed.append("\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")".lowercased())
+        }
+        return allowed.contains(origin)
+    }
+
+    /// What a form of this session carries: derived from the session token, so nothing is stored,
+    /// and useless to a page that cannot read the cookie.
+    static func csrfToken(session: String) -> String {
+        let code = HMAC<SHA256>.authenticationCode(for: Data("csrf".utf8), using: SymmetricKey(data: Data(session.utf8)))
+        return Data(code).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func csrfMatches(_ given: String?, session: String) -> Bool {
+        guard let given else { return false }
+        let expected = HMAC<SHA256>.authenticationCode(for: Data("csrf".utf8), using: SymmetricKey(data: Data(session.utf8)))
+        let padded = given.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "="
+        guard let bytes = Data(base64Encoded: padded) else { return false }
+        // The authentication code's own comparison is constant-time.
+        return expected == bytes
+    }
+}

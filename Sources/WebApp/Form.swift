@@ -1,0 +1,96 @@
+import Foundation
+import HostCore
+import Hummingbird
+
+/// A posted form (`application/x-www-form-urlencoded`), bounded, its CSRF token checked.
+enum Form {
+    /// Fields beyond these are refused: a page of this app sends a handful.
+    static let maxFields = 64
+
+    static func read(_ request: Request, _ context: WebContext, checkingCSRF: Bool) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let text = String(buffer: body)
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&").prefix(maxFields + 1) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = parts.first.flatMap(decoded), let value = decoded(parts.count > 1 ? parts[1] : "") else {
+                throw HTTPError(.badRequest, message: "The form is not well formed")
+            }
+            fields[name] = value
+        }
+        guard fields.count <= maxFields else { throw HTTPError(.contentTooLarge, message: "The form has too many fields") }
+        if checkingCSRF {
+            guard let session = context.session, DeviceSessions.csrfMatches(fields["csrf"], session: session) else {
+                throw HTTPError(.forbidden, message: "The form is stale or did not come from this app; reload the page and try again")
+            }
+        }
+        return fields
+    }
+
+    /// The fields that are the method's parameters, each as its declared type asks (the
+    /// dispatcher validates them as it does for the socket).
+    static func arguments(_ form: [String: String], for descriptor: CommandDescriptor) -> [String: JSONValue] {
+        var arguments: [String: JSONValue] = [:]
+        for spec in descriptor.params {
+            guard let text = form[spec.name], !text.isEmpty else { continue }
+            switch spec.type {
+            case .integer: arguments[spec.name] = Int64(text).map(JSONValue.int) ?? .string(text)
+            case .number: arguments[spec.name] = Double(text).map(JSONValue.double) ?? .string(text)
+            case .boolean:
+                arguments[spec.name] =
+                    ["true", "yes", "on", "1"].contains(text) ? true : ["false", "no", "off", "0"].contains(text) ? false : .string(text)
+            case .array, .object: arguments[spec.name] = (try? JSONValue.decode(text)) ?? .string(text)
+            default: arguments[spec.name] = .string(text)
+            }
+        }
+        return arguments
+    }
+
+    /// Where to go back to: a path of this app only, never another site.
+    static func localPath(_ given: String?) -> String {
+        guard let given, given.hasPrefix("/"), !given.hasPrefix("//"), !given.contains("\\"), given.utf8.count <= 256,
+            given.allSatisfy({ $0.isASCII && !$0.isNewline })
+        else { return "/" }
+        return given
+    }
+}
+
+/// What the last change did, said on the next page: a cookie for one minute, read once.
+enum Flash {
+    static let cookieName = "assistant_flash"
+
+    static func cookie(_ text: String, secure: Bool) -> Cookie {
+        let bounded = String(text.prefix(300))
+        let value = Data(bounded.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return Cookie(name: cookieName, value: value, maxAge: 60, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    /// Said once: the page that shows it drops the cookie.
+    static func clear(_ response: inout Response, secure: Bool) {
+        response.setCookie(Cookie(name: cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict))
+    }
+
+    static func take(_ request: Request) -> String? {
+        guard let value = request.cookies[cookieName]?.value, value.utf8.count <= 512 else { return nil }
+        var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// Failed pairing attempts are limited: at most 5 a minute, then every attempt waits for the
+/// minute to pass, so a pairing secret cannot be guessed by trying.
+actor PairingThrottle {
+    static let limit = 5
+    static let window: TimeInterval = 60
+    private var failures: [Date] = []
+
+    func admits(now: Date) -> Bool {
+        failures.removeAll { now.timeIntervalSince($0) >= Self.window }
+        return failures.count < Self.limit
+    }
+
+    func failed(now: Date) { failures.append(now) }
+}

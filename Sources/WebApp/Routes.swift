@@ -1,0 +1,161 @@
+import Foundation
+import HostCore
+import Hummingbird
+
+/// Each route with its handler: the pages, the pairing, and the one action that calls a method.
+struct Routes: Sendable {
+    let host: AssistantHost
+    let pages: Pages
+    let gate: WebGate
+    let settings: WebSettings
+    let throttle = PairingThrottle()
+
+    func add(to router: Router<WebContext>) {
+        router.get("/") { request, context in try await today(request, context) }
+        router.get("/pair/{token}") { request, context in try await pairing(request, context) }
+        router.post("/pair") { request, context in try await pair(request, context) }
+        router.post("/call") { request, context in try await call(request, context) }
+        router.get("/settings") { request, context in try await settingsPage(request, context) }
+        router.post("/settings/language") { request, context in try await language(request, context) }
+        router.get("/assets/app.js") { _, _ in Self.asset(PackageResources.app_js, "text/javascript; charset=utf-8") }
+        router.get("/assets/icon.svg") { _, _ in Self.asset(PackageResources.icon_svg, "image/svg+xml") }
+    }
+
+    static func asset(_ bytes: [UInt8], _ type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    // MARK: Today
+
+    func today(_ request: Request, _ context: WebContext) async throws -> Response {
+        let role = context.device?.role ?? .read
+        let day = try await gate.call("today", [:], role: role, confirmed: false)
+        let language = context.language
+        var page = pages.frame(context, title: pages.catalogue.text("nav.today", language), path: "/", flash: Flash.take(request))
+        let now = host.clock.now
+        page["heading"] = pages.catalogue.text("today.heading", language, ["date": pages.day(now, language)])
+        page["items"] = (day["items"]?.arrayValue ?? []).map { item -> [String: Any] in
+            var row: [String: Any] = [
+                "kind": item["kind"]?.stringValue ?? "", "title": item["title"]?.stringValue ?? "",
+                "kindName": pages.catalogue.text("kind." + (item["kind"]?.stringValue ?? ""), language),
+                "overdue": item["overdue"]?.boolValue ?? false,
+            ]
+            row["place"] = item["place"]?.stringValue
+            row["detail"] = item["detail"]?.stringValue
+            let start = item["start"]?.stringValue.flatMap(ISO8601.date)
+            let end = item["end"]?.stringValue.flatMap(ISO8601.date)
+            if item["all_day"]?.boolValue == true {
+                row["when"] = pages.catalogue.text("today.all_day", language)
+            } else if let start {
+                row["when"] = pages.clock(start, language) + (end.map { "–" + pages.clock($0, language) } ?? "")
+            }
+            if role == .full, let method = item["completes"]?.stringValue, let id = item["id"]?.stringValue {
+                row["completes"] = ["method": method, "id": id]
+            }
+            return row
+        }
+        page["problems"] = (day["problems"]?.arrayValue ?? []).map {
+            ["plugin": $0["plugin"]?.stringValue ?? "", "message": $0["message"]?.stringValue ?? ""]
+        }
+        var response = pages.render("today", page)
+        if page["flash"] != nil { Flash.clear(&response, secure: settings.usesTLS) }
+        return response
+    }
+
+    // MARK: Pairing
+
+    func pairing(_ request: Request, _ context: WebContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        guard await throttle.admits(now: host.clock.now) else { return pages.message(.tooManyRequests, "pair.heading", "pair.throttled", context) }
+        guard let pending = try await host.webDevices.pending(token) else {
+            await throttle.failed(now: host.clock.now)
+            return pages.message(.notFound, "pair.heading", "pair.refused", context)
+        }
+        var page = pages.frame(context, title: pages.catalogue.text("pair.heading", context.language), path: "")
+        page["question"] = pages.catalogue.text("pair.question", context.language, ["name": pending.name, "role": pending.role.rawValue])
+        page["token"] = token
+        return pages.render("pair", page)
+    }
+
+    func pair(_ request: Request, _ context: WebContext) async throws -> Response {
+        guard await throttle.admits(now: host.clock.now) else { return pages.message(.tooManyRequests, "pair.heading", "pair.throttled", context) }
+        let form = try await Form.read(request, context, checkingCSRF: false)
+        switch try await host.webDevices.redeem(form["token"] ?? "") {
+        case .failure:
+            await throttle.failed(now: host.clock.now)
+            return pages.message(.forbidden, "pair.heading", "pair.refused", context)
+        case .success(let paired):
+            var response = Response(status: .seeOther, headers: [.location: "/"])
+            response.setCookie(DeviceSessions.sessionCookie(paired.session, secure: settings.usesTLS))
+            return response
+        }
+    }
+
+    // MARK: Calls
+
+    /// A form's method called with the form's other fields as its arguments; then back to the
+    /// page it came from, which says what was done.
+    func call(_ request: Request, _ context: WebContext) async throws -> Response {
+        let form = try await Form.read(request, context, checkingCSRF: true)
+        let back = Form.localPath(form["back"])
+        guard let method = form["method"], let descriptor = gate.descriptor(method) else {
+            return pages.message(.notFound, "error.heading", "error.not_found", context)
+        }
+        let arguments = Form.arguments(form, for: descriptor)
+        do {
+            let result = try await gate.call(method, arguments, role: context.device?.role ?? .read, confirmed: form["confirmed"] == "yes")
+            let said = descriptor.says.flatMap { $0.said(result: result, arguments: arguments, zone: pages.zone) }
+            var response = Response(status: .seeOther, headers: [.location: back])
+            if let said { response.setCookie(Flash.cookie(said, secure: settings.usesTLS)) }
+            return response
+        } catch let refusal as WebGate.Refusal {
+            switch refusal {
+            case .needsConfirmation(let question):
+                var page = pages.frame(context, title: pages.catalogue.text("confirm.heading", context.language), path: back)
+                page["question"] = question
+                page["back"] = back
+                page["fields"] = form.filter { $0.key != "confirmed" }.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] }
+                return pages.render("confirm", page)
+            case .readOnly: return pages.message(.forbidden, "error.heading", "error.read_only", context)
+            case .notForDevices(let why): return pages.failure(.forbidden, why, context)
+            case .unknownMethod: return pages.message(.notFound, "error.heading", "error.not_found", context)
+            }
+        } catch let error as RPCError {
+            return pages.failure(.unprocessableContent, host.redactor.redact(error.message), context)
+        }
+    }
+
+    // MARK: Settings
+
+    func settingsPage(_ request: Request, _ context: WebContext) async throws -> Response {
+        let language = context.language
+        var page = pages.frame(context, title: pages.catalogue.text("nav.settings", language), path: "/settings", flash: Flash.take(request))
+        page["languages"] = Language.allCases.map {
+            ["code": $0.rawValue, "name": pages.catalogue.text("language." + $0.rawValue, language), "selected": $0 == language]
+        }
+        let devices = try await gate.call("web.devices", [:], role: .read, confirmed: false)
+        let canManage = context.device?.role == .full
+        page["devices"] = (devices.arrayValue ?? []).map { device -> [String: Any] in
+            let lastSeen = device["last_seen"]?.stringValue.flatMap(ISO8601.date).map { pages.day($0, language) + " " + pages.clock($0, language) }
+            return [
+                "id": device["id"]?.stringValue ?? "", "name": device["name"]?.stringValue ?? "", "role": device["role"]?.stringValue ?? "",
+                "lastSeen": lastSeen ?? "", "current": device["id"]?.stringValue == context.device?.id, "canManage": canManage,
+            ]
+        }
+        var response = pages.render("settings", page)
+        if page["flash"] != nil { Flash.clear(&response, secure: settings.usesTLS) }
+        return response
+    }
+
+    func language(_ request: Request, _ context: WebContext) async throws -> Response {
+        let form = try await Form.read(request, context, checkingCSRF: true)
+        var response = Response(status: .seeOther, headers: [.location: "/settings"])
+        if let chosen = form["language"].flatMap(Language.init(rawValue:)) {
+            response.setCookie(
+                Cookie(
+                    name: DeviceSessions.languageCookie, value: chosen.rawValue, maxAge: 365 * 86_400, path: "/", secure: settings.usesTLS,
+                    httpOnly: true, sameSite: .strict))
+        }
+        return response
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import HostCore
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The web app the daemon serves to paired phones and browsers (`[web]`): server-rendered pages
+/// over the daemon's own methods, called through `WebGate` and so through the same dispatcher,
+/// validation, effects and redaction as the socket. No plugin knows it exists.
+public enum WebApp {
+    /// The app as a service of the daemon's group; nil when `[web] enabled` is false.
+    public static func service(host: AssistantHost, logger: Logger) throws -> (any Service)? {
+        guard host.configuration.web.enabled else { return nil }
+        return try application(host: host, logger: logger)
+    }
+
+    /// The app on the configured address; `onServerRunning` hears of the listening channel (a
+    /// test reads the port it was given from it).
+    public static func application(
+        host: AssistantHost, logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let settings = host.configuration.web
+        let pages = try Pages(host: host)
+        let router = Router(context: WebContext.self)
+        router.add(middleware: SecurityHeaders(tls: settings.usesTLS, styleHash: pages.styleHash))
+        router.add(middleware: DeviceSessions(devices: host.webDevices, pages: pages, settings: settings))
+        Routes(host: host, pages: pages, gate: WebGate(host: host), settings: settings).add(to: router)
+        let server: HTTPServerBuilder = try settings.tlsConfiguration().map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1()
+        return Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: nil),
+            onServerRunning: onServerRunning, logger: logger)
+    }
+}

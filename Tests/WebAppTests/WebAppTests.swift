@@ -1,0 +1,333 @@
+import AssistantTesting
+import Foundation
+import HTTPTypes
+import HostCore
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import Tasks
+@testable import WebApp
+
+/// The web app through its router, on a real host with the Tasks plugin: pairing, sessions, the
+/// CSRF and origin checks, roles, confirmation, and Today. Nothing is served without a pairing.
+@Suite(.stopsTestHosts) struct WebAppTests {
+    static let now = ISO8601.date("2026-11-26T08:00:00Z")!
+    static let origin = "http://127.0.0.1:8470"
+
+    struct Bench {
+        let host: TestHost
+        let clock: TestClock
+
+        func pair(role: String = "full", name: String = "phone") async throws -> String {
+            let paired = try await host.call("web.pair", ["name": .string(name), "role": .string(role)]).get()
+            let url = try #require(paired["url"]?.stringValue)
+            #expect(url.hasPrefix("http://127.0.0.1:8470/pair/"), "\(url)")
+            return String(url.dropFirst("http://127.0.0.1:8470/pair/".count))
+        }
+    }
+
+    static func bench() async throws -> Bench {
+        let clock = TestClock(now: now)
+        let host = try await TestHost.started(plugins: [TasksPlugin()], clock: clock) {
+            $0.timeZone = TimeZone(identifier: "Europe/Prague")!
+            $0.web.enabled = true
+            // The router test has no Host: the app's own origin is the public address.
+            $0.web.publicURL = "http://127.0.0.1:8470"
+        }
+        return Bench(host: host, clock: clock)
+    }
+
+    static func app(_ bench: Bench) throws -> some ApplicationProtocol {
+        try WebApp.application(host: bench.host.host, logger: Logger(label: "web-test"))
+    }
+
+    static func form(_ fields: [(String, String)]) -> ByteBuffer {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        return ByteBuffer(
+            string: fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&"))
+    }
+
+    static func posting(cookie: String? = nil, origin: String? = Self.origin) -> HTTPFields {
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        if let origin { headers[.origin] = origin }
+        if let cookie { headers[.cookie] = cookie }
+        return headers
+    }
+
+    /// The page as a person reads it: the few entities the templates write, undone.
+    static func text(_ response: TestResponse) -> String {
+        String(buffer: response.body).replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// Pairs through the address as a phone would: the page asks, the form pairs, the cookie is
+    /// what later requests carry.
+    static func session(_ client: some TestClientProtocol, _ token: String) async throws -> String {
+        try await client.execute(uri: "/pair/\(token)", method: .get, headers: [:]) { response in
+            #expect(response.status == .ok)
+        }
+        return try await client.execute(uri: "/pair", method: .post, headers: posting(), body: form([("token", token)])) { response in
+            #expect(response.status == .seeOther && response.headers[.location] == "/", "\(text(response))")
+            let cookie = try #require(response.headers[.setCookie])
+            let flags = Set(cookie.split(separator: ";").dropFirst().map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+            #expect(flags.contains("httponly") && flags.contains("samesite=strict") && flags.contains("path=/"), "\(cookie)")
+            #expect(flags.contains("max-age=2592000"), "30 days")
+            #expect(!flags.contains("secure"), "no TLS here: a Secure cookie would never come back")
+            return String(cookie.split(separator: ";")[0])
+        }
+    }
+
+    static func csrf(_ page: String) throws -> String {
+        let match = try #require(page.firstMatch(of: /name="csrf" value="([A-Za-z0-9_-]+)"/), "the page has a form")
+        return String(match.output.1)
+    }
+
+    @Test func nothingIsServedWithoutAPairedDeviceAndEveryAnswerHasTheHeaders() async throws {
+        let bench = try await Self.bench()
+        try await Self.app(bench).test(.router) { client in
+            for path in ["/", "/settings", "/assets/app.js", "/assets/icon.svg", "/no-such-page"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .unauthorized, "\(path)")
+                    #expect(!Self.text(response).contains("<nav"), "\(path): no page of the app")
+                    #expect(response.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+                    #expect(response.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
+                    #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
+                    #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
+                    #expect(response.headers[.xContentTypeOptions] == "nosniff")
+                }
+            }
+            try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(), body: Self.form([("method", "tasks.add"), ("title", "x")])
+            ) {
+                #expect($0.status == .unauthorized)
+            }
+            // A forged cookie is no session.
+            let forged = "assistant_session=00000000-0000-0000-0000-000000000000.\(String(repeating: "A", count: 43))"
+            try await client.execute(uri: "/", method: .get, headers: [.cookie: forged]) { #expect($0.status == .unauthorized) }
+        }
+        #expect(try await bench.host.call("tasks.list", ["when": "all"]).get()["tasks"] == [])
+    }
+
+    @Test func aPairingAddressPairsOnceWithinTenMinutes() async throws {
+        let bench = try await Self.bench()
+        let token = try await bench.pair(name: "Jana's phone")
+        let stale = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            let page = try await client.execute(uri: "/pair/\(token)", method: .get) { Self.text($0) }
+            #expect(page.contains("Pair this browser as “Jana's phone” (full)?"), "\(page)")
+            let cookie = try await Self.session(client, token)
+            try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { #expect($0.status == .ok) }
+            // Used: refused, the same way as one never issued.
+            try await client.execute(uri: "/pair", method: .post, headers: Self.posting(), body: Self.form([("token", token)])) { response in
+                #expect(response.status == .forbidden)
+                #expect(response.headers[.setCookie] == nil)
+            }
+            // Lapsed after ten minutes.
+            bench.clock.advance(by: WebDevices.pairingLifetime + 1)
+            try await client.execute(uri: "/pair", method: .post, headers: Self.posting(), body: Self.form([("token", stale)])) {
+                #expect($0.status == .forbidden)
+            }
+        }
+        let devices = try await bench.host.call("web.devices").get().arrayValue ?? []
+        #expect(devices.map { $0["name"] } == ["Jana's phone"] && devices.first?["role"] == "full")
+        // Only hashes are kept: no secret of the address or the session is in the database.
+        let file = try Data(contentsOf: URL(fileURLWithPath: bench.host.directory.file("data/assistant.sqlite")))
+        #expect(file.range(of: Data(token.split(separator: ".")[1].utf8)) == nil)
+    }
+
+    @Test func failedPairingsAreLimited() async throws {
+        let bench = try await Self.bench()
+        let token = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            for attempt in 1...PairingThrottle.limit {
+                let guess = "\(token.split(separator: ".")[0]).\(String(repeating: "x", count: 43))"
+                try await client.execute(uri: "/pair", method: .post, headers: Self.posting(), body: Self.form([("token", guess)])) {
+                    #expect($0.status == .forbidden, "attempt \(attempt)")
+                }
+            }
+            // Even the right address waits now.
+            try await client.execute(uri: "/pair", method: .post, headers: Self.posting(), body: Self.form([("token", token)])) {
+                #expect($0.status == .tooManyRequests)
+            }
+        }
+    }
+
+    @Test func aChangeNeedsTheFormsTokenAndThisAppsOrigin() async throws {
+        let bench = try await Self.bench()
+        let token = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let csrf = try Self.csrf(try await client.execute(uri: "/settings", method: .get, headers: [.cookie: cookie]) { Self.text($0) })
+            let add = [("method", "tasks.add"), ("title", "From the phone"), ("due", "2026-11-26 18:00"), ("back", "/")]
+            try await client.execute(uri: "/call", method: .post, headers: Self.posting(cookie: cookie), body: Self.form(add)) {
+                #expect($0.status == .forbidden, "no CSRF token")
+            }
+            try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: cookie), body: Self.form(add + [("csrf", "x" + csrf)])
+            ) {
+                #expect($0.status == .forbidden, "a wrong token")
+            }
+            for origin in ["https://evil.example", nil] {
+                try await client.execute(
+                    uri: "/call", method: .post, headers: Self.posting(cookie: cookie, origin: origin), body: Self.form(add + [("csrf", csrf)])
+                ) { #expect($0.status == .forbidden, "origin \(origin ?? "missing")") }
+            }
+            #expect(try await bench.host.call("tasks.list", ["when": "all"]).get()["tasks"] == [], "nothing was added")
+            try await client.execute(uri: "/call", method: .post, headers: Self.posting(cookie: cookie), body: Self.form(add + [("csrf", csrf)])) {
+                response in
+                #expect(response.status == .seeOther && response.headers[.location] == "/")
+                // What the change did, said on the next page, as the CLI says it.
+                let flash = try #require(response.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+                let next = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie + "; " + flash]) { Self.text($0) }
+                #expect(next.contains("Added ") && next.contains("“From the phone”, due Thu 26 Nov 2026 18:00"), "\(next)")
+            }
+            let tasks = try await bench.host.call("tasks.list", ["when": "all"]).get()["tasks"]?.arrayValue ?? []
+            #expect(tasks.map { $0["title"] } == ["From the phone"])
+        }
+    }
+
+    @Test func aReadDeviceOnlyReadsAndNoDeviceReachesTheVaultOrAFile() async throws {
+        let bench = try await Self.bench()
+        let reader = try await bench.pair(role: "read")
+        let full = try await bench.pair(role: "full")
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, reader)
+            let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            let csrf = try Self.csrf(try await client.execute(uri: "/settings", method: .get, headers: [.cookie: cookie]) { Self.text($0) })
+            #expect(!page.contains("action=\"/call\""), "a read device is offered no change")
+            try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: cookie),
+                body: Self.form([("method", "tasks.add"), ("title", "x"), ("csrf", csrf)])
+            ) { response in
+                #expect(response.status == .forbidden)
+                #expect(Self.text(response).contains("This device may only read"))
+            }
+            let fullCookie = try await Self.session(client, full)
+            let fullCSRF = try Self.csrf(try await client.execute(uri: "/settings", method: .get, headers: [.cookie: fullCookie]) { Self.text($0) })
+            for (fields, words) in [
+                ([("method", "vault.list")], "vault.list is not offered to devices"),
+                ([("method", "web.pair")], "web.pair is not offered to devices"),
+                ([("method", "backup"), ("path", "/tmp/copy.sqlite")], "backup is not offered to devices"),
+                ([("method", "tasks.export.ics"), ("path", "/tmp/web-export.ics")], "'path' names a file on the daemon's machine"),
+            ] {
+                try await client.execute(
+                    uri: "/call", method: .post, headers: Self.posting(cookie: fullCookie), body: Self.form(fields + [("csrf", fullCSRF)])
+                ) { response in
+                    #expect(response.status == .forbidden, "\(fields)")
+                    #expect(Self.text(response).contains(words), "\(Self.text(response))")
+                }
+            }
+        }
+        #expect(try await bench.host.call("tasks.list", ["when": "all"]).get()["tasks"] == [])
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/copy.sqlite") && !FileManager.default.fileExists(atPath: "/tmp/web-export.ics"))
+    }
+
+    @Test func aDestructiveCallAsksFirstAndDecliningChangesNothing() async throws {
+        let bench = try await Self.bench()
+        let task = try await bench.host.call("tasks.add", ["title": "Old draft"]).get()
+        let id = try #require(task["id"]?.stringValue)
+        let token = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let csrf = try Self.csrf(try await client.execute(uri: "/settings", method: .get, headers: [.cookie: cookie]) { Self.text($0) })
+            let delete = [("method", "tasks.delete"), ("id", id), ("csrf", csrf), ("back", "/")]
+            let question = try await client.execute(uri: "/call", method: .post, headers: Self.posting(cookie: cookie), body: Self.form(delete)) {
+                response in
+                #expect(response.status == .ok)
+                return Self.text(response)
+            }
+            #expect(question.contains("Delete “Old draft”? It is kept 30 days for tasks.restore."), "\(question)")
+            #expect(question.contains("name=\"confirmed\" value=\"yes\"") && question.contains("href=\"/\""))
+            #expect(try await bench.host.call("tasks.get", ["id": .string(id)]).get()["title"] == "Old draft", "asked, not done")
+            try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: cookie), body: Self.form(delete + [("confirmed", "yes")])
+            ) { #expect($0.status == .seeOther) }
+            guard case .failure = try await bench.host.call("tasks.get", ["id": .string(id)]) else {
+                Issue.record("confirmed, and still there")
+                return
+            }
+        }
+    }
+
+    @Test func todayShowsTheDayAndDoneCompletesATask() async throws {
+        let bench = try await Self.bench()
+        _ = try await bench.host.call("tasks.add", ["title": "Lecture", "kind": "event", "start": "2026-11-26 10:00", "duration_min": 90]).get()
+        let essay = try await bench.host.call("tasks.add", ["title": "Essay", "due": "2026-11-26 15:00"]).get()
+        let id = try #require(essay["id"]?.stringValue)
+        let token = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            #expect(page.contains("<h1>Today, Thursday 26 November</h1>"), "\(page)")
+            #expect(page.contains("10:00–11:30") && page.contains("Lecture"))
+            #expect(page.contains("name=\"id\" value=\"\(id)\""), "the to-do has its Done button; the event has none")
+            #expect(page.components(separatedBy: "name=\"method\" value=\"tasks.complete\"").count == 2)
+            let czech = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie, .acceptLanguage: "cs-CZ,cs;q=0.9,en;q=0.5"]) {
+                Self.text($0)
+            }
+            #expect(czech.contains("<html lang=\"cs\">") && czech.contains("<h1>Dnes, čtvrtek 26. listopadu</h1>"), "\(czech)")
+            #expect(czech.contains(">Hotovo</button>"))
+            let csrf = try Self.csrf(page)
+            try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: cookie),
+                body: Self.form([("method", "tasks.complete"), ("id", id), ("csrf", csrf), ("back", "/")])
+            ) { #expect($0.status == .seeOther) }
+        }
+        #expect(try await bench.host.call("tasks.get", ["id": .string(id)]).get()["status"] == "completed")
+    }
+
+    @Test func aRevokedDeviceIsOutAtOnce() async throws {
+        let bench = try await Self.bench()
+        let token = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let device = try #require(try await bench.host.call("web.devices").get().arrayValue?.first?["id"]?.stringValue)
+            _ = try await bench.host.call("web.revoke", ["id": .string(device)]).get()
+            try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { #expect($0.status == .unauthorized) }
+        }
+        #expect(try await bench.host.call("web.devices").get() == [])
+    }
+
+    @Test func everyWordIsInBothLanguages() {
+        let english = Set(Catalogue.shared.all(.english).keys)
+        let czech = Set(Catalogue.shared.all(.czech).keys)
+        #expect(english.count > 40)
+        #expect(english.subtracting(czech).isEmpty, "missing in Czech: \(english.subtracting(czech).sorted())")
+        #expect(czech.subtracting(english).isEmpty, "missing in English: \(czech.subtracting(english).sorted())")
+        // Every key a template names is in the catalogue.
+        let templates = [
+            PackageResources.head_mustache, PackageResources.today_mustache, PackageResources.settings_mustache,
+            PackageResources.confirm_mustache, PackageResources.pair_mustache, PackageResources.message_mustache,
+        ]
+        for template in templates {
+            for match in String(decoding: template, as: UTF8.self).matches(of: /\{\{t\.([a-z_.]+)\}\}/) {
+                #expect(english.contains(String(match.output.1)), "\(match.output.1)")
+            }
+        }
+        #expect(Language.preferred("cs-CZ,cs;q=0.9,en;q=0.8") == .czech)
+        #expect(Language.preferred("de-DE,en;q=0.5,cs;q=0.4") == .english)
+        #expect(Language.preferred("de") == .english)
+    }
+
+    @Test func theConfigRefusesAnOpenAddressWithoutTLS() throws {
+        #expect(throws: ConfigError.self) { try ConfigLoader.parse("[web]\nenabled = true\nlisten = \"0.0.0.0:8470\"\n", file: "c.toml") }
+        do {
+            _ = try ConfigLoader.parse("[web]\nlisten = \"192.168.1.5:8470\"\n", file: "c.toml")
+            Issue.record("an open address without TLS was accepted")
+        } catch let error as ConfigError {
+            #expect("\(error)".contains("'web.tls_cert' is required to listen on 192.168.1.5"), "\(error)")
+        }
+        let loopback = try ConfigLoader.parse(
+            "[web]\nenabled = true\nlisten = \"[::1]:9000\"\npublic_url = \"https://phone.example.ts.net\"\n", file: "c.toml")
+        #expect(loopback.configuration.web.host == "::1" && loopback.configuration.web.port == 9000)
+        #expect(loopback.configuration.web.baseURL == "https://phone.example.ts.net")
+        for bad in [
+            "listen = \"8470\"", "listen = \"127.0.0.1:99999\"", "public_url = \"ftp://x\"", "tls_cert = \"relative.pem\"",
+            "tls_cert = \"/nonexistent/cert.pem\"\ntls_key = \"/nonexistent/key.pem\"",
+        ] {
+            #expect(throws: ConfigError.self, "\(bad)") { try ConfigLoader.parse("[web]\n\(bad)\n", file: "c.toml") }
+        }
+    }
+}
