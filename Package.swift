@@ -206,6 +206,7 @@ let package = Package(
                 .embedInCode("Resources/templates/hidden.mustache"), .embedInCode("Resources/templates/today.mustache"),
                 .embedInCode("Resources/templates/message.mustache"), .embedInCode("Resources/templates/pair.mustache"),
                 .embedInCode("Resources/templates/confirm.mustache"), .embedInCode("Resources/templates/settings.mustache"),
+                .embedInCode("Resources/templates/sections.mustache"), .embedInCode("Resources/templates/notices.mustache"),
             ],
             swiftSettings: strictSwift
         ),
@@ -331,7 +332,7 @@ let package = Package(
         .testTarget(
             name: "WebAppTests",
             dependencies: [
-                "WebApp", "HostCore", "Tasks", "AssistantTesting",
+                "WebApp", "HostCore", "Tasks", "Stag", "KOS", "OctoPrint", "Logbook", "AssistantTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -356,6 +357,18 @@ let package = Package(
             name: "logbook-bench",
             dependencies: ["Logbook", "HostCore", "AssistantClient", "AssistantTesting"],
             path: "Benchmarks/LogbookBench",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "web-bench",
+            dependencies: [
+                "WebApp", "HostCore", "Tasks", "AssistantClient", "AssistantTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/WebBench",
             swiftSettings: strictSwift
         ),
         .executableTarget(

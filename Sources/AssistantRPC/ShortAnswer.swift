@@ -64,7 +64,8 @@ public struct ShortAnswer: Sendable, Equatable {
         return day == start ? time : CivilDate.spoken(days: day) + " " + time
     }
 
-    static func member(_ path: String, of value: JSONValue) -> JSONValue? {
+    /// A dotted path's member (`next.start`), nil when any step is missing.
+    public static func member(_ path: String, of value: JSONValue) -> JSONValue? {
         var current = value
         for part in path.split(separator: ".") {
             guard let next = current[String(part)] else { return nil }

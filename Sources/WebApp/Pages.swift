@@ -20,17 +20,22 @@ struct Pages: Sendable {
             ("head", PackageResources.head_mustache), ("foot", PackageResources.foot_mustache), ("hidden", PackageResources.hidden_mustache),
             ("today", PackageResources.today_mustache), ("message", PackageResources.message_mustache),
             ("pair", PackageResources.pair_mustache), ("confirm", PackageResources.confirm_mustache),
-            ("settings", PackageResources.settings_mustache),
+            ("settings", PackageResources.settings_mustache), ("sections", PackageResources.sections_mustache),
+            ("notices", PackageResources.notices_mustache),
         ]
         for (name, bytes) in templates { try library.register(String(decoding: bytes, as: UTF8.self), named: name) }
         self.library = library
         css = String(decoding: PackageResources.app_css, as: UTF8.self)
         styleHash = Data(SHA256.hash(data: Data(css.utf8))).base64EncodedString()
         zone = host.configuration.timeZone
+        let declared = Set(host.supervisors.flatMap { $0.manifest.pages.map(\.page) } + [.notices])
+        navigation =
+            [("nav.today", "/")] + PageDeclaration.Page.allCases.filter(declared.contains).map { ("nav.\($0.rawValue)", "/\($0.rawValue)") }
+            + [("nav.settings", "/settings")]
     }
 
-    /// The navigation: the pages built so far, the current one marked.
-    static let navigation: [(key: String, href: String)] = [("nav.today", "/"), ("nav.settings", "/settings")]
+    /// The navigation: Today, the pages some plugin has sections for (Notices always), Settings.
+    let navigation: [(key: String, href: String)]
 
     /// What every page's frame needs: the words, the style, the navigation, the form's hidden fields.
     func frame(_ context: WebContext, title: String, path: String, flash: String? = nil) -> [String: Any] {
@@ -40,7 +45,7 @@ struct Pages: Sendable {
         if let session = context.session {
             values["paired"] = true
             values["csrf"] = DeviceSessions.csrfToken(session: session)
-            values["nav"] = Self.navigation.map { ["label": catalogue.text($0.key, context.language), "href": $0.href, "current": $0.href == path] }
+            values["nav"] = navigation.map { ["label": catalogue.text($0.key, context.language), "href": $0.href, "current": $0.href == path] }
         }
         if let flash { values["flash"] = ["text": flash] }
         return values
@@ -72,6 +77,13 @@ struct Pages: Sendable {
     /// A time of day in the daemon's zone, as the language writes it.
     func clock(_ date: Date, _ language: Language) -> String {
         date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: language.locale, timeZone: zone))
+    }
+
+    /// A day in a row: "Sat 28 Nov", "so 28. 11."; a far one with its year.
+    func shortDay(_ date: Date, _ language: Language) -> String {
+        var style = Date.FormatStyle(locale: language.locale, timeZone: zone).weekday(.abbreviated).day().month(.abbreviated)
+        if abs(date.timeIntervalSinceNow) > 180 * 86_400 { style = style.year() }
+        return date.formatted(style)
     }
 
     /// A day as a heading: "Saturday 28 November", "sobota 28. listopadu".

@@ -16,6 +16,10 @@ struct Routes: Sendable {
         router.post("/pair") { request, context in try await pair(request, context) }
         router.post("/call") { request, context in try await call(request, context) }
         router.get("/settings") { request, context in try await settingsPage(request, context) }
+        router.get("/notices") { request, context in try await notices(request, context) }
+        for page in PageDeclaration.Page.allCases where page != .notices {
+            router.get("/\(page.rawValue)") { request, context in try await sectionPage(page, request, context) }
+        }
         router.post("/settings/language") { request, context in try await language(request, context) }
         router.get("/assets/app.js") { _, _ in Self.asset(PackageResources.app_js, "text/javascript; charset=utf-8") }
         router.get("/assets/icon.svg") { _, _ in Self.asset(PackageResources.icon_svg, "image/svg+xml") }
@@ -123,6 +127,34 @@ struct Routes: Sendable {
         } catch let error as RPCError {
             return pages.failure(.unprocessableContent, host.redactor.redact(error.message), context)
         }
+    }
+
+    // MARK: The plugins' pages
+
+    func sectionPage(_ page: PageDeclaration.Page, _ request: Request, _ context: WebContext) async throws -> Response {
+        let language = context.language
+        let title = pages.catalogue.text("nav.\(page.rawValue)", language)
+        var values = pages.frame(context, title: title, path: "/\(page.rawValue)", flash: Flash.take(request))
+        values["heading"] = title
+        values["sections"] = await SectionPages(host: host, pages: pages, gate: gate).values(page, context)
+        var response = pages.render("sections", values)
+        if values["flash"] != nil { Flash.clear(&response, secure: settings.usesTLS) }
+        return response
+    }
+
+    /// The latest notices, newest first.
+    func notices(_ request: Request, _ context: WebContext) async throws -> Response {
+        let language = context.language
+        var values = pages.frame(context, title: pages.catalogue.text("nav.notices", language), path: "/notices")
+        let cells = Cells(pages: pages, language: language, now: host.clock.now)
+        let list = try await gate.call("notifications.list", ["limit": 50], role: .read, confirmed: false)
+        values["notices"] = (list.arrayValue ?? []).map { notice -> [String: Any] in
+            [
+                "when": cells.text(notice["time"] ?? .null, .when), "title": notice["title"]?.stringValue ?? "",
+                "body": notice["body"]?.stringValue ?? "", "severity": notice["severity"]?.stringValue ?? "info",
+            ]
+        }
+        return pages.render("notices", values)
     }
 
     // MARK: Settings

@@ -4,7 +4,11 @@ import HTTPTypes
 import HostCore
 import Hummingbird
 import HummingbirdTesting
+import KOS
+import Logbook
 import Logging
+import OctoPrint
+import Stag
 import Testing
 
 @testable import Tasks
@@ -329,5 +333,84 @@ import Testing
         ] {
             #expect(throws: ConfigError.self, "\(bad)") { try ConfigLoader.parse("[web]\n\(bad)\n", file: "c.toml") }
         }
+    }
+
+    @Test func theTasksPageIsDrawnFromItsDeclaration() async throws {
+        let bench = try await Self.bench()
+        _ = try await bench.host.call("tasks.add", ["title": "Lecture", "kind": "event", "start": "2026-11-27 10:00", "duration_min": 90]).get()
+        let essay = try await bench.host.call("tasks.add", ["title": "Essay", "due": "2026-11-28 15:00"]).get()
+        let id = try #require(essay["id"]?.stringValue)
+        let token = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let page = try await client.execute(uri: "/tasks", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            #expect(page.contains("<h1>Tasks</h1>") && page.contains("<h2>To do</h2>") && page.contains("<h2>This week</h2>"), "\(page)")
+            #expect(page.contains("<th scope=\"col\">Title</th>") && page.contains("<td>Essay</td>") && page.contains("<td>Lecture</td>"))
+            // Done only for the to-do, Delete for both; the form asks for what the declaration names.
+            #expect(page.components(separatedBy: "value=\"tasks.complete\"").count == 2)
+            #expect(page.contains("name=\"id\" value=\"\(id)\""))
+            #expect(page.components(separatedBy: "value=\"tasks.delete\"").count == 3)
+            #expect(page.contains("<legend>Add a task</legend>") && page.contains("<input name=\"title\" type=\"text\" required>"))
+            // The navigation has the pages some plugin declares, and no other.
+            #expect(page.contains("href=\"/tasks\" aria-current=\"page\"") && page.contains("href=\"/notices\""))
+            #expect(!page.contains("href=\"/printers\"") && !page.contains("href=\"/exams\""))
+            let czech = try await client.execute(uri: "/tasks", method: .get, headers: [.cookie: cookie, .acceptLanguage: "cs"]) { Self.text($0) }
+            #expect(czech.contains("<h1>Úkoly</h1>") && czech.contains("<h2>Tento týden</h2>") && czech.contains("<legend>Přidat úkol</legend>"))
+            #expect(czech.contains("<th scope=\"col\">Název</th>") && czech.contains(">Hotovo</button>"))
+            // Added through the page's form, as a person would.
+            let csrf = try Self.csrf(page)
+            try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: cookie),
+                body: Self.form([
+                    ("method", "tasks.add"), ("title", "Buy filament"), ("due", ""), ("category", "personal"), ("csrf", csrf), ("back", "/tasks"),
+                ])
+            ) { response in
+                #expect(response.status == .seeOther && response.headers[.location] == "/tasks", "\(Self.text(response))")
+            }
+        }
+        let titles = (try await bench.host.call("tasks.list", ["when": "all"]).get()["tasks"]?.arrayValue ?? []).compactMap {
+            $0["title"]?.stringValue
+        }
+        #expect(Set(titles) == ["Lecture", "Essay", "Buy filament"], "\(titles)")
+    }
+
+    @Test func theNoticesPageShowsTheLatest() async throws {
+        let bench = try await Self.bench()
+        _ = try await bench.host.call("notifications.send", ["title": "Print finished", "body": "benchy.gcode, 42 min"]).get()
+        let token = try await bench.pair(role: "read")
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let page = try await client.execute(uri: "/notices", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            #expect(page.contains("<strong>Print finished</strong><br>benchy.gcode, 42 min"), "\(page)")
+        }
+    }
+
+    /// Every plugin's sections name methods that exist, row members and form fields their methods
+    /// take, actions that change something, and words in both languages.
+    @Test func everyPluginsSectionsHoldTogether() async throws {
+        let host = try TestHost(plugins: [LogbookPlugin(), OctoPrintPlugin(), TasksPlugin(), StagPlugin(), KOSPlugin()])
+        let table = host.host.dispatcher.methods
+        var pages: Set<PageDeclaration.Page> = []
+        for supervisor in host.host.supervisors {
+            for section in supervisor.manifest.pages {
+                pages.insert(section.page)
+                let read = try #require(table[section.read.method]?.descriptor, "\(section.read.method)")
+                #expect(read.effect == .read, "\(section.read.method)")
+                #expect(!section.title.en.isEmpty && !section.title.cs.isEmpty && section.title.en != section.title.cs)
+                for action in section.actions {
+                    let descriptor = try #require(table[action.method]?.descriptor, "\(action.method)")
+                    #expect(descriptor.effect != .read, "\(action.method) changes something")
+                    let params = Set(descriptor.params.map(\.name))
+                    #expect(Set(action.fromRow.keys).isSubset(of: params), "\(action.method): \(action.fromRow)")
+                    #expect(!action.label.en.isEmpty && !action.label.cs.isEmpty)
+                    #expect(descriptor.personOnly == nil, "\(action.method) is offered to devices")
+                }
+                if let form = section.form {
+                    let params = Set(try #require(table[form.method]?.descriptor).params.map(\.name))
+                    #expect(Set(form.fields.map(\.param)).isSubset(of: params), "\(form.method)")
+                }
+            }
+        }
+        #expect(pages == [.tasks, .exams, .printers, .logbook], "\(pages)")
     }
 }

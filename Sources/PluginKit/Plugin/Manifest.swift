@@ -17,13 +17,16 @@ public struct PluginManifest: Sendable {
     /// The views an AI assistant can attach (`PluginInfo.resources`).
     public var resources: [ResourceDeclaration]
     public var resourcesSetUp: ResourceDeclaration.SetUp?
+    /// The plugin's parts of the web app's pages (`PluginInfo.pages`).
+    public var pages: [PageDeclaration] = []
 
     public init(
         id: String, version: String, summary: String, commands: [CommandDescriptor] = [],
         jobs: [JobDescriptor] = [], topics: [TopicDescriptor] = [], vaultNames: [String] = [],
         configOptions: [ConfigOption] = [], errors: ErrorBlock? = nil, resources: [ResourceDeclaration] = [],
-        resourcesSetUp: ResourceDeclaration.SetUp? = nil
+        resourcesSetUp: ResourceDeclaration.SetUp? = nil, pages: [PageDeclaration] = []
     ) {
+        self.pages = pages
         self.errors = errors
         self.resources = resources
         self.resourcesSetUp = resourcesSetUp

@@ -54,7 +54,8 @@ extension AssistantPlugin {
                 return descriptor
             },
             jobs: jobs.map(\.descriptor), topics: info.topics, vaultNames: info.vaultNames,
-            configOptions: info.configOptions, errors: info.errors, resources: info.resources, resourcesSetUp: info.resourcesSetUp)
+            configOptions: info.configOptions, errors: info.errors, resources: info.resources, resourcesSetUp: info.resourcesSetUp,
+            pages: info.pages)
     }
 }
 
@@ -75,14 +76,17 @@ public struct PluginInfo: Sendable {
     public var resourcesSetUp: ResourceDeclaration.SetUp?
     /// Every command talks to a service beyond this machine (`CommandDescriptor.reachesOutside`).
     public var reachesOutside: Bool
+    /// Its parts of the web app's pages.
+    public var pages: [PageDeclaration]
 
     /// `topics` is the plugin's topic enum and `options` its configuration keys: the manifest
     /// lists the cases and the keys.
     public init<Topic: PluginTopic, Options: PluginOptions>(
         id: String, version: String, summary: String, topics: Topic.Type = NoTopics.self, errors: ErrorBlock? = nil,
         vaultNames: [String] = [], options: Options.Type = NoOptions.self, resources: [ResourceDeclaration] = [],
-        resourcesSetUp: ResourceDeclaration.SetUp? = nil, reachesOutside: Bool = false
+        resourcesSetUp: ResourceDeclaration.SetUp? = nil, reachesOutside: Bool = false, pages: [PageDeclaration] = []
     ) {
+        self.pages = pages
         self.reachesOutside = reachesOutside
         self.errors = errors
         self.resources = resources

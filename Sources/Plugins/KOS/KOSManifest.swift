@@ -12,8 +12,13 @@ enum KOSManifest {
             summary: "CTU KOSapi: timetable by week parity, courses, results, exams, course events, people search, office hours; notices",
             topics: KOSTopic.self, errors: KOSError.block,
             vaultNames: ["client_secret", "<account>/access_token", "<account>/refresh_token", "pending_login"], options: KOSConfig.self,
-            resources: resources, resourcesSetUp: .init(method: "kos.status", member: "set_up"), reachesOutside: true)
+            resources: resources, resourcesSetUp: .init(method: "kos.status", member: "set_up"), reachesOutside: true, pages: pages)
     }
+
+    /// Its part of the web app's Exams page (KOSapi lets a client read, not register).
+    static let pages: [PageDeclaration] = [
+        PageDeclaration(.exams, .init("KOS exams", "Zkoušky v KOS"), read: .init(method: "kos.exams"))
+    ]
 
     /// The views an AI assistant can attach, once KOS is set up. The registered exams share their
     /// view with IS/STAG's, each system under its own part.

@@ -16,6 +16,10 @@ enum LogbookManifest {
                 ResourceDeclaration(
                     uri: "assistant://logbook/currency", name: "Pilot currency", description: "Passenger and night recency, medical validity",
                     reads: [.init(method: "logbook.currency")], topics: ["logbook.*"], prompts: ["daily_briefing"])
+            ],
+            pages: [
+                PageDeclaration(.logbook, .init("Currency", "Platnost"), read: .init(method: "logbook.currency")),
+                PageDeclaration(.logbook, .init("Totals", "Součty"), read: .init(method: "logbook.totals")),
             ])
     }
 

@@ -202,6 +202,19 @@ enum OctoPrintManifest {
                     uri: "assistant://octoprint/{printer}/webcam", name: "Printer webcam snapshot", description: "A JPEG from the webcam now",
                     mimeType: "image/jpeg", reads: [.init(method: "octoprint.webcam.snapshot", params: ["printer": "{printer}", "out": "{file}"])],
                     topics: ["octoprint.print.*"]),
-            ], reachesOutside: true)
+            ], reachesOutside: true, pages: pages)
     }
+
+    typealias Words = PageDeclaration.Words
+
+    /// Its part of the web app's Printers page: the default printer's state, and the job's buttons.
+    static let pages: [PageDeclaration] = [
+        PageDeclaration(
+            .printers, Words("Printer", "Tiskárna"), read: .init(method: "octoprint.status"),
+            actions: [
+                .init("octoprint.job.pause", Words("Pause", "Pozastavit"), fromRow: ["printer": "printer"], when: "flags.printing"),
+                .init("octoprint.job.resume", Words("Resume", "Pokračovat"), fromRow: ["printer": "printer"], when: "flags.paused"),
+                .init("octoprint.job.cancel", Words("Cancel", "Zrušit"), fromRow: ["printer": "printer"], when: "flags.printing"),
+            ])
+    ]
 }

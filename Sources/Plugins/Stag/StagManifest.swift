@@ -12,8 +12,21 @@ enum StagManifest {
             summary: "IS/STAG: timetable, exam terms and registration, grades and results, subjects, teachers, calendar, ZČU canteen; notices",
             topics: StagTopic.self, errors: StagError.block,
             vaultNames: ["<account>/ticket"],
-            options: StagConfig.self, resources: resources, resourcesSetUp: .init(method: "stag.status", member: "accounts"), reachesOutside: true)
+            options: StagConfig.self, resources: resources, resourcesSetUp: .init(method: "stag.status", member: "accounts"), reachesOutside: true,
+            pages: pages)
     }
+
+    /// Its part of the web app's Exams page: the terms, with registering, unregistering and
+    /// watching (each destructive one behind the page's confirmation).
+    static let pages: [PageDeclaration] = [
+        PageDeclaration(
+            .exams, .init("IS/STAG exam terms", "Termíny zkoušek v IS/STAG"), read: .init(method: "stag.exams"),
+            actions: [
+                .init("stag.exams.register", .init("Register", "Přihlásit"), fromRow: ["term_id": "term_id"], when: "state=available"),
+                .init("stag.exams.unregister", .init("Unregister", "Odhlásit"), fromRow: ["term_id": "term_id"], when: "state=registered"),
+                .init("stag.exams.watch", .init("Watch", "Hlídat"), fromRow: ["term_id": "term_id"], when: "state=full"),
+            ])
+    ]
 
     /// The views an AI assistant can attach, once an account is added. The registered exams share
     /// their view with KOS's, each system under its own part.

@@ -10,8 +10,28 @@ enum TasksManifest {
             id: id, version: version,
             summary: "Tasks and events: recurrence, reminders by stdout and mail, iCalendar files, ICS feeds, two-way CalDAV sync",
             topics: TasksTopic.self, errors: TasksError.block,
-            options: TasksConfig.self, resources: resources)
+            options: TasksConfig.self, resources: resources, pages: pages)
     }
+
+    typealias Words = PageDeclaration.Words
+
+    /// Its parts of the web app's Tasks page.
+    static let pages: [PageDeclaration] = [
+        PageDeclaration(
+            .tasks, Words("To do", "Úkoly"), read: .init(method: "tasks.list", params: ["when": "all"]),
+            actions: [
+                .init("tasks.complete", Words("Done", "Hotovo"), fromRow: ["id": "id"], when: "kind=todo"),
+                .init("tasks.delete", Words("Delete", "Smazat"), fromRow: ["id": "id"]),
+            ],
+            form: .init(
+                "tasks.add", Words("Add a task", "Přidat úkol"),
+                fields: [
+                    .init("title", Words("Title", "Název")), .init("due", Words("Due (2026-12-01 09:00)", "Termín (2026-12-01 09:00)")),
+                    .init("rrule", Words("Repeats (FREQ=WEEKLY)", "Opakování (FREQ=WEEKLY)")), .init("category", Words("Category", "Kategorie")),
+                ])),
+        PageDeclaration(
+            .tasks, Words("This week", "Tento týden"), read: .init(method: "tasks.agenda", params: ["from": "{today}", "to": "{week_end}"])),
+    ]
 
     /// The views an AI assistant can attach.
     static let resources: [ResourceDeclaration] = [

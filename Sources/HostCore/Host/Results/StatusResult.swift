@@ -89,6 +89,7 @@ struct PluginEntry: Sendable, ResultObject {
     let configOptions: [Option]
     let resources: [ResourceDeclaration]
     let resourcesSetUp: ResourceDeclaration.SetUp?
+    let pages: [PageDeclaration]
 
     static let members = ResultMembers<Self>(
         .flattened(\.status), .field("commands", \.commands), .field("jobs", \.jobs), .field("topics", \.topics),
@@ -97,7 +98,8 @@ struct PluginEntry: Sendable, ResultObject {
         .field("resources", \.resources, "the views an AI assistant can attach (MCP resources), declared in the manifest"),
         .field(
             "resources_set_up", \.resourcesSetUp,
-            "the read whose member (a list that is not empty, or true) says the plugin has views; null: ready is enough"))
+            "the read whose member (a list that is not empty, or true) says the plugin has views; null: ready is enough"),
+        .field("pages", \.pages, "its parts of the web app's pages, declared in the manifest"))
 
     init(status: PluginStatus, manifest m: PluginManifest) {
         self.status = status
@@ -109,5 +111,6 @@ struct PluginEntry: Sendable, ResultObject {
         configOptions = m.configOptions.map { Option(key: $0.key, type: $0.type.name, default: $0.defaultValue ?? .null, help: $0.help) }
         resources = m.resources
         resourcesSetUp = m.resourcesSetUp
+        pages = m.pages
     }
 }
