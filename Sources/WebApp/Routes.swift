@@ -9,6 +9,7 @@ struct Routes: Sendable {
     let gate: WebGate
     let settings: WebSettings
     let throttle = PairingThrottle()
+    let live: LiveNotices
 
     func add(to router: Router<WebContext>) {
         router.get("/") { request, context in try await today(request, context) }
@@ -17,6 +18,12 @@ struct Routes: Sendable {
         router.post("/call") { request, context in try await call(request, context) }
         router.get("/settings") { request, context in try await settingsPage(request, context) }
         router.get("/notices") { request, context in try await notices(request, context) }
+        router.get("/notices/live") { _, context in
+            guard let device = context.device?.id, let stream = live.stream(for: device) else {
+                return pages.message(.tooManyRequests, "error.heading", "error.too_many_streams", context)
+            }
+            return stream
+        }
         for page in PageDeclaration.Page.allCases where page != .notices {
             router.get("/\(page.rawValue)") { request, context in try await sectionPage(page, request, context) }
         }

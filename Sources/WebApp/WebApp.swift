@@ -22,12 +22,18 @@ public enum WebApp {
     public static func application(
         host: AssistantHost, logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
+        try application(host: host, live: LiveNotices(host: host), logger: logger, onServerRunning: onServerRunning)
+    }
+
+    static func application(
+        host: AssistantHost, live: LiveNotices, logger: Logger, onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
         let settings = host.configuration.web
         let pages = try Pages(host: host)
         let router = Router(context: WebContext.self)
         router.add(middleware: SecurityHeaders(tls: settings.usesTLS, styleHash: pages.styleHash))
         router.add(middleware: DeviceSessions(devices: host.webDevices, pages: pages, settings: settings))
-        Routes(host: host, pages: pages, gate: WebGate(host: host), settings: settings).add(to: router)
+        Routes(host: host, pages: pages, gate: WebGate(host: host), settings: settings, live: live).add(to: router)
         let server: HTTPServerBuilder = try settings.tlsConfiguration().map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1()
         return Application(
             router: router, server: server,

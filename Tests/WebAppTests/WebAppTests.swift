@@ -413,4 +413,37 @@ import Testing
         }
         #expect(pages == [.tasks, .exams, .printers, .logbook], "\(pages)")
     }
+
+    /// A notice posted while the Notices page is open arrives on its live stream, and revoking the
+    /// device ends the stream at once.
+    @Test func aNewNoticeArrivesLiveAndRevokingEndsTheStream() async throws {
+        let bench = try await Self.bench()
+        let token = try await bench.pair(role: "read")
+        let live = LiveNotices(host: bench.host.host)
+        let app = try WebApp.application(host: bench.host.host, live: live, logger: Logger(label: "web-test"))
+        try await app.test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let page = try await client.execute(uri: "/notices", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            #expect(page.contains("<ul class=\"notices\" id=\"notices\">") && page.contains("src=\"/assets/app.js\""))
+            let device = try #require(try await bench.host.call("web.devices").get().arrayValue?.first?["id"]?.stringValue)
+            try await withThrowingTaskGroup(of: String.self) { group in
+                group.addTask {
+                    try await client.execute(uri: "/notices/live", method: .get, headers: [.cookie: cookie]) { response in
+                        #expect(response.status == .ok && response.headers[.contentType] == "text/event-stream; charset=utf-8")
+                        return String(buffer: response.body)
+                    }
+                }
+                var opened = live.opened.makeAsyncIterator()
+                _ = await opened.next()
+                #expect(live.count == 1)
+                _ = try await bench.host.call("notifications.send", ["title": "Seat free", "body": "KIV/DB1, Thu 3 Dec"]).get()
+                _ = try await bench.host.call("web.revoke", ["id": .string(device)]).get()
+                let stream = try #require(try await group.next())
+                #expect(stream.hasPrefix(": live\n\nevent: notice\ndata: {"), "\(stream)")
+                #expect(stream.contains("\"title\":\"Seat free\"") && stream.contains("\"body\":\"KIV/DB1, Thu 3 Dec\""), "\(stream)")
+            }
+            #expect(live.count == 0, "the revoked device's stream is gone")
+            #expect(bench.host.host.subscribers.count == 0, "and so is its subscription")
+        }
+    }
 }
