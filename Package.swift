@@ -201,6 +201,7 @@ let package = Package(
             ],
             resources: [
                 .embedInCode("Resources/app.css"), .embedInCode("Resources/app.js"), .embedInCode("Resources/icon.svg"),
+                .embedInCode("Resources/sw.js"), .embedInCode("Resources/manifest.webmanifest"),
                 .embedInCode("Resources/en.json"), .embedInCode("Resources/cs.json"),
                 .embedInCode("Resources/templates/head.mustache"), .embedInCode("Resources/templates/foot.mustache"),
                 .embedInCode("Resources/templates/hidden.mustache"), .embedInCode("Resources/templates/today.mustache"),

@@ -44,6 +44,8 @@ struct Pages: Sendable {
         ]
         if let session = context.session {
             values["paired"] = true
+            // Shown only by the service worker, on a copy served without a network.
+            values["asOf"] = catalogue.text("offline.as_of", context.language, ["time": clock(Date(), context.language)])
             values["csrf"] = DeviceSessions.csrfToken(session: session)
             values["nav"] = navigation.map { ["label": catalogue.text($0.key, context.language), "href": $0.href, "current": $0.href == path] }
         }

@@ -30,6 +30,8 @@ struct Routes: Sendable {
         router.post("/settings/language") { request, context in try await language(request, context) }
         router.get("/assets/app.js") { _, _ in Self.asset(PackageResources.app_js, "text/javascript; charset=utf-8") }
         router.get("/assets/icon.svg") { _, _ in Self.asset(PackageResources.icon_svg, "image/svg+xml") }
+        router.get("/sw.js") { _, _ in Self.asset(PackageResources.sw_js, "text/javascript; charset=utf-8") }
+        router.get("/manifest.webmanifest") { _, _ in Self.asset(PackageResources.manifest_webmanifest, "application/manifest+json") }
     }
 
     static func asset(_ bytes: [UInt8], _ type: String) -> Response {

@@ -91,7 +91,9 @@ import Testing
     @Test func nothingIsServedWithoutAPairedDeviceAndEveryAnswerHasTheHeaders() async throws {
         let bench = try await Self.bench()
         try await Self.app(bench).test(.router) { client in
-            for path in ["/", "/settings", "/assets/app.js", "/assets/icon.svg", "/no-such-page"] {
+            for path in [
+                "/", "/settings", "/assets/app.js", "/assets/icon.svg", "/sw.js", "/manifest.webmanifest", "/tasks", "/notices", "/no-such-page",
+            ] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .unauthorized, "\(path)")
                     #expect(!Self.text(response).contains("<nav"), "\(path): no page of the app")
@@ -444,6 +446,28 @@ import Testing
             }
             #expect(live.count == 0, "the revoked device's stream is gone")
             #expect(bench.host.host.subscribers.count == 0, "and so is its subscription")
+        }
+    }
+
+    /// Installable: the manifest and the service worker are served to a paired device, and every
+    /// page carries the "as of" line the worker shows on a copy served without a network.
+    @Test func theAppInstallsAndKeepsItsPagesForOffline() async throws {
+        let bench = try await Self.bench()
+        let token = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let manifest = try await client.execute(uri: "/manifest.webmanifest", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.headers[.contentType] == "application/manifest+json")
+                return try JSONValue.decode(String(buffer: response.body))
+            }
+            #expect(manifest["start_url"] == "/" && manifest["display"] == "standalone" && manifest["theme_color"] == "#1f5f8b")
+            let worker = try await client.execute(uri: "/sw.js", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            #expect(worker.contains("const KEPT = [\"/\", \"/tasks\", \"/timetable\"]") && worker.contains("caches.delete(CACHE)"))
+            let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            #expect(page.contains("<link rel=\"manifest\" href=\"/manifest.webmanifest\" crossorigin=\"use-credentials\">"))
+            #expect(page.contains("<p id=\"offline\" class=\"flash\" hidden>As of "), "the line the worker uncovers, exactly as it looks for it")
+            let czech = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie, .acceptLanguage: "cs"]) { Self.text($0) }
+            #expect(czech.contains("<p id=\"offline\" class=\"flash\" hidden>Stav k "))
         }
     }
 }

@@ -4,6 +4,8 @@ document.addEventListener("submit", (event) => {
   const button = event.target.querySelector("button");
   if (button) button.disabled = true;
 });
+// Today, Timetable and Tasks are kept for when there is no network (sw.js).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js");
 // New notices appear on the Notices page as they come, newest first.
 const list = document.getElementById("notices");
 if (list && window.EventSource) {
