@@ -134,19 +134,27 @@ struct Routes: Sendable {
             case .unknownMethod: return pages.message(.notFound, "error.heading", "error.not_found", context)
             }
         } catch let error as RPCError {
-            return pages.failure(.unprocessableContent, host.redactor.redact(error.message), context)
+            let message = host.redactor.redact(error.message)
+            // A form of a page sent back: drawn again with what was typed and the error beside its field; nothing was saved.
+            if let page = PageDeclaration.Page(rawValue: String(back.dropFirst())), page != .notices {
+                let failed = SectionPages.FailedForm(method: method, param: error.data?["param"]?.stringValue, message: message, typed: form)
+                return try await sectionPage(page, request, context, failed: failed)
+            }
+            return pages.failure(.unprocessableContent, message, context)
         }
     }
 
     // MARK: The plugins' pages
 
-    func sectionPage(_ page: PageDeclaration.Page, _ request: Request, _ context: WebContext) async throws -> Response {
+    func sectionPage(_ page: PageDeclaration.Page, _ request: Request, _ context: WebContext, failed: SectionPages.FailedForm? = nil)
+        async throws -> Response
+    {
         let language = context.language
         let title = pages.catalogue.text("nav.\(page.rawValue)", language)
         var values = pages.frame(context, title: title, path: "/\(page.rawValue)", flash: Flash.take(request))
         values["heading"] = title
-        values["sections"] = await SectionPages(host: host, pages: pages, gate: gate).values(page, context)
-        var response = pages.render("sections", values)
+        values["sections"] = await SectionPages(host: host, pages: pages, gate: gate, failed: failed).values(page, context)
+        var response = pages.render("sections", values, status: failed == nil ? .ok : .unprocessableContent)
         if values["flash"] != nil { Flash.clear(&response, secure: settings.usesTLS) }
         return response
     }

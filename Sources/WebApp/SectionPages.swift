@@ -8,6 +8,15 @@ struct SectionPages: Sendable {
     let host: AssistantHost
     let pages: Pages
     let gate: WebGate
+    /// A form sent back with a bad field: what was typed, and the error beside its field.
+    var failed: FailedForm? = nil
+
+    struct FailedForm: Sendable {
+        let method: String
+        let param: String?
+        let message: String
+        let typed: [String: String]
+    }
 
     /// Every section of `page`, in the plugins' order.
     func sections(_ page: PageDeclaration.Page) -> [PageDeclaration] {
@@ -118,6 +127,10 @@ struct SectionPages: Sendable {
         let inputs = form.fields.compactMap { field -> [String: Any]? in
             guard let spec = descriptor.params.first(where: { $0.name == field.param }) else { return nil }
             var input: [String: Any] = ["name": spec.name, "label": field.label.text(language), "required": spec.required]
+            if let failed, failed.method == form.method {
+                input["value"] = failed.typed[spec.name] ?? ""
+                if failed.param == spec.name { input["error"] = failed.message }
+            }
             switch spec.type {
             case .oneOf(let choices): input["choices"] = choices
             case .integer, .number: input["type"] = "number"
@@ -126,6 +139,9 @@ struct SectionPages: Sendable {
             }
             return input
         }
-        return ["method": form.method, "label": form.label.text(language), "inputs": inputs]
+        var values: [String: Any] = ["method": form.method, "label": form.label.text(language), "inputs": inputs]
+        // An error that names no field of the form is said above it.
+        if let failed, failed.method == form.method, !form.fields.contains(where: { $0.param == failed.param }) { values["error"] = failed.message }
+        return values
     }
 }

@@ -359,8 +359,22 @@ import Testing
             let czech = try await client.execute(uri: "/tasks", method: .get, headers: [.cookie: cookie, .acceptLanguage: "cs"]) { Self.text($0) }
             #expect(czech.contains("<h1>Úkoly</h1>") && czech.contains("<h2>Tento týden</h2>") && czech.contains("<legend>Přidat úkol</legend>"))
             #expect(czech.contains("<th scope=\"col\">Název</th>") && czech.contains(">Hotovo</button>"))
-            // Added through the page's form, as a person would.
+            // A bad field: the page again, the error beside that field, what was typed kept, nothing saved.
             let csrf = try Self.csrf(page)
+            let refused = try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: cookie),
+                body: Self.form([("method", "tasks.add"), ("title", "Buy filament"), ("category", "hobby"), ("csrf", csrf), ("back", "/tasks")])
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                return Self.text(response)
+            }
+            #expect(refused.contains("<input name=\"title\" type=\"text\" required value=\"Buy filament\">"), "\(refused)")
+            #expect(
+                refused.contains("<input name=\"category\" type=\"text\" value=\"hobby\" aria-invalid=\"true\" aria-describedby=\"error-category\">"))
+            #expect(
+                refused.contains("<span class=\"error\" id=\"error-category\" role=\"alert\">Invalid params: 'category' 'hobby' is not a category"))
+            #expect((try await bench.host.call("tasks.list", ["when": "all"]).get()["tasks"]?.arrayValue ?? []).count == 2, "nothing saved")
+            // Added through the page's form, as a person would.
             try await client.execute(
                 uri: "/call", method: .post, headers: Self.posting(cookie: cookie),
                 body: Self.form([
