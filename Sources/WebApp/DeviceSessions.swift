@@ -31,7 +31,7 @@ struct DeviceSessions: RouterMiddleware {
         context.device = device
         context.session = token
         var response = try await next(request, context)
-        if renew { response.setCookie(Self.sessionCookie(token, secure: settings.usesTLS)) }
+        if renew { response.setCookie(Self.sessionCookie(token, secure: settings.reachedOverHTTPS)) }
         return response
     }
 
@@ -41,19 +41,12 @@ struct DeviceSessions: RouterMiddleware {
             name: cookieName, value: token, maxAge: Int(WebDevices.sessionLifetime), path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
-    /// The request's `Origin` is this app's own: the address it was asked at (`Host`), or
-    /// `public_url`'s. A browser sends `Origin` with every form it posts; a request without one
-    /// did not come from a page of this app.
+    /// The request's `Origin` is one this app is served from (the listen address, `public_url`),
+    /// never merely the `Host` the request names, which a rebinding page controls. A browser sends
+    /// `Origin` with every form it posts; a request without one did not come from a page of this app.
     static func sameOrigin(_ request: Request, _ settings: WebSettings) -> Bool {
         guard let origin = request.headers[.origin]?.lowercased() else { return false }
-        var allowed: [String] = []
-        if let authority = request.head.authority {
-            allowed.append("\(settings.usesTLS ? "https" : "http")://\(authority.lowercased())")
-        }
-        if let publicURL = settings.publicURL, let url = URLComponents(string: publicURL), let scheme = url.scheme, let host = url.host {
-            allowed.append("\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")".lowercased())
-        }
-        return allowed.contains(origin)
+        return settings.origins.contains(origin)
     }
 
     /// What a form of this session carries: derived from the session token, so nothing is stored,

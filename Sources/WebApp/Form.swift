@@ -47,11 +47,11 @@ enum Form {
         return arguments
     }
 
-    /// Where to go back to: a path of this app only, never another site.
+    /// Where to go back to: a path of this app only, never another site (a browser drops tabs and
+    /// reads `\\` as `/`, so only plain path characters pass).
     static func localPath(_ given: String?) -> String {
-        guard let given, given.hasPrefix("/"), !given.hasPrefix("//"), !given.contains("\\"), given.utf8.count <= 256,
-            given.allSatisfy({ $0.isASCII && !$0.isNewline })
-        else { return "/" }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/_.-?=&%")
+        guard let given, given.hasPrefix("/"), !given.hasPrefix("//"), given.utf8.count <= 256, given.allSatisfy(allowed.contains) else { return "/" }
         return given
     }
 }
@@ -80,17 +80,21 @@ enum Flash {
     }
 }
 
-/// Failed pairing attempts are limited: at most 5 a minute, then every attempt waits for the
-/// minute to pass, so a pairing secret cannot be guessed by trying.
+/// Pairing attempts are limited: at most 5 unanswered ones a minute, then every attempt waits
+/// for the minute to pass, so a pairing secret cannot be guessed by trying. An attempt is counted
+/// as it is admitted, in one step, so parallel requests cannot all slip in before any is counted;
+/// one that pairs is taken back.
 actor PairingThrottle {
     static let limit = 5
     static let window: TimeInterval = 60
-    private var failures: [Date] = []
+    private var attempts: [Date] = []
 
-    func admits(now: Date) -> Bool {
-        failures.removeAll { now.timeIntervalSince($0) >= Self.window }
-        return failures.count < Self.limit
+    func attempt(now: Date) -> Bool {
+        attempts.removeAll { now.timeIntervalSince($0) >= Self.window }
+        guard attempts.count < Self.limit else { return false }
+        attempts.append(now)
+        return true
     }
 
-    func failed(now: Date) { failures.append(now) }
+    func succeeded() { if !attempts.isEmpty { attempts.removeLast() } }
 }

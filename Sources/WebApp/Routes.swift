@@ -71,7 +71,7 @@ struct Routes: Sendable {
             ["plugin": $0["plugin"]?.stringValue ?? "", "message": $0["message"]?.stringValue ?? ""]
         }
         var response = pages.render("today", page)
-        if page["flash"] != nil { Flash.clear(&response, secure: settings.usesTLS) }
+        if page["flash"] != nil { Flash.clear(&response, secure: settings.reachedOverHTTPS) }
         return response
     }
 
@@ -79,11 +79,9 @@ struct Routes: Sendable {
 
     func pairing(_ request: Request, _ context: WebContext) async throws -> Response {
         let token = try context.parameters.require("token")
-        guard await throttle.admits(now: host.clock.now) else { return pages.message(.tooManyRequests, "pair.heading", "pair.throttled", context) }
-        guard let pending = try await host.webDevices.pending(token) else {
-            await throttle.failed(now: host.clock.now)
-            return pages.message(.notFound, "pair.heading", "pair.refused", context)
-        }
+        guard await throttle.attempt(now: host.clock.now) else { return pages.message(.tooManyRequests, "pair.heading", "pair.throttled", context) }
+        guard let pending = try await host.webDevices.pending(token) else { return pages.message(.notFound, "pair.heading", "pair.refused", context) }
+        await throttle.succeeded()
         var page = pages.frame(context, title: pages.catalogue.text("pair.heading", context.language), path: "")
         page["question"] = pages.catalogue.text("pair.question", context.language, ["name": pending.name, "role": pending.role.rawValue])
         page["token"] = token
@@ -91,15 +89,15 @@ struct Routes: Sendable {
     }
 
     func pair(_ request: Request, _ context: WebContext) async throws -> Response {
-        guard await throttle.admits(now: host.clock.now) else { return pages.message(.tooManyRequests, "pair.heading", "pair.throttled", context) }
+        guard await throttle.attempt(now: host.clock.now) else { return pages.message(.tooManyRequests, "pair.heading", "pair.throttled", context) }
         let form = try await Form.read(request, context, checkingCSRF: false)
         switch try await host.webDevices.redeem(form["token"] ?? "") {
         case .failure:
-            await throttle.failed(now: host.clock.now)
             return pages.message(.forbidden, "pair.heading", "pair.refused", context)
         case .success(let paired):
+            await throttle.succeeded()
             var response = Response(status: .seeOther, headers: [.location: "/"])
-            response.setCookie(DeviceSessions.sessionCookie(paired.session, secure: settings.usesTLS))
+            response.setCookie(DeviceSessions.sessionCookie(paired.session, secure: settings.reachedOverHTTPS))
             return response
         }
     }
@@ -119,7 +117,7 @@ struct Routes: Sendable {
             let result = try await gate.call(method, arguments, role: context.device?.role ?? .read, confirmed: form["confirmed"] == "yes")
             let said = descriptor.says.flatMap { $0.said(result: result, arguments: arguments, zone: pages.zone) }
             var response = Response(status: .seeOther, headers: [.location: back])
-            if let said { response.setCookie(Flash.cookie(said, secure: settings.usesTLS)) }
+            if let said { response.setCookie(Flash.cookie(said, secure: settings.reachedOverHTTPS)) }
             return response
         } catch let refusal as WebGate.Refusal {
             switch refusal {
@@ -155,7 +153,7 @@ struct Routes: Sendable {
         values["heading"] = title
         values["sections"] = await SectionPages(host: host, pages: pages, gate: gate, failed: failed).values(page, context)
         var response = pages.render("sections", values, status: failed == nil ? .ok : .unprocessableContent)
-        if values["flash"] != nil { Flash.clear(&response, secure: settings.usesTLS) }
+        if values["flash"] != nil { Flash.clear(&response, secure: settings.reachedOverHTTPS) }
         return response
     }
 
@@ -192,7 +190,7 @@ struct Routes: Sendable {
             ]
         }
         var response = pages.render("settings", page)
-        if page["flash"] != nil { Flash.clear(&response, secure: settings.usesTLS) }
+        if page["flash"] != nil { Flash.clear(&response, secure: settings.reachedOverHTTPS) }
         return response
     }
 
@@ -202,7 +200,7 @@ struct Routes: Sendable {
         if let chosen = form["language"].flatMap(Language.init(rawValue:)) {
             response.setCookie(
                 Cookie(
-                    name: DeviceSessions.languageCookie, value: chosen.rawValue, maxAge: 365 * 86_400, path: "/", secure: settings.usesTLS,
+                    name: DeviceSessions.languageCookie, value: chosen.rawValue, maxAge: 365 * 86_400, path: "/", secure: settings.reachedOverHTTPS,
                     httpOnly: true, sameSite: .strict))
         }
         return response

@@ -95,8 +95,9 @@ struct SectionPages: Sendable {
 
     /// `member` (true, or a text that is not empty) or `member=value`, read from the row.
     static func holds(_ condition: String, in row: JSONValue) -> Bool {
-        let parts = condition.split(separator: "=", maxSplits: 1).map(String.init)
-        let value = ShortAnswer.member(parts[0], of: row)
+        let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let name = parts.first, !name.isEmpty else { return false }
+        let value = ShortAnswer.member(name, of: row)
         guard parts.count == 2 else { return holds(value) }
         return value?.stringValue == parts[1]
     }

@@ -7,7 +7,8 @@ struct SecurityHeaders: RouterMiddleware {
     typealias Context = WebContext
     let headers: HTTPFields
 
-    init(tls: Bool, styleHash: String) {
+    /// `https`: the app is reached over HTTPS (its own TLS, or a proxy's), so HSTS is sent.
+    init(https: Bool, styleHash: String) {
         var headers: HTTPFields = [
             .contentSecurityPolicy:
                 "default-src 'none'; script-src 'self'; style-src 'sha256-\(styleHash)'; img-src 'self' data:; connect-src 'self'; "
@@ -20,7 +21,7 @@ struct SecurityHeaders: RouterMiddleware {
             HTTPField.Name("Permissions-Policy")!: "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
             .cacheControl: "no-store",
         ]
-        if tls { headers[HTTPField.Name("Strict-Transport-Security")!] = "max-age=63072000" }
+        if https { headers[HTTPField.Name("Strict-Transport-Security")!] = "max-age=63072000" }
         self.headers = headers
     }
 

@@ -31,7 +31,7 @@ public enum WebApp {
         let settings = host.configuration.web
         let pages = try Pages(host: host)
         let router = Router(context: WebContext.self)
-        router.add(middleware: SecurityHeaders(tls: settings.usesTLS, styleHash: pages.styleHash))
+        router.add(middleware: SecurityHeaders(https: settings.reachedOverHTTPS, styleHash: pages.styleHash))
         router.add(middleware: DeviceSessions(devices: host.webDevices, pages: pages, settings: settings))
         Routes(host: host, pages: pages, gate: WebGate(host: host), settings: settings, live: live).add(to: router)
         let server: HTTPServerBuilder = try settings.tlsConfiguration().map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1()

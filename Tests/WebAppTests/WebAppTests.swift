@@ -484,4 +484,60 @@ import Testing
             #expect(czech.contains("<p id=\"offline\" class=\"flash\" hidden>Stav k "))
         }
     }
+
+    /// The review's findings, each held: a read made destructive by its arguments is no read for a
+    /// `read` device and is asked first of a `full` one; a secret is never taken from a page; a
+    /// way back is a plain path of this app; a name is no loopback address; origins are the
+    /// app's own, default ports as browsers write them.
+    @Test func aReadMadeDestructiveByItsArgumentsIsNoRead() async throws {
+        let clock = TestClock(now: Self.now)
+        let host = try await TestHost.started(plugins: [TasksPlugin(), StagPlugin()], clock: clock) {
+            $0.web.enabled = true
+            $0.web.publicURL = "http://127.0.0.1:8470"
+        }
+        let bench = Bench(host: host, clock: clock)
+        let reader = try await bench.pair(role: "read")
+        let full = try await bench.pair(role: "full")
+        let mail = [
+            ("method", "stag.students.mail"), ("action_id", "700001"), ("subject", "Room change"), ("body", "PR-102"), ("dry_run", "false"),
+        ]
+        try await Self.app(bench).test(.router) { client in
+            let readCookie = try await Self.session(client, reader)
+            let readCSRF = try Self.csrf(try await client.execute(uri: "/settings", method: .get, headers: [.cookie: readCookie]) { Self.text($0) })
+            try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: readCookie),
+                body: Self.form(mail + [("csrf", readCSRF), ("confirmed", "yes")])
+            ) { response in
+                #expect(response.status == .forbidden && Self.text(response).contains("This device may only read"), "\(Self.text(response))")
+            }
+            let fullCookie = try await Self.session(client, full)
+            let fullCSRF = try Self.csrf(try await client.execute(uri: "/settings", method: .get, headers: [.cookie: fullCookie]) { Self.text($0) })
+            let question = try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: fullCookie), body: Self.form(mail + [("csrf", fullCSRF)])
+            ) { Self.text($0) }
+            #expect(question.contains("Mail “Room change” in Bcc to the students of timetable action 700001?"), "\(question)")
+            // A secret parameter is refused before anything, and never written back into a page.
+            let secret = [
+                ("method", "tasks.caldav.add"), ("name", "home"), ("url", "http://127.0.0.1:9/"), ("username", "me"), ("password", "hunter22"),
+            ]
+            try await client.execute(
+                uri: "/call", method: .post, headers: Self.posting(cookie: fullCookie), body: Self.form(secret + [("csrf", fullCSRF)])
+            ) { response in
+                #expect(response.status == .forbidden && Self.text(response).contains("'password' is a secret"))
+                #expect(!Self.text(response).contains("hunter22"))
+            }
+        }
+        #expect(Form.localPath("/tasks?when=all") == "/tasks?when=all")
+        for hostile in ["/\t/evil.example", "//evil.example", "/\\evil.example", "https://evil.example", "/a\nb", "tasks"] {
+            #expect(Form.localPath(hostile) == "/", "\(hostile)")
+        }
+        #expect(WebSettings.isLoopback("127.0.0.1") && WebSettings.isLoopback("::1") && WebSettings.isLoopback("localhost"))
+        #expect(!WebSettings.isLoopback("127.example.com") && !WebSettings.isLoopback("0.0.0.0") && !WebSettings.isLoopback("1270.0.0.1"))
+        var settings = WebSettings()
+        settings.publicURL = "https://Laptop.tail1234.ts.net:443"
+        #expect(settings.origins == ["http://127.0.0.1:8470", "http://localhost:8470", "http://[::1]:8470", "https://laptop.tail1234.ts.net"])
+        #expect(settings.reachedOverHTTPS, "behind a TLS proxy the cookie is Secure")
+        #expect(throws: ConfigError.self) { try ConfigLoader.parse("[web]\npublic_url = \"http://laptop.lan:8470\"\n", file: "c.toml") }
+        #expect(throws: ConfigError.self) { try ConfigLoader.parse("[web]\nlisten = \"127.example.com:443\"\n", file: "c.toml") }
+    }
 }

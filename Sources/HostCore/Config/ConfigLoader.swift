@@ -364,6 +364,10 @@ struct Reader {
             guard let url = URLComponents(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
                 url.query == nil, url.fragment == nil, url.user == nil
             else { throw fail("web", "public_url", "must be an http(s) address without a query (https://phone.example.ts.net), got '\(address)'") }
+            // Cookies would cross the network in clear.
+            guard url.scheme?.lowercased() == "https" || WebSettings.isLoopback(url.host ?? "") else {
+                throw fail("web", "public_url", "must be https unless it is this machine (http://127.0.0.1:8470), got '\(address)'")
+            }
             c.web.publicURL = address
         }
 

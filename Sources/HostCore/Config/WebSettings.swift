@@ -18,6 +18,10 @@ public struct WebSettings: Sendable, Equatable {
 
     public var usesTLS: Bool { tlsCertificate != nil }
 
+    /// Whether the phone reaches the app over HTTPS: served with TLS, or behind a proxy that is
+    /// (`public_url` https). Cookies are then `Secure` and pages carry HSTS.
+    public var reachedOverHTTPS: Bool { usesTLS || publicURL.flatMap { URLComponents(string: $0)?.scheme?.lowercased() } == "https" }
+
     /// The address a phone opens, without a trailing slash.
     public var baseURL: String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
@@ -25,10 +29,28 @@ public struct WebSettings: Sendable, Equatable {
         return "\(usesTLS ? "https" : "http")://\(shownHost):\(port)"
     }
 
-    /// 127.0.0.0/8, ::1 and localhost: reachable from this machine only.
+    /// 127.0.0.0/8 (written as an address, not a name that starts so), ::1 and localhost:
+    /// reachable from this machine only.
     public static func isLoopback(_ host: String) -> Bool {
         let lowered = host.lowercased()
-        return lowered == "localhost" || lowered == "::1" || lowered.hasPrefix("127.")
+        if lowered == "localhost" || lowered == "::1" { return true }
+        let octets = lowered.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
+    }
+
+    /// The origins a page of this app is served from: the listen address (and localhost for a
+    /// loopback one) and `public_url`'s, default ports left out as browsers write them.
+    public var origins: Set<String> {
+        let scheme = usesTLS ? "https" : "http"
+        let defaultPort = usesTLS ? 443 : 80
+        var hosts = [host.contains(":") ? "[\(host)]" : host]
+        if Self.isLoopback(host) { hosts += ["localhost", "127.0.0.1", "[::1]"] }
+        var origins = Set(hosts.map { port == defaultPort ? "\(scheme)://\($0)" : "\(scheme)://\($0):\(port)" })
+        if let publicURL, let url = URLComponents(string: publicURL), let publicScheme = url.scheme?.lowercased(), let publicHost = url.host {
+            let standard = (publicScheme == "https" && url.port == 443) || (publicScheme == "http" && url.port == 80)
+            origins.insert("\(publicScheme)://\(publicHost.lowercased())" + (url.port.map { standard ? "" : ":\($0)" } ?? ""))
+        }
+        return origins
     }
 
     /// `127.0.0.1:8470`, `[::1]:8470`, `0.0.0.0:443` as host and port; nil for anything else.

@@ -22,6 +22,15 @@ public struct WebGate: Sendable {
         case needsConfirmation(question: String)
     }
 
+    /// A path, or a list of them at any depth.
+    static func namesFiles(_ type: ParamType) -> Bool {
+        switch type {
+        case .path: true
+        case .array(let element?): namesFiles(element)
+        default: false
+        }
+    }
+
     /// The method's declaration, for a page that shows its form or its question.
     public func descriptor(_ method: String) -> CommandDescriptor? { host.dispatcher.methods[method]?.descriptor }
 
@@ -35,12 +44,22 @@ public struct WebGate: Sendable {
     public func call(_ method: String, _ arguments: [String: JSONValue], role: WebDevices.Role, confirmed: Bool) async throws -> JSONValue {
         guard let descriptor = descriptor(method) else { throw Refusal.unknownMethod(method) }
         if let reason = descriptor.personOnly { throw Refusal.notForDevices("\(method) is not offered to devices: \(reason)") }
-        for spec in descriptor.params where spec.type == .path || spec.type == .array(of: .path) {
-            guard arguments[spec.name] != nil else { continue }
-            throw Refusal.notForDevices("'\(spec.name)' names a file on the daemon's machine, which a device may not do")
+        for spec in descriptor.params where arguments[spec.name] != nil {
+            if Self.namesFiles(spec.type) {
+                throw Refusal.notForDevices("'\(spec.name)' names a file on the daemon's machine, which a device may not do")
+            }
+            // A secret is given at the daemon's own terminal: a page would have to send it back and forth.
+            if spec.type == .secret { throw Refusal.notForDevices("'\(spec.name)' is a secret, given with assistantctl, not on a page") }
         }
-        if role == .read, descriptor.effect != .read { throw Refusal.readOnly("this device may only read (paired with role read)") }
-        if Self.isDestructive(descriptor, arguments), !confirmed {
+        // Judged with the defaults filled in, as the call will run: a default can make a call destructive.
+        var effective = arguments
+        for spec in descriptor.params where effective[spec.name] == nil { effective[spec.name] = spec.defaultValue }
+        let destructive = Self.isDestructive(descriptor, effective)
+        // A read device makes no change, including a read that its arguments make destructive (a mail with dry_run=false).
+        if role == .read, descriptor.effect != .read || destructive {
+            throw Refusal.readOnly("this device may only read (paired with role read)")
+        }
+        if destructive, !confirmed {
             throw Refusal.needsConfirmation(question: await question(descriptor, arguments))
         }
         let result = try await host.dispatcher.call(method, params: .object(arguments), id: nil, connection: nil)
