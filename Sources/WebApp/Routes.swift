@@ -151,7 +151,12 @@ struct Routes: Sendable {
         let title = pages.catalogue.text("nav.\(page.rawValue)", language)
         var values = pages.frame(context, title: title, path: "/\(page.rawValue)", flash: Flash.take(request))
         values["heading"] = title
-        values["sections"] = await SectionPages(host: host, pages: pages, gate: gate, failed: failed).values(page, context)
+        let weekStart = request.uri.queryParameters.get("week").flatMap { DateOnly(String($0)) }
+        let sections = SectionPages(host: host, pages: pages, gate: gate, failed: failed, weekStart: weekStart)
+        let drawn = await sections.values(page, context)
+        values["sections"] = drawn
+        let grid = drawn.compactMap { $0["gridItems"] as? [SectionPages.GridItem] }
+        if !grid.isEmpty { values["week"] = sections.week(grid.flatMap { $0 }, context) }
         var response = pages.render("sections", values, status: failed == nil ? .ok : .unprocessableContent)
         if values["flash"] != nil { Flash.clear(&response, secure: settings.reachedOverHTTPS) }
         return response

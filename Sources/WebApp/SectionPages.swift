@@ -10,6 +10,19 @@ struct SectionPages: Sendable {
     let gate: WebGate
     /// A form sent back with a bad field: what was typed, and the error beside its field.
     var failed: FailedForm? = nil
+    /// The Monday of the week a page shows (`{week_start}`, `{week_last}`), this week by default.
+    var weekStart: DateOnly? = nil
+
+    /// One class of a week grid, whichever plugin it came from.
+    struct GridItem: Sendable {
+        /// 1 = Monday.
+        let weekday: Int
+        let start: String
+        let end: String
+        let title: String
+        let place: String
+        let mark: String
+    }
 
     struct FailedForm: Sendable {
         let method: String
@@ -44,10 +57,19 @@ struct SectionPages: Sendable {
         return drawn
     }
 
-    /// `{today}`, `{tomorrow}` and `{week_end}` as dates in the daemon's zone.
+    /// The Monday of the week shown.
+    var monday: DateOnly {
+        let day = weekStart ?? DateOnly(host.clock.now, in: pages.zone)
+        return day.adding(days: -day.weekdayFromMonday)
+    }
+
+    /// `{today}`, `{tomorrow}`, `{week_end}`, `{week_start}` and `{week_last}` as dates in the daemon's zone.
     func placeholders(_ params: [String: JSONValue]) -> [String: JSONValue] {
         let today = DateOnly(host.clock.now, in: pages.zone)
-        let known = ["{today}": today, "{tomorrow}": today.adding(days: 1), "{week_end}": today.adding(days: 7)]
+        let known = [
+            "{today}": today, "{tomorrow}": today.adding(days: 1), "{week_end}": today.adding(days: 7), "{week_start}": monday,
+            "{week_last}": monday.adding(days: 6),
+        ]
         return params.mapValues { value in value.stringValue.flatMap { known[$0] }.map { .string($0.description) } ?? value }
     }
 
@@ -64,6 +86,10 @@ struct SectionPages: Sendable {
             guard let key = field.key else { return ["heading": field.label] }
             guard let value = ShortAnswer.member(key, of: result), value != .null, value != false else { return nil }
             return ["label": field.label, "value": cells.text(value, field.format)]
+        }
+        if let grid = view.grid {
+            values["gridItems"] = gridItems(result, view, grid)
+            return values
         }
         guard !view.columns.isEmpty else {
             // A card: its buttons act on the whole answer (a printer's job).
@@ -91,6 +117,51 @@ struct SectionPages: Sendable {
             return drawn
         }
         return values
+    }
+
+    /// The rows of a week grid within the week shown: a row's day is a date (kept when it falls in
+    /// the week) or a weekday number (1 = Monday), as `ResultView.WeekGrid` says.
+    func gridItems(_ result: JSONValue, _ view: ResultView, _ grid: ResultView.WeekGrid) -> [GridItem] {
+        let rows = (view.rows.flatMap { ShortAnswer.member($0, of: result) } ?? result).arrayValue ?? []
+        let first = monday
+        return rows.prefix(500).compactMap { row -> GridItem? in
+            func text(_ key: String?) -> String { key.flatMap { ShortAnswer.member($0, of: row)?.stringValue } ?? "" }
+            let dayValue = ShortAnswer.member(grid.day, of: row)
+            let weekday: Int
+            if let number = dayValue?.intValue {
+                weekday = Int(number)
+            } else if let date = dayValue?.stringValue.flatMap(DateOnly.init) {
+                guard first <= date, date <= first.adding(days: 6) else { return nil }
+                weekday = date.weekdayFromMonday + 1
+            } else {
+                return nil
+            }
+            guard (1...7).contains(weekday) else { return nil }
+            return GridItem(
+                weekday: weekday, start: text(grid.start), end: text(grid.end), title: text(grid.title), place: text(grid.place),
+                mark: text(grid.mark))
+        }
+    }
+
+    /// The grids of every section merged into one week: seven days, each in time order, today marked.
+    func week(_ items: [GridItem], _ context: WebContext) -> [String: Any] {
+        let first = monday
+        let today = DateOnly(host.clock.now, in: pages.zone)
+        let days = (0..<7).map { offset -> [String: Any] in
+            let date = first.adding(days: offset)
+            let noon = date.at("12:00", in: pages.zone) ?? host.clock.now
+            return [
+                "name": pages.day(noon, context.language), "today": date == today,
+                "items": items.filter { $0.weekday == offset + 1 }.sorted { ($0.start, $0.title) < ($1.start, $1.title) }.map {
+                    ["start": $0.start, "end": $0.end, "title": $0.title, "place": $0.place, "mark": $0.mark]
+                },
+            ]
+        }
+        return [
+            "days": days, "previous": first.adding(days: -7).description, "next": first.adding(days: 7).description,
+            "label": pages.catalogue.text(
+                "week.of", context.language, ["date": pages.day(first.at("12:00", in: pages.zone) ?? host.clock.now, context.language)]),
+        ]
     }
 
     /// `member` (true, or a text that is not empty) or `member=value`, read from the row.

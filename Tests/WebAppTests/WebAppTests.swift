@@ -427,7 +427,7 @@ import Testing
                 }
             }
         }
-        #expect(pages == [.tasks, .exams, .printers, .logbook], "\(pages)")
+        #expect(pages == [.tasks, .timetable, .exams, .printers, .logbook], "\(pages)")
     }
 
     /// A notice posted while the Notices page is open arrives on its live stream, and revoking the
@@ -539,5 +539,77 @@ import Testing
         #expect(settings.reachedOverHTTPS, "behind a TLS proxy the cookie is Secure")
         #expect(throws: ConfigError.self) { try ConfigLoader.parse("[web]\npublic_url = \"http://laptop.lan:8470\"\n", file: "c.toml") }
         #expect(throws: ConfigError.self) { try ConfigLoader.parse("[web]\nlisten = \"127.example.com:443\"\n", file: "c.toml") }
+    }
+
+    /// A plugin with two week grids, one dated and one by weekday, as IS/STAG's and KOS's are: the
+    /// Timetable merges them into one week, moves by week, and marks today.
+    struct WeekPlugin: AssistantPlugin {
+        var info: PluginInfo {
+            PluginInfo(
+                id: "week", version: "1", summary: "two timetables",
+                pages: [
+                    PageDeclaration(
+                        .timetable, .init("Dated", "Datovaný"),
+                        read: .init(method: "week.dated", params: ["from": "{week_start}", "to": "{week_last}"])),
+                    PageDeclaration(.timetable, .init("By weekday", "Podle dnů"), read: .init(method: "week.slots")),
+                ])
+        }
+
+        var commands: [PluginCommand<Void>] {
+            [
+                PluginCommand(
+                    "dated", "dated classes", params: [ParamSpec("from", .date, help: "first day"), ParamSpec("to", .date, help: "last day")],
+                    result: .any("events"), effect: .read
+                ) { _, params, _ in
+                    let from = params.string("from") ?? "?"
+                    return [
+                        "events": [
+                            ["date": "2026-11-24", "start": "09:15", "end": "10:45", "subject": "KIV/PT", "room": "UC-336", "type": "Př"],
+                            ["date": "2026-12-02", "start": "13:00", "end": "14:30", "subject": "KIV/DB1", "room": "UU-303", "type": "Cv"],
+                            [
+                                "date": .string(from), "start": "07:00", "end": "07:30", "subject": .string("asked from \(from)"), "room": "",
+                                "type": "",
+                            ],
+                        ]
+                    ]
+                }.view(
+                    ResultView(rows: "events", grid: .init(day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type"))),
+                PluginCommand("slots", "weekday slots", result: .any("slots"), effect: .read) { _, _, _ in
+                    ["slots": [["day": 1, "start": "11:00", "end": "12:30", "course": "BI-ZMA", "room": "T9:105", "kind": "lecture"]]]
+                }.view(ResultView(rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
+            ]
+        }
+
+        func setup(_ context: PluginContext) async throws -> PluginSetup<Void> { .ready(()) }
+    }
+
+    @Test func theTimetableMergesTheWeekGrids() async throws {
+        let clock = TestClock(now: Self.now)
+        let host = try await TestHost.started(plugins: [WeekPlugin()], clock: clock) {
+            $0.timeZone = TimeZone(identifier: "Europe/Prague")!
+            $0.web.enabled = true
+            $0.web.publicURL = "http://127.0.0.1:8470"
+        }
+        let bench = Bench(host: host, clock: clock)
+        let token = try await bench.pair(role: "read")
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let page = try await client.execute(uri: "/timetable", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            let days = page.components(separatedBy: "<h3>").dropFirst().map { String($0.prefix { $0 != "\n" }) }
+            #expect(days.count == 7, "\(page)")
+            #expect(days[0].hasPrefix("Monday 23 November</h3>"))
+            #expect(days[0].contains("11:00–12:30</span> BI-ZMA <span class=\"kind\">lecture</span>"))
+            #expect(days[0].contains("asked from 2026-11-23"), "the read asked for the week shown")
+            #expect(days[0].range(of: "07:00")!.lowerBound < days[0].range(of: "11:00")!.lowerBound, "in time order across plugins")
+            #expect(days[1].contains("KIV/PT <span class=\"kind\">Př</span> <span class=\"place\">UC-336</span>"))
+            #expect(!page.contains("KIV/DB1"), "next week's class is not this week's")
+            #expect(page.contains("<li class=\"today\" aria-current=\"date\"><h3>Thursday 26 November</h3>"))
+            #expect(page.contains("href=\"?week=2026-11-16\"") && page.contains("href=\"?week=2026-11-30\""))
+            let next = try await client.execute(uri: "/timetable?week=2026-11-30", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            #expect(next.contains("KIV/DB1") && next.contains("asked from 2026-11-30") && !next.contains("KIV/PT"))
+            #expect(!next.contains("class=\"today\""))
+            let czech = try await client.execute(uri: "/timetable", method: .get, headers: [.cookie: cookie, .acceptLanguage: "cs"]) { Self.text($0) }
+            #expect(czech.contains("<h1>Rozvrh</h1>") && czech.contains("Další týden"))
+        }
     }
 }

@@ -17,7 +17,8 @@ enum KOSManifest {
 
     /// Its part of the web app's Exams page (KOSapi lets a client read, not register).
     static let pages: [PageDeclaration] = [
-        PageDeclaration(.exams, .init("KOS exams", "Zkoušky v KOS"), read: .init(method: "kos.exams"))
+        PageDeclaration(.timetable, .init("KOS timetable", "Rozvrh v KOS"), read: .init(method: "kos.timetable")),
+        PageDeclaration(.exams, .init("KOS exams", "Zkoušky v KOS"), read: .init(method: "kos.exams")),
     ]
 
     /// The views an AI assistant can attach, once KOS is set up. The registered exams share their

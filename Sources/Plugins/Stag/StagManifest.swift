@@ -20,12 +20,15 @@ enum StagManifest {
     /// watching (each destructive one behind the page's confirmation).
     static let pages: [PageDeclaration] = [
         PageDeclaration(
+            .timetable, .init("IS/STAG timetable", "Rozvrh v IS/STAG"),
+            read: .init(method: "stag.timetable", params: ["from": "{week_start}", "to": "{week_last}"])),
+        PageDeclaration(
             .exams, .init("IS/STAG exam terms", "Termíny zkoušek v IS/STAG"), read: .init(method: "stag.exams"),
             actions: [
                 .init("stag.exams.register", .init("Register", "Přihlásit"), fromRow: ["term_id": "term_id"], when: "state=available"),
                 .init("stag.exams.unregister", .init("Unregister", "Odhlásit"), fromRow: ["term_id": "term_id"], when: "state=registered"),
                 .init("stag.exams.watch", .init("Watch", "Hlídat"), fromRow: ["term_id": "term_id"], when: "state=full"),
-            ])
+            ]),
     ]
 
     /// The views an AI assistant can attach, once an account is added. The registered exams share
