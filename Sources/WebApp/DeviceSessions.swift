@@ -53,15 +53,13 @@ struct DeviceSessions: RouterMiddleware {
     /// and useless to a page that cannot read the cookie.
     static func csrfToken(session: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data("csrf".utf8), using: SymmetricKey(data: Data(session.utf8)))
-        return Data(code).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Data(code))
     }
 
     static func csrfMatches(_ given: String?, session: String) -> Bool {
         guard let given else { return false }
         let expected = HMAC<SHA256>.authenticationCode(for: Data("csrf".utf8), using: SymmetricKey(data: Data(session.utf8)))
-        let padded = given.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "="
-        guard let bytes = Data(base64Encoded: padded) else { return false }
+        guard let bytes = Base64URL.decode(given) else { return false }
         // The authentication code's own comparison is constant-time.
         return expected == bytes
     }

@@ -62,8 +62,7 @@ enum Flash {
 
     static func cookie(_ text: String, secure: Bool) -> Cookie {
         let bounded = String(text.prefix(300))
-        let value = Data(bounded.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let value = Base64URL.encode(Data(bounded.utf8))
         return Cookie(name: cookieName, value: value, maxAge: 60, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
@@ -74,9 +73,7 @@ enum Flash {
 
     static func take(_ request: Request) -> String? {
         guard let value = request.cookies[cookieName]?.value, value.utf8.count <= 512 else { return nil }
-        var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map { String(decoding: $0, as: UTF8.self) }
+        return Base64URL.decode(value).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 

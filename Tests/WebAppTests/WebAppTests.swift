@@ -296,6 +296,17 @@ import Testing
         #expect(try await bench.host.call("web.devices").get() == [])
     }
 
+    @Test func base64URLRoundTripsInTheSafeAlphabet() {
+        let bytes = Data([0xFB, 0xFF, 0xBF, 0x00, 0x01])
+        #expect(Base64URL.encode(bytes) == "-_-_AAE")
+        #expect(Base64URL.decode("-_-_AAE") == bytes)
+        for length in 0..<6 {
+            let data = Data((0..<length).map { UInt8($0 * 61) })
+            #expect(Base64URL.decode(Base64URL.encode(data)) == data, "\(length) bytes")
+        }
+        #expect(Base64URL.decode("not base64!") == nil)
+    }
+
     @Test func everyWordIsInBothLanguages() {
         let english = Set(Catalogue.shared.all(.english).keys)
         let czech = Set(Catalogue.shared.all(.czech).keys)

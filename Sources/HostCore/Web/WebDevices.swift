@@ -46,8 +46,7 @@ public final class WebDevices: Sendable {
     static func secret() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Data(bytes))
     }
 
     static func hash(_ secret: Substring) -> Data { Data(SHA256.hash(data: Data(secret.utf8))) }
