@@ -1,4 +1,5 @@
 import HTTPTypes
+import HostCore
 import Hummingbird
 
 /// The headers every answer carries: a strict CSP (no inline script; the one inline style by its
@@ -32,6 +33,13 @@ struct SecurityHeaders: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             // An error answered by the framework (a body too long, no route) gets the headers too.
             response = try error.response(from: request, context: context)
+        } catch {
+            // Anything else (the daemon draining, a store that failed) is a plain 500 with the
+            // headers, its words only in the log: a page never shows an internal error's text.
+            context.logger.error("web request failed", metadata: ["path": "\(request.uri.path)", "error": "\(ErrorText.sentence(error))"])
+            response = Response(
+                status: .internalServerError, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "The assistant could not answer; try again.")))
         }
         for field in headers where response.headers[field.name] == nil { response.headers.append(field) }
         return response

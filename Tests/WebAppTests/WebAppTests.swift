@@ -296,6 +296,20 @@ import Testing
         #expect(try await bench.host.call("web.devices").get() == [])
     }
 
+    @Test func anInternalFailureIsAPlain500WithTheHeaders() async throws {
+        let bench = try await Self.bench()
+        let token = try await bench.pair()
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            bench.host.host.dispatcher.beginDraining()
+            try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .internalServerError)
+                #expect(Self.text(response) == "The assistant could not answer; try again.", "no internal words on the page")
+                #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY" && response.headers[.contentSecurityPolicy] != nil)
+            }
+        }
+    }
+
     @Test func base64URLRoundTripsInTheSafeAlphabet() {
         let bytes = Data([0xFB, 0xFF, 0xBF, 0x00, 0x01])
         #expect(Base64URL.encode(bytes) == "-_-_AAE")
