@@ -51,15 +51,15 @@ struct DeviceSessions: RouterMiddleware {
 
     /// What a form of this session carries: derived from the session token, so nothing is stored,
     /// and useless to a page that cannot read the cookie.
-    static func csrfToken(session: String) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: Data("csrf".utf8), using: SymmetricKey(data: Data(session.utf8)))
-        return Base64URL.encode(Data(code))
+    static func csrfToken(session: String) -> String { Base64URL.encode(Data(csrfCode(session))) }
+
+    static func csrfCode(_ session: String) -> HashedAuthenticationCode<SHA256> {
+        HMAC<SHA256>.authenticationCode(for: Data("csrf".utf8), using: SymmetricKey(data: Data(session.utf8)))
     }
 
     static func csrfMatches(_ given: String?, session: String) -> Bool {
-        guard let given else { return false }
-        let expected = HMAC<SHA256>.authenticationCode(for: Data("csrf".utf8), using: SymmetricKey(data: Data(session.utf8)))
-        guard let bytes = Base64URL.decode(given) else { return false }
+        guard let given, let bytes = Base64URL.decode(given) else { return false }
+        let expected = csrfCode(session)
         // The authentication code's own comparison is constant-time.
         return expected == bytes
     }
