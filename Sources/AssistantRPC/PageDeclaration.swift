@@ -12,17 +12,7 @@ public struct PageDeclaration: Sendable, Equatable, ResultObject {
         case tasks, timetable, exams, printers, logbook, notices
     }
 
-    /// Words in both of the app's languages: a plugin owns its own words, in English and Czech.
-    public struct Words: Sendable, Equatable, ResultObject {
-        public var en: String
-        public var cs: String
-
-        public init(_ en: String, _ cs: String) { (self.en, self.cs) = (en, cs) }
-
-        public static let members = ResultMembers<Self>(.field("en", \.en), .field("cs", \.cs))
-
-        public func text(_ language: String) -> String { language == "cs" ? cs : en }
-    }
+    public typealias Words = AssistantRPC.Words
 
     /// A button on each row: `method` called with `arguments`, each a row member's name (`id`)
     /// or a fixed value; shown only where the row's `when` member is true (or always).

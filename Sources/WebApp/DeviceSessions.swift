@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import HostCore
 import Hummingbird
 
@@ -44,10 +45,25 @@ struct DeviceSessions: RouterMiddleware {
     /// The request's `Origin` is one this app is served from (the listen address, `public_url`),
     /// never merely the `Host` the request names, which a rebinding page controls. A browser sends
     /// `Origin` with every form it posts; a request without one did not come from a page of this app.
+    ///
+    /// Under this app's `Referrer-Policy: no-referrer` a browser posts a form with `Origin: null`
+    /// (the Fetch standard's "serializing a request origin"). Such a post is taken only when the
+    /// browser itself says it came from the same origin (`Sec-Fetch-Site`, which no page can set)
+    /// and it was sent to a host this app is served from, which a rebinding name is not.
     static func sameOrigin(_ request: Request, _ settings: WebSettings) -> Bool {
         guard let origin = request.headers[.origin]?.lowercased() else { return false }
-        return settings.origins.contains(origin)
+        let origins = settings.origins
+        if origin != "null" { return origins.contains(origin) }
+        guard let site = request.headers[secFetchSite], site.lowercased() == "same-origin",
+            let host = (request.headers[Self.hostField] ?? request.head.authority)?.lowercased()
+        else { return false }
+        return origins.contains { $0.hasSuffix("://" + host) }
     }
+
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    /// The host a request was sent to: HTTP/1.1's `Host`, which NIO moves into the authority; a
+    /// request built in a test's router carries it as a field.
+    static let hostField = HTTPField.Name("Host")!
 
     /// What a form of this session carries: derived from the session token, so nothing is stored,
     /// and useless to a page that cannot read the cookie.

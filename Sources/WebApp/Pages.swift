@@ -14,6 +14,10 @@ struct Pages: Sendable {
     let zone: TimeZone
     let catalogue = Catalogue.shared
 
+    /// A value a template tests with a section, or false. Mustache looks a name an item lacks up
+    /// in the page around it, so an item says "none" itself rather than leaving the name out.
+    static func orFalse(_ text: String?) -> Any { text ?? false }
+
     init(host: AssistantHost) throws {
         var library = MustacheLibrary()
         let templates: [(String, [UInt8])] = [

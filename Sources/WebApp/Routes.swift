@@ -53,8 +53,9 @@ struct Routes: Sendable {
                 "kindName": pages.catalogue.text("kind." + (item["kind"]?.stringValue ?? ""), language),
                 "overdue": item["overdue"]?.boolValue ?? false,
             ]
-            row["place"] = item["place"]?.stringValue
-            row["detail"] = item["detail"]?.stringValue
+            row["place"] = Pages.orFalse(item["place"]?.stringValue)
+            row["detail"] = Pages.orFalse(item["detail"]?.stringValue)
+            row["completes"] = false
             let start = item["start"]?.stringValue.flatMap(ISO8601.date)
             let end = item["end"]?.stringValue.flatMap(ISO8601.date)
             if item["all_day"]?.boolValue == true {
@@ -67,9 +68,11 @@ struct Routes: Sendable {
             }
             return row
         }
-        page["problems"] = (day["problems"]?.arrayValue ?? []).map {
+        let problems = (day["problems"]?.arrayValue ?? []).map {
             ["plugin": $0["plugin"]?.stringValue ?? "", "message": $0["message"]?.stringValue ?? ""]
         }
+        page["problems"] = problems
+        page["has_problems"] = !problems.isEmpty
         var response = pages.render("today", page)
         if page["flash"] != nil { Flash.clear(&response, secure: settings.reachedOverHTTPS) }
         return response

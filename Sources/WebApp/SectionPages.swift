@@ -40,7 +40,7 @@ struct SectionPages: Sendable {
         var drawn: [[String: Any]] = []
         let role = context.device?.role ?? .read
         for section in sections(page) {
-            var values: [String: Any] = ["title": section.title.text(context.language.rawValue)]
+            var values: [String: Any] = ["title": section.title.text(context.language.rawValue), "error": false, "form": false]
             let arguments = placeholders(section.read.params.objectValue ?? [:])
             do {
                 let result = try await gate.call(section.read.method, arguments, role: .read, confirmed: false)
@@ -79,21 +79,32 @@ struct SectionPages: Sendable {
         let cells = Cells(pages: pages, language: context.language, now: host.clock.now)
         var values: [String: Any] = [:]
         guard let view else {
-            values["fields"] = (result.objectValue ?? [:]).sorted { $0.key < $1.key }.map { ["label": $0.key, "value": cells.text($0.value, .text)] }
+            let fields = (result.objectValue ?? [:]).sorted { $0.key < $1.key }.map { ["label": $0.key, "value": cells.text($0.value, .text)] }
+            values["fields"] = fields
+            values["has_fields"] = !fields.isEmpty
             return values
         }
-        values["fields"] = view.fields.compactMap { field -> [String: Any]? in
-            guard let key = field.key else { return ["heading": field.label] }
+        // Mustache has no "is this list empty" of its own: each list a template tests comes with its has_ flag.
+        let fields = view.fields.compactMap { field -> [String: Any]? in
+            // Mustache looks a missing name up in the page around it (whose `heading` is the
+            // page's): every item says whether it is a heading.
+            guard let key = field.key else { return ["is_heading": true, "label": field.label] }
             guard let value = ShortAnswer.member(key, of: result), value != .null, value != false else { return nil }
-            return ["label": field.label, "value": cells.text(value, field.format)]
+            return ["is_heading": false, "label": field.label, "value": cells.text(value, field.format)]
         }
+        values["fields"] = fields
+        values["has_fields"] = !fields.isEmpty
         if let grid = view.grid {
             values["gridItems"] = gridItems(result, view, grid)
             return values
         }
         guard !view.columns.isEmpty else {
             // A card: its buttons act on the whole answer (a printer's job).
-            if role == .full { values["cardActions"] = buttons(section.actions, result, cells, context) }
+            if role == .full {
+                let actions = buttons(section.actions, result, cells, context)
+                values["cardActions"] = actions
+                values["has_cardActions"] = !actions.isEmpty
+            }
             return values
         }
         let rows = (view.rows.flatMap { ShortAnswer.member($0, of: result) } ?? result).arrayValue ?? []
@@ -109,7 +120,7 @@ struct SectionPages: Sendable {
                     guard let until = column.until, let end = ShortAnswer.member(until, of: row), end != .null else { return text }
                     return text + "–" + cells.text(end, .time)
                 },
-                "actions": buttons(actions, row, cells, context),
+                "actions": buttons(actions, row, cells, context), "highlight": false,
             ]
             if view.highlights.contains(where: { ShortAnswer.member($0.key, of: row) == $0.value && $0.colour == .red }) {
                 drawn["highlight"] = "late"
@@ -153,7 +164,7 @@ struct SectionPages: Sendable {
             return [
                 "name": pages.day(noon, context.language), "today": date == today,
                 "items": items.filter { $0.weekday == offset + 1 }.sorted { ($0.start, $0.title) < ($1.start, $1.title) }.map {
-                    ["start": $0.start, "end": $0.end, "title": $0.title, "place": $0.place, "mark": $0.mark]
+                    ["start": $0.start, "end": $0.end, "title": $0.title, "place": Pages.orFalse($0.place), "mark": Pages.orFalse($0.mark)]
                 },
             ]
         }
@@ -198,20 +209,24 @@ struct SectionPages: Sendable {
         let language = context.language.rawValue
         let inputs = form.fields.compactMap { field -> [String: Any]? in
             guard let spec = descriptor.params.first(where: { $0.name == field.param }) else { return nil }
-            var input: [String: Any] = ["name": spec.name, "label": field.label.text(language), "required": spec.required]
+            var input: [String: Any] = [
+                "name": spec.name, "label": field.label.text(language), "required": spec.required, "value": false, "error": false, "has_choices": false,
+            ]
             if let failed, failed.method == form.method {
                 input["value"] = failed.typed[spec.name] ?? ""
                 if failed.param == spec.name { input["error"] = failed.message }
             }
             switch spec.type {
-            case .oneOf(let choices): input["choices"] = choices
+            case .oneOf(let choices):
+                input["choices"] = choices
+                input["has_choices"] = !choices.isEmpty
             case .integer, .number: input["type"] = "number"
             case .date: input["type"] = "date"
             default: input["type"] = "text"
             }
             return input
         }
-        var values: [String: Any] = ["method": form.method, "label": form.label.text(language), "inputs": inputs]
+        var values: [String: Any] = ["method": form.method, "label": form.label.text(language), "inputs": inputs, "error": false]
         // An error that names no field of the form is said above it.
         if let failed, failed.method == form.method, !form.fields.contains(where: { $0.param == failed.param }) { values["error"] = failed.message }
         return values

@@ -180,6 +180,16 @@ import Testing
                     uri: "/call", method: .post, headers: Self.posting(cookie: cookie, origin: origin), body: Self.form(add + [("csrf", csrf)])
                 ) { #expect($0.status == .forbidden, "origin \(origin ?? "missing")") }
             }
+            // `Origin: null` (what a browser sends under no-referrer) counts only with the browser's
+            // own same-origin mark and a host the app is served from; a rebinding name is not one.
+            for (site, host) in [("cross-site", "127.0.0.1:8470"), ("same-site", "127.0.0.1:8470"), ("same-origin", "evil.example:8470"), ("", "127.0.0.1:8470")] {
+                var headers = Self.posting(cookie: cookie, origin: "null")
+                headers[HTTPField.Name("Host")!] = host
+                if !site.isEmpty { headers[HTTPField.Name("Sec-Fetch-Site")!] = site }
+                try await client.execute(uri: "/call", method: .post, headers: headers, body: Self.form(add + [("csrf", csrf)])) {
+                    #expect($0.status == .forbidden, "Origin null, Sec-Fetch-Site '\(site)', Host \(host)")
+                }
+            }
             #expect(try await bench.host.call("tasks.list", ["when": "all"]).get()["tasks"] == [], "nothing was added")
             try await client.execute(uri: "/call", method: .post, headers: Self.posting(cookie: cookie), body: Self.form(add + [("csrf", csrf)])) {
                 response in
@@ -189,8 +199,15 @@ import Testing
                 let next = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie + "; " + flash]) { Self.text($0) }
                 #expect(next.contains("Added ") && next.contains("“From the phone”, due Thu 26 Nov 2026 18:00"), "\(next)")
             }
+            var fromBrowser = Self.posting(cookie: cookie, origin: "null")
+            fromBrowser[HTTPField.Name("Host")!] = "127.0.0.1:8470"
+            fromBrowser[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
+            let again = [("method", "tasks.add"), ("title", "Posted under no-referrer"), ("back", "/"), ("csrf", csrf)]
+            try await client.execute(uri: "/call", method: .post, headers: fromBrowser, body: Self.form(again)) {
+                #expect($0.status == .seeOther, "a browser's own form under no-referrer")
+            }
             let tasks = try await bench.host.call("tasks.list", ["when": "all"]).get()["tasks"]?.arrayValue ?? []
-            #expect(tasks.map { $0["title"] } == ["From the phone"])
+            #expect(tasks.map { $0["title"] } == ["From the phone", "Posted under no-referrer"])
         }
     }
 

@@ -184,6 +184,7 @@ struct Reader {
             }
             c.timeZone = tz
         }
+        if let language = try choice(top, "", "language", LanguageCode.allCases.map(\.rawValue)) { c.language = LanguageCode(rawValue: language)! }
         if let level = try choice(top, "", "log_level", Logger.Level.allCases.map(\.rawValue)) { c.logLevel = Logger.Level(rawValue: level)! }
         if let grace = try int(top, HostConfigKeys.shutdownGrace) { c.shutdownGrace = .seconds(grace) }
 

@@ -54,6 +54,7 @@ enum HostConfigKeys {
 
     static let all: [HostConfigKey] = [
         .init("", "timezone", "string", "the system's", "governs daily jobs and what the CLI shows; stored times are UTC"),
+        .init("", "language", "string", "\"en\"", "cs or en: the language of notices' titles and bodies (their topics and fields never change)"),
         .init("", "log_level", "string", "\"info\"", "trace, debug, info, notice, warning, error or critical (SIGHUP reloads it)"),
         shutdownGrace,
         .init("socket", "path", "string", "$XDG_RUNTIME_DIR/assistant/assistantd.sock", "the socket (--socket and ASSISTANT_SOCKET win)"),

@@ -5,6 +5,8 @@ import Logging
 /// The README's configuration reference mirrors this file.
 public struct HostConfiguration: Sendable {
     public var timeZone: TimeZone = .current
+    /// The language of notices' titles and bodies (`language`).
+    public var language: LanguageCode = .en
     public var logLevel: Logger.Level = .info
 
     public var socket = SocketSettings()

@@ -151,7 +151,8 @@ public final class AssistantHost: Sendable {
                         PluginContext(
                             pluginID: manifest.id, config: config, vault: scopedVault, database: pool,
                             http: http, httpTimeout: .seconds(configuration.http.timeoutSeconds), notifier: notifier, clock: clock,
-                            scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone, logger: pluginLogger,
+                            scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone,
+                            language: configuration.language, logger: pluginLogger,
                             accounts: accounts, cache: cache, refresh: refresh, background: background)
                     },
                     onReady: { supervisor in

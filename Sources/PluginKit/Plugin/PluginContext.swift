@@ -19,6 +19,9 @@ public struct PluginContext: Sendable {
     public let clock: any HostClock
     public let scheduler: PluginScheduler
     public let timeZone: TimeZone
+    /// The language of the person's notices (the config's `language`): titles and bodies are said
+    /// in it; topics and fields never change.
+    public let language: LanguageCode
     public let logger: Logger
     /// The plugin's named accounts (credentials in the vault as `<plugin>/<account>/…`).
     public let accounts: Accounts
@@ -34,8 +37,8 @@ public struct PluginContext: Sendable {
 
     package init(
         pluginID: String, config: PluginConfig, vault: VaultScope, database: DatabasePool, http: HTTPClient, httpTimeout: Duration,
-        notifier: PluginNotifier, clock: any HostClock, scheduler: PluginScheduler, timeZone: TimeZone, logger: Logger, accounts: Accounts,
-        cache: ReadCache, refresh: RefreshCoordinator, background: BackgroundTasks
+        notifier: PluginNotifier, clock: any HostClock, scheduler: PluginScheduler, timeZone: TimeZone, language: LanguageCode = .en,
+        logger: Logger, accounts: Accounts, cache: ReadCache, refresh: RefreshCoordinator, background: BackgroundTasks
     ) {
         self.pluginID = pluginID
         self.config = config
@@ -47,6 +50,7 @@ public struct PluginContext: Sendable {
         self.clock = clock
         self.scheduler = scheduler
         self.timeZone = timeZone
+        self.language = language
         self.logger = logger
         self.accounts = accounts
         self.cache = cache

@@ -27,7 +27,9 @@ enum TasksManifest {
                 "tasks.add", Words("Add a task", "Přidat úkol"),
                 fields: [
                     .init("title", Words("Title", "Název")), .init("due", Words("Due (2026-12-01 09:00)", "Termín (2026-12-01 09:00)")),
-                    .init("rrule", Words("Repeats (FREQ=WEEKLY)", "Opakování (FREQ=WEEKLY)")), .init("category", Words("Category", "Kategorie")),
+                    .init("rrule", Words("Repeats (FREQ=WEEKLY)", "Opakování (FREQ=WEEKLY)")),
+                    .init("remind_before_min", Words("Remind, minutes before", "Připomenout, minut předem")),
+                    .init("category", Words("Category", "Kategorie")),
                 ])),
         PageDeclaration(
             .tasks, Words("This week", "Tento týden"), read: .init(method: "tasks.agenda", params: ["from": "{today}", "to": "{week_end}"])),

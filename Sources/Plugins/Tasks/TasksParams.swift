@@ -27,6 +27,9 @@ enum TasksParams {
         help: "a repeating to-do's next occurrence counts from its due (default) or its completion")
     static let reminders = Param<JSONValue>(
         "reminders", .array(of: .object), help: "[{\"before_min\":15,\"of\":\"start\"}] or [{\"at\":\"2026-12-01T08:00:00Z\"}]")
+    static let remindBeforeMin = Param<Int64>(
+        "remind_before_min", .integer(min: 0, max: 525_600),
+        help: "one reminder this many minutes before the due (to-dos) or the start (events); added to reminders")
     static let channels = Param<[String]>(
         "channels", help: "where reminders go: [\"stdout\"], [\"mail\"] or both (default: config reminder_channels)")
     static let location = Param<String>("location", help: "where")
@@ -37,7 +40,7 @@ enum TasksParams {
     static var fields: [any ParamDeclaration] {
         [
             title, kind, notes, category, tags, priority, parent, start, due, end, durationMin, tz, allDay, rrule, exdates, rdates, repeatFrom,
-            reminders, channels, location, url,
+            reminders, remindBeforeMin, channels, location, url,
         ]
     }
 

@@ -156,7 +156,8 @@ extension TasksService {
                 }) ?? false
             if flipped {
                 _ = try? await context.notifier.post(
-                    topic: TasksTopic.feedFailed, title: "Feed '\(name)' could not be read", body: message, severity: .warning)
+                    topic: TasksTopic.feedFailed, title: NoticeWords.feedFailed.text(context.language, ["name": name]), body: message,
+                    severity: .warning)
             }
             return FeedRefreshed(name: name, changed: false, items: nil, problem: message)
         }

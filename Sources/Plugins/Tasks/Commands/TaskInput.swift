@@ -162,6 +162,13 @@ enum TaskInput {
         // The manifest allows only due and completion.
         if let v = params[TasksParams.repeatFrom] { task.repeatFromCompletion = v == "completion" }
         if let v = params[TasksParams.reminders] { task.reminders = try reminders(v) }
+        if let minutes = params[TasksParams.remindBeforeMin] {
+            let anchor: Reminder.Anchor = task.kind == .todo && task.due != nil ? .due : .start
+            guard (anchor == .due ? task.due : task.start) != nil else {
+                throw TasksParams.remindBeforeMin.invalid("needs a due (to-dos) or a start (events) to count back from")
+            }
+            task.reminders.append(Reminder(beforeMin: Int(minutes), of: anchor))
+        }
         if let v = params[TasksParams.channels] {
             for c in v where NoticeChannel(rawValue: c) == nil {
                 throw TasksParams.channels.invalid("'\(c)' is not a channel; use stdout and/or mail")

@@ -103,9 +103,11 @@ extension TasksService {
         let missed = tooOld.filter { !sent.contains($0.1.key) }
         if !missed.isEmpty {
             let lines = missed.prefix(20).map { "\($0.0.title) (\(Self.describe($0.1.fireAt, zone: $0.0.zone)))" }
+            let title = missed.count == 1 ? NoticeWords.oneMissed : NoticeWords.manyMissed
+            let more = missed.count > 20 ? "\n" + NoticeWords.andMore.text(context.language, ["count": "\(missed.count - 20)"]) : ""
             try await context.notifier.post(
-                topic: TasksTopic.remindersMissed, title: "\(missed.count) reminder\(missed.count == 1 ? "" : "s") missed while the daemon was down",
-                body: lines.joined(separator: "\n") + (missed.count > 20 ? "\n… and \(missed.count - 20) more" : ""),
+                topic: TasksTopic.remindersMissed, title: title.text(context.language, ["count": "\(missed.count)"]),
+                body: lines.joined(separator: "\n") + more,
                 severity: .warning, dedupeKey: "tasks.reminders.missed:\(Int(now.timeIntervalSince1970))")
             try await markSent(missed.map { ($0.0.id, $0.1) })
         }
@@ -248,20 +250,22 @@ extension TasksService {
         let o = r.occurrence
         let z = t.zone
         var lines: [String] = []
+        let language = context.language
         if let s = o.start ?? o.due {
             let when = t.allDay ? s.asDate.text : "\(s.text.replacingOccurrences(of: "T", with: " ").dropLast(3)) \(z.identifier)"
-            lines.append("\(t.kind == .todo && o.start == nil ? "Due" : "When"): \(when)")
+            lines.append((t.kind == .todo && o.start == nil ? NoticeWords.due : NoticeWords.when).text(language) + ": " + when)
         }
         if t.kind == .todo, o.start != nil, let d = o.due {
-            lines.append("Due: \(t.allDay ? d.asDate.text : "\(d.text.replacingOccurrences(of: "T", with: " ").dropLast(3)) \(z.identifier)")")
+            let due = t.allDay ? d.asDate.text : "\(d.text.replacingOccurrences(of: "T", with: " ").dropLast(3)) \(z.identifier)"
+            lines.append(NoticeWords.due.text(language) + ": " + due)
         }
-        if let l = o.location, !l.isEmpty { lines.append("Where: \(l)") }
+        if let l = o.location, !l.isEmpty { lines.append(NoticeWords.place.text(language) + ": " + l) }
         if !o.notes.isEmpty {
             lines.append("")
             lines.append(o.notes)
         }
         var body = lines.joined(separator: "\n")
-        if late { body = "Late: reminder for \(Self.describe(r.fireAt, zone: z)).\n" + body }
+        if late { body = NoticeWords.late.text(language, ["time": Self.describe(r.fireAt, zone: z)]) + "\n" + body }
         let fallback = await defaultChannels()
         let channels = Set((t.channels ?? fallback).compactMap(NoticeChannel.init(rawValue:)))
         var attachments: [OutgoingAttachment] = []
@@ -322,23 +326,24 @@ extension TasksService {
         let today = z.wall(now).asDate
         let agendaResult = try await agenda(from: z.instant(today), to: z.instant(today.adding(days: 1)))
         let overdueResult = try await overdue()
-        var lines: [String] = ["Today:"]
+        let language = context.language
+        var lines: [String] = [NoticeWords.today.text(language)]
         for row in agendaResult.occurrences {
             let local = row.startWall.map { $0.isDate ? $0.asDate.text : $0.text } ?? ""
-            let time = row.occurrence.task.allDay ? "all day" : String(local.dropFirst(11).prefix(5))
+            let time = row.occurrence.task.allDay ? NoticeWords.allDay.text(language) : String(local.dropFirst(11).prefix(5))
             lines.append("  \(time)  \(row.occurrence.title)")
         }
-        if lines.count == 1 { lines.append("  nothing") }
+        if lines.count == 1 { lines.append("  " + NoticeWords.nothing.text(language)) }
         let overdue = overdueResult.tasks.map(\.task)
         if !overdue.isEmpty {
-            lines.append("Overdue:")
+            lines.append(NoticeWords.overdue.text(language))
             for t in overdue {
                 let local = (t.due ?? t.start).map { t.allDay || $0.isDate ? $0.asDate.text : $0.text } ?? ""
-                lines.append("  \(t.title) (due \(local))")
+                lines.append("  " + NoticeWords.overdueItem.text(language, ["title": t.title, "due": local]))
             }
         }
         try await context.notifier.post(
-            topic: TasksTopic.digest, title: "Agenda for \(today.text)", body: lines.joined(separator: "\n"),
+            topic: TasksTopic.digest, title: NoticeWords.agenda.text(language, ["day": today.text]), body: lines.joined(separator: "\n"),
             severity: overdue.isEmpty ? .info : .warning, dedupeKey: "tasks.digest:\(today.text)")
     }
 }
