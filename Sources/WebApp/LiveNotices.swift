@@ -2,6 +2,7 @@ import Foundation
 import HostCore
 import Hummingbird
 import NIOConcurrencyHelpers
+import ServiceLifecycle
 
 /// New notices streamed to the Notices page as server-sent events, through the same subscription
 /// the socket's `subscribe` uses. A stream ends when its device is revoked, and the number of
@@ -9,6 +10,7 @@ import NIOConcurrencyHelpers
 final class LiveNotices: Sendable {
     static let perDevice = 4
     static let total = 64
+    static let heartbeat = Duration.seconds(25)
     /// A stream's ids sit apart from the socket's connection ids.
     private static let idBase: UInt64 = 1 << 62
 
@@ -61,14 +63,29 @@ final class LiveNotices: Sendable {
         host.subscribers.subscribe(subscriber, patterns: [])
         openedContinuation.yield(id)
         let redactor = host.redactor
+        let heartbeat = Self.heartbeat
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: ": live\n\n"))
-            for await notice in notices {
-                let shown: JSONValue = [
-                    "title": notice["title"] ?? "", "body": notice["body"] ?? "", "severity": notice["severity"] ?? "info",
-                    "time": notice["time"] ?? .null,
-                ]
-                try await writer.write(ByteBuffer(string: "event: notice\ndata: \(redactor.redact(shown).encodedString())\n\n"))
+            // A page closed without a word is noticed only when a write fails: a comment line goes
+            // down every `heartbeat`, so a gone reader frees its place within one. The daemon's
+            // shutdown ends the stream too, or the server would wait for it for ever.
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    // Cancelled when the stream ends: that is its way out, not a failure.
+                    while (try? await Task.sleep(for: heartbeat)) != nil { continuation.yield(.null) }
+                }
+                for await notice in notices.cancelOnGracefulShutdown() {
+                    guard notice != .null else {
+                        try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                        continue
+                    }
+                    let shown: JSONValue = [
+                        "title": notice["title"] ?? "", "body": notice["body"] ?? "", "severity": notice["severity"] ?? "info",
+                        "time": notice["time"] ?? .null,
+                    ]
+                    try await writer.write(ByteBuffer(string: "event: notice\ndata: \(redactor.redact(shown).encodedString())\n\n"))
+                }
+                group.cancelAll()
             }
             continuation.finish()
             try await writer.finish(nil)
