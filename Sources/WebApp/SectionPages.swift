@@ -32,14 +32,26 @@ struct SectionPages: Sendable {
     }
 
     /// Every section of `page`, in the plugins' order.
-    func sections(_ page: PageDeclaration.Page) -> [PageDeclaration] {
-        host.supervisors.flatMap { $0.manifest.pages.filter { $0.page == page } }
+    /// The page's sections of every plugin that is set up, by the plugin's own declared test (as
+    /// an AI assistant's resources are offered): a person who does not use KOS sees no KOS section.
+    func sections(_ page: PageDeclaration.Page) async -> [PageDeclaration] {
+        var shown: [PageDeclaration] = []
+        for supervisor in host.supervisors {
+            let declared = supervisor.manifest.pages.filter { $0.page == page }
+            guard !declared.isEmpty else { continue }
+            if let setUp = supervisor.manifest.resourcesSetUp {
+                let answer = try? await gate.call(setUp.method, [:], role: .read, confirmed: false)
+                guard setUp.holds(in: answer) else { continue }
+            }
+            shown += declared
+        }
+        return shown
     }
 
     func values(_ page: PageDeclaration.Page, _ context: WebContext) async -> [[String: Any]] {
         var drawn: [[String: Any]] = []
         let role = context.device?.role ?? .read
-        for section in sections(page) {
+        for section in await sections(page) {
             var values: [String: Any] = ["title": section.title.text(context.language.rawValue), "error": false, "form": false]
             let arguments = placeholders(section.read.params.objectValue ?? [:])
             do {

@@ -144,6 +144,8 @@ async def printer_checks(ctl, socket, printer):
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
+            templates = (await session.list_resource_templates()).resourceTemplates
+            out["templates"] = sorted(t.uriTemplate for t in templates)
             status = await session.read_resource("assistant://octoprint/%s/status" % printer)
             out["status_mime"] = status.contents[0].mimeType
             out["status"] = json.loads(status.contents[0].text)

@@ -202,7 +202,7 @@ enum OctoPrintManifest {
                     uri: "assistant://octoprint/{printer}/webcam", name: "Printer webcam snapshot", description: "A JPEG from the webcam now",
                     mimeType: "image/jpeg", reads: [.init(method: "octoprint.webcam.snapshot", params: ["printer": "{printer}", "out": "{file}"])],
                     topics: ["octoprint.print.*"]),
-            ], reachesOutside: true, pages: pages)
+            ], resourcesSetUp: .init(method: "octoprint.printers.list", member: "printers"), reachesOutside: true, pages: pages)
     }
 
     typealias Words = PageDeclaration.Words
