@@ -135,13 +135,14 @@ struct WebBrowserTests {
         for (path, overflows) in seen["overflow"]?.objectValue ?? [:] { #expect(overflows == false, "\(path) scrolls sideways at 412 px") }
         #expect(seen["desktop_overflow"] == false)
 
-        // A bad field: its message beside it, what was typed kept, nothing saved.
-        let bad = seen["bad_field"]
-        #expect(bad?["error"]?.stringValue?.isEmpty == false, "\(bad ?? .null)")
-        #expect(bad?["invalid"] == "true")
-        #expect(bad?["kept_title"] == "Return the library books")
-        #expect(bad?["kept_due"] == "next blue moon")
-        #expect(bad?["count_before"] != nil && bad?["count_before"] == bad?["count_after"])
+        // Each bad field: its message beside it, what was typed kept, nothing saved.
+        #expect(seen["bad_fields"]?.objectValue?.count == 4)
+        for (field, bad) in seen["bad_fields"]?.objectValue ?? [:] {
+            #expect(bad["error"]?.stringValue?.isEmpty == false, "\(field): \(bad)")
+            #expect(bad["invalid"] == "true", "\(field)")
+            #expect(bad["kept"] == bad["typed"], "\(field): \(bad)")
+            #expect(bad["count_before"] != nil && bad["count_before"] == bad["count_after"], "\(field): \(bad)")
+        }
 
         // The task added with its reminder: said on the page, then its notice live on Notices.
         #expect(seen["added_flash"]?.stringValue?.contains("Call the dean") == true, "\(seen["added_flash"] ?? .null)")

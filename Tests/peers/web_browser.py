@@ -124,20 +124,23 @@ def browse(setup):
         submit(page, f"form.done button[aria-label$='{setup['task_title']}']", tap=True)
         seen["done_flash"] = page.inner_text("p.flash[role=status]") if page.locator("p.flash[role=status]").count() else None
 
-        # A bad field: the message beside it, what was typed kept, nothing saved.
-        before = ctl(setup, "tasks.list", "when=all").get("count")
-        page.goto(base + "/tasks")
-        page.fill("form.add input[name=title]", "Return the library books")
-        page.fill("form.add input[name=due]", "next blue moon")
-        submit(page, "form.add button")
-        seen["bad_field"] = {
-            "error": page.inner_text("#error-due") if page.locator("#error-due").count() else None,
-            "invalid": page.get_attribute("form.add input[name=due]", "aria-invalid"),
-            "kept_title": page.input_value("form.add input[name=title]"),
-            "kept_due": page.input_value("form.add input[name=due]"),
-            "count_before": before,
-            "count_after": ctl(setup, "tasks.list", "when=all").get("count"),
-        }
+        # Each field with a bad value: the message beside that field, what was typed kept, nothing saved.
+        seen["bad_fields"] = {}
+        for field, bad in [("due", "next blue moon"), ("rrule", "FREQ=SOMETIMES"), ("remind_before_min", "-5"), ("title", " ")]:
+            before = ctl(setup, "tasks.list", "when=all").get("count")
+            page.goto(base + "/tasks")
+            typed = {"title": "Return the library books", "due": "2035-01-08 10:00", field: bad}
+            for name, value in typed.items():
+                page.fill(f"form.add input[name={name}]", value)
+            submit(page, "form.add button")
+            seen["bad_fields"][field] = {
+                "error": page.inner_text(f"#error-{field}") if page.locator(f"#error-{field}").count() else None,
+                "invalid": page.get_attribute(f"form.add input[name={field}]", "aria-invalid"),
+                "kept": {name: page.input_value(f"form.add input[name={name}]") for name in typed},
+                "typed": typed,
+                "count_before": before,
+                "count_after": ctl(setup, "tasks.list", "when=all").get("count"),
+            }
 
         # A task added on the page with a reminder a minute before its due, 65 s from now: its
         # notice appears on the Notices page, opened before it fires, without a reload.
