@@ -110,7 +110,8 @@ public actor ClassReminders<Topic: PluginTopic> {
         let span = [item.start, item.end].compactMap { $0 }.map(clockTime).joined(separator: "–")
         let left = max(0, Int((item.start.timeIntervalSince(clock.now) / 60).rounded()))
         try await notifier.post(
-            topic: topic, title: "In \(left) min: \(item.title)", body: "\(span)\(item.room.map { " in \($0)" } ?? "")",
+            topic: topic, title: ClassReminderWords.inMinutes.text(notifier.language, ["minutes": "\(left)", "title": item.title]),
+            body: span + (item.room.map { ClassReminderWords.inRoom.text(notifier.language, ["room": $0]) } ?? ""),
             dedupeKey: "\(topic.rawValue):\(account):\(item.key)")
     }
 
@@ -121,4 +122,10 @@ public actor ClassReminders<Topic: PluginTopic> {
         let parts = calendar.dateComponents([.hour, .minute], from: instant)
         return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
+}
+
+/// What a class reminder says, in the config's `language`.
+enum ClassReminderWords {
+    static let inMinutes = Words("In {minutes} min: {title}", "Za {minutes} min: {title}")
+    static let inRoom = Words(" in {room}", " v {room}")
 }

@@ -222,7 +222,8 @@ struct SectionPages: Sendable {
         let inputs = form.fields.compactMap { field -> [String: Any]? in
             guard let spec = descriptor.params.first(where: { $0.name == field.param }) else { return nil }
             var input: [String: Any] = [
-                "name": spec.name, "label": field.label.text(language), "required": spec.required, "value": false, "error": false, "has_choices": false,
+                "name": spec.name, "label": field.label.text(language), "required": spec.required, "value": false, "error": false,
+                "has_choices": false,
             ]
             if let failed, failed.method == form.method {
                 input["value"] = failed.typed[spec.name] ?? ""

@@ -88,7 +88,8 @@ struct WebBrowserTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         // A task due today, to be ticked off on Today.
-        let task = try await connection.call("tasks.add", params: ["title": "Buy filament", "due": .string(Self.today(in: "Europe/Prague") + " 23:59")])
+        let task = try await connection.call(
+            "tasks.add", params: ["title": "Buy filament", "due": .string(Self.today(in: "Europe/Prague") + " 23:59")])
         let taskID = try #require(task["id"]?.stringValue)
         await connection.close()
 
@@ -108,7 +109,9 @@ struct WebBrowserTests {
         #expect(seen["unpaired_post"] == 401)
         // Pairing: the address works once and lands on Today; the session cookie's flags.
         #expect(seen["paired_url"]?.stringValue == base + "/")
-        #expect(seen["reused_address"]?.stringValue?.contains("This address is not valid: it was used already") == true, "\(seen["reused_address"] ?? .null)")
+        #expect(
+            seen["reused_address"]?.stringValue?.contains("This address is not valid: it was used already") == true,
+            "\(seen["reused_address"] ?? .null)")
         #expect(seen["cookie"]?["httpOnly"] == true)
         #expect(seen["cookie"]?["sameSite"] == "Strict")
         #expect(seen["cookie"]?["secure"] == false, "plain http on loopback: Secure would lose the cookie")

@@ -14,6 +14,26 @@ import Testing
         #expect(!c.notify.mail.enabled)
         #expect(c.vault.mode == "keyfile")
         #expect(c.store.retentionDays == 90)
+        #expect(c.language == .en)
+    }
+
+    /// `language` chooses the words of notices: cs or en, and nothing else, named when wrong.
+    @Test func theLanguageOfNoticesIsCzechOrEnglish() throws {
+        #expect(try ConfigLoader.parse("language = \"cs\"", file: "c.toml").configuration.language == .cs)
+        for bad in ["\"de\"", "\"CS\"", "1"] {
+            #expect {
+                try ConfigLoader.parse("language = \(bad)", file: "c.toml")
+            } throws: { "\($0)".contains("language") }
+        }
+    }
+
+    /// A notice's words with their values put in once: a value (a task's title) that looks like a
+    /// placeholder stays as it was written.
+    @Test func wordsPutEachValueInOnce() {
+        let words = Words("{title} (due {due})", "{title} (termín {due})")
+        #expect(words.text(.en, ["title": "Pay {due}", "due": "Mon"]) == "Pay {due} (due Mon)")
+        #expect(words.text(.cs, ["title": "Zaplatit", "due": "po"]) == "Zaplatit (termín po)")
+        #expect(Words("{a}{b} {unknown} {", "").text(.en, ["a": "{b}", "b": "x"]) == "{b}x {unknown} {")
     }
 
     @Test func aFullFileIsRead() throws {

@@ -60,14 +60,14 @@ import Testing
         #expect(event.course == "BI-PA1", "from the course link")
         #expect(event.start == "2026-12-03T14:30", "to the minute")
         #expect(event.when == "2026-12-03 14:30–16:00")
-        #expect(event.inRoom == " in T9:105")
-        #expect(event.seats == "12/30 seats taken")
+        #expect(event.inRoom(.en) == " in T9:105")
+        #expect(event.seats(.en) == "12/30 seats taken")
         #expect(try KOSCourseEvent(json: event.json) == event)
         let result: JSONValue = ["events": [event.json], "stale": false, "fetched_at": "2026-11-26T08:00:00Z"]
         #expect(Cached<EventsAnswer>.resultSchema.problems(in: result, strict: true).isEmpty)
         let unlimited = KOSCourseEvent(id: "1", course: nil, name: nil, start: nil, end: nil, room: nil, capacity: nil, occupied: nil)
         #expect(unlimited.when == "?")
-        #expect(unlimited.seats == "0 registered")
+        #expect(unlimited.seats(.en) == "0 registered")
         #expect(unlimited.json["course"] == .null, "every member, null when KOSapi gives nothing")
     }
 

@@ -27,7 +27,8 @@ import Testing
         #expect(term.unregisterDeadline == "2027-01-19T12:00")
         #expect(term.state == .full)
         #expect(term.reason == "Kapacita termínu je naplněna")
-        #expect(term.seats == "12/12 seats taken")
+        #expect(term.seats(.en) == "12/12 seats taken")
+        #expect(term.seats(.cs) == "obsazeno 12/12 míst")
     }
 
     @Test func theStateFollowsTheFlagsAndSeats() throws {

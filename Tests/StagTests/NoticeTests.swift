@@ -133,6 +133,40 @@ import Testing
         await bench.stop()
     }
 
+    /// With `language = "cs"`, the same notices in Czech: their titles and bodies, not their
+    /// topics, fields or the command they name.
+    @Test func noticesSpeakTheConfiguredLanguage() async throws {
+        let bench = try await StagBench.start {
+            $0.http.timeoutSeconds = 2
+            $0.language = .cs
+            $0.plugins["stag"] = ["class_reminder_min": 15]
+        }
+        try await bench.fake.loadFixture()
+        try await bench.login()
+        try await Self.refresh(bench)
+        try await bench.fake.admin("term", Self.term(2_000_001, subject: "KIV/DB1", day: "15.12.2026"))
+        var graded = StagFake.fixture["grades"]!.arrayValue![5].objectValue!  // KIV/OS, ungraded
+        graded["zk_hodnoceni"] = "2"
+        graded["zk_datum"] = "23.11.2026"
+        try await bench.fake.admin("grade", .object(graded))
+        try await Self.refresh(bench)
+        let exams = try await Self.notices(bench, "stag.exam.new")
+        #expect(exams.map { $0["title"] } == ["Nový termín zkoušky: KIV/DB1 Databázové systémy 1"])
+        #expect(
+            exams.first?["body"]?.stringValue?.hasSuffix(", obsazeno 3/10 míst. stag.exams.register term_id=2000001") == true,
+            "\(exams.first?["body"] ?? .null)")
+        let grades = try await Self.notices(bench, "stag.grade.new")
+        #expect(grades.first?["body"]?.stringValue?.hasPrefix("Známka 2 (splněno)") == true, "\(grades.first?["body"] ?? .null)")
+        let remindAt = ISO8601.date("2026-11-24T11:45:00Z")!
+        await bench.clock.waitForSleeper { $0 == remindAt }
+        bench.clock.advance(to: remindAt)
+        _ = try await withDeadline(10, "the class reminder") { await bench.host.stdout.next { $0.contains("stag.class.soon") } }
+        let reminders = try await Self.notices(bench, "stag.class.soon")
+        #expect(reminders.map { $0["title"] } == ["Za 15 min: KIV/PPA1 Počítače a programování 1 (Cvičení)"])
+        #expect(reminders.first?["body"] == "13:00–14:35 v UC-326")
+        await bench.stop()
+    }
+
     /// With `class_reminder_min`, each refresh arms a reminder before each class (not exams):
     /// today's KIV/PPA1 lab at 13:00 in Prague is told at 12:45.
     @Test func aClassIsRemindedItsLeadBeforeFromTheRefreshedTimetable() async throws {

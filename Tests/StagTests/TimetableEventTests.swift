@@ -28,7 +28,8 @@ import Testing
         #expect(event.teachers.count == 2)
         #expect(event.title == "KMA/MA1 Matematická analýza 1")
         #expect(event.when == "2026-11-23 09:20")
-        #expect(event.inRoom == " in US-217")
+        #expect(event.inRoom(.en) == " in US-217")
+        #expect(event.inRoom(.cs) == " v US-217")
     }
 
     @Test func anExamRowIsAnExamOfItsTerm() throws {

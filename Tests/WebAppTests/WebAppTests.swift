@@ -182,7 +182,9 @@ import Testing
             }
             // `Origin: null` (what a browser sends under no-referrer) counts only with the browser's
             // own same-origin mark and a host the app is served from; a rebinding name is not one.
-            for (site, host) in [("cross-site", "127.0.0.1:8470"), ("same-site", "127.0.0.1:8470"), ("same-origin", "evil.example:8470"), ("", "127.0.0.1:8470")] {
+            for (site, host) in [
+                ("cross-site", "127.0.0.1:8470"), ("same-site", "127.0.0.1:8470"), ("same-origin", "evil.example:8470"), ("", "127.0.0.1:8470"),
+            ] {
                 var headers = Self.posting(cookie: cookie, origin: "null")
                 headers[HTTPField.Name("Host")!] = host
                 if !site.isEmpty { headers[HTTPField.Name("Sec-Fetch-Site")!] = site }

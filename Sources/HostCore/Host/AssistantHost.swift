@@ -103,7 +103,7 @@ public final class AssistantHost: Sendable {
             configuration.notify, vault: vault, standardOutput: options.standardOutput, environment: options.environment, clock: options.clock)
         notices = try NoticeCenter(
             pool: store.pool, clock: options.clock, sinks: sinks, redactor: redactor, logger: logger, subscribers: subscribers,
-            baseRetryDelay: options.outboxRetryBase)
+            baseRetryDelay: options.outboxRetryBase, language: configuration.language)
         scheduler = JobScheduler(
             pool: store.pool, clock: options.clock, timeZone: configuration.timeZone, logger: logger, redactor: redactor,
             baseBackoff: options.jobBackoffBase, random: options.jobJitter)
@@ -135,7 +135,7 @@ public final class AssistantHost: Sendable {
             }()
             let timeZone = configuration.timeZone
             let scopedVault = VaultScope(pluginID: manifest.id, vault: vault)
-            let notifier = PluginNotifier(pluginID: manifest.id, center: notices)
+            let notifier = PluginNotifier(pluginID: manifest.id, center: notices, language: configuration.language)
             let accounts = Accounts(pluginID: manifest.id, pool: pool, vault: scopedVault, notifier: notifier, clock: clock)
             let cacheDays = config[ReadCache.cacheDays]
             let cache = ReadCache(pluginID: manifest.id, pool: pool, clock: clock, maxAge: .seconds(cacheDays * 86_400))
@@ -152,7 +152,7 @@ public final class AssistantHost: Sendable {
                             pluginID: manifest.id, config: config, vault: scopedVault, database: pool,
                             http: http, httpTimeout: .seconds(configuration.http.timeoutSeconds), notifier: notifier, clock: clock,
                             scheduler: PluginScheduler(pluginID: manifest.id, scheduler: scheduler), timeZone: timeZone,
-                            language: configuration.language, logger: pluginLogger,
+                            logger: pluginLogger,
                             accounts: accounts, cache: cache, refresh: refresh, background: background)
                     },
                     onReady: { supervisor in
@@ -275,12 +275,14 @@ public final class AssistantHost: Sendable {
         }
         try await server.start()
         try await scheduler.activate(JobMethods.hostJobs(self))
+        let language = configuration.language
         await scheduler.onStateFlip { [notices] id, failed, error in
             _ = try? await notices.post(
                 NoticeDraft(
                     topic: failed ? "host.job.failed" : "host.job.recovered", plugin: "host",
-                    title: failed ? "Job \(id) failed" : "Job \(id) recovered",
-                    body: failed ? (error ?? "unknown error") : "The job runs normally again.", severity: failed ? .warning : .info))
+                    title: (failed ? HostWords.jobFailed : HostWords.jobRecovered).text(language, ["job": id]),
+                    body: failed ? (error ?? HostWords.unknownError.text(language)) : HostWords.jobRecoveredBody.text(language),
+                    severity: failed ? .warning : .info))
         }
         for supervisor in supervisors { await supervisor.start() }
     }

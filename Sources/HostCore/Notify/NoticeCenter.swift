@@ -20,11 +20,15 @@ public actor NoticeCenter {
     let maximumRetryDelay: TimeInterval
     /// `Backoff.jitter` for delivery retries (tests that read the retry's time pin it to 0).
     let retryJitter: Double
+    /// What the host's own notices are said in (`language`).
+    let language: LanguageCode
 
     public init(
         pool: DatabasePool, clock: any HostClock, sinks: [RoutedSink], redactor: SecretRedactor, logger: Logger,
-        subscribers: SubscriberRegistry, baseRetryDelay: TimeInterval = 5, maximumRetryDelay: TimeInterval = 3600, retryJitter: Double = 0.2
+        subscribers: SubscriberRegistry, baseRetryDelay: TimeInterval = 5, maximumRetryDelay: TimeInterval = 3600, retryJitter: Double = 0.2,
+        language: LanguageCode = .en
     ) throws {
+        self.language = language
         self.pool = pool
         self.clock = clock
         self.sinks = sinks
@@ -360,10 +364,8 @@ public actor NoticeCenter {
         guard notice.topic != Self.sinkFailedTopic else { return }
         _ = try? await post(
             NoticeDraft(
-                topic: Self.sinkFailedTopic, plugin: "host", title: "Notices to \(sinkName) stopped",
-                body:
-                    "\(sinkName) refused a notice for good (\(message)). Its pending notices are marked failed; "
-                    + "fix its configuration and reload (SIGHUP) to use it again.",
+                topic: Self.sinkFailedTopic, plugin: "host", title: HostWords.sinkStopped.text(language, ["sink": sinkName]),
+                body: HostWords.sinkStoppedBody.text(language, ["sink": sinkName, "message": message]),
                 severity: .error, dedupeKey: "\(Self.sinkFailedTopic)|\(sinkName)|\(failedAt)"))
     }
 

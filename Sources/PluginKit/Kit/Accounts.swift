@@ -209,8 +209,9 @@ public actor Accounts {
     public func needsReauth(_ name: String, reason: String, notify: Bool = true) async throws {
         guard try await flip(name, to: .needsReauth, detail: reason), notify else { return }
         try await notifier.post(
-            topicNamed: expiredTopic ?? "\(pluginID).auth.expired", title: "\(pluginID): log in again to '\(name)'",
-            body: "\(reason). Run: \(fixCommand(name))", severity: .warning)
+            topicNamed: expiredTopic ?? "\(pluginID).auth.expired",
+            title: KitWords.logInAgain.text(notifier.language, ["plugin": pluginID, "account": name]),
+            body: KitWords.logInAgainBody.text(notifier.language, ["reason": reason, "command": fixCommand(name)]), severity: .warning)
     }
 
     public func markFailed(_ name: String, reason: String) async throws { _ = try await flip(name, to: .failed, detail: reason) }

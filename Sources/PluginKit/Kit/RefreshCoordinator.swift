@@ -215,13 +215,15 @@ public actor RefreshCoordinator {
         }
         guard flipped else { return }
         let whose = refresh.account.map { " (\($0))" } ?? ""
+        let language = notifier.language
         if unreachable {
             try await notifier.post(
-                topicNamed: "\(pluginID).upstream.unreachable", title: "\(pluginID): upstream unreachable\(whose)",
-                body: "\(reason ?? "no answer"). Last known data is served, marked stale.", severity: .warning)
+                topicNamed: "\(pluginID).upstream.unreachable", title: KitWords.unreachable.text(language, ["plugin": pluginID, "whose": whose]),
+                body: KitWords.unreachableBody.text(language, ["reason": reason ?? KitWords.noAnswer.text(language)]), severity: .warning)
         } else {
             try await notifier.post(
-                topicNamed: "\(pluginID).upstream.recovered", title: "\(pluginID): upstream reachable again\(whose)", body: "Data is live again.")
+                topicNamed: "\(pluginID).upstream.recovered", title: KitWords.recovered.text(language, ["plugin": pluginID, "whose": whose]),
+                body: KitWords.recoveredBody.text(language))
         }
     }
 }

@@ -21,7 +21,7 @@ public struct PluginContext: Sendable {
     public let timeZone: TimeZone
     /// The language of the person's notices (the config's `language`): titles and bodies are said
     /// in it; topics and fields never change.
-    public let language: LanguageCode
+    public var language: LanguageCode { notifier.language }
     public let logger: Logger
     /// The plugin's named accounts (credentials in the vault as `<plugin>/<account>/…`).
     public let accounts: Accounts
@@ -37,8 +37,8 @@ public struct PluginContext: Sendable {
 
     package init(
         pluginID: String, config: PluginConfig, vault: VaultScope, database: DatabasePool, http: HTTPClient, httpTimeout: Duration,
-        notifier: PluginNotifier, clock: any HostClock, scheduler: PluginScheduler, timeZone: TimeZone, language: LanguageCode = .en,
-        logger: Logger, accounts: Accounts, cache: ReadCache, refresh: RefreshCoordinator, background: BackgroundTasks
+        notifier: PluginNotifier, clock: any HostClock, scheduler: PluginScheduler, timeZone: TimeZone, logger: Logger, accounts: Accounts,
+        cache: ReadCache, refresh: RefreshCoordinator, background: BackgroundTasks
     ) {
         self.pluginID = pluginID
         self.config = config
@@ -50,7 +50,6 @@ public struct PluginContext: Sendable {
         self.clock = clock
         self.scheduler = scheduler
         self.timeZone = timeZone
-        self.language = language
         self.logger = logger
         self.accounts = accounts
         self.cache = cache
@@ -73,10 +72,13 @@ public struct PluginConfig: Sendable {
 public struct PluginNotifier: Sendable {
     let pluginID: String
     let center: any NoticePosting
+    /// The language notices are said in (the config's `language`).
+    public let language: LanguageCode
 
-    package init(pluginID: String, center: any NoticePosting) {
+    package init(pluginID: String, center: any NoticePosting, language: LanguageCode = .en) {
         self.pluginID = pluginID
         self.center = center
+        self.language = language
     }
 
     /// Posts a notice, routed by topic and severity, or, with `channels`, to exactly those sinks.

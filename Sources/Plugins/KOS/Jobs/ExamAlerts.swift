@@ -20,36 +20,40 @@ extension KOSExam: StudyExam {
 extension KOSService {
     var alerts: StudyAlerts<KOSExam, KOSTopic> {
         let kos = context.config[KOSConfig.kosURL]
+        let language = context.language
         return StudyAlerts(
             context: context, zone: Self.zone, deadlineTopic: .examDeadline, tomorrowTopic: .examTomorrow, seatFreedTopic: .examSeatFreed,
             signupClosingTopic: .examSignupClosing,
             deadline: { username, exam in
                 let text = exam.cancelDeadline ?? ""
-                let closes = text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"
                 return .init(
-                    title: "Last chance to cancel: \(exam.courseName) on \(exam.when)",
-                    body: "Cancelling the \(exam.when) exam closes \(closes). KOS: \(kos)",
+                    title: NoticeWords.lastChance.text(language, ["course": exam.courseName, "when": exam.when]),
+                    body: NoticeWords.lastChanceBody.text(
+                        language, ["when": exam.when, "closes": NoticeWords.closes(text, language), "url": kos]),
                     dedupeKey: "kos.exam.deadline:\(username):\(exam.id):\(text)", link: kos)
             },
             tomorrow: { username, exam in
                 .init(
-                    title: "Exam tomorrow: \(exam.courseName)", body: "\(exam.when)\(exam.inRoom)\(exam.examiners.first.map { ", \($0)" } ?? "")",
+                    title: NoticeWords.tomorrow.text(language, ["course": exam.courseName]),
+                    body: "\(exam.when)\(exam.inRoom(language))\(exam.examiners.first.map { ", \($0)" } ?? "")",
                     dedupeKey: "kos.exam.tomorrow:\(username):\(exam.id):\(exam.start.prefix(10))")
             },
             seatFreed: { _, exam, freed, _ in
                 .init(
-                    title: "A seat is free: \(exam.courseName) on \(exam.when)",
-                    body: "\(exam.when)\(exam.inRoom): \(exam.seats). Register in KOS: \(kos)",
+                    title: NoticeWords.seatFree.text(language, ["course": exam.courseName, "when": exam.when]),
+                    body: "\(exam.when)\(exam.inRoom(language)): \(exam.seats(language)). " + NoticeWords.registerInKOS.text(language, ["url": kos]),
                     dedupeKey: "kos.exam.seat_freed:\(exam.id):\(freed)", link: kos)
             },
             signupClosing: { username, exam, _ in
                 let text = exam.signinDeadline ?? ""
-                let closes = text.contains("T") ? "at \(text.prefix(16).replacingOccurrences(of: "T", with: " "))" : "at the end of \(text)"
                 return .init(
-                    title: "Sign-up closes soon: \(exam.courseName) on \(exam.when)",
-                    body:
-                        "Signing up for the \(exam.when) \(exam.kind.rawValue)\(exam.inRoom) closes \(closes) (\(exam.seats)). "
-                        + "Register in KOS: \(kos)",
+                    title: NoticeWords.signupClosing.text(language, ["course": exam.courseName, "when": exam.when]),
+                    body: NoticeWords.signupClosingBody.text(
+                        language,
+                        [
+                            "when": exam.when, "kind": NoticeWords.kind(exam.kind).text(language), "room": exam.inRoom(language),
+                            "closes": NoticeWords.closes(text, language), "seats": exam.seats(language),
+                        ]) + " " + NoticeWords.registerInKOS.text(language, ["url": kos]),
                     dedupeKey: "kos.exam.signup_closing:\(username):\(exam.id):\(text)", link: kos)
             })
     }

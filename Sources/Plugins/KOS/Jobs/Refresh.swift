@@ -69,9 +69,12 @@ extension KOSService {
         for (id, snapshot) in change.added.sorted(by: { $0.key < $1.key }) {
             // The snapshot is this version's own encoding; one it cannot read does not stop the others.
             guard let exam = try? KOSExam(json: snapshot) else { continue }
+            let language = context.language
             try await context.notifier.post(
-                topic: KOSTopic.examNew, title: "New \(exam.kind.rawValue) date: \(exam.courseName)",
-                body: "\(exam.when)\(exam.inRoom), \(exam.seats). Register in KOS: \(context.config[KOSConfig.kosURL])",
+                topic: KOSTopic.examNew,
+                title: NoticeWords.newDate.text(language, ["kind": NoticeWords.kind(exam.kind).text(language), "course": exam.courseName]),
+                body: "\(exam.when)\(exam.inRoom(language)), \(exam.seats(language)). "
+                    + NoticeWords.registerInKOS.text(language, ["url": context.config[KOSConfig.kosURL]]),
                 dedupeKey: "kos.exam.new:\(username):\(id)")
         }
     }
@@ -82,8 +85,10 @@ extension KOSService {
             // The snapshots are this version's own encodings; one it cannot read does not stop the others.
             guard let event = try? KOSCourseEvent(json: snapshot) else { continue }
             try await context.notifier.post(
-                topic: KOSTopic.eventNew, title: "New course event: \(event.course ?? "?") \(event.name ?? "")",
-                body: "\(event.when)\(event.inRoom), \(event.seats).", dedupeKey: "kos.event.new:\(username):\(id)")
+                topic: KOSTopic.eventNew,
+                title: NoticeWords.newEvent.text(context.language, ["course": event.course ?? "?", "name": event.name ?? ""]),
+                body: "\(event.when)\(event.inRoom(context.language)), \(event.seats(context.language)).",
+                dedupeKey: "kos.event.new:\(username):\(id)")
         }
     }
 
@@ -95,8 +100,8 @@ extension KOSService {
             let completed = !old.completed && new.completed
             let assessed = !old.assessment && new.assessment
             guard completed || assessed else { continue }
-            let what = completed ? "completed" : "assessment granted"
-            let credits = completed ? new.credits.map { ", \($0) credits" } ?? "" : ""
+            let what = (completed ? NoticeWords.completed : NoticeWords.assessmentGranted).text(context.language)
+            let credits = completed ? new.credits.map { NoticeWords.credits.text(context.language, ["credits": "\($0)"]) } ?? "" : ""
             try await context.notifier.post(
                 topic: KOSTopic.resultChanged, title: "\(new.title): \(what)", body: "\(new.title) (\(new.semester ?? "")): \(what)\(credits).",
                 dedupeKey: "kos.result.changed:\(username):\(key):\(completed ? "completed" : "assessment")")

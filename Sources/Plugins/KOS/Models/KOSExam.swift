@@ -52,11 +52,8 @@ struct KOSExam: StoredResultObject, JSONModel, Equatable {
     var courseName: String { course ?? "?" }
     /// "2027-01-20 09:00–11:30".
     var when: String { start.replacingOccurrences(of: "T", with: " ") + (end.map { "–" + $0.suffix(5) } ?? "") }
-    var inRoom: String { room.map { " in \($0)" } ?? "" }
-    var seats: String {
-        guard let capacity else { return "\(occupied ?? 0) registered" }
-        return "\(occupied ?? 0)/\(capacity) seats taken"
-    }
+    func inRoom(_ language: LanguageCode) -> String { room.map { NoticeWords.inRoom.text(language, ["room": $0]) } ?? "" }
+    func seats(_ language: LanguageCode) -> String { NoticeWords.seats(occupied: occupied, capacity: capacity, language) }
     var startInstant: Date? { DateOnly.instant(start, in: KOSService.zone) }
     var endInstant: Date? { end.flatMap { DateOnly.instant($0, in: KOSService.zone) } }
 

@@ -58,11 +58,8 @@ struct KOSCourseEvent: StoredResultObject, JSONModel, Equatable {
         guard let start else { return "?" }
         return start.replacingOccurrences(of: "T", with: " ") + (end.map { "–" + $0.suffix(5) } ?? "")
     }
-    var inRoom: String { room.map { " in \($0)" } ?? "" }
-    var seats: String {
-        guard let capacity else { return "\(occupied ?? 0) registered" }
-        return "\(occupied ?? 0)/\(capacity) seats taken"
-    }
+    func inRoom(_ language: LanguageCode) -> String { room.map { NoticeWords.inRoom.text(language, ["room": $0]) } ?? "" }
+    func seats(_ language: LanguageCode) -> String { NoticeWords.seats(occupied: occupied, capacity: capacity, language) }
 }
 
 /// One course enrolment (`students/{username}/enrolledCourses`), with the course's name, credits

@@ -185,16 +185,21 @@ extension LogbookService {
         let path = directory.appendingPathComponent("logbook.pdf").path
         let pages = try await pdf(data, to: path, overwrite: false)
         let attachment = try OutgoingAttachment.file(atPath: path, contentType: "application/pdf")
-        let range = "\(from?.description ?? "the first entry") to \(until?.description ?? "the last entry")"
+        let language = context.language
+        let range = NoticeWords.range.text(
+            language,
+            ["from": from?.description ?? NoticeWords.firstEntry.text(language), "to": until?.description ?? NoticeWords.lastEntry.text(language)])
         var totals = ColumnTotals()
         data.entries.forEach { totals.add($0) }
         try await context.notifier.mail(
-            to: to, title: "Pilot logbook, \(range)",
-            body: """
-                Your logbook from \(range): \(data.entries.count) entries on \(pages) page\(pages == 1 ? "" : "s") (attached).
-                Flight time \(Minutes.hhmm(totals["total_min"])), PIC \(Minutes.hhmm(totals["pic_min"])), \
-                night \(Minutes.hhmm(totals["night_min"])), landings \(totals["landings_day"] + totals["landings_night"]).
-                """,
+            to: to, title: NoticeWords.report.text(language, ["range": range]),
+            body: NoticeWords.reportBody.text(
+                language,
+                [
+                    "range": range, "entries": "\(data.entries.count)", "pages": NoticeWords.pages(pages, language),
+                    "total": Minutes.hhmm(totals["total_min"]), "pic": Minutes.hhmm(totals["pic_min"]), "night": Minutes.hhmm(totals["night_min"]),
+                    "landings": "\(totals["landings_day"] + totals["landings_night"])",
+                ]),
             attachments: [attachment], topic: LogbookTopic.report)
         return ReportMailed(to: to, entries: data.entries.count, pages: pages)
     }

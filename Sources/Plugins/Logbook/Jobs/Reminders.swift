@@ -16,6 +16,7 @@ extension LogbookService {
         let at = today
         let thresholds = context.config[LogbookConfig.reminderDays].map(Int.init).sorted()
         let percent = Double(context.config[LogbookConfig.limitWarningPercent]) / 100
+        let language = context.language
         let due: [Due] = try await database.read { db in
             let profile = try Profile.load(db)
             var due: [Due] = []
@@ -27,8 +28,8 @@ extension LogbookService {
                 due.append(
                     Due(
                         key: "\(id)|\(until)|\(threshold)", topic: topic,
-                        title: "\(what) expires in \(left) day\(left == 1 ? "" : "s")",
-                        body: "\(what) is valid until \(until) (\(left) day\(left == 1 ? "" : "s") left).",
+                        title: NoticeWords.expiresIn.text(language, ["what": what, "days": NoticeWords.days(left, language)]),
+                        body: NoticeWords.validUntil.text(language, ["what": what, "until": "\(until)", "days": NoticeWords.days(left, language)]),
                         severity: left <= 7 ? .warning : .info))
             }
             for row in try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates") {
@@ -39,18 +40,22 @@ extension LogbookService {
             for item in currency.items {
                 guard let until = item.validUntil else { continue }
                 let (rule, group) = (item.rule, item.group)
-                let names = ["passengers": "Passenger recency", "night_passengers": "Night passenger recency", "lapl_recency": "LAPL recency"]
-                expiring("currency/\(rule)/\(group)", topic: LogbookTopic.currencyExpiring, what: "\(names[rule] ?? rule) (\(group))", until: until)
+                let name = NoticeWords.recency[rule]?.text(language) ?? rule
+                expiring("currency/\(rule)/\(group)", topic: LogbookTopic.currencyExpiring, what: "\(name) (\(group))", until: until)
             }
             for (limit, used, dutyRecorded) in try FlightTimeLimits.evaluate(db, at: at) where !limit.duty || dutyRecorded {
                 guard Double(used) >= percent * Double(limit.limitMinutes) else { continue }
                 due.append(
                     Due(
                         key: "limit|\(limit.id)|\(limit.from)", topic: LogbookTopic.limitApproaching,
-                        title: "\(Int((Double(used) / Double(limit.limitMinutes) * 100).rounded()))% of the \(limit.what) limit",
-                        body:
-                            "\(Minutes.hhmm(used)) of \(Minutes.hhmm(limit.limitMinutes)) (\(limit.reference)) from \(limit.from) to \(at); "
-                            + "\(Minutes.hhmm(max(0, limit.limitMinutes - used))) left.",
+                        title: NoticeWords.limitShare.text(
+                            language, ["percent": "\(Int((Double(used) / Double(limit.limitMinutes) * 100).rounded()))", "limit": limit.what]),
+                        body: NoticeWords.limitBody.text(
+                            language,
+                            [
+                                "used": Minutes.hhmm(used), "limit": Minutes.hhmm(limit.limitMinutes), "reference": limit.reference,
+                                "from": "\(limit.from)", "to": "\(at)", "left": Minutes.hhmm(max(0, limit.limitMinutes - used)),
+                            ]),
                         severity: used > limit.limitMinutes ? .error : .warning))
             }
             return due

@@ -75,7 +75,7 @@ extension OctoPrintService {
         PrintWatch.Settings(
             milestones: context.config[OctoPrintConfig.progressMilestones].map(Int.init).sorted(),
             bedCooledBelow: context.config[OctoPrintConfig.bedCooledBelow],
-            offlineAfter: TimeInterval(context.config[OctoPrintConfig.offlineAfter]))
+            offlineAfter: TimeInterval(context.config[OctoPrintConfig.offlineAfter]), language: context.language)
     }
 
     /// `page`: the printer's OctoPrint page, the notices' link.

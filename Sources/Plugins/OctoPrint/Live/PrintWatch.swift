@@ -16,6 +16,7 @@ actor PrintWatch {
         var milestones: [Int]
         var bedCooledBelow: Double
         var offlineAfter: TimeInterval
+        var language: LanguageCode = .en
     }
 
     let printer: String
@@ -46,6 +47,8 @@ actor PrintWatch {
         self.post = post
     }
 
+    private func say(_ words: Words, _ values: [String: String]) -> String { words.text(settings.language, values) }
+
     private func key(_ what: String) -> String { "octoprint|\(printer)|\(job?.id ?? "-")|\(what)" }
 
     func started(file: String) async {
@@ -53,8 +56,8 @@ actor PrintWatch {
         endedFile = nil
         job = Job(file: file)
         watchingBed = false
-        await post(
-            OctoPrintTopic.printStarted, "\(printer): printing \(file)", "Started printing \(file) on \(printer).", .info, key("started"), false)
+        let names = ["printer": printer, "file": file]
+        await post(OctoPrintTopic.printStarted, say(NoticeWords.printing, names), say(NoticeWords.started, names), .info, key("started"), false)
     }
 
     /// Progress in percent; announces each milestone once (a print first seen mid-way counts as started).
@@ -64,8 +67,9 @@ actor PrintWatch {
         for m in settings.milestones where completion >= Double(m) && !(job?.milestones.contains(m) ?? true) {
             job?.milestones.insert(m)
             await post(
-                OctoPrintTopic.printProgress, "\(printer): \(m)% of \(job?.file ?? "the print")",
-                "\(job?.file ?? "The print") on \(printer) is \(m)% done.",
+                OctoPrintTopic.printProgress,
+                say(NoticeWords.milestone, ["printer": printer, "percent": "\(m)", "file": job?.file ?? say(NoticeWords.theprint, [:])]),
+                say(NoticeWords.milestoneBody, ["printer": printer, "percent": "\(m)", "file": job?.file ?? say(NoticeWords.thePrint, [:])]),
                 .info, key("progress-\(m)"), false)
         }
     }
@@ -74,16 +78,19 @@ actor PrintWatch {
         guard var j = job, !j.paused else { return }
         j.paused = true
         job = j
+        let names = ["printer": printer, "file": j.file]
         await post(
-            OctoPrintTopic.printPaused, "\(printer): paused", "\(j.file) is paused on \(printer).", .info, key("paused-\(UUID().uuidString)"), false)
+            OctoPrintTopic.printPaused, say(NoticeWords.paused, names), say(NoticeWords.pausedBody, names), .info,
+            key("paused-\(UUID().uuidString)"), false)
     }
 
     func resumed() async {
         guard var j = job, j.paused else { return }
         j.paused = false
         job = j
+        let names = ["printer": printer, "file": j.file]
         await post(
-            OctoPrintTopic.printResumed, "\(printer): resumed", "\(j.file) is printing again on \(printer).", .info,
+            OctoPrintTopic.printResumed, say(NoticeWords.resumed, names), say(NoticeWords.resumedBody, names), .info,
             key("resumed-\(UUID().uuidString)"), false)
     }
 
@@ -96,23 +103,23 @@ actor PrintWatch {
     func ended(_ end: End, file: String?) async {
         guard let j = job ?? file.map({ Job(file: $0) }) else { return }
         job = j
+        let names = ["printer": printer, "file": j.file]
         switch end {
         case .done(let seconds):
             await progress(file: j.file, completion: 100)
             let duration = seconds.map { Self.duration($0) }
+            let took = duration.map { say(NoticeWords.inDuration, ["duration": $0]) } ?? ""
             await post(
-                OctoPrintTopic.printDone, "\(printer): \(j.file) is done",
-                "Finished \(j.file) on \(printer)" + (duration.map { " in \($0)" } ?? "") + ".",
+                OctoPrintTopic.printDone, say(NoticeWords.done, names), say(NoticeWords.doneBody, names.merging(["duration": took]) { $1 }),
                 .info, key("done"), true)
         case .failed(let reason):
             await post(
-                OctoPrintTopic.printFailed, "\(printer): \(j.file) failed",
-                "The print of \(j.file) on \(printer) failed" + (reason.map { ": \($0)" } ?? "") + ".",
-                .error, key("failed"), true)
+                OctoPrintTopic.printFailed, say(NoticeWords.failed, names),
+                say(NoticeWords.failedBody, names.merging(["reason": reason.map { ": \($0)" } ?? ""]) { $1 }), .error, key("failed"), true)
         case .cancelled:
             await post(
-                OctoPrintTopic.printCancelled, "\(printer): \(j.file) cancelled", "The print of \(j.file) on \(printer) was cancelled.", .warning,
-                key("cancelled"), false)
+                OctoPrintTopic.printCancelled, say(NoticeWords.cancelled, names), say(NoticeWords.cancelledBody, names), .warning, key("cancelled"),
+                false)
         }
         job = nil
         endedFile = j.file
@@ -123,8 +130,8 @@ actor PrintWatch {
         guard watchingBed, actual < settings.bedCooledBelow else { return }
         watchingBed = false
         await post(
-            OctoPrintTopic.bedCooled, "\(printer): bed cooled",
-            "The bed of \(printer) is down to \(Int(actual.rounded())) °C; the print can come off.",
+            OctoPrintTopic.bedCooled, say(NoticeWords.bedCooled, ["printer": printer]),
+            say(NoticeWords.bedCooledBody, ["printer": printer, "degrees": "\(Int(actual.rounded()))"]),
             .info, "octoprint|\(printer)|bed|\(UUID().uuidString)", false)
     }
 
@@ -132,14 +139,17 @@ actor PrintWatch {
         defer { connected = isConnected }
         guard connected == true, !isConnected else { return }
         await post(
-            OctoPrintTopic.printerDisconnected, "\(printer): disconnected", "OctoPrint lost the connection to \(printer).", .warning,
+            OctoPrintTopic.printerDisconnected, say(NoticeWords.disconnected, ["printer": printer]),
+            say(NoticeWords.disconnectedBody, ["printer": printer]), .warning,
             "octoprint|\(printer)|disconnected|\(UUID().uuidString)", false)
     }
 
     func error(_ text: String) async {
         guard !text.isEmpty, text != lastError else { return }
         lastError = text
-        await post(OctoPrintTopic.printerError, "\(printer): error", text, .error, "octoprint|\(printer)|error|\(UUID().uuidString)", false)
+        await post(
+            OctoPrintTopic.printerError, say(NoticeWords.error, ["printer": printer]), text, .error,
+            "octoprint|\(printer)|error|\(UUID().uuidString)", false)
     }
 
     func reachable() {
@@ -153,7 +163,8 @@ actor PrintWatch {
         guard !offlineAnnounced, now().timeIntervalSince(since) >= settings.offlineAfter else { return }
         offlineAnnounced = true
         await post(
-            OctoPrintTopic.printerOffline, "\(printer): offline", "\(printer) has been unreachable since \(ISO8601.string(since)): \(reason)",
+            OctoPrintTopic.printerOffline, say(NoticeWords.offline, ["printer": printer]),
+            say(NoticeWords.offlineBody, ["printer": printer, "since": ISO8601.string(since), "reason": reason]),
             .warning,
             "octoprint|\(printer)|offline|\(ISO8601.string(since))", false)
     }

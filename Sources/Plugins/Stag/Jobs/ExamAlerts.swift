@@ -14,42 +14,45 @@ extension ExamTerm: StudyExam {
 /// How STAG's exam alerts read (the kit's `StudyAlerts` decides when each is sent).
 extension StagService {
     var alerts: StudyAlerts<ExamTerm, StagTopic> {
-        StudyAlerts(
+        let language = context.language
+        return StudyAlerts(
             context: context, zone: zone, deadlineTopic: .examDeadline, tomorrowTopic: .examTomorrow, seatFreedTopic: .examSeatFreed,
             signupClosingTopic: .examSignupClosing,
             deadline: { account, term in
                 let text = term.unregisterDeadline ?? ""
                 return .init(
-                    title: "Last chance to unregister: \(term.title)",
-                    body: "Unregistering from the \(term.when) term closes at \(text.replacingOccurrences(of: "T", with: " ")).",
+                    title: NoticeWords.lastChance.text(language, ["title": term.title]),
+                    body: NoticeWords.lastChanceBody.text(language, ["when": term.when, "closes": text.replacingOccurrences(of: "T", with: " ")]),
                     dedupeKey: "stag.exam.deadline:\(account):\(term.termID):\(text)")
             },
             tomorrow: { account, term in
                 .init(
-                    title: "Exam tomorrow: \(term.title)",
-                    body: "\(term.when)\(term.inRoom)\(term.examiner.map { ", \($0)" } ?? "")\(term.note.map { ". \($0)" } ?? "")",
+                    title: NoticeWords.tomorrow.text(language, ["title": term.title]),
+                    body: "\(term.when)\(term.inRoom(language))\(term.examiner.map { ", \($0)" } ?? "")\(term.note.map { ". \($0)" } ?? "")",
                     dedupeKey: "stag.exam.tomorrow:\(account):\(term.termID):\(term.date ?? "")")
             },
             seatFreed: { account, term, freed, registration in
-                var body = "\(term.when)\(term.inRoom): \(term.seats)."
+                var body = "\(term.when)\(term.inRoom(language)): \(term.seats(language))."
                 var severity = Severity.info
                 switch registration {
-                case .notAsked: body += " Register: assistantctl stag.exams.register term_id=\(term.termID)"
-                case .registered: body += " Registered for you."
+                case .notAsked:
+                    body += " " + NoticeWords.register.text(language, ["command": "assistantctl stag.exams.register term_id=\(term.termID)"])
+                case .registered: body += " " + NoticeWords.registeredForYou.text(language)
                 case .failed(let error):
-                    body += " Registering failed: \(error.message)"
+                    body += " " + NoticeWords.registeringFailed.text(language, ["error": error.message])
                     severity = .warning
                 }
                 return .init(
-                    title: "A seat is free: \(term.title)", body: body, severity: severity,
+                    title: NoticeWords.seatFree.text(language, ["title": term.title]), body: body, severity: severity,
                     dedupeKey: "stag.exam.seat_freed:\(account):\(term.termID):\(freed)")
             },
             signupClosing: { account, term, _ in
                 let closes = (term.registerDeadline ?? "").replacingOccurrences(of: "T", with: " ")
                 return .init(
-                    title: "Sign-up closes soon: \(term.title)",
-                    body: "Registering for the \(term.when) term\(term.inRoom) closes at \(closes) (\(term.seats)). "
-                        + "Register: assistantctl stag.exams.register term_id=\(term.termID)",
+                    title: NoticeWords.signupClosing.text(language, ["title": term.title]),
+                    body: NoticeWords.signupClosingBody.text(
+                        language, ["when": term.when, "room": term.inRoom(language), "closes": closes, "seats": term.seats(language)])
+                        + " " + NoticeWords.register.text(language, ["command": "assistantctl stag.exams.register term_id=\(term.termID)"]),
                     dedupeKey: "stag.exam.signup_closing:\(account):\(term.termID):\(term.registerDeadline ?? "")")
             })
     }

@@ -67,9 +67,15 @@ extension StagService {
             // The snapshot is this version's own encoding of the term; one it cannot read is
             // left out rather than stopping the others' notices.
             guard let term = try? ExamTerm(json: snapshot) else { continue }
+            let language = context.language
             try await context.notifier.post(
-                topic: StagTopic.examNew, title: "New exam term: \(term.title)",
-                body: "\(term.when)\(term.inRoom), \(term.kind ?? "term"), \(term.seats). stag.exams.register term_id=\(id)",
+                topic: StagTopic.examNew, title: NoticeWords.newTerm.text(language, ["title": term.title]),
+                body: NoticeWords.newTermBody.text(
+                    language,
+                    [
+                        "when": term.when, "room": term.inRoom(language), "kind": term.kind ?? NoticeWords.term.text(language),
+                        "seats": term.seats(language), "command": "stag.exams.register term_id=\(id)",
+                    ]),
                 dedupeKey: "stag.exam.new:\(account):\(id)")
         }
     }
@@ -88,7 +94,9 @@ extension StagService {
             let details = [row.date, row.examiner].compactMap { $0 }.map { ", \($0)" }.joined()
             try await context.notifier.post(
                 topic: StagTopic.gradeNew, title: "\(row.title): \(grade)",
-                body: "Grade \(grade) (\(row.passed ? "passed" : "not passed"))\(details).",
+                body: NoticeWords.grade.text(
+                    context.language,
+                    ["grade": grade, "passed": (row.passed ? NoticeWords.passed : NoticeWords.notPassed).text(context.language), "details": details]),
                 // As earlier versions keyed it (a missing year as "null"), so a grade told before is not told again.
                 dedupeKey:
                     "stag.grade.new:\(account):\(row.subject):\(row.year.map { String($0) } ?? "null"):"
@@ -103,17 +111,19 @@ extension StagService {
             guard let old = try? TimetableEvent(json: pair.old), let event = try? TimetableEvent(json: pair.new), old.room != event.room else {
                 continue
             }
+            let noRoom = NoticeWords.noRoom.text(context.language)
             try await context.notifier.post(
-                topic: StagTopic.timetableChanged, title: "Room change: \(event.title) on \(event.date)",
-                body: "\(event.when): \(old.room ?? "no room") → \(event.room ?? "no room")",
+                topic: StagTopic.timetableChanged, title: NoticeWords.roomChange.text(context.language, ["title": event.title, "date": event.date]),
+                body: "\(event.when): \(old.room ?? noRoom) → \(event.room ?? noRoom)",
                 dedupeKey: "stag.timetable.room:\(account):\(event.date):\(event.subject ?? ""):\(event.start ?? ""):\(event.room ?? "")")
         }
         for snapshot in change.removed.values {
             // Only classes still ahead and inside the window: the window moving on is not a cancellation.
             guard let event = try? TimetableEvent(json: snapshot), let day = event.day, day >= from, day <= to else { continue }
             try await context.notifier.post(
-                topic: StagTopic.timetableChanged, title: "Cancelled: \(event.title) on \(day)",
-                body: "\(event.when)\(event.inRoom) no longer takes place.", severity: .warning,
+                topic: StagTopic.timetableChanged, title: NoticeWords.cancelled.text(context.language, ["title": event.title, "date": "\(day)"]),
+                body: NoticeWords.cancelledBody.text(context.language, ["when": event.when, "room": event.inRoom(context.language)]),
+                severity: .warning,
                 dedupeKey: "stag.timetable.cancelled:\(account):\(day):\(event.subject ?? ""):\(event.start ?? "")")
         }
     }

@@ -96,7 +96,7 @@ struct TimetableEvent: StoredResultObject, JSONModel, Equatable {
     /// "2026-01-20 09:00".
     var when: String { [date, start].compactMap { $0 }.joined(separator: " ") }
     /// " in UL-408", or nothing.
-    var inRoom: String { room.map { " in \($0)" } ?? "" }
+    func inRoom(_ language: LanguageCode) -> String { room.map { NoticeWords.inRoom.text(language, ["room": $0]) } ?? "" }
     var day: DateOnly? { DateOnly(date) }
     /// What identifies the occurrence across refreshes (its room and teachers may change). The
     /// members as JSON text, as earlier versions keyed their stored baselines: a changed key
@@ -184,8 +184,11 @@ struct ExamTerm: StoredResultObject, JSONModel, Equatable {
     /// "2026-01-20 09:00".
     var when: String { [date, start].compactMap { $0 }.joined(separator: " ") }
     /// " in UL-408", or nothing.
-    var inRoom: String { room.map { " in \($0)" } ?? "" }
-    var seats: String { limit.map { "\(occupied)/\($0) seats taken" } ?? "\(occupied) registered, no limit" }
+    func inRoom(_ language: LanguageCode) -> String { room.map { NoticeWords.inRoom.text(language, ["room": $0]) } ?? "" }
+    func seats(_ language: LanguageCode) -> String {
+        limit.map { NoticeWords.seatsOf.text(language, ["taken": "\(occupied)", "limit": "\($0)"]) }
+            ?? NoticeWords.seatsNoLimit.text(language, ["taken": "\(occupied)"])
+    }
     var day: DateOnly? { date.flatMap(DateOnly.init) }
 }
 
