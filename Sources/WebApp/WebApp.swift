@@ -14,7 +14,33 @@ public enum WebApp {
     /// The app as a service of the daemon's group; nil when `[web] enabled` is false.
     public static func service(host: AssistantHost, logger: Logger) throws -> (any Service)? {
         guard host.configuration.web.enabled else { return nil }
-        return try application(host: host, logger: logger)
+        return Listening(application: try application(host: host, logger: logger), listen: host.configuration.web.listenAddress)
+    }
+
+    /// The address of `[web] listen` could not be had: said as a person can act on it.
+    public struct CannotListen: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The app, whose failure to take its address becomes `CannotListen` (NIO says only
+    /// "bind(descriptor:ptr:bytes:): Address already in use (errno: 98)").
+    struct Listening<App: ApplicationProtocol>: Service {
+        let application: App
+        let listen: String
+
+        func run() async throws {
+            do {
+                try await application.run()
+            } catch let error as IOError where [EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(error.errnoCode) {
+                let why =
+                    switch error.errnoCode {
+                    case EADDRINUSE: "it is in use (another program, or another assistantd)"
+                    case EACCES: "this user may not listen on that port"
+                    default: "no interface of this machine has that address"
+                    }
+                throw CannotListen(description: "the web app cannot listen on \(listen) ([web] listen): \(why); choose another address")
+            }
+        }
     }
 
     /// The app on the configured address; `onServerRunning` hears of the listening channel (a

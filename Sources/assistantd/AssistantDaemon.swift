@@ -78,12 +78,17 @@ struct AssistantDaemon: AsyncParsableCommand {
         } catch {
             Self.fail("assistantd: the web app cannot start: \(ErrorText.sentence(error))", code: 78)
         }
-        try await host.run(
-            alongside: (web.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
-                .init(service: ReadinessService(readiness: "READY=1\nSTATUS=serving \(socketPath)\nMAINPID=\(getpid())")),
-                .init(service: ReloadService(host: host, configPath: explicitConfig, logLevelOverride: logLevel, logger: logger)),
-            ],
-            signals: [.sigterm, .sigint])
+        do {
+            try await host.run(
+                alongside: (web.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
+                    .init(service: ReadinessService(readiness: "READY=1\nSTATUS=serving \(socketPath)\nMAINPID=\(getpid())")),
+                    .init(service: ReloadService(host: host, configPath: explicitConfig, logLevelOverride: logLevel, logger: logger)),
+                ],
+                signals: [.sigterm, .sigint])
+        } catch let error as WebApp.CannotListen {
+            // EX_CANTCREAT, as for a socket that cannot be made; the socket's own service stopped with the group.
+            Self.fail("assistantd: \(error)", code: 73)
+        }
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

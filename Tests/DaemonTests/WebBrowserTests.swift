@@ -197,7 +197,10 @@ struct WebBrowserTests {
         #expect(kept["as_of"]?.stringValue?.wholeMatch(of: /As of \d{1,2}:\d{2}/) != nil, "\(kept)")
         print("web browser: first contentful paint at phone size \(seen["fcp_ms"] ?? .null) ms; screenshots in \(Self.shots)")
     }
+}
 
+/// How the web app's start fails, as a person reads it.
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct WebStartTests {
     /// A `listen` that is not loopback without TLS stops the start, naming the key.
     @Test func aNonLoopbackListenWithoutTLSStopsTheStart() async throws {
         let directory = TemporaryDirectory()
@@ -205,5 +208,28 @@ struct WebBrowserTests {
         #expect(try await daemon.exitStatus() == 78)
         let said = try await withDeadline(10, "the reason on stderr") { await daemon.stderr.next(1) { $0.contains("web.tls_cert") } }
         #expect(said.contains("'web.tls_cert' is required to listen on 0.0.0.0"), "\(said)")
+    }
+
+    /// A `listen` port another program holds: the daemon stops at once (73), saying which
+    /// address and what to do, rather than NIO's errno.
+    @Test func aTakenPortIsSaidPlainly() async throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
+        }
+        try #require(bound && listen(holder, 1) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let daemon = try DaemonProcess(config: "[web]\nenabled = true\nlisten = \"127.0.0.1:\(port)\"\n")
+        #expect(try await daemon.exitStatus() == 73)
+        let said = try await withDeadline(10, "the reason on stderr") { await daemon.stderr.next(1) { $0.contains("[web] listen") } }
+        #expect(
+            said
+                == "assistantd: the web app cannot listen on 127.0.0.1:\(port) ([web] listen): it is in use (another program, or another assistantd); "
+                + "choose another address")
     }
 }

@@ -150,6 +150,20 @@ final class GatedSink: NoticeSink {
         #expect((row?["last_error"] as String?) == nil, "the retries' error is cleared once delivered")
     }
 
+    /// Cancelled rather than stopped (the service group gave up on another service, as when the
+    /// web app's port is taken): the loop ends, where it once spun on "cannot read the outbox".
+    @Test func aCancelledOutboxLoopEnds() async throws {
+        let directory = TemporaryDirectory()
+        let store = try Store(path: directory.file("s.sqlite"), migrations: [], logger: Logger(label: "t"))
+        let sink = FlakySink(failures: 0)
+        let center = try center(store, [RoutedSink(sink: sink, route: NoticeRoute())])
+        let loop = Task { await center.runOutbox() }
+        try await center.post(NoticeDraft(topic: "t.x", plugin: "host", title: "before", body: ""))
+        _ = await sink.delivered.next { $0 == "before" }
+        loop.cancel()
+        try await withDeadline(10, "the cancelled outbox loop's end") { await loop.value }
+    }
+
     /// A sink stuck on a delivery (a server that never answers, until its timeout) holds back
     /// only its own notices: another sink gets a notice posted after it, and the stuck one's
     /// notices follow in order once it is free.

@@ -38,6 +38,9 @@ public struct WebSettings: Sendable, Equatable {
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
     }
 
+    /// `127.0.0.1:8470`, `[::1]:8470`: the address as `listen` writes it.
+    public var listenAddress: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
     /// The origins a page of this app is served from: the listen address (and localhost for a
     /// loopback one) and `public_url`'s, default ports left out as browsers write them.
     public var origins: Set<String> {

@@ -180,7 +180,10 @@ public actor NoticeCenter {
     /// never holds back another sink's notices. A child that finishes wakes the loop.
     public func runOutbox() async {
         await withTaskGroup(of: Void.self) { group in
-            while !stopping {
+            // Cancelled (the service group gave up on another service) as well as stopped: a
+            // cancelled read fails at once and a cancelled wait returns at once, so the loop
+            // would otherwise spin.
+            while !stopping, !Task.isCancelled {
                 let now = clock.now
                 // Sinks busy before the read: one that finishes during it was read before it had
                 // recorded its delivery, so it waits for the next pass (its finish wakes the loop).
