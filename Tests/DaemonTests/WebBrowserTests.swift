@@ -229,7 +229,7 @@ struct WebBrowserTests {
         let said = try await withDeadline(10, "the reason on stderr") { await daemon.stderr.next(1) { $0.contains("[web] listen") } }
         #expect(
             said
-                == "assistantd: the web app cannot listen on 127.0.0.1:\(port) ([web] listen): it is in use (another program, or another assistantd); "
-                + "choose another address")
+                == "assistantd: the web app cannot listen on 127.0.0.1:\(port) ([web] listen): "
+                + "it is in use (another program, or another assistantd); choose another address")
     }
 }
