@@ -60,9 +60,20 @@ enum Form {
 enum Flash {
     static let cookieName = "assistant_flash"
 
-    static func cookie(_ text: String, secure: Bool) -> Cookie {
-        let bounded = String(text.prefix(300))
-        let value = Base64URL.encode(Data(bounded.utf8))
+    /// What the last change said, and the call that takes it back (its command's declared undo).
+    struct Message: Equatable {
+        var text: String
+        var undo: (method: String, arguments: [String: JSONValue])?
+
+        static func == (a: Message, b: Message) -> Bool {
+            a.text == b.text && a.undo?.method == b.undo?.method && a.undo?.arguments == b.undo?.arguments
+        }
+    }
+
+    static func cookie(_ message: Message, secure: Bool) -> Cookie {
+        var object: [String: JSONValue] = ["text": .string(String(message.text.prefix(300)))]
+        if let undo = message.undo { object["undo"] = ["method": .string(undo.method), "arguments": .object(undo.arguments)] }
+        let value = Base64URL.encode(Data(JSONValue.object(object).encodedString().utf8))
         return Cookie(name: cookieName, value: value, maxAge: 60, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
@@ -71,9 +82,17 @@ enum Flash {
         response.setCookie(Cookie(name: cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict))
     }
 
-    static func take(_ request: Request) -> String? {
-        guard let value = request.cookies[cookieName]?.value, value.utf8.count <= 512 else { return nil }
-        return Base64URL.decode(value).map { String(decoding: $0, as: UTF8.self) }
+    /// The message the cookie carries. The cookie is the browser's to change: its undo is only
+    /// a button, whose call goes through the gate like any other.
+    static func take(_ request: Request) -> Message? {
+        guard let value = request.cookies[cookieName]?.value, value.utf8.count <= 1024, let bytes = Base64URL.decode(value),
+            let json = try? JSONValue.decode(String(decoding: bytes, as: UTF8.self)), let text = json["text"]?.stringValue
+        else { return nil }
+        var message = Message(text: text)
+        if let method = json["undo"]?["method"]?.stringValue, let arguments = json["undo"]?["arguments"]?.objectValue, arguments.count <= 8 {
+            message.undo = (method, arguments)
+        }
+        return message
     }
 }
 

@@ -42,7 +42,7 @@ struct Pages: Sendable {
     let navigation: [(key: String, href: String)]
 
     /// What every page's frame needs: the words, the style, the navigation, the form's hidden fields.
-    func frame(_ context: WebContext, title: String, path: String, flash: String? = nil) -> [String: Any] {
+    func frame(_ context: WebContext, title: String, path: String, flash: Flash.Message? = nil) -> [String: Any] {
         var values: [String: Any] = [
             "lang": context.language.rawValue, "t": NestedWords(catalogue.all(context.language)), "title": title, "css": css, "path": path,
         ]
@@ -53,7 +53,18 @@ struct Pages: Sendable {
             values["csrf"] = DeviceSessions.csrfToken(session: session)
             values["nav"] = navigation.map { ["label": catalogue.text($0.key, context.language), "href": $0.href, "current": $0.href == path] }
         }
-        if let flash { values["flash"] = ["text": flash] }
+        if let flash {
+            let undo: Any =
+                flash.undo.map { undo in
+                    [
+                        "method": undo.method,
+                        "arguments": undo.arguments.sorted { $0.key < $1.key }.map {
+                            ["name": $0.key, "value": $0.value.stringValue ?? $0.value.encodedString()]
+                        },
+                    ] as [String: Any]
+                } ?? false
+            values["flash"] = ["text": flash.text, "undo": undo]
+        }
         return values
     }
 

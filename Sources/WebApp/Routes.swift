@@ -120,7 +120,11 @@ struct Routes: Sendable {
             let result = try await gate.call(method, arguments, role: context.device?.role ?? .read, confirmed: form["confirmed"] == "yes")
             let said = descriptor.says.flatMap { $0.said(result: result, arguments: arguments, zone: pages.zone) }
             var response = Response(status: .seeOther, headers: [.location: back])
-            if let said { response.setCookie(Flash.cookie(said, secure: settings.reachedOverHTTPS)) }
+            if let said {
+                // A read device never sees an Undo it may not press.
+                let undo = context.device?.role == .full ? descriptor.undo?.call(result: result, arguments: arguments) : nil
+                response.setCookie(Flash.cookie(Flash.Message(text: said, undo: undo), secure: settings.reachedOverHTTPS))
+            }
             return response
         } catch let refusal as WebGate.Refusal {
             switch refusal {

@@ -128,6 +128,8 @@ struct WebBrowserTests {
         #expect(today.contains("Class KMA/MA1 Matematická analýza 1 (Přednáška) US-217"), "\(today)")
         #expect(today.contains("Print mk3: benchy.gcode mk3 Printing"), "\(today)")
         #expect(seen["done_flash"]?.stringValue?.contains("Completed") == true, "\(seen["done_flash"] ?? .null)")
+        #expect(seen["undone_flash"]?.stringValue?.hasPrefix("Reopened") == true, "\(seen["undone_flash"] ?? .null)")
+        #expect(seen["undone_status"] == "needs-action", "Undo reopened it")
         let completed = try await runCommand(Binaries.assistantctl, ["tasks.get", "id=\(taskID)"], environment: environment)
         #expect(try JSONValue.decode(completed.stdout)["status"] == "completed", "\(completed.stdout)")
 

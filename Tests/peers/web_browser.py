@@ -122,7 +122,13 @@ def browse(setup):
         # Tapping Done on Today completes the task.
         page.goto(base + "/")
         submit(page, f"form.done button[aria-label$='{setup['task_title']}']", tap=True)
-        seen["done_flash"] = page.inner_text("p.flash[role=status]") if page.locator("p.flash[role=status]").count() else None
+        seen["done_flash"] = page.inner_text(".flash[role=status]") if page.locator(".flash[role=status]").count() else None
+        # Undo, beside what was said: the task is open again; then done for good.
+        task_id = ctl(setup, "tasks.list", "when=all")["tasks"][0]["id"]
+        submit(page, ".flash[role=status] form button", tap=True)
+        seen["undone_flash"] = page.inner_text(".flash[role=status]") if page.locator(".flash[role=status]").count() else None
+        seen["undone_status"] = ctl(setup, "tasks.get", f"id={task_id}").get("status")
+        submit(page, f"form.done button[aria-label$='{setup['task_title']}']", tap=True)
 
         # Each field with a bad value: the message beside that field, what was typed kept, nothing saved.
         seen["bad_fields"] = {}
@@ -150,7 +156,7 @@ def browse(setup):
         page.fill("form.add input[name=due]", due.isoformat().replace("+00:00", "Z"))
         page.fill("form.add input[name=remind_before_min]", "1")
         submit(page, "form.add button")
-        seen["added_flash"] = page.inner_text("p.flash[role=status]") if page.locator("p.flash[role=status]").count() else None
+        seen["added_flash"] = page.inner_text(".flash[role=status]") if page.locator(".flash[role=status]").count() else None
         page.goto(base + "/notices")
         page.evaluate("() => { window.notReloaded = true }")
         try:
@@ -174,7 +180,7 @@ def browse(setup):
         with page.expect_navigation():
             row.locator("button", has_text="Register").click()
         submit(page, "text=Yes, go ahead")
-        seen["exam_flash"] = page.inner_text("p.flash[role=status]") if page.locator("p.flash[role=status]").count() else page.inner_text("main")
+        seen["exam_flash"] = page.inner_text(".flash[role=status]") if page.locator(".flash[role=status]").count() else page.inner_text("main")
         seen["exam_after_confirm"] = ctl(setup, "stag.exams")
 
         # Printers: cancel asks first; declining leaves the print running; confirming cancels.

@@ -155,6 +155,7 @@ enum ManifestJSON {
             if let confirm = d.confirm { method["x-confirm"] = confirm.json }
             if let view = d.view { method["x-view"] = view.json }
             if let says = d.says { method["x-says"] = says.json }
+            if let undo = d.undo { method["x-undo"] = undo.json }
             return .object(method)
         }
         return [

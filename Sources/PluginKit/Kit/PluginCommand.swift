@@ -115,6 +115,12 @@ public struct PluginCommand<Service: Sendable>: Sendable {
         mapDescriptor { $0.says = ShortAnswer(sentences) }
     }
 
+    /// How the change is taken back: `method` called with `arguments` (its parameter → a member
+    /// of this command's answer, or one of its arguments), unless the member `unless` is present.
+    public func undoneBy(_ method: String, _ arguments: [String: String], unless: String? = nil) -> PluginCommand {
+        mapDescriptor { $0.undo = UndoDeclaration(method, arguments: arguments, unless: unless) }
+    }
+
     /// The same command, talking to a service beyond this machine (`CommandDescriptor.reachesOutside`).
     public func reachesOutside() -> PluginCommand {
         mapDescriptor { $0.reachesOutside = true }

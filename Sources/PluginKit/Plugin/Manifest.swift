@@ -136,6 +136,8 @@ public struct CommandDescriptor: Sendable {
     /// What the command says it did, in a line or two (`PluginCommand.says`): every command whose
     /// effect is not `read` declares one.
     public var says: ShortAnswer?
+    /// How the change is taken back (`PluginCommand.undoneBy`); nil: no undo is offered.
+    public var undo: UndoDeclaration?
 
     public init(
         name: String, summary: String, params: [ParamSpec] = [], result: JSONSchema, example: String? = nil,

@@ -108,14 +108,16 @@ enum TasksManifest {
                 "Deleted {deleted:short}; tasks.restore brings it back within 30 days"
             ).confirm(
                 "Delete “{title}”[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.",
-                "Delete task {id}[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.", details: "tasks.get"),
+                "Delete task {id}[, only its occurrence of {occurrence:day}]? It is kept 30 days for tasks.restore.", details: "tasks.get"
+            ).undoneBy("tasks.restore", ["id": "deleted"], unless: "occurrence"),
             Command("restore", "Undoes a delete", params: [TasksParams.id], effect: .write, use: TasksService.restore).says(
                 "Restored {id:short} “{title}”[: {start:when}][, due {due:when}]"),
             Command(
                 "complete", "Completes a to-do; a repeating one moves to its next occurrence", params: [TasksParams.id],
                 effect: .write, use: TasksService.complete
             ).says(
-                "Completed {id:short} “{title}” (next due {next.due:when})", "Completed {id:short} “{title}”[ (next: {next.start:when})]"),
+                "Completed {id:short} “{title}” (next due {next.due:when})", "Completed {id:short} “{title}”[ (next: {next.start:when})]"
+            ).undoneBy("tasks.reopen", ["id": "id"], unless: "next"),
             Command(
                 "reopen", "Marks a completed or cancelled task as needing action again", params: [TasksParams.id], effect: .write,
                 use: TasksService.reopen
