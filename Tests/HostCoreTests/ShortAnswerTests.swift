@@ -108,4 +108,17 @@ struct ShortAnswerTests {
         #expect(Nearest.word(to: "tomorow", among: choices, within: 6) == "today")
         #expect(Nearest.word(to: "xyz", among: choices, within: 2) == nil)
     }
+
+    /// A change's undo: its arguments from the answer or the call's own, none when the `unless`
+    /// member is there or a value is missing.
+    @Test func anUndoIsFilledFromTheAnswerUnlessItCannotBe() {
+        let restore = UndoDeclaration("tasks.restore", arguments: ["id": "deleted"], unless: "occurrence")
+        #expect(restore.call(result: ["deleted": "3fa9c1"], arguments: ["id": "3fa"])?.arguments == ["id": "3fa9c1"])
+        #expect(restore.call(result: ["deleted": "3fa9c1", "occurrence": "2035-01-08"], arguments: [:]) == nil, "only an occurrence went")
+        #expect(restore.call(result: ["deleted": "3fa9c1", "occurrence": .null], arguments: [:])?.method == "tasks.restore")
+        #expect(restore.call(result: [:], arguments: [:]) == nil, "nothing names what to restore")
+        let reopen = UndoDeclaration("tasks.reopen", arguments: ["id": "id"], unless: "next")
+        #expect(reopen.call(result: ["title": "x"], arguments: ["id": "ab12"])?.arguments == ["id": "ab12"], "from the call's own argument")
+        #expect(reopen.call(result: ["id": "ab12", "next": ["due": "2035-01-15"]], arguments: [:]) == nil, "a repeating one moved on")
+    }
 }
