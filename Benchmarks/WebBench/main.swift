@@ -72,6 +72,64 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         "Today with its assets: \(html + script + icon) bytes uncompressed (page \(html), app.js \(script), icon \(icon)); "
             + "the issue allows 100 KB compressed"
     )
+
+    // 50 open Notices pages (server-sent events; at most 4 a device, so 13 devices): what they
+    // add to this process's resident memory (the daemon's side and this client's together, so an
+    // upper bound), and the socket's `ping` beside them, against both before they opened.
+    func residentMB() -> Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+    func pingMedian() async throws -> Double {
+        var times: [Double] = []
+        for _ in 0..<2000 {
+            let start = ContinuousClock.now
+            _ = try await connection.call("ping")
+            times.append((ContinuousClock.now - start) / .milliseconds(1))
+        }
+        return median(Array(times.dropFirst(200)))
+    }
+    let pingBefore = try await pingMedian()
+    let rssBefore = residentMB()
+    var cookies: [String] = []
+    for device in 0..<13 {
+        let pairing = try await host.host.webDevices.pair(name: "live \(device)", role: .read)
+        guard case .success(let paired) = try await host.host.webDevices.redeem(pairing.token) else { fatalError("pairing failed") }
+        cookies.append("assistant_session=\(paired.session)")
+    }
+    let sessions = cookies
+    // Each stream holds its connection: the client's pool (8 a host by default) must allow 50.
+    var streamsConfiguration = HTTPClient.Configuration()
+    streamsConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+    let streamClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: streamsConfiguration)
+    let opened = AsyncStream.makeStream(of: Void.self)
+    try await withThrowingTaskGroup(of: Void.self) { streams in
+        for index in 0..<50 {
+            streams.addTask {
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(listening)/notices/live")
+                request.headers.add(name: "Cookie", value: sessions[index / 4])
+                let response = try await streamClient.execute(request, timeout: .hours(1))
+                precondition(response.status == .ok, "stream \(index): \(response.status)")
+                opened.continuation.yield()
+                for try await _ in response.body {}
+            }
+        }
+        var count = 0
+        for await _ in opened.stream {
+            count += 1
+            if count == 50 { break }
+        }
+        let rssAfter = residentMB()
+        let pingAfter = try await pingMedian()
+        print(
+            String(
+                format: "50 live Notices streams: resident memory %.1f MB → %.1f MB (+%.1f MB, server and client; the issue allows 50 MB); "
+                    + "ping median %.3f ms → %.3f ms (%.2f×; the issue allows 1.10×)",
+                rssBefore, rssAfter, rssAfter - rssBefore, pingBefore, pingAfter, pingAfter / pingBefore))
+        streams.cancelAll()
+    }
+    try await streamClient.shutdown()
     await connection.close()
     try await client.shutdown()
     group.cancelAll()
