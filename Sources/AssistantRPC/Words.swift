@@ -14,14 +14,16 @@ public struct Words: Sendable, Equatable, ResultObject {
 
     public static let members = ResultMembers<Self>(.field("en", \.en), .field("cs", \.cs))
 
-    public func text(_ language: String) -> String { language == "cs" ? cs : en }
     public func text(_ language: LanguageCode) -> String { language == .cs ? cs : en }
 
-    /// The words with each `{name}` replaced by its value, in `language`. One pass over the
-    /// words: a value (a task's title, a feed's name) is never read for placeholders itself.
-    public func text(_ language: LanguageCode, _ values: [String: String]) -> String {
+    /// The words with each `{name}` replaced by its value, in `language`.
+    public func text(_ language: LanguageCode, _ values: [String: String]) -> String { Self.fill(text(language), values) }
+
+    /// `template` with each `{name}` replaced by its value, in one pass: a value (a task's title,
+    /// a device's name) is never read for placeholders itself. An unknown `{name}` stays as written.
+    public static func fill(_ template: String, _ values: [String: String]) -> String {
         var result = ""
-        var rest = Substring(text(language))
+        var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             result += rest[..<open]
             let afterOpen = rest.index(after: open)

@@ -110,8 +110,8 @@ public actor ClassReminders<Topic: PluginTopic> {
         let span = [item.start, item.end].compactMap { $0 }.map(clockTime).joined(separator: "–")
         let left = max(0, Int((item.start.timeIntervalSince(clock.now) / 60).rounded()))
         try await notifier.post(
-            topic: topic, title: ClassReminderWords.inMinutes.text(notifier.language, ["minutes": "\(left)", "title": item.title]),
-            body: span + (item.room.map { ClassReminderWords.inRoom.text(notifier.language, ["room": $0]) } ?? ""),
+            topic: topic, title: StudyWords.inMinutes.text(notifier.language, ["minutes": "\(left)", "title": item.title]),
+            body: span + StudyWords.inRoom(item.room, notifier.language),
             dedupeKey: "\(topic.rawValue):\(account):\(item.key)")
     }
 
@@ -124,8 +124,11 @@ public actor ClassReminders<Topic: PluginTopic> {
     }
 }
 
-/// What a class reminder says, in the config's `language`.
-enum ClassReminderWords {
+/// What the study plugins' notices say alike, in the config's `language`.
+public enum StudyWords {
     static let inMinutes = Words("In {minutes} min: {title}", "Za {minutes} min: {title}")
-    static let inRoom = Words(" in {room}", " v {room}")
+    /// " in UL-408", or nothing without a room.
+    public static func inRoom(_ room: String?, _ language: LanguageCode) -> String {
+        room.map { Words(" in {room}", " v {room}").text(language, ["room": $0]) } ?? ""
+    }
 }

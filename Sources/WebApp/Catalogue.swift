@@ -1,4 +1,5 @@
 import Foundation
+import HostCore
 
 /// Every word the web app shows, one catalogue per language (`Resources/en.json`, `cs.json`,
 /// embedded in the binary): a page names a key, never a sentence.
@@ -6,7 +7,7 @@ struct Catalogue: Sendable {
     let entries: [Language: [String: String]]
 
     static let shared = Catalogue(entries: [
-        .english: Self.load(PackageResources.en_json), .czech: Self.load(PackageResources.cs_json),
+        .en: Self.load(PackageResources.en_json), .cs: Self.load(PackageResources.cs_json),
     ])
 
     static func load(_ bytes: [UInt8]) -> [String: String] {
@@ -16,9 +17,7 @@ struct Catalogue: Sendable {
     /// The key's text with `{name}` filled from `values`; the key itself when a language lacks it
     /// (which a test forbids).
     func text(_ key: String, _ language: Language, _ values: [String: String] = [:]) -> String {
-        var text = entries[language]?[key] ?? entries[.english]?[key] ?? key
-        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
-        return text
+        Words.fill(entries[language]?[key] ?? entries[.en]?[key] ?? key, values)
     }
 
     /// A language's whole catalogue, for a template (`{{t.nav.today}}` is `t`'s `nav.today`).

@@ -52,7 +52,7 @@ struct SectionPages: Sendable {
         var drawn: [[String: Any]] = []
         let role = context.device?.role ?? .read
         for section in await sections(page) {
-            var values: [String: Any] = ["title": section.title.text(context.language.rawValue), "error": false, "form": false]
+            var values: [String: Any] = ["title": section.title.text(context.language), "error": false, "form": false]
             let arguments = placeholders(section.read.params.objectValue ?? [:])
             do {
                 let result = try await gate.call(section.read.method, arguments, role: .read, confirmed: false)
@@ -209,7 +209,7 @@ struct SectionPages: Sendable {
     func buttons(_ actions: [PageDeclaration.Action], _ row: JSONValue, _ cells: Cells, _ context: WebContext) -> [[String: Any]] {
         actions.filter { action in action.when.map { Self.holds($0, in: row) } ?? true }.map { action -> [String: Any] in
             [
-                "method": action.method, "label": action.label.text(context.language.rawValue),
+                "method": action.method, "label": action.label.text(context.language),
                 "arguments": action.fromRow.sorted { $0.key < $1.key }.map { param, member in
                     ["name": param, "value": ShortAnswer.member(member, of: row).map { cells.text($0, .text) } ?? ""]
                 },
@@ -218,7 +218,7 @@ struct SectionPages: Sendable {
     }
 
     func formValues(_ form: PageDeclaration.Form, _ descriptor: CommandDescriptor, _ context: WebContext) -> [String: Any] {
-        let language = context.language.rawValue
+        let language = context.language
         let inputs = form.fields.compactMap { field -> [String: Any]? in
             guard let spec = descriptor.params.first(where: { $0.name == field.param }) else { return nil }
             var input: [String: Any] = [

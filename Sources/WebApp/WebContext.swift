@@ -8,7 +8,7 @@ struct WebContext: RequestContext {
     var device: WebDevices.Device?
     /// The session token as the cookie holds it: the CSRF token is derived from it.
     var session: String?
-    var language = Language.english
+    var language = Language.en
 
     init(source: Source) { coreContext = .init(source: source) }
 

@@ -11,8 +11,15 @@ public enum Peers {
 
     /// A port the kernel just handed out on 127.0.0.1 (closed again: for a peer to take, or as a port nobody listens on).
     public static func freePort() throws -> Int {
+        let (fd, port) = try boundPort()
+        close(fd)
+        return port
+    }
+
+    /// A socket bound to a port the kernel handed out on 127.0.0.1, and that port: the caller
+    /// holds it (a port some other program has taken) and closes it.
+    public static func boundPort() throws -> (socket: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -21,8 +28,11 @@ public enum Peers {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw PeerMissing("no free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(fd)
+            throw PeerMissing("no free port on 127.0.0.1")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     public static let packageRoot: String = {

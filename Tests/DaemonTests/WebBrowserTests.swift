@@ -138,6 +138,7 @@ struct WebBrowserTests {
         for (path, violations) in seen["axe"]?.objectValue ?? [:] { #expect(violations == [], "\(path): \(violations)") }
         #expect(seen["axe"]?.objectValue?.count == 8)
         for (path, overflows) in seen["overflow"]?.objectValue ?? [:] { #expect(overflows == false, "\(path) scrolls sideways at 412 px") }
+        #expect(seen["overflow"]?.objectValue?.count == 8)
         #expect(seen["desktop_overflow"] == false)
 
         // Each bad field: its message beside it, what was typed kept, nothing saved.
@@ -215,17 +216,9 @@ struct WebBrowserTests {
     /// A `listen` port another program holds: the daemon stops at once (73), saying which
     /// address and what to do, rather than NIO's errno.
     @Test func aTakenPortIsSaidPlainly() async throws {
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (holder, port) = try Peers.boundPort()
         defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
-        }
-        try #require(bound && listen(holder, 1) == 0)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        try #require(listen(holder, 1) == 0)
         let daemon = try DaemonProcess(config: "[web]\nenabled = true\nlisten = \"127.0.0.1:\(port)\"\n")
         #expect(try await daemon.exitStatus() == 73)
         let said = try await withDeadline(10, "the reason on stderr") { await daemon.stderr.next(1) { $0.contains("[web] listen") } }

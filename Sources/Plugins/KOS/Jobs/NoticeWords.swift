@@ -3,7 +3,6 @@ import PluginKit
 /// What the KOS plugin's notices say, in the language the config's `language` chooses. Names
 /// from KOS and its address stay as they are.
 enum NoticeWords {
-    static let inRoom = Words(" in {room}", " v {room}")
     static let seatsOf = Words("{taken}/{capacity} seats taken", "obsazeno {taken}/{capacity} míst")
     static let registered = Words("{taken} registered", "přihlášeno {taken}")
     static let exam = Words("exam", "zkouška")

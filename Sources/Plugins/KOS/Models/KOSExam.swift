@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 /// What kind of date an exam is: an exam, or an assessment (`termType` ASSESSMENT).
 enum KOSExamKind: String, Codable, Sendable, CaseIterable, ResultDescribing {
@@ -52,7 +53,7 @@ struct KOSExam: StoredResultObject, JSONModel, Equatable {
     var courseName: String { course ?? "?" }
     /// "2027-01-20 09:00–11:30".
     var when: String { start.replacingOccurrences(of: "T", with: " ") + (end.map { "–" + $0.suffix(5) } ?? "") }
-    func inRoom(_ language: LanguageCode) -> String { room.map { NoticeWords.inRoom.text(language, ["room": $0]) } ?? "" }
+    func inRoom(_ language: LanguageCode) -> String { StudyWords.inRoom(room, language) }
     func seats(_ language: LanguageCode) -> String { NoticeWords.seats(occupied: occupied, capacity: capacity, language) }
     var startInstant: Date? { DateOnly.instant(start, in: KOSService.zone) }
     var endInstant: Date? { end.flatMap { DateOnly.instant($0, in: KOSService.zone) } }

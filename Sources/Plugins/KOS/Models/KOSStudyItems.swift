@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 /// A slot of one of my parallels (`students/{username}/parallels`, its `timetableSlot`s), times
 /// from the teaching-hour grid unless the slot carries its own. The result is its encoding; the
@@ -58,7 +59,7 @@ struct KOSCourseEvent: StoredResultObject, JSONModel, Equatable {
         guard let start else { return "?" }
         return start.replacingOccurrences(of: "T", with: " ") + (end.map { "–" + $0.suffix(5) } ?? "")
     }
-    func inRoom(_ language: LanguageCode) -> String { room.map { NoticeWords.inRoom.text(language, ["room": $0]) } ?? "" }
+    func inRoom(_ language: LanguageCode) -> String { StudyWords.inRoom(room, language) }
     func seats(_ language: LanguageCode) -> String { NoticeWords.seats(occupied: occupied, capacity: capacity, language) }
 }
 

@@ -3,7 +3,6 @@ import PluginKit
 /// What the IS/STAG plugin's notices say, in the language the config's `language` chooses.
 /// Commands (`assistantctl stag.exams.register …`) and names from STAG stay as they are.
 enum NoticeWords {
-    static let inRoom = Words(" in {room}", " v {room}")
     static let seatsOf = Words("{taken}/{limit} seats taken", "obsazeno {taken}/{limit} míst")
     static let seatsNoLimit = Words("{taken} registered, no limit", "přihlášeno {taken}, bez omezení")
     static let term = Words("term", "termín")

@@ -1,5 +1,6 @@
 import Foundation
 import PluginKit
+import StudyKit
 
 /// A dated timetable occurrence (`rozvrhovaAkce` with `datum`, reference §3.4), decoded from
 /// STAG's row into fields; the result is its encoding (every member present, null when STAG
@@ -96,7 +97,7 @@ struct TimetableEvent: StoredResultObject, JSONModel, Equatable {
     /// "2026-01-20 09:00".
     var when: String { [date, start].compactMap { $0 }.joined(separator: " ") }
     /// " in UL-408", or nothing.
-    func inRoom(_ language: LanguageCode) -> String { room.map { NoticeWords.inRoom.text(language, ["room": $0]) } ?? "" }
+    func inRoom(_ language: LanguageCode) -> String { StudyWords.inRoom(room, language) }
     var day: DateOnly? { DateOnly(date) }
     /// What identifies the occurrence across refreshes (its room and teachers may change). The
     /// members as JSON text, as earlier versions keyed their stored baselines: a changed key
@@ -184,7 +185,7 @@ struct ExamTerm: StoredResultObject, JSONModel, Equatable {
     /// "2026-01-20 09:00".
     var when: String { [date, start].compactMap { $0 }.joined(separator: " ") }
     /// " in UL-408", or nothing.
-    func inRoom(_ language: LanguageCode) -> String { room.map { NoticeWords.inRoom.text(language, ["room": $0]) } ?? "" }
+    func inRoom(_ language: LanguageCode) -> String { StudyWords.inRoom(room, language) }
     func seats(_ language: LanguageCode) -> String {
         limit.map { NoticeWords.seatsOf.text(language, ["taken": "\(occupied)", "limit": "\($0)"]) }
             ?? NoticeWords.seatsNoLimit.text(language, ["taken": "\(occupied)"])
