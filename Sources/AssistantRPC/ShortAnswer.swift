@@ -37,7 +37,7 @@ public struct ShortAnswer: Sendable, Equatable {
         return names
     }
 
-    public static let formats: Set<String> = ["short", "day", "when", "until", "time", "hm", "count", "bytes", "list", "link", "rule"]
+    public static let formats: Set<String> = ["short", "day", "when", "until", "time", "hm", "count", "bytes", "list", "link", "rule", "if"]
 
     /// What the call did: the first sentence that fills from its result and its arguments; nil
     /// when none does (the caller then shows the record).
@@ -78,6 +78,8 @@ public struct ShortAnswer: Sendable, Equatable {
     static func text(_ value: JSONValue, _ format: String?, _ zone: TimeZone) -> String? {
         switch (format, value) {
         case (_, .null), (_, .bool(false)): return nil
+        // Shows nothing, so that a sentence is said only when a value is there (`{dry_run:if}`).
+        case ("if", _): return ""
         case ("count", .array(let items)): return String(items.count)
         case ("short", .string(let id)): return id.isEmpty ? nil : OneLine.flattened(String(id.prefix(6)))
         // Bounded all the same: an address is no place for a novel.

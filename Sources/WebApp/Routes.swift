@@ -27,6 +27,8 @@ struct Routes: Sendable {
         for page in PageDeclaration.Page.allCases where page != .notices {
             router.get("/\(page.rawValue)") { request, context in try await sectionPage(page, request, context) }
         }
+        router.get("/picture/{plugin}/{section}/{picture}") { request, context in try await picture(request, context) }
+        router.get("/suggest/{plugin}/{section}/{field}") { request, context in try await suggest(request, context) }
         router.post("/settings/language") { request, context in try await language(request, context) }
         router.get("/assets/app.js") { _, _ in Self.asset(PackageResources.app_js, "text/javascript; charset=utf-8") }
         router.get("/assets/icon.svg") { _, _ in Self.asset(PackageResources.icon_svg, "image/svg+xml") }
@@ -118,6 +120,13 @@ struct Routes: Sendable {
         let arguments = Form.arguments(form, for: descriptor)
         do {
             let result = try await gate.call(method, arguments, role: context.device?.role ?? .read, confirmed: form["confirmed"] == "yes")
+            // A form's check saved nothing: the page again, with what was typed and what would be saved.
+            if let page = PageDeclaration.Page(rawValue: String(back.dropFirst())), let preview = previewOf(method),
+                arguments[preview.param] == true
+            {
+                let previewed = SectionPages.PreviewedForm(method: method, typed: form, answer: result)
+                return try await sectionPage(page, request, context, previewed: previewed)
+            }
             let said = descriptor.says.flatMap { $0.said(result: result, arguments: arguments, zone: pages.zone) }
             var response = Response(status: .seeOther, headers: [.location: back])
             if let said {
@@ -151,15 +160,21 @@ struct Routes: Sendable {
 
     // MARK: The plugins' pages
 
-    func sectionPage(_ page: PageDeclaration.Page, _ request: Request, _ context: WebContext, failed: SectionPages.FailedForm? = nil)
-        async throws -> Response
-    {
+    /// The check a page's form of `method` declares, if any.
+    func previewOf(_ method: String) -> PageDeclaration.Form.Preview? {
+        host.supervisors.lazy.flatMap(\.manifest.pages).compactMap(\.form).first { $0.method == method && $0.preview != nil }?.preview
+    }
+
+    func sectionPage(
+        _ page: PageDeclaration.Page, _ request: Request, _ context: WebContext, failed: SectionPages.FailedForm? = nil,
+        previewed: SectionPages.PreviewedForm? = nil
+    ) async throws -> Response {
         let language = context.language
         let title = pages.catalogue.text("nav.\(page.rawValue)", language)
         var values = pages.frame(context, title: title, path: "/\(page.rawValue)", flash: Flash.take(request))
         values["heading"] = title
         let weekStart = request.uri.queryParameters.get("week").flatMap { DateOnly(String($0)) }
-        let sections = SectionPages(host: host, pages: pages, gate: gate, failed: failed, weekStart: weekStart)
+        let sections = SectionPages(host: host, pages: pages, gate: gate, failed: failed, weekStart: weekStart, previewed: previewed)
         let drawn = await sections.values(page, context)
         values["sections"] = drawn
         let grid = drawn.compactMap { $0["gridItems"] as? [SectionPages.GridItem] }
@@ -167,6 +182,67 @@ struct Routes: Sendable {
         var response = pages.render("sections", values, status: failed == nil ? .ok : .unprocessableContent)
         if values["flash"] != nil { Flash.clear(&response, secure: settings.reachedOverHTTPS) }
         return response
+    }
+
+    // MARK: Files and suggestions a section declares
+
+    /// A number in the address (a section's or a field's place in its declaration).
+    static func number(_ name: String, _ context: WebContext) -> Int? {
+        guard let text = context.parameters.get(name) else { return nil }
+        return Int(text)
+    }
+
+    /// A section's picture or file (`PageDeclaration.Picture`), made now for this device.
+    func picture(_ request: Request, _ context: WebContext) async throws -> Response {
+        let weekStart = request.uri.queryParameters.get("week").flatMap { DateOnly(String($0)) }
+        let sections = SectionPages(host: host, pages: pages, gate: gate, weekStart: weekStart)
+        guard let plugin = context.parameters.get("plugin"), let index = Self.number("section", context),
+            let number = Self.number("picture", context), let section = sections.section(plugin: plugin, index: index),
+            section.pictures.indices.contains(number)
+        else { return pages.message(.notFound, "error.heading", "error.not_found", context) }
+        let item = request.uri.queryParameters.get("item").map { String($0) }
+        let picture = section.pictures[number]
+        do {
+            // Only an item the section is shown for: a printer this daemon has.
+            if section.each != nil {
+                guard let item, try await sections.items(section).contains(item) else {
+                    return pages.message(.notFound, "error.heading", "error.not_found", context)
+                }
+            }
+            let bytes = try await gate.produce(picture, sections.arguments(picture.params, section, item: item))
+            var headers: HTTPFields = [.contentType: picture.kind.contentType]
+            if picture.download {
+                let name = picture.method.replacingOccurrences(of: ".", with: "-") + "." + picture.kind.rawValue
+                headers[.contentDisposition] = "attachment; filename=\"\(name)\""
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        } catch {
+            // Said in plain words (an image's place shows its label instead); the method's message is redacted.
+            let message = host.redactor.redact(ErrorText.sentence(error))
+            return Response(
+                status: .badGateway, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: message)))
+        }
+    }
+
+    /// The values a form's field offers for what was typed (`PageDeclaration.Form.Suggest`), as JSON: `[{value, label}]`.
+    func suggest(_ request: Request, _ context: WebContext) async throws -> Response {
+        let sections = SectionPages(host: host, pages: pages, gate: gate)
+        guard let plugin = context.parameters.get("plugin"), let index = Self.number("section", context),
+            let number = Self.number("field", context), let fields = sections.section(plugin: plugin, index: index)?.form?.fields,
+            fields.indices.contains(number), let suggest = fields[number].suggest
+        else { return pages.message(.notFound, "error.heading", "error.not_found", context) }
+        let typed = String((request.uri.queryParameters.get("q").map { String($0) } ?? "").trimmingCharacters(in: .whitespaces).prefix(64))
+        var offered: [JSONValue] = []
+        if typed.count >= 2, let answer = try? await gate.call(suggest.method, [suggest.query: .string(typed)], role: .read, confirmed: false) {
+            offered = (ShortAnswer.member(suggest.member, of: answer)?.arrayValue ?? []).prefix(10).compactMap { item in
+                guard let value = ShortAnswer.member(suggest.value, of: item)?.stringValue else { return nil }
+                let label = suggest.label.compactMap { ShortAnswer.member($0, of: item)?.stringValue }.joined(separator: ", ")
+                return ["value": .string(value), "label": .string(label)]
+            }
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: JSONValue.array(offered).encodedString())))
     }
 
     /// The latest notices, newest first.

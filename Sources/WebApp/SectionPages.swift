@@ -31,42 +31,109 @@ struct SectionPages: Sendable {
         let typed: [String: String]
     }
 
-    /// Every section of `page`, in the plugins' order.
+    /// A form's check (`PageDeclaration.Form.preview`): what was typed, and what would be saved.
+    struct PreviewedForm: Sendable {
+        let method: String
+        let typed: [String: String]
+        let answer: JSONValue
+    }
+
+    var previewed: PreviewedForm? = nil
+
+    /// A section as declared, with where it is declared: `/picture` and `/suggest` name it so.
+    struct Shown: Sendable {
+        let plugin: String
+        let index: Int
+        let declaration: PageDeclaration
+    }
+
+    /// A page lists at most this many of a section's items (printers).
+    static let maxItems = 12
+
     /// The page's sections of every plugin that is set up, by the plugin's own declared test (as
     /// an AI assistant's resources are offered): a person who does not use KOS sees no KOS section.
-    func sections(_ page: PageDeclaration.Page) async -> [PageDeclaration] {
-        var shown: [PageDeclaration] = []
+    func sections(_ page: PageDeclaration.Page) async -> [Shown] {
+        var shown: [Shown] = []
         for supervisor in host.supervisors {
-            let declared = supervisor.manifest.pages.filter { $0.page == page }
+            let declared = supervisor.manifest.pages.enumerated().filter { $0.element.page == page }
             guard !declared.isEmpty else { continue }
             if let setUp = supervisor.manifest.resourcesSetUp {
                 let answer = try? await gate.call(setUp.method, [:], role: .read, confirmed: false)
                 guard setUp.holds(in: answer) else { continue }
             }
-            shown += declared
+            shown += declared.map { Shown(plugin: supervisor.manifest.id, index: $0.offset, declaration: $0.element) }
         }
         return shown
+    }
+
+    /// The section a `/picture` or `/suggest` address names.
+    func section(plugin: String, index: Int) -> PageDeclaration? {
+        guard let manifest = host.supervisors.first(where: { $0.manifest.id == plugin })?.manifest, manifest.pages.indices.contains(index)
+        else { return nil }
+        return manifest.pages[index]
+    }
+
+    /// The names of the items a section is shown for (each printer), or one unnamed showing.
+    func items(_ section: PageDeclaration) async throws -> [String?] {
+        guard let each = section.each else { return [nil] }
+        let answer = try await gate.call(each.method, [:], role: .read, confirmed: false)
+        let list = (ShortAnswer.member(each.member, of: answer)?.arrayValue ?? []).prefix(Self.maxItems)
+        return list.compactMap { ShortAnswer.member(each.key, of: $0)?.stringValue }
+    }
+
+    /// The arguments of a section's read or picture: its declared ones, placeholders filled, and the item it is shown for.
+    func arguments(_ params: JSONValue, _ section: PageDeclaration, item: String?) -> [String: JSONValue] {
+        var arguments = placeholders(params.objectValue ?? [:])
+        if let each = section.each, let item { arguments[each.param] = .string(item) }
+        return arguments
     }
 
     func values(_ page: PageDeclaration.Page, _ context: WebContext) async -> [[String: Any]] {
         var drawn: [[String: Any]] = []
         let role = context.device?.role ?? .read
-        for section in await sections(page) {
-            var values: [String: Any] = ["title": section.title.text(context.language), "error": false, "form": false]
-            let arguments = placeholders(section.read.params.objectValue ?? [:])
+        for shown in await sections(page) {
+            let section = shown.declaration
+            let title = section.title.text(context.language)
+            let items: [String?]
             do {
-                let result = try await gate.call(section.read.method, arguments, role: .read, confirmed: false)
-                let view = gate.descriptor(section.read.method)?.view
-                values.merge(table(result, view, section, role: role, context), uniquingKeysWith: { $1 })
+                items = try await self.items(section)
             } catch {
-                values["error"] = host.redactor.redact(ErrorText.sentence(error))
+                drawn.append(["title": title, "error": host.redactor.redact(ErrorText.sentence(error)), "form": false, "has_pictures": false])
+                continue
             }
-            if role == .full, let form = section.form, let descriptor = gate.descriptor(form.method) {
-                values["form"] = formValues(form, descriptor, context)
+            for item in items {
+                var values: [String: Any] = ["title": item.map { "\(title): \($0)" } ?? title, "error": false, "form": false]
+                do {
+                    let result = try await gate.call(
+                        section.read.method, arguments(section.read.params, section, item: item), role: .read, confirmed: false)
+                    let view = gate.descriptor(section.read.method)?.view
+                    values.merge(table(result, view, section, role: role, context), uniquingKeysWith: { $1 })
+                } catch {
+                    values["error"] = host.redactor.redact(ErrorText.sentence(error))
+                }
+                let pictures = section.pictures.enumerated().map { number, picture -> [String: Any] in
+                    var query = item.map { ["item=" + Self.queryValue($0)] } ?? []
+                    if let weekStart { query.append("week=\(weekStart)") }
+                    let address = "/picture/\(shown.plugin)/\(shown.index)/\(number)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+                    return [
+                        "src": address, "label": picture.label.text(context.language), "download": picture.download,
+                        "refresh": picture.refreshSeconds.map(String.init) ?? false,
+                    ]
+                }
+                values["pictures"] = pictures
+                values["has_pictures"] = !pictures.isEmpty
+                if role == .full, let form = section.form, let descriptor = gate.descriptor(form.method) {
+                    values["form"] = formValues(form, descriptor, shown, context)
+                }
+                drawn.append(values)
             }
-            drawn.append(values)
         }
         return drawn
+    }
+
+    /// A value in an address's query, escaped.
+    static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
     }
 
     /// The Monday of the week shown.
@@ -134,6 +201,7 @@ struct SectionPages: Sendable {
                 },
                 "actions": buttons(actions, row, cells, context), "highlight": false,
             ]
+            drawn["swipes"] = (drawn["actions"] as? [[String: Any]] ?? []).contains { $0["swipe"] as? Bool == true }
             if view.highlights.contains(where: { ShortAnswer.member($0.key, of: row) == $0.value && $0.colour == .red }) {
                 drawn["highlight"] = "late"
             }
@@ -200,6 +268,7 @@ struct SectionPages: Sendable {
         switch value {
         case .bool(let flag)?: flag
         case .string(let text)?: !text.isEmpty
+        case .array(let items)?: !items.isEmpty
         case nil, .null?: false
         default: true
         }
@@ -209,29 +278,29 @@ struct SectionPages: Sendable {
     func buttons(_ actions: [PageDeclaration.Action], _ row: JSONValue, _ cells: Cells, _ context: WebContext) -> [[String: Any]] {
         actions.filter { action in action.when.map { Self.holds($0, in: row) } ?? true }.map { action -> [String: Any] in
             [
-                "method": action.method, "label": action.label.text(context.language),
+                "method": action.method, "label": action.label.text(context.language), "swipe": action.swipe,
                 "arguments": action.fromRow.sorted { $0.key < $1.key }.map { param, member in
                     ["name": param, "value": ShortAnswer.member(member, of: row).map { cells.text($0, .text) } ?? ""]
-                },
+                } + action.fixed.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] },
             ]
         }
     }
 
-    func formValues(_ form: PageDeclaration.Form, _ descriptor: CommandDescriptor, _ context: WebContext) -> [String: Any] {
+    func formValues(_ form: PageDeclaration.Form, _ descriptor: CommandDescriptor, _ shown: Shown, _ context: WebContext) -> [String: Any] {
         let language = context.language
-        let inputs = form.fields.compactMap { field -> [String: Any]? in
+        let typed = failed.flatMap { $0.method == form.method ? $0.typed : nil } ?? previewed.flatMap { $0.method == form.method ? $0.typed : nil }
+        let inputs = form.fields.enumerated().compactMap { number, field -> [String: Any]? in
             guard let spec = descriptor.params.first(where: { $0.name == field.param }) else { return nil }
             var input: [String: Any] = [
                 "name": spec.name, "label": field.label.text(language), "required": spec.required, "value": false, "error": false,
-                "has_choices": false,
+                "has_choices": false, "suggest": false,
             ]
-            if let failed, failed.method == form.method {
-                input["value"] = failed.typed[spec.name] ?? ""
-                if failed.param == spec.name { input["error"] = failed.message }
-            }
+            if let typed { input["value"] = typed[spec.name] ?? "" }
+            if let failed, failed.method == form.method, failed.param == spec.name { input["error"] = failed.message }
+            if field.suggest != nil { input["suggest"] = "/suggest/\(shown.plugin)/\(shown.index)/\(number)" }
             switch spec.type {
             case .oneOf(let choices):
-                input["choices"] = choices
+                input["choices"] = choices.map { ["choice": $0, "chosen": typed?[spec.name] == $0] }
                 input["has_choices"] = !choices.isEmpty
             case .integer, .number: input["type"] = "number"
             case .date: input["type"] = "date"
@@ -239,9 +308,32 @@ struct SectionPages: Sendable {
             }
             return input
         }
-        var values: [String: Any] = ["method": form.method, "label": form.label.text(language), "inputs": inputs, "error": false]
+        var values: [String: Any] = [
+            "method": form.method, "label": form.label.text(language), "inputs": inputs, "error": false,
+            "preview": form.preview.map(\.param) ?? false,
+            "previewed": false,
+        ]
         // An error that names no field of the form is said above it.
         if let failed, failed.method == form.method, !form.fields.contains(where: { $0.param == failed.param }) { values["error"] = failed.message }
+        if let previewed, previewed.method == form.method {
+            let cells = Cells(pages: pages, language: language, now: host.clock.now)
+            let view = form.preview.flatMap { gate.descriptor($0.view)?.view } ?? descriptor.view
+            let fields = previewFields(previewed.answer, view, cells)
+            values["previewed"] = ["fields": fields]
+        }
         return values
+    }
+
+    /// What a check answered, as the method's view (or the read its result shares) shows it, else every member.
+    func previewFields(_ answer: JSONValue, _ view: ResultView?, _ cells: Cells) -> [[String: Any]] {
+        if let view, !view.fields.isEmpty {
+            return view.fields.compactMap { field in
+                guard let key = field.key, let value = ShortAnswer.member(key, of: answer), value != .null else { return nil }
+                return ["label": field.label, "value": cells.text(value, field.format)]
+            }
+        }
+        return (answer.objectValue ?? [:]).filter { $0.value != .null }.sorted { $0.key < $1.key }.map {
+            ["label": $0.key, "value": cells.text($0.value, .text)]
+        }
     }
 }

@@ -387,13 +387,22 @@ import Testing
     @Test func theTasksPageIsDrawnFromItsDeclaration() async throws {
         let bench = try await Self.bench()
         _ = try await bench.host.call("tasks.add", ["title": "Lecture", "kind": "event", "start": "2026-11-27 10:00", "duration_min": 90]).get()
-        let essay = try await bench.host.call("tasks.add", ["title": "Essay", "due": "2026-11-28 15:00"]).get()
+        let essay = try await bench.host.call("tasks.add", ["title": "Essay", "due": "2026-11-28 15:00", "remind_before_min": 30]).get()
         let id = try #require(essay["id"]?.stringValue)
         let token = try await bench.pair()
         try await Self.app(bench).test(.router) { client in
             let cookie = try await Self.session(client, token)
             let page = try await client.execute(uri: "/tasks", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
             #expect(page.contains("<h1>Tasks</h1>") && page.contains("<h2>To do</h2>") && page.contains("<h2>This week</h2>"), "\(page)")
+            #expect(page.contains("<h2>Today</h2>"), "the agenda by day and by week")
+            // Snooze where there is a reminder, for an hour; the to-do's row is swiped to Done.
+            #expect(page.components(separatedBy: "value=\"tasks.snooze\"").count == 2)
+            #expect(
+                page.contains(
+                    "<input type=\"hidden\" name=\"id\" value=\"\(id)\"><input type=\"hidden\" name=\"minutes\" value=\"60\">"
+                        + "<button>Snooze 1 h</button>"
+                ))
+            #expect(page.components(separatedBy: "<tr data-swipe>").count == 2 && page.contains("class=\"inline swipe\""))
             #expect(page.contains("<th scope=\"col\">Title</th>") && page.contains("<td>Essay</td>") && page.contains("<td>Lecture</td>"))
             // Done only for the to-do, Delete for both; the form asks for what the declaration names.
             #expect(page.components(separatedBy: "value=\"tasks.complete\"").count == 2)

@@ -79,4 +79,58 @@ public struct WebGate: Sendable {
         }
         return confirm.filled(arguments: arguments, details: details) ?? "Run \(descriptor.name)?"
     }
+
+    /// The most a page's file may hold (a logbook's PDF of thousands of flights is a few MB).
+    public static let maxFileBytes = 32 << 20
+
+    /// A file a plugin declares for a page (`PageDeclaration.Picture`), made by its method into a
+    /// fresh file the app names in a private folder, read back and removed. The device names no
+    /// file and nothing is overwritten: the only thing written is the app's own file, so a `read`
+    /// device may ask for it (a chart, a webcam's picture) as it may for the read beside it.
+    public func produce(_ picture: PageDeclaration.Picture, _ arguments: [String: JSONValue]) async throws -> [UInt8] {
+        guard let descriptor = descriptor(picture.method) else { throw Refusal.unknownMethod(picture.method) }
+        if let reason = descriptor.personOnly { throw Refusal.notForDevices("\(picture.method) is not offered to devices: \(reason)") }
+        guard descriptor.params.contains(where: { $0.name == picture.path && $0.type == .path }) else {
+            throw Refusal.notForDevices("\(picture.method) has no file parameter '\(picture.path)'")
+        }
+        for spec in descriptor.params where arguments[spec.name] != nil && (Self.namesFiles(spec.type) || spec.type == .secret) {
+            throw Refusal.notForDevices("'\(spec.name)' is given by the page's declaration only")
+        }
+        var effective = arguments
+        for spec in descriptor.params where effective[spec.name] == nil { effective[spec.name] = spec.defaultValue }
+        if Self.isDestructive(descriptor, effective) { throw Refusal.readOnly("\(picture.method) would change more than its own file") }
+        let folder = try PrivateFolder()
+        defer { folder.remove() }
+        let file = folder.path + "/file." + picture.kind.rawValue
+        var withFile = arguments
+        withFile[picture.path] = .string(file)
+        _ = try await host.dispatcher.call(picture.method, params: .object(withFile), id: nil, connection: nil)
+        return try PrivateFolder.read(file, atMost: Self.maxFileBytes)
+    }
+}
+
+/// A folder only the daemon's user can enter (`mkdtemp` makes it 0700), for files made on a page's
+/// behalf and removed as soon as they are read.
+struct PrivateFolder {
+    let path: String
+
+    struct TooLarge: Error, CustomStringConvertible {
+        var description: String { "the file made for the page is larger than \(WebGate.maxFileBytes >> 20) MB" }
+    }
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/assistantd-web-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        path = String(cString: made)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    static func read(_ file: String, atMost limit: Int) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+        defer { try? handle.close() }
+        let data = try handle.read(upToCount: limit + 1) ?? Data()
+        guard data.count <= limit else { throw TooLarge() }
+        return [UInt8](data)
+    }
 }

@@ -17,11 +17,41 @@ enum LogbookManifest {
                     uri: "assistant://logbook/currency", name: "Pilot currency", description: "Passenger and night recency, medical validity",
                     reads: [.init(method: "logbook.currency")], topics: ["logbook.*"], prompts: ["daily_briefing"])
             ],
-            pages: [
-                PageDeclaration(.logbook, .init("Currency", "Platnost"), read: .init(method: "logbook.currency")),
-                PageDeclaration(.logbook, .init("Totals", "Součty"), read: .init(method: "logbook.totals")),
-            ])
+            pages: pages)
     }
+
+    typealias Words = PageDeclaration.Words
+
+    /// Its part of the web app's Logbook page: currency (lapsed rows in red), totals with the
+    /// charts and the PDF, and a flight added with airports offered as typed and checked first.
+    static let pages: [PageDeclaration] = {
+        let airports = PageDeclaration.Form.Suggest(
+            "logbook.airports.search", query: "query", member: "airports", value: "icao", label: ["name", "city"])
+        return [
+            PageDeclaration(.logbook, Words("Currency", "Platnost"), read: .init(method: "logbook.currency")),
+            PageDeclaration(
+                .logbook, Words("Totals", "Součty"), read: .init(method: "logbook.totals"),
+                form: .init(
+                    "logbook.flights.add", Words("Log a flight", "Zapsat let"),
+                    fields: [
+                        .init("date", Words("Date (UTC)", "Datum (UTC)")),
+                        .init("aircraft", Words("Aircraft (registration)", "Letadlo (poznávací značka)")),
+                        .init("dep", Words("From", "Odkud"), suggest: airports), .init("arr", Words("To", "Kam"), suggest: airports),
+                        .init("out", Words("Off blocks (HH:MM UTC)", "Začátek pohybu (HH:MM UTC)")),
+                        .init("in", Words("On blocks (HH:MM UTC)", "Konec pohybu (HH:MM UTC)")),
+                        .init("function", Words("Function", "Funkce")), .init("pic_name", Words("PIC's name", "Jméno velitele")),
+                        .init("remarks", Words("Remarks", "Poznámky")),
+                    ], preview: .init(param: "dry_run", view: "logbook.flights.get")),
+                pictures: [
+                    .init(
+                        "logbook.chart", Words("Flight time by month", "Doba letu po měsících"), params: ["kind": "hours_by_month"], path: "path",
+                        kind: .png),
+                    .init(
+                        "logbook.export", Words("The logbook as a PDF", "Zápisník jako PDF"), params: ["format": "pdf"], path: "path", kind: .pdf,
+                        download: true),
+                ]),
+        ]
+    }()
 
     static let jobs: [PluginJob<LogbookService>] = [
         PluginJob(
@@ -76,10 +106,12 @@ enum LogbookManifest {
 
             Command(
                 "flights.add", "Log a flight; total, SE/ME/MP, function time, night, takeoffs and landings are filled in when omitted",
-                params: P.flight(required: true), result: Entry.flightSchema,
+                params: P.flight(required: true) + [P.checkOnly], result: Entry.flightSchema,
                 example: "assistantctl logbook.flights.add dep=LKPR arr=LKTB out=2026-03-01T08:00:00Z in=2026-03-01T09:05:00Z aircraft=OK-SKA",
                 effect: .write, use: LogbookService.flightsAdd
             ).says(
+                "{dry_run:if}Would log a flight on {date:day}: {dep} → {arr}[ in {aircraft}], {total_min:hm}"
+                    + "[ (PIC {pic_min:hm}, night {night_min:hm})]; nothing was saved",
                 "Logged flight {id} on {date:day}: {dep} → {arr}[ in {aircraft}], {total_min:hm}[ (PIC {pic_min:hm}, night {night_min:hm})]",
                 "Logged a flight on {date:day}, {total_min:hm}"),
             Command(

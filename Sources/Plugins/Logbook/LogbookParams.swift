@@ -145,6 +145,8 @@ enum LogbookParams {
     static let importFormat = Param<String>.defaulted(
         "format", .oneOf(["auto"] + ImportFormat.names), default: "auto", help: "file format (detected from the header)")
     static let dryRun = Param<Bool>.defaulted("dry_run", default: false, help: "only report what would be imported")
+    static let checkOnly = Param<Bool>.defaulted(
+        "dry_run", default: false, help: "check the flight and show what would be logged, derived times included; save nothing")
     static let skipInvalid = Param<Bool>.defaulted("skip_invalid", default: false, help: "import the good rows and skip bad ones")
     static let exportPath = Param<String>.required("path", .path, help: "file to write")
     static let exportFormat = Param<String>.required("format", .oneOf(["csv", "pdf"]), help: "csv or pdf")

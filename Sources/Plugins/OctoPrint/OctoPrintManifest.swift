@@ -207,7 +207,9 @@ enum OctoPrintManifest {
 
     typealias Words = PageDeclaration.Words
 
-    /// Its part of the web app's Printers page: the default printer's state, and the job's buttons.
+    /// Its part of the web app's Printers page: each printer's state, the job's buttons, its
+    /// temperatures and its webcam (both drawn again while the page is open; the webcam's picture
+    /// comes through the daemon, so the printer's key never reaches the browser).
     static let pages: [PageDeclaration] = [
         PageDeclaration(
             .printers, Words("Printer", "Tiskárna"), read: .init(method: "octoprint.status"),
@@ -215,6 +217,13 @@ enum OctoPrintManifest {
                 .init("octoprint.job.pause", Words("Pause", "Pozastavit"), fromRow: ["printer": "printer"], when: "flags.printing"),
                 .init("octoprint.job.resume", Words("Resume", "Pokračovat"), fromRow: ["printer": "printer"], when: "flags.paused"),
                 .init("octoprint.job.cancel", Words("Cancel", "Zrušit"), fromRow: ["printer": "printer"], when: "flags.printing"),
-            ])
+            ],
+            pictures: [
+                .init(
+                    "octoprint.temperature.chart", Words("Temperatures, last 30 minutes", "Teploty za posledních 30 minut"),
+                    params: ["minutes": 30], path: "path", kind: .png, refreshSeconds: 15),
+                .init("octoprint.webcam.snapshot", Words("Webcam", "Kamera"), path: "out", kind: .jpg, refreshSeconds: 5),
+            ],
+            each: .init("octoprint.printers.list", member: "printers", key: "name", param: "printer"))
     ]
 }

@@ -20,7 +20,8 @@ enum TasksManifest {
         PageDeclaration(
             .tasks, Words("To do", "Úkoly"), read: .init(method: "tasks.list", params: ["when": "all"]),
             actions: [
-                .init("tasks.complete", Words("Done", "Hotovo"), fromRow: ["id": "id"], when: "kind=todo"),
+                .init("tasks.complete", Words("Done", "Hotovo"), fromRow: ["id": "id"], when: "kind=todo", swipe: true),
+                .init("tasks.snooze", Words("Snooze 1 h", "Odložit o hodinu"), fromRow: ["id": "id"], fixed: ["minutes": "60"], when: "reminders"),
                 .init("tasks.delete", Words("Delete", "Smazat"), fromRow: ["id": "id"]),
             ],
             form: .init(
@@ -31,6 +32,8 @@ enum TasksManifest {
                     .init("remind_before_min", Words("Remind, minutes before", "Připomenout, minut předem")),
                     .init("category", Words("Category", "Kategorie")),
                 ])),
+        PageDeclaration(
+            .tasks, Words("Today", "Dnes"), read: .init(method: "tasks.agenda", params: ["from": "{today}", "to": "{tomorrow}"])),
         PageDeclaration(
             .tasks, Words("This week", "Tento týden"), read: .init(method: "tasks.agenda", params: ["from": "{today}", "to": "{week_end}"])),
     ]

@@ -29,6 +29,13 @@ extension LogbookService {
         var draft = FlightDraft()
         try FlightParams.apply(params, to: &draft)
         let finished = draft
+        if params[LogbookParams.checkOnly] {
+            return try await database.read { db in
+                let entry = try finished.complete(try self.draftContext(db))
+                if try Self.existingFlight(db, entry) != nil { throw LogbookError.duplicateFlight(entry) }
+                return EntryResult(entry: entry)
+            }
+        }
         return try await database.write { db in
             var entry = try finished.complete(try self.draftContext(db))
             if try Self.existingFlight(db, entry) != nil { throw LogbookError.duplicateFlight(entry) }

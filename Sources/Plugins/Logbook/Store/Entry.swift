@@ -249,7 +249,8 @@ extension Entry {
 
     private static func entrySchema(kind: String, _ specific: [(String, JSONSchema)]) -> JSONSchema {
         let common: [(String, JSONSchema)] = [
-            ("id", JSONSchema.integer.nullable.described("null in an import's dry-run sample")), ("kind", .constant(.string(kind))),
+            ("id", JSONSchema.integer.nullable.described("null in a dry run (an import's sample, a flight checked before it is logged)")),
+            ("kind", .constant(.string(kind))),
             ("date", .date), ("remarks", .string), ("deleted", .boolean),
         ]
         return .object(ordered: common + timeColumns + specific)
