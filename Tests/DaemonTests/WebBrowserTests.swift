@@ -91,11 +91,18 @@ struct WebBrowserTests {
         let task = try await connection.call(
             "tasks.add", params: ["title": "Buy filament", "due": .string(Self.today(in: "Europe/Prague") + " 23:59")])
         let taskID = try #require(task["id"]?.stringValue)
+        let swiped = try await connection.call(
+            "tasks.add", params: ["title": "Return the keys", "due": .string(Self.today(in: "Europe/Prague") + " 23:00")])
+        let swipedID = try #require(swiped["id"]?.stringValue)
+        // An aircraft to log a flight in.
+        _ = try await connection.call(
+            "logbook.aircraft.add", params: ["registration": "OK-SKA", "make": "Cessna", "model": "172", "class_rating": "SEP(land)"])
         await connection.close()
 
         let setup: JSONValue = [
             "base": .string(base), "ctl": .string(Binaries.assistantctl), "shots": .string(Self.shots),
             "profile": .string(directory.directory("chromium-profile")), "task_title": "Buy filament", "term_subject": "DB1",
+            "swipe_title": "Return the keys", "swipe_id": .string(swipedID), "flight_date": "2026-11-20",
             "secrets": [.string(octoprint.apiKey), .string(smtp.password)],
         ]
         let setupFile = directory.write("setup.json", setup.encodedString())
@@ -164,6 +171,27 @@ struct WebBrowserTests {
         // The printer's card: its state, file and progress.
         let printers = seen["printers"]?.stringValue ?? ""
         #expect(printers.contains("mk3") && printers.contains("benchy.gcode") && printers.contains("Printing"), "\(printers)")
+        #expect(printers.contains("Printer: mk3"), "a section for each printer")
+        // Its temperature chart, made through the daemon, drawn again while the page is open; the
+        // virtual printer has no webcam, whose place keeps its caption and shows no broken image.
+        let pictures = seen["printer_pictures"]?.arrayValue ?? []
+        let temperatures = pictures.first { $0["alt"]?.stringValue?.hasPrefix("Temperatures") == true }
+        #expect(temperatures?["loaded"] == true && temperatures?["refresh"] == "15", "\(pictures) \(seen["printer_pictures_error"] ?? .null)")
+        let webcam = pictures.first { $0["alt"] == "Webcam" }
+        #expect(webcam?["loaded"] == true || webcam?["unavailable"] == true, "\(pictures)")
+        // Swiped to the right on Tasks: done.
+        #expect(seen["swiped_status"] == "completed", "\(seen["swiped_flash"] ?? .null)")
+        #expect(seen["swiped_flash"]?.stringValue?.contains("Completed") == true)
+        // Logbook: Brno offered as "brno" was typed; the check showed the derived times and saved
+        // nothing, what was typed kept; Save logged it; the chart shown and the PDF saved.
+        #expect(seen["airport_offered"]?.stringValue?.contains("Brno") == true, "\(seen["airport_offered_error"] ?? .null)")
+        let check = seen["flight_check"]?.stringValue ?? ""
+        #expect(check.contains("What would be saved") && check.contains("Total\n0:52") && check.contains("PIC\n0:52"), "\(check)")
+        #expect(seen["flight_kept"] == "14:10")
+        #expect(seen["flights_after_check"] == 0 && seen["flights_after_save"] == 1, "\(seen["flight_flash"] ?? .null)")
+        #expect(seen["flight_flash"]?.stringValue?.contains("LKTB → LKPR") == true, "\(seen["flight_flash"] ?? .null)")
+        #expect(seen["pdf"]?["name"] == "logbook-export.pdf" && seen["pdf"]?["head"] == "%PDF-", "\(seen["pdf"] ?? .null)")
+        #expect(seen["logbook_pictures"]?.arrayValue?.first?["loaded"] == true, "\(seen["logbook_pictures"] ?? .null)")
         // Cancel: asked first; declining left it printing; confirming stopped it.
         #expect(seen["print_question"]?.stringValue?.contains("mk3") == true, "\(seen["print_question"] ?? .null)")
         #expect(seen["print_after_decline"]?["flags"]?["printing"] == true)

@@ -7,7 +7,8 @@ nothing: WebBrowserTests (Swift) holds every expectation.
     web_browser.py seed-stag <fake base> <fixture.json> <YYYY-MM-DD>
                                            the STAG fake's fixture moved so that its first class is on that day
 
-setup.json: {"base", "ctl", "shots", "profile", "task_title", "term_subject", "secrets": [...]}.
+setup.json: {"base", "ctl", "shots", "profile", "task_title", "swipe_title", "swipe_id", "flight_date", "term_subject",
+"secrets": [...]}.
 The socket is in the environment (ASSISTANT_SOCKET); assistantctl is the person at the terminal.
 Secrets come in the file, never on the command line.
 """
@@ -130,6 +131,21 @@ def browse(setup):
         seen["undone_status"] = ctl(setup, "tasks.get", f"id={task_id}").get("status")
         submit(page, f"form.done button[aria-label$='{setup['task_title']}']", tap=True)
 
+        # Swiping a to-do's row to the right on Tasks marks it done, as a phone's list does.
+        page.goto(base + "/tasks")
+        row = page.locator("tr[data-swipe]", has_text=setup["swipe_title"]).first
+        row.scroll_into_view_if_needed()
+        box = row.bounding_box()
+        touch = phone.new_cdp_session(page)
+        x, y = box["x"] + 12, box["y"] + box["height"] / 2
+        with page.expect_navigation():
+            touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+            for step in range(1, 8):
+                touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x + step * 25, "y": y}]})
+            touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        seen["swiped_flash"] = page.inner_text(".flash[role=status]") if page.locator(".flash[role=status]").count() else None
+        seen["swiped_status"] = ctl(setup, "tasks.get", f"id={setup['swipe_id']}").get("status")
+
         # Each field with a bad value: the message beside that field, what was typed kept, nothing saved.
         seen["bad_fields"] = {}
         for field, bad in [("due", "next blue moon"), ("rrule", "FREQ=SOMETIMES"), ("remind_before_min", "-5"), ("title", " ")]:
@@ -185,9 +201,57 @@ def browse(setup):
         seen["exam_flash"] = page.inner_text(".flash[role=status]") if page.locator(".flash[role=status]").count() else page.inner_text("main")
         seen["exam_after_confirm"] = ctl(setup, "stag.exams")
 
-        # Printers: cancel asks first; declining leaves the print running; confirming cancels.
+        # Printers: each printer's section, its temperature chart made through the daemon (and its
+        # webcam: OctoPrint's virtual printer has none, so its place keeps only its caption).
         page.goto(base + "/printers")
         seen["printers"] = page.inner_text("main")
+        pictures_js = """() => [...document.querySelectorAll('.pictures img')].map(i => ({
+            alt: i.alt, loaded: i.complete && i.naturalWidth > 0, unavailable: i.closest('figure').classList.contains('unavailable'),
+            refresh: i.dataset.refresh || null}))"""
+        try:
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('.pictures img')].every(i => i.complete && (i.naturalWidth > 0 || "
+                "i.closest('figure').classList.contains('unavailable')))", timeout=20_000)
+        except Exception as error:
+            seen["printer_pictures_error"] = str(error).splitlines()[0]
+        seen["printer_pictures"] = page.evaluate(pictures_js)
+
+        # Logbook: airports offered as typed, a flight checked (derived times, nothing saved) and
+        # then logged; the chart, and the PDF saved as a file.
+        page.goto(base + "/logbook")
+        page.fill("form.add input[name=date]", setup["flight_date"])
+        page.fill("form.add input[name=aircraft]", "OK-SKA")
+        page.locator("form.add input[name=dep]").press_sequentially("brno", delay=40)
+        try:
+            page.wait_for_selector("#suggest-dep option[value=LKTB]", state="attached", timeout=10_000)
+            seen["airport_offered"] = page.eval_on_selector("#suggest-dep option[value=LKTB]", "o => o.label")
+        except Exception as error:
+            seen["airport_offered"] = None
+            seen["airport_offered_error"] = str(error).splitlines()[0]
+        for name, value in [("dep", "LKTB"), ("arr", "LKPR"), ("out", "14:10"), ("in", "15:02")]:
+            page.fill(f"form.add input[name={name}]", value)
+        page.select_option("form.add select[name=function]", "pic")
+        flights = lambda: ctl(setup, "logbook.flights.list").get("total_count")
+        submit(page, "form.add button[name=dry_run]")
+        seen["flight_check"] = page.inner_text("dl.preview") if page.locator("dl.preview").count() else page.inner_text("main")
+        seen["flight_kept"] = page.input_value("form.add input[name=out]")
+        seen["flights_after_check"] = flights()
+        submit(page, "form.add button:not([name])")
+        seen["flight_flash"] = page.inner_text(".flash[role=status]") if page.locator(".flash[role=status]").count() else page.inner_text("main")
+        seen["flights_after_save"] = flights()
+        with page.expect_download() as saving:
+            page.click("a[download]")
+        download = saving.value
+        with open(download.path(), "rb") as pdf:
+            seen["pdf"] = {"name": download.suggested_filename, "head": pdf.read(5).decode("latin-1")}
+        try:
+            page.wait_for_function("() => [...document.querySelectorAll('.pictures img')].every(i => i.complete)", timeout=20_000)
+        except Exception as error:
+            seen["logbook_pictures_error"] = str(error).splitlines()[0]
+        seen["logbook_pictures"] = page.evaluate(pictures_js)
+
+        # Printers: cancel asks first; declining leaves the print running; confirming cancels.
+        page.goto(base + "/printers")
         submit(page, "button:has-text('Cancel')")
         seen["print_question"] = page.inner_text("p.question") if page.locator("p.question").count() else page.inner_text("main")
         submit(page, "text=No, go back")
