@@ -76,6 +76,20 @@ struct WebBrowserTests {
         #expect(capture.status == 200)
         #expect(try await connection.call("stag.login.wait", params: ["account": "school", "timeout_s": 20])["state"] == "logged_in")
 
+        // A CTU student logged in to the KOS fake through the daemon's OAuth login, in a browser.
+        let kos = try PeerProcess(Peers.python, [Peers.script("kos_fake.py")])
+        defer { kos.stop() }
+        let kosPort = try await kos.announcedPort("the fake OAuth server")
+        _ = try await connection.call(
+            "kos.setup",
+            params: [
+                "client_id": "assistant-app", "client_secret": "app-secret-123", "auth_url": .string("http://127.0.0.1:\(kosPort)"),
+                "api_url": .string("http://127.0.0.1:\(kosPort)/api/3"),
+            ])
+        let kosLogin = try await connection.call("kos.login")
+        #expect(try await Browser.open(try #require(kosLogin["login_url"]?.stringValue)).status == 200)
+        #expect(try await connection.call("kos.login.wait", params: ["timeout_s": 20])["logged_in"] == true)
+
         // A printer printing a long file on OctoPrint's virtual printer.
         _ = try await connection.call(
             "octoprint.printers.add", params: ["name": "mk3", "url": .string(octoprint.url), "api_key": .string(octoprint.apiKey)])
@@ -103,7 +117,7 @@ struct WebBrowserTests {
             "base": .string(base), "ctl": .string(Binaries.assistantctl), "shots": .string(Self.shots),
             "profile": .string(directory.directory("chromium-profile")), "task_title": "Buy filament", "term_subject": "DB1",
             "swipe_title": "Return the keys", "swipe_id": .string(swipedID), "flight_date": "2026-11-20",
-            "secrets": [.string(octoprint.apiKey), .string(smtp.password)],
+            "secrets": [.string(octoprint.apiKey), .string(smtp.password), "app-secret-123"], "kos_week": "2025-09-22",
         ]
         let setupFile = directory.write("setup.json", setup.encodedString())
         let browsed = try await runCommand(Peers.python, [Peers.script("web_browser.py"), "browse", setupFile], environment: environment)
@@ -192,6 +206,15 @@ struct WebBrowserTests {
         #expect(seen["flight_flash"]?.stringValue?.contains("LKTB → LKPR") == true, "\(seen["flight_flash"] ?? .null)")
         #expect(seen["pdf"]?["name"] == "logbook-export.pdf" && seen["pdf"]?["head"] == "%PDF-", "\(seen["pdf"] ?? .null)")
         #expect(seen["logbook_pictures"]?.arrayValue?.first?["loaded"] == true, "\(seen["logbook_pictures"] ?? .null)")
+        // KOS beside IS/STAG: its week (the fake's semester is 2025's) placed by parity in the
+        // merged grid, with the teaching week; a full KOS exam watched from the Exams page.
+        let kosWeek = seen["kos_week"]?.stringValue ?? ""
+        #expect(kosWeek.contains("BI-OPT") && kosWeek.contains("Teaching week\n1") && kosWeek.contains("Week parity\nodd"), "\(kosWeek)")
+        #expect(!kosWeek.contains("BI-PA2"), "the lab is on even weeks")
+        #expect(
+            seen["kos_watch_flash"]?.stringValue?.contains("Watching BI-OPT, exam on Sun 10 Jan 2027 09:00, for a free seat") == true,
+            "\(seen["kos_watch_flash"] ?? .null)")
+        #expect(seen["kos_watches"]?.stringValue?.contains("901") == true, "\(seen["kos_watches"] ?? .null)")
         // Cancel: asked first; declining left it printing; confirming stopped it.
         #expect(seen["print_question"]?.stringValue?.contains("mk3") == true, "\(seen["print_question"] ?? .null)")
         #expect(seen["print_after_decline"]?["flags"]?["printing"] == true)

@@ -42,4 +42,28 @@ struct TimetablePictureTests {
         #expect(folder.code == -32602 && folder.message.contains("'path'"), "\(folder.message)")
         await bench.stop()
     }
+
+    /// `kos.timetable.week`: the same placing as the picture, as data for the web app's week grid.
+    @Test func aWeekOfClassesOnTheirDatesWithItsTeachingWeek() async throws {
+        let bench = try await TokenTests.loggedIn()
+        let odd = try await bench.call("kos.timetable.week", ["week": "2025-09-24"])
+        #expect(odd["week"] == "2025-09-22" && odd["semester"] == "B251")
+        #expect(odd["teaching_week"] == 1 && odd["parity"] == "odd", "\(odd)")
+        let oddClasses = odd["classes"]?.arrayValue ?? []
+        #expect(oddClasses.count == 5, "as the picture draws week 1: \(oddClasses)")
+        #expect(oddClasses.allSatisfy { ($0["date"]?.stringValue ?? "") >= "2025-09-22" && ($0["date"]?.stringValue ?? "") <= "2025-09-28" })
+        #expect(oddClasses.allSatisfy { $0["start"]?.stringValue?.wholeMatch(of: /\d\d:\d\d/) != nil })
+        #expect(oddClasses.contains { $0["title"]?.stringValue?.hasPrefix("BI-OPT") == true && $0["kind"] != .null })
+        #expect(!oddClasses.contains { $0["title"]?.stringValue?.hasPrefix("BI-PA2") == true }, "the lab is on even weeks")
+        let even = try await bench.call("kos.timetable.week", ["week": "2025-09-29"])
+        #expect(even["teaching_week"] == 2 && even["parity"] == "even")
+        #expect(even["classes"]?.arrayValue?.count == 4)
+        #expect(even["classes"]?.arrayValue?.contains { $0["title"]?.stringValue?.hasPrefix("BI-PA2") == true } == true)
+        // Outside teaching: no number, no parity, no classes (no error: an empty week is a week).
+        let summer = try await bench.call("kos.timetable.week", ["week": "2026-07-15"])
+        #expect(summer["teaching_week"] == .null && summer["parity"] == .null && summer["classes"] == [], "\(summer)")
+        let bad = try await bench.host.expectFailure("kos.timetable.week", ["week": "2025-02-30"])
+        #expect(bad.code == -32602 && bad.message.contains("'week'"), "\(bad.message)")
+        await bench.stop()
+    }
 }

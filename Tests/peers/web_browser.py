@@ -250,6 +250,16 @@ def browse(setup):
             seen["logbook_pictures_error"] = str(error).splitlines()[0]
         seen["logbook_pictures"] = page.evaluate(pictures_js)
 
+        # KOS: the week of its semester's first teaching week in the merged grid; a full exam watched.
+        page.goto(base + "/timetable?week=" + setup["kos_week"])
+        seen["kos_week"] = page.inner_text("main")
+        page.goto(base + "/exams")
+        kos_row = page.locator("tr", has=page.locator("button", has_text="Watch")).filter(has_text="BI-OPT").first
+        with page.expect_navigation():
+            kos_row.locator("button", has_text="Watch").click()
+        seen["kos_watch_flash"] = page.inner_text(".flash[role=status]") if page.locator(".flash[role=status]").count() else page.inner_text("main")
+        seen["kos_watches"] = json.dumps(ctl(setup, "kos.exams.watches"))
+
         # Printers: cancel asks first; declining leaves the print running; confirming cancels.
         page.goto(base + "/printers")
         submit(page, "button:has-text('Cancel')")

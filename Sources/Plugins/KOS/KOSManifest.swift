@@ -15,10 +15,13 @@ enum KOSManifest {
             resources: resources, resourcesSetUp: .init(method: "kos.status", member: "set_up"), reachesOutside: true, pages: pages)
     }
 
-    /// Its part of the web app's Exams page (KOSapi lets a client read, not register).
+    /// Its parts of the web app: the week on the Timetable, and the exams, full ones watched (KOSapi lets a client read, not register).
     static let pages: [PageDeclaration] = [
-        PageDeclaration(.timetable, .init("KOS timetable", "Rozvrh v KOS"), read: .init(method: "kos.timetable")),
-        PageDeclaration(.exams, .init("KOS exams", "Zkoušky v KOS"), read: .init(method: "kos.exams")),
+        PageDeclaration(
+            .timetable, .init("KOS timetable", "Rozvrh v KOS"), read: .init(method: "kos.timetable.week", params: ["week": "{week_start}"])),
+        PageDeclaration(
+            .exams, .init("KOS exams", "Zkoušky v KOS"), read: .init(method: "kos.exams"),
+            actions: [.init("kos.exams.watch", .init("Watch", "Hlídat"), fromRow: ["exam_id": "id"], when: "full")]),
     ]
 
     /// The views an AI assistant can attach, once KOS is set up. The registered exams share their
@@ -93,6 +96,15 @@ enum KOSManifest {
             .view(
                 ResultView(
                     rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
+            Command(
+                "timetable.week", "One week's classes on their dates, placed by the week's parity, with the teaching week's number",
+                params: [KOSParams.week, KOSParams.account], result: KOSWeek.resultSchema,
+                example: "assistantctl kos.timetable.week week=2026-11-30", effect: .read, use: KOSService.timetableWeek
+            )
+            .view(
+                ResultView(
+                    rows: "classes", fields: [.init("teaching_week", "Teaching week"), .init("parity", "Week parity")],
+                    grid: .init(day: "date", start: "start", end: "end", title: "title", place: "room", mark: "kind"))),
             Command(
                 "timetable.pdf", "The week's classes drawn for the wall: A4 landscape PDF (or PNG), placed by the week's parity",
                 params: [KOSParams.week, KOSParams.picturePath, KOSParams.account],

@@ -64,6 +64,9 @@ extension KOSService {
         var start: Date
         var end: Date?
         var title: String
+        /// The course's code and name, without the kind the title ends with.
+        var subject: String
+        var kind: String?
         var room: String?
         var teachers: [String]
     }
@@ -84,12 +87,12 @@ extension KOSService {
                 let date = weekOne.adding(days: (week - 1) * 7 + Int(day) - 1)
                 guard date >= start, date <= end, let from = slot.start, let begin = date.at(from, in: Self.zone) else { continue }
                 let course = slot.course ?? "?"
+                let subject = "\(course) \(slot.courseName ?? "")".trimmingCharacters(in: .whitespaces)
                 classes.append(
                     DatedClass(
                         key: CalendarFile.uid("kos", [username, date.description, course, from, slot.parallel ?? ""]), start: begin,
-                        end: slot.end.flatMap { date.at($0, in: Self.zone) },
-                        title: "\(course) \(slot.courseName ?? "") (\(slot.kind ?? "class"))".replacingOccurrences(of: "  ", with: " "),
-                        room: slot.room, teachers: slot.teachers))
+                        end: slot.end.flatMap { date.at($0, in: Self.zone) }, title: "\(subject) (\(slot.kind ?? "class"))", subject: subject,
+                        kind: slot.kind, room: slot.room, teachers: slot.teachers))
             }
         }
         return classes

@@ -11,17 +11,10 @@ extension KOSService {
         let target = try Picture.output(path, overwrite: params[FileOutput.overwrite] ?? false)
         let day = params[KOSParams.week] ?? today
         let monday = day.adding(days: -day.weekdayFromMonday)
-        let username = try await username(params[KOSParams.account])
-        let semester = try await self.semester("current").value
-        guard let start = semester.startDay else {
-            throw KOSError.badAnswer("the current semester has no start date")
-        }
-        let slots = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": "current"])) {
-            SlotsAnswer(slots: try await timetableSlots(username, sem: "current"))
-        }.value.slots
+        let (week, classes) = try await self.week(of: day, account: params[KOSParams.account])
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = Self.zone
-        let entries = datedClasses(slots, username: username, from: monday, to: monday.adding(days: 6), semesterStart: start).map { lesson in
+        let entries = classes.map { lesson in
             let weekday = (calendar.component(.weekday, from: lesson.start) + 5) % 7 + 1
             let minutes = { (date: Date) in calendar.component(.hour, from: date) * 60 + calendar.component(.minute, from: date) }
             let begin = minutes(lesson.start)
@@ -34,7 +27,7 @@ extension KOSService {
             throw RPCError.notFound("classes in the week of \(monday)", data: ["week": .string(monday.description)])
         }
         let picture = WeekPicture(
-            title: "Timetable \(semester.code), week of \(monday)",
+            title: "Timetable \(week.semester), week of \(monday)",
             dateOfDay: { (monday.adding(days: $0).day, monday.adding(days: $0).month) }, entries: entries)
         let bytes = try await picture.written(to: target)
         return WeekPictureWritten(path: path, format: target.format, bytes: bytes, week: monday, classes: entries.count)
