@@ -36,6 +36,9 @@ struct Routes: Sendable {
         router.get("/manifest.webmanifest") { _, _ in Self.asset(PackageResources.manifest_webmanifest, "application/manifest+json") }
     }
 
+    /// How often a live page (Today, Printers) is drawn again while open.
+    static let liveSeconds = 30
+
     static func asset(_ bytes: [UInt8], _ type: String) -> Response {
         Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
@@ -49,6 +52,8 @@ struct Routes: Sendable {
         var page = pages.frame(context, title: pages.catalogue.text("nav.today", language), path: "/", flash: Flash.take(request))
         let now = host.clock.now
         page["heading"] = pages.catalogue.text("today.heading", language, ["date": pages.day(now, language)])
+        // Drawn again while open: a print's progress, a class that began.
+        page["live"] = Self.liveSeconds
         page["items"] = (day["items"]?.arrayValue ?? []).map { item -> [String: Any] in
             var row: [String: Any] = [
                 "kind": item["kind"]?.stringValue ?? "", "title": item["title"]?.stringValue ?? "",
@@ -177,6 +182,9 @@ struct Routes: Sendable {
         let sections = SectionPages(host: host, pages: pages, gate: gate, failed: failed, weekStart: weekStart, previewed: previewed)
         let drawn = await sections.values(page, context)
         values["sections"] = drawn
+        // A page with a picture that follows something (a printer) follows it as a whole.
+        let follows = drawn.contains { ($0["pictures"] as? [[String: Any]] ?? []).contains { $0["refresh"] is String } }
+        values["live"] = follows ? Self.liveSeconds : false
         let grid = drawn.compactMap { $0["gridItems"] as? [SectionPages.GridItem] }
         if !grid.isEmpty { values["week"] = sections.week(grid.flatMap { $0 }, context) }
         var response = pages.render("sections", values, status: failed == nil ? .ok : .unprocessableContent)

@@ -193,6 +193,11 @@ struct WebBrowserTests {
         #expect(temperatures?["loaded"] == true && temperatures?["refresh"] == "15", "\(pictures) \(seen["printer_pictures_error"] ?? .null)")
         let webcam = pictures.first { $0["alt"] == "Webcam" }
         #expect(webcam?["loaded"] == true || webcam?["unavailable"] == true, "\(pictures)")
+        // The page follows the printer: drawn again in place (no reload), still showing the print.
+        #expect(seen["printers_live"] == "30")
+        let redrawn = seen["printers_redrawn"]
+        #expect(redrawn?["redrawn"]?.intValue ?? 0 >= 1 && redrawn?["notReloaded"] == true, "\(seen["printers_redrawn_error"] ?? .null)")
+        #expect(redrawn?["text"]?.stringValue?.contains("benchy.gcode") == true, "\(redrawn ?? .null)")
         // Swiped to the right on Tasks: done.
         #expect(seen["swiped_status"] == "completed", "\(seen["swiped_flash"] ?? .null)")
         #expect(seen["swiped_flash"]?.stringValue?.contains("Completed") == true)

@@ -286,6 +286,7 @@ import Testing
             let cookie = try await Self.session(client, token)
             let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
             #expect(page.contains("<h1>Today, Thursday 26 November</h1>"), "\(page)")
+            #expect(page.contains("<main data-live=\"30\">"), "Today is drawn again while open")
             #expect(page.contains("10:00–11:30") && page.contains("Lecture"))
             #expect(page.contains("name=\"id\" value=\"\(id)\""), "the to-do has its Done button; the event has none")
             #expect(page.components(separatedBy: "name=\"method\" value=\"tasks.complete\"").count == 2)

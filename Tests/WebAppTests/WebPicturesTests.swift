@@ -82,6 +82,7 @@ import Testing
             let cookie = try await WebAppTests.session(client, token)
             let page = try await client.execute(uri: "/printers", method: .get, headers: [.cookie: cookie]) { WebAppTests.text($0) }
             #expect(page.contains("<h2>Camera: hall</h2>") && page.contains("<h2>Camera: broken cam</h2>"), "\(page)")
+            #expect(page.contains("<main data-live=\"30\">"), "a page whose pictures follow something is live")
             #expect(page.contains("<img src=\"/picture/cams/0/0?item=hall\" alt=\"Now\" data-refresh=\"5\">"), "\(page)")
             #expect(page.contains("<a href=\"/picture/cams/0/1?item=broken%20cam\" download>Save</a>"))
             // A read device gets the picture: the only file written was the app's own, now gone.
@@ -133,6 +134,7 @@ import Testing
         try await WebAppTests.app(bench).test(.router) { client in
             let cookie = try await WebAppTests.session(client, token)
             let page = try await client.execute(uri: "/logbook", method: .get, headers: [.cookie: cookie]) { WebAppTests.text($0) }
+            #expect(page.contains("<main>\n"), "nothing on the Logbook page follows anything")
             #expect(page.contains("<legend>Log a flight</legend>") && page.contains("<button name=\"dry_run\" value=\"true\""), "\(page)")
             #expect(page.contains("list=\"suggest-dep\" data-suggest=\"/suggest/logbook/1/2\""))
             #expect(page.contains("<img src=\"/picture/logbook/1/0\" alt=\"Flight time by month\">"))

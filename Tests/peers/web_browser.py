@@ -216,6 +216,18 @@ def browse(setup):
             seen["printer_pictures_error"] = str(error).splitlines()[0]
         seen["printer_pictures"] = page.evaluate(pictures_js)
 
+        # The page follows the print without a reload: drawn again (every 2 s here, 30 s as served).
+        seen["printers_live"] = page.get_attribute("main", "data-live")
+        page.evaluate("""() => { window.notReloaded = true; window.redrawn = 0;
+            document.querySelector("main").addEventListener("redrawn", () => window.redrawn++);
+            document.querySelector("main").dataset.live = "2"; }""")
+        try:
+            page.wait_for_function("() => window.redrawn >= 1", timeout=15_000)
+        except Exception as error:
+            seen["printers_redrawn_error"] = str(error).splitlines()[0]
+        seen["printers_redrawn"] = page.evaluate("() => ({redrawn: window.redrawn, notReloaded: window.notReloaded === true, "
+                                                 "text: document.querySelector('main').innerText})")
+
         # Logbook: airports offered as typed, a flight checked (derived times, nothing saved) and
         # then logged; the chart, and the PDF saved as a file.
         page.goto(base + "/logbook")

@@ -23,63 +23,104 @@ if (list && window.EventSource) {
     list.prepend(item);
   });
 }
-// A picture that cannot be made now (a webcam that is off) leaves its caption, not a broken image.
-for (const image of document.querySelectorAll(".pictures img")) {
-  image.addEventListener("error", () => image.closest("figure").classList.add("unavailable"));
-  image.addEventListener("load", () => image.closest("figure").classList.remove("unavailable"));
+// What a part of the page gains from scripts: pictures drawn again, suggestions, swipes. Called
+// again for a live page's new content.
+function enhance(root) {
+  // A picture that cannot be made now (a webcam that is off) leaves its caption, not a broken image.
+  for (const image of root.querySelectorAll(".pictures img")) {
+    image.addEventListener("error", () => image.closest("figure").classList.add("unavailable"));
+    image.addEventListener("load", () => image.closest("figure").classList.remove("unavailable"));
+  }
+  // A field with suggestions (airports) offers them as the person types.
+  for (const input of root.querySelectorAll("input[data-suggest]")) {
+    const list = document.getElementById(input.getAttribute("list"));
+    let timer = 0;
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      const typed = input.value.trim();
+      if (typed.length < 2 || !list) return;
+      timer = setTimeout(async () => {
+        const response = await fetch(input.dataset.suggest + "?q=" + encodeURIComponent(typed), { credentials: "same-origin" });
+        if (!response.ok) return;
+        const offered = await response.json();
+        list.replaceChildren(...offered.map((item) => {
+          const option = document.createElement("option");
+          option.value = item.value;
+          option.label = item.label;
+          return option;
+        }));
+      }, 150);
+    });
+  }
+  // Swiping a row to the right presses its swipe button (Done), as a phone's list does.
+  for (const row of root.querySelectorAll("[data-swipe]")) {
+    const form = row.querySelector("form.swipe");
+    if (!form) continue;
+    let startX = 0, startY = 0, moving = false;
+    row.addEventListener("touchstart", (event) => {
+      startX = event.touches[0].clientX;
+      startY = event.touches[0].clientY;
+      moving = true;
+    }, { passive: true });
+    row.addEventListener("touchmove", (event) => {
+      if (!moving) return;
+      const dx = event.touches[0].clientX - startX;
+      if (Math.abs(event.touches[0].clientY - startY) > 40) { moving = false; row.style.transform = ""; return; }
+      if (dx > 0) row.style.transform = "translateX(" + Math.min(dx, 120) + "px)";
+    }, { passive: true });
+    row.addEventListener("touchend", (event) => {
+      const dx = event.changedTouches[0].clientX - startX;
+      row.style.transform = "";
+      if (moving && dx > 90) form.requestSubmit();
+      moving = false;
+    });
+  }
 }
-// A picture that follows the printer (its webcam, its temperatures) is drawn again while the page is in view.
-for (const image of document.querySelectorAll("img[data-refresh]")) {
-  const seconds = Math.max(2, Number(image.dataset.refresh) || 10);
-  const base = image.getAttribute("src");
-  setInterval(() => {
-    if (document.visibilityState !== "visible") return;
+enhance(document);
+
+// A picture that follows the printer (its webcam, its temperatures) is drawn again, every so
+// many seconds, while the page is in view.
+setInterval(() => {
+  if (document.visibilityState !== "visible") return;
+  const now = Date.now();
+  for (const image of document.querySelectorAll("img[data-refresh]")) {
+    const due = Number(image.dataset.drawn || now) + Math.max(2, Number(image.dataset.refresh) || 10) * 1000;
+    if (!image.dataset.drawn) { image.dataset.drawn = String(now); continue; }
+    if (now < due) continue;
+    image.dataset.drawn = String(now);
+    const base = image.getAttribute("src").replace(/[?&]at=\d+$/, "");
     const next = new Image();
     next.onload = () => { image.src = next.src; };
-    next.src = base + (base.includes("?") ? "&" : "?") + "at=" + Date.now();
-  }, seconds * 1000);
-}
-// A field with suggestions (airports) offers them as the person types.
-for (const input of document.querySelectorAll("input[data-suggest]")) {
-  const list = document.getElementById(input.getAttribute("list"));
-  let timer = 0;
-  input.addEventListener("input", () => {
-    clearTimeout(timer);
-    const typed = input.value.trim();
-    if (typed.length < 2 || !list) return;
-    timer = setTimeout(async () => {
-      const response = await fetch(input.dataset.suggest + "?q=" + encodeURIComponent(typed), { credentials: "same-origin" });
-      if (!response.ok) return;
-      const offered = await response.json();
-      list.replaceChildren(...offered.map((item) => {
-        const option = document.createElement("option");
-        option.value = item.value;
-        option.label = item.label;
-        return option;
-      }));
-    }, 150);
-  });
-}
-// Swiping a row to the right presses its swipe button (Done), as a phone's list does.
-for (const row of document.querySelectorAll("[data-swipe]")) {
-  const form = row.querySelector("form.swipe");
-  if (!form) continue;
-  let startX = 0, startY = 0, moving = false;
-  row.addEventListener("touchstart", (event) => {
-    startX = event.touches[0].clientX;
-    startY = event.touches[0].clientY;
-    moving = true;
-  }, { passive: true });
-  row.addEventListener("touchmove", (event) => {
-    if (!moving) return;
-    const dx = event.touches[0].clientX - startX;
-    if (Math.abs(event.touches[0].clientY - startY) > 40) { moving = false; row.style.transform = ""; return; }
-    if (dx > 0) row.style.transform = "translateX(" + Math.min(dx, 120) + "px)";
-  }, { passive: true });
-  row.addEventListener("touchend", (event) => {
-    const dx = event.changedTouches[0].clientX - startX;
-    row.style.transform = "";
-    if (moving && dx > 90) form.requestSubmit();
-    moving = false;
-  });
+    next.src = base + (base.includes("?") ? "&" : "?") + "at=" + now;
+  }
+}, 1000);
+
+// A live page (Today, Printers) is drawn again every `data-live` seconds while in view, unless
+// the person is typing in it; what the last change said stays.
+const live = document.querySelector("main[data-live]");
+if (live) {
+  const editing = () => [...live.querySelectorAll("input:not([type=hidden]), select, textarea")].some((field) =>
+    field === document.activeElement
+    || (field.tagName === "SELECT" ? [...field.options].some((o) => o.selected !== o.defaultSelected) : field.value !== field.defaultValue));
+  let drawn = Date.now(), fetching = false;
+  setInterval(async () => {
+    const every = Math.max(2, Number(live.dataset.live) || 30) * 1000;
+    if (fetching || Date.now() - drawn < every || document.visibilityState !== "visible" || editing()) return;
+    fetching = true;
+    try {
+      const response = await fetch(location.href, { credentials: "same-origin" });
+      const fresh = response.ok ? new DOMParser().parseFromString(await response.text(), "text/html").querySelector("main") : null;
+      if (!fresh || editing()) return;
+      const said = live.querySelector(".flash[role=status]");
+      live.replaceChildren(...fresh.childNodes);
+      if (said) live.querySelector("#offline").after(said);
+      enhance(live);
+      live.dispatchEvent(new Event("redrawn"));
+    } catch {
+      // No network: the page stays as it is, and says so on the next load.
+    } finally {
+      drawn = Date.now();
+      fetching = false;
+    }
+  }, 1000);
 }
