@@ -89,12 +89,14 @@ public struct ResultView: Sendable, Equatable {
         public var place: String
         /// A short mark after the title (the kind: lecture, seminar).
         public var mark: String?
+        /// What a tap on a class shows: its teachers, the subject's name, its weeks.
+        public var details: [Field]
 
-        public init(day: String, start: String, end: String, title: String, place: String, mark: String? = nil) {
-            (self.day, self.start, self.end, self.title, self.place, self.mark) = (day, start, end, title, place, mark)
+        public init(day: String, start: String, end: String, title: String, place: String, mark: String? = nil, details: [Field] = []) {
+            (self.day, self.start, self.end, self.title, self.place, self.mark, self.details) = (day, start, end, title, place, mark, details)
         }
 
-        var keys: [String] { [day, start, end, title, place] + (mark.map { [$0] } ?? []) }
+        var keys: [String] { [day, start, end, title, place] + (mark.map { [$0] } ?? []) + details.compactMap(\.key) }
     }
 
     /// The result's member that holds the rows; nil when the result is the list itself.
@@ -155,6 +157,9 @@ public struct ResultView: Sendable, Equatable {
                 "place": .string(grid.place),
             ]
             if let mark = grid.mark { gridObject["mark"] = .string(mark) }
+            if !grid.details.isEmpty {
+                gridObject["details"] = .array(grid.details.map { ["key": .string($0.key ?? ""), "label": .string($0.label)] })
+            }
             object["grid"] = .object(gridObject)
         }
         if let groupByDay { object["group_by_day"] = .string(groupByDay) }
@@ -182,7 +187,10 @@ public struct ResultView: Sendable, Equatable {
             guard let day = g["day"]?.stringValue, let start = g["start"]?.stringValue, let end = g["end"]?.stringValue,
                 let title = g["title"]?.stringValue, let place = g["place"]?.stringValue
             else { return nil }
-            return WeekGrid(day: day, start: start, end: end, title: title, place: place, mark: g["mark"]?.stringValue)
+            let details = (g["details"]?.arrayValue ?? []).compactMap { d in
+                d["key"]?.stringValue.flatMap { key in d["label"]?.stringValue.map { Field(key, $0) } }
+            }
+            return WeekGrid(day: day, start: start, end: end, title: title, place: place, mark: g["mark"]?.stringValue, details: details)
         }
         groupByDay = json["group_by_day"]?.stringValue
         highlights = (json["highlights"]?.arrayValue ?? []).compactMap { h in

@@ -56,6 +56,13 @@ struct Cells {
     }
 
     /// A column's header in the page's language: the catalogue's word for it, else as declared.
+    /// A view's label (a field's, a detail's) in the page's language, where the catalogue has it.
+    func label(_ declared: String) -> String {
+        let key = "label." + declared
+        let word = pages.catalogue.text(key, language)
+        return word == key ? declared : word
+    }
+
     func header(_ declared: String) -> String {
         let key = "column." + declared
         let word = pages.catalogue.text(key, language)

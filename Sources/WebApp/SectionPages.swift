@@ -22,6 +22,8 @@ struct SectionPages: Sendable {
         let title: String
         let place: String
         let mark: String
+        /// What a tap shows: each detail's label and text.
+        let details: [(label: String, text: String)]
     }
 
     struct FailedForm: Sendable {
@@ -169,12 +171,12 @@ struct SectionPages: Sendable {
             // page's): every item says whether it is a heading.
             guard let key = field.key else { return ["is_heading": true, "label": field.label] }
             guard let value = ShortAnswer.member(key, of: result), value != .null, value != false else { return nil }
-            return ["is_heading": false, "label": field.label, "value": cells.text(value, field.format)]
+            return ["is_heading": false, "label": cells.label(field.label), "value": cells.text(value, field.format)]
         }
         values["fields"] = fields
         values["has_fields"] = !fields.isEmpty
         if let grid = view.grid {
-            values["gridItems"] = gridItems(result, view, grid)
+            values["gridItems"] = gridItems(result, view, grid, cells)
             return values
         }
         guard !view.columns.isEmpty else {
@@ -212,7 +214,7 @@ struct SectionPages: Sendable {
 
     /// The rows of a week grid within the week shown: a row's day is a date (kept when it falls in
     /// the week) or a weekday number (1 = Monday), as `ResultView.WeekGrid` says.
-    func gridItems(_ result: JSONValue, _ view: ResultView, _ grid: ResultView.WeekGrid) -> [GridItem] {
+    func gridItems(_ result: JSONValue, _ view: ResultView, _ grid: ResultView.WeekGrid, _ cells: Cells) -> [GridItem] {
         let rows = (view.rows.flatMap { ShortAnswer.member($0, of: result) } ?? result).arrayValue ?? []
         let first = monday
         return rows.prefix(500).compactMap { row -> GridItem? in
@@ -228,9 +230,13 @@ struct SectionPages: Sendable {
                 return nil
             }
             guard (1...7).contains(weekday) else { return nil }
+            let details = grid.details.compactMap { field -> (String, String)? in
+                guard let key = field.key, let value = ShortAnswer.member(key, of: row), SectionPages.holds(value) else { return nil }
+                return (cells.label(field.label), cells.text(value, field.format))
+            }
             return GridItem(
                 weekday: weekday, start: text(grid.start), end: text(grid.end), title: text(grid.title), place: text(grid.place),
-                mark: text(grid.mark))
+                mark: text(grid.mark), details: details)
         }
     }
 
@@ -244,7 +250,10 @@ struct SectionPages: Sendable {
             return [
                 "name": pages.day(noon, context.language), "today": date == today,
                 "items": items.filter { $0.weekday == offset + 1 }.sorted { ($0.start, $0.title) < ($1.start, $1.title) }.map {
-                    ["start": $0.start, "end": $0.end, "title": $0.title, "place": Pages.orFalse($0.place), "mark": Pages.orFalse($0.mark)]
+                    [
+                        "start": $0.start, "end": $0.end, "title": $0.title, "place": Pages.orFalse($0.place), "mark": Pages.orFalse($0.mark),
+                        "details": $0.details.map { ["label": $0.label, "text": $0.text] }, "has_details": !$0.details.isEmpty,
+                    ]
                 },
             ]
         }

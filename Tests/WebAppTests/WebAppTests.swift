@@ -621,7 +621,10 @@ import Testing
                     let from = params.string("from") ?? "?"
                     return [
                         "events": [
-                            ["date": "2026-11-24", "start": "09:15", "end": "10:45", "subject": "KIV/PT", "room": "UC-336", "type": "Př"],
+                            [
+                                "date": "2026-11-24", "start": "09:15", "end": "10:45", "subject": "KIV/PT", "room": "UC-336", "type": "Př",
+                                "teachers": ["Ing. Jana Nová", "Petr Malý"], "name": "Programovací techniky",
+                            ],
                             ["date": "2026-12-02", "start": "13:00", "end": "14:30", "subject": "KIV/DB1", "room": "UU-303", "type": "Cv"],
                             [
                                 "date": .string(from), "start": "07:00", "end": "07:30", "subject": .string("asked from \(from)"), "room": "",
@@ -630,7 +633,11 @@ import Testing
                         ]
                     ]
                 }.view(
-                    ResultView(rows: "events", grid: .init(day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type"))),
+                    ResultView(
+                        rows: "events",
+                        grid: .init(
+                            day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type",
+                            details: [.init("name", "Subject"), .init("teachers", "Teachers")]))),
                 PluginCommand("slots", "weekday slots", result: .any("slots"), effect: .read) { _, _, _ in
                     ["slots": [["day": 1, "start": "11:00", "end": "12:30", "course": "BI-ZMA", "room": "T9:105", "kind": "lecture"]]]
                 }.view(ResultView(rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
@@ -659,6 +666,14 @@ import Testing
             #expect(days[0].contains("asked from 2026-11-23"), "the read asked for the week shown")
             #expect(days[0].range(of: "07:00")!.lowerBound < days[0].range(of: "11:00")!.lowerBound, "in time order across plugins")
             #expect(days[1].contains("KIV/PT <span class=\"kind\">Př</span> <span class=\"place\">UC-336</span>"))
+            // A tap on a class shows its subject and teachers; a class without them is no <details>.
+            #expect(
+                days[1].contains(
+                    "<details><summary><span class=\"when\">09:15–10:45</span> KIV/PT <span class=\"kind\">Př</span> "
+                        + "<span class=\"place\">UC-336</span></summary><dl class=\"card\"><dt>Subject</dt><dd>Programovací techniky</dd>"
+                        + "<dt>Teachers</dt><dd>Ing. Jana Nová, Petr Malý</dd></dl>"
+                        + "</details>"), "\(days[1])")
+            #expect(days[0].components(separatedBy: "<details>").count == 1)
             #expect(!page.contains("KIV/DB1"), "next week's class is not this week's")
             #expect(page.contains("<li class=\"today\" aria-current=\"date\"><h3>Thursday 26 November</h3>"))
             #expect(page.contains("href=\"?week=2026-11-16\"") && page.contains("href=\"?week=2026-11-30\""))
@@ -667,6 +682,7 @@ import Testing
             #expect(!next.contains("class=\"today\""))
             let czech = try await client.execute(uri: "/timetable", method: .get, headers: [.cookie: cookie, .acceptLanguage: "cs"]) { Self.text($0) }
             #expect(czech.contains("<h1>Rozvrh</h1>") && czech.contains("Další týden"))
+            #expect(czech.contains("<dt>Vyučující</dt><dd>Ing. Jana Nová, Petr Malý</dd>"))
         }
     }
 }

@@ -138,7 +138,8 @@ import Testing
             #expect(page.contains("<legend>Log a flight</legend>") && page.contains("<button name=\"dry_run\" value=\"true\""), "\(page)")
             #expect(page.contains("list=\"suggest-dep\" data-suggest=\"/suggest/logbook/1/2\""))
             #expect(page.contains("<img src=\"/picture/logbook/1/0\" alt=\"Flight time by month\">"))
-            #expect(page.contains("<a href=\"/picture/logbook/1/1\" download>The logbook as a PDF</a>"))
+            #expect(page.contains("<a href=\"/picture/logbook/1/3\" download>The logbook as a PDF</a>"))
+            #expect(page.contains("alt=\"Flight time by aircraft\"") && page.contains("alt=\"Night and IFR time by month\""))
             let csrf = try WebAppTests.csrf(page)
             let flight = [
                 ("method", "logbook.flights.add"), ("date", "2026-11-20"), ("aircraft", "OK-SKA"), ("dep", "LKTB"), ("arr", "LKPR"),
@@ -179,11 +180,13 @@ import Testing
             }
             #expect(short == "[]")
             try await client.execute(uri: "/suggest/logbook/1/0?q=brno", method: .get, headers: [.cookie: cookie]) { #expect($0.status == .notFound) }
-            // The chart and the PDF, made for the page.
-            try await client.execute(uri: "/picture/logbook/1/0", method: .get, headers: [.cookie: cookie]) { response in
-                #expect(response.status == .ok && Array(response.body.readableBytesView.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "a PNG")
+            // The charts and the PDF, made for the page.
+            for chart in 0..<3 {
+                try await client.execute(uri: "/picture/logbook/1/\(chart)", method: .get, headers: [.cookie: cookie]) { response in
+                    #expect(response.status == .ok && Array(response.body.readableBytesView.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "a PNG")
+                }
             }
-            try await client.execute(uri: "/picture/logbook/1/1", method: .get, headers: [.cookie: cookie]) { response in
+            try await client.execute(uri: "/picture/logbook/1/3", method: .get, headers: [.cookie: cookie]) { response in
                 #expect(response.status == .ok && String(buffer: response.body).hasPrefix("%PDF-"))
                 #expect(response.headers[.contentDisposition] == "attachment; filename=\"logbook-export.pdf\"")
             }

@@ -95,7 +95,10 @@ enum KOSManifest {
             )
             .view(
                 ResultView(
-                    rows: "slots", grid: .init(day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind"))),
+                    rows: "slots",
+                    grid: .init(
+                        day: "day", start: "start", end: "end", title: "course", place: "room", mark: "kind",
+                        details: [.init("course_name", "Subject"), .init("teachers", "Teachers"), .init("parity", "Weeks")]))),
             Command(
                 "timetable.week", "One week's classes on their dates, placed by the week's parity, with the teaching week's number",
                 params: [KOSParams.week, KOSParams.account], result: KOSWeek.resultSchema,
@@ -104,7 +107,9 @@ enum KOSManifest {
             .view(
                 ResultView(
                     rows: "classes", fields: [.init("teaching_week", "Teaching week"), .init("parity", "Week parity")],
-                    grid: .init(day: "date", start: "start", end: "end", title: "title", place: "room", mark: "kind"))),
+                    grid: .init(
+                        day: "date", start: "start", end: "end", title: "title", place: "room", mark: "kind",
+                        details: [.init("teachers", "Teachers")]))),
             Command(
                 "timetable.pdf", "The week's classes drawn for the wall: A4 landscape PDF (or PNG), placed by the week's parity",
                 params: [KOSParams.week, KOSParams.picturePath, KOSParams.account],

@@ -23,7 +23,7 @@ enum LogbookManifest {
     typealias Words = PageDeclaration.Words
 
     /// Its part of the web app's Logbook page: currency (lapsed rows in red), totals with the
-    /// charts and the PDF, and a flight added with airports offered as typed and checked first.
+    /// charts (by month, by aircraft, night and IFR) and the PDF, and a flight added with airports offered as typed and checked first.
     static let pages: [PageDeclaration] = {
         let airports = PageDeclaration.Form.Suggest(
             "logbook.airports.search", query: "query", member: "airports", value: "icao", label: ["name", "city"])
@@ -46,6 +46,12 @@ enum LogbookManifest {
                     .init(
                         "logbook.chart", Words("Flight time by month", "Doba letu po měsících"), params: ["kind": "hours_by_month"], path: "path",
                         kind: .png),
+                    .init(
+                        "logbook.chart", Words("Flight time by aircraft", "Doba letu podle letadel"), params: ["kind": "hours_by_aircraft"],
+                        path: "path", kind: .png),
+                    .init(
+                        "logbook.chart", Words("Night and IFR time by month", "Noc a IFR po měsících"), params: ["kind": "night_ifr"],
+                        path: "path", kind: .png),
                     .init(
                         "logbook.export", Words("The logbook as a PDF", "Zápisník jako PDF"), params: ["format": "pdf"], path: "path", kind: .pdf,
                         download: true),

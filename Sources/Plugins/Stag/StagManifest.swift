@@ -110,7 +110,10 @@ enum StagManifest {
             )
             .view(
                 ResultView(
-                    rows: "events", grid: .init(day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type"))),
+                    rows: "events",
+                    grid: .init(
+                        day: "date", start: "start", end: "end", title: "subject", place: "room", mark: "type",
+                        details: [.init("name", "Subject"), .init("teachers", "Teachers"), .init("week_parity", "Weeks"), .init("note", "Note")]))),
             Command(
                 "timetable.pdf", "The week's timetable drawn for the wall: A4 landscape PDF (or PNG), every role merged",
                 params: [StagParams.week, StagParams.picturePath, StagParams.account],
