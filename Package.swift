@@ -363,7 +363,7 @@ let package = Package(
         .executableTarget(
             name: "web-bench",
             dependencies: [
-                "WebApp", "HostCore", "Tasks", "AssistantClient", "AssistantTesting",
+                "WebApp", "HostCore", "Tasks", "Logbook", "AssistantClient", "AssistantTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
