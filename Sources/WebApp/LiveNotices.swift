@@ -63,7 +63,7 @@ final class LiveNotices: Sendable {
         host.subscribers.subscribe(subscriber, patterns: [])
         openedContinuation.yield(id)
         let redactor = host.redactor
-        let heartbeat = Self.heartbeat
+        let (heartbeat, clock) = (Self.heartbeat, host.clock)
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: ": live\n\n"))
             // A page closed without a word is noticed only when a write fails: a comment line goes
@@ -72,7 +72,7 @@ final class LiveNotices: Sendable {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask {
                     // Cancelled when the stream ends: that is its way out, not a failure.
-                    while (try? await Task.sleep(for: heartbeat)) != nil { continuation.yield(.null) }
+                    while (try? await clock.sleep(for: heartbeat)) != nil { continuation.yield(.null) }
                 }
                 for await notice in notices.cancelOnGracefulShutdown() {
                     guard notice != .null else {
