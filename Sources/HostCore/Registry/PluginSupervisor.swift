@@ -121,6 +121,12 @@ public actor PluginSupervisor {
                 // Calls waiting for this attempt get their answer now, not after the backoff.
                 releaseSetupWaiters()
                 do { try await clock.sleep(until: retryAt) } catch { return }
+            case .failure(let error) where error is CancellationError || Task.isCancelled:
+                // The daemon stopped (or failed to start) while the plugin was setting up: no fault of the plugin's to report.
+                state = .failed
+                detail = "the daemon stopped before the plugin was set up"
+                logger.debug("plugin setup cancelled", metadata: ["plugin": "\(id)"])
+                return
             case .failure(let error):
                 state = .failed
                 detail = redactor.redact(ErrorText.sentence(error))
