@@ -32,9 +32,9 @@ import Testing
         }
     }
 
-    static func bench() async throws -> Bench {
+    static func bench(_ plugins: [any AssistantPlugin] = [TasksPlugin()]) async throws -> Bench {
         let clock = TestClock(now: now)
-        let host = try await TestHost.started(plugins: [TasksPlugin()], clock: clock) {
+        let host = try await TestHost.started(plugins: plugins, clock: clock) {
             $0.timeZone = TimeZone(identifier: "Europe/Prague")!
             $0.web.enabled = true
             // The router test has no Host: the app's own origin is the public address.
@@ -654,13 +654,7 @@ import Testing
     }
 
     @Test func theTimetableMergesTheWeekGrids() async throws {
-        let clock = TestClock(now: Self.now)
-        let host = try await TestHost.started(plugins: [WeekPlugin()], clock: clock) {
-            $0.timeZone = TimeZone(identifier: "Europe/Prague")!
-            $0.web.enabled = true
-            $0.web.publicURL = "http://127.0.0.1:8470"
-        }
-        let bench = Bench(host: host, clock: clock)
+        let bench = try await Self.bench([WeekPlugin()])
         let token = try await bench.pair(role: "read")
         try await Self.app(bench).test(.router) { client in
             let cookie = try await Self.session(client, token)

@@ -65,18 +65,8 @@ import Testing
         func setup(_ context: PluginContext) async throws -> PluginSetup<Void> { .ready(()) }
     }
 
-    static func host(_ plugins: [any AssistantPlugin]) async throws -> WebAppTests.Bench {
-        let clock = TestClock(now: WebAppTests.now)
-        let host = try await TestHost.started(plugins: plugins, clock: clock) {
-            $0.timeZone = TimeZone(identifier: "Europe/Prague")!
-            $0.web.enabled = true
-            $0.web.publicURL = "http://127.0.0.1:8470"
-        }
-        return WebAppTests.Bench(host: host, clock: clock)
-    }
-
     @Test func eachCameraHasItsSectionAndItsPicturesComeThroughTheDaemon() async throws {
-        let bench = try await Self.host([CameraPlugin()])
+        let bench = try await WebAppTests.bench([CameraPlugin()])
         let token = try await bench.pair(role: "read")
         try await WebAppTests.app(bench).test(.router) { client in
             let cookie = try await WebAppTests.session(client, token)
@@ -123,7 +113,7 @@ import Testing
     /// The Logbook page: a flight checked before it is logged (derived times shown, nothing
     /// saved, what was typed kept), airports offered as typed, the chart and the PDF.
     @Test func aFlightIsCheckedBeforeItIsLoggedAndTheLogbookComesAsAPictureAndAPDF() async throws {
-        let bench = try await Self.host([LogbookPlugin()])
+        let bench = try await WebAppTests.bench([LogbookPlugin()])
         _ = try await bench.host.call(
             "logbook.aircraft.add", ["registration": "OK-SKA", "make": "Cessna", "model": "172", "class_rating": "SEP(land)"]
         ).get()
