@@ -240,6 +240,68 @@ struct FlightCommandTests {
         let iata = try await lb.call(
             "logbook.flights.add", ["dep": "PRG", "arr": "BRQ", "out": "2026-03-02T08:00:00Z", "in": "2026-03-02T08:40:00Z", "aircraft": "OK-SKA"])
         #expect(iata["dep"] == "LKPR", "IATA codes are stored as ICAO")
+        // The nearest airports: your own strip among the bundled ones, nearest first, in nautical miles.
+        let atStrip = try await lb.call("logbook.airports.near", ["latitude": 49.27, "longitude": 15.68, "limit": 3])["airports"]?.arrayValue ?? []
+        #expect(atStrip.count == 3 && atStrip.first?["icao"] == "XXAB" && atStrip.first?["source"] == "user", "\(atStrip)")
+        #expect(atStrip.first?["distance_nm"]?.doubleValue == 0)
+        let distances = atStrip.compactMap { $0["distance_nm"]?.doubleValue }
+        #expect(distances == distances.sorted() && distances.count == 3)
+        await lb.stop()
+    }
+
+    /// A duty's clock times are read on the flight's date; an end before the start is the next day.
+    @Test func dutyClockTimesAreReadOnTheFlightsDate() async throws {
+        let lb = try await LogbookHost.started()
+        try await lb.addSEP()
+        let day = try await lb.call(
+            "logbook.flights.add",
+            [
+                "date": "2026-03-01", "dep": "LKPR", "arr": "LKTB", "out": "08:00", "in": "09:00", "aircraft": "OK-SKA", "duty_start": "06:00",
+                "duty_end": "10:30",
+            ])
+        #expect(day["duty_start"] == "2026-03-01T06:00:00Z" && day["duty_end"] == "2026-03-01T10:30:00Z", "\(day)")
+        let overnight = try await lb.call(
+            "logbook.flights.add",
+            [
+                "dep": "LKTB", "arr": "LKPR", "out": "2026-03-05T22:30:00Z", "in": "2026-03-05T23:40:00Z", "aircraft": "OK-SKA",
+                "duty_start": "21:45", "duty_end": "00:30",
+            ])
+        #expect(overnight["duty_start"] == "2026-03-05T21:45:00Z" && overnight["duty_end"] == "2026-03-06T00:30:00Z", "\(overnight)")
+        let updated = try await lb.call("logbook.flights.update", ["id": day["id"]!, "duty_end": "11:00"])
+        #expect(updated["duty_end"] == "2026-03-01T11:00:00Z", "on the stored flight's date")
+        let late = try await lb.failure(
+            "logbook.flights.add",
+            [
+                "date": "2026-03-02", "dep": "LKPR", "arr": "LKTB", "out": "08:00", "in": "09:00", "aircraft": "OK-SKA", "duty_start": "06:00",
+                "duty_end": "05:00",
+            ])
+        #expect(late.data?["param"] == "duty_end" && late.message.contains("before 'duty_start' (06:00)"), "\(late.message)")
+        await lb.stop()
+    }
+
+    /// `logbook.airports.near` against distances computed by hand (haversine, R = 3 440.065 NM):
+    /// Brno-Tuřany to Prague is 110.5 NM.
+    @Test func theNearestAirportsWithTheirDistances() async throws {
+        let lb = try await LogbookHost.started()
+        let brno = try await lb.call("logbook.airports.near", ["latitude": 49.1513, "longitude": 16.6944])["airports"]?.arrayValue ?? []
+        #expect(brno.count == 10, "ten by default")
+        #expect(brno.first?["icao"] == "LKTB" && brno.first?["distance_nm"]?.doubleValue == 0, "\(brno.prefix(2))")
+        #expect(brno.dropFirst().allSatisfy { ($0["distance_nm"]?.doubleValue ?? 0) > 0 })
+        let far = try await lb.call("logbook.airports.near", ["latitude": 49.1513, "longitude": 16.6944, "limit": 50])["airports"]?.arrayValue ?? []
+        #expect(far.count == 50 && !far.contains { $0["icao"] == "LKPR" }, "Prague is further than the 50 nearest")
+        let prague = try await lb.call("logbook.airports.near", ["latitude": 50.1008, "longitude": 14.26, "limit": 1])["airports"]?.arrayValue ?? []
+        #expect(prague.first?["icao"] == "LKPR" && prague.first?["name"] == "Václav Havel Airport")
+        // A strip of your own on the equator: a degree of longitude away is 3 440.065 × π / 180 = 60.04 NM.
+        try await lb.call("logbook.airports.add", ["icao": "XXEQ", "name": "Equator strip", "latitude": 0, "longitude": 0, "tz": "UTC"])
+        let equator = try await lb.call("logbook.airports.near", ["latitude": 0, "longitude": 1, "limit": 1])["airports"]?.arrayValue ?? []
+        #expect(equator.first?["icao"] == "XXEQ" && equator.first?["distance_nm"]?.doubleValue == 60.0, "\(equator)")
+        for (params, field) in [
+            (["latitude": 95, "longitude": 16] as JSONValue, "latitude"), (["latitude": 49, "longitude": -181], "longitude"),
+            (["latitude": 49, "longitude": 16, "limit": 0], "limit"), (["latitude": 49, "longitude": 16, "limit": 51], "limit"),
+            (["longitude": 16], "latitude"),
+        ] {
+            #expect(try await lb.failure("logbook.airports.near", params).data?["param"] == .string(field), "\(params)")
+        }
         await lb.stop()
     }
 

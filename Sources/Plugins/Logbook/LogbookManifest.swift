@@ -213,6 +213,15 @@ enum LogbookManifest {
                 effect: .read, use: LogbookService.airportsSearch
             ),
             Command(
+                "airports.near", "The airports nearest a position (bundled and your own), nearest first, with their distance",
+                params: [P.latitude, P.longitude, P.nearLimit], example: "assistantctl logbook.airports.near latitude=49.15 longitude=16.69",
+                effect: .read, use: LogbookService.airportsNear
+            )
+            .view(
+                ResultView(
+                    rows: "airports",
+                    columns: [.init("icao", "ICAO"), .init("name", "NAME"), .init("city", "CITY"), .init("distance_nm", "NM")])),
+            Command(
                 "airports.add", "Add a private strip or correct an airport",
                 params: [P.icao, P.airportName, P.latitude, P.longitude, P.elevation, P.airportTZ, P.iata],
                 effect: .write, use: LogbookService.airportsAdd

@@ -20,8 +20,8 @@ enum LogbookParams {
         help: "put the whole flight time in this function column (default: the profile's default function)")
     static let picName = Param<String>("pic_name", help: "name of the PIC (SELF when you were PIC)")
     static let remarks = Param<String>("remarks", help: "remarks and endorsements")
-    static let dutyStart = Param<String>("duty_start", help: "duty period start, ISO 8601 UTC")
-    static let dutyEnd = Param<String>("duty_end", help: "duty period end, ISO 8601 UTC")
+    static let dutyStart = Param<String>("duty_start", help: "duty period start, ISO 8601 UTC (or HH:MM on the flight's date)")
+    static let dutyEnd = Param<String>("duty_end", help: "duty period end, ISO 8601 UTC (or HH:MM; before the start means the next day)")
 
     static func time(_ c: TimeColumn) -> Param<JSONValue> {
         Param(
@@ -111,6 +111,7 @@ enum LogbookParams {
     // Airports
     static let query = Param<String>.required("query", help: "code or part of the name or city")
     static let airportLimit = Param<Int64>.defaulted("limit", .integer(min: 1, max: 200), default: 20, help: "most results")
+    static let nearLimit = Param<Int64>.defaulted("limit", .integer(min: 1, max: 50), default: 10, help: "most results")
     static let icao = Param<String>.required("icao", help: "identifier (ICAO code or a made-up one like XXAB)")
     static let airportName = Param<String>.required("name", help: "name")
     static let latitude = Param<Double>.required("latitude", .number(min: -90, max: 90), help: "degrees north")

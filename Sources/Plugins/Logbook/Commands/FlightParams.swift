@@ -15,8 +15,12 @@ enum FlightParams {
         if let s = params[P.off] { draft.off = try time(s, field: P.off.name, on: base, after: reference) }
         if let s = params[P.on] { draft.on = try time(s, field: P.on.name, on: base, after: reference) }
         if let s = params[P.inTime] { draft.inAt = try time(s, field: P.inTime.name, on: base, after: reference) }
-        if let s = params[P.dutyStart] { draft.dutyStart = try time(s, field: P.dutyStart.name, on: nil, after: nil) }
-        if let s = params[P.dutyEnd] { draft.dutyEnd = try time(s, field: P.dutyEnd.name, on: nil, after: nil) }
+        // A duty's clock times are read on the flight's date, the end past midnight when before the start.
+        let dutyDay = draft.date ?? draft.out?.day
+        if let s = params[P.dutyStart] { draft.dutyStart = try time(s, field: P.dutyStart.name, on: dutyDay, after: nil) }
+        if let s = params[P.dutyEnd] {
+            draft.dutyEnd = try time(s, field: P.dutyEnd.name, on: dutyDay, after: draft.dutyStart, afterName: P.dutyStart.name)
+        }
         for c in TimeColumn.allCases {
             if let v = params[P.time(c)] { draft.times[c] = try Minutes.parse(v, field: c.name) }
         }
@@ -29,7 +33,7 @@ enum FlightParams {
     }
 
     /// ISO 8601 UTC, or `HH:MM` on `day` (rolled to the next day when before `after`).
-    static func time(_ text: String, field: String, on day: Day?, after: UTCMinute?) throws(RPCError) -> UTCMinute {
+    static func time(_ text: String, field: String, on day: Day?, after: UTCMinute?, afterName: String = "out") throws(RPCError) -> UTCMinute {
         if let t = UTCMinute.parseISO(text) { return t }
         if let minute = UTCMinute.clockMinutes(text) {
             guard let day = day ?? after?.day else {
@@ -42,7 +46,7 @@ enum FlightParams {
                 // than a 23-hour flight.
                 if t.value - after.value > 18 * 60 {
                     throw RPCError.invalidParam(
-                        field, "(\(text)) is before 'out' (\(after.clock)); for a flight past midnight this long, give full ISO 8601 times")
+                        field, "(\(text)) is before '\(afterName)' (\(after.clock)); for a span past midnight this long, give full ISO 8601 times")
                 }
             }
             return t

@@ -225,6 +225,16 @@ extension LogbookService {
         return AirportList(airports: lookup.search(query, limit: limit))
     }
 
+    func airportsNear(_ params: Params) async throws -> NearAirports {
+        let (latitude, longitude) = (try params[LogbookParams.latitude], try params[LogbookParams.longitude])
+        let limit = Int(params[LogbookParams.nearLimit])
+        let lookup = try await database.read { db in try AirportLookup.load(db) }
+        return NearAirports(
+            airports: lookup.near(latitude: latitude, longitude: longitude, limit: limit).map {
+                NearAirports.Near(airport: $0.airport, distanceNM: ($0.nauticalMiles * 10).rounded() / 10)
+            })
+    }
+
     func airportsAdd(_ params: Params) async throws -> Airport {
         let icao = try params[LogbookParams.icao].trimmingCharacters(in: .whitespaces).uppercased()
         guard (2...8).contains(icao.count), icao.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {

@@ -103,6 +103,21 @@ struct AirportList: ResultObject, CallResult {
     static let members = ResultMembers<Self>(.field("airports", \.airports))
 }
 
+/// `logbook.airports.near`: the nearest airports, nearest first.
+struct NearAirports: ResultObject, CallResult {
+    struct Near: ResultObject {
+        let airport: Airport
+        let distanceNM: Double
+
+        static let members = ResultMembers<Self>(
+            .flattened(\.airport), .field("distance_nm", \.distanceNM, .number, "great-circle distance in nautical miles"))
+    }
+
+    let airports: [Near]
+
+    static let members = ResultMembers<Self>(.field("airports", \.airports))
+}
+
 /// `logbook.export`: the file written; `pages` for a PDF.
 struct ExportResult: ResultObject, CallResult {
     let path: String
