@@ -15,13 +15,12 @@ import Testing
             events["events"] == [
                 [
                     "id": "701", "course": "BI-OPT", "name": "Průběžný test 1", "start": "2026-11-30T16:15", "end": "2026-11-30T17:45",
-                    "room": "T9:155",
-                    "capacity": 60, "occupied": 41,
+                    "room": "T9:155", "capacity": 60, "occupied": 41, "note": "Bring a calculator; no notes allowed.",
+                    "signin_deadline": "2026-11-30",
                 ],
                 [
                     "id": "702", "course": "BI-PA2", "name": "Programovací test", "start": "2026-12-07T18:00", "end": "2026-12-07T19:30",
-                    "room": "T9:350",
-                    "capacity": 30, "occupied": 30,
+                    "room": "T9:350", "capacity": 30, "occupied": 30, "signin_deadline": "2026-12-07",
                 ],
             ])
         #expect(events["stale"] == false)
@@ -32,6 +31,16 @@ import Testing
         for params in [["sem": "W2025"] as JSONValue, ["sem": 251]] {
             #expect(try await bench.failure("kos.events", params)?.data?["param"] == "sem")
         }
+        // One course's events: that course's feed alone, my enrolment not read again.
+        let before = try await bench.requests().count
+        let one = try await bench.call("kos.events", ["course": "BI-PA2"])["events"]?.arrayValue ?? []
+        #expect(one.map { $0["id"] } == ["702"], "\(one)")
+        let asked = try await bench.requests().dropFirst(before).compactMap { $0["path"]?.stringValue }
+        #expect(asked == ["/api/3/courses/BI-PA2/events"], "\(asked)")
+        for bad in ["BI PA2", "", String(repeating: "X", count: 40)] {
+            #expect(try await bench.failure("kos.events", ["course": .string(bad)])?.data?["param"] == "course", "\(bad)")
+        }
+        #expect(try await bench.requests().count == before + 1, "a bad course asks nothing upstream")
         await bench.stop()
     }
 

@@ -26,6 +26,7 @@ import uuid
 import xml.etree.ElementTree as ET
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qs, urlencode, unquote
+from xml.sax.saxutils import escape
 
 CLIENT_ID, CLIENT_SECRET = "assistant-app", "app-secret-123"
 lock = threading.Lock()
@@ -124,7 +125,7 @@ EXAMS = {
 
 EVENTS = {
     701: {"course": "BI-OPT", "name_cs": "Průběžný test 1", "name_en": "Midterm test 1", "start": "2026-11-30T16:15:00", "end": "2026-11-30T17:45:00",
-          "room": "T9:155", "capacity": 60, "occupied": 41},
+          "room": "T9:155", "capacity": 60, "occupied": 41, "note": "Bring a calculator; no notes allowed."},
     702: {"course": "BI-PA2", "name_cs": "Programovací test", "name_en": "", "start": "2026-12-07T18:00:00", "end": "2026-12-07T19:30:00",
           "room": "T9:350", "capacity": 30, "occupied": 30},
 }
@@ -132,9 +133,10 @@ EVENTS = {
 
 def event_xml(e):
     return ('<capacity>%d</capacity><course xlink:href="courses/%s/">%s</course><endDate>%s</endDate><name xml:lang="cs">%s</name>'
-            '<name xml:lang="en">%s</name><occupied>%d</occupied><room xlink:href="rooms/%s/">%s</room><semester xlink:href="semesters/B251/">B251</semester>'
+            '<name xml:lang="en">%s</name>%s<occupied>%d</occupied><room xlink:href="rooms/%s/">%s</room><semester xlink:href="semesters/B251/">B251</semester>'
             '<signinDeadline>%s</signinDeadline><startDate>%s</startDate>') % (
-                e["capacity"], e["course"], e["course"], e["end"], e["name_cs"], e["name_en"], e["occupied"], e["room"], e["room"], e["start"][:10], e["start"])
+                e["capacity"], e["course"], e["course"], e["end"], e["name_cs"], e["name_en"],
+                "<note>%s</note>" % escape(e["note"]) if e.get("note") else "", e["occupied"], e["room"], e["room"], e["start"][:10], e["start"])
 
 
 def person(username, first, last, pre="", post="", teacher=None, student=False):

@@ -35,6 +35,8 @@ enum KOSRow {
         @AtomText var room: String?
         @AtomInt var capacity: Int64?
         @AtomInt var occupied: Int64?
+        @AtomText var note: String?
+        @AtomText var signinDeadline: String?
     }
 
     /// `parallels`: a parallel with its slots.

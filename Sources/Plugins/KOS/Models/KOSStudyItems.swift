@@ -49,10 +49,14 @@ struct KOSCourseEvent: StoredResultObject, JSONModel, Equatable {
     var room: String?
     var capacity: Int64?
     var occupied: Int64?
+    /// Left out where KOSapi gives none (and in what an older version stored).
+    var note: String?
+    var signinDeadline: String?
 
     static let members = ResultMembers<Self>(
         .field("id", \.id), .field("course", \.course), .field("name", \.name), .field("start", \.start, .pragueTime),
-        .field("end", \.end, .pragueTime), .field("room", \.room), .field("capacity", \.capacity), .field("occupied", \.occupied))
+        .field("end", \.end, .pragueTime), .field("room", \.room), .field("capacity", \.capacity), .field("occupied", \.occupied),
+        .omittedWhenNil("note", \.note), .omittedWhenNil("signin_deadline", \.signinDeadline, .date, "the last day to sign up"))
 
     /// "2026-12-03 14:30–16:00", as notices write it.
     var when: String {
