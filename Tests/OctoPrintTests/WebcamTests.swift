@@ -44,4 +44,39 @@ struct WebcamTests {
             #expect(try await op.failure("octoprint.webcam.frames", ["out_dir": .string(dir.path), "count": 0]).data?["param"] == "count")
         }
     }
+
+    /// A camera served elsewhere than OctoPrint says: its addresses set on the printer replace the
+    /// first webcam's, and the printer's API key does not go to it (another origin).
+    @Test(.enabled(if: OctoPrintRESTTests.enabled)) func aCameraOfItsOwnGetsNoCredentials() async throws {
+        try await OctoPrintHost.with { op in
+            let cam = try await WebcamPeer()
+            defer { cam.stop() }
+            let printer = try #require(try await op.call("octoprint.printers.list")["printers"]?.arrayValue?.first?["name"])
+            // Bad addresses: named, nothing saved.
+            for (param, bad) in [
+                ("snapshot_url", "ftp://127.0.0.1/x.jpg"), ("snapshot_url", "not an address"), ("stream_url", "http://me:secret@127.0.0.1/s"),
+                ("stream_url", "http:///nohost"),
+            ] {
+                let refused = try await op.failure("octoprint.printers.update", .object(["name": printer, param: .string(bad)]))
+                #expect(refused.data?["param"] == .string(param), "\(bad): \(refused.message)")
+                #expect(!refused.message.contains("secret"))
+            }
+            #expect(try await op.call("octoprint.printers.list")["printers"]?.arrayValue?.first?["snapshot_url"] == nil)
+            try await op.call(
+                "octoprint.printers.update", ["name": printer, "snapshot_url": .string(cam.snapshotURL), "stream_url": .string(cam.streamURL)])
+            let listed = try await op.call("octoprint.printers.list")["printers"]?.arrayValue?.first
+            #expect(listed?["snapshot_url"]?.stringValue == cam.snapshotURL && listed?["stream_url"]?.stringValue == cam.streamURL)
+            let info = try await op.call("octoprint.webcam.info")["webcams"]?.arrayValue?.first
+            #expect(info?["snapshot_url"]?.stringValue == cam.snapshotURL && info?["can_snapshot"] == true, "\(info ?? .null)")
+            let dir = TemporaryDirectory()
+            _ = try await op.call("octoprint.webcam.snapshot", ["out": .string(dir.file("own.jpg"))])
+            #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("own.jpg"))).prefix(2) == Data([0xFF, 0xD8]))
+            let asked = try JSONValue.decode(try await Browser.open("http://127.0.0.1:\(cam.port)/asked.json").body)
+            let headers = asked.arrayValue?.last?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(!headers.isEmpty && !headers.contains("x-api-key") && !headers.contains("authorization"), "\(headers)")
+            // Cleared: OctoPrint's own (none here) again.
+            try await op.call("octoprint.printers.update", ["name": printer, "snapshot_url": "", "stream_url": ""])
+            #expect(try await op.failure("octoprint.webcam.snapshot", ["out": .string(dir.file("again.jpg"))]).code == 1011)
+        }
+    }
 }

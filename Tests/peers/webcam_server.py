@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """A loopback webcam for tests: /snapshot.jpg serves a JPEG, /stream.mjpg an endless MJPEG
-stream (multipart/x-mixed-replace) whose frames differ by a JPEG comment. Prints "PORT <n>"."""
+stream (multipart/x-mixed-replace) whose frames differ by a JPEG comment; /asked.json the
+names of the headers each snapshot request carried (to show no credential came). Prints "PORT <n>"."""
 import base64
 import http.server
 import itertools
+import json
 import socketserver
 import time
 
@@ -29,8 +31,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a):
         pass
 
+    asked = []
+
     def do_GET(self):
-        if self.path.startswith("/snapshot.jpg"):
+        if self.path.startswith("/asked.json"):
+            body = json.dumps(Handler.asked).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif self.path.startswith("/snapshot.jpg"):
+            Handler.asked.append(sorted(name.lower() for name in self.headers.keys()))
             self.send_response(200)
             self.send_header("Content-Type", "image/jpeg")
             self.send_header("Content-Length", str(len(JPEG)))

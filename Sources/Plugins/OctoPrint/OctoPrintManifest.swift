@@ -43,7 +43,7 @@ enum OctoPrintManifest {
                     ])),
             Command(
                 "printers.update", "Change a printer's address or credentials (checked before saving)",
-                params: [P.printerName, P.newURL, P.newAPIKey] + connectionParams, effect: .write,
+                params: [P.printerName, P.newURL, P.newAPIKey, P.streamURL, P.snapshotURL] + connectionParams, effect: .write,
                 use: OctoPrintService.printersUpdate
             ).says("Changed printer {printer.name}: {octoprint.text} at {printer.url}[; problem: {printer.problem}]"),
             Command(

@@ -23,6 +23,10 @@ enum OctoPrintParams {
     static let interface = Param<String>("interface", help: "IPv4 address of the interface to ask on (default: the system's choice)")
     static let printerName = Param<String>.required("name", help: "printer name")
     static let newURL = Param<String>("url", help: "new address")
+    static let streamURL = Param<String>(
+        "stream_url", help: "the webcam's MJPEG stream, for a camera served elsewhere than OctoPrint says (empty: OctoPrint's again)")
+    static let snapshotURL = Param<String>(
+        "snapshot_url", help: "the webcam's JPEG snapshot, for a camera served elsewhere than OctoPrint says (empty: OctoPrint's again)")
     static let newAPIKey = Param<String>("api_key", .secret, help: "new API key")
 
     // Files, downloads, the webcam

@@ -71,6 +71,12 @@ extension OctoPrintService {
         if let url = params[OctoPrintParams.newURL] { printer.url = try PrinterStore.validURL(url) }
         if params[OctoPrintParams.caFile] != nil { printer.caFile = try checkCAFile(params) }
         if let user = params[OctoPrintParams.basicUser] { printer.basicUser = user.isEmpty ? nil : user }
+        if let stream = params[OctoPrintParams.streamURL] {
+            printer.streamURL = try PrinterStore.webcamURL(stream, param: OctoPrintParams.streamURL.name)
+        }
+        if let snapshot = params[OctoPrintParams.snapshotURL] {
+            printer.snapshotURL = try PrinterStore.webcamURL(snapshot, param: OctoPrintParams.snapshotURL.name)
+        }
         let (apiKey, basic) = try await credentials(params, name: name)
         let version = try await verify(printer, apiKey: apiKey, basicPassword: basic)
         try await store(printer, apiKey: apiKey, basicPassword: basic)

@@ -9,7 +9,8 @@ import PluginKit
 extension Printer: ResultObject, CallResult {
     static let members = ResultMembers<Self>(
         .field("name", \.name), .field("url", \.url), .field("ca_file", \.caFile), .field("basic_user", \.basicUser),
-        .field("default", \.isDefault), .flattened(\.health))
+        .field("default", \.isDefault), .omittedWhenNil("stream_url", \.streamURL, "the webcam's stream, set for this printer"),
+        .omittedWhenNil("snapshot_url", \.snapshotURL, "the webcam's snapshot, set for this printer"), .flattened(\.health))
 
     /// Its state and problem, from one look at its CA file (`problem` reads the file system).
     var health: PrinterHealth { PrinterHealth(problem: problem) }

@@ -9,6 +9,10 @@ struct Printer: Sendable, Equatable {
     var caFile: String?
     var basicUser: String?
     var isDefault: Bool
+    /// A webcam served elsewhere than OctoPrint says (a camera of its own): these addresses
+    /// replace the first webcam's.
+    var streamURL: String?
+    var snapshotURL: String?
 
     /// What keeps the printer from being used (its CA file went missing), or nil.
     var problem: String? { caFile.flatMap { SafeFile.problem(reading: $0).map { "its CA file \($0)" } } }
@@ -25,11 +29,16 @@ struct Printer: Sendable, Equatable {
         self.init(
             name: account.name, url: account["url"]?.stringValue ?? "", caFile: account["ca_file"]?.stringValue,
             basicUser: account["basic_user"]?.stringValue, isDefault: account.isDefault)
+        streamURL = account["stream_url"]?.stringValue
+        snapshotURL = account["snapshot_url"]?.stringValue
     }
 
     /// What the account keeps besides credentials.
     var settings: [String: JSONValue] {
-        ["url": .string(url), "ca_file": caFile.map(JSONValue.string) ?? .null, "basic_user": basicUser.map(JSONValue.string) ?? .null]
+        [
+            "url": .string(url), "ca_file": caFile.map(JSONValue.string) ?? .null, "basic_user": basicUser.map(JSONValue.string) ?? .null,
+            "stream_url": streamURL.map(JSONValue.string) ?? .null, "snapshot_url": snapshotURL.map(JSONValue.string) ?? .null,
+        ]
     }
 
     static func keyName(_ printer: String) -> String { "\(printer)/api_key" }
@@ -90,6 +99,21 @@ enum PrinterStore {
             u.query == nil
         else {
             throw OctoPrintParams.url.invalid("'\(raw)' is not an http:// or https:// address of an OctoPrint server")
+        }
+        return url
+    }
+
+    /// A webcam's address of its own: http(s), absolute, without a user and password in it (the
+    /// printer's credentials go only to its own origin; a camera's are not kept in an address).
+    /// Empty clears it.
+    static func webcamURL(_ raw: String, param: String) throws(RPCError) -> String? {
+        let url = raw.trimmingCharacters(in: .whitespaces)
+        guard !url.isEmpty else { return nil }
+        guard url.utf8.count <= 2048, let u = URL(string: url), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            u.host?.isEmpty == false
+        else { throw RPCError.invalidParam(param, "'\(raw.prefix(200))' is not an http:// or https:// address") }
+        guard u.user == nil, u.password == nil else {
+            throw RPCError.invalidParam(param, "has a user or password in it; a camera's address must not carry credentials")
         }
         return url
     }

@@ -19,6 +19,12 @@ struct WebcamInfo: ResultObject, CallResult {
         .field("snapshot_url", \.snapshotURL), .field("stream_url", \.streamURL), .field("flip_h", \.flipH), .field("flip_v", \.flipV),
         .field("rotate90", \.rotate90))
 
+    /// A camera OctoPrint does not list, known only by the addresses set for its printer.
+    init(name: String) {
+        (self.name, displayName, canSnapshot, snapshotURL, streamURL) = (name, name, false, nil, nil)
+        (flipH, flipV, rotate90) = (false, false, false)
+    }
+
     /// nil for an entry without a name.
     init?(settings w: JSONValue) {
         guard let name = w["name"]?.stringValue else { return nil }
@@ -138,10 +144,23 @@ struct MJPEGSplitter {
 }
 
 extension OctoPrintService {
+    /// OctoPrint's webcams, the first with the addresses set for the printer (`stream_url`,
+    /// `snapshot_url`) in place of OctoPrint's; with those set, a camera OctoPrint does not list.
     func webcams(_ c: OctoPrintClient) async throws -> [WebcamInfo] {
-        let settings = try await c.call(.GET, "/api/settings").json ?? .null
-        // OctoPrint 1.9+: provider plugins' webcams under settings.webcam.webcams.
-        return (settings["webcam"]?["webcams"]?.arrayValue ?? settings["webcams"]?.arrayValue ?? []).compactMap(WebcamInfo.init(settings:))
+        let own = c.printer.streamURL != nil || c.printer.snapshotURL != nil
+        var listed: [WebcamInfo] = []
+        do {
+            let settings = try await c.call(.GET, "/api/settings").json ?? .null
+            // OctoPrint 1.9+: provider plugins' webcams under settings.webcam.webcams.
+            listed = (settings["webcam"]?["webcams"]?.arrayValue ?? settings["webcams"]?.arrayValue ?? []).compactMap(WebcamInfo.init(settings:))
+        } catch  where own {
+            // The camera set for the printer works without OctoPrint's settings (a user without the right to read them).
+        }
+        guard own else { return listed }
+        var first = listed.first ?? WebcamInfo(name: "camera")
+        if let snapshot = c.printer.snapshotURL { (first.snapshotURL, first.canSnapshot) = (snapshot, true) }
+        if let stream = c.printer.streamURL { first.streamURL = stream }
+        return [first] + listed.dropFirst()
     }
 
     func webcam(_ c: OctoPrintClient, named name: String?) async throws -> WebcamInfo {
