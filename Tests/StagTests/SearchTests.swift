@@ -82,6 +82,12 @@ import Testing
         let limited = try await bench.host.call("stag.subjects.search", ["department": "KIV", "limit": 1]).get()
         #expect(limited["subjects"]?.arrayValue?.count == 1)
         #expect(limited["truncated"] == true)
+        // A department's subjects of a year are that department's only (STAG reads `pracoviste`,
+        // not `katedra`: sent so, a department filtered nothing and every department's came).
+        let kma = try await bench.host.call("stag.subjects.search", ["department": "KMA", "year": 2026]).get()
+        #expect(kma["subjects"]?.arrayValue?.map { $0["subject"] } == ["KMA/MA1"], "\(kma)")
+        let sent = try await bench.fake.requests().last { $0["path"] == "predmety/najdiPredmety" }
+        #expect(sent?["query"]?["pracoviste"] == "KMA" && sent?["query"]?["katedra"] == nil, "\(sent ?? .null)")
         await bench.stop()
     }
 

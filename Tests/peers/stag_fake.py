@@ -397,7 +397,9 @@ class Handler(BaseHTTPRequestHandler):
                 rows.append({k: v for k, v in row.items() if k != "osCislo"})
             return self.data({"rozvrhovaAkce": rows}, "rozvrhovaAkce")
         if op == "predmety/najdiPredmety":
-            filters = {k: self.q(k) for k in ("katedra", "zkratka", "nazev", "rok") if self.q(k)}
+            # The department is `pracoviste` (matched against a row's `katedra`); `katedra` is not read.
+            filters = {field: self.q(k) for k, field in (("pracoviste", "katedra"), ("zkratka", "zkratka"), ("nazev", "nazev"), ("rok", "rok"))
+                       if self.q(k)}
             if not filters:
                 raise ValueError("alespoň jeden filtr je povinný")
             rows = [r for r in state["catalog"] if all(r.get(k) == v for k, v in filters.items())]

@@ -114,15 +114,16 @@ extension StagService {
         return try await cachedModel(session, "subjects.search", key) {
             // najdiPredmety matches codes and whole titles exactly (a partial title finds nothing), so
             // a code ("KIV/UPA", "UPA") is asked for as such, and words are matched here, without
-            // accents, in the department's list.
-            var filters: [(String, String)] = department.map { [("katedra", $0)] } ?? []
+            // accents, in the department's list. Its department parameter is `pracoviste` (it does not
+            // read `katedra`, so a department sent so would filter nothing).
+            var filters: [(String, String)] = department.map { [("pracoviste", $0)] } ?? []
             var words: [String] = []
             if let query, !query.isEmpty {
                 let parts = query.uppercased().split(separator: "/").map(String.init)
                 if parts.count == 2, let code = try? Self.code(parts[1], param: StagParams.roomQuery.name),
                     let dept = try? Self.code(parts[0], param: StagParams.roomQuery.name)
                 {
-                    filters = [("katedra", dept), ("zkratka", code)]
+                    filters = [("pracoviste", dept), ("zkratka", code)]
                 } else if !query.contains(" "), query.count <= 8, query.allSatisfy({ $0.isLetter || $0.isNumber }), department == nil,
                     query.contains(where: \.isNumber) || query == query.uppercased()
                 {
