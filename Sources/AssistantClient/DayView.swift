@@ -9,7 +9,12 @@ public enum DayView {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let date = day["date"]?.stringValue ?? "?"
-        var lines = [heading(date, calendar: calendar)]
+        // The teaching week by each study system: "Monday 6 October 2025 · KOS: teaching week 3 (odd)".
+        let weeks = (day["weeks"]?.arrayValue ?? []).compactMap { week -> String? in
+            guard let plugin = week["plugin"]?.stringValue, let number = week["teaching_week"]?.intValue else { return nil }
+            return "\(plugin.uppercased()): teaching week \(number)" + (week["parity"]?.stringValue.map { " (\($0))" } ?? "")
+        }
+        var lines = [([heading(date, calendar: calendar)] + weeks).joined(separator: " · ")]
         let items = day["items"]?.arrayValue ?? []
         let timed = items.filter { $0["start"] != .null && $0["start"] != nil }
         let warnings = items.filter { $0["start"] == .null || $0["start"] == nil }

@@ -52,6 +52,16 @@ struct Routes: Sendable {
         var page = pages.frame(context, title: pages.catalogue.text("nav.today", language), path: "/", flash: Flash.take(request))
         let now = host.clock.now
         page["heading"] = pages.catalogue.text("today.heading", language, ["date": pages.day(now, language)])
+        // Which classes apply: the teaching week by each study system.
+        let weeks = (day["weeks"]?.arrayValue ?? []).compactMap { week -> String? in
+            guard let plugin = week["plugin"]?.stringValue, let number = week["teaching_week"]?.intValue, let parity = week["parity"]?.stringValue
+            else { return nil }
+            return pages.catalogue.text(
+                "today.week", language,
+                ["system": plugin.uppercased(), "number": String(number), "parity": pages.catalogue.text("parity." + parity, language)])
+        }
+        page["weeks"] = weeks
+        page["has_weeks"] = !weeks.isEmpty
         // Drawn again while open: a print's progress, a class that began.
         page["live"] = Self.liveSeconds
         page["items"] = (day["items"]?.arrayValue ?? []).map { item -> [String: Any] in

@@ -1,3 +1,4 @@
+import AssistantClient
 import AssistantTesting
 import Foundation
 import HostCore
@@ -92,9 +93,14 @@ import Testing
                 ],
             ])
         #expect(today["problems"] == [])
-        // A day after the semester: no classes.
+        // The semester began on Monday 22 September: this is its third teaching week, odd.
+        #expect(today["weeks"] == [["plugin": "kos", "semester": "B251", "teaching_week": 3, "parity": "odd"]], "\(today["weeks"] ?? .null)")
+        #expect(DayView.render(today).hasPrefix("Monday 6 October 2025 · KOS: teaching week 3 (odd)\n"), "\(DayView.render(today))")
+        let next = try await bench.call("today", ["date": "2025-10-14"])
+        #expect(next["weeks"]?.arrayValue?.first?["teaching_week"] == 4 && next["weeks"]?.arrayValue?.first?["parity"] == "even")
+        // A day after the semester: no classes, no teaching week.
         let later = try await bench.call("today", ["date": "2026-03-02"])
-        #expect(later["items"] == [])
+        #expect(later["items"] == [] && later["weeks"] == [])
         await bench.stop()
     }
 

@@ -604,6 +604,32 @@ import Testing
         #expect(throws: ConfigError.self) { try ConfigLoader.parse("[web]\nlisten = \"127.example.com:443\"\n", file: "c.toml") }
     }
 
+    /// A study system whose part of the day is only its teaching week.
+    struct TermPlugin: AssistantPlugin {
+        struct Term: DayContributing {
+            func dayItems(_ query: DayQuery) async throws -> [DayItem] { [] }
+            func studyWeek(_ query: DayQuery) async throws -> StudyWeek? { StudyWeek(semester: "B251", number: 3, parity: .odd) }
+        }
+
+        var info: PluginInfo { PluginInfo(id: "term", version: "1", summary: "a semester") }
+        var commands: [PluginCommand<Term>] { [] }
+        func setup(_ context: PluginContext) async throws -> PluginSetup<Term> { .ready(Term()) }
+    }
+
+    @Test func todaySaysTheTeachingWeekOfEachStudySystem() async throws {
+        let bench = try await Self.bench([TasksPlugin(), TermPlugin()])
+        let token = try await bench.pair(role: "read")
+        try await Self.app(bench).test(.router) { client in
+            let cookie = try await Self.session(client, token)
+            let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]) { Self.text($0) }
+            #expect(page.contains("<p class=\"weeks\"><span>TERM: teaching week 3, odd</span> </p>"), "\(page)")
+            let czech = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie, .acceptLanguage: "cs"]) { Self.text($0) }
+            #expect(czech.contains("<span>TERM: 3. výukový týden, lichý</span>"), "\(czech)")
+        }
+        // Tasks is no study system: it says no week.
+        #expect(try await bench.host.call("today").get()["weeks"] == [["plugin": "term", "semester": "B251", "teaching_week": 3, "parity": "odd"]])
+    }
+
     /// A plugin with two week grids, one dated and one by weekday, as IS/STAG's and KOS's are: the
     /// Timetable merges them into one week, moves by week, and marks today.
     struct WeekPlugin: AssistantPlugin {

@@ -88,4 +88,30 @@ public struct DayItem: StoredResultObject, JSONModel, Equatable {
 /// the others are shown.
 public protocol DayContributing: Sendable {
     func dayItems(_ query: DayQuery) async throws -> [DayItem]
+    /// The semester's teaching week the day falls in, for a study system (nil outside teaching,
+    /// and for a plugin that is no study system): which classes apply is a student's first question.
+    func studyWeek(_ query: DayQuery) async throws -> StudyWeek?
+}
+
+extension DayContributing {
+    public func studyWeek(_ query: DayQuery) async throws -> StudyWeek? { nil }
+}
+
+/// A day's teaching week by one study system (`today`'s `weeks`).
+public struct StudyWeek: Sendable, Equatable, ResultObject {
+    public enum Parity: String, Sendable, CaseIterable, Codable, ResultDescribing {
+        case odd, even
+    }
+
+    /// Set by the host from the contributing plugin.
+    public var plugin: String = ""
+    public var semester: String
+    public var number: Int
+    public var parity: Parity
+
+    public init(semester: String, number: Int, parity: Parity) { (self.semester, self.number, self.parity) = (semester, number, parity) }
+
+    public static let members = ResultMembers<Self>(
+        .field("plugin", \.plugin), .field("semester", \.semester), .field("teaching_week", \.number, "1 for the semester's first"),
+        .field("parity", \.parity))
 }

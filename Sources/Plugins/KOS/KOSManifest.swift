@@ -179,7 +179,8 @@ enum KOSManifest {
                         .init("registered", "MINE", optional: true), .init("id", "ID", optional: true),
                     ])),
             Command(
-                "events", "The course events (tests and similar) of my enrolled courses", params: [KOSParams.semester, KOSParams.account],
+                "events", "The course events (tests and similar) of my enrolled courses, or of one course, with their note and sign-up deadline",
+                params: [KOSParams.course, KOSParams.semester, KOSParams.account],
                 effect: .read, use: KOSService.events
             ),
             Command(

@@ -19,11 +19,14 @@ enum DayOverview {
 
         let date: String
         let timeZone: String
+        let weeks: [StudyWeek]
         let items: [DayItem]
         let problems: [Problem]
 
         static let members = ResultMembers<Self>(
-            .field("date", \.date, .date), .field("time_zone", \.timeZone), .field("items", \.items),
+            .field("date", \.date, .date), .field("time_zone", \.timeZone),
+            .field("weeks", \.weeks, "the teaching week the day falls in, by each study system set up (none outside teaching)"),
+            .field("items", \.items),
             .field("problems", \.problems, "plugins whose part could not be read (the others are shown)"))
     }
 
@@ -40,39 +43,49 @@ enum DayOverview {
         let clock = host.clock
         // One end for every plugin, fixed before any starts: a plugin asked late gets no longer.
         let deadline = now.addingTimeInterval(perPlugin.timeInterval)
-        let parts = await withTaskGroup(of: (String, Result<[DayItem], RPCError>).self) { group in
+        typealias Part = (items: [DayItem], week: StudyWeek?)
+        let parts = await withTaskGroup(of: (String, Result<Part, RPCError>).self) { group in
             for (plugin, contributor) in contributors {
                 group.addTask {
                     do {
-                        let items = try await withDeadline(
+                        let part = try await withDeadline(
                             until: deadline, clock: clock,
                             timedOut: { RPCError(code: RPCErrorCode.timeout, message: "no answer within \(perPlugin.limitText)") }
-                        ) { try await contributor.dayItems(query) }
-                        return (plugin, .success(items))
+                        ) { () async throws -> Part in
+                            let items = try await contributor.dayItems(query)
+                            // The week is a heading's detail: a plugin that cannot say it still shows its day.
+                            return (items, try? await contributor.studyWeek(query))
+                        }
+                        return (plugin, .success(part))
                     } catch {
                         return (plugin, .failure(RPCError(sending: error)))
                     }
                 }
             }
-            var parts: [(String, Result<[DayItem], RPCError>)] = []
+            var parts: [(String, Result<Part, RPCError>)] = []
             for await part in group { parts.append(part) }
             return parts
         }
         var items: [DayItem] = []
+        var weeks: [StudyWeek] = []
         var problems: [Day.Problem] = []
         for (plugin, result) in parts.sorted(by: { $0.0 < $1.0 }) {
             switch result {
             case .success(let found):
-                items += found.map {
+                items += found.items.map {
                     var item = $0
                     item.plugin = plugin
                     return item
+                }
+                if var week = found.week {
+                    week.plugin = plugin
+                    weeks.append(week)
                 }
             case .failure(let error):
                 problems.append(Day.Problem(plugin: plugin, message: host.redactor.redact(error.message)))
             }
         }
-        return Day(date: date.description, timeZone: zone.identifier, items: order(items), problems: problems)
+        return Day(date: date.description, timeZone: zone.identifier, weeks: weeks, items: order(items), problems: problems)
     }
 
     /// Timed items by their start (overdue tasks come first, their due being past), then the

@@ -6,6 +6,13 @@ import PluginKit
 /// that day and the 7 after it. Read through the offline cache, taking a copy younger than
 /// `DayQuery.cacheAge` as it is.
 extension KOSService: DayContributing {
+    /// The teaching week the day falls in, as the timetable places classes (`kos.timetable.week`).
+    public func studyWeek(_ query: DayQuery) async throws -> StudyWeek? {
+        let week = try await self.week(of: query.date, account: nil).answer
+        guard let number = week.teachingWeek, let parity = week.parity.flatMap(StudyWeek.Parity.init(rawValue:)) else { return nil }
+        return StudyWeek(semester: week.semester, number: number, parity: parity)
+    }
+
     public func dayItems(_ query: DayQuery) async throws -> [DayItem] {
         var items: [DayItem] = []
         let usernames = try await tokens.readyUsernames()
