@@ -267,6 +267,49 @@ struct ExportTests {
         await lb.stop()
     }
 
+    /// What an examiner asks for: chosen records (`ids`) or a search (`aircraft`, `function`,
+    /// `ifr`, …), exported or mailed; the PDF's totals say "selected records" and still carry what
+    /// came before as brought forward.
+    @Test(.enabled(if: Peers.shouldRun(program: "/usr/bin/pdftotext")))
+    func chosenRecordsAreExportedAndSaidToBeSelected() async throws {
+        let lb = try await LogbookHost.started()
+        try await populate(lb, flights: 12)
+        let dir = TemporaryDirectory()
+        let all = try await lb.call("logbook.flights.list", ["limit": 100])["entries"]?.arrayValue ?? []
+        let twin = all.filter { $0["aircraft"] == "OK-TWN" }
+        let chosen = Array(all.filter { $0["aircraft"] == "OK-SKA" }.prefix(3))
+        let ids = chosen.compactMap { $0["id"] }
+        let csv = try await lb.call("logbook.export", ["path": .string(dir.file("chosen.csv")), "format": "csv", "ids": .array(ids)])
+        #expect(csv["entries"] == 3)
+        let written = try String(contentsOfFile: dir.file("chosen.csv"), encoding: .utf8)
+        #expect(written.split(separator: "\n").count == 4, "a header and the three: \(written)")
+        // A search: the same filters as flights.list, and the list's own answer for it.
+        let byAircraft = try await lb.call("logbook.export", ["path": .string(dir.file("twin.csv")), "format": "csv", "aircraft": "OK-TWN"])
+        #expect(byAircraft["entries"]?.intValue == Int64(twin.count) && !twin.isEmpty)
+        let dual = try await lb.call("logbook.flights.list", ["function": "dual", "ifr": false])["total_count"]
+        let dualExport = try await lb.call(
+            "logbook.export", ["path": .string(dir.file("dual.csv")), "format": "csv", "function": "dual", "ifr": false])
+        #expect(dualExport["entries"] == dual && dual != 0)
+        #expect(try await lb.call("logbook.flights.list", ["ids": .array(ids)])["total_count"] == 3)
+        // The PDF says it holds selected records; without a selection it says what it always said.
+        _ = try await lb.call("logbook.export", ["path": .string(dir.file("chosen.pdf")), "format": "pdf", "ids": .array(ids)])
+        let text = try await runCommand("/usr/bin/pdftotext", ["-layout", dir.file("chosen.pdf"), "-"], environment: nil).stdout
+        #expect(text.contains("SELECTED RECORDS, THIS PAGE") && text.contains("TOTAL TIME (SELECTED RECORDS)"), "\(text.prefix(600))")
+        #expect(!text.contains("TOTAL THIS PAGE"))
+        // Bad selections: named, nothing written.
+        let missing = try await lb.failure("logbook.export", ["path": .string(dir.file("m.csv")), "format": "csv", "ids": [999_999]])
+        #expect(missing.data?["param"] == "ids" && missing.message.contains("999999"), "\(missing.message)")
+        for (ids, named) in [(["x"] as JSONValue, "ids[0]"), ([0], "ids[0]"), (.array(Array(repeating: 1, count: 10_001)), "ids")] {
+            let refused = try await lb.failure("logbook.export", ["path": .string(dir.file("b.csv")), "format": "csv", "ids": ids])
+            #expect(refused.data?["param"] == .string(named), "\(refused.message)")
+        }
+        #expect(
+            try await lb.failure("logbook.export", ["path": .string(dir.file("b.csv")), "format": "csv", "function": "boss"]).data?["param"]
+                == "function")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("m.csv")) && !FileManager.default.fileExists(atPath: dir.file("b.csv")))
+        await lb.stop()
+    }
+
     @Test(.enabled(if: Peers.shouldRun(pythonModule: "aiosmtpd")))
     func reportMailCarriesThePDF() async throws {
         let smtp = try await SMTPPeer(mode: "starttls")
@@ -277,6 +320,10 @@ struct ExportTests {
         #expect(try await lb.failure("logbook.report.mail", ["to": "not an address"]).data?["param"] == "to")
         let r = try await lb.call("logbook.report.mail", ["to": "examiner@example.org", "from_date": "2026-02-01"])
         #expect(r["entries"] == 6)
+        // Chosen records mailed: only those; a record not in the logbook is named and nothing is sent.
+        let two = Array((try await lb.call("logbook.flights.list")["entries"]?.arrayValue ?? []).prefix(2).compactMap { $0["id"] })
+        #expect(try await lb.call("logbook.report.mail", ["to": "examiner@example.org", "ids": .array(two)])["entries"] == 2)
+        #expect(try await lb.failure("logbook.report.mail", ["to": "examiner@example.org", "ids": [424_242]]).data?["param"] == "ids")
         let message = try await smtp.message()
         #expect(message["rcpt_tos"] as? [String] == ["examiner@example.org"])
         let data = message["data"] as? String ?? ""

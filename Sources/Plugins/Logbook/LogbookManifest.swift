@@ -160,7 +160,7 @@ enum LogbookManifest {
                 "flights.list", "Search the logbook",
                 params: [
                     P.text, P.kind, P.aircraftFilter, P.firstDate, P.lastDate, P.minTotal, P.maxTotal, P.withFunction, P.night, P.ifr, P.deleted,
-                    P.limit, P.offset,
+                    P.ids, P.limit, P.offset,
                 ], example: "assistantctl logbook.flights.list text=LKTB night=true",
                 effect: .read, use: LogbookService.flightsList
             )
@@ -274,8 +274,8 @@ enum LogbookManifest {
                 "Dry run, nothing written: {would_import} of {rows_read} rows to import, {duplicates} duplicates, {bad_row_count} bad",
                 "Imported {imported} of {rows_read} rows; {duplicates} duplicates, {bad_row_count} bad[; new aircraft {aircraft_created:list}]"),
             Command(
-                "export", "Export the native CSV or an EASA-layout PDF",
-                params: [P.exportPath, P.exportFormat] + P.dateRange,
+                "export", "Export the native CSV or an EASA-layout PDF: the whole logbook, a period, or chosen records",
+                params: [P.exportPath, P.exportFormat] + P.dateRange + P.selection,
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
                 timeout: .seconds(600), effect: .write, use: LogbookService.export
             ).says("Exported {entries} entries to {path}[ ({pages} pages)]").writesFiles().checking(.ordered(P.fromDate, P.toDate)),
@@ -287,8 +287,8 @@ enum LogbookManifest {
             ).says("Drew the chart to {path} ({bars} bars, {total_min:hm} in all, {bytes:bytes})").writesFiles().checking(
                 .ordered(P.chartFrom, P.chartTo)),
             Command(
-                "report.mail", "Mail the logbook as an EASA PDF",
-                params: [P.mailTo] + P.dateRange,
+                "report.mail", "Mail the logbook as an EASA PDF: the whole logbook, a period, or chosen records",
+                params: [P.mailTo] + P.dateRange + P.selection,
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
                 effect: .destructive, use: LogbookService.reportMail
             ).says("Mailed the logbook to {to}: {entries} entries on {pages} pages[ from {from_date:day}][ to {to_date:day}]").confirm(

@@ -124,6 +124,10 @@ enum LogbookParams {
     static let fromDate = Param<String>("from_date", .date, help: "first UTC date (YYYY-MM-DD)")
     static let toDate = Param<String>("to_date", .date, help: "last UTC date (YYYY-MM-DD)")
     static var dateRange: [any ParamDeclaration] { [fromDate, toDate] }
+    /// What an examiner or an employer asks for: chosen records, or the records a search finds.
+    static let ids = Param<[JSONValue]>(
+        "ids", .array(of: .integer(min: 1)), help: "only these records (ids as logbook.flights.list shows them), at most 10 000")
+    static var selection: [any ParamDeclaration] { [ids, text, aircraftFilter, withFunction, night, ifr] }
     static let groupBy = Param<String>("group_by", .oneOf(TotalsReport.groupings), help: "also total per group")
     static let pageSize = Param<Int64>("page_size", .integer(min: 5, max: 100), help: "also give page totals for pages of this many lines")
     static let page = Param<Int64>("page", .integer(min: 1), help: "which page (default: the last)")

@@ -134,19 +134,9 @@ extension LogbookService {
             conditions.append("e.kind = ?")
             arguments.append(kind)
         }
-        if let text = params[LogbookParams.text]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            let like =
-                "%"
-                + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-                .replacingOccurrences(of: "_", with: "\\_") + "%"
-            let fields = ["e.dep", "e.arr", "e.registration", "e.pic_name", "e.remarks", "e.fstd_type", "a.model", "a.type_designator"]
-            conditions.append("(" + fields.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
-            arguments += Array(repeating: like, count: fields.count)
-        }
-        if let reg = params[LogbookParams.aircraftFilter] {
-            conditions.append("e.registration = ?")
-            arguments.append(Aircraft.normalized(reg))
-        }
+        let search = try EntrySearch(params)
+        conditions += search.conditions
+        arguments += search.arguments.map { $0 as (any DatabaseValueConvertible)? }
         if let d = day(params, LogbookParams.firstDate) {
             conditions.append("e.date >= ?")
             arguments.append(d.description)
@@ -163,9 +153,6 @@ extension LogbookService {
             conditions.append("e.total_min <= ?")
             arguments.append(try Minutes.parse(v, field: "max_total"))
         }
-        if let f = params[LogbookParams.withFunction] { conditions.append("e.\(f)_min > 0") }
-        if let n = params[LogbookParams.night] { conditions.append(n ? "e.night_min > 0" : "e.night_min = 0") }
-        if let i = params[LogbookParams.ifr] { conditions.append(i ? "e.ifr_min > 0" : "e.ifr_min = 0") }
         let limit = Int(params[LogbookParams.limit])
         let offset = Int(params[LogbookParams.offset])
         let whereClause = conditions.joined(separator: " AND ")
@@ -205,5 +192,47 @@ extension LogbookService {
         var p = params.values
         p[LogbookParams.kind.name] = "fstd"
         return try await flightsList(Params(p))
+    }
+}
+
+/// The records a search names, the same for `flights.list`, `export` and `report.mail`: chosen
+/// ids, free text, an aircraft, time in a function, with or without night or IFR time. Each as an
+/// SQL condition on `logbook_entries e` (joined with `logbook_aircraft a`), values bound.
+struct EntrySearch: Sendable {
+    static let maxIDs = 10_000
+
+    var conditions: [String] = []
+    var arguments: [DatabaseValue] = []
+    /// Whether it narrows anything (a report then says "selected records").
+    var narrows: Bool { !conditions.isEmpty }
+
+    /// Every record.
+    init() {}
+
+    init(_ params: Params) throws(RPCError) {
+        typealias P = LogbookParams
+        if let ids = params[P.ids] {
+            guard ids.count <= Self.maxIDs else { throw P.ids.invalid("names \(ids.count) records; at most \(Self.maxIDs)") }
+            // One bound JSON array, however many: no SQL variable limit, no text in the statement.
+            conditions.append("e.id IN (SELECT value FROM json_each(?))")
+            arguments.append(JSONValue.array(ids).encodedString().databaseValue)
+        }
+        if let text = params[P.text]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            let like =
+                "%"
+                + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_") + "%"
+            let fields = ["e.dep", "e.arr", "e.registration", "e.pic_name", "e.remarks", "e.fstd_type", "a.model", "a.type_designator"]
+            conditions.append("(" + fields.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
+            arguments += Array(repeating: like.databaseValue, count: fields.count)
+        }
+        if let reg = params[P.aircraftFilter] {
+            conditions.append("e.registration = ?")
+            arguments.append(Aircraft.normalized(reg).databaseValue)
+        }
+        // The function's name is one of the declared choices, validated before this runs.
+        if let f = params[P.withFunction] { conditions.append("e.\(f)_min > 0") }
+        if let n = params[P.night] { conditions.append(n ? "e.night_min > 0" : "e.night_min = 0") }
+        if let i = params[P.ifr] { conditions.append(i ? "e.ifr_min > 0" : "e.ifr_min = 0") }
     }
 }

@@ -19,13 +19,15 @@ extension LogbookService {
     }
 
     /// Entries in logbook order (date, block off, id), deleted ones left out.
-    static func entries(_ db: Database, from: Day?, to: Day?) throws -> [Entry] {
-        try Row.fetchAll(
+    static func entries(_ db: Database, from: Day?, to: Day?, search: EntrySearch? = nil) throws -> [Entry] {
+        let narrowed = search.map { $0.conditions.map { " AND " + $0 }.joined() } ?? ""
+        return try Row.fetchAll(
             db,
             sql: """
-                SELECT \(Entry.selection) FROM logbook_entries WHERE deleted_at IS NULL AND date >= ? AND date <= ?
-                ORDER BY date, COALESCE(out_at, 0), id
-                """, arguments: [from?.description ?? "0000-01-01", to?.description ?? "9999-12-31"]
+                SELECT \(Entry.selection(prefix: "e.")) FROM logbook_entries e LEFT JOIN logbook_aircraft a ON a.registration = e.registration
+                WHERE e.deleted_at IS NULL AND e.date >= ? AND e.date <= ?\(narrowed)
+                ORDER BY e.date, COALESCE(e.out_at, 0), e.id
+                """, arguments: StatementArguments([from?.description ?? "0000-01-01", to?.description ?? "9999-12-31"] + (search?.arguments ?? []))
         ).map(Entry.init(row:))
     }
 

@@ -125,13 +125,34 @@ extension LogbookService {
     /// The identity hashes an import has seen, shared by the sink's closure.
     private final class HashSet { var set = Set<Int>() }
 
-    func exportData(from: Day?, to: Day?) async throws -> (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile) {
+    func exportData(from: Day?, to: Day?, search: EntrySearch = EntrySearch())
+        async throws -> (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile)
+    {
         return try await database.read { db in
             // Brought forward: starting totals plus everything before the period.
             var starting = try ColumnTotals.loadStarting(db)
             if let from { starting = starting + (try TotalsReport.sums(db, from: nil, to: from.adding(days: -1))) }
-            return (try Self.entries(db, from: from, to: to), try Aircraft.all(db), starting, try Profile.load(db))
+            return (try Self.entries(db, from: from, to: to, search: search), try Aircraft.all(db), starting, try Profile.load(db))
         }
+    }
+
+    /// The search of a report, its ids checked against the logbook: a record that is not there is
+    /// named, rather than a report that quietly leaves it out.
+    func reportSearch(_ params: Params) async throws -> EntrySearch {
+        let search = try EntrySearch(params)
+        guard let ids = params[LogbookParams.ids]?.compactMap(\.intValue), !ids.isEmpty else { return search }
+        let known = try await database.read { db in
+            try Set(
+                Int64.fetchAll(
+                    db, sql: "SELECT id FROM logbook_entries WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))",
+                    arguments: [JSONValue.array(ids.map(JSONValue.int)).encodedString()]))
+        }
+        let missing = ids.filter { !known.contains($0) }
+        guard missing.isEmpty else {
+            let named = missing.prefix(10).map(String.init).joined(separator: ", ")
+            throw LogbookParams.ids.invalid("names records that are not in the logbook: \(named)")
+        }
+        return search
     }
 
     func export(_ params: Params) async throws -> ExportResult {
@@ -144,7 +165,8 @@ extension LogbookService {
             throw LogbookError.file(path, "the folder \(directory) does not exist")
         }
         if !overwrite { try FileOutput.checkFree(path, param: LogbookParams.exportPath.name) }
-        let data = try await exportData(from: day(params, LogbookParams.fromDate), to: day(params, LogbookParams.toDate))
+        let search = try await reportSearch(params)
+        let data = try await exportData(from: day(params, LogbookParams.fromDate), to: day(params, LogbookParams.toDate), search: search)
         switch format {
         case "csv":
             let csv = try await runBlocking { CSVExporter.render(data.entries, aircraft: data.aircraft) }
@@ -157,17 +179,18 @@ extension LogbookService {
             }
             return ExportResult(path: path, format: "csv", entries: data.entries.count, pages: nil)
         default:
-            let pages = try await pdf(data, to: path, overwrite: overwrite)
+            let pages = try await pdf(data, to: path, overwrite: overwrite, selected: search.narrows)
             return ExportResult(path: path, format: "pdf", entries: data.entries.count, pages: pages)
         }
     }
 
     func pdf(
-        _ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String, overwrite: Bool
+        _ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String, overwrite: Bool,
+        selected: Bool = false
     ) async throws -> Int {
         let renderer = PDFLogbook(
             pilotName: data.profile.name ?? "(set your name with logbook.profile.set)",
-            rowsPerPage: Int(context.config[LogbookConfig.pdfRowsPerPage]), aircraft: data.aircraft)
+            rowsPerPage: Int(context.config[LogbookConfig.pdfRowsPerPage]), aircraft: data.aircraft, selected: selected)
         return try await runBlocking { try renderer.write(entries: data.entries, starting: data.starting, to: path, overwrite: overwrite) }
     }
 
@@ -178,12 +201,13 @@ extension LogbookService {
         }
         let from = day(params, LogbookParams.fromDate)
         let until = day(params, LogbookParams.toDate)
-        let data = try await exportData(from: from, to: until)
+        let search = try await reportSearch(params)
+        let data = try await exportData(from: from, to: until, search: search)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("logbook.pdf").path
-        let pages = try await pdf(data, to: path, overwrite: false)
+        let pages = try await pdf(data, to: path, overwrite: false, selected: search.narrows)
         let attachment = try OutgoingAttachment.file(atPath: path, contentType: "application/pdf")
         let language = context.language
         let range = NoticeWords.range.text(

@@ -10,6 +10,8 @@ struct PDFLogbook {
     var pilotName: String
     var rowsPerPage: Int
     var aircraft: [String: Aircraft]
+    /// Chosen records rather than the whole logbook or a period: the totals say so.
+    var selected = false
 
     struct Column {
         var group: Int
@@ -196,8 +198,10 @@ struct PDFLogbook {
         // Footer: this page, previous pages, total.
         let labelWidth = cols.prefix { $0.group < 5 }.reduce(0) { $0 + $1.width }
         for (i, (label, totals)) in [
-            ("TOTAL THIS PAGE", page.thisPage), ("TOTAL FROM PREVIOUS PAGES", page.broughtForward),
-            ("TOTAL TIME", page.total),
+            // Chosen records (an examiner's, an employer's request) say so; what came before is brought forward as ever.
+            (selected ? "SELECTED RECORDS, THIS PAGE" : "TOTAL THIS PAGE", page.thisPage),
+            (selected ? "SELECTED RECORDS FROM PREVIOUS PAGES" : "TOTAL FROM PREVIOUS PAGES", page.broughtForward),
+            (selected ? "TOTAL TIME (SELECTED RECORDS)" : "TOTAL TIME", page.total),
         ].enumerated() {
             let y = footerTop + Double(i) * footerRow
             cairo_set_font_size(cr, 7)
