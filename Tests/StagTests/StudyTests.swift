@@ -182,6 +182,14 @@ import Testing
                 "credits_enrolled": 33, "credits_obtained": 20, "subjects_enrolled": 7, "subjects_passed": 4, "weighted_average": 1.618,
                 "weighted_average_all": 2.071,
             ])
+        // Against the target: 60 credits a year by default, and the student is in the year STAG gives.
+        let year = try #require(try await bench.host.call("stag.student").get()["year_of_study"]?.intValue)
+        #expect(
+            results["target"] == [
+                "credits_per_year": 60, "year_of_study": .int(year), "expected": .int(60 * year), "obtained": 20,
+                "short": .int(max(0, 60 * year - 20)),
+            ], "\(results["target"] ?? .null)")
+        #expect(year == 2, "the fixture's student is in the second year")
         await bench.stop()
     }
 

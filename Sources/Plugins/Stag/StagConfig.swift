@@ -16,6 +16,9 @@ struct StagConfig: PluginOptions {
         "ics_path", .path, default: "", help: "when set, each refresh rewrites this .ics file with the timetable and exams")
     let timeZone = ConfigKey<String>(
         "timezone", .string, default: "Europe/Prague", help: "the universities' time zone (dates and times in results are its wall clock)")
+    let creditsPerYear = ConfigKey<Int64>(
+        "credits_per_year", .integer(min: 1, max: 200), default: 60,
+        help: "the credits a year of study is expected to bring (stag.results: expected and short)")
     /// The kit's read cache keeps answers this long.
     let cacheDays = ReadCache.cacheDays
     let classReminderMin = StudyOptions.classReminderMin

@@ -39,7 +39,11 @@ extension StagService {
         }
         let session = try await session(params[StagParams.account])
         let id = try params[StagParams.studentID]?.uppercased() ?? (try session.student().studentID ?? "")
-        return try await cachedModel(session, "student", ["id": .string(id)]) {
+        return try await studentDetails(session, id: id)
+    }
+
+    func studentDetails(_ session: StagSession, id: String) async throws -> Cached<StudentDetails> {
+        try await cachedModel(session, "student", ["id": .string(id)]) {
             let info = try await session.client.read("student/getStudentInfo", [("osCislo", id)])
             guard info.objectValue?.isEmpty == false, let row = JSONTreeDecoder.row(info, as: StagRow.Student.self) else {
                 throw RPCError.notFound("student \(id)", data: ["id": .string(id)])

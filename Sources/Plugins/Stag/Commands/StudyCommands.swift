@@ -168,7 +168,14 @@ extension StagService {
     func results(_ params: Params) async throws -> Cached<StudyResults> {
         let session = try await session(params[StagParams.account])
         let student = try session.student()
-        return try await cachedModel(session, "results", [:]) { StudyResults(try await gradeRows(session, student, year: nil)) }
+        var answer = try await cachedModel(session, "results", [:]) { StudyResults(try await gradeRows(session, student, year: nil)) }
+        // The year of study from the student's details (one read, cached as stag.student's): the
+        // results stand without it.
+        if let id = student.studentID, let year = try? await studentDetails(session, id: id).value.yearOfStudy, year > 0 {
+            answer.value.target = StudyResults.Target(
+                perYear: context.config[StagConfig.creditsPerYear], yearOfStudy: year, obtained: answer.value.total.summary.creditsObtained)
+        }
+        return answer
     }
 
     func gradeRows(_ session: StagSession, _ student: StagRole, year: Int64?, subjects known: SubjectIndex? = nil) async throws -> [GradeRow] {

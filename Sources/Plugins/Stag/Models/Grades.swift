@@ -187,10 +187,36 @@ struct StudyResults: StoredResultObject, Sendable {
         }
     }
 
+    /// The credits a student is expected to have by their year of study, beside those obtained.
+    struct Target: StoredResultObject, Sendable {
+        var creditsPerYear: Int64 = 60
+        var yearOfStudy: Int64 = 0
+        var expected: Int64 = 0
+        var obtained: Int64 = 0
+        var short: Int64 = 0
+
+        static let members = ResultMembers<Self>(
+            .field("credits_per_year", \.creditsPerYear, "[plugins.stag] credits_per_year"), .field("year_of_study", \.yearOfStudy),
+            .field("expected", \.expected, "credits_per_year × year_of_study"), .field("obtained", \.obtained),
+            .field("short", \.short, "how many the obtained fall short of the expected; 0 when on target"))
+
+        init() {}
+
+        init(perYear: Int64, yearOfStudy: Int64, obtained: Int64) {
+            (creditsPerYear, self.yearOfStudy, self.obtained) = (perYear, yearOfStudy, obtained)
+            expected = perYear * yearOfStudy
+            short = max(0, expected - obtained)
+        }
+    }
+
     var terms: [Term] = []
     var total = Total()
+    /// Left out when STAG does not give the year of study.
+    var target: Target?
 
-    static let members = ResultMembers<Self>(.field("terms", \.terms), .field("total", \.total))
+    static let members = ResultMembers<Self>(
+        .field("terms", \.terms), .field("total", \.total),
+        .omittedWhenNil("target", \.target, "the credits expected by the year of study, and how many are short"))
 
     init() {}
 
