@@ -116,6 +116,58 @@ import Testing
         await bench.stop()
     }
 
+    /// A teacher finds students by name (surname, or first name and surname; prefixes, accents as
+    /// typed), in Czech alphabetical order; a student's account gets STAG's own refusal.
+    @Test func aTeacherFindsStudentsByName() async throws {
+        let bench = try await StagBench.start()
+        try await bench.fake.loadFixture()
+        var students = try #require(StagFake.fixture["students"]?.objectValue)
+        students["F21B0002P"] = [
+            "osCislo": "F21B0002P", "jmeno": "Čeněk", "prijmeni": "NOVÁK", "fakultaSp": "FAV", "nazevSp": "Informatika", "rocnik": "1",
+            "email": "cenek@students.zcu.cz",
+        ]
+        students["F21B0003P"] = ["osCislo": "F21B0003P", "jmeno": "Adam", "prijmeni": "NOVÁK", "fakultaSp": "FAV", "rocnik": "3"]
+        _ = try await bench.fake.admin("state", ["students": .object(students)])
+        try await bench.login(user: "dual")
+        let found = try await bench.host.call("stag.students.search", ["name": "Novák"]).get()
+        #expect(found["students"]?.arrayValue?.map { $0["student_id"] } == ["F21B0003P", "F21B0002P", "F20B0001P"], "\(found)")
+        #expect(
+            found["students"]?.arrayValue?.first { $0["student_id"] == "F21B0002P" }
+                == [
+                    "student_id": "F21B0002P", "name": "Čeněk NOVÁK", "faculty": "FAV", "programme": "Informatika", "year_of_study": 1,
+                    "email": "cenek@students.zcu.cz",
+                ])
+        let asked = try await bench.fake.requests().last { $0["path"] == "student/najdiStudentyPodleJmena" }
+        #expect(asked?["query"]?["prijmeni"] == "Novák" && asked?["query"]?["stagUser"] == "DVORAKP", "as the teacher: \(asked ?? .null)")
+        let named = try await bench.host.call("stag.students.search", ["name": "Jana Nováková"]).get()
+        #expect(named["students"]?.arrayValue?.map { $0["student_id"] } == ["F20B0001P"])
+        let one = try await bench.host.call("stag.students.search", ["name": "Novák", "limit": 1]).get()
+        #expect(one["students"]?.arrayValue?.count == 1 && one["truncated"] == true)
+        // Bad names ask STAG nothing.
+        let before = try await bench.fake.requests().count
+        for (params, field) in [
+            ([:] as JSONValue, "name"), (["name": " "], "name"), (["name": "No%"], "name"),
+            (["name": .string(String(repeating: "a", count: 101))], "name"),
+            (["name": "Novák", "limit": 0], "limit"), (["name": "Novák", "limit": 201], "limit"),
+        ] {
+            guard case .failure(let error) = try await bench.host.call("stag.students.search", params) else {
+                Issue.record("\(params) was taken")
+                continue
+            }
+            #expect(error.code == -32602 && error.data?["param"] == .string(field), "\(params): \(error.message)")
+        }
+        #expect(try await bench.fake.requests().count == before)
+        await bench.stop()
+        // A student's account: STAG's own answer, passed on.
+        let student = try await StudyTests.student()
+        guard case .failure(let refused) = try await student.host.call("stag.students.search", ["name": "Novák"]) else {
+            Issue.record("a student's search was answered")
+            return
+        }
+        #expect(refused.message.contains("refused the requested role") || refused.message.contains("odmítl"), "\(refused.message)")
+        await student.stop()
+    }
+
     /// The dual user teaches KPO/TP: its two terms with capacity and occupancy, by date; a student
     /// has no teacher role; a subject's own terms on request.
     @Test func aTeachersExamTermsWithTheirSeats() async throws {

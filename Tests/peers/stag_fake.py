@@ -370,6 +370,20 @@ class Handler(BaseHTTPRequestHandler):
             rows = [t for t in state["teachers"].values()
                     if t["prijmeni"].lower().startswith(surname) and (not first or t["jmeno"].lower().startswith(first))]
             return self.data([{"ucitel": rows}])
+        if op == "student/najdiStudentyPodleJmena":
+            # A teacher's search: a student's role is refused as STAG refuses a role it does not
+            # allow an operation (Tests/peers/stag-reference-additions.md). Surname and first name
+            # are prefixes, case-insensitive; rows as getStudentInfo.
+            wanted = self.q("stagUser")
+            role = next((r for r in self.roles(user_key) if r["userName"] == wanted), self.roles(user_key)[0])
+            if role["role"] == "ST":
+                return self.text(403, "Server odmítl požadovanou roli (refused the requested role)")
+            surname, first = (self.q("prijmeni") or "").lower(), (self.q("jmeno") or "").lower()
+            if not surname:
+                raise ValueError("chybí prijmeni")
+            rows = [s for s in state["students"].values()
+                    if (s.get("prijmeni") or "").lower().startswith(surname) and (not first or (s.get("jmeno") or "").lower().startswith(first))]
+            return self.data({"student": rows})
         if op == "ucitel/getUciteleKatedry":
             if not self.q("katedra"):
                 raise ValueError("chybí katedra")

@@ -222,6 +222,18 @@ enum StagManifest {
                 example: "assistantctl stag.teachers.search name=Novák", effect: .read, use: StagService.teachersSearch
             ).checking(.anyOf(StagParams.teacherName, StagParams.searchDepartment)),
             Command(
+                "students.search", "Students by name, for a teacher (a student's account gets STAG's own answer), in Czech alphabetical order",
+                params: [StagParams.studentName, StagParams.studentLimit, StagParams.account],
+                example: "assistantctl stag.students.search name=Nováková", effect: .read, use: StagService.studentsSearch
+            )
+            .view(
+                ResultView(
+                    rows: "students",
+                    columns: [
+                        .init("student_id", "ID"), .init("name", "NAME"), .init("faculty", "FACULTY"), .init("programme", "PROGRAMME"),
+                        .init("year_of_study", "YEAR"),
+                    ])),
+            Command(
                 "subjects.search", "Subjects by code, or by words of their name within a department, with credits and semester",
                 params: [StagParams.subjectQuery, StagParams.searchDepartment, StagParams.subjectYear, StagParams.subjectLimit, StagParams.account],
                 example: "assistantctl stag.subjects.search department=KIV query=programování",

@@ -41,6 +41,8 @@ enum StagParams {
 
     static let teacherName = Param<String>("name", help: "a teacher's surname, or first name and surname (Jan Novák)")
     static let searchDepartment = Param<String>("department", help: "department code, e.g. KIV")
+    static let studentName = Param<String>.required("name", help: "a student's surname, or first name and surname (Jana Nováková)")
+    static let studentLimit = Param<Int64>.defaulted("limit", .integer(min: 1, max: 200), default: 50, help: "most students shown")
     static let building = Param<String>("building", help: "building code, e.g. UC")
     static let roomQuery = Param<String>("query", help: "part of the room's number or name, or its type (326, UC-3, laboratoř)")
     static let roomLimit = Param<Int64>("limit", .integer(min: 1, max: 1000), help: "most rooms shown (default 100)")

@@ -33,6 +33,38 @@ extension StagService {
         }
     }
 
+    /// Students by name, for a teacher (STAG answers a student's account as it answers it: its
+    /// refusal is passed on). "Jana Nováková": the last word is the surname, the rest the first name.
+    func studentsSearch(_ params: Params) async throws -> Cached<FoundStudents> {
+        let name = try params[StagParams.studentName].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw StagParams.studentName.invalid("must not be empty") }
+        guard name.count <= 100, !name.contains("%") else { throw StagParams.studentName.invalid("must be a name of at most 100 letters, without %") }
+        let limit = Int(params[StagParams.studentLimit])
+        let session = try await session(params[StagParams.account])
+        // A teacher's role when the account has one; else its first, whose answer is STAG's to give.
+        guard let role = session.roles.first(where: \.isTeacher) ?? session.roles.first else {
+            throw StagError.noRole(session.account, "any").rpcError
+        }
+        let key: [String: JSONValue] = ["name": .string(name), "limit": .int(Int64(limit)), "role": .string(role.userName)]
+        return try await cachedModel(session, "students.search", key) {
+            let words = name.split(separator: " ").map(String.init)
+            let surname = words.last ?? name
+            let first = words.dropLast().joined(separator: " ")
+            let answer = try await session.client.read(
+                "student/najdiStudentyPodleJmena",
+                [("prijmeni", surname)] + (first.isEmpty ? [] : [("jmeno", first)]) + [("stagUser", role.userName)])
+            let object = answer.arrayValue?.first { $0.objectValue != nil } ?? answer
+            let rows: [StagRow.Student] =
+                switch object["student"] {
+                case .array(let rows)?: JSONTreeDecoder.rows(rows, as: StagRow.Student.self)
+                case let one?: JSONTreeDecoder.rows([one], as: StagRow.Student.self)
+                default: []
+                }
+            let sorted = Self.czechSorted(rows) { [$0.prijmeni, $0.jmeno] }
+            return FoundStudents(students: sorted.prefix(limit).map(FoundStudent.init), truncated: sorted.count > limit)
+        }
+    }
+
     /// `{"ucitel": [...]}`, or that object inside an array (an older STAG); `[null]`, `""` or an
     /// object without the list: no teacher.
     static func teacherRows(_ answer: JSONValue) -> [StagRow.Teacher] {
