@@ -1,3 +1,4 @@
+import AssistantTesting
 import Foundation
 import PluginKit
 import Testing
@@ -26,5 +27,42 @@ struct DownloadRoomTests {
         let full = #expect(throws: RPCError.self) { try OctoPrintService.checkRoom(for: max(fits, 0) + 1, limit: .max, folder: folder) }
         #expect(full?.message.contains("would leave less than 5 % of the disk free") == true)
         #expect(full?.data?["param"] == "out")
+    }
+}
+
+/// `octoprint.files.upload url=`: a file fetched from an address (a loopback server), then
+/// uploaded as a local file is; one too big, or too slow, is cut off and nothing is uploaded.
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
+struct UploadFromAddressTests {
+    @Test(.enabled(if: OctoPrintRESTTests.enabled)) func aFileFetchedFromAnAddressIsUploaded() async throws {
+        let upstream = try await HTTPUpstreamPeer()
+        defer { upstream.stop() }
+        try await OctoPrintHost.with(options: ["download_max_mb": 1, "fetch_timeout_s": 2]) { op in
+            let uploaded = try await op.call("octoprint.files.upload", ["url": .string(upstream.baseURL + "/files/fetched.gcode")])
+            #expect(uploaded["done"] == true || uploaded["files"] != nil, "\(uploaded)")
+            let listed = try await op.call("octoprint.files.list")
+            #expect(listed.encodedString().contains("fetched.gcode"), "\(listed)")
+            let count = { (try await op.call("octoprint.files.list")).encodedString().components(separatedBy: "\"name\"").count }
+            let before = try await count()
+            // Too big (counted as it comes, no size announced), too slow, not there, not an address: named, nothing uploaded.
+            for (address, said) in [
+                (upstream.baseURL + "/stream/big.gcode", "larger than 1 MB"), (upstream.baseURL + "/slow/slow.gcode", "did not finish within 2 s"),
+                (upstream.baseURL + "/status/404/missing.gcode", "answered 404"), ("ftp://127.0.0.1/x.gcode", "not an http"),
+                ("http://me:pw@127.0.0.1/x.gcode", "user or password"), (upstream.baseURL + "/", "file's name"),
+            ] {
+                let refused = try await op.failure("octoprint.files.upload", ["url": .string(address)])
+                #expect(refused.data?["param"] == "url" && refused.message.contains(said), "\(address): \(refused.message)")
+                #expect(!refused.message.contains(":pw@"))
+            }
+            #expect(try await count() == before, "nothing was uploaded")
+            // One of file and url.
+            #expect(try await op.failure("octoprint.files.upload", [:]).data?["param"] == "file")
+            #expect(
+                try await op.failure("octoprint.files.upload", ["file": "/tmp/x.gcode", "url": .string(upstream.baseURL + "/files/a.gcode")])
+                    .data?["param"] == "url")
+            // No fetch folder is left behind.
+            let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("assistantd-fetch-") }
+            #expect(left.isEmpty, "\(left)")
+        }
     }
 }

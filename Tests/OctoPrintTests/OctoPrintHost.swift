@@ -9,9 +9,9 @@ struct OctoPrintHost {
     let host: TestHost
     let octoprint: OctoPrintPeer
 
-    static func started(addPrinter: Bool = true) async throws -> OctoPrintHost {
+    static func started(addPrinter: Bool = true, options: [String: JSONValue]? = nil) async throws -> OctoPrintHost {
         let octoprint = try await OctoPrintPeer()
-        let host = try await TestHost.started(plugins: [OctoPrintPlugin()])
+        let host = try await TestHost.started(plugins: [OctoPrintPlugin()]) { if let options { $0.plugins["octoprint"] = options } }
         let h = OctoPrintHost(host: host, octoprint: octoprint)
         if addPrinter {
             try await h.call("octoprint.printers.add", ["name": "mk3", "url": .string(octoprint.url), "api_key": .string(octoprint.apiKey)])
@@ -22,8 +22,10 @@ struct OctoPrintHost {
     /// A started host and OctoPrint for `body`, stopped however `body` ends (as HummingbirdTesting
     /// scopes an app), so a failing test leaves no OctoPrint running. `connected`: the virtual
     /// printer is connected and operational first.
-    static func with<T>(addPrinter: Bool = true, connected: Bool = false, _ body: (OctoPrintHost) async throws -> T) async throws -> T {
-        let op = try await started(addPrinter: addPrinter)
+    static func with<T>(
+        addPrinter: Bool = true, connected: Bool = false, options: [String: JSONValue]? = nil, _ body: (OctoPrintHost) async throws -> T
+    ) async throws -> T {
+        let op = try await started(addPrinter: addPrinter, options: options)
         do {
             if connected {
                 try await op.call("octoprint.connection.connect", ["port": "VIRTUAL", "baudrate": 115200])

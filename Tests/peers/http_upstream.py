@@ -5,7 +5,8 @@ Routes: /json (a JSON answer), /echo (the request's method, path, query and head
 request as aborted), /holds?holding=<n>&aborted=<n> (waits up to 30 s for those counts, then
 answers them), /status/<n> (answers n), /flaky/<n> (503 for the first n requests, then
 JSON), /bearer (401 unless `Authorization: Bearer good`), /big (2 MB), /count (how many
-requests it has seen), /data (a JSON answer, or the status /set/<n> forces), /items (a dict
+requests it has seen), /files/<name> (a small G-code file), /stream/<name> (2 MB of G-code
+without a Content-Length), /slow/<name> (a G-code line every half second for a minute), /data (a JSON answer, or the status /set/<n> forces), /items (a dict
 changed by /items/put?key=&value= and /items/del?key=; /set/<n> forces its status too). Prints `PORT <n>` when listening on 127.0.0.1.
 """
 import argparse
@@ -87,6 +88,28 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(401, {"error": "bad token"})
         if path == "/big":
             return self.answer(200, b"x" * (2 << 20), "text/plain")
+        if path.startswith("/files/"):
+            return self.answer(200, b"G28\nG1 X10 Y10 F3000\nG1 X20 Y20\n", "text/x.gcode")
+        if path.startswith("/stream/") or path.startswith("/slow/"):
+            # Close-delimited, no Content-Length: the client learns the size only by counting.
+            self.send_response(200)
+            self.send_header("Content-Type", "text/x.gcode")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                if path.startswith("/stream/"):
+                    line = b"G1 X1 Y1 F3000 ; padding padding padding padding padding\n"
+                    for _ in range((2 << 20) // len(line) + 1):
+                        self.wfile.write(line)
+                else:
+                    for _ in range(120):
+                        self.wfile.write(b"G1 X1\n")
+                        self.wfile.flush()
+                        time.sleep(0.5)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         if path == "/data":
             if forced["status"] != 200:
                 return self.answer(forced["status"], {"error": "forced"})

@@ -36,6 +36,17 @@ public struct ParamRule: Sendable {
             throw RPCError.invalidParam(names[0], "is needed: give \(names.joined(separator: " or "))")
         }
     }
+
+    /// Exactly one of the parameters (a file, or an address to fetch it from). The error names the
+    /// first when none is given, and the second when both are.
+    public static func exactlyOne(_ first: some ParamDeclaration, _ second: some ParamDeclaration) -> ParamRule {
+        let (a, b) = (first.spec.name, second.spec.name)
+        return ParamRule("give `\(a)` or `\(b)`, not both") { params throws(RPCError) in
+            let given = [a, b].filter { params[$0] != nil && params[$0] != .null }
+            if given.isEmpty { throw RPCError.invalidParam(a, "is needed: give \(a) or \(b)") }
+            if given.count == 2 { throw RPCError.invalidParam(b, "cannot be given with \(a): give one of them") }
+        }
+    }
 }
 
 extension PluginCommand {

@@ -16,4 +16,7 @@ struct OctoPrintConfig: PluginOptions {
     let downloadMaxMB = ConfigKey<Int64>(
         "download_max_mb", .integer(min: 1, max: 65_536), default: 2048,
         help: "largest file octoprint.files.download and the other downloads save, MB (a timelapse is the largest)")
+    let fetchTimeoutS = ConfigKey<Int64>(
+        "fetch_timeout_s", .integer(min: 1, max: 86_400), default: 600,
+        help: "how long octoprint.files.upload url= may take to fetch the file, all of it, s")
 }

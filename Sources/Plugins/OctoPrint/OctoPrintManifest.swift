@@ -72,14 +72,21 @@ enum OctoPrintManifest {
                     .init("progress.printTime", "Printing for", .seconds), .init("temperatures", "Temperatures", .temperatures),
                 ])),
             Command(
-                "files.upload", "Upload a file from disk (streamed, with progress); optionally select and print it",
+                "files.upload", "Upload a file from disk or from an http(s) address (streamed, with progress); optionally select and print it",
                 params: [
-                    OctoPrintParams.printer, P.file, OctoPrintParams.location, P.uploadFolder, P.select, P.print,
+                    OctoPrintParams.printer, P.uploadFile, P.uploadURL, OctoPrintParams.location, P.uploadFolder, P.select, P.print,
                 ], result: OctoPrintDocuments.uploaded,
                 example: "assistantctl octoprint.files.upload file=benchy.gcode print=true", timeout: .seconds(3600), effect: .destructive,
                 use: OctoPrintService.upload
-            ).says("Uploaded {file}[ into {path}][ on {printer}][ (selected: {select})][ (printing: {print})]").confirm(
-                "Upload {file} to[ {printer}'s] OctoPrint[ as {path}][ (then select it: {select})][ (then print it: {print})]?"),
+            ).says(
+                "Uploaded {file}[ into {path}][ on {printer}][ (selected: {select})][ (printing: {print})]",
+                "Uploaded the file from {url}[ into {path}][ on {printer}][ (selected: {select})][ (printing: {print})]",
+                "Uploaded the file[ into {path}][ on {printer}]"
+            ).confirm(
+                "Upload {file} to[ {printer}'s] OctoPrint[ as {path}][ (then select it: {select})][ (then print it: {print})]?",
+                "Fetch {url} and upload it to[ {printer}'s] OctoPrint[ as {path}][ (then select it: {select})][ (then print it: {print})]?",
+                "Upload the file to[ {printer}'s] OctoPrint?"
+            ).checking(.exactlyOne(P.uploadFile, P.uploadURL)),
             Command(
                 "files.mkdir", "Create a folder",
                 params: [

@@ -59,10 +59,84 @@ enum Multipart {
 
 extension OctoPrintService {
     func upload(_ params: Params, call: CallContext) async throws -> JSONValue {
-        let file = try params[OctoPrintParams.file]
+        guard let address = params[OctoPrintParams.uploadURL] else {
+            return try await upload(params, file: params[OctoPrintParams.uploadFile] ?? "", name: nil, call: call)
+        }
+        // Fetched into a folder only the daemon's user enters, then uploaded as a local file is, and removed.
+        let (url, name) = try Self.fetchable(address)
+        var template = Array((NSTemporaryDirectory() + "/assistantd-fetch-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw OctoPrintParams.uploadURL.invalid("no private folder could be made to fetch into") }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/" + name
+        try await fetch(url, into: file, call: call)
+        return try await upload(params, file: file, name: name, call: call)
+    }
+
+    /// An http(s) address whose last part names a file: the address, and the name it is uploaded as.
+    static func fetchable(_ raw: String) throws(RPCError) -> (URL, String) {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host?.isEmpty == false
+        else { throw OctoPrintParams.uploadURL.invalid("'\(raw.prefix(200))' is not an http:// or https:// address") }
+        guard url.user == nil, url.password == nil else {
+            throw OctoPrintParams.uploadURL.invalid("has a user or password in it; an address must not carry credentials")
+        }
+        let name = url.lastPathComponent
+        guard !name.isEmpty, name != "/", name.count <= 200, !name.hasPrefix("."), !name.contains("/") else {
+            throw OctoPrintParams.uploadURL.invalid("does not end in a file's name (…/benchy.gcode)")
+        }
+        return (url, name)
+    }
+
+    /// Fetches `url` into `file`, within `download_max_mb` and `fetchLimit`: cut off at either,
+    /// the partial file never uploaded.
+    func fetch(_ url: URL, into file: String, call: CallContext) async throws {
+        let limit = context.config[OctoPrintConfig.downloadMaxMB] << 20
+        let http = context.http
+        let name = url.lastPathComponent
+        let within = Duration.seconds(context.config[OctoPrintConfig.fetchTimeoutS])
+        try await withDeadline(
+            within, timedOut: { OctoPrintParams.uploadURL.invalid("did not finish within \(within.limitText) (plugins.octoprint.fetch_timeout_s)") }
+        ) {
+            var request = HTTPClientRequest(url: url.absoluteString)
+            request.method = .GET
+            let response: HTTPClientResponse
+            do {
+                response = try await http.execute(request, timeout: .seconds(60))
+            } catch {
+                throw OctoPrintParams.uploadURL.invalid("could not be fetched: \(OctoPrintClient.describe(error))")
+            }
+            guard response.status.code == 200 else { throw OctoPrintParams.uploadURL.invalid("answered \(response.status.code)") }
+            let announced = response.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? 0
+            if announced > limit { throw Self.fetchTooLarge(limit) }
+            try Self.checkRoom(for: announced, limit: limit, folder: (file as NSString).deletingLastPathComponent)
+            _ = try await FileOutput.withFile(at: file, param: OctoPrintParams.uploadURL.name, overwrite: false) { writer in
+                var (bytes, reported): (Int64, Int64) = (0, 0)
+                for try await chunk in response.body {
+                    bytes += Int64(chunk.readableBytes)
+                    if bytes > limit { throw Self.fetchTooLarge(limit) }
+                    _ = try await writer.write(contentsOf: chunk.readableBytesView)
+                    // A word every megabyte, not every chunk.
+                    if bytes - reported >= 1 << 20 {
+                        reported = bytes
+                        call.progress("fetching \(name)", done: bytes, total: announced > 0 ? announced : nil)
+                    }
+                }
+                return bytes
+            }
+        }
+    }
+
+    static func fetchTooLarge(_ limit: Int64) -> RPCError {
+        OctoPrintParams.uploadURL.invalid("is larger than \(limit >> 20) MB (plugins.octoprint.download_max_mb)")
+    }
+
+    /// Uploads a local file; `name`, when given, is what OctoPrint calls it (a fetched file's).
+    func upload(_ params: Params, file: String, name given: String?, call: CallContext) async throws -> JSONValue {
         let location = params[OctoPrintParams.location]
         let boundary = "assistantd-\(UUID().uuidString)"
-        let name = (file as NSString).lastPathComponent
+        let name = given ?? (file as NSString).lastPathComponent
         let head =
             "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(Multipart.quoted(name))\"\r\n"
             + "Content-Type: application/octet-stream\r\n\r\n"
@@ -74,7 +148,7 @@ extension OctoPrintService {
         let prefix = ByteBuffer(string: head)
         let suffix = ByteBuffer(string: tail)
         // The file is opened before anything is sent; one that is missing or vanishes is a -32602.
-        return try await FileInput.withChunks(of: file, param: OctoPrintParams.file.name) { size, chunks in
+        return try await FileInput.withChunks(of: file, param: OctoPrintParams.uploadFile.name) { size, chunks in
             let c = try await client(params)
             let total = Int64(prefix.readableBytes) + size + Int64(suffix.readableBytes)
             // About a hundred progress notifications, whatever the size.
