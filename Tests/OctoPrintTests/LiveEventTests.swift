@@ -4,6 +4,8 @@ import Foundation
 import HostCore
 import Testing
 
+@testable import OctoPrint
+
 /// Print notices from OctoPrint's push API, and from polling when the websocket is cut.
 @Suite(.stopsTestHosts, .timeLimit(.minutes(5)))
 struct LiveEventTests {
@@ -95,5 +97,53 @@ struct LiveEventTests {
             #expect(log.count("octoprint.print.done", containing: "second.gcode") == 1)
             await log.close()
         }
+    }
+}
+
+/// `octoprint.terminal`: the serial log as the push connection reports it, against OctoPrint's
+/// virtual printer: M115 sent, its firmware line received; M105 and its temperature line.
+@Suite(.stopsTestHosts, .timeLimit(.minutes(3)))
+struct TerminalTests {
+    @Test(.enabled(if: OctoPrintRESTTests.enabled)) func theTerminalShowsWhatWasSentAndWhatCameBack() async throws {
+        try await OctoPrintHost.with(connected: true) { op in
+            try await op.call("octoprint.gcode", ["commands": ["M115", "M105"]])
+            let host = op.host
+            // The push connection batches the log every half second: waited for, within a bound.
+            let lines = try await withDeadline(30, "the firmware and temperature lines") {
+                while true {
+                    let lines = try await host.call("octoprint.terminal", ["lines": 1000]).get()["lines"]?.arrayValue ?? []
+                    let received = lines.filter { $0["direction"] == "received" }.compactMap { $0["text"]?.stringValue }
+                    if received.contains(where: { $0.contains("FIRMWARE_NAME:") }) && received.contains(where: { $0.hasPrefix("ok T:") }) {
+                        return lines
+                    }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            let sent = lines.filter { $0["direction"] == "sent" }.compactMap { $0["text"]?.stringValue }
+            #expect(sent.contains { $0.contains("M115") } && sent.contains { $0.contains("M105") }, "\(sent)")
+            #expect(lines.allSatisfy { $0["time"]?.stringValue.flatMap(ISO8601.date) != nil })
+            #expect(lines.allSatisfy { ($0["text"]?.stringValue?.hasPrefix("Send: ") ?? true) == false }, "the prefix is the direction")
+            let two = try await op.call("octoprint.terminal", ["lines": 2])["lines"]?.arrayValue ?? []
+            #expect(two.count == 2 && two.last == lines.last, "the newest, oldest first")
+            for params in [["lines": 0] as JSONValue, ["lines": 1001]] {
+                #expect(try await op.failure("octoprint.terminal", params).data?["param"] == "lines", "\(params)")
+            }
+            #expect(try await op.failure("octoprint.terminal", ["printer": "nope"]).message.contains("nope"), "an unknown printer is named")
+        }
+    }
+
+    /// The log is a ring of the last 1 000 lines, each at most 512 characters, its direction read
+    /// from OctoPrint's prefix.
+    @Test func theLogKeepsTheLastThousandLines() {
+        var log = TerminalLog()
+        let start = Date(timeIntervalSince1970: 0)
+        for i in 0..<1_500 { log.add(i % 2 == 0 ? "Send: N\(i) M105" : "Recv: ok \(i)", at: start.addingTimeInterval(Double(i))) }
+        log.add("Recv: " + String(repeating: "x", count: 2_000), at: start)
+        log.add("Changing monitoring state from \"Offline\" to \"Operational\"", at: start)
+        #expect(log.count == TerminalLog.capacity)
+        let last = log.last(3)
+        #expect(last.map(\.direction) == [.received, .received, .other])
+        #expect(last[0].text == "ok 1499" && last[1].text.count == TerminalLog.maxLineLength)
+        #expect(log.last(5_000).first?.text == "N502 M105", "the 1 000 newest: 502 … 1 499 and the two above")
     }
 }

@@ -62,6 +62,12 @@ enum OctoPrintManifest {
                 "Drew the temperatures of {printer} to {path} ({bytes:bytes})"
             ).writesFiles(),
             Command(
+                "terminal", "The printer's serial log as the live monitor saw it: the last lines sent and received (at most 1 000 kept)",
+                params: [OctoPrintParams.printer, P.terminalLines], example: "assistantctl octoprint.terminal lines=20", effect: .read,
+                use: OctoPrintService.terminal
+            )
+            .view(ResultView(rows: "lines", columns: [.init("time", "TIME", .time), .init("direction", "DIR"), .init("text", "LINE")])),
+            Command(
                 "status", "State flags, temperatures, job and progress in one call", params: [OctoPrintParams.printer],
                 example: "assistantctl octoprint.status", effect: .read, use: OctoPrintService.status
             )

@@ -23,6 +23,8 @@ enum OctoPrintParams {
     static let interface = Param<String>("interface", help: "IPv4 address of the interface to ask on (default: the system's choice)")
     static let printerName = Param<String>.required("name", help: "printer name")
     static let newURL = Param<String>("url", help: "new address")
+    static let terminalLines = Param<Int64>.defaulted(
+        "lines", .integer(min: 1, max: Int64(TerminalLog.capacity)), default: 100, help: "how many of the last lines")
     static let streamURL = Param<String>(
         "stream_url", help: "the webcam's MJPEG stream, for a camera served elsewhere than OctoPrint says (empty: OctoPrint's again)")
     static let snapshotURL = Param<String>(

@@ -36,6 +36,8 @@ actor PrintWatch {
     private var endedFile: String?
     /// What the temperatures have been (for `octoprint.temperature.chart`).
     private(set) var temperatures = TemperatureHistory()
+    /// The serial log's last lines (for `octoprint.terminal`).
+    private(set) var terminal = TerminalLog()
 
     init(
         printer: String, settings: Settings, now: @escaping @Sendable () -> Date,
@@ -201,6 +203,10 @@ actor PrintWatch {
         }
         for reading in TemperatureHistory.readings(message["history"]?["temps"]) + TemperatureHistory.readings(message["current"]?["temps"]) {
             temperatures.add(reading)
+        }
+        let arrived = now()
+        for line in (message["current"]?["logs"]?.arrayValue ?? []).prefix(TerminalLog.linesPerMessage) {
+            if let text = line.stringValue { terminal.add(text, at: arrived) }
         }
         if let current = message["current"] {
             await observe(

@@ -70,7 +70,7 @@ enum PushSocket {
             func send(_ value: JSONValue) async throws {
                 try await outbound.write(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(bytes: value.encodedBytes())))
             }
-            try await send(["subscribe": ["state": ["logs": false, "messages": false], "events": true, "plugins": false]])
+            try await send(["subscribe": ["state": ["logs": true, "messages": false], "events": true, "plugins": false]])
             try await send(["auth": .string("\(user):\(session)")])
             try await send(["throttle": 1])
             await onOpen()
