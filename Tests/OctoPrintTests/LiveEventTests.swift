@@ -106,7 +106,22 @@ struct LiveEventTests {
 struct TerminalTests {
     @Test(.enabled(if: OctoPrintRESTTests.enabled)) func theTerminalShowsWhatWasSentAndWhatCameBack() async throws {
         try await OctoPrintHost.with(connected: true) { op in
-            try await op.call("octoprint.gcode", ["commands": ["M115", "M105"]])
+            // The push connection is open once a status came through it; then the answers are waited for.
+            _ = try await op.waitForStatus("the printer operational") { $0["flags"]?["operational"] == true }
+            let sent = try await op.call("octoprint.gcode", ["commands": ["M115", "M105"], "wait_s": 15])
+            let answers = sent["answers"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
+            #expect(sent["complete"] == true, "\(sent)")
+            #expect(answers.contains { $0.contains("FIRMWARE_NAME:") } && answers.contains { $0.hasPrefix("ok T:") }, "\(answers)")
+            #expect(answers.filter { $0.hasPrefix("ok") }.count >= 2)
+            // Not waited for: sent, no answers, not complete.
+            let unwaited = try await op.call("octoprint.gcode", ["commands": ["M105"], "wait_s": 0])
+            #expect(unwaited["complete"] == false && unwaited["answers"] == [])
+            for (params, field) in [
+                (["commands": ["M105"], "wait_s": 31] as JSONValue, "wait_s"), (["commands": []], "commands"),
+                (["commands": ["M105\nM112"]], "commands"),
+            ] {
+                #expect(try await op.failure("octoprint.gcode", params).data?["param"] == .string(field), "\(params)")
+            }
             let host = op.host
             // The push connection batches the log every half second: waited for, within a bound.
             let lines = try await withDeadline(30, "the firmware and temperature lines") {
@@ -119,8 +134,8 @@ struct TerminalTests {
                     try await Task.sleep(for: .milliseconds(200))
                 }
             }
-            let sent = lines.filter { $0["direction"] == "sent" }.compactMap { $0["text"]?.stringValue }
-            #expect(sent.contains { $0.contains("M115") } && sent.contains { $0.contains("M105") }, "\(sent)")
+            let sentLines = lines.filter { $0["direction"] == "sent" }.compactMap { $0["text"]?.stringValue }
+            #expect(sentLines.contains { $0.contains("M115") } && sentLines.contains { $0.contains("M105") }, "\(sentLines)")
             #expect(lines.allSatisfy { $0["time"]?.stringValue.flatMap(ISO8601.date) != nil })
             #expect(lines.allSatisfy { ($0["text"]?.stringValue?.hasPrefix("Send: ") ?? true) == false }, "the prefix is the direction")
             let two = try await op.call("octoprint.terminal", ["lines": 2])["lines"]?.arrayValue ?? []

@@ -62,6 +62,12 @@ enum OctoPrintManifest {
                 "Drew the temperatures of {printer} to {path} ({bytes:bytes})"
             ).writesFiles(),
             Command(
+                "gcode", "Send G-code commands to the printer and wait (within wait_s) for its answers, up to each command's ok",
+                params: [OctoPrintParams.printer, P.commands, P.gcodeWait], example: "assistantctl octoprint.gcode 'commands=[\"M115\"]'",
+                effect: .destructive, use: OctoPrintService.gcode
+            ).says("Sent {commands:list} to the printer {printer}[, which answered each{complete:if}]").confirm(
+                "Send {commands} to the printer[ {printer}]?"),
+            Command(
                 "terminal", "The printer's serial log as the live monitor saw it: the last lines sent and received (at most 1 000 kept)",
                 params: [OctoPrintParams.printer, P.terminalLines], example: "assistantctl octoprint.terminal lines=20", effect: .read,
                 use: OctoPrintService.terminal

@@ -23,6 +23,8 @@ enum OctoPrintParams {
     static let interface = Param<String>("interface", help: "IPv4 address of the interface to ask on (default: the system's choice)")
     static let printerName = Param<String>.required("name", help: "printer name")
     static let newURL = Param<String>("url", help: "new address")
+    static let gcodeWait = Param<Int64>.defaulted(
+        "wait_s", .integer(min: 0, max: 30), default: 5, help: "how long to wait for the printer's answers (up to each command's ok); 0: do not wait")
     static let terminalLines = Param<Int64>.defaulted(
         "lines", .integer(min: 1, max: Int64(TerminalLog.capacity)), default: 100, help: "how many of the last lines")
     static let streamURL = Param<String>(

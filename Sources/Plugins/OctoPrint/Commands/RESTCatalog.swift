@@ -51,7 +51,6 @@ enum RESTCatalog {
         "files.select": ["Selected {path} for printing[ on {printer}]"],
         "files.slice": ["Started slicing with {slicer}[ into {gcode}][ on {printer}][ (then select it: {select})][ (then print it: {print})]"],
         "files.unselect": ["Unselected {path}[ on {printer}]"],
-        "gcode": ["Sent {commands:list} to the printer[ {printer}]", "Sent the G-code to the printer[ {printer}]"],
         "job.cancel": ["Cancelled the print[ on {printer}]"],
         "job.pause": ["Paused the print[ on {printer}]"],
         "job.restart": ["Restarted the paused print[ on {printer}] from the beginning"],
@@ -118,7 +117,6 @@ enum RESTCatalog {
         "sd.init": ["Initialise the SD card[ of {printer}]?"],
         "sd.refresh": ["Read the SD card's files again[ on {printer}]?"],
         "sd.release": ["Release the SD card[ of {printer}]?"],
-        "gcode": ["Send {commands} to the printer[ {printer}]?"],
         "files.print": ["Print {path}[ from {location}][ on {printer}] now?"],
         "files.slice": ["Slice {path} with {slicer}[ into {gcode}][ on {printer}][ (then select it: {select})][ (then print it: {print})]?"],
         "files.move": ["Move {path} to {destination}[ on {printer}]?"],
@@ -288,17 +286,6 @@ enum RESTCatalog {
             RESTCommand(
                 name: "sd.state", summary: "Whether the SD card is ready", params: [], method: .GET, path: REST.fixed("/api/printer/sd"),
                 conflict: .printerNotOperational, result: JSONSchema.object(["ready": .boolean]).open),
-            RESTCommand(
-                name: "gcode", summary: "Send G-code commands to the printer",
-                params: [P.commands],
-                method: .POST, path: REST.fixed("/api/printer/command"),
-                body: { p, _ throws(RPCError) in
-                    let lines = (try p[P.commands]).map { $0.trimmingCharacters(in: .whitespaces) }
-                    guard !lines.isEmpty, lines.allSatisfy({ !$0.isEmpty && !$0.contains("\n") }) else {
-                        throw OctoPrintParams.commands.invalid("must be one or more non-empty single-line G-code commands")
-                    }
-                    return ["commands": .array(lines.map(JSONValue.string))]
-                }, conflict: .printerNotOperational, example: "assistantctl octoprint.gcode 'commands=[\"G28\",\"M115\"]'"),
             RESTCommand(
                 name: "controls.list", summary: "The custom controls configured in OctoPrint", params: [], method: .GET,
                 path: REST.fixed("/api/printer/command/custom")),

@@ -38,6 +38,8 @@ actor PrintWatch {
     private(set) var temperatures = TemperatureHistory()
     /// The serial log's last lines (for `octoprint.terminal`).
     private(set) var terminal = TerminalLog()
+    /// Who waits for new log lines (`octoprint.gcode` waiting for its answers): told of each batch.
+    private var listeners: [UUID: AsyncStream<Void>.Continuation] = [:]
 
     init(
         printer: String, settings: Settings, now: @escaping @Sendable () -> Date,
@@ -48,6 +50,16 @@ actor PrintWatch {
         self.now = now
         self.post = post
     }
+
+    /// A stream told of each new batch of log lines, until `stopListening`.
+    func listen() -> (id: UUID, stream: AsyncStream<Void>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        listeners[id] = continuation
+        return (id, stream)
+    }
+
+    func stopListening(_ id: UUID) { listeners.removeValue(forKey: id)?.finish() }
 
     private func say(_ words: Words, _ values: [String: String]) -> String { words.text(settings.language, values) }
 
@@ -205,9 +217,11 @@ actor PrintWatch {
             temperatures.add(reading)
         }
         let arrived = now()
-        for line in (message["current"]?["logs"]?.arrayValue ?? []).prefix(TerminalLog.linesPerMessage) {
+        let logs = (message["current"]?["logs"]?.arrayValue ?? []).prefix(TerminalLog.linesPerMessage)
+        for line in logs {
             if let text = line.stringValue { terminal.add(text, at: arrived) }
         }
+        if !logs.isEmpty { for listener in listeners.values { listener.yield() } }
         if let current = message["current"] {
             await observe(
                 state: current["state"], job: current["job"], progress: current["progress"],
