@@ -294,9 +294,14 @@ struct ExportTests {
         // The PDF says it holds selected records; without a selection it says what it always said.
         _ = try await lb.call("logbook.export", ["path": .string(dir.file("chosen.pdf")), "format": "pdf", "ids": .array(ids)])
         let text = try await runCommand("/usr/bin/pdftotext", ["-layout", dir.file("chosen.pdf"), "-"], environment: nil).stdout
-        #expect(text.contains("SELECTED RECORDS, THIS PAGE") && text.contains("TOTAL TIME (SELECTED RECORDS)"), "\(text.prefix(600))")
+        #expect(
+            text.contains("SELECTED RECORDS, THIS PAGE") && text.contains("TOTAL TIME (BROUGHT FORWARD + SELECTED RECORDS)"), "\(text.prefix(600))")
         #expect(!text.contains("TOTAL THIS PAGE"))
         // Bad selections: named, nothing written.
+        // A chosen record outside the dates asked for is named, not quietly left out.
+        let outside = try await lb.failure(
+            "logbook.export", ["path": .string(dir.file("m.csv")), "format": "csv", "ids": .array(ids), "from_date": "2030-01-01"])
+        #expect(outside.data?["param"] == "ids" && outside.message.contains("from_date"), "\(outside.message)")
         let missing = try await lb.failure("logbook.export", ["path": .string(dir.file("m.csv")), "format": "csv", "ids": [999_999]])
         #expect(missing.data?["param"] == "ids" && missing.message.contains("999999"), "\(missing.message)")
         for (ids, named) in [(["x"] as JSONValue, "ids[0]"), ([0], "ids[0]"), (.array(Array(repeating: 1, count: 10_001)), "ids")] {

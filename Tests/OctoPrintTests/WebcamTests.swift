@@ -55,7 +55,7 @@ struct WebcamTests {
             // Bad addresses: named, nothing saved.
             for (param, bad) in [
                 ("snapshot_url", "ftp://127.0.0.1/x.jpg"), ("snapshot_url", "not an address"), ("stream_url", "http://me:secret@127.0.0.1/s"),
-                ("stream_url", "http:///nohost"),
+                ("stream_url", "http:///nohost"), ("snapshot_url", "http://127.0.0.1/cgi-bin/api.cgi?cmd=Snap&user=admin&password=secret"),
             ] {
                 let refused = try await op.failure("octoprint.printers.update", .object(["name": printer, param: .string(bad)]))
                 #expect(refused.data?["param"] == .string(param), "\(bad): \(refused.message)")

@@ -230,8 +230,11 @@ struct EntrySearch: Sendable {
             conditions.append("e.registration = ?")
             arguments.append(Aircraft.normalized(reg).databaseValue)
         }
-        // The function's name is one of the declared choices, validated before this runs.
-        if let f = params[P.withFunction] { conditions.append("e.\(f)_min > 0") }
+        // A column's name in the statement: only a declared function's (the validator checked it; this keeps it so for any caller).
+        if let f = params[P.withFunction] {
+            guard TimeColumn.functionNames.contains(f) else { throw P.withFunction.invalid("'\(f)' is not a pilot function") }
+            conditions.append("e.\(f)_min > 0")
+        }
         if let n = params[P.night] { conditions.append(n ? "e.night_min > 0" : "e.night_min = 0") }
         if let i = params[P.ifr] { conditions.append(i ? "e.ifr_min > 0" : "e.ifr_min = 0") }
     }

@@ -141,16 +141,22 @@ extension LogbookService {
     func reportSearch(_ params: Params) async throws -> EntrySearch {
         let search = try EntrySearch(params)
         guard let ids = params[LogbookParams.ids]?.compactMap(\.intValue), !ids.isEmpty else { return search }
+        let from = day(params, LogbookParams.fromDate)?.description ?? "0000-01-01"
+        let to = day(params, LogbookParams.toDate)?.description ?? "9999-12-31"
         let known = try await database.read { db in
             try Set(
                 Int64.fetchAll(
-                    db, sql: "SELECT id FROM logbook_entries WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))",
-                    arguments: [JSONValue.array(ids.map(JSONValue.int)).encodedString()]))
+                    db,
+                    sql: """
+                        SELECT id FROM logbook_entries WHERE deleted_at IS NULL AND date >= ? AND date <= ?
+                        AND id IN (SELECT value FROM json_each(?))
+                        """,
+                    arguments: [from, to, JSONValue.array(ids.map(JSONValue.int)).encodedString()]))
         }
         let missing = ids.filter { !known.contains($0) }
         guard missing.isEmpty else {
             let named = missing.prefix(10).map(String.init).joined(separator: ", ")
-            throw LogbookParams.ids.invalid("names records that are not in the logbook: \(named)")
+            throw LogbookParams.ids.invalid("names records that are not in the logbook, or not within from_date–to_date: \(named)")
         }
         return search
     }

@@ -200,8 +200,8 @@ struct PDFLogbook {
         for (i, (label, totals)) in [
             // Chosen records (an examiner's, an employer's request) say so; what came before is brought forward as ever.
             (selected ? "SELECTED RECORDS, THIS PAGE" : "TOTAL THIS PAGE", page.thisPage),
-            (selected ? "SELECTED RECORDS FROM PREVIOUS PAGES" : "TOTAL FROM PREVIOUS PAGES", page.broughtForward),
-            (selected ? "TOTAL TIME (SELECTED RECORDS)" : "TOTAL TIME", page.total),
+            (selected ? "BROUGHT FORWARD (LOGBOOK BEFORE) + SELECTED ON PREVIOUS PAGES" : "TOTAL FROM PREVIOUS PAGES", page.broughtForward),
+            (selected ? "TOTAL TIME (BROUGHT FORWARD + SELECTED RECORDS)" : "TOTAL TIME", page.total),
         ].enumerated() {
             let y = footerTop + Double(i) * footerRow
             cairo_set_font_size(cr, 7)

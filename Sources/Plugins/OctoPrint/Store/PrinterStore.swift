@@ -112,8 +112,12 @@ enum PrinterStore {
         guard url.utf8.count <= 2048, let u = URL(string: url), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https",
             u.host?.isEmpty == false
         else { throw RPCError.invalidParam(param, "'\(raw.prefix(200))' is not an http:// or https:// address") }
-        guard u.user == nil, u.password == nil else {
-            throw RPCError.invalidParam(param, "has a user or password in it; a camera's address must not carry credentials")
+        // Kept in the printer's settings and shown by printers.list, so no secret may ride in it,
+        // before the host or in the query (a camera's `…?user=admin&password=…`).
+        let credentialKeys: Set<String> = ["user", "username", "password", "pass", "pwd", "token", "key", "apikey", "api_key", "auth", "secret"]
+        let queryKeys = URLComponents(url: u, resolvingAgainstBaseURL: false)?.queryItems?.map { $0.name.lowercased() } ?? []
+        guard u.user == nil, u.password == nil, !queryKeys.contains(where: credentialKeys.contains) else {
+            throw RPCError.invalidParam(param, "carries a user, password or token; a camera's address must not carry credentials")
         }
         return url
     }

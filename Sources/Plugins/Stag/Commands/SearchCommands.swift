@@ -38,7 +38,10 @@ extension StagService {
     func studentsSearch(_ params: Params) async throws -> Cached<FoundStudents> {
         let name = try params[StagParams.studentName].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw StagParams.studentName.invalid("must not be empty") }
-        guard name.count <= 100, !name.contains("%") else { throw StagParams.studentName.invalid("must be a name of at most 100 letters, without %") }
+        // STAG's wildcards (% and _) would let a search list every student a page at a time.
+        guard name.count <= 100, !name.contains("%"), !name.contains("_") else {
+            throw StagParams.studentName.invalid("must be a name of at most 100 letters, without % or _")
+        }
         let limit = Int(params[StagParams.studentLimit])
         let session = try await session(params[StagParams.account])
         // A teacher's role when the account has one; else its first, whose answer is STAG's to give.
