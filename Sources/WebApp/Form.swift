@@ -114,3 +114,22 @@ actor PairingThrottle {
 
     func succeeded() { if !attempts.isEmpty { attempts.removeLast() } }
 }
+
+/// Files made for pages at once (a logbook's PDF takes seconds; a page with a webcam asks again
+/// every few): at most `total` in all and `perDevice` for one device, the rest answered 429.
+actor PictureSlots {
+    static let total = 4
+    static let perDevice = 2
+    private var inFlight: [String: Int] = [:]
+
+    func take(_ device: String) -> Bool {
+        guard inFlight.values.reduce(0, +) < Self.total, inFlight[device, default: 0] < Self.perDevice else { return false }
+        inFlight[device, default: 0] += 1
+        return true
+    }
+
+    func give(_ device: String) {
+        inFlight[device, default: 1] -= 1
+        if inFlight[device] == 0 { inFlight[device] = nil }
+    }
+}

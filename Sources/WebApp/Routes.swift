@@ -9,6 +9,7 @@ struct Routes: Sendable {
     let gate: WebGate
     let settings: WebSettings
     let throttle = PairingThrottle()
+    let pictureSlots = PictureSlots()
     let live: LiveNotices
 
     func add(to router: Router<WebContext>) {
@@ -220,6 +221,20 @@ struct Routes: Sendable {
         else { return pages.message(.notFound, "error.heading", "error.not_found", context) }
         let item = request.uri.queryParameters.get("item").map { String($0) }
         let picture = section.pictures[number]
+        let device = context.device?.id ?? ""
+        guard await pictureSlots.take(device) else {
+            return Response(
+                status: .tooManyRequests, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "5"],
+                body: .init(byteBuffer: ByteBuffer(string: "Other pictures are being made; try again in a moment.")))
+        }
+        let answer = await madePicture(picture, section, sections, item: item, context)
+        await pictureSlots.give(device)
+        return answer
+    }
+
+    func madePicture(
+        _ picture: PageDeclaration.Picture, _ section: PageDeclaration, _ sections: SectionPages, item: String?, _ context: WebContext
+    ) async -> Response {
         do {
             // Only an item the section is shown for: a printer this daemon has.
             if section.each != nil {

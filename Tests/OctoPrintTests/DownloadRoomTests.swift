@@ -42,6 +42,9 @@ struct UploadFromAddressTests {
             #expect(uploaded["done"] == true || uploaded["files"] != nil, "\(uploaded)")
             let listed = try await op.call("octoprint.files.list")
             #expect(listed.encodedString().contains("fetched.gcode"), "\(listed)")
+            // A download link that redirects, as most do.
+            _ = try await op.call("octoprint.files.upload", ["url": .string(upstream.baseURL + "/redirect/moved.gcode")])
+            #expect(try await op.call("octoprint.files.list").encodedString().contains("moved.gcode"))
             let count = { (try await op.call("octoprint.files.list")).encodedString().components(separatedBy: "\"name\"").count }
             let before = try await count()
             // Too big (counted as it comes, no size announced), too slow, not there, not an address: named, nothing uploaded.

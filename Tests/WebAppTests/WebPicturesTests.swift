@@ -193,4 +193,16 @@ import Testing
             sentence == "Would log a flight on Sat 21 Nov 2026: LKTB → LKPR in OK-SKA, 0:40 (PIC 0:40, night 0:00); nothing was saved",
             "\(sentence ?? "")")
     }
+
+    /// Files made at once are bounded: two for a device, four in all; a slot given back is taken again.
+    @Test func picturesMadeAtOnceAreBounded() async {
+        let slots = PictureSlots()
+        var taken: [Bool] = []
+        for device in ["a", "a", "a", "b", "b", "c"] { taken.append(await slots.take(device)) }
+        #expect(taken == [true, true, false, true, true, false], "two for a device, four in all")
+        await slots.give("a")
+        let c = await slots.take("c")
+        let a = await slots.take("a")
+        #expect(c && !a, "a slot given back is taken again, once")
+    }
 }

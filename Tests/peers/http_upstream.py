@@ -5,7 +5,7 @@ Routes: /json (a JSON answer), /echo (the request's method, path, query and head
 request as aborted), /holds?holding=<n>&aborted=<n> (waits up to 30 s for those counts, then
 answers them), /status/<n> (answers n), /flaky/<n> (503 for the first n requests, then
 JSON), /bearer (401 unless `Authorization: Bearer good`), /big (2 MB), /count (how many
-requests it has seen), /files/<name> (a small G-code file), /stream/<name> (2 MB of G-code
+requests it has seen), /files/<name> (a small G-code file), /redirect/<name> (302 to /files/<name>), /stream/<name> (2 MB of G-code
 without a Content-Length), /slow/<name> (a G-code line every half second for a minute), /data (a JSON answer, or the status /set/<n> forces), /items (a dict
 changed by /items/put?key=&value= and /items/del?key=; /set/<n> forces its status too). Prints `PORT <n>` when listening on 127.0.0.1.
 """
@@ -88,6 +88,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(401, {"error": "bad token"})
         if path == "/big":
             return self.answer(200, b"x" * (2 << 20), "text/plain")
+        if path.startswith("/redirect/"):
+            self.send_response(302)
+            self.send_header("Location", "/files/" + path.split("/", 2)[2])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if path.startswith("/files/"):
             return self.answer(200, b"G28\nG1 X10 Y10 F3000\nG1 X20 Y20\n", "text/x.gcode")
         if path.startswith("/stream/") or path.startswith("/slow/"):

@@ -86,11 +86,14 @@ setInterval(() => {
   for (const image of document.querySelectorAll("img[data-refresh]")) {
     const due = Number(image.dataset.drawn || now) + Math.max(2, Number(image.dataset.refresh) || 10) * 1000;
     if (!image.dataset.drawn) { image.dataset.drawn = String(now); continue; }
-    if (now < due) continue;
+    // One at a time: a slow camera is not asked again before it has answered.
+    if (now < due || image.dataset.loading) continue;
     image.dataset.drawn = String(now);
+    image.dataset.loading = "1";
     const base = image.getAttribute("src").replace(/[?&]at=\d+$/, "");
     const next = new Image();
-    next.onload = () => { image.src = next.src; };
+    next.onload = () => { image.src = next.src; delete image.dataset.loading; };
+    next.onerror = () => { delete image.dataset.loading; };
     next.src = base + (base.includes("?") ? "&" : "?") + "at=" + now;
   }
 }, 1000);

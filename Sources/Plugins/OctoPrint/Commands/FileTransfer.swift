@@ -99,23 +99,44 @@ extension OctoPrintService {
         try await withDeadline(
             within, timedOut: { OctoPrintParams.uploadURL.invalid("did not finish within \(within.limitText) (plugins.octoprint.fetch_timeout_s)") }
         ) {
-            var request = HTTPClientRequest(url: url.absoluteString)
-            request.method = .GET
-            let response: HTTPClientResponse
-            do {
-                response = try await http.execute(request, timeout: .seconds(60))
-            } catch {
-                throw OctoPrintParams.uploadURL.invalid("could not be fetched: \(OctoPrintClient.describe(error))")
+            // A download link usually redirects (a CDN, a release asset): up to five, each an http(s) address again.
+            var address = url
+            var response: HTTPClientResponse
+            var hops = 0
+            while true {
+                var request = HTTPClientRequest(url: address.absoluteString)
+                request.method = .GET
+                do {
+                    response = try await http.execute(request, timeout: .seconds(60))
+                } catch {
+                    throw OctoPrintParams.uploadURL.invalid("could not be fetched: \(OctoPrintClient.describe(error))")
+                }
+                guard [301, 302, 303, 307, 308].contains(Int(response.status.code)), hops < 5,
+                    let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: address)?.absoluteURL
+                else { break }
+                address = try Self.fetchable(next.absoluteString).0
+                hops += 1
             }
             guard response.status.code == 200 else { throw OctoPrintParams.uploadURL.invalid("answered \(response.status.code)") }
             let announced = response.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? 0
             if announced > limit { throw Self.fetchTooLarge(limit) }
-            try Self.checkRoom(for: announced, limit: limit, folder: (file as NSString).deletingLastPathComponent)
+            let folder = (file as NSString).deletingLastPathComponent
+            func room(for size: Int64) throws(RPCError) {
+                do { try Self.checkRoom(for: size, limit: limit, folder: folder) } catch {
+                    throw OctoPrintParams.uploadURL.invalid("cannot be fetched: it would leave the disk nearly full")
+                }
+            }
+            try room(for: announced)
             _ = try await FileOutput.withFile(at: file, param: OctoPrintParams.uploadURL.name, overwrite: false) { writer in
-                var (bytes, reported): (Int64, Int64) = (0, 0)
+                var (bytes, reported, checked): (Int64, Int64, Int64) = (0, 0, 0)
                 for try await chunk in response.body {
                     bytes += Int64(chunk.readableBytes)
                     if bytes > limit { throw Self.fetchTooLarge(limit) }
+                    // A size not announced is watched as it comes: the temporary folder may be in memory.
+                    if bytes - checked >= 64 << 20 {
+                        checked = bytes
+                        try room(for: 64 << 20)
+                    }
                     _ = try await writer.write(contentsOf: chunk.readableBytesView)
                     // A word every megabyte, not every chunk.
                     if bytes - reported >= 1 << 20 {
