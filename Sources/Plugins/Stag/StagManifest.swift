@@ -230,7 +230,7 @@ enum StagManifest {
                 ResultView(
                     rows: "students",
                     columns: [
-                        .init("student_id", "ID"), .init("name", "NAME"), .init("faculty", "FACULTY"), .init("programme", "PROGRAMME"),
+                        .init("id", "ID"), .init("name", "NAME"), .init("faculty", "FACULTY"), .init("programme", "PROGRAMME"),
                         .init("year_of_study", "YEAR"),
                     ])),
             Command(

@@ -64,7 +64,7 @@ extension StagService {
                 default: []
                 }
             let sorted = Self.czechSorted(rows) { [$0.prijmeni, $0.jmeno] }
-            return FoundStudents(students: sorted.prefix(limit).map(FoundStudent.init), truncated: sorted.count > limit)
+            return FoundStudents(students: sorted.prefix(limit).map(ActionStudent.init), truncated: sorted.count > limit)
         }
     }
 

@@ -210,7 +210,8 @@ struct AcademicCalendar: StoredResultObject, Sendable {
     static let members = ResultMembers<Self>(.field("year", \.year), .field("items", \.items))
 }
 
-/// `stag.students`: one student of a timetable action (`studentPredmetu`).
+/// A student as STAG's student rows give one: of a timetable action (`stag.students`), or found by
+/// name (`stag.students.search`).
 struct ActionStudent: StoredResultObject, Sendable {
     var id, name, firstName, lastName, faculty, programme: String?
     var yearOfStudy: Int64?
@@ -306,30 +307,9 @@ struct FoundTeachers: StoredResultObject, Sendable {
     static let members = ResultMembers<Self>(.field("teachers", \.teachers))
 }
 
-/// `stag.students.search`: a student a teacher looked up by name.
-struct FoundStudent: StoredResultObject, Sendable {
-    var studentID: String?
-    var name, faculty, programme, email: String?
-    var yearOfStudy: Int64?
-
-    static let members = ResultMembers<Self>(
-        .field("student_id", \.studentID, .string, "the personal number (osCislo)"), .field("name", \.name), .field("faculty", \.faculty),
-        .field("programme", \.programme), .field("year_of_study", \.yearOfStudy), .field("email", \.email))
-
-    init() {}
-
-    init(_ row: StagRow.Student) {
-        studentID = row.osCislo
-        name = [row.titulPred, row.jmeno, row.prijmeni, row.titulZa].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: " ")
-        faculty = row.fakultaSp
-        programme = row.nazevSp
-        yearOfStudy = row.rocnik
-        email = row.email
-    }
-}
-
+/// `stag.students.search`: the students a teacher looked up by name, as `stag.students` shows one.
 struct FoundStudents: StoredResultObject, Sendable {
-    var students: [FoundStudent] = []
+    var students: [ActionStudent] = []
     var truncated = false
 
     static let members = ResultMembers<Self>(.field("students", \.students), .field("truncated", \.truncated, "more matched than limit"))
