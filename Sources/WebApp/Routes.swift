@@ -225,7 +225,7 @@ struct Routes: Sendable {
         guard await pictureSlots.take(device) else {
             return Response(
                 status: .tooManyRequests, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "5"],
-                body: .init(byteBuffer: ByteBuffer(string: "Other pictures are being made; try again in a moment.")))
+                body: .init(byteBuffer: ByteBuffer(string: "Too many pictures are waiting to be made; try again in a moment.")))
         }
         let answer = await madePicture(picture, section, sections, item: item, context)
         await pictureSlots.give(device)

@@ -13,7 +13,7 @@ import Testing
 
 /// Files a section declares (pictures, a PDF), a section shown once per item, a form's check
 /// before saving and its suggestions as the person types: through the router, on a real host.
-@Suite(.stopsTestHosts) struct WebPicturesTests {
+@Suite(.stopsTestHosts, .timeLimit(.minutes(1))) struct WebPicturesTests {
     /// The paths the cameras were asked to write, to check that each file is gone once served.
     static let written = Mutex<[String]>([])
 
@@ -194,15 +194,28 @@ import Testing
             "\(sentence ?? "")")
     }
 
-    /// Files made at once are bounded: two for a device, four in all; a slot given back is taken again.
+    /// Files made at once are bounded: two for a device and four in all run; the next waits its
+    /// turn (a page's third chart), handed the slot given back; too many waiting are refused.
     @Test func picturesMadeAtOnceAreBounded() async {
         let slots = PictureSlots()
         var taken: [Bool] = []
-        for device in ["a", "a", "a", "b", "b", "c"] { taken.append(await slots.take(device)) }
-        #expect(taken == [true, true, false, true, true, false], "two for a device, four in all")
+        for device in ["a", "a", "b", "b"] { taken.append(await slots.take(device)) }
+        #expect(taken == [true, true, true, true])
+        var queued = slots.queued.makeAsyncIterator()
+        let third = Task { await slots.take("a") }
+        _ = await queued.next()
+        await slots.give("b")
+        #expect(await slots.waitingCount == 1, "a's third still waits: a has its two")
         await slots.give("a")
-        let c = await slots.take("c")
-        let a = await slots.take("a")
-        #expect(c && !a, "a slot given back is taken again, once")
+        #expect(await third.value, "handed the slot a gave back")
+        #expect(await slots.waitingCount == 0)
+        var waiters: [Task<Bool, Never>] = []
+        for _ in 0..<PictureSlots.waitingPerDevice {
+            waiters.append(Task { await slots.take("a") })
+            _ = await queued.next()
+        }
+        #expect(await !slots.take("a"), "one more than may wait is refused")
+        for _ in 0..<PictureSlots.waitingPerDevice + 2 { await slots.give("a") }
+        for waiter in waiters { #expect(await waiter.value) }
     }
 }
