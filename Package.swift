@@ -151,6 +151,7 @@ let package = Package(
             name: "OctoPrint",
             dependencies: [
                 "PluginKit", "PictureKit", "CCairo",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

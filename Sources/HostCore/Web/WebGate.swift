@@ -99,38 +99,15 @@ public struct WebGate: Sendable {
         var effective = arguments
         for spec in descriptor.params where effective[spec.name] == nil { effective[spec.name] = spec.defaultValue }
         if Self.isDestructive(descriptor, effective) { throw Refusal.readOnly("\(picture.method) would change more than its own file") }
-        let folder = try PrivateFolder()
+        let folder = try PrivateFolder(purpose: "web")
         defer { folder.remove() }
         let file = folder.path + "/file." + picture.kind.rawValue
         var withFile = arguments
         withFile[picture.path] = .string(file)
         _ = try await host.dispatcher.call(picture.method, params: .object(withFile), id: nil, connection: nil)
-        return try PrivateFolder.read(file, atMost: Self.maxFileBytes)
-    }
-}
-
-/// A folder only the daemon's user can enter (`mkdtemp` makes it 0700), for files made on a page's
-/// behalf and removed as soon as they are read.
-struct PrivateFolder {
-    let path: String
-
-    struct TooLarge: Error, CustomStringConvertible {
-        var description: String { "the file made for the page is larger than \(WebGate.maxFileBytes >> 20) MB" }
-    }
-
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/assistantd-web-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        path = String(cString: made)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-    static func read(_ file: String, atMost limit: Int) throws -> [UInt8] {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
-        defer { try? handle.close() }
-        let data = try handle.read(upToCount: limit + 1) ?? Data()
-        guard data.count <= limit else { throw TooLarge() }
-        return [UInt8](data)
+        guard let bytes = try await folder.read(file, atMost: Self.maxFileBytes) else {
+            throw RPCError.invalidParams("the file made for the page is larger than \(Self.maxFileBytes >> 20) MB")
+        }
+        return bytes
     }
 }

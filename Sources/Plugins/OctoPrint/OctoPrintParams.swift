@@ -37,7 +37,6 @@ enum OctoPrintParams {
     static let location = Param<String>.defaulted(
         "location", .oneOf(["local", "sdcard"]), default: "local", help: "local storage or the printer's SD card")
     static let filePath = Param<String>.required("path", help: "path of the file on OctoPrint, e.g. folder/part.gcode")
-    static let file = Param<String>.required("file", .path, help: "local file to upload")
     static let uploadFile = Param<String>("file", .path, help: "local file to upload (or url)")
     static let uploadURL = Param<String>(
         "url", help: "an http(s) address to fetch the file from instead (at most download_max_mb, within 10 minutes), then upload as a local file")

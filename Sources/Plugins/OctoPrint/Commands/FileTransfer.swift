@@ -64,24 +64,16 @@ extension OctoPrintService {
         }
         // Fetched into a folder only the daemon's user enters, then uploaded as a local file is, and removed.
         let (url, name) = try Self.fetchable(address)
-        var template = Array((NSTemporaryDirectory() + "/assistantd-fetch-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw OctoPrintParams.uploadURL.invalid("no private folder could be made to fetch into") }
-        let folder = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let file = folder + "/" + name
+        let folder = try PrivateFolder(purpose: "fetch")
+        defer { folder.remove() }
+        let file = folder.path + "/" + name
         try await fetch(url, into: file, call: call)
         return try await upload(params, file: file, name: name, call: call)
     }
 
     /// An http(s) address whose last part names a file: the address, and the name it is uploaded as.
     static func fetchable(_ raw: String) throws(RPCError) -> (URL, String) {
-        let text = raw.trimmingCharacters(in: .whitespaces)
-        guard text.utf8.count <= 2048, let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url.host?.isEmpty == false
-        else { throw OctoPrintParams.uploadURL.invalid("'\(raw.prefix(200))' is not an http:// or https:// address") }
-        guard url.user == nil, url.password == nil else {
-            throw OctoPrintParams.uploadURL.invalid("has a user or password in it; an address must not carry credentials")
-        }
+        let url = try HTTPAddress.checked(raw, param: OctoPrintParams.uploadURL.name)
         let name = url.lastPathComponent
         guard !name.isEmpty, name != "/", name.count <= 200, !name.hasPrefix("."), !name.contains("/") else {
             throw OctoPrintParams.uploadURL.invalid("does not end in a file's name (…/benchy.gcode)")

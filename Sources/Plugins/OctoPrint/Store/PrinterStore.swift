@@ -107,18 +107,7 @@ enum PrinterStore {
     /// printer's credentials go only to its own origin; a camera's are not kept in an address).
     /// Empty clears it.
     static func webcamURL(_ raw: String, param: String) throws(RPCError) -> String? {
-        let url = raw.trimmingCharacters(in: .whitespaces)
-        guard !url.isEmpty else { return nil }
-        guard url.utf8.count <= 2048, let u = URL(string: url), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            u.host?.isEmpty == false
-        else { throw RPCError.invalidParam(param, "'\(raw.prefix(200))' is not an http:// or https:// address") }
-        // Kept in the printer's settings and shown by printers.list, so no secret may ride in it,
-        // before the host or in the query (a camera's `…?user=admin&password=…`).
-        let credentialKeys: Set<String> = ["user", "username", "password", "pass", "pwd", "token", "key", "apikey", "api_key", "auth", "secret"]
-        let queryKeys = URLComponents(url: u, resolvingAgainstBaseURL: false)?.queryItems?.map { $0.name.lowercased() } ?? []
-        guard u.user == nil, u.password == nil, !queryKeys.contains(where: credentialKeys.contains) else {
-            throw RPCError.invalidParam(param, "carries a user, password or token; a camera's address must not carry credentials")
-        }
-        return url
+        guard !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return try HTTPAddress.checked(raw, param: param, noCredentialsInQuery: true).absoluteString
     }
 }
