@@ -8,9 +8,12 @@ import Testing
 struct LogbookHost {
     let host: TestHost
 
-    static func started(clock: TestClock? = nil, configure: (inout HostConfiguration) -> Void = { _ in }) async throws -> LogbookHost {
+    static func started(
+        clock: TestClock? = nil, directory: TemporaryDirectory = TemporaryDirectory(), configure: (inout HostConfiguration) -> Void = { _ in }
+    ) async throws -> LogbookHost {
         let host = try await TestHost.started(
-            plugins: [LogbookPlugin()], clock: clock ?? TestClock(now: ISO8601.date("2026-06-01T12:00:00Z")!), configure: configure)
+            plugins: [LogbookPlugin()], clock: clock ?? TestClock(now: ISO8601.date("2026-06-01T12:00:00Z")!), directory: directory,
+            configure: configure)
         return LogbookHost(host: host)
     }
 

@@ -147,6 +147,10 @@ struct ReportCommandTests {
         #expect(item("flight_calendar_year")?["used_min"] == 120)
         #expect(item("flight_12_months")?["used_min"] == 540)
         #expect(item("flight_12_months")?["from"] == "2025-04-01")
+        // When part of it leaves: the first day's time after 28 days, the year on 1 January, the month after 12.
+        #expect(item("flight_28d")?["resets_on"] == "2026-03-29")
+        #expect(item("flight_calendar_year")?["resets_on"] == "2027-01-01")
+        #expect(item("flight_12_months")?["resets_on"] == "2026-04-01")
         #expect(item("duty_7d")?["status"] == "not_recorded")
 
         // 90 % of 100 h in 28 days is "approaching"; over it, "exceeded".

@@ -10,6 +10,7 @@ enum LogbookError: PluginErrorCase {
     case needsBirthDate
     case file(String, String)
     case pdf(String)
+    case dutyOverlaps(Int64, start: UTCMinute, end: UTCMinute)
 
     /// Every code this plugin sends, in its block (checked when the plugin registers).
     static let block = ErrorBlock(
@@ -22,6 +23,7 @@ enum LogbookError: PluginErrorCase {
             1105: "the medical's validity needs the date of birth",
             1106: "a file cannot be used",
             1107: "the PDF could not be rendered",
+            1108: "the duty overlaps another",
         ])
 
     static func badRows(_ rows: [JSONValue]) -> LogbookError { .badRows(rows, count: rows.count) }
@@ -35,6 +37,7 @@ enum LogbookError: PluginErrorCase {
         case .needsBirthDate: 1105
         case .file: 1106
         case .pdf: 1107
+        case .dutyOverlaps: 1108
         }
     }
 
@@ -51,6 +54,8 @@ enum LogbookError: PluginErrorCase {
                 + "or give expiry_date as printed on the certificate"
         case .file(let path, let problem): "Cannot use '\(path)': \(problem)"
         case .pdf(let problem): "Could not render the PDF: \(problem)"
+        case .dutyOverlaps(let id, let start, let end):
+            "It overlaps duty \(id) (\(start) to \(end)); change that one with logbook.duty.update, or delete it first"
         }
     }
 
@@ -65,6 +70,8 @@ enum LogbookError: PluginErrorCase {
             ]
         case .badRows(let rows, let count): ["bad_rows": .array(Array(rows.prefix(200))), "bad_row_count": .count(count)]
         case .file(let path, _): ["path": .string(path)]
+        case .dutyOverlaps(let id, let start, let end):
+            ["duty": .int(id), "start": .string(start.description), "end": .string(end.description)]
         case .needsBirthDate, .pdf: nil
         }
     }

@@ -191,6 +191,36 @@ enum LogbookManifest {
                 details: "logbook.flights.get"),
 
             Command(
+                "duty.add", "Log a duty period: a flight duty, standby, ground duty, positioning or training (ORO.FTL)",
+                params: [P.dutyDate, P.dutyFrom, P.dutyTo, P.dutyKind, P.dutyRemarks],
+                example: "assistantctl logbook.duty.add date=2026-03-02 start=05:15 end=13:40 kind=flight",
+                effect: .write, use: LogbookService.dutyAdd
+            ).says("Logged a {kind} duty on {date:day}, {duty_min:hm}[ with {flights:count} flights]"),
+            Command("duty.get", "Show one duty period with its flights", params: [P.dutyID], effect: .read, use: LogbookService.dutyGet),
+            Command(
+                "duty.list", "List duty periods, newest first, each with the flights in it",
+                params: [P.firstDate, P.lastDate, P.dutyKindFilter, P.limit, P.offset],
+                example: "assistantctl logbook.duty.list from_date=2026-03-01", effect: .read, use: LogbookService.dutyList
+            )
+            .view(
+                ResultView(
+                    rows: "duties",
+                    columns: [
+                        .init("date", "DATE", .when), .init("kind", "KIND"), .init("start", "START", .when), .init("end", "END", .when),
+                        .init("duty_min", "DUTY", .duration), .init("flight_min", "FLIGHT", .duration), .init("remarks", "REMARKS", optional: true),
+                        .init("id", "ID", optional: true),
+                    ])),
+            Command(
+                "duty.update", "Change a duty period (only the given fields)",
+                params: [P.dutyID, P.dutyDate, P.newDutyFrom, P.newDutyTo, P.newDutyKind, P.dutyRemarks],
+                effect: .write, use: LogbookService.dutyUpdate
+            ).says("Changed duty {id}: {kind} on {date:day}, {duty_min:hm}"),
+            Command(
+                "duty.delete", "Delete a duty period (its flights stay)", params: [P.dutyID], effect: .destructive, use: LogbookService.dutyDelete
+            ).says("Deleted duty {deleted}").confirm(
+                "Delete the {kind} duty of {date:day}? Its flights stay.", "Delete duty {id}?", details: "logbook.duty.get"),
+
+            Command(
                 "certificates.add", "Record a medical (validity computed) or any other certificate or rating",
                 params: [
                     P.certificateKind, P.certificateName, P.medicalClass, P.examinationDate, P.singlePilotCAT, P.issueDate, P.expiryDate,
@@ -240,7 +270,8 @@ enum LogbookManifest {
                 effect: .write, use: LogbookService.startingTotalsSet
             ).says("Set the totals brought forward: {starting.flights} flights, {starting.total_min:hm} total"),
             Command(
-                "limits", "ORO.FTL.210 flight and duty time limits: used, limit, remaining, status", params: [P.at],
+                "limits", "ORO.FTL.210 limits: duty from the duty records, flight time from the flights; used, remaining, status, when it resets",
+                params: [P.at],
                 effect: .read, use: LogbookService.limits
             ),
             Command(

@@ -108,6 +108,20 @@ enum LogbookParams {
     static let certificateID = Param<Int64>.required("id", .integer(min: 1), help: "certificate id")
     static let at = Param<String>("at", .date, help: "evaluate on this UTC date (default: today)")
 
+    // Duty periods
+    static let dutyID = Param<Int64>.required("id", .integer(min: 1), help: "duty id")
+    static let dutyDate = Param<String>("date", .date, help: "UTC date the clock times are read on (YYYY-MM-DD)")
+    static let dutyFrom = Param<String>.required("start", help: "start, ISO 8601 UTC (or HH:MM on 'date')")
+    static let dutyTo = Param<String>.required("end", help: "end, ISO 8601 UTC (or HH:MM; before the start means the next day)")
+    static let newDutyFrom = Param<String>("start", help: "new start, ISO 8601 UTC (or HH:MM on 'date' or the duty's date)")
+    static let newDutyTo = Param<String>("end", help: "new end, ISO 8601 UTC (or HH:MM; before the start means the next day)")
+    static let dutyKind = Param<String>.defaulted(
+        "kind", .oneOf(DutyKind.names), default: "flight",
+        help: "what the duty was; standby away from the airport counts a quarter towards the limits (CS FTL.1.225)")
+    static let newDutyKind = Param<String>("kind", .oneOf(DutyKind.names), help: "what the duty was")
+    static let dutyKindFilter = Param<String>("kind", .oneOf(DutyKind.names), help: "only duties of this kind")
+    static let dutyRemarks = Param<String>("remarks", help: "remarks, e.g. the roster's code")
+
     // Airports
     static let query = Param<String>.required("query", help: "code or part of the name or city")
     static let airportLimit = Param<Int64>.defaulted("limit", .integer(min: 1, max: 200), default: 20, help: "most results")

@@ -43,7 +43,7 @@ extension LogbookService {
                 let name = NoticeWords.recency[rule]?.text(language) ?? rule
                 expiring("currency/\(rule)/\(group)", topic: LogbookTopic.currencyExpiring, what: "\(name) (\(group))", until: until)
             }
-            for (limit, used, dutyRecorded) in try FlightTimeLimits.evaluate(db, at: at) where !limit.duty || dutyRecorded {
+            for (limit, used) in try FlightTimeLimits.evaluate(db, at: at).filter(\.recorded).map({ ($0.limit, $0.used) }) {
                 guard Double(used) >= percent * Double(limit.limitMinutes) else { continue }
                 due.append(
                     Due(

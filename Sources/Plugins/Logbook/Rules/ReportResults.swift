@@ -49,8 +49,11 @@ struct LimitItem: ResultObject, Sendable {
     let limitMin: Int
     let remainingMin: Int
     let status: Status
+    let resetsOn: Day?
 
-    init(limit: FlightTimeLimits.Limit, at: Day, used: Int, status: Status) {
+    init(_ evaluated: FlightTimeLimits.Evaluated, at: Day, status: Status) {
+        let (limit, used) = (evaluated.limit, evaluated.used)
+        resetsOn = evaluated.resetsOn
         id = limit.id
         self.limit = limit.what
         reference = limit.reference
@@ -71,7 +74,8 @@ struct LimitItem: ResultObject, Sendable {
         .field("used_min", \.usedMin, "minutes"),
         .field("limit_min", \.limitMin, "minutes"),
         .field("remaining_min", \.remainingMin, "minutes"),
-        .field("status", \.status))
+        .field("status", \.status),
+        .field("resets_on", \.resetsOn, "the first day part of the time counted now leaves the window (null when none is counted)"))
 }
 
 struct LimitsResult: ResultObject, CallResult {

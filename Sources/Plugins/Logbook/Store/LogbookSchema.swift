@@ -73,6 +73,7 @@ enum LogbookSchema {
                     """)
         }
         migrations.register("v2-month-totals") { db in try MonthTotals.create(db) }
+        migrations.register("v3-duties") { db in try DutyPeriods.create(db) }
     }
 }
 
