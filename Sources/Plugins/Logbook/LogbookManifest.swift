@@ -223,8 +223,8 @@ enum LogbookManifest {
             Command(
                 "certificates.add", "Record a medical (validity computed) or any other certificate or rating",
                 params: [
-                    P.certificateKind, P.certificateName, P.medicalClass, P.examinationDate, P.singlePilotCAT, P.issueDate, P.expiryDate,
-                    P.certificateRemarks,
+                    P.certificateKind, P.certificateName, P.medicalClass, P.examinationDate, P.singlePilotCAT, P.certificateClass, P.issueDate,
+                    P.expiryDate, P.certificateRemarks,
                 ],
                 example: "assistantctl logbook.certificates.add kind=medical medical_class=class2 examination_date=2026-05-04",
                 effect: .write, use: LogbookService.certificatesAdd
@@ -286,6 +286,18 @@ enum LogbookManifest {
                         .init("days_left", "DAYS"), .init("reference", "REFERENCE", optional: true),
                     ],
                     highlights: [.init("status", is: "lapsed", .red), .init("status", is: "expiring_soon", .yellow)])),
+            Command(
+                "ratings", "Class ratings: expiry, and what the logbook holds towards revalidation by experience (FCL.740.A(b)(1))",
+                params: [P.at], example: "assistantctl logbook.ratings", effect: .read, use: LogbookService.ratings
+            )
+            .view(
+                ResultView(
+                    rows: "ratings",
+                    columns: [
+                        .init("class_rating", "RATING"), .init("expiry_date", "EXPIRES", .when), .init("days_left", "DAYS"),
+                        .init("met", "REVALIDATED"), .init("missing", "MISSING", optional: true),
+                    ],
+                    highlights: [.init("status", is: "lapsed", .red), .init("met", is: false, .yellow)])),
             Command(
                 "medical", "Medical certificate validity (Part-MED MED.A.045)", params: [P.at], effect: .read,
                 use: LogbookService.medical),

@@ -96,14 +96,17 @@ enum LogbookParams {
     static let sessionRemarks = Param<String>("remarks", help: "remarks, e.g. the exercise")
 
     // Certificates
-    static let certificateKind = Param<String>.required("kind", .oneOf(["medical", "other"]), help: "medical, or other (licence, rating, ...)")
+    static let certificateKind = Param<String>.required(
+        "kind", .oneOf(["medical", "rating", "other"]), help: "medical, a class rating (revalidation is followed), or other (licence, ...)")
+    static let certificateClass = Param<String>("class_rating", help: "kind=rating: the class, as on the licence, e.g. SEP(land) or TMG")
     static let certificateName = Param<String>("name", help: "what it is, e.g. 'SEP(land) rating' (medicals are named by class)")
     static let medicalClass = Param<String>("medical_class", .oneOf(MedicalRules.classes), help: "medical class")
     static let examinationDate = Param<String>("examination_date", .date, help: "medical examination date")
     static let singlePilotCAT = Param<Bool>.defaulted(
         "single_pilot_cat_passengers", default: false, help: "class 1: you fly single-pilot commercial air transport with passengers")
     static let issueDate = Param<String>("issue_date", .date, help: "issue date")
-    static let expiryDate = Param<String>("expiry_date", .date, help: "expiry date (for a medical: overrides the computed one, as printed)")
+    static let expiryDate = Param<String>(
+        "expiry_date", .date, help: "expiry date (a rating needs it; for a medical it overrides the computed one, as printed)")
     static let certificateRemarks = Param<String>("remarks", help: "limitations, remarks")
     static let certificateID = Param<Int64>.required("id", .integer(min: 1), help: "certificate id")
     static let at = Param<String>("at", .date, help: "evaluate on this UTC date (default: today)")

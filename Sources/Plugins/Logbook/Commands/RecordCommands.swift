@@ -118,6 +118,7 @@ extension LogbookService {
         var issue: Day?
         var expiry: Day?
         var remarks: String
+        var classRating: String?
 
         init(row: Row) {
             id = row["id"]
@@ -129,6 +130,7 @@ extension LogbookService {
             issue = (row["issue_date"] as String?).flatMap { Day($0) }
             expiry = (row["expiry_date"] as String?).flatMap { Day($0) }
             remarks = row["remarks"]
+            classRating = row["class_rating"]
         }
 
         /// The date it is valid through, and how that was decided.
@@ -147,14 +149,23 @@ extension LogbookService {
         let expiry = day(params, LogbookParams.expiryDate)
         let issue = day(params, LogbookParams.issueDate)
         var name = params[LogbookParams.certificateName]?.trimmingCharacters(in: .whitespaces) ?? ""
-        if kind == "medical" {
+        let classRating = params[LogbookParams.certificateClass]?.trimmingCharacters(in: .whitespaces)
+        if classRating != nil, kind != "rating" { throw LogbookParams.certificateClass.invalid("only applies to kind=rating") }
+        if medicalClass != nil, kind != "medical" { throw LogbookParams.medicalClass.invalid("only applies to kind=medical") }
+        if kind == "rating" {
+            guard let classRating, !classRating.isEmpty, classRating.count <= 40 else {
+                throw LogbookParams.certificateClass.invalid("is required for a rating: the class as on the licence, e.g. SEP(land)")
+            }
+            guard let expiry else { throw LogbookParams.expiryDate.invalid("is required for a rating (revalidation counts back from it)") }
+            if let issue, expiry < issue { throw LogbookParams.expiryDate.invalid("(\(expiry)) is before the issue date (\(issue))") }
+            if name.isEmpty { name = "\(classRating) class rating" }
+        } else if kind == "medical" {
             guard let medicalClass else { throw LogbookParams.medicalClass.invalid("is required for a medical (class1, class2 or lapl)") }
             guard let exam else { throw LogbookParams.examinationDate.invalid("is required for a medical (the validity counts from it)") }
             if exam > today { throw LogbookParams.examinationDate.invalid("(\(exam)) is in the future") }
             if let expiry, expiry < exam { throw LogbookParams.expiryDate.invalid("(\(expiry)) is before the examination date") }
             if name.isEmpty { name = ["class1": "Class 1 medical", "class2": "Class 2 medical", "lapl": "LAPL medical"][medicalClass]! }
         } else {
-            if medicalClass != nil { throw LogbookParams.medicalClass.invalid("only applies to kind=medical") }
             guard !name.isEmpty else { throw LogbookParams.name.invalid("is required (what the certificate or rating is)") }
             if let issue, let expiry, expiry < issue { throw LogbookParams.expiryDate.invalid("(\(expiry)) is before the issue date (\(issue))") }
         }
@@ -166,12 +177,12 @@ extension LogbookService {
             try db.execute(
                 sql: """
                     INSERT INTO logbook_certificates (
-                        kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks, class_rating)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     kind, finalName, medicalClass, exam?.description, params[LogbookParams.singlePilotCAT],
-                    issue?.description, expiry?.description, params[LogbookParams.certificateRemarks] ?? "",
+                    issue?.description, expiry?.description, params[LogbookParams.certificateRemarks] ?? "", classRating,
                 ])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM logbook_certificates WHERE id = ?", arguments: [db.lastInsertedRowID]) else {
                 throw RPCError.internalError("the certificate just stored cannot be read back")

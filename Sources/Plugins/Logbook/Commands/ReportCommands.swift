@@ -58,6 +58,49 @@ extension LogbookService {
         return try await database.read { db in try FlightTimeLimits.report(db, at: at) }
     }
 
+    func ratings(_ params: Params) async throws -> RatingsResult {
+        try await ratings(at: day(params, LogbookParams.at) ?? today)
+    }
+
+    /// Each class rating with what its last 12 months before expiry hold: one read of the flights
+    /// since the earliest window opens.
+    func ratings(at: Day) async throws -> RatingsResult {
+        try await database.read { db in try Self.ratingsReport(db, at: at) }
+    }
+
+    static func ratingsReport(_ db: Database, at: Day) throws -> RatingsResult {
+        let certificates = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates WHERE kind = 'rating' ORDER BY expiry_date, id")
+            .map(Certificate.init)
+        let expiries = certificates.compactMap(\.expiry)
+        guard let earliest = expiries.min() else { return RatingsResult(at: at, ratings: []) }
+        let aircraft = try Aircraft.all(db)
+        let flights = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, date, registration, total_min, pic_min + spic_min, takeoffs_day + takeoffs_night,
+                landings_day + landings_night, dual_min
+                FROM logbook_entries WHERE kind = 'flight' AND deleted_at IS NULL AND date >= ? AND date <= ?
+                """,
+            arguments: [earliest.adding(months: -12).description, min(at, expiries.max()!).description]
+        ).map { row in
+            RatingRules.Flight(
+                id: row[0], day: Day(row[1] as String) ?? Day(number: 0),
+                aircraftClass: aircraft[row[2] as String? ?? ""]?.currencyGroup ?? "unknown", totalMinutes: row[3], picMinutes: row[4],
+                takeoffs: row[5], landings: row[6], dualMinutes: row[7])
+        }
+        let bases = Set(certificates.compactMap(\.classRating).map(RatingRules.base))
+        return RatingsResult(
+            at: at,
+            ratings: certificates.compactMap { c in
+                guard let expiry = c.expiry, let rating = c.classRating else { return nil }
+                let byExperience = RatingRules.byExperience.contains(RatingRules.base(rating))
+                return RatingItem(
+                    certificate: c, at: at, expiry: expiry,
+                    assessment: byExperience
+                        ? RatingRules.assess(rating: rating, expiry: expiry, at: at, heldBases: bases, flights: flights) : nil)
+            })
+    }
+
     func currency(_ params: Params) async throws -> CurrencyResult {
         try await currency(at: day(params, LogbookParams.at) ?? today)
     }

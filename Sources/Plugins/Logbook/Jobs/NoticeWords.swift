@@ -7,6 +7,10 @@ enum NoticeWords {
     static let limitShare = Words("{percent}% of the {limit} limit", "{percent} % limitu {limit}")
     static let limitBody = Words(
         "{used} of {limit} ({reference}) from {from} to {to}; {left} left.", "{used} z {limit} ({reference}) od {from} do {to}; zbývá {left}.")
+    static let ratingTitle = Words("{rating} expires in {days}, not yet revalidated", "{rating} vyprší za {days} a není prodloužena")
+    static let ratingBody = Words(
+        "{rating} is valid until {until}. For revalidation by experience (FCL.740.A) the logbook still lacks: {missing}.",
+        "{rating} platí do {until}. K prodloužení praxí (FCL.740.A) v zápisníku ještě chybí: {missing}.")
     static let recency = [
         "passengers": Words("Passenger recency", "Praxe pro přepravu cestujících"),
         "night_passengers": Words("Night passenger recency", "Praxe pro noční přepravu cestujících"),

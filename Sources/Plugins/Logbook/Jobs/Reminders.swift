@@ -1,7 +1,8 @@
 import PluginKit
 
 /// The daily reminder job: certificates, medicals and recency at 30/14/7/1 days before they
-/// lapse, and flight or duty time at 90% of a limit. Each threshold is notified once: the
+/// lapse, a class rating 90 and 30 days before it expires while the logbook does not yet
+/// revalidate it, and flight or duty time at 90% of a limit. Each threshold is notified once: the
 /// `logbook_reminders` table remembers what was sent, keyed by item, expiry date and threshold.
 extension LogbookService {
     struct Due {
@@ -42,6 +43,18 @@ extension LogbookService {
                 let (rule, group) = (item.rule, item.group)
                 let name = NoticeWords.recency[rule]?.text(language) ?? rule
                 expiring("currency/\(rule)/\(group)", topic: LogbookTopic.currencyExpiring, what: "\(name) (\(group))", until: until)
+            }
+            // A rating not yet revalidated by the logbook: at 90 and at 30 days, the smallest reached.
+            for rating in try Self.ratingsReport(db, at: at).ratings where !rating.met && rating.daysLeft >= 0 {
+                guard let threshold = [30, 90].first(where: { rating.daysLeft <= $0 }) else { continue }
+                due.append(
+                    Due(
+                        key: "rating/\(rating.certificate.id)|\(rating.expiry)|\(threshold)", topic: LogbookTopic.ratingRevalidation,
+                        title: NoticeWords.ratingTitle.text(
+                            language, ["rating": rating.classRating, "days": NoticeWords.days(rating.daysLeft, language)]),
+                        body: NoticeWords.ratingBody.text(
+                            language, ["rating": rating.classRating, "until": "\(rating.expiry)", "missing": rating.missing.joined(separator: "; ")]),
+                        severity: threshold <= 30 ? .warning : .info))
             }
             for (limit, used) in try FlightTimeLimits.evaluate(db, at: at).filter(\.recorded).map({ ($0.limit, $0.used) }) {
                 guard Double(used) >= percent * Double(limit.limitMinutes) else { continue }

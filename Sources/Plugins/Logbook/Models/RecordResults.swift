@@ -65,7 +65,7 @@ struct CertificateResult: ResultObject, CallResult {
         .field("status", \.status), .field("days_left", \.daysLeft), .omittedWhenNil("single_pilot_cat_passengers", \.singlePilotCATPassengers),
         .omittedWhenNil("computed_valid_until", \.computedValidUntil), .omittedWhenNil("expiry_overridden", \.expiryOverridden),
         .omittedWhenNil("age_at_examination", \.ageAtExamination), .omittedWhenNil("rule", \.rule),
-        .omittedWhenNil("expiry_date", \.expiryDate))
+        .omittedWhenNil("expiry_date", \.expiryDate), .omittedWhenNil("class_rating", \.certificate.classRating))
 }
 
 struct CertificateList: ResultObject, CallResult {

@@ -104,3 +104,66 @@ struct NightLeg: ResultObject, CallResult {
         .field("night_takeoff", \.nightTakeoff),
         .field("night_landing", \.nightLanding))
 }
+
+/// One class rating on a day (`logbook.ratings`): what the logbook holds towards its revalidation
+/// by experience, and what is still missing.
+struct RatingItem: ResultObject, Sendable {
+    let certificate: LogbookService.Certificate
+    let at: Day
+    let expiry: Day
+    let assessment: RatingRules.Assessment?
+
+    var classRating: String { certificate.classRating ?? certificate.name }
+    var status: ValidityStatus { ValidityStatus.of(validUntil: expiry, at: at) }
+    var daysLeft: Int { expiry.number - at.number }
+    var revalidation: String { assessment == nil ? "proficiency_check" : "experience" }
+    var windowFrom: Day? { assessment?.from }
+    var windowTo: Day? { assessment?.to }
+    var held: [String: Int]? {
+        assessment.map {
+            [
+                "flight_min": $0.held.flightMinutes, "pic_min": $0.held.picMinutes, "takeoffs": $0.held.takeoffs,
+                "landings": $0.held.landings,
+            ]
+        }
+    }
+    var required: [String: Int]? {
+        assessment == nil
+            ? nil
+            : [
+                "flight_min": RatingRules.required.flightMinutes, "pic_min": RatingRules.required.picMinutes,
+                "takeoffs": RatingRules.required.takeoffs, "landings": RatingRules.required.landings,
+                "training_flight_min": RatingRules.trainingMinutes,
+            ]
+    }
+    var trainingFlight: Int64? { assessment?.training?.id }
+    var missing: [String] {
+        assessment?.missing ?? ["a proficiency check within the 3 months before expiry (experience revalidates SEP and TMG only)"]
+    }
+    var met: Bool { assessment?.missing.isEmpty ?? false }
+
+    static let members = ResultMembers<Self>(
+        .field("id", \.certificate.id, "the certificate"),
+        .field("class_rating", \.classRating),
+        .field("expiry_date", \.expiry),
+        .field("status", \.status),
+        .field("days_left", \.daysLeft),
+        .field("revalidation", \.revalidation, .enumeration(["experience", "proficiency_check"]), "how it can be revalidated"),
+        .field("reference", \.referenceText),
+        .field("window_from", \.windowFrom, "the 12 months before expiry begin"),
+        .field("window_to", \.windowTo, "counted through this day (today, or the expiry)"),
+        .field("held", \.held, "what the logbook holds in the window, in the class"),
+        .field("required", \.required),
+        .field("training_flight", \.trainingFlight, "the latest flight of at least 1 h with an instructor in the window"),
+        .field("missing", \.missing, "what is still needed, in words"),
+        .field("met", \.met, "the experience revalidates the rating"))
+
+    var referenceText: String { RatingRules.reference }
+}
+
+struct RatingsResult: ResultObject, CallResult {
+    let at: Day
+    let ratings: [RatingItem]
+
+    static let members = ResultMembers<Self>(.field("at", \.at), .field("ratings", \.ratings))
+}

@@ -74,6 +74,27 @@ enum LogbookSchema {
         }
         migrations.register("v2-month-totals") { db in try MonthTotals.create(db) }
         migrations.register("v3-duties") { db in try DutyPeriods.create(db) }
+        // SQLite cannot change a CHECK: the table is made again with class ratings allowed.
+        migrations.register("v4-class-ratings") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE logbook_certificates_new (
+                        id INTEGER PRIMARY KEY,
+                        kind TEXT NOT NULL CHECK (kind IN ('medical', 'rating', 'other')),
+                        name TEXT NOT NULL,
+                        medical_class TEXT CHECK (medical_class IN ('class1', 'class2', 'lapl')),
+                        examination_date TEXT, single_pilot_cat_passengers INTEGER NOT NULL DEFAULT 0,
+                        issue_date TEXT, expiry_date TEXT, remarks TEXT NOT NULL DEFAULT '',
+                        class_rating TEXT
+                    );
+                    INSERT INTO logbook_certificates_new (
+                        id, kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks)
+                    SELECT id, kind, name, medical_class, examination_date, single_pilot_cat_passengers, issue_date, expiry_date, remarks
+                    FROM logbook_certificates;
+                    DROP TABLE logbook_certificates;
+                    ALTER TABLE logbook_certificates_new RENAME TO logbook_certificates;
+                    """)
+        }
     }
 }
 
