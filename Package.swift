@@ -124,6 +124,8 @@ let package = Package(
             dependencies: [
                 "PluginKit", "CCairo", "PictureKit",
                 .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             path: "Sources/Plugins/Logbook",
             swiftSettings: strictSwift

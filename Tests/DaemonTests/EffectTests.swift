@@ -61,7 +61,8 @@ import Testing
             .compactMap { $0["name"]?.stringValue }.sorted()
         #expect(
             writers == [
-                "backup", "kos.export.ics", "kos.timetable.pdf", "logbook.chart", "logbook.export", "octoprint.files.download",
+                "backup", "kos.export.ics", "kos.timetable.pdf", "logbook.attachments.get", "logbook.chart", "logbook.export",
+                "octoprint.files.download",
                 "octoprint.logs.download", "octoprint.temperature.chart", "octoprint.timelapse.download", "octoprint.webcam.frames",
                 "octoprint.webcam.snapshot", "stag.export.ics", "stag.timetable.pdf", "tasks.export.ics",
             ])

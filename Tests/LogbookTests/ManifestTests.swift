@@ -15,7 +15,8 @@ struct LogbookManifestTests {
             "profile.get", "profile.set", "aircraft.add", "aircraft.list", "aircraft.update", "aircraft.delete", "flights.add", "flights.get",
             "flights.update", "flights.delete", "flights.list", "fstd.add", "fstd.list", "fstd.delete", "certificates.add", "certificates.list",
             "certificates.delete", "airports.search", "airports.near", "airports.add", "totals", "totals.starting.set", "limits", "currency",
-            "medical", "night", "ratings", "duty.add", "duty.get", "duty.list", "duty.update", "duty.delete",
+            "medical", "night", "ratings", "attachments.add", "attachments.list", "attachments.get", "attachments.delete", "duty.add", "duty.get",
+            "duty.list", "duty.update", "duty.delete",
             "import", "export", "report.mail",
         ].map { "logbook." + $0 }
         for name in contract { #expect(names.contains(name), "\(name) is in the issue's contract") }

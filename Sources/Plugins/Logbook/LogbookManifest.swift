@@ -238,6 +238,32 @@ enum LogbookManifest {
             ).says("Deleted certificate {deleted}").confirm("Delete certificate {id} from the logbook?"),
 
             Command(
+                "attachments.add", "Keep a scan or photo with a flight, an FSTD session or a certificate (JPEG, PNG or PDF, at most 20 MB)",
+                params: [P.attachTo, P.attachPath, P.attachName],
+                example: "assistantctl logbook.attachments.add record=certificate:3 path=~/scans/medical.pdf",
+                effect: .write, use: LogbookService.attachmentsAdd
+            ).says("Attached {name} ({bytes:bytes}) to record {record} as attachment {id}"),
+            Command(
+                "attachments.list", "List attachments: all, or one record's", params: [P.attachedTo], effect: .read,
+                use: LogbookService.attachmentsList
+            )
+            .view(
+                ResultView(
+                    rows: "attachments",
+                    columns: [
+                        .init("id", "ID"), .init("record", "RECORD"), .init("name", "NAME"), .init("media_type", "TYPE"),
+                        .init("bytes", "BYTES"), .init("added_at", "ADDED", .when),
+                    ])),
+            Command(
+                "attachments.get", "Write an attachment to a file", params: [P.attachmentID, P.attachmentOut],
+                example: "assistantctl logbook.attachments.get id=4 out=medical.pdf", effect: .write, use: LogbookService.attachmentsGet
+            ).says("Wrote attachment {id} ({name}, {bytes:bytes}) to {out}").writesFiles(),
+            Command(
+                "attachments.delete", "Delete an attachment", params: [P.attachmentID], effect: .destructive,
+                use: LogbookService.attachmentsDelete
+            ).says("Deleted attachment {deleted}").confirm("Delete attachment {id} from the logbook?"),
+
+            Command(
                 "airports.search", "Find airports by ICAO/IATA code or name",
                 params: [P.query, P.airportLimit], example: "assistantctl logbook.airports.search query=brno",
                 effect: .read, use: LogbookService.airportsSearch
@@ -318,7 +344,7 @@ enum LogbookManifest {
                 "Imported {imported} of {rows_read} rows; {duplicates} duplicates, {bad_row_count} bad[; new aircraft {aircraft_created:list}]"),
             Command(
                 "export", "Export the native CSV or an EASA-layout PDF: the whole logbook, a period, or chosen records",
-                params: [P.exportPath, P.exportFormat] + P.dateRange + P.selection,
+                params: [P.exportPath, P.exportFormat] + P.dateRange + P.selection + [P.withAttachments],
                 example: "assistantctl logbook.export path=logbook.pdf format=pdf",
                 timeout: .seconds(600), effect: .write, use: LogbookService.export
             ).says("Exported {entries} entries to {path}[ ({pages} pages)]").writesFiles().checking(.ordered(P.fromDate, P.toDate)),
@@ -331,7 +357,7 @@ enum LogbookManifest {
                 .ordered(P.chartFrom, P.chartTo)),
             Command(
                 "report.mail", "Mail the logbook as an EASA PDF: the whole logbook, a period, or chosen records",
-                params: [P.mailTo] + P.dateRange + P.selection,
+                params: [P.mailTo] + P.dateRange + P.selection + [P.withAttachments],
                 example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
                 effect: .destructive, use: LogbookService.reportMail
             ).says("Mailed the logbook to {to}: {entries} entries on {pages} pages[ from {from_date:day}][ to {to_date:day}]").confirm(

@@ -125,6 +125,17 @@ enum LogbookParams {
     static let dutyKindFilter = Param<String>("kind", .oneOf(DutyKind.names), help: "only duties of this kind")
     static let dutyRemarks = Param<String>("remarks", help: "remarks, e.g. the roster's code")
 
+    // Attachments
+    static let attachTo = Param<String>.required("record", help: "what it belongs to: a flight's or FSTD session's id (12), or certificate:3")
+    static let attachPath = Param<String>.required("path", .path, help: "a JPEG, PNG or PDF file, at most 20 MB (told by its content)")
+    static let attachName = Param<String>("name", help: "what to call it (default: the file's name)")
+    static let attachedTo = Param<String>("record", help: "only this record's: 12 or certificate:3")
+    static let attachmentID = Param<Int64>.required("id", .integer(min: 1), help: "attachment id")
+    static let attachmentOut = Param<String>.required("out", .path, help: "the file to write it to")
+    static let withAttachments = Param<Bool>.defaulted(
+        "with_attachments", default: false,
+        help: "pdf: append the records' attachments (pictures drawn on pages, PDFs after them) and the certificates'")
+
     // Airports
     static let query = Param<String>.required("query", help: "code or part of the name or city")
     static let airportLimit = Param<Int64>.defaulted("limit", .integer(min: 1, max: 200), default: 20, help: "most results")

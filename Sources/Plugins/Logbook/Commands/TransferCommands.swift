@@ -171,6 +171,7 @@ extension LogbookService {
             throw LogbookError.file(path, "the folder \(directory) does not exist")
         }
         if !overwrite { try FileOutput.checkFree(path, param: LogbookParams.exportPath.name) }
+        if format != "pdf", params[LogbookParams.withAttachments] { throw LogbookParams.withAttachments.invalid("only applies to format=pdf") }
         let search = try await reportSearch(params)
         let data = try await exportData(from: day(params, LogbookParams.fromDate), to: day(params, LogbookParams.toDate), search: search)
         switch format {
@@ -185,19 +186,46 @@ extension LogbookService {
             }
             return ExportResult(path: path, format: "csv", entries: data.entries.count, pages: nil)
         default:
-            let pages = try await pdf(data, to: path, overwrite: overwrite, selected: search.narrows)
-            return ExportResult(path: path, format: "pdf", entries: data.entries.count, pages: pages)
+            let made = try await pdf(
+                data, to: path, overwrite: overwrite, selected: search.narrows, withAttachments: params[LogbookParams.withAttachments])
+            return ExportResult(path: path, format: "pdf", entries: data.entries.count, pages: made.pages, attachments: made.attachments)
         }
     }
 
     func pdf(
         _ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String, overwrite: Bool,
-        selected: Bool = false
-    ) async throws -> Int {
+        selected: Bool = false, withAttachments: Bool = false
+    ) async throws -> (pages: Int, attachments: Int?) {
         let renderer = PDFLogbook(
             pilotName: data.profile.name ?? "(set your name with logbook.profile.set)",
             rowsPerPage: Int(context.config[LogbookConfig.pdfRowsPerPage]), aircraft: data.aircraft, selected: selected)
-        return try await runBlocking { try renderer.write(entries: data.entries, starting: data.starting, to: path, overwrite: overwrite) }
+        guard withAttachments else {
+            return (try await runBlocking { try renderer.write(entries: data.entries, starting: data.starting, to: path, overwrite: overwrite) }, nil)
+        }
+        let appendix = try await database.read { db in try AttachmentAppendix.load(db, entries: data.entries) }
+        // Made in a private folder, joined there, and placed whole: a report is written entirely or not at all.
+        let folder = try PrivateFolder(purpose: "logbook-report")
+        defer { folder.remove() }
+        let logbook = folder.path + "/logbook.pdf"
+        let pages = try await runBlocking {
+            try renderer.write(entries: data.entries, starting: data.starting, to: logbook, overwrite: false, appendix: appendix)
+        }
+        var made = logbook
+        if !appendix.documents.isEmpty {
+            var documents: [(AttachmentAppendix.Item, path: String)] = []
+            for item in appendix.documents {
+                let file = folder.path + "/attachment-\(item.attachment.id).pdf"
+                try await FileOutput.write(Data(item.content), to: file, param: LogbookParams.withAttachments.name, overwrite: false)
+                documents.append((item, file))
+            }
+            made = folder.path + "/report.pdf"
+            try await AttachmentAppendix.unite(logbook, with: documents, into: made, clock: context.clock)
+        }
+        guard let bytes = try await folder.read(made, atMost: AttachmentAppendix.largestBytes + (256 << 20)) else {
+            throw LogbookError.pdf("the report grew past its bound")
+        }
+        try await FileOutput.write(Data(bytes), to: path, param: LogbookParams.exportPath.name, overwrite: overwrite)
+        return (pages, appendix.items.count)
     }
 
     func reportMail(_ params: Params) async throws -> ReportMailed {
@@ -209,11 +237,11 @@ extension LogbookService {
         let until = day(params, LogbookParams.toDate)
         let search = try await reportSearch(params)
         let data = try await exportData(from: from, to: until, search: search)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("logbook.pdf").path
-        let pages = try await pdf(data, to: path, overwrite: false, selected: search.narrows)
+        let folder = try PrivateFolder(purpose: "logbook-mail")
+        defer { folder.remove() }
+        let path = folder.path + "/logbook.pdf"
+        let (pages, attachments) = try await pdf(
+            data, to: path, overwrite: false, selected: search.narrows, withAttachments: params[LogbookParams.withAttachments])
         let attachment = try OutgoingAttachment.file(atPath: path, contentType: "application/pdf")
         let language = context.language
         let range = NoticeWords.range.text(
@@ -231,6 +259,6 @@ extension LogbookService {
                     "landings": "\(totals["landings_day"] + totals["landings_night"])",
                 ]),
             attachments: [attachment], topic: LogbookTopic.report)
-        return ReportMailed(to: to, entries: data.entries.count, pages: pages)
+        return ReportMailed(to: to, entries: data.entries.count, pages: pages, attachments: attachments)
     }
 }

@@ -79,7 +79,7 @@ struct PDFLogbook {
     ]
 
     /// Writes the PDF to `path` (through a temporary file, so a failure leaves nothing half-written).
-    func write(entries: [Entry], starting: ColumnTotals, to path: String, overwrite: Bool) throws -> Int {
+    func write(entries: [Entry], starting: ColumnTotals, to path: String, overwrite: Bool, appendix: AttachmentAppendix? = nil) throws -> Int {
         var cols = columns()
         let used = cols.reduce(0) { $0 + $1.width }
         cols[cols.count - 1].width = Self.pageWidth - 2 * Self.margin - used
@@ -116,6 +116,13 @@ struct PDFLogbook {
             LogbookChart.nightIFR.chart(entries).draw(
                 cr, x: Self.margin + half + 10, y: Self.margin + chartHeight, width: half - 10, height: chartHeight)
             cairo_show_page(cr)
+        }
+        do {
+            try appendix?.draw(cr, width: Self.pageWidth, height: Self.pageHeight, margin: Self.margin)
+        } catch {
+            cairo_surface_finish(surface)
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
         }
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)

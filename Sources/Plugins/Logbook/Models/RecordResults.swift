@@ -124,12 +124,14 @@ struct ExportResult: ResultObject, CallResult {
     let format: String
     let entries: Int
     let pages: Int?
+    var attachments: Int? = nil
 
     static let members = ResultMembers<Self>(
         .field("path", \.path),
         .field("format", \.format, .enumeration(["csv", "pdf"])),
         .field("entries", \.entries),
-        .omittedWhenNil("pages", \.pages, "the logbook's pages (a PDF with flights also has a page of charts after them)"))
+        .omittedWhenNil("pages", \.pages, "the logbook's pages (a PDF with flights also has a page of charts after them)"),
+        .omittedWhenNil("attachments", \.attachments, "with_attachments: how many were appended"))
 }
 
 /// `logbook.report.mail`: who was mailed the PDF, of how many entries and pages.
@@ -137,8 +139,11 @@ struct ReportMailed: ResultObject, CallResult {
     let to: String
     let entries: Int
     let pages: Int
+    let attachments: Int?
 
-    static let members = ResultMembers<Self>(.field("to", \.to), .field("entries", \.entries), .field("pages", \.pages))
+    static let members = ResultMembers<Self>(
+        .field("to", \.to), .field("entries", \.entries), .field("pages", \.pages),
+        .omittedWhenNil("attachments", \.attachments, "with_attachments: how many were appended"))
 }
 
 /// `logbook.chart`: the picture written and what it shows.

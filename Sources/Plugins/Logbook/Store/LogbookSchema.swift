@@ -95,6 +95,7 @@ enum LogbookSchema {
                     ALTER TABLE logbook_certificates_new RENAME TO logbook_certificates;
                     """)
         }
+        migrations.register("v5-attachments") { db in try Attachment.create(db) }
     }
 }
 
