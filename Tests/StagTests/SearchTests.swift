@@ -75,10 +75,11 @@ import Testing
                     "credits": 6, "semester": "ZS", "completion": "Zkouška",
                 ]
             ])
-        // Words without accents, in the department's list; a subject without a detail keeps its name.
+        // Words without accents, within a department; a subject without a detail keeps its list's name and semester.
         let byWords = try await bench.host.call("stag.subjects.search", ["department": "KIV", "query": "pocitac"]).get()
-        #expect(byWords["subjects"]?.arrayValue?.map { $0["subject"] } == ["KIV/UPA", "KIV/PPA1"])
-        #expect(byWords["subjects"]?.arrayValue?.last?["credits"] == .null)
+        #expect(byWords["subjects"]?.arrayValue?.map { $0["subject"] } == ["KIV/PPA1", "KIV/UPA"])
+        #expect(byWords["subjects"]?.arrayValue?.first?["credits"] == .null)
+        #expect(byWords["subjects"]?.arrayValue?.first?["semester"] == "ZS")
         let limited = try await bench.host.call("stag.subjects.search", ["department": "KIV", "limit": 1]).get()
         #expect(limited["subjects"]?.arrayValue?.count == 1)
         #expect(limited["truncated"] == true)
@@ -91,6 +92,43 @@ import Testing
         await bench.stop()
     }
 
+    /// A word across the university: every current faculty's list (`getPredmetyByFakulta`, whose
+    /// rows `najdiPredmety` would match only by whole name), read once a day with progress said,
+    /// matched here without accents; a second search that day asks STAG nothing.
+    @Test func subjectsByAWordAcrossTheUniversity() async throws {
+        let bench = try await StudyTests.student()
+        let connection = try await bench.host.connect()
+        let before = try await bench.fake.requests().count
+        let found = try await connection.call("stag.subjects.search", params: ["query": "uvod"])
+        #expect(found["subjects"]?.arrayValue?.map { $0["subject"] } == ["KFI/UFI", "KIV/UPA"], "\(found)")
+        let filozofie = found["subjects"]?.arrayValue?.first
+        #expect(filozofie?["name"] == "Úvod do filozofie" && filozofie?["semester"] == "both" && filozofie?["year"] == 2026)
+        #expect(found["subjects"]?.arrayValue?.last?["credits"] == 6, "the detail read for a subject shown")
+        let asked = try await bench.fake.requests().dropFirst(before)
+        #expect(asked.filter { $0["path"] == "ciselniky/getSeznamPracovist" }.count == 1)
+        let lists = asked.filter { $0["path"] == "predmety/getPredmetyByFakulta" }
+        #expect(lists.compactMap { $0["query"]?["fakulta"]?.stringValue }.sorted() == ["FAV", "FF", "FPR"], "the ended faculty is not read")
+        #expect(lists.allSatisfy { $0["query"]?["rok"] == "2026" && $0["auth"] != "none" })
+        #expect(!asked.contains { $0["path"] == "predmety/najdiPredmety" })
+        var notices = connection.notifications.makeAsyncIterator()
+        var said: [JSONValue] = []
+        for _ in 0..<3 { if let n = await notices.next() { said.append(n.params) } }
+        #expect(said.map { $0["done"] } == [0, 1, 2] && said.allSatisfy { $0["total"] == 3 })
+        #expect(said.first?["message"]?.stringValue?.hasPrefix("Reading the subject list of faculty FAV (1 of 3)") == true, "\(said)")
+
+        // Within the day: the lists and the details are not read again, and no progress is said.
+        let counted = try await bench.fake.requests().count
+        let again = try await connection.call("stag.subjects.search", params: ["query": "úvod", "department": "KIV"])
+        #expect(again["subjects"]?.arrayValue?.map { $0["subject"] } == ["KIV/UPA"])
+        #expect(try await bench.fake.requests().count == counted, "a second search within the day makes no request")
+        // A day later the lists are read again.
+        bench.clock.advance(by: 86_401)
+        _ = try await connection.call("stag.subjects.search", params: ["query": "filozofie"])
+        #expect(try await bench.fake.requests().dropFirst(counted).filter { $0["path"] == "predmety/getPredmetyByFakulta" }.count == 3)
+        await connection.close()
+        await bench.stop()
+    }
+
     @Test func badSearchInputSendsNothing() async throws {
         let bench = try await StudyTests.student()
         let before = try await bench.fake.requests().count
@@ -100,7 +138,7 @@ import Testing
             ("stag.teachers.search", ["department": "K I V"], "department"),
             ("stag.teachers.search", ["name": 5], "name"),
             ("stag.subjects.search", [:], "query"),
-            ("stag.subjects.search", ["query": "programování"], "department"),
+            ("stag.subjects.search", ["query": "a b c d e f g h i"], "query"),
             ("stag.subjects.search", ["department": "KIV", "limit": 0], "limit"),
             ("stag.subjects.search", ["department": "KIV", "limit": 51], "limit"),
             ("stag.subjects.search", ["department": "KIV", "year": 1800], "year"),

@@ -63,7 +63,8 @@ STATE = {
     "canteen": {},        # "B0" -> {"mainCourses", "soups"}
     "buildings": [],      # mistnost/getBudovy items
     "rooms": [],          # mistnost/getMistnostiInfo rows
-    "catalog": [],        # predmety/najdiPredmety rows
+    "catalog": [],        # predmety/najdiPredmety and getPredmetyByFakulta rows; "fakulta" says whose list (not sent)
+    "workplaces": [],     # ciselniky/getSeznamPracovist rows (faculties "F", departments "K")
     "teacher_subjects": {},  # "ucitIdno" -> predmetUcitele rows
     "refusal_status": 200,
     "failure": "",        # "xml": answers XML whatever is asked; "403": refuses every role; "500": fails every call
@@ -286,7 +287,7 @@ class Handler(BaseHTTPRequestHandler):
             self.headers.replace_header("Accept", "application/xml") if "Accept" in self.headers else None
         anonymous_ok = op in ("predmety/getPredmetInfo", "kalendar/getHarmonogramRoku", "kalendar/getAktualniObdobiInfo",
                               "kalendar/getKalendarRoku", "help/invalidateTicket", "ucitel/getUcitelInfo", "mistnost/getBudovy",
-                              "predmety/najdiPredmety")
+                              "predmety/najdiPredmety", "ciselniky/getSeznamPracovist")
         user_key = self.user()
         if user_key is None and not anonymous_ok:
             return self.text(401, "Neplatný nebo chybějící přihlašovací lístek.")
@@ -416,8 +417,19 @@ class Handler(BaseHTTPRequestHandler):
                        if self.q(k)}
             if not filters:
                 raise ValueError("alespoň jeden filtr je povinný")
-            rows = [r for r in state["catalog"] if all(r.get(k) == v for k, v in filters.items())]
+            rows = [{k: v for k, v in r.items() if k != "fakulta"} for r in state["catalog"] if all(r.get(k) == v for k, v in filters.items())]
             return self.data({"predmetKatedry": rows})
+        if op == "predmety/getPredmetyByFakulta":
+            # Every parameter optional (fakulta, rok, vyucovaciJazyk, jenNabizeneECTSPrijezdy): unfiltered it is the
+            # whole catalogue. A ticket is needed (401 without). Rows as najdiPredmety's, under the same list name.
+            rows = [{k: v for k, v in r.items() if k != "fakulta"} for r in state["catalog"]
+                    if (not self.q("fakulta") or r["fakulta"] == self.q("fakulta")) and (not self.q("rok") or r["rok"] == self.q("rok"))]
+            return self.data({"predmetKatedry": rows})
+        if op == "ciselniky/getSeznamPracovist":
+            typ, code, parent = self.q("typPracoviste"), self.q("zkratka"), self.q("nadrazenePracoviste")
+            rows = [r for r in state["workplaces"] if (not typ or r["typPracoviste"] == typ) and (code in (None, "", "%") or r["zkratka"] == code)
+                    and (not parent or r["nadrazenePracoviste"] == parent)]
+            return self.data({"pracoviste": rows})
         if op == "predmety/getPredmetyByUcitel":
             if not self.q("ucitIdno"):
                 raise ValueError("chybí ucitIdno")

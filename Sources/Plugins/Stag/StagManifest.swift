@@ -234,7 +234,7 @@ enum StagManifest {
                         .init("year_of_study", "YEAR"),
                     ])),
             Command(
-                "subjects.search", "Subjects by code, or by words of their name within a department, with credits and semester",
+                "subjects.search", "Subjects by code, by department, or by words of their name across the university, with credits and semester",
                 params: [StagParams.subjectQuery, StagParams.searchDepartment, StagParams.subjectYear, StagParams.subjectLimit, StagParams.account],
                 example: "assistantctl stag.subjects.search department=KIV query=programování",
                 effect: .read, use: StagService.subjectsSearch

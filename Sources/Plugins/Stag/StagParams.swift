@@ -48,7 +48,8 @@ enum StagParams {
     static let roomLimit = Param<Int64>("limit", .integer(min: 1, max: 1000), help: "most rooms shown (default 100)")
     static let roomBuilding = Param<String>.required("building", help: "building code, e.g. UC")
     static let roomNumber = Param<String>.required("room", help: "room number, e.g. 326")
-    static let subjectQuery = Param<String>("query", help: "a code (KIV/UPA, UPA) or words of the name (with department)")
+    static let subjectQuery = Param<String>(
+        "query", help: "a code (KIV/UPA, UPA), or words of the name (accents optional; every faculty's list is read at most daily)")
     static let subjectLimit = Param<Int64>("limit", .integer(min: 1, max: 50), help: "most subjects shown, each read in detail (default 20)")
 
     static let mailSubject = Param<String>.required("subject", help: "the mail's subject")

@@ -168,10 +168,21 @@ def room(budova, cislo, typ, kapacita, podlazi, katedra):
 rooms = [room("UC", "326", "Učebna", 30, "3", "KIV"), room("UC", "355", "Učebna", 60, "3", "KIV"),
          room("UC", "336", "Laboratoř", "20", "3", "KIV"), room("US", "217", "Posluchárna", 248, "2", "KMA")]
 
-# predmety/najdiPredmety rows (only katedra, zkratka, rok, nazev set, as STAG gives them).
-catalog = [{"katedra": k, "zkratka": z, "rok": "2026", "nazev": n, "semestr": None, "vyukaZS": None, "pocetStudentu": None}
-           for k, z, n in [("KIV", "UPA", "Úvod do počítačových architektur"), ("KIV", "PPA1", "Počítače a programování 1"),
-                           ("KIV", "VSS", "Vývoj softwarových systémů"), ("KMA", "MA1", "Matematická analýza 1")]]
+# predmety/najdiPredmety and getPredmetyByFakulta rows (katedra, zkratka, rok, nazev, the A/N teaching
+# flags set, the rest null, as STAG gives them); "fakulta" only tells the fake whose list a row is in.
+catalog = [{"katedra": k, "zkratka": z, "rok": "2026", "nazev": n, "semestr": None, "vyukaZS": zs, "vyukaLS": ls, "maVyuku": "A",
+            "pocetStudentu": None, "fakulta": f}
+           for f, k, z, n, zs, ls in [
+               ("FAV", "KIV", "UPA", "Úvod do počítačových architektur", "A", "N"), ("FAV", "KIV", "PPA1", "Počítače a programování 1", "A", "N"),
+               ("FAV", "KIV", "VSS", "Vývoj softwarových systémů", "N", "A"), ("FAV", "KMA", "MA1", "Matematická analýza 1", "A", "N"),
+               ("FF", "KFI", "UFI", "Úvod do filozofie", "A", "A"), ("FPR", "KPO", "TP", "Teorie práva", "A", "N")]]
+
+# ciselniky/getSeznamPracovist rows: the faculties (one renamed: its old name has ended) and two departments.
+workplaces = [{"zkratka": z, "nazev": n, "typPracoviste": t, "nadrazenePracoviste": p, "platnostDo": end}
+              for z, n, t, p, end in [
+                  ("FAV", "Fakulta aplikovaných věd", "F", "ZCU", None), ("FF", "Fakulta filozofická", "F", "ZCU", None),
+                  ("FPR", "Fakulta právnická", "F", "ZCU", None), ("FHS", "Fakulta humanitních studií", "F", "ZCU", {"value": "31.8.2013"}),
+                  ("KIV", "Katedra informatiky a výpočetní techniky", "K", "FAV", None), ("KMA", "Katedra matematiky", "K", "FAV", None)]]
 
 # The students' e-mails for stag.students.mail (one has none).
 for student, email in zip(action_students["700001"], ["chalupa@students.zcu.cz", "cechova@students.zcu.cz", "hruby@students.zcu.cz",
@@ -189,6 +200,7 @@ for idno, day, od, obs, limit in [(2200001, "15.1.2027", "9:00", "18", "20"), (2
 
 state = {"timetable": timetable, "terms": terms, "grades": grades, "subjects": subjects, "subject_info": subject_info, "teachers": teachers,
          "students": students, "action_students": action_students, "theses": theses, "harmonogram": harmonogram, "canteen": canteen,
-         "buildings": buildings, "rooms": rooms, "catalog": catalog, "teacher_subjects": teacher_subjects}
+         "buildings": buildings, "rooms": rooms, "catalog": catalog, "teacher_subjects": teacher_subjects,
+         "workplaces": workplaces}
 with open("Tests/StagTests/Fixtures/state.json", "w") as out:
     json.dump(state, out, ensure_ascii=False, indent=1)

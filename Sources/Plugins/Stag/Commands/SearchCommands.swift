@@ -135,58 +135,55 @@ extension StagService {
 
     // MARK: Subjects
 
-    func subjectsSearch(_ params: Params) async throws -> Cached<FoundSubjects> {
+    func subjectsSearch(_ params: Params, call: CallContext) async throws -> Cached<FoundSubjects> {
         let query = params[StagParams.subjectQuery]?.trimmingCharacters(in: .whitespaces)
         let department = try params[StagParams.searchDepartment].map { text throws(RPCError) in try Self.code(text, param: StagParams.department.name)
         }
         let year = params[StagParams.subjectYear]
         let limit = Int(params[StagParams.subjectLimit] ?? 20)
+        // najdiPredmety matches codes and whole names exactly, and its department parameter is
+        // `pracoviste` (it does not read `katedra`): a code or a department alone is asked for so.
+        var filters: [(String, String)] = department.map { [("pracoviste", $0)] } ?? []
+        if let query, !query.isEmpty {
+            let parts = query.uppercased().split(separator: "/").map(String.init)
+            if parts.count == 2, let code = try? Self.code(parts[1], param: StagParams.roomQuery.name),
+                let dept = try? Self.code(parts[0], param: StagParams.roomQuery.name)
+            {
+                filters = [("pracoviste", dept), ("zkratka", code)]
+            } else if !query.contains(" "), query.count <= 8, query.allSatisfy({ $0.isLetter || $0.isNumber }), department == nil,
+                query.contains(where: \.isNumber) || query == query.uppercased()
+            {
+                filters = [("zkratka", query.uppercased())]
+            } else {
+                // Words: every faculty's list, read at most daily, matched here.
+                let words = Self.folded(query).split(separator: " ").map(String.init)
+                guard words.allSatisfy({ $0.count <= 64 }), words.count <= 8 else {
+                    throw StagParams.subjectQuery.invalid("takes at most 8 words of at most 64 letters")
+                }
+                let session = try await session(params[StagParams.account])
+                let academicYear = year ?? Int64(today.month >= 9 ? today.year : today.year - 1)
+                return try await searchCatalogue(session, words: words, department: department, year: academicYear, limit: limit, call: call)
+            }
+        }
         let session = try await session(params[StagParams.account])
         let key: [String: JSONValue] = [
             "query": query.map(JSONValue.string) ?? .null, "department": department.map(JSONValue.string) ?? .null,
             "year": year.map(JSONValue.int) ?? .null, "limit": .int(Int64(limit)),
         ]
+        let asked = filters
         return try await cachedModel(session, "subjects.search", key) {
-            // najdiPredmety matches codes and whole titles exactly (a partial title finds nothing), so
-            // a code ("KIV/UPA", "UPA") is asked for as such, and words are matched here, without
-            // accents, in the department's list. Its department parameter is `pracoviste` (it does not
-            // read `katedra`, so a department sent so would filter nothing).
-            var filters: [(String, String)] = department.map { [("pracoviste", $0)] } ?? []
-            var words: [String] = []
-            if let query, !query.isEmpty {
-                let parts = query.uppercased().split(separator: "/").map(String.init)
-                if parts.count == 2, let code = try? Self.code(parts[1], param: StagParams.roomQuery.name),
-                    let dept = try? Self.code(parts[0], param: StagParams.roomQuery.name)
-                {
-                    filters = [("pracoviste", dept), ("zkratka", code)]
-                } else if !query.contains(" "), query.count <= 8, query.allSatisfy({ $0.isLetter || $0.isNumber }), department == nil,
-                    query.contains(where: \.isNumber) || query == query.uppercased()
-                {
-                    filters = [("zkratka", query.uppercased())]
-                } else {
-                    guard department != nil else {
-                        throw StagParams.department.invalid(
-                            "is needed to search by name: STAG matches names only within a department (e.g. department=KIV)")
-                    }
-                    words = Self.folded(query).split(separator: " ").map(String.init)
-                }
-            }
             let rows = try await session.client.rows(
-                "predmety/najdiPredmety", filters + (year.map { [("rok", String($0))] } ?? []), list: "predmetKatedry", as: StagRow.Subject.self)
-            let matching = rows.filter { row in
-                let name = Self.folded(row.nazev ?? "")
-                return words.allSatisfy { name.contains($0) }
-            }
+                "predmety/najdiPredmety", asked + (year.map { [("rok", String($0))] } ?? []), list: "predmetKatedry", as: StagRow.Subject.self)
             var subjects: [FoundSubject] = []
             // Credits, semester and completion are in the subject's own detail, read for the rows shown.
-            for row in matching.prefix(limit) {
+            for row in rows.prefix(limit) {
                 guard let dept = row.katedra, let code = row.zkratka else { continue }
                 let info = try await session.client.read(
                     "predmety/getPredmetInfo", [("katedra", dept), ("zkratka", code)] + (year.map { [("rok", String($0))] } ?? []))
                 let detail = JSONTreeDecoder.row(info, as: StagRow.SubjectInfo.self)
                 subjects.append(FoundSubject(row: row, detail: detail, department: dept, code: code))
             }
-            return FoundSubjects(subjects: subjects, truncated: matching.count > limit)
+            return FoundSubjects(subjects: subjects, truncated: rows.count > limit)
         }
     }
 

@@ -85,6 +85,18 @@ enum StagRow {
         @StagText var nazev: String?
         @StagInt var kredity: Int64?
         @StagInt var rok: Int64?
+        /// In `getPredmetyByFakulta`'s rows: taught in winter, in summer (A/N).
+        @StagFlag var vyukaZS: Bool?
+        @StagFlag var vyukaLS: Bool?
+    }
+
+    /// `ciselniky/getSeznamPracovist`: a faculty or a department; a renamed one is listed once per
+    /// name, the current one without an end of validity.
+    struct Workplace: Decodable, Sendable {
+        @StagText var zkratka: String?
+        @StagText var nazev: String?
+        @StagText var typPracoviste: String?
+        @StagDate var platnostDo: String?
     }
 
     /// `predmety/getPredmetInfo`: a subject's details.
