@@ -292,3 +292,33 @@ import Testing
         await bench.stop()
     }
 }
+
+/// The teaching week in `today`, from STAG's calendar of the year (`kalendar/getKalendarRoku`):
+/// the ISO weeks of the semester begun by the day, and the parity the day is taught as.
+@Suite(.stopsTestHosts, .timeLimit(.minutes(2)), .enabled(if: Peers.shouldRun(pythonModule: "json"))) struct TeachingWeekTests {
+    @Test func todaySaysTheTeachingWeekAndItsParity() async throws {
+        let bench = try await StudyTests.student()
+        func week(_ date: String) async throws -> JSONValue? {
+            try await bench.host.call("today", ["date": .string(date)]).get()["weeks"]?.arrayValue?.first { $0["plugin"] == "stag" }
+        }
+        let before = try await bench.fake.requests().count
+        #expect(try await week("2026-09-21") == ["plugin": "stag", "semester": "ZS 2026/2027", "teaching_week": 1, "parity": "odd"])
+        #expect(try await week("2026-11-09") == ["plugin": "stag", "semester": "ZS 2026/2027", "teaching_week": 8, "parity": "even"])
+        // A public holiday is still in its week; a make-up day is taught as an odd week's Friday.
+        #expect(try await week("2026-10-28")?["teaching_week"] == 6)
+        #expect(try await week("2026-12-21")?["parity"] == "even")
+        #expect(try await week("2026-12-22") == ["plugin": "stag", "semester": "ZS 2026/2027", "teaching_week": 14, "parity": "odd"])
+        #expect(try await week("2026-12-27")?["teaching_week"] == 14, "Sunday ends the week")
+        // Before the semester, in the exam period and in summer: no teaching week.
+        #expect(try await week("2026-09-20") == nil)
+        #expect(try await week("2026-12-28") == nil)
+        #expect(try await week("2027-07-15") == nil)
+        // The summer semester counts from its own first week.
+        #expect(try await week("2027-02-15") == ["plugin": "stag", "semester": "LS 2026/2027", "teaching_week": 1, "parity": "odd"])
+        #expect(try await week("2027-05-12")?["teaching_week"] == 13)
+        let asked = try await bench.fake.requests().dropFirst(before).filter { $0["path"] == "kalendar/getKalendarRoku" }
+        #expect(asked.count == 1, "the year's calendar is read once a day: \(asked)")
+        #expect(asked.first?["query"]?["rok"] == "2026")
+        await bench.stop()
+    }
+}

@@ -86,6 +86,46 @@ def parse_stag_date(text):
     return date(int(parts[2]), int(parts[1]), int(parts[0]))
 
 
+# kalendar/getKalendarRoku: one row per day of an academic year (1 September to 31 August), as
+# stag-mcp recorded ZČU 2026/27 (tests/Feature/Mcp/Tools/GetKalendarToolTest.php, SKILL.md):
+# typRozvrhDne ZR/ZS/ZZ/LS/LZ/LP per period, typTydne S (even) / L (odd) by teaching week and J
+# outside teaching, cisloTydne the ISO week, rozvrhDen the day whose timetable applies ("Sv" on a
+# public holiday). The quirk that parity is per day: 22.12.2026 is taught as an odd Friday.
+CALENDARS = {
+    2026: {"ZS": (date(2026, 9, 21), 14), "ZZ_END": date(2027, 2, 14), "LS": (date(2027, 2, 15), 13), "LZ_END": date(2027, 6, 30),
+           "holidays": {date(2026, 9, 28), date(2026, 10, 28), date(2026, 11, 17), date(2027, 5, 1), date(2027, 5, 8)},
+           "overrides": {date(2026, 12, 22): {"typTydne": "L", "rozvrhDen": "Pá"}}},
+}
+DAYS = ["Po", "Út", "St", "Čt", "Pá", "So", "Ne"]
+
+
+def calendar_rows(year):
+    spec = CALENDARS.get(year)
+    if spec is None:
+        return []
+    from datetime import timedelta
+    rows, day = [], date(year, 9, 1)
+    while day <= date(year + 1, 8, 31):
+        period, parity = None, "J"
+        for name, (start, weeks) in (("ZS", spec["ZS"]), ("LS", spec["LS"])):
+            if start <= day < start + timedelta(weeks=weeks):
+                period = name
+                parity = "L" if ((day - start).days // 7) % 2 == 0 else "S"
+        if period is None:
+            zs_end = spec["ZS"][0] + timedelta(weeks=spec["ZS"][1])
+            ls_end = spec["LS"][0] + timedelta(weeks=spec["LS"][1])
+            period = ("ZR" if day < spec["ZS"][0] else "ZZ" if day <= spec["ZZ_END"] and day >= zs_end
+                      else "LZ" if ls_end <= day <= spec["LZ_END"] else "LP")
+        row = {"datum": d(f"{day.day}.{day.month}.{day.year}"), "rokPlatnosti": str(year),
+               "rozvrhDen": "Sv" if day in spec["holidays"] else DAYS[day.weekday()], "typRozvrhDne": period, "typTydne": parity,
+               "cisloTydne": day.isocalendar()[1]}
+        row.update(spec["overrides"].get(day, {}))
+        row["rozvrhDenStr"] = row["rozvrhDen"]
+        rows.append(row)
+        day += timedelta(days=1)
+    return rows
+
+
 def to_xml(value, name="response"):
     if isinstance(value, dict):
         inner = "".join(to_xml(v, k) for k, v in value.items() if v is not None)
@@ -449,6 +489,14 @@ class Handler(BaseHTTPRequestHandler):
                 rows.append({k: v for k, v in t.items() if k not in ("osCislo", "zapsan", "lzeZapsatOdepsat", "kodDuvoduProcNelzeZapsatOdepsat",
                                                                      "textDuvoduProcNelzeZapsatOdepsat", "popisDuvoduProcNelzeZapsatOdepsat")})
             return self.data({"termin": rows})
+        if op == "kalendar/getKalendarRoku":
+            # `rok` or `datum` (d.M.yyyy; an ISO date is STAG's 500): the academic year's days.
+            if self.q("datum"):
+                asked = parse_stag_date(self.q("datum"))
+                year = asked.year if asked.month >= 9 else asked.year - 1
+            else:
+                year = int(self.q("rok") or 2026)
+            return self.data({"kalendarItem": calendar_rows(year)})
         if op == "kalendar/getHarmonogramRoku":
             return self.data({"harmonogramItem": state["harmonogram"].get(self.q("rok") or "2026", [])})
         return self.text(404, f"Operace {op} neexistuje")

@@ -6,6 +6,15 @@ import PluginKit
 /// younger than `DayQuery.cacheAge` is taken as it is, and a STAG that is down still shows the
 /// day it last gave.
 extension StagService: DayContributing {
+    /// The teaching week of the first ready account's university, from its calendar of the year.
+    public func studyWeek(_ query: DayQuery) async throws -> StudyWeek? {
+        guard let account = try await accounts.list().first(where: { $0.state == .ready }) else { return nil }
+        let session = try await session(account.name)
+        let academicYear = Int64(query.date.month >= 9 ? query.date.year : query.date.year - 1)
+        let year = try await teachingYear(session, year: academicYear)
+        return Self.teachingWeek(of: query.date, in: year.value, academicYear: academicYear)
+    }
+
     public func dayItems(_ query: DayQuery) async throws -> [DayItem] {
         var items: [DayItem] = []
         let all = try await accounts.list()

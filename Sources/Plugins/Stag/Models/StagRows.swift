@@ -174,6 +174,16 @@ enum StagRow {
         @StagText var studReferentkaTelefon: String?
     }
 
+    /// `kalendarItem`: one day of the academic year (`kalendar/getKalendarRoku`): the period it is
+    /// in (ZS, LS teaching; ZR, ZZ, ZP, LR, LZ, LP not), its week's parity as taught that day (S
+    /// even, L odd, K every, J other), and its ISO week number (not the teaching week).
+    struct CalendarDay: Decodable, Sendable {
+        @StagDate var datum: String?
+        @StagText var typRozvrhDne: String?
+        @StagText var typTydne: String?
+        @StagInt var cisloTydne: Int64?
+    }
+
     /// `harmonogramItem`: one item of the academic year's calendar.
     struct CalendarItem: Decodable, Sendable {
         @StagDate var datumOd: String?
