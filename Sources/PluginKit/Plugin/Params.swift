@@ -234,6 +234,11 @@ public struct DateOnly: Sendable, Hashable, Comparable, CustomStringConvertible 
         DateOnly(Self.utc.date(byAdding: .day, value: days, to: noonUTC)!, in: Self.utc.timeZone)
     }
 
+    /// Whole days from this date to `other` (negative when `other` is earlier).
+    public func days(to other: DateOnly) -> Int {
+        Int((other.noonUTC.timeIntervalSince(noonUTC) / 86_400).rounded())
+    }
+
     /// Monday = 0 … Sunday = 6.
     public var weekdayFromMonday: Int { (Self.utc.component(.weekday, from: noonUTC) + 5) % 7 }
 

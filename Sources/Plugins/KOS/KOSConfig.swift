@@ -12,6 +12,10 @@ struct KOSConfig: PluginOptions {
         "first_week_parity", .oneOf(["odd", "even"]), default: "odd", help: "the parity of the semester's first teaching week (kos.export.ics)")
     let teachingWeeks = ConfigKey<Int64>(
         "teaching_weeks", .integer(min: 1, max: 26), default: 13, help: "how many teaching weeks a semester has, from its start (kos.export.ics)")
+    let calendar = ConfigKey<JSONValue>(
+        "calendar", .object, default: [:],
+        help: "per semester code, its teaching_start, teaching_weeks, first_week_parity, exams_start, exams_end and holidays "
+            + "(a list of {name, from, to}), from the faculty's harmonogram: KOSapi gives none of them (kos.semester)")
     let officeHours = ConfigKey<JSONValue>(
         "office_hours", .object, default: [:], help: "the study office's hours, a table of weekday (monday … sunday) → hours text (kos.office)")
     let icsPath = ConfigKey<String>(

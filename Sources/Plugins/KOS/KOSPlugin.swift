@@ -28,9 +28,14 @@ public struct KOSPlugin: AssistantPlugin {
         if case .failure(let problem) = KOSService.officeHours(context.config[KOSConfig.officeHours]) {
             return .notConfigured("[plugins.kos] \(problem.message)")
         }
+        let calendars: SemesterCalendars
+        switch SemesterCalendars.configured(context.config[KOSConfig.calendar]) {
+        case .success(let configured): calendars = configured
+        case .failure(let problem): return .notConfigured("[plugins.kos] \(problem.message)")
+        }
         await context.accounts.setCommands(
             reauth: { _ in TokenKeeper.fix }, add: TokenKeeper.fix, expiredTopic: KOSTopic.authExpired)
-        let service = KOSService(context: context, grid: grid)
+        let service = KOSService(context: context, grid: grid, calendars: calendars)
         try await service.tokens.adoptEarlierLogin()
         // The reminders of the classes read before the restart, before KOSapi is asked again.
         try await service.classReminders.restore()
@@ -48,14 +53,16 @@ public final class KOSService: Sendable {
     let logins: PendingLogins
     let tokens: TokenKeeper
     let grid: HourGrid
+    let calendars: SemesterCalendars
     let classReminders: ClassReminders<KOSTopic>
 
     /// CTU's wall clock: dates and times in results are Prague time.
     static let zone = TimeZone(identifier: "Europe/Prague")!
 
-    init(context: PluginContext, grid: HourGrid) {
+    init(context: PluginContext, grid: HourGrid, calendars: SemesterCalendars) {
         self.context = context
         self.grid = grid
+        self.calendars = calendars
         logins = PendingLogins(clock: context.clock, background: context.background)
         tokens = TokenKeeper(context: context)
         classReminders = ClassReminders(
@@ -63,4 +70,10 @@ public final class KOSService: Sendable {
     }
 
     var today: DateOnly { DateOnly(context.clock.now, in: Self.zone) }
+
+    /// The teaching weeks, exam period and holidays of the semester `code` starting on `kosStart`.
+    func schedule(code: String, kosStart: DateOnly) -> SemesterSchedule {
+        calendars.schedule(
+            code: code, kosStart: kosStart, defaults: (context.config[KOSConfig.firstWeekParity], context.config[KOSConfig.teachingWeeks]))
+    }
 }

@@ -19,20 +19,24 @@ extension KOSService {
         let written = try await writeCalendar(username, sem: sem, path: path, param: KOSParams.path.name, overwrite: overwrite)
         return SemesterCalendarWritten(
             written: CalendarWritten(path: path, events: written.events), semester: written.semester,
-            firstWeekParity: context.config[KOSConfig.firstWeekParity], teachingWeeks: context.config[KOSConfig.teachingWeeks])
+            firstWeekParity: written.schedule.firstWeekParity, teachingWeeks: written.schedule.teachingWeeks)
     }
 
     /// `overwrite`: replace what is there (the refresh's `ics_path`, which the person set for it).
-    func writeCalendar(_ username: String, sem: String, path: String, param: String, overwrite: Bool) async throws -> (events: Int, semester: String)
-    {
+    func writeCalendar(
+        _ username: String, sem: String, path: String, param: String, overwrite: Bool
+    ) async throws -> (events: Int, semester: String, schedule: SemesterSchedule) {
         let semester = try await semesterBounds(sem)
         var file = CalendarFile(productID: "-//assistantd//kos//EN")
-        file.events = datedClasses(try await timetableSlots(username, sem: semester.code), username: username, from: semester.start, to: semester.end)
-            .map {
-                CalendarFile.Event(
-                    uid: $0.key, when: .timed(start: $0.start, end: $0.end), summary: $0.title, location: $0.room,
-                    description: $0.teachers.joined(separator: ", "), category: "Class")
-            }
+        let schedule = schedule(code: semester.code, kosStart: semester.start)
+        file.events = datedClasses(
+            try await timetableSlots(username, sem: semester.code), username: username, from: semester.start, to: semester.end, schedule: schedule
+        )
+        .map {
+            CalendarFile.Event(
+                uid: $0.key, when: .timed(start: $0.start, end: $0.end), summary: $0.title, location: $0.room,
+                description: $0.teachers.joined(separator: ", "), category: "Class")
+        }
         let kos = context.config[KOSConfig.kosURL]
         for exam in try await examRows(username: username, sem: semester.code, mine: true) {
             guard let begin = exam.startInstant else { continue }
@@ -45,7 +49,7 @@ extension KOSService {
                     description: exam.examiners.joined(separator: ", "), category: "Exam", url: kos))
         }
         try await FileOutput.write(Data(file.text(stamp: context.clock.now).utf8), to: path, param: param, overwrite: overwrite)
-        return (file.events.count, semester.code)
+        return (file.events.count, semester.code, schedule)
     }
 
     /// A semester's code and its first and last day (`semesters/{sem}`).
@@ -71,21 +75,21 @@ extension KOSService {
         var teachers: [String]
     }
 
-    /// Each slot on each teaching week it takes place in, between `start` and `end` (both
-    /// within the semester whose first day is `semesterStart`).
+    /// Each slot on each teaching week of `schedule` it takes place in, between `start` and `end`,
+    /// but not on a holiday or before teaching starts.
     func datedClasses(
-        _ slots: [KOSTimetableSlot], username: String, from start: DateOnly, to end: DateOnly, semesterStart: DateOnly? = nil
+        _ slots: [KOSTimetableSlot], username: String, from start: DateOnly, to end: DateOnly, schedule: SemesterSchedule
     ) -> [DatedClass] {
-        let firstOdd = context.config[KOSConfig.firstWeekParity] == "odd"
-        let first = semesterStart ?? start
-        let weekOne = first.adding(days: -first.weekdayFromMonday)
+        guard let weekOne = schedule.weekOne, let teachingStart = DateOnly(schedule.teachingStart) else { return [] }
         var classes: [DatedClass] = []
-        for week in 1...Int(context.config[KOSConfig.teachingWeeks]) {
-            let parity: KOSTimetableSlot.Parity = (week % 2 == 1) == firstOdd ? .odd : .even
+        for week in 1...Int(schedule.teachingWeeks) {
+            let parity: KOSTimetableSlot.Parity = schedule.parity(ofWeek: week) == "odd" ? .odd : .even
             for slot in slots {
                 guard let day = slot.day, (1...7).contains(day), slot.isIn(parity), Self.weeks(slot.weeks)?.contains(week) ?? true else { continue }
                 let date = weekOne.adding(days: (week - 1) * 7 + Int(day) - 1)
-                guard date >= start, date <= end, let from = slot.start, let begin = date.at(from, in: Self.zone) else { continue }
+                guard date >= start, date <= end, date >= teachingStart, !schedule.isHoliday(date), let from = slot.start,
+                    let begin = date.at(from, in: Self.zone)
+                else { continue }
                 let course = slot.course ?? "?"
                 let subject = "\(course) \(slot.courseName ?? "")".trimmingCharacters(in: .whitespaces)
                 classes.append(

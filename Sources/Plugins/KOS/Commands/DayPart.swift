@@ -36,7 +36,8 @@ extension KOSService: DayContributing {
             ) {
                 SlotsAnswer(slots: try await timetableSlots(username, sem: "current"))
             }.value.slots
-            for lesson in datedClasses(slots, username: username, from: query.date, to: query.date, semesterStart: start) {
+            let schedule = schedule(code: semester.code, kosStart: start)
+            for lesson in datedClasses(slots, username: username, from: query.date, to: query.date, schedule: schedule) {
                 items.append(
                     DayItem(
                         kind: .class, title: lesson.title, start: lesson.start, end: lesson.end, place: lesson.room,

@@ -3,8 +3,10 @@ import PluginKit
 
 /// `kos.semester` (public data) and `kos.profile` (the logged-in student).
 extension KOSService {
-    func semester(_ params: Params) async throws -> Cached<SemesterAnswer> {
-        try await semester(params[KOSParams.which] ?? "current")
+    func semester(_ params: Params) async throws -> Cached<SemesterShown> {
+        try await semester(params[KOSParams.which] ?? "current").map { answer in
+            SemesterShown(semester: answer, schedule: answer.startDay.map { schedule(code: answer.code, kosStart: $0) })
+        }
     }
 
     func semester(_ which: String, fresherThan: Duration? = nil) async throws -> Cached<SemesterAnswer> {

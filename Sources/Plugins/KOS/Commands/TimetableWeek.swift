@@ -50,12 +50,11 @@ extension KOSService {
         let slots = try await context.cache.read(account: username, key: ReadCache.key("timetable", ["sem": "current"])) {
             SlotsAnswer(slots: try await timetableSlots(username, sem: "current"))
         }.value.slots
-        let classes = datedClasses(slots, username: username, from: monday, to: monday.adding(days: 6), semesterStart: start)
-        let weekOne = start.adding(days: -start.weekdayFromMonday)
-        let days = Int((monday.at("12:00", in: Self.zone) ?? Date()).timeIntervalSince(weekOne.at("12:00", in: Self.zone) ?? Date()) / 86_400)
-        let number = Int((Double(days) / 7).rounded()) + 1
-        let teaching = (1...Int(context.config[KOSConfig.teachingWeeks])).contains(number) ? number : nil
-        let firstOdd = context.config[KOSConfig.firstWeekParity] == "odd"
+        let schedule = schedule(code: semester.code, kosStart: start)
+        let classes = datedClasses(slots, username: username, from: monday, to: monday.adding(days: 6), schedule: schedule)
+        // The week of its Monday, or of teaching's first day when teaching starts within it.
+        let firstDay = DateOnly(schedule.teachingStart).flatMap { $0 > monday && $0 <= monday.adding(days: 6) ? $0 : nil }
+        let teaching = schedule.teachingWeek(of: firstDay ?? monday)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = Self.zone
         let clock = { (date: Date) in
@@ -68,7 +67,7 @@ extension KOSService {
         }
         let answer = KOSWeek(
             week: monday.description, semester: semester.code, teachingWeek: teaching,
-            parity: teaching.map { ($0 % 2 == 1) == firstOdd ? "odd" : "even" }, classes: lessons)
+            parity: teaching.map(schedule.parity(ofWeek:)), classes: lessons)
         return (answer, classes)
     }
 }

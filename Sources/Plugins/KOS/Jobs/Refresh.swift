@@ -55,7 +55,8 @@ extension KOSService {
             return
         }
         let slots = try await timetableSlots(username, sem: semester.code)
-        let classes = datedClasses(slots, username: username, from: from, to: to, semesterStart: semester.start)
+        let classes = datedClasses(
+            slots, username: username, from: from, to: to, schedule: schedule(code: semester.code, kosStart: semester.start))
         // A login ended while this refresh read is not armed again.
         guard try await tokens.readyUsernames().contains(username) else { return }
         try await classReminders.arm(

@@ -198,6 +198,16 @@ struct KOSLoggedOut: ResultObject, CallResult {
 typealias KOSLoginWaited = OneOf<KOSStatus, KOSLoginPending>
 
 /// `kos.semester`: a semester's code, name and first and last day.
+/// `kos.semester`: what KOSapi gives, and the schedule from the config or the defaults.
+struct SemesterShown: ResultObject, Sendable {
+    var semester: SemesterAnswer
+    var schedule: SemesterSchedule?
+
+    static let members = ResultMembers<Self>(
+        .flattened(\.semester),
+        .field("schedule", \.schedule, "teaching weeks, exam period and holidays: KOSapi gives none, so they come from the config"))
+}
+
 struct SemesterAnswer: StoredResultObject, Sendable {
     var code = ""
     var name: String?
