@@ -5,13 +5,17 @@ import HostCore
 import Logbook
 
 // The logbook benchmark (issue 4): 100 000 generated flights imported from the native CSV, then
-// logbook.totals, logbook.limits and logbook.currency through the socket, each beside the same
+// logbook.totals, logbook.limits, logbook.currency and logbook.ratings through the socket, each beside the same
 // aggregate run directly in the sqlite3 shell on the same database (the floor), and a PDF of
-// about 1 000 flights. Run with scripts/bench-logbook (release build).
+// about 1 000 flights; the duty records the import makes, and an attachment at its 20 MB bound. Run with
+// scripts/bench-logbook (release build).
 
 let flightCount = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 100_000
 let runs = 30
 let at = "2026-11-20"
+/// Each flight's duty from an hour before block off to half an hour after block on, so a day's legs
+/// make one duty; LOGBOOK_BENCH_NO_DUTY=1 leaves duty out, to see what carrying it costs the import.
+let withDuty = ProcessInfo.processInfo.environment["LOGBOOK_BENCH_NO_DUTY"] == nil
 
 func p95(_ values: [Double]) -> Double { values.sorted()[min(values.count - 1, Int(Double(values.count) * 0.95))] }
 
@@ -71,7 +75,8 @@ func generateCSV(flights: Int) -> String {
                     + ",\(p.type),\(p.engine),\(p.operation),aeroplane,\(p.cls),"
                     + "\(se),\(me),\(mp),\(total),\(night),\(i % 4 == 0 ? total : 0),\(pic),0,0,\(copilot),0,0,0,"
                     + "\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(night > 0 ? 0 : 1),\(night > 0 ? 1 : 0),\(i % 5),"
-                    + "\(pic > 0 ? "SELF" : "Capt. Novák"),generated \(i),,,,"
+                    + "\(pic > 0 ? "SELF" : "Capt. Novák"),generated \(i),"
+                    + (withDuty ? "\(iso(out - 60)),\(iso(out + total + 30)),," : ",,,")
             )
             i += 1
         }
@@ -118,14 +123,18 @@ let sums = """
 // The same aggregates the plugin runs (Rules/Totals.swift, Rules/FlightTimeLimits.swift, Commands/ReportCommands.swift).
 let floors: [String: String] = [
     "logbook.totals": "SELECT \(sums) FROM logbook_entries e WHERE e.deleted_at IS NULL",
+    // Flight time per day over the widest window, the duty records of the 28 days (start bounded
+    // below by the longest duty, 36 h), and whether any duty was logged in the year.
     "logbook.limits": """
-    SELECT COALESCE(SUM(CASE WHEN date >= '2026-10-24' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
-    COALESCE(SUM(CASE WHEN date >= '2026-01-01' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
-    COALESCE(SUM(CASE WHEN date >= '2025-12-01' THEN CASE WHEN kind = 'flight' THEN total_min ELSE 0 END ELSE 0 END), 0),
-    COALESCE(SUM(CASE WHEN date >= '2026-11-14' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0),
-    COALESCE(SUM(CASE WHEN date >= '2026-11-07' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0),
-    COALESCE(SUM(CASE WHEN date >= '2026-10-24' THEN COALESCE(duty_end_at - duty_start_at, 0) ELSE 0 END), 0), COUNT(duty_start_at)
-    FROM logbook_entries WHERE deleted_at IS NULL AND date >= '2025-12-01' AND date <= '2026-11-20'
+    SELECT date, SUM(total_min) FROM logbook_entries WHERE kind = 'flight' AND deleted_at IS NULL AND date >= '2025-12-01'
+    AND date <= '2026-11-20' GROUP BY date;
+    SELECT * FROM logbook_duties WHERE start_at < 29920320 AND start_at > 29877840 AND end_at > 29880000;
+    SELECT EXISTS (SELECT 1 FROM logbook_duties WHERE start_at < 29920320 AND start_at > 29391120)
+    """,
+    "logbook.ratings": """
+    SELECT * FROM logbook_certificates WHERE kind = 'rating' ORDER BY expiry_date, id;
+    SELECT id, date, registration, total_min, pic_min + spic_min, takeoffs_day + takeoffs_night, landings_day + landings_night, dual_min
+    FROM logbook_entries WHERE kind = 'flight' AND deleted_at IS NULL AND date >= '2026-03-31' AND date <= '2026-11-20'
     """,
     "logbook.currency": """
     SELECT registration, date, takeoffs_day, takeoffs_night, landings_day, landings_night, pic_min + spic_min FROM logbook_entries
@@ -136,7 +145,9 @@ let floors: [String: String] = [
 print("")
 print("| command (\(flightCount) flights) | median | p95 | sqlite3 shell floor | ratio |")
 print("|---|---|---|---|---|")
-for method in ["logbook.totals", "logbook.limits", "logbook.currency"] {
+_ = try await call("logbook.certificates.add", ["kind": "rating", "class_rating": "SEP(land)", "expiry_date": "2027-03-31"])
+_ = try await call("logbook.certificates.add", ["kind": "rating", "class_rating": "MEP(land)", "expiry_date": "2027-03-31"])
+for method in ["logbook.totals", "logbook.limits", "logbook.currency", "logbook.ratings"] {
     let params: JSONValue = method == "logbook.totals" ? [:] : ["at": .string(at)]
     for _ in 0..<3 { _ = try await call(method, params) }
     var times: [Double] = []
@@ -175,6 +186,46 @@ print(String(format: "CSV export: %d entries in %.2f s", csv["entries"]?.intValu
 var dry: JSONValue = .null
 let dryTime = try await clock.measure { dry = try await call("logbook.import", ["path": .string(csvPath), "dry_run": true]) }
 print(String(format: "re-import dry run: %d duplicates found in %.2f s", dry["duplicates"]?.intValue ?? 0, ms(dryTime) / 1000))
+
+// Duty records: made from the flights' duty times by the import (legs of a day merged), listed a
+// page at a time with each duty's flights.
+let dutyCount = try await call("logbook.duty.list", ["limit": 1])["total_count"]?.intValue ?? 0
+var dutyTimes: [Double] = []
+for _ in 0..<runs { dutyTimes.append(ms(try await clock.measure { _ = try await call("logbook.duty.list", [:]) })) }
+print(String(format: "duty records made by the import: %d; logbook.duty.list (50 with their flights): %.1f ms median", dutyCount, median(dutyTimes)))
+
+// An attachment at the size bound (20 MB), kept in the database, against the sqlite3 shell
+// inserting the same file (readfile) into a fresh table; and written back out.
+let scan = directory.file("scan.pdf")
+var bytes = [UInt8]("%PDF-1.7\n".utf8)
+var rng = SystemRandomNumberGenerator()
+bytes += (0..<(20 << 20) - 32).map { _ in UInt8.random(in: 0...255, using: &rng) }
+bytes += [UInt8]("\n%%EOF\n".utf8)
+_ = FileManager.default.createFile(atPath: scan, contents: Data(bytes))
+let firstID = try await call("logbook.flights.list", ["limit": 1])["entries"]?.arrayValue?.first?["id"] ?? 1
+var attached: JSONValue = .null
+let attachTime = try await clock.measure {
+    attached = try await call("logbook.attachments.add", ["record": .string("\(firstID.intValue ?? 1)"), "path": .string(scan)])
+}
+let getTime = try await clock.measure {
+    _ = try await call("logbook.attachments.get", ["id": attached["id"] ?? 1, "out": .string(directory.file("back.pdf"))])
+}
+func shell(_ script: String) throws -> Double {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [directory.file("floor.sqlite"), script]
+    let start = ContinuousClock.now
+    try process.run()
+    process.waitUntilExit()
+    return ms(ContinuousClock.now - start)
+}
+let insertFloor = try shell("CREATE TABLE IF NOT EXISTS t(b BLOB); INSERT INTO t VALUES (readfile('\(scan)'));") - (try shell("SELECT 1;"))
+let writeFloor = try shell("SELECT writefile('\(directory.file("floor.pdf"))', b) FROM t LIMIT 1;") - (try shell("SELECT 1;"))
+print(
+    String(
+        format: "attachment of 20 MB: added in %.0f ms (sqlite3 shell inserting it: %.0f ms, %.2f×); "
+            + "written out in %.0f ms (shell: %.0f ms, %.2f×)",
+        ms(attachTime), insertFloor, ms(attachTime) / insertFloor, ms(getTime), writeFloor, ms(getTime) / writeFloor))
 if let keep = ProcessInfo.processInfo.environment["LOGBOOK_BENCH_KEEP"] {
     _ = try await call("backup", ["path": .string(keep)])
     print("database kept at \(keep)")

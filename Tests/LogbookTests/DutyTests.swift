@@ -141,6 +141,16 @@ struct DutyTests {
         try await lb.call("logbook.flights.delete", ["id": .int(first)])
         #expect(try await duties(lb).count == 1, "the second leg still carries it")
 
+        // A flight's duty of more than 36 hours is a typing error, refused like a record's.
+        let long = try await lb.failure(
+            "logbook.flights.add",
+            [
+                "dep": "LKPR", "arr": "LKTB", "out": "2026-03-10T06:00:00Z", "in": "2026-03-10T07:00:00Z", "aircraft": "OK-SKA",
+                "duty_start": "2026-03-09T06:00:00Z", "duty_end": "2026-03-10T19:00:00Z",
+            ])
+        #expect(long.data?["param"] == "duty_end")
+        #expect(try await duties(lb).count == 1)
+
         let other = try await flight(
             lb, out: "2026-03-20T06:00:00Z", in: "2026-03-20T07:00:00Z", extra: ["duty_start": "05:30", "duty_end": "08:00", "date": "2026-03-20"])
         #expect(try await duties(lb).count == 2)

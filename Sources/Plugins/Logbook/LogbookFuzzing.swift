@@ -9,7 +9,11 @@ package enum LogbookFuzzing {
     /// characters fall across their ends), format detection and every row through the importer,
     /// into a sink that keeps nothing. `scratch` is a file the caller owns.
     package static func parse(_ bytes: [UInt8], scratch path: String) {
+        // The same bytes as an attachment: told by content, and a picture's size read from its header.
+        if let type = AttachmentContent.mediaType(of: bytes) { _ = AttachmentContent.pixelSize(bytes, type) }
+        _ = AttachmentContent.pixelSize(bytes, .jpeg)
         let text = String(decoding: bytes, as: UTF8.self)
+        _ = try? RecordReference(String(text.prefix(64)), param: "record")
         let header = text.prefix { $0 != "\n" && $0 != "\r" }
         _ = ImportFormat.detect(String(text.prefix(4000)))
         _ = try? CSVTable.parse(text, delimiter: CSVTable.delimiter(of: header))

@@ -23,6 +23,11 @@ package enum StagFuzzing {
             _ = JSONTreeDecoder.row(row, as: StagRow.Room.self).map { try? JSONStreamEncoder.encode(Room($0, addresses: [:])) }
             _ = JSONTreeDecoder.row(row, as: StagRow.Building.self)?.address
             _ = StagIdentity(row)
+            _ = JSONTreeDecoder.row(row, as: StagRow.CalendarDay.self)
+            _ = JSONTreeDecoder.row(row, as: StagRow.Workplace.self)
+            _ = JSONTreeDecoder.row(row, as: StagRow.Subject.self).map { row in
+                row.katedra.map { CatalogueSubject(department: $0, code: row.zkratka ?? "", name: row.nazev ?? "", year: row.rok) }
+            }
             for value in row.arrayValue ?? row.objectValue.map({ Array($0.values) }) ?? [] {
                 _ = StagValue.date(value)
                 _ = StagValue.dateTime(value)

@@ -83,7 +83,8 @@ enum FlightTimeLimits {
         let (windowStart, windowEnd) = (UTCMinute(day: dutyEarliest, minuteOfDay: 0), UTCMinute(day: at.adding(days: 1), minuteOfDay: 0))
         var duty: [Int: Double] = [:]
         for d in try Row.fetchAll(
-            db, sql: "SELECT * FROM logbook_duties WHERE start_at < ? AND end_at > ?", arguments: [windowEnd.value, windowStart.value]
+            db, sql: "SELECT * FROM logbook_duties WHERE start_at < ? AND start_at > ? AND end_at > ?",
+            arguments: [windowEnd.value, windowStart.value - Duty.longestMinutes, windowStart.value]
         ).map(Duty.init) {
             var from = max(d.start, windowStart)
             let to = min(d.end, windowEnd)
@@ -95,8 +96,8 @@ enum FlightTimeLimits {
         }
         let recorded =
             try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM logbook_duties WHERE start_at < ? AND end_at > ?)",
-                arguments: [windowEnd.value, UTCMinute(day: at.adding(years: -1), minuteOfDay: 0).value]) ?? false
+                db, sql: "SELECT EXISTS (SELECT 1 FROM logbook_duties WHERE start_at < ? AND start_at > ?)",
+                arguments: [windowEnd.value, UTCMinute(day: at.adding(years: -1), minuteOfDay: 0).value - Duty.longestMinutes]) ?? false
         return limits.map { limit in
             let days = (limit.duty ? duty : flight).filter { $0.key >= limit.from.number && $0.key <= at.number && $0.value > 0 }
             let used = Int(days.values.reduce(0, +).rounded())

@@ -56,6 +56,9 @@ extension FlightDraft {
         if let dutyStart, let dutyEnd, dutyEnd <= dutyStart {
             throw LogbookParams.dutyEnd.invalid("must be after 'duty_start'")
         }
+        if let dutyStart, let dutyEnd, dutyEnd.value - dutyStart.value > Duty.longestMinutes {
+            throw LogbookParams.dutyEnd.invalid("makes a duty of \(Minutes.hhmm(dutyEnd.value - dutyStart.value)); at most 36:00 is one duty period")
+        }
         if (dutyStart == nil) != (dutyEnd == nil) {
             throw RPCError.invalidParam(dutyStart == nil ? "duty_start" : "duty_end", "is needed too: give both duty_start and duty_end")
         }
