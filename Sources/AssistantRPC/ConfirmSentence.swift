@@ -104,6 +104,8 @@ public struct ConfirmSentence: Sendable, Equatable {
             if isPath { return describePath(string) }
             if format == "day", let day = CivilDate.days(iso: String(string.prefix(10))) { return CivilDate.spoken(days: day) }
             return OneLine.bounded(string, Self.valueLimit)
+        // `{flag:if}` begins a sentence that is asked only when the flag is true.
+        case .bool(let flag) where format == "if": return flag ? "" : nil
         case .bool(let flag): return flag ? "yes" : "no"
         default: return OneLine.bounded(value.encodedString(), Self.valueLimit)
         }

@@ -139,7 +139,7 @@ import Testing
                 let used = sentence.matches(of: /\{([a-z_]+)(?::([a-z]+))?\}/).map { (String($0.output.1), $0.output.2.map(String.init)) }
                 for (placeholder, format) in used {
                     #expect(known.contains(placeholder), "\(name): {\(placeholder)} names nothing it has (\(known.sorted()))")
-                    #expect(format == nil || format == "day", "\(name): {\(placeholder):\(format ?? "")} is no format")
+                    #expect(format == nil || format == "day" || format == "if", "\(name): {\(placeholder):\(format ?? "")} is no format")
                 }
                 #expect(sentence.hasSuffix("?") || sentence.contains("? "), "\(name)'s question is no question: \(sentence)")
                 #expect(sentence.filter { $0 == "[" }.count == sentence.filter { $0 == "]" }.count, "\(name): unbalanced [ ] in \(sentence)")

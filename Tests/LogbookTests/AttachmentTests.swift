@@ -117,6 +117,14 @@ struct AttachmentTests {
         try handle.close()
         try await refused(["record": .string("\(id)"), "path": .string(dir.file("big.pdf"))], "path", "over the 20 MB")
         try await refused(["record": .string("\(id)"), "path": .string(dir.file("none.jpg"))], "path", "does not exist")
+        // Pictures a report could not draw: a JPEG without a frame header, a PNG claiming 4 294 967 295 pixels a side.
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: URL(fileURLWithPath: dir.file("empty.jpg")))
+        try await refused(["record": .string("\(id)"), "path": .string(dir.file("empty.jpg"))], "path", "without a readable size")
+        let ihdr: [UInt8] = [0, 0, 0, 13] + Array("IHDR".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 8, 2, 0, 0, 0, 0, 0, 0, 0]
+        let padding: [UInt8] = [0, 0, 0, 12] + Array("tEXtpadding!".utf8) + [0, 0, 0, 0]
+        let end: [UInt8] = [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + ihdr + padding + end).write(to: URL(fileURLWithPath: dir.file("huge.png")))
+        try await refused(["record": .string("\(id)"), "path": .string(dir.file("huge.png"))], "path", "without a readable size")
         // A record that is not there, or not a record at all.
         #expect(
             try await lb.failure("logbook.attachments.add", ["record": "999", "path": .string(fixture("scan.jpg"))]).code == RPCErrorCode.notFound)
@@ -132,6 +140,24 @@ struct AttachmentTests {
         try await lb.call("logbook.flights.delete", ["id": .int(id)])
         try await lb.call("logbook.flights.purge", ["id": .int(id)])
         #expect(try await lb.call("logbook.attachments.list")["attachments"] == [])
+        await lb.stop()
+    }
+
+    /// A mail carries at most 25 MB: attachments past it are refused before anything is drawn or sent.
+    @Test func aMailTooBigForItsAttachmentsIsRefusedFirst() async throws {
+        let lb = try await LogbookHost.started()
+        try await lb.addSEP()
+        let dir = TemporaryDirectory()
+        let id = try await flight(lb, "2026-03-01")
+        for n in 0..<2 {
+            var bytes = [UInt8]("%PDF-1.7\n".utf8) + [UInt8](repeating: UInt8(ascii: "a") + UInt8(n), count: 13 << 20)
+            bytes += [UInt8]("\n%%EOF\n".utf8)
+            try Data(bytes).write(to: URL(fileURLWithPath: dir.file("scan\(n).pdf")))
+            try await lb.call("logbook.attachments.add", ["record": .string("\(id)"), "path": .string(dir.file("scan\(n).pdf"))])
+        }
+        let error = try await lb.failure("logbook.report.mail", ["to": "me@example.org", "with_attachments": true])
+        #expect(error.data?["param"] == "with_attachments" && error.message.contains("26 MB"), "\(error.message)")
+        #expect(try await lb.call("notifications.list", ["topic": "logbook.report"]).arrayValue?.isEmpty == true)
         await lb.stop()
     }
 }

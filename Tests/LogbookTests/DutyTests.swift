@@ -27,6 +27,7 @@ struct DutyTests {
 
         let duty = try await lb.call("logbook.duty.add", ["date": "2026-03-02", "start": "05:15", "end": "13:40", "remarks": "OPS1"])
         #expect(duty["kind"] == "flight")
+        #expect(duty["origin"] == "person")
         #expect(duty["start"] == "2026-03-02T05:15:00Z")
         #expect(duty["end"] == "2026-03-02T13:40:00Z")
         #expect(duty["duty_min"] == 505)
@@ -130,7 +131,9 @@ struct DutyTests {
         let limits = try await lb.call("logbook.limits", ["at": "2026-03-28"])
         #expect(limits["items"]?.arrayValue?.first { $0["id"] == "duty_7d" }?["used_min"] == 600)
 
-        // A later leg's longer duty widens the record; deleting one leg keeps the duty, both removes it.
+        #expect(list.first?["origin"] == "flights")
+        // A later leg's longer duty widens the record; deleting it narrows the record back, and a
+        // leg deleted keeps the duty while another carries it.
         let third = try await flight(
             lb, out: "2026-03-27T14:00:00Z", in: "2026-03-27T15:00:00Z",
             extra: ["duty_start": "2026-03-27T05:00:00Z", "duty_end": "2026-03-27T16:00:00Z"])
@@ -138,8 +141,13 @@ struct DutyTests {
         #expect(list.count == 1)
         #expect(list.first?["end"] == "2026-03-27T16:00:00Z")
         try await lb.call("logbook.flights.delete", ["id": .int(third)])
+        list = try await duties(lb)
+        #expect(list.count == 1 && list.first?["end"] == "2026-03-27T15:00:00Z", "\(list)")
         try await lb.call("logbook.flights.delete", ["id": .int(first)])
         #expect(try await duties(lb).count == 1, "the second leg still carries it")
+        // A record the flights make is not deleted by hand (they would make it again).
+        let made = try await lb.failure("logbook.duty.delete", ["id": list.first!["id"]!])
+        #expect(made.data?["param"] == "id" && made.message.contains("flight \(second)"), "\(made.message)")
 
         // A flight's duty of more than 36 hours is a typing error, refused like a record's.
         let long = try await lb.failure(
@@ -162,7 +170,41 @@ struct DutyTests {
         list = try await duties(lb)
         #expect(list.count == 2)
         #expect(list.last?["end"] == "2026-03-20T09:00:00Z", "moved, not added: \(list)")
-        _ = second
+        // Cleared on the flight, its duty goes.
+        try await lb.call("logbook.flights.update", ["id": .int(other), "duty_start": "", "duty_end": ""])
+        #expect(try await duties(lb).count == 1)
+        await lb.stop()
+    }
+
+    /// Legs whose duties chain (06–10, 12–16, then 09–13 between them) make one duty, counted once;
+    /// the person's own record of a time stands, and the flights make none over it.
+    @Test func chainedLegsMakeOneDutyAndThePersonsRecordStands() async throws {
+        let lb = try await LogbookHost.started()
+        try await lb.addSEP()
+        func leg(_ date: String, _ out: String, _ inAt: String, _ start: String, _ end: String) async throws -> Int64 {
+            try await flight(
+                lb, out: "\(date)T\(out):00Z", in: "\(date)T\(inAt):00Z",
+                extra: ["duty_start": .string(start), "duty_end": .string(end), "date": .string(date)])
+        }
+        _ = try await leg("2026-03-27", "06:30", "07:30", "06:00", "10:00")
+        _ = try await leg("2026-03-27", "12:30", "13:30", "12:00", "16:00")
+        #expect(try await duties(lb).count == 2)
+        _ = try await leg("2026-03-27", "09:30", "10:30", "09:00", "13:00")
+        let list = try await duties(lb)
+        #expect(list.map { "\($0["start"]!.stringValue!)–\($0["end"]!.stringValue!)" } == ["2026-03-27T06:00:00Z–2026-03-27T16:00:00Z"])
+        let limits = try await lb.call("logbook.limits", ["at": "2026-03-28"])
+        #expect(limits["items"]?.arrayValue?.first { $0["id"] == "duty_7d" }?["used_min"] == 600, "10 hours, once")
+
+        // A duty the person logs stands; a flight inside it makes no record, and leaving takes nothing of theirs.
+        let mine = try await lb.call("logbook.duty.add", ["date": "2026-03-29", "start": "06:00", "end": "14:00"])
+        let inside = try await leg("2026-03-29", "07:00", "08:00", "06:00", "14:00")
+        #expect(try await duties(lb).count == 2)
+        try await lb.call("logbook.flights.delete", ["id": .int(inside)])
+        let after = try await duties(lb)
+        #expect(after.count == 2 && after.first?["id"] == mine["id"] && after.first?["origin"] == "person", "\(after)")
+        // A flight-made record changed by the person becomes theirs.
+        let changed = try await lb.call("logbook.duty.update", ["id": after.last!["id"]!, "remarks": "OPS2"])
+        #expect(changed["origin"] == "person")
         await lb.stop()
     }
 
@@ -193,7 +235,7 @@ struct DutyTests {
         try await queue.write { db in
             try db.execute(
                 sql: """
-                    DROP TRIGGER logbook_duty_insert; DROP TRIGGER logbook_duty_update; DROP TABLE logbook_duties;
+                    DROP TABLE logbook_duties;
                     DELETE FROM grdb_migrations WHERE identifier = 'logbook/v3-duties';
                     """)
         }

@@ -28,8 +28,8 @@ struct RatingTests {
         #expect(sep["class_rating"] == "SEP(land)")
         try await lb.call("logbook.certificates.add", ["kind": "rating", "class_rating": "MEP(land)", "expiry_date": "2026-12-31"])
 
-        // The window opens on 2025-09-01: the day before does not count, nor the multi-engine hour.
-        try await hour(lb, "2025-08-31")
+        // The window is 2025-08-31 to 2026-08-30: the day before does not count, nor the multi-engine hour.
+        try await hour(lb, "2025-08-30")
         try await hour(lb, "2026-02-01", aircraft: "OK-TWN")
         for d in 1...10 { try await hour(lb, String(format: "2025-09-%02d", d)) }
         try await hour(lb, "2026-05-20", extra: ["function": "dual", "pic_name": "FI Dvořák"])
@@ -37,8 +37,8 @@ struct RatingTests {
         var r = try await lb.call("logbook.ratings")
         var item = try #require(r["ratings"]?.arrayValue?.first { $0["class_rating"] == "SEP(land)" })
         #expect(item["revalidation"] == "experience")
-        #expect(item["window_from"] == "2025-09-01")
-        #expect(item["window_to"] == "2026-06-01")
+        #expect(item["window_from"] == "2025-08-31")
+        #expect(item["window_to"] == "2026-08-30")
         #expect(item["days_left"] == 91)
         #expect(item["held"] == ["flight_min": 660, "pic_min": 600, "takeoffs": 11, "landings": 11])
         #expect(item["missing"] == ["1:00 of flight time", "1 take-offs", "1 landings"])

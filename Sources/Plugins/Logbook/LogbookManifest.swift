@@ -358,9 +358,11 @@ enum LogbookManifest {
             Command(
                 "report.mail", "Mail the logbook as an EASA PDF: the whole logbook, a period, or chosen records",
                 params: [P.mailTo] + P.dateRange + P.selection + [P.withAttachments],
-                example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01",
+                example: "assistantctl logbook.report.mail to=me@example.org from_date=2026-01-01", timeout: .seconds(600),
                 effect: .destructive, use: LogbookService.reportMail
             ).says("Mailed the logbook to {to}: {entries} entries on {pages} pages[ from {from_date:day}][ to {to_date:day}]").confirm(
+                "{with_attachments:if}Mail the logbook as a PDF[ from {from_date}][ to {to_date}] to {to}, with the scans kept with its records "
+                    + "and with your certificates (medicals included)?",
                 "Mail the logbook as a PDF[ from {from_date}][ to {to_date}] to {to}?"
             ).checking(.ordered(P.fromDate, P.toDate)),
         ]

@@ -20,7 +20,8 @@ enum LogbookParams {
         help: "put the whole flight time in this function column (default: the profile's default function)")
     static let picName = Param<String>("pic_name", help: "name of the PIC (SELF when you were PIC)")
     static let remarks = Param<String>("remarks", help: "remarks and endorsements")
-    static let dutyStart = Param<String>("duty_start", help: "duty period start, ISO 8601 UTC (or HH:MM on the flight's date)")
+    static let dutyStart = Param<String>(
+        "duty_start", help: "duty period start, ISO 8601 UTC (or HH:MM on the flight's date; \"\" with duty_end \"\" clears it)")
     static let dutyEnd = Param<String>("duty_end", help: "duty period end, ISO 8601 UTC (or HH:MM; before the start means the next day)")
 
     static func time(_ c: TimeColumn) -> Param<JSONValue> {

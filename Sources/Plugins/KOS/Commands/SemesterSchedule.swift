@@ -118,6 +118,7 @@ struct SemesterCalendars: Sendable {
                     entry.holidays.append(.init(name: name, from: from.description, to: to.description))
                 }
             }
+            guard calendars.entries[code.uppercased()] == nil else { return fail("\(code) is given twice (codes are read in capitals)") }
             calendars.entries[code.uppercased()] = entry
         }
         return .success(calendars)

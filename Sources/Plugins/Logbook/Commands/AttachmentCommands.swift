@@ -11,18 +11,30 @@ extension LogbookService {
         guard !name.isEmpty, name.count <= 200 else { throw P.attachName.invalid("must be 1 to 200 characters") }
         // The record first: a file is not read for a record that is not there.
         try await database.read { db in try record.check(db, param: P.attachTo.name) }
-        let bytes: [UInt8]
-        do throws(SafeFile.Failure) {
-            bytes = [UInt8](try SafeFile.read(path, limit: Attachment.largestBytes))
-        } catch {
-            if case .tooLarge = error.reason { throw P.attachPath.invalid("is over the 20 MB an attachment may be") }
-            throw P.attachPath.invalid(error.problem)
+        // Read and hashed off the cooperative pool: 20 MB is tens of milliseconds.
+        let (bytes, digest): ([UInt8], String) = try await runBlocking {
+            let bytes: [UInt8]
+            do throws(SafeFile.Failure) {
+                bytes = [UInt8](try SafeFile.read(path, limit: Attachment.largestBytes))
+            } catch {
+                if case .tooLarge = error.reason { throw P.attachPath.invalid("is over the 20 MB an attachment may be") }
+                throw P.attachPath.invalid(error.problem)
+            }
+            return (bytes, Attachment.digest(bytes))
         }
         // Told by the content, never by the name; the error does not quote the file.
         guard let type = AttachmentContent.mediaType(of: bytes) else {
             throw P.attachPath.invalid("is not a JPEG, PNG or PDF file (told by its content, not its name)")
         }
-        let digest = Attachment.digest(bytes)
+        // A picture is kept only if a report can draw it.
+        if type.isImage {
+            guard let size = AttachmentContent.pixelSize(bytes, type) else {
+                throw P.attachPath.invalid("is a picture without a readable size, or wider or taller than 32 767 pixels")
+            }
+            guard size.width * size.height <= AttachmentAppendix.largestPixels else {
+                throw P.attachPath.invalid("is a picture of \(size.width) × \(size.height) pixels; at most 40 megapixels are kept")
+            }
+        }
         let now = ISO8601.string(context.clock.now)
         return try await database.write { db in
             try record.check(db, param: P.attachTo.name)

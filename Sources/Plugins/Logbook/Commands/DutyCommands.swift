@@ -74,11 +74,15 @@ extension LogbookService {
         if date != nil, start == nil, end == nil { throw P.dutyDate.invalid("only says which day 'start' and 'end' are on; give them too") }
         return try await database.write { db in
             guard var duty = try Duty.find(db, id) else { throw RPCError.notFound("duty \(id)") }
+            let before = (duty.start.value, duty.end.value)
             (duty.start, duty.end) = try Self.dutySpan(date: date, start: start, end: end, stored: duty)
             if let kind = params[P.newDutyKind].flatMap(DutyKind.init(rawValue:)) { duty.kind = kind }
             if let remarks = params[P.dutyRemarks] { duty.remarks = remarks }
             if let other = try duty.overlapping(db) { throw LogbookError.dutyOverlaps(other.id, start: other.start, end: other.end) }
             try duty.update(db)
+            duty.origin = .person
+            // Changed, it is the person's; the flights' duty times it no longer covers make their own again.
+            try DutyPeriods.rebuild(db, from: before.0, to: before.1)
             return DutyResult(duty: duty, flights: try duty.flights(db))
         }
     }
@@ -86,8 +90,16 @@ extension LogbookService {
     func dutyDelete(_ params: Params) async throws -> DutyDeleted {
         let id = try params[LogbookParams.dutyID]
         return try await database.write { db in
+            guard let duty = try Duty.find(db, id) else { throw RPCError.notFound("duty \(id)") }
+            if duty.origin == .flights {
+                let flights = try duty.flights(db).map { String($0.id) }.joined(separator: ", ")
+                throw LogbookParams.dutyID.invalid(
+                    "is made from the duty times of flight\(flights.contains(",") ? "s" : "") \(flights.isEmpty ? "logged then" : flights); "
+                        + "clear them (logbook.flights.update duty_start=\"\" duty_end=\"\"), or make it yours with logbook.duty.update")
+            }
             try db.execute(sql: "DELETE FROM logbook_duties WHERE id = ?", arguments: [id])
-            guard db.changesCount > 0 else { throw RPCError.notFound("duty \(id)") }
+            // The flights' duty times it covered make their own records again.
+            try DutyPeriods.rebuild(db, from: duty.start.value, to: duty.end.value)
             return DutyDeleted(deleted: id)
         }
     }

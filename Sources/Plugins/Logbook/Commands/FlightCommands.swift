@@ -40,6 +40,7 @@ extension LogbookService {
             var entry = try finished.complete(try self.draftContext(db))
             if try Self.existingFlight(db, entry) != nil { throw LogbookError.duplicateFlight(entry) }
             entry.id = try entry.insert(db)
+            try DutyPeriods.rebuild(db, old: nil, new: entry)
             return EntryResult(entry: entry)
         }
     }
@@ -82,6 +83,7 @@ extension LogbookService {
             if try Self.existingFlight(db, entry, excluding: id) != nil { throw LogbookError.duplicateFlight(entry) }
             try entry.update(db, id: id)
             entry.id = id
+            try DutyPeriods.rebuild(db, old: stored, new: entry)
             return EntryResult(entry: entry)
         }
     }
@@ -97,6 +99,7 @@ extension LogbookService {
             if let kind, e.kind != kind { throw RPCError.notFound("FSTD session \(id) (entry \(id) is a flight)") }
             if e.deleted { throw RPCError.notFound("logbook entry \(id) (already deleted)") }
             try db.execute(sql: "UPDATE logbook_entries SET deleted_at = ? WHERE id = ?", arguments: [now, id])
+            try DutyPeriods.rebuild(db, old: e, new: nil)
             return EntryDeleted(deleted: id, undo: "logbook.flights.restore id=\(id)")
         }
     }
@@ -109,6 +112,7 @@ extension LogbookService {
             if e.kind == .flight, try Self.existingFlight(db, e) != nil { throw LogbookError.duplicateFlight(e) }
             try db.execute(sql: "UPDATE logbook_entries SET deleted_at = NULL WHERE id = ?", arguments: [id])
             e.deleted = false
+            try DutyPeriods.rebuild(db, old: nil, new: e)
             return EntryResult(entry: e)
         }
     }

@@ -17,9 +17,11 @@ enum FlightParams {
         if let s = params[P.inTime] { draft.inAt = try time(s, field: P.inTime.name, on: base, after: reference) }
         // A duty's clock times are read on the flight's date, the end past midnight when before the start.
         let dutyDay = draft.date ?? draft.out?.day
-        if let s = params[P.dutyStart] { draft.dutyStart = try time(s, field: P.dutyStart.name, on: dutyDay, after: nil) }
+        // Empty clears the flight's duty (both, so the pair stays whole).
+        if let s = params[P.dutyStart] { draft.dutyStart = s.isEmpty ? nil : try time(s, field: P.dutyStart.name, on: dutyDay, after: nil) }
         if let s = params[P.dutyEnd] {
-            draft.dutyEnd = try time(s, field: P.dutyEnd.name, on: dutyDay, after: draft.dutyStart, afterName: P.dutyStart.name)
+            draft.dutyEnd =
+                s.isEmpty ? nil : try time(s, field: P.dutyEnd.name, on: dutyDay, after: draft.dutyStart, afterName: P.dutyStart.name)
         }
         for c in TimeColumn.allCases {
             if let v = params[P.time(c)] { draft.times[c] = try Minutes.parse(v, field: c.name) }

@@ -32,10 +32,12 @@ extension LogbookService {
         let outcome = try await database.writeWithoutTransaction { db -> Importer.Outcome in
             var outcome: Importer.Outcome?
             try db.inTransaction {
-                let read = try Self.importStream(path: path, format: givenFormat, db: db, context: try self.draftContext(db), call: call)
+                let (read, duties) = try Self.importStream(path: path, format: givenFormat, db: db, context: try self.draftContext(db), call: call)
                 outcome = read
                 if read.badRowCount > 0 && !skipInvalid && !dryRun { throw LogbookError.badRows(read.badRows, count: read.badRowCount) }
                 if dryRun { return .rollback }
+                // The imported flights' duty times become records once, after every row is in.
+                if let (lo, hi) = duties.span { try DutyPeriods.rebuild(db, from: lo, to: hi) }
                 try call.committing()
                 return .commit
             }
@@ -51,7 +53,7 @@ extension LogbookService {
 
     /// The file's rows into the logbook, inside the caller's transaction.
     private static func importStream(path: String, format named: ImportFormat?, db: Database, context: DraftContext, call: CallContext) throws
-        -> Importer.Outcome
+        -> (Importer.Outcome, DutySpan)
     {
         let chunks: SafeFile.Chunks
         do throws(SafeFile.Failure) { chunks = try SafeFile.chunks(path, limit: SafeFile.Limit.importFile) } catch {
@@ -72,7 +74,8 @@ extension LogbookService {
             }
             let header = (first?.text ?? "").prefix { $0 != "\n" && $0 != "\r" }
             let delimiter: UnicodeScalar = format == .foreflight ? "," : CSVTable.delimiter(of: header)
-            var importer = Importer(format: format, context: context, sink: try Self.sink(db))
+            let duties = DutySpan()
+            var importer = Importer(format: format, context: context, sink: try Self.sink(db, duties: duties))
             var batch = first
             var nextProgress = 10_000
             while let (text, firstLine) = batch {
@@ -89,7 +92,7 @@ extension LogbookService {
                 }
                 batch = try batches.next()
             }
-            return importer.outcome
+            return (importer.outcome, duties)
         } catch let failure as CSVBatchFailure {
             throw LogbookError.file(path, failure.reason)
         }
@@ -98,7 +101,7 @@ extension LogbookService {
     /// Entries and aircraft into the logbook. Duplicates (of the logbook or of the file) are found
     /// by a set of identity hashes, 8 bytes an entry, and a hit is confirmed in the database: a
     /// set of the identities themselves took 100 MB for a million rows.
-    private static func sink(_ db: Database) throws -> Importer.Sink {
+    private static func sink(_ db: Database, duties: DutySpan) throws -> Importer.Sink {
         let hashes = HashSet()
         let identities = try String.fetchCursor(db, sql: identitySQL)
         while let identity = try identities.next() { hashes.set.insert(identity.hashValue) }
@@ -117,6 +120,7 @@ extension LogbookService {
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                     throw LogbookError.duplicateFlight(entry)
                 }
+                if let s = entry.dutyStart, let e = entry.dutyEnd { duties.cover(s.value, e.value) }
                 return true
             },
             addAircraft: { try $0.save(db) })
@@ -124,6 +128,12 @@ extension LogbookService {
 
     /// The identity hashes an import has seen, shared by the sink's closure.
     private final class HashSet { var set = Set<Int>() }
+
+    /// The time the imported flights' duties cover, shared by the sink's closure.
+    final class DutySpan {
+        private(set) var span: (Int, Int)?
+        func cover(_ start: Int, _ end: Int) { span = span.map { (min($0.0, start), max($0.1, end)) } ?? (start, end) }
+    }
 
     func exportData(from: Day?, to: Day?, search: EntrySearch = EntrySearch())
         async throws -> (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile)
@@ -194,7 +204,7 @@ extension LogbookService {
 
     func pdf(
         _ data: (entries: [Entry], aircraft: [String: Aircraft], starting: ColumnTotals, profile: Profile), to path: String, overwrite: Bool,
-        selected: Bool = false, withAttachments: Bool = false
+        selected: Bool = false, withAttachments: Bool = false, largestAttachments: Int? = nil
     ) async throws -> (pages: Int, attachments: Int?) {
         let renderer = PDFLogbook(
             pilotName: data.profile.name ?? "(set your name with logbook.profile.set)",
@@ -202,29 +212,37 @@ extension LogbookService {
         guard withAttachments else {
             return (try await runBlocking { try renderer.write(entries: data.entries, starting: data.starting, to: path, overwrite: overwrite) }, nil)
         }
-        let appendix = try await database.read { db in try AttachmentAppendix.load(db, entries: data.entries) }
-        // Made in a private folder, joined there, and placed whole: a report is written entirely or not at all.
+        let appendix = try await database.read { db in
+            try AttachmentAppendix.load(db, entries: data.entries, largestBytes: largestAttachments ?? AttachmentAppendix.largestBytes)
+        }
+        guard !appendix.documents.isEmpty else {
+            let pages = try await runBlocking {
+                try renderer.write(entries: data.entries, starting: data.starting, to: path, overwrite: overwrite, appendix: appendix)
+            }
+            return (pages, appendix.items.count)
+        }
+        // Drawn in a private folder and joined beside the file it becomes, then put in place
+        // whole: a report is written entirely or not at all, and never held in memory.
         let folder = try PrivateFolder(purpose: "logbook-report")
         defer { folder.remove() }
         let logbook = folder.path + "/logbook.pdf"
         let pages = try await runBlocking {
             try renderer.write(entries: data.entries, starting: data.starting, to: logbook, overwrite: false, appendix: appendix)
         }
-        var made = logbook
-        if !appendix.documents.isEmpty {
-            var documents: [(AttachmentAppendix.Item, path: String)] = []
-            for item in appendix.documents {
-                let file = folder.path + "/attachment-\(item.attachment.id).pdf"
-                try await FileOutput.write(Data(item.content), to: file, param: LogbookParams.withAttachments.name, overwrite: false)
-                documents.append((item, file))
-            }
-            made = folder.path + "/report.pdf"
-            try await AttachmentAppendix.unite(logbook, with: documents, into: made, clock: context.clock)
+        var documents: [(AttachmentAppendix.Item, path: String)] = []
+        for item in appendix.documents {
+            let file = folder.path + "/attachment-\(item.attachment.id).pdf"
+            try await FileOutput.write(Data(item.content), to: file, param: LogbookParams.withAttachments.name, overwrite: false)
+            documents.append((item, file))
         }
-        guard let bytes = try await folder.read(made, atMost: AttachmentAppendix.largestBytes + (256 << 20)) else {
-            throw LogbookError.pdf("the report grew past its bound")
+        let joined = try FileOutput.temporaryFile(beside: path)
+        do {
+            try await AttachmentAppendix.unite(logbook, with: documents, into: joined, clock: context.clock)
+            try FileOutput.place(joined, at: path, param: LogbookParams.exportPath.name, overwrite: overwrite)
+        } catch {
+            unlink(joined)
+            throw error
         }
-        try await FileOutput.write(Data(bytes), to: path, param: LogbookParams.exportPath.name, overwrite: overwrite)
         return (pages, appendix.items.count)
     }
 
@@ -240,8 +258,16 @@ extension LogbookService {
         let folder = try PrivateFolder(purpose: "logbook-mail")
         defer { folder.remove() }
         let path = folder.path + "/logbook.pdf"
+        // A mail carries at most 25 MB: the attachments are measured before anything is drawn,
+        // and the report after.
         let (pages, attachments) = try await pdf(
-            data, to: path, overwrite: false, selected: search.narrows, withAttachments: params[LogbookParams.withAttachments])
+            data, to: path, overwrite: false, selected: search.narrows, withAttachments: params[LogbookParams.withAttachments],
+            largestAttachments: SafeFile.Limit.attachment - (1 << 20))
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= SafeFile.Limit.attachment else {
+            throw LogbookParams.withAttachments.invalid(
+                "makes a report of \(size >> 20) MB, more than the 25 MB a mail may carry; choose fewer records, or export it (logbook.export)")
+        }
         let attachment = try OutgoingAttachment.file(atPath: path, contentType: "application/pdf")
         let language = context.language
         let range = NoticeWords.range.text(

@@ -25,44 +25,45 @@ struct AttachmentAppendix: Sendable {
     /// Pictures are drawn by Cairo, which decodes a PNG whole: a bound on its pixels is a bound on memory.
     static let largestPixels = 40_000_000
 
-    static func load(_ db: Database, entries: [Entry]) throws -> AttachmentAppendix {
-        var items: [Item] = []
-        var total = 0
-        func take(_ row: Row, record: String) throws {
-            let attachment = Attachment(row: row)
-            total += attachment.bytes
-            guard items.count < largestCount, total <= largestBytes else {
-                throw LogbookParams.withAttachments.invalid(
-                    "would carry more than \(largestCount) attachments or 100 MB; choose fewer records (ids, from_date, to_date)")
-            }
-            items.append(Item(number: items.count + 1, attachment: attachment, content: [UInt8](row["content"] as Data), record: record))
-        }
-        let byEntry = Dictionary(grouping: entries.compactMap(\.id)) { $0 }
-        if !byEntry.isEmpty {
+    /// What a report of `entries` carries: first what each attachment is (never its content), the
+    /// bounds checked on that, then each one's content by id.
+    static func load(_ db: Database, entries: [Entry], largestBytes: Int = largestBytes) throws -> AttachmentAppendix {
+        var chosen: [(Attachment, record: String)] = []
+        let ids = entries.compactMap(\.id)
+        if !ids.isEmpty {
             let rows = try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT \(Attachment.columns), content FROM logbook_attachments
-                    WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY id
-                    """,
-                arguments: [JSONValue.array(entries.compactMap(\.id).map(JSONValue.int)).encodedString()])
+                sql: "SELECT \(Attachment.columns) FROM logbook_attachments WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                arguments: [JSONValue.array(ids.map(JSONValue.int)).encodedString()])
             let grouped = Dictionary(grouping: rows) { $0["entry_id"] as Int64 }
             for e in entries {
                 guard let id = e.id else { continue }
                 let what =
                     e.kind == .fstd
                     ? "FSTD session \(id), \(e.date) \(e.fstdType ?? "")" : "flight \(id), \(e.date) \(e.dep ?? "") → \(e.arr ?? "")"
-                for row in grouped[id] ?? [] { try take(row, record: what) }
+                chosen += (grouped[id] ?? []).map { (Attachment(row: $0), what) }
             }
         }
         for row in try Row.fetchAll(
             db,
             sql: """
-                SELECT a.\(Attachment.columns.replacingOccurrences(of: ", ", with: ", a.")), a.content, c.name AS certificate_name
+                SELECT a.\(Attachment.columns.replacingOccurrences(of: ", ", with: ", a.")), c.name AS certificate_name
                 FROM logbook_attachments a JOIN logbook_certificates c ON c.id = a.certificate_id ORDER BY c.id, a.id
                 """)
         {
-            try take(row, record: "certificate \(row["certificate_id"] as Int64), \(row["certificate_name"] as String)")
+            chosen.append((Attachment(row: row), "certificate \(row["certificate_id"] as Int64), \(row["certificate_name"] as String)"))
+        }
+        let total = chosen.reduce(0) { $0 + $1.0.bytes }
+        guard chosen.count <= largestCount, total <= largestBytes else {
+            throw LogbookParams.withAttachments.invalid(
+                "would carry \(chosen.count) attachments of \(total >> 20) MB; this report carries at most \(largestCount) and "
+                    + "\(largestBytes >> 20) MB: choose fewer records (ids, from_date, to_date)")
+        }
+        var items: [Item] = []
+        for (attachment, record) in chosen {
+            guard let content = try Data.fetchOne(db, sql: "SELECT content FROM logbook_attachments WHERE id = ?", arguments: [attachment.id])
+            else { continue }
+            items.append(Item(number: items.count + 1, attachment: attachment, content: [UInt8](content), record: record))
         }
         return AttachmentAppendix(items: items)
     }

@@ -27,6 +27,9 @@ struct DutyResult: ResultObject, CallResult {
 
     static let members = ResultMembers<Self>(
         .field("id", \.duty.id), .field("kind", \.duty.kind), .field("date", \.date, "the UTC date it starts on"),
+        .field(
+            "origin", \.duty.origin, "person: logged or changed by you; flights: made from the flights' own duty times, and made again as they change"
+        ),
         .field("start", \.start, .dateTime), .field("end", \.end, .dateTime), .field("duty_min", \.duty.minutes, "minutes"),
         .field("counted_min", \.countedMinutes, "minutes that count towards the ORO.FTL.210 duty limits"),
         .field("remarks", \.duty.remarks), .field("flights", \.flights, "the flights whose block off falls in it"),

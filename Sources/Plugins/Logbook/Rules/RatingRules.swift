@@ -20,12 +20,13 @@ enum RatingRules {
     static func normalized(_ classRating: String) -> String { classRating.uppercased().filter { !$0.isWhitespace } }
 
     /// Whether a flight in an aircraft of `aircraftClass` counts towards `rating`: the same class
-    /// (an aircraft's class without a parenthesis matches any variant of it), or SEP and TMG
-    /// together for a pilot who holds both.
+    /// (an aircraft's class without a parenthesis matches any variant of it), or, for a pilot who
+    /// holds both, TMG towards SEP on land and SEP on land towards TMG (not a seaplane's hours).
     static func counts(_ aircraftClass: String, towards rating: String, heldBases: Set<String>) -> Bool {
         let (a, r) = (normalized(aircraftClass), normalized(rating))
         if a == r || ((!a.contains("(") || !r.contains("(")) && base(a) == base(r)) { return true }
-        return byExperience.isSubset(of: heldBases) && byExperience.contains(base(a)) && byExperience.contains(base(r))
+        func landOrTMG(_ c: String) -> Bool { c == "TMG" || c == "SEP" || c == "SEP(LAND)" }
+        return byExperience.isSubset(of: heldBases) && base(a) != base(r) && landOrTMG(a) && landOrTMG(r)
     }
 
     struct Held: Sendable, Equatable {
@@ -46,12 +47,15 @@ enum RatingRules {
         var dualMinutes: Int
     }
 
-    /// What one rating's window holds, and what it still lacks.
+    /// What one rating's window holds, and what it still lacks. "Within the 12 months preceding
+    /// the expiry date" is read strictly: from the day 12 months before expiry to the day before
+    /// it, so a flight on the expiry day never makes a rating look revalidated.
     static func assess(rating: String, expiry: Day, at: Day, heldBases: Set<String>, flights: [Flight]) -> Assessment {
-        let window = (from: expiry.adding(months: -12).adding(days: 1), to: min(at, expiry))
+        let window = (from: expiry.adding(months: -12), to: expiry.adding(days: -1))
         var held = Held()
         var training: Flight?
-        for f in flights where f.day >= window.from && f.day <= window.to && counts(f.aircraftClass, towards: rating, heldBases: heldBases) {
+        for f in flights
+        where f.day >= window.from && f.day <= min(window.to, at) && counts(f.aircraftClass, towards: rating, heldBases: heldBases) {
             held.flightMinutes += f.totalMinutes
             held.picMinutes += f.picMinutes
             held.takeoffs += f.takeoffs

@@ -151,7 +151,7 @@ struct RatingItem: ResultObject, Sendable {
         .field("revalidation", \.revalidation, .enumeration(["experience", "proficiency_check"]), "how it can be revalidated"),
         .field("reference", \.referenceText),
         .field("window_from", \.windowFrom, "the 12 months before expiry begin"),
-        .field("window_to", \.windowTo, "counted through this day (today, or the expiry)"),
+        .field("window_to", \.windowTo, "the day before expiry: the window's last day (flights after `at` are not counted)"),
         .field("held", \.held, "what the logbook holds in the window, in the class"),
         .field("required", \.required),
         .field("training_flight", \.trainingFlight, "the latest flight of at least 1 h with an instructor in the window"),

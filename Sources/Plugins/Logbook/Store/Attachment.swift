@@ -140,13 +140,23 @@ enum AttachmentContent {
         return tail.indices.contains { i in i + marker.count <= tail.endIndex && Array(tail[i..<(i + marker.count)]) == marker }
     }
 
-    /// A PNG's size from its header, or a JPEG's from its first frame header; nil when unreadable.
+    /// Cairo's largest side: a picture wider or taller is not drawn, and the bound keeps the
+    /// product of the two far from overflowing.
+    static let largestSide = 32_767
+
+    /// A PNG's size from its header, or a JPEG's from its first frame header (read by hand: no
+    /// library here reads a JPEG's header, and Cairo embeds a JPEG without decoding it, which
+    /// needs its size); nil when unreadable, zero or over `largestSide`.
     static func pixelSize(_ b: [UInt8], _ type: Attachment.MediaType) -> (width: Int, height: Int)? {
+        guard let size = headerSize(b, type), (1...largestSide).contains(size.width), (1...largestSide).contains(size.height) else { return nil }
+        return size
+    }
+
+    private static func headerSize(_ b: [UInt8], _ type: Attachment.MediaType) -> (width: Int, height: Int)? {
         switch type {
         case .png:
             func be32(_ at: Int) -> Int { b[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
-            let (w, h) = (be32(16), be32(20))
-            return w > 0 && h > 0 ? (w, h) : nil
+            return (be32(16), be32(20))
         case .jpeg:
             // Segments from after SOI: each marker FFxx with a 2-byte length, until a start of frame.
             var i = 2
@@ -161,7 +171,7 @@ enum AttachmentContent {
                 if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
                     let h = Int(b[i + 5]) << 8 | Int(b[i + 6])
                     let w = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                    return w > 0 && h > 0 ? (w, h) : nil
+                    return (w, h)
                 }
                 guard length >= 2 else { return nil }
                 i += 2 + length

@@ -15,11 +15,18 @@ enum DutyKind: String, CaseIterable, Sendable, Encodable, ResultDescribing {
 /// A duty period: its own record, so a standby or a ground duty can be logged and a duty of
 /// several legs counts once. Flights belong to the duty whose span holds their block-off time.
 struct Duty: Sendable {
+    /// Who keeps the record: the person (`duty.add`, or a record they changed), or the flights,
+    /// whose own duty times make it and make it again whenever they change.
+    enum Origin: String, Sendable, CaseIterable, Encodable, ResultDescribing {
+        case person, flights
+    }
+
     var id: Int64
     var kind: DutyKind
     var start: UTCMinute
     var end: UTCMinute
     var remarks: String
+    var origin = Origin.person
 
     /// The longest duty a record may span: longer is a typing error, not a duty. Every record
     /// keeps to it, so a search for the duties around a time reads only the index from that time
@@ -36,6 +43,7 @@ struct Duty: Sendable {
         start = UTCMinute(row["start_at"])
         end = UTCMinute(row["end_at"])
         remarks = row["remarks"]
+        origin = Origin(rawValue: row["origin"]) ?? .person
     }
 
     var minutes: Int { end.value - start.value }
@@ -55,14 +63,14 @@ struct Duty: Sendable {
 
     func insert(_ db: Database) throws -> Int64 {
         try db.execute(
-            sql: "INSERT INTO logbook_duties (kind, start_at, end_at, remarks) VALUES (?, ?, ?, ?)",
+            sql: "INSERT INTO logbook_duties (kind, start_at, end_at, remarks, origin) VALUES (?, ?, ?, ?, 'person')",
             arguments: [kind.rawValue, start.value, end.value, remarks])
         return db.lastInsertedRowID
     }
 
     func update(_ db: Database) throws {
         try db.execute(
-            sql: "UPDATE logbook_duties SET kind = ?, start_at = ?, end_at = ?, remarks = ? WHERE id = ?",
+            sql: "UPDATE logbook_duties SET kind = ?, start_at = ?, end_at = ?, remarks = ?, origin = 'person' WHERE id = ?",
             arguments: [kind.rawValue, start.value, end.value, remarks, id])
     }
 
@@ -86,84 +94,109 @@ struct Duty: Sendable {
     }
 }
 
-/// The duty table, and the triggers that keep a flight's own `duty_start`/`duty_end` in it.
+/// The duty table, and the records the flights' own `duty_start`/`duty_end` make.
 enum DutyPeriods {
-    /// A flight's duty times become a flight duty, or widen the one they overlap: the legs of one
-    /// duty, each logged with its duty times, make one record.
-    static func carry(_ ref: String) -> String {
-        let (start, end, longest) = ("\(ref).duty_start_at", "\(ref).duty_end_at", Duty.longestMinutes)
-        return """
-            UPDATE logbook_duties SET start_at = MIN(start_at, \(start)), end_at = MAX(end_at, \(end))
-            WHERE kind = 'flight' AND start_at < \(end) AND start_at > \(start) - \(longest) AND end_at > \(start)
-            AND MAX(end_at, \(end)) - MIN(start_at, \(start)) <= \(longest) AND \(carried(ref));
-            INSERT INTO logbook_duties (kind, start_at, end_at) SELECT 'flight', \(start), \(end)
-            WHERE \(carried(ref)) AND NOT EXISTS (
-                SELECT 1 FROM logbook_duties WHERE kind = 'flight' AND start_at <= \(start) AND start_at > \(start) - \(longest)
-                AND end_at >= \(end));
-            """
-    }
-
-    /// A flight's duty goes with it when the record is as the flight made it and no other flight's
-    /// duty falls in it. The flights' duty times have no index of their own: it would cost an
-    /// import of 100 000 flights 0.6 s, and this runs only when a flight's duty changes or it is
-    /// deleted or restored.
-    static func release(_ ref: String) -> String {
-        let (start, end) = ("\(ref).duty_start_at", "\(ref).duty_end_at")
-        return """
-            DELETE FROM logbook_duties WHERE kind = 'flight' AND start_at = \(start) AND end_at = \(end) AND remarks = ''
-            AND \(carried(ref)) AND NOT EXISTS (
-                SELECT 1 FROM logbook_entries WHERE deleted_at IS NULL AND id != \(ref).id AND duty_start_at < \(end)
-                AND duty_start_at > \(start) - \(Duty.longestMinutes) AND duty_end_at > \(start));
-            """
-    }
-
-    static func carried(_ ref: String) -> String {
-        "\(ref).deleted_at IS NULL AND \(ref).duty_start_at IS NOT NULL AND \(ref).duty_end_at > \(ref).duty_start_at"
-    }
+    static let longest = Duty.longestMinutes
 
     static func create(_ db: Database) throws {
-        let changed = ["duty_start_at", "duty_end_at", "deleted_at"].map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
         try db.execute(
             sql: """
                 CREATE TABLE logbook_duties (
                     id INTEGER PRIMARY KEY,
                     kind TEXT NOT NULL CHECK (kind IN (\(DutyKind.names.map { "'\($0)'" }.joined(separator: ", ")))),
-                    start_at INTEGER NOT NULL, end_at INTEGER NOT NULL CHECK (end_at > start_at),
-                    remarks TEXT NOT NULL DEFAULT ''
+                    start_at INTEGER NOT NULL, end_at INTEGER NOT NULL CHECK (end_at > start_at AND end_at - start_at <= \(longest)),
+                    remarks TEXT NOT NULL DEFAULT '',
+                    origin TEXT NOT NULL DEFAULT 'person' CHECK (origin IN ('person', 'flights'))
                 );
                 CREATE INDEX logbook_duties_start ON logbook_duties(start_at);
-                CREATE TRIGGER logbook_duty_insert AFTER INSERT ON logbook_entries BEGIN
-                    \(carry("NEW"))
-                END;
-                CREATE TRIGGER logbook_duty_update AFTER UPDATE OF duty_start_at, duty_end_at, deleted_at ON logbook_entries
-                WHEN \(changed) BEGIN
-                    \(release("OLD"))
-                    \(carry("NEW"))
-                END;
                 """)
-        try migrate(db)
+        // Once, from a logbook that kept duty only on its flights: their duty times become records.
+        // The flights keep their own fields, so nothing is lost.
+        let bounds = try Row.fetchOne(
+            db, sql: "SELECT MIN(duty_start_at), MAX(duty_end_at) FROM logbook_entries WHERE \(carried) AND deleted_at IS NULL")
+        if let lo = bounds?[0] as Int?, let hi = bounds?[1] as Int? { try rebuild(db, from: lo, to: hi) }
     }
 
-    /// Once, from a logbook that kept duty only on its flights: every flight's duty times become
-    /// records, overlapping ones merged. The flights keep their own fields, so nothing is lost.
-    static func migrate(_ db: Database) throws {
-        let spans = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT DISTINCT duty_start_at, duty_end_at FROM logbook_entries
-                WHERE \(carried("logbook_entries")) ORDER BY duty_start_at, duty_end_at
-                """
-        ).map { (start: $0[0] as Int, end: $0[1] as Int) }
+    /// A flight's duty that makes a record: alive, and at most 36 hours (longer is a typing error
+    /// the flight was let keep before the bound; it stays on the flight and counts nowhere).
+    static let carried = """
+        kind = 'flight' AND duty_start_at IS NOT NULL AND duty_end_at > duty_start_at AND duty_end_at - duty_start_at <= \(longest)
+        """
+
+    /// The flight-made records between `from` and `to` (minutes) made again from the flights' duty
+    /// times, in the transaction that changed them: overlapping duties of legs merged into one (up
+    /// to 36 hours; past that the rest is a record of its own, never overlapping), and none where
+    /// the person's own record already covers the time. First the span grows to every flight duty
+    /// and flight-made record that reaches into it, so a record is never left half made.
+    static func rebuild(_ db: Database, from: Int, to: Int) throws {
+        var (lo, hi) = (from, to)
+        // A flight's duty starts within 36 hours of its block off (FlightDraft), and a duty that
+        // reaches into the span starts at most 36 hours before it, so the date index finds them
+        // within four days; each step widens by at most 36 hours, and few are needed.
+        func flightDuties() throws -> [(start: Int, end: Int)] {
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT duty_start_at, duty_end_at FROM logbook_entries
+                    WHERE deleted_at IS NULL AND date BETWEEN ? AND ? AND \(carried) AND duty_start_at < ? AND duty_end_at > ?
+                    ORDER BY duty_start_at, duty_end_at
+                    """,
+                arguments: [UTCMinute(lo).day.adding(days: -4).description, UTCMinute(hi).day.adding(days: 4).description, hi, lo]
+            ).map { (start: $0[0] as Int, end: $0[1] as Int) }
+        }
+        var spans: [(start: Int, end: Int)] = []
+        for _ in 0..<100 {
+            spans = try flightDuties()
+            let made = try Row.fetchOne(
+                db,
+                sql:
+                    "SELECT MIN(start_at), MAX(end_at) FROM logbook_duties WHERE origin = 'flights' AND start_at < ? AND start_at > ? AND end_at > ?",
+                arguments: [hi, lo - longest, lo])
+            let newLo = min(lo, spans.map(\.start).min() ?? lo, (made?[0] as Int?) ?? lo)
+            let newHi = max(hi, spans.map(\.end).max() ?? hi, (made?[1] as Int?) ?? hi)
+            if (newLo, newHi) == (lo, hi) { break }
+            (lo, hi) = (newLo, newHi)
+        }
+        try db.execute(
+            sql: "DELETE FROM logbook_duties WHERE origin = 'flights' AND start_at < ? AND start_at > ? AND end_at > ?",
+            arguments: [hi, lo - longest, lo])
         var merged: [(start: Int, end: Int)] = []
-        for span in spans where span.end - span.start <= Duty.longestMinutes {
-            if let last = merged.last, span.start < last.end, max(last.end, span.end) - last.start <= Duty.longestMinutes {
-                merged[merged.count - 1].end = max(last.end, span.end)
-            } else {
+        for span in spans {
+            guard let last = merged.last, span.start < last.end else {
                 merged.append(span)
+                continue
+            }
+            if max(last.end, span.end) - last.start <= longest {
+                merged[merged.count - 1].end = max(last.end, span.end)
+            } else if span.end > last.end {
+                merged.append((last.end, span.end))
             }
         }
         for span in merged {
-            try db.execute(sql: "INSERT INTO logbook_duties (kind, start_at, end_at) VALUES ('flight', ?, ?)", arguments: [span.start, span.end])
+            let covered =
+                try Bool.fetchOne(
+                    db,
+                    sql: "SELECT EXISTS (SELECT 1 FROM logbook_duties WHERE origin = 'person' AND start_at < ? AND start_at > ? AND end_at > ?)",
+                    arguments: [span.end, span.start - longest, span.start]) ?? false
+            if covered { continue }
+            try db.execute(
+                sql: "INSERT INTO logbook_duties (kind, start_at, end_at, origin) VALUES ('flight', ?, ?, 'flights')",
+                arguments: [span.start, span.end])
+        }
+    }
+
+    /// After a flight changed: its old and new duty, if either, made again.
+    static func rebuild(_ db: Database, old: Entry?, new: Entry?) throws {
+        let spans = [old, new].compactMap { e -> (Int, Int)? in
+            guard let e, let s = e.dutyStart, let t = e.dutyEnd else { return nil }
+            return (s.value, t.value)
+        }
+        guard let lo = spans.map(\.0).min(), let hi = spans.map(\.1).max() else { return }
+        // Two far-apart spans (a duty moved by days) are made again each on its own.
+        if spans.count == 2, spans[0].1 < spans[1].0 || spans[1].1 < spans[0].0 {
+            for (s, t) in spans { try rebuild(db, from: s, to: t) }
+        } else {
+            try rebuild(db, from: lo, to: hi)
         }
     }
 }

@@ -56,6 +56,9 @@ extension FlightDraft {
         if let dutyStart, let dutyEnd, dutyEnd <= dutyStart {
             throw LogbookParams.dutyEnd.invalid("must be after 'duty_start'")
         }
+        if let dutyStart, abs(dutyStart.value - out.value) > Duty.longestMinutes {
+            throw LogbookParams.dutyStart.invalid("(\(dutyStart)) is more than 36 hours from the flight's block off (\(out))")
+        }
         if let dutyStart, let dutyEnd, dutyEnd.value - dutyStart.value > Duty.longestMinutes {
             throw LogbookParams.dutyEnd.invalid("makes a duty of \(Minutes.hhmm(dutyEnd.value - dutyStart.value)); at most 36:00 is one duty period")
         }

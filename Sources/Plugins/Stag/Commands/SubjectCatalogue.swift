@@ -26,6 +26,8 @@ extension StagService {
     static let catalogueFreshness = Duration.seconds(86_400)
     /// The most rows a faculty's list may have: past it the answer is not a subject list.
     static let largestCatalogue = 50_000
+    /// The most faculties read for one search: a university has a dozen; more is not a faculty list.
+    static let largestFaculties = 60
 
     /// The current faculties' codes, read at most daily.
     func facultyCodes(_ session: StagSession) async throws -> Cached<FacultyCodes> {
@@ -33,10 +35,13 @@ extension StagService {
             let rows = try await session.client.rows(
                 "ciselniky/getSeznamPracovist", [("typPracoviste", "F"), ("zkratka", "%")], list: "pracoviste", as: StagRow.Workplace.self)
             let todayText = today.description
-            let codes = rows.filter { $0.typPracoviste == nil || $0.typPracoviste == "F" }
-                .filter { $0.platnostDo.map { $0 >= todayText } ?? true }
-                .compactMap { $0.zkratka.flatMap { try? Self.code($0, param: "faculty") } }
-            return FacultyCodes(codes: Array(Set(codes)).sorted())
+            let codes = Set(
+                rows.filter { $0.typPracoviste == "F" }.filter { $0.platnostDo.map { $0 >= todayText } ?? true }
+                    .compactMap { $0.zkratka.flatMap { try? Self.code($0, param: "faculty") } })
+            guard codes.count <= Self.largestFaculties else {
+                throw StagError.unexpectedAnswer("ciselniky/getSeznamPracovist", "more than \(Self.largestFaculties) faculties")
+            }
+            return FacultyCodes(codes: codes.sorted())
         }
     }
 

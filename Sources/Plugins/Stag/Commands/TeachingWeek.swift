@@ -26,10 +26,11 @@ extension StagService {
             let rows = try await session.client.rows(
                 "kalendar/getKalendarRoku", [("rok", String(year))], list: "kalendarItem", as: StagRow.CalendarDay.self)
             guard rows.count <= 400 else { throw StagError.unexpectedAnswer("kalendar/getKalendarRoku", "more days than a year has") }
+            // In date order, whatever order STAG gives them in.
             return TeachingYear(
                 days: rows.compactMap { row in
                     row.datum.map { TeachingDay(date: $0, period: row.typRozvrhDne, parity: row.typTydne, isoWeek: row.cisloTydne) }
-                })
+                }.sorted { $0.date < $1.date })
         }
     }
 
