@@ -194,6 +194,30 @@ var dutyTimes: [Double] = []
 for _ in 0..<runs { dutyTimes.append(ms(try await clock.measure { _ = try await call("logbook.duty.list", [:]) })) }
 print(String(format: "duty records made by the import: %d; logbook.duty.list (50 with their flights): %.1f ms median", dutyCount, median(dutyTimes)))
 
+// Logging one flight into 100 000: with duty times (its duty record made again in the same
+// transaction) beside without.
+var withDutyTimes: [Double] = []
+var withoutDutyTimes: [Double] = []
+for n in 0..<runs {
+    let day = String(format: "2026-12-%02d", 1 + n % 28)
+    let hour = 6 + n / 28 * 4
+    func leg(_ base: Int) -> JSONValue {
+        [
+            "date": .string(day), "dep": "LKPR", "arr": "LKTB", "out": .string(String(format: "%02d:00", hour + base)),
+            "in": .string(String(format: "%02d:50", hour + base)), "aircraft": "OK-SKA",
+        ]
+    }
+    var dutyLeg = leg(0).objectValue!
+    dutyLeg["duty_start"] = .string(String(format: "%02d:00", hour - 1 < 0 ? 0 : hour - 1))
+    dutyLeg["duty_end"] = .string(String(format: "%02d:30", hour + 3))
+    withDutyTimes.append(ms(try await clock.measure { _ = try await call("logbook.flights.add", .object(dutyLeg)) }))
+    withoutDutyTimes.append(ms(try await clock.measure { _ = try await call("logbook.flights.add", leg(2)) }))
+}
+print(
+    String(
+        format: "logbook.flights.add into 100 000: with duty times %.2f ms median, without %.2f ms (%.2f×)", median(withDutyTimes),
+        median(withoutDutyTimes), median(withDutyTimes) / median(withoutDutyTimes)))
+
 // An attachment at the size bound (20 MB), kept in the database, against the sqlite3 shell
 // inserting the same file (readfile) into a fresh table; and written back out.
 let scan = directory.file("scan.pdf")
