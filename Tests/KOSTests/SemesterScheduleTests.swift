@@ -70,6 +70,27 @@ struct SemesterScheduleTests {
         await bench.stop()
     }
 
+    /// The TOML of docs/intro/kos.md, read by the daemon's own config loader.
+    @Test func theDocumentedTOMLIsRead() async throws {
+        let toml = """
+            [plugins.kos.calendar.B251]
+            teaching_start = "2025-09-22"
+            teaching_weeks = 13
+            first_week_parity = "odd"
+            exams_start = "2026-01-05"
+            exams_end = "2026-02-15"
+            holidays = [{ name = "Den vzniku samostatného československého státu", from = "2025-10-28" },
+                        { name = "Vánoční prázdniny", from = "2025-12-22", to = "2026-01-04" }]
+            """
+        let loaded = try ConfigLoader.parse(toml, file: "config.toml")
+        let bench = try await AuthTests.start(configure: { $0.plugins["kos"] = loaded.configuration.plugins["kos"] })
+        try await bench.setUp()
+        let schedule = try await bench.call("kos.semester")["schedule"]
+        #expect(schedule?["source"] == "config" && schedule?["exams_end"] == "2026-02-15", "\(schedule ?? .null)")
+        #expect(schedule?["holidays"]?.arrayValue?.map { $0["to"] } == ["2025-10-28", "2026-01-04"])
+        await bench.stop()
+    }
+
     @Test func aCalendarThatCannotBeReadIsSaidNotGuessed() async throws {
         for (calendar, words) in [
             (["B251": ["teaching_start": "29.9.2025"]] as JSONValue, "B251.teaching_start is not a date (YYYY-MM-DD)"),
