@@ -47,6 +47,12 @@ struct AttachmentTests {
         #expect(pdf["media_type"] == "application/pdf")
         #expect(pdf["record"] == .string("certificate:\(certificate["id"]!.intValue!)"))
 
+        // Listed with their records: the flight shows its own, the certificates theirs.
+        let shown = try await lb.call("logbook.flights.get", ["id": .int(first)])
+        #expect(shown["attachments"]?.arrayValue?.map { $0["id"] } == [png["id"]], "\(shown)")
+        #expect(shown["dep"] == "LKTB" && shown["total_min"] == 60)
+        let certificates = try await lb.call("logbook.certificates.list")["certificates"]?.arrayValue ?? []
+        #expect(certificates.first?["attachments"]?.arrayValue?.map { $0["name"] } == ["medical.pdf"], "\(certificates)")
         // Listed with their records; written back byte for byte.
         #expect(try await lb.call("logbook.attachments.list")["attachments"]?.arrayValue?.count == 3)
         let mine = try await lb.call("logbook.attachments.list", ["record": .string("\(first)")])["attachments"]?.arrayValue ?? []

@@ -24,7 +24,9 @@ struct FlightCommandTests {
         #expect(f["takeoffs_day"] == 1)
         #expect(f["landings_day"] == 1)
         let id = f["id"]!
-        #expect(try await lb.call("logbook.flights.get", ["id": id]) == f)
+        var stored = try await lb.call("logbook.flights.get", ["id": id]).objectValue ?? [:]
+        #expect(stored.removeValue(forKey: "attachments") == [], "get lists the flight's attachments: none")
+        #expect(JSONValue.object(stored) == f, "and otherwise what add answered")
         await lb.stop()
     }
 

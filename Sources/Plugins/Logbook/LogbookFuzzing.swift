@@ -10,8 +10,10 @@ package enum LogbookFuzzing {
     /// into a sink that keeps nothing. `scratch` is a file the caller owns.
     package static func parse(_ bytes: [UInt8], scratch path: String) {
         // The same bytes as an attachment: told by content, and a picture's size read from its header.
-        if let type = AttachmentContent.mediaType(of: bytes) { _ = AttachmentContent.pixelSize(bytes, type) }
-        _ = AttachmentContent.pixelSize(bytes, .jpeg)
+        // (as a report draws it: the pixel count is what the drawing bounds).
+        for type in [AttachmentContent.mediaType(of: bytes), .jpeg, .png].compactMap({ $0 }) {
+            if let size = AttachmentContent.pixelSize(bytes, type) { _ = size.width * size.height }
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? RecordReference(String(text.prefix(64)), param: "record")
         let header = text.prefix { $0 != "\n" && $0 != "\r" }

@@ -45,9 +45,14 @@ extension LogbookService {
         }
     }
 
-    func flightsGet(_ params: Params) async throws -> EntryResult {
+    func flightsGet(_ params: Params) async throws -> EntryDetail {
         let id = try params[LogbookParams.entryID]
-        return try await database.read { db in EntryResult(entry: try Self.entry(db, id)) }
+        return try await database.read { db in
+            let attachments = try Row.fetchAll(
+                db, sql: "SELECT \(Attachment.columns) FROM logbook_attachments WHERE entry_id = ? ORDER BY id", arguments: [id]
+            ).map { AttachmentResult(attachment: Attachment(row: $0)) }
+            return EntryDetail(entry: try Self.entry(db, id), attachments: attachments)
+        }
     }
 
     func flightsUpdate(_ params: Params) async throws -> EntryResult {

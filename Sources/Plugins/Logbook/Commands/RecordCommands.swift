@@ -198,8 +198,15 @@ extension LogbookService {
     func certificatesList(at: Day) async throws -> CertificateList {
         try await database.read { db in
             let profile = try Profile.load(db)
+            let attachments = Dictionary(
+                grouping: try Row.fetchAll(
+                    db, sql: "SELECT \(Attachment.columns) FROM logbook_attachments WHERE certificate_id IS NOT NULL ORDER BY id"
+                ).map { AttachmentResult(attachment: Attachment(row: $0)) }
+            ) { $0.attachment.record.description }
             let list = try Row.fetchAll(db, sql: "SELECT * FROM logbook_certificates ORDER BY kind, id").map {
-                CertificateResult(certificate: Certificate(row: $0), profile: profile, at: at)
+                let certificate = Certificate(row: $0)
+                return CertificateResult(
+                    certificate: certificate, profile: profile, at: at, attachments: attachments["certificate:\(certificate.id)"] ?? [])
             }
             return CertificateList(at: at, certificates: list)
         }

@@ -39,11 +39,14 @@ struct CertificateResult: ResultObject, CallResult {
     let at: Day
     let validUntil: Day?
     private let computed: MedicalRules.Validity?
+    /// The scans kept with it (`certificates.list`); nil where a command does not read them.
+    var attachments: [AttachmentResult]?
 
-    init(certificate: LogbookService.Certificate, profile: Profile, at: Day) {
+    init(certificate: LogbookService.Certificate, profile: Profile, at: Day, attachments: [AttachmentResult]? = nil) {
         self.certificate = certificate
         self.at = at
         (validUntil, computed) = certificate.validity(profile: profile)
+        self.attachments = attachments
     }
 
     var status: ValidityStatus { ValidityStatus.of(validUntil: validUntil, at: at) }
@@ -65,7 +68,8 @@ struct CertificateResult: ResultObject, CallResult {
         .field("status", \.status), .field("days_left", \.daysLeft), .omittedWhenNil("single_pilot_cat_passengers", \.singlePilotCATPassengers),
         .omittedWhenNil("computed_valid_until", \.computedValidUntil), .omittedWhenNil("expiry_overridden", \.expiryOverridden),
         .omittedWhenNil("age_at_examination", \.ageAtExamination), .omittedWhenNil("rule", \.rule),
-        .omittedWhenNil("expiry_date", \.expiryDate), .omittedWhenNil("class_rating", \.certificate.classRating))
+        .omittedWhenNil("expiry_date", \.expiryDate), .omittedWhenNil("class_rating", \.certificate.classRating),
+        .omittedWhenNil("attachments", \.attachments, "the scans kept with it (certificates.list)"))
 }
 
 struct CertificateList: ResultObject, CallResult {

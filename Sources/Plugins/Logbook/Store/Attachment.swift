@@ -155,6 +155,7 @@ enum AttachmentContent {
     private static func headerSize(_ b: [UInt8], _ type: Attachment.MediaType) -> (width: Int, height: Int)? {
         switch type {
         case .png:
+            guard b.count >= 24 else { return nil }
             func be32(_ at: Int) -> Int { b[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
             return (be32(16), be32(20))
         case .jpeg:

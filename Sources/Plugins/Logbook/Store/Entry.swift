@@ -185,6 +185,11 @@ struct Entry: Sendable, Equatable {
     /// The entry as results show it, written straight into the reply (the same members as `json`).
     func write(to w: JSONDirectWriter) {
         w.beginObject()
+        writeMembers(to: w)
+        w.endObject()
+    }
+
+    func writeMembers(to w: JSONDirectWriter) {
         w.member("id", id.map { Int($0) })
         w.member("kind", kind.rawValue)
         w.member("date", date.description)
@@ -208,7 +213,6 @@ struct Entry: Sendable, Equatable {
             w.member("fstd_type", fstdType)
             w.member("fstd_qualification", fstdQualification)
         }
-        w.endObject()
     }
 
     var json: JSONValue {
@@ -271,6 +275,26 @@ extension Entry {
 
 extension JSONSchema {
     static let minutes = JSONSchema.integer.described("minutes")
+}
+
+/// `logbook.flights.get`: the entry, and the attachments kept with it (never their content).
+struct EntryDetail: CallResult, ResultDescribing {
+    static let resultSchema: JSONSchema = {
+        let attachments = JSONSchema.array(AttachmentResult.resultSchema).described("the scans and photos kept with it")
+        return .anyOf([Entry.flightSchema.adding(["attachments": attachments]), Entry.fstdSchema.adding(["attachments": attachments])])
+    }()
+
+    let entry: Entry
+    let attachments: [AttachmentResult]
+
+    func writeJSON<Scrubber: JSONScrubber>(into out: inout [UInt8], scrubber: Scrubber) throws {
+        JSONDirectWriter.write(into: &out, scrubber: scrubber) { w in
+            w.beginObject()
+            entry.writeMembers(to: w)
+            w.member("attachments", each: attachments) { try? w.value($0) }
+            w.endObject()
+        }
+    }
 }
 
 /// One entry as a command's result (`logbook.flights.get`, `add`, `update`): a flight or an FSTD
