@@ -65,4 +65,14 @@ struct MJPEGSplitterTests {
             for start in stride(from: 0, to: stream.count, by: 5) { _ = try pieces.append(stream[start..<min(start + 5, stream.count)]) }
         }
     }
+
+    /// Found by the parser fuzzer: a boundary line followed at once by the empty line (a part with
+    /// no headers) made a range whose start was past its end, a trap a hostile camera could send.
+    /// Such a part is read up to the next boundary, as any part without a length.
+    @Test func aPartWithoutHeadersIsReadNotATrap() throws {
+        var splitter = MJPEGSplitter(contentType: "multipart/x-mixed-replace; boundary=cam")
+        let frame: [UInt8] = [0xFF, 0xD8, 0x01, 0x02, 0xFF, 0xD9]
+        let stream = Array("--cam\r\n\r\n".utf8) + frame + Array("\r\n--cam\r\nContent-Length: 2\r\n\r\nAB--cam\r\n".utf8)
+        #expect(try splitter.append(stream) == [frame, Array("AB".utf8)])
+    }
 }

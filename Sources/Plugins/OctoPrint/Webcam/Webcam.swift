@@ -86,7 +86,9 @@ struct MJPEGSplitter {
                 if buffer.count - lineEnd > 64 * 1024 { throw NotMJPEG(description: "a part's headers run over 64 KiB") }
                 break
             }
-            let headers = String(decoding: buffer[(lineEnd + 2)..<headersEnd], as: UTF8.self)
+            // A boundary line followed at once by the empty line has no headers: the blank line's
+            // CRLF is the boundary line's own.
+            let headers = headersEnd > lineEnd + 2 ? String(decoding: buffer[(lineEnd + 2)..<headersEnd], as: UTF8.self) : ""
             let bodyStart = headersEnd + 4
             if let length = Self.contentLength(headers) {
                 guard length >= 0 else { throw NotMJPEG(description: "a part's Content-Length is negative") }
