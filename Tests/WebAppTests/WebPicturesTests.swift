@@ -128,6 +128,9 @@ import Testing
             #expect(page.contains("<legend>Log a flight</legend>") && page.contains("<button name=\"dry_run\" value=\"true\""), "\(page)")
             #expect(page.contains("list=\"suggest-dep\" data-suggest=\"/suggest/logbook/1/2\""))
             #expect(page.contains("<img src=\"/picture/logbook/1/0\" alt=\"Flight time by month\">"))
+            // The class ratings and the FTL limits, each a section of its own with its view.
+            #expect(page.contains("<h2>Class ratings</h2>") && page.contains("<h2>Flight and duty time limits</h2>"), "\(page)")
+            #expect(page.contains("flight time in 28 consecutive days") && page.contains("Resets"), "the limits' rows and columns")
             #expect(page.contains("<a href=\"/picture/logbook/1/3\" download>The logbook as a PDF</a>"))
             #expect(page.contains("alt=\"Flight time by aircraft\"") && page.contains("alt=\"Night and IFR time by month\""))
             let csrf = try WebAppTests.csrf(page)

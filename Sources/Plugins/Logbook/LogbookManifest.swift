@@ -56,6 +56,8 @@ enum LogbookManifest {
                         "logbook.export", Words("The logbook as a PDF", "Zápisník jako PDF"), params: ["format": "pdf"], path: "path", kind: .pdf,
                         download: true),
                 ]),
+            PageDeclaration(.logbook, Words("Class ratings", "Třídní kvalifikace"), read: .init(method: "logbook.ratings")),
+            PageDeclaration(.logbook, Words("Flight and duty time limits", "Limity doby letu a služby"), read: .init(method: "logbook.limits")),
         ]
     }()
 
@@ -299,7 +301,15 @@ enum LogbookManifest {
                 "limits", "ORO.FTL.210 limits: duty from the duty records, flight time from the flights; used, remaining, status, when it resets",
                 params: [P.at],
                 effect: .read, use: LogbookService.limits
-            ),
+            )
+            .view(
+                ResultView(
+                    rows: "items",
+                    columns: [
+                        .init("limit", "LIMIT"), .init("used_min", "USED", .duration), .init("limit_min", "OF", .duration),
+                        .init("remaining_min", "LEFT", .duration), .init("status", "STATUS"), .init("resets_on", "RESETS", .when, optional: true),
+                    ],
+                    highlights: [.init("status", is: "exceeded", .red), .init("status", is: "approaching", .yellow)])),
             Command(
                 "currency", "FCL.060(b) passenger and night recency per type or class, LAPL recency", params: [P.at],
                 effect: .read, use: LogbookService.currency
