@@ -132,6 +132,9 @@ struct DutyTests {
         #expect(limits["items"]?.arrayValue?.first { $0["id"] == "duty_7d" }?["used_min"] == 600)
 
         #expect(list.first?["origin"] == "flights")
+        // A change that moves no duty (a remark) leaves the record, its id included.
+        try await lb.call("logbook.flights.update", ["id": .int(second), "remarks": "OPS1"])
+        #expect(try await duties(lb).map { $0["id"] } == [list.first?["id"]], "the same record")
         // A later leg's longer duty widens the record; deleting it narrows the record back, and a
         // leg deleted keeps the duty while another carries it.
         let third = try await flight(

@@ -63,20 +63,16 @@ extension LogbookService {
     }
 
     func attachmentsList(_ params: Params) async throws -> AttachmentList {
-        let record = try params[LogbookParams.attachedTo].map { s throws(RPCError) in try RecordReference(s, param: "record") }
+        let record = try params[LogbookParams.attachedTo].map { s throws(RPCError) in try RecordReference(s, param: LogbookParams.attachedTo.name) }
         return try await database.read { db in
             var sql = "SELECT \(Attachment.columns) FROM logbook_attachments"
             var arguments: StatementArguments = []
-            switch record {
-            case .entry(let id):
-                try record!.check(db, param: "record")
-                sql += " WHERE entry_id = ?"
-                arguments = [id]
-            case .certificate(let id):
-                try record!.check(db, param: "record")
-                sql += " WHERE certificate_id = ?"
-                arguments = [id]
-            case nil: break
+            if let record {
+                try record.check(db, param: LogbookParams.attachedTo.name)
+                switch record {
+                case .entry(let id): (sql, arguments) = (sql + " WHERE entry_id = ?", [id])
+                case .certificate(let id): (sql, arguments) = (sql + " WHERE certificate_id = ?", [id])
+                }
             }
             let list = try Row.fetchAll(db, sql: sql + " ORDER BY id", arguments: arguments).map { AttachmentResult(attachment: Attachment(row: $0)) }
             return AttachmentList(attachments: list)

@@ -2,16 +2,20 @@ import PluginKit
 
 /// Duty periods: standby, ground and flight duties, each a record of its own.
 extension LogbookService {
-    /// Clock times are read on `date` (or `base`), the end past midnight when before the start.
+    /// Clock times are read on `date` (else the stored duty's day), the end past midnight when
+    /// before the start; a time not given is the stored duty's.
     static func dutySpan(date: Day?, start: String?, end: String?, stored: Duty?) throws(RPCError) -> (UTCMinute, UTCMinute) {
+        let (startName, endName) = (LogbookParams.dutyFrom.name, LogbookParams.dutyTo.name)
         let base = date ?? stored?.start.day
-        let from = try start.map { s throws(RPCError) in try FlightParams.time(s, field: "start", on: base, after: nil) } ?? stored!.start
-        let to =
-            try end.map { s throws(RPCError) in try FlightParams.time(s, field: "end", on: date ?? from.day, after: from, afterName: "start") }
-            ?? stored!.end
-        guard to > from else { throw RPCError.invalidParam("end", "(\(to)) must be after 'start' (\(from))") }
+        guard let from = try start.map({ s throws(RPCError) in try FlightParams.time(s, field: startName, on: base, after: nil) }) ?? stored?.start
+        else { throw RPCError.invalidParam(startName, "is required") }
+        let after = { (s: String) throws(RPCError) in
+            try FlightParams.time(s, field: endName, on: date ?? from.day, after: from, afterName: startName)
+        }
+        guard let to = try end.map(after) ?? stored?.end else { throw RPCError.invalidParam(endName, "is required") }
+        guard to > from else { throw RPCError.invalidParam(endName, "(\(to)) must be after '\(startName)' (\(from))") }
         guard to.value - from.value <= Duty.longestMinutes else {
-            throw RPCError.invalidParam("end", "makes a duty of \(Minutes.hhmm(to.value - from.value)); at most 36:00 is one duty period")
+            throw RPCError.invalidParam(endName, "makes a duty of \(Minutes.hhmm(to.value - from.value)); at most 36:00 is one duty period")
         }
         return (from, to)
     }

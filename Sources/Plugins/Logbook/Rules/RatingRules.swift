@@ -60,7 +60,7 @@ enum RatingRules {
             held.picMinutes += f.picMinutes
             held.takeoffs += f.takeoffs
             held.landings += f.landings
-            if f.dualMinutes >= trainingMinutes, training == nil || f.day > training!.day { training = f }
+            if f.dualMinutes >= trainingMinutes, f.day > training?.day ?? Day(number: .min) { training = f }
         }
         var missing: [String] = []
         let r = required

@@ -157,9 +157,6 @@ enum DutyPeriods {
             if (newLo, newHi) == (lo, hi) { break }
             (lo, hi) = (newLo, newHi)
         }
-        try db.execute(
-            sql: "DELETE FROM logbook_duties WHERE origin = 'flights' AND start_at < ? AND start_at > ? AND end_at > ?",
-            arguments: [hi, lo - longest, lo])
         var merged: [(start: Int, end: Int)] = []
         for span in spans {
             guard let last = merged.last, span.start < last.end else {
@@ -172,21 +169,40 @@ enum DutyPeriods {
                 merged.append((last.end, span.end))
             }
         }
+        struct Span: Hashable {
+            var start: Int
+            var end: Int
+        }
+        var wanted: Set<Span> = []
         for span in merged {
             let covered =
                 try Bool.fetchOne(
                     db,
                     sql: "SELECT EXISTS (SELECT 1 FROM logbook_duties WHERE origin = 'person' AND start_at < ? AND start_at > ? AND end_at > ?)",
                     arguments: [span.end, span.start - longest, span.start]) ?? false
-            if covered { continue }
+            if !covered { wanted.insert(Span(start: span.start, end: span.end)) }
+        }
+        // Only what changed is written: a record the flights still make keeps its id.
+        var kept: Set<Span> = []
+        for row in try Row.fetchAll(
+            db, sql: "SELECT id, start_at, end_at FROM logbook_duties WHERE origin = 'flights' AND start_at < ? AND start_at > ? AND end_at > ?",
+            arguments: [hi, lo - longest, lo])
+        {
+            let span = Span(start: row[1], end: row[2])
+            if wanted.contains(span), kept.insert(span).inserted { continue }
+            try db.execute(sql: "DELETE FROM logbook_duties WHERE id = ?", arguments: [row[0] as Int64])
+        }
+        for span in wanted.subtracting(kept).sorted(by: { $0.start < $1.start }) {
             try db.execute(
                 sql: "INSERT INTO logbook_duties (kind, start_at, end_at, origin) VALUES ('flight', ?, ?, 'flights')",
                 arguments: [span.start, span.end])
         }
     }
 
-    /// After a flight changed: its old and new duty, if either, made again.
+    /// After a flight changed: its old and new duty, if either, made again; nothing when a flight
+    /// that stays alive kept its duty times (a changed remark moves no duty).
     static func rebuild(_ db: Database, old: Entry?, new: Entry?) throws {
+        if let old, let new, old.dutyStart == new.dutyStart, old.dutyEnd == new.dutyEnd { return }
         let spans = [old, new].compactMap { e -> (Int, Int)? in
             guard let e, let s = e.dutyStart, let t = e.dutyEnd else { return nil }
             return (s.value, t.value)

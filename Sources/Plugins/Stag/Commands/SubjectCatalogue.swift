@@ -9,6 +9,9 @@ struct CatalogueSubject: Codable, Sendable {
     var year: Int64?
     var winter: Bool?
     var summer: Bool?
+    /// Name and code without accents, in lower case: folded once when the list is read, not at
+    /// every search of its 10 000 rows.
+    var folded = ""
 }
 
 struct FacultyCatalogue: Codable, Sendable {
@@ -62,8 +65,10 @@ extension StagService {
             return FacultyCatalogue(
                 subjects: rows.compactMap { row in
                     guard let department = row.katedra, let code = row.zkratka else { return nil }
+                    let name = row.nazev ?? ""
                     return CatalogueSubject(
-                        department: department, code: code, name: row.nazev ?? "", year: row.rok, winter: row.vyukaZS, summer: row.vyukaLS)
+                        department: department, code: code, name: name, year: row.rok, winter: row.vyukaZS, summer: row.vyukaLS,
+                        folded: Self.folded(name + " " + code))
                 })
         }
     }
@@ -83,8 +88,7 @@ extension StagService {
             oldest = min(oldest, list.fetchedAt)
             matching += list.value.subjects.filter { subject in
                 guard department == nil || subject.department == department else { return false }
-                let text = Self.folded(subject.name + " " + subject.code)
-                return words.allSatisfy { text.contains($0) }
+                return words.allSatisfy { subject.folded.contains($0) }
             }
         }
         matching.sort { ($0.department, $0.code) < ($1.department, $1.code) }
